@@ -1,0 +1,10 @@
+/** Unit specs sit beside the code (src/**\/*.spec.ts); HTTP-level and network tests live in test/. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/bench'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,51 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
+import { CLOCK, Clock } from './common/clock';
+import { ErrorFilter } from './common/error.filter';
+import { IdempotencyInterceptor } from './common/idempotency';
+import { DtoValidationPipe } from './common/validation';
+import type { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { Database } from './db/database';
+import { DbModule } from './db/db.module';
+import { EventsModule } from './events/events.module';
+import { STARTED_AT } from './system/health.controller';
+import { SystemModule } from './system/system.module';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(deps: AppDeps): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(deps.config),
+        DbModule.forRoot(deps.db),
+        ScheduleModule.forRoot(),
+        EventsModule,
+        AuthModule,
+        SystemModule,
+        DashboardModule,
+      ],
+      providers: [
+        { provide: CLOCK, useValue: deps.clock },
+        { provide: STARTED_AT, useValue: deps.clock.now() },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_PIPE, useClass: DtoValidationPipe },
+      ],
+      exports: [CLOCK, STARTED_AT],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { parseId } from '../common/ids';
+import { intCursor, Page, pageQuery } from '../common/paging';
+import { API_ROOT } from '../common/routes';
+import { ApiKeyDto, ApiKeysService } from './api-keys.service';
+import { Scope, SessionOnly, StepUp } from './decorators';
+import { CreateKeyDto } from './dto/create-key.dto';
+
+@Controller(`${API_ROOT}/keys`)
+export class KeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Get()
+  @Scope('admin')
+  list(@Query() query: Record<string, unknown>): Promise<Page<ApiKeyDto>> {
+    const page = pageQuery(query);
+    return this.keys.list(page.limit, intCursor(page.before));
+  }
+
+  @Post()
+  @SessionOnly()
+  @StepUp()
+  create(@Body() dto: CreateKeyDto): Promise<ApiKeyDto & { key: string }> {
+    return this.keys.create(dto);
+  }
+
+  @Delete(':id')
+  @SessionOnly()
+  @StepUp()
+  @HttpCode(200)
+  async revoke(@Param('id') id: string): Promise<{ ok: true }> {
+    await this.keys.revoke(parseId(id, 'API key'));
+    return { ok: true };
+  }
+}

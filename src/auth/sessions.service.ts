@@ -1,0 +1,72 @@
+/**
+ * Dashboard sessions: a random cookie value, stored only as a hash. Sessions last 30 days from
+ * their last use; a sign-in or step-up keeps them "fresh" for 12 hours.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../common/clock';
+import { Database } from '../db/database';
+import { SessionEntity, SignInMethod } from './entities/session.entity';
+import { randomToken, sha256 } from './tokens';
+
+export const SESSION_COOKIE = 'service_session';
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+export const FRESH_MS = 12 * 3600_000;
+/** Writes of seen_at / expires_at are coalesced so reads do not become writes on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface NewSession {
+  token: string;
+  session: SessionEntity;
+}
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly db: Database,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
+    const now = this.clock.now();
+    const token = randomToken(32);
+    const session = await this.db.tx((m) =>
+      m.save(
+        m.create(SessionEntity, {
+          token_hash: sha256(token),
+          method,
+          created_at: now,
+          seen_at: now,
+          expires_at: now + SESSION_TTL_MS,
+          fresh_until: now + FRESH_MS,
+          ip,
+          device: device ? device.slice(0, 200) : null,
+        }),
+      ),
+    );
+    return { token, session };
+  }
+
+  /** The live session for a cookie value, or null; extends its life when used. */
+  async resolve(token: string, ip: string): Promise<SessionEntity | null> {
+    if (token.length < 20 || token.length > 100) return null;
+    const now = this.clock.now();
+    const s = await this.db.manager.findOneBy(SessionEntity, { token_hash: sha256(token) });
+    if (!s || s.expires_at <= now) return null;
+    if (now - s.seen_at >= TOUCH_EVERY_MS || s.ip !== ip) {
+      s.seen_at = now;
+      s.expires_at = now + SESSION_TTL_MS;
+      s.ip = ip;
+      await this.db.tx((m) => m.update(SessionEntity, { id: s.id }, { seen_at: now, expires_at: s.expires_at, ip }));
+    }
+    return s;
+  }
+
+  async revokeByToken(token: string): Promise<void> {
+    await this.db.tx((m) => m.delete(SessionEntity, { token_hash: sha256(token) }));
+  }
+
+  async pruneExpired(): Promise<void> {
+    const now = this.clock.now();
+    await this.db.tx((m) => m.createQueryBuilder().delete().from(SessionEntity).where('expires_at <= :now', { now }).execute());
+  }
+}

@@ -1,0 +1,82 @@
+/** First-run setup (spec, Authentication 5c): the link shows an authenticator secret, then creates the owner. */
+import { Inject, Injectable } from '@nestjs/common';
+import * as QRCode from 'qrcode';
+import { ApiError, invalidField } from '../common/api-error';
+import { CLOCK, Clock } from '../common/clock';
+import { toIso } from '../common/time';
+import { Database } from '../db/database';
+import { EventsService } from '../events/events.service';
+import { SetupDto } from './dto/setup.dto';
+import { LinkTokenEntity } from './entities/link-token.entity';
+import { OwnerEntity } from './entities/owner.entity';
+import { RecoveryCodeEntity } from './entities/recovery-code.entity';
+import { findLiveLink, ownerExists } from './links';
+import { hashPassword, passwordProblem } from './password';
+import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
+import { TOTP_ISSUER, totpUri, verifyTotp } from './totp';
+
+export interface SetupInfo {
+  valid: boolean;
+  email: string | null;
+  expires_at: string | null;
+  totp: { secret: string; uri: string; qr_svg: string } | null;
+}
+
+@Injectable()
+export class SetupService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async info(token: string): Promise<SetupInfo> {
+    const m = this.db.manager;
+    const link = await findLiveLink(m, 'setup', token, this.clock.now());
+    if (!link || !link.totp_secret || (await ownerExists(m))) {
+      return { valid: false, email: null, expires_at: null, totp: null };
+    }
+    const uri = totpUri(link.totp_secret, `${TOTP_ISSUER} owner`);
+    const qr = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return {
+      valid: true,
+      email: null,
+      expires_at: toIso(link.expires_at),
+      totp: { secret: link.totp_secret, uri, qr_svg: qr },
+    };
+  }
+
+  /** Creates the owner; returns the recovery codes (shown once). */
+  async complete(token: string, dto: SetupDto): Promise<string[]> {
+    const now = this.clock.now();
+    const email = dto.email.trim().toLowerCase();
+    const problem = passwordProblem(dto.password, email);
+    if (problem) throw invalidField('password', problem);
+    // Hash before taking the write lock: scrypt takes ~100 ms and must not hold up other writers.
+    const passwordHash = await hashPassword(dto.password);
+    const codes = newRecoveryCodes();
+    await this.db.tx(async (m) => {
+      const link = await findLiveLink(m, 'setup', token, now);
+      if (!link || !link.totp_secret || (await ownerExists(m))) {
+        throw new ApiError('not_found', 'this setup link is not valid: it was used, replaced or has expired');
+      }
+      if (!verifyTotp(link.totp_secret, dto.code, now)) {
+        throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
+      }
+      await m.save(
+        m.create(OwnerEntity, {
+          id: 1,
+          email,
+          password_hash: passwordHash,
+          totp_secret: link.totp_secret,
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      await m.save(codes.map((c) => m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null })));
+      await m.update(LinkTokenEntity, { id: link.id }, { used_at: now });
+      await this.events.recordIn(m, { kind: 'setup', text: `owner account created for ${email}`, actor: 'owner' });
+    });
+    return codes;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Request bodies: JSON only (1 MB; larger for bulk and import), parsed before routing. A body
+ * sent with another Content-Type is refused up front rather than silently read as empty. Routes
+ * that take raw bodies (heartbeat pings, logo and icon uploads) register their own parser first.
+ */
+import type { Express, NextFunction, Request, Response } from 'express';
+import express from 'express';
+import { ApiError } from './api-error';
+import { toErrorResponse } from './error-envelope';
+
+export const JSON_LIMIT = '1mb';
+/** Paths whose bodies may be larger (bulk monitor upserts, imports). */
+export const LARGE_JSON_PATHS: Record<string, string> = {
+  '/api/v1/monitors/bulk': '10mb',
+  '/api/v1/import': '10mb',
+};
+/** Path prefixes whose handlers read a non-JSON body themselves. */
+export const RAW_BODY_PREFIXES = ['/hb/', '/api/v1/status-page/logo', '/api/v1/status-page/icon'];
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export function installBodyParsers(app: Express): void {
+  app.use(requireJsonContentType);
+  for (const [path, limit] of Object.entries(LARGE_JSON_PATHS)) {
+    app.use(path, express.json({ limit, type: JSON_TYPES }));
+  }
+  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES }));
+  // Body-parser errors happen before Nest routes the request, so render them here in the envelope.
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const out = toErrorResponse(err);
+    res.status(out.status).json(out.body);
+  });
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function requireJsonContentType(req: Request, res: Response, next: NextFunction): void {
+  if (!hasBody(req) || RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return next();
+  const err = new ApiError('bad_request', 'send the body as JSON with Content-Type: application/json');
+  res.status(err.status).json(err.toBody());
+}

@@ -1,0 +1,93 @@
+/**
+ * Maps anything thrown while answering a request to {status, body, headers}. Nest's own
+ * HttpExceptions (unknown route, body parser failures, ...) are translated to our codes;
+ * anything else is `internal` with no detail, and the caller logs it with a correlation id.
+ */
+import { HttpException } from '@nestjs/common';
+import { ApiError, ErrorBody, ErrorCode, ERROR_STATUS } from './api-error';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** True when the error was not one we expected: log it. */
+  unexpected: boolean;
+}
+
+const STATUS_CODE: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'sign_in',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'not_found',
+  409: 'conflict',
+  413: 'bad_request',
+  415: 'bad_request',
+  422: 'invalid',
+  429: 'too_many_requests',
+  503: 'unavailable',
+};
+
+export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: err.toBody(), headers: err.headers ?? {}, unexpected: false };
+  }
+  const bodyParser = bodyParserError(err);
+  if (bodyParser) return bodyParser;
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    const code: ErrorCode = STATUS_CODE[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+    const message = status === 404 ? 'no such route' : status >= 500 ? 'internal error' : httpMessage(err);
+    return {
+      status: ERROR_STATUS[code],
+      body: { error: { code, message } },
+      headers: {},
+      unexpected: status >= 500,
+    };
+  }
+  return {
+    status: 500,
+    body: { error: { code: 'internal', message: 'internal error' } },
+    headers: {},
+    unexpected: true,
+  };
+}
+
+/** Errors raised by the body parser (raw-body / express.json) carry `type` and `status`. */
+function bodyParserError(err: unknown): ErrorResponse | null {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return null;
+  const type = (err as { type?: unknown }).type;
+  const messages: Record<string, string> = {
+    'entity.parse.failed': 'the request body is not valid JSON',
+    'entity.too.large': 'the request body is too large',
+    'encoding.unsupported': 'unsupported content encoding',
+    'charset.unsupported': 'unsupported charset',
+    'request.aborted': 'the request was aborted',
+    'request.size.invalid': 'the request body length does not match Content-Length',
+    'stream.encoding.set': 'bad request stream',
+  };
+  if (typeof type !== 'string' || !(type in messages)) return null;
+  let message = messages[type];
+  if (type === 'entity.too.large') {
+    const limit = (err as { limit?: unknown }).limit;
+    if (typeof limit === 'number') message = `the request body is larger than ${formatBytes(limit)}`;
+  }
+  return { status: 400, body: { error: { code: 'bad_request', message } }, headers: {}, unexpected: false };
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
+  return `${n} bytes`;
+}
+
+function httpMessage(err: HttpException): string {
+  const res = err.getResponse();
+  if (typeof res === 'string') return res;
+  if (typeof res === 'object' && res !== null && 'message' in res) {
+    const m = (res as { message: unknown }).message;
+    if (typeof m === 'string') return m;
+    if (Array.isArray(m)) return m.join('; ');
+  }
+  return err.message;
+}

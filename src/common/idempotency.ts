@@ -1,0 +1,120 @@
+/**
+ * Idempotency-Key on POST (IETF draft "The Idempotency-Key HTTP Header Field"): the same caller
+ * repeating a key with the same request within 24 h gets the first answer (status and body) again
+ * and the work is not repeated. The same key with a different request is 422; a repeat while
+ * the first is still running is 409. Answers of 5xx and 429 are not kept (nothing was decided).
+ */
+import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import { Interval } from '@nestjs/schedule';
+import { createHash } from 'node:crypto';
+import { from, Observable, throwError } from 'rxjs';
+import { catchError, mergeMap } from 'rxjs/operators';
+import { callerId } from '../auth/caller';
+import type { AppRequest } from '../auth/request-context';
+import { Database } from '../db/database';
+import { ApiError } from './api-error';
+import { CLOCK, Clock } from './clock';
+import { toErrorResponse } from './error-envelope';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/** Thrown to answer with a stored response; the error filter renders it verbatim. */
+export class StoredAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly running = new Set<string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly reflector: Reflector,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = ctx.switchToHttp().getRequest<AppRequest>();
+    const key = req.headers['idempotency-key'];
+    if (req.method !== 'POST' || key === undefined || !req.caller) return next.handle();
+    if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
+      throw new ApiError('bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    const caller = callerId(req.caller);
+    const hash = requestHash(req);
+    const slot = `${caller}\n${key}`;
+    const okStatus = this.reflector.get<number>(HTTP_CODE_METADATA, ctx.getHandler()) ?? HttpStatus.CREATED;
+
+    return from(this.lookup(caller, key, hash)).pipe(
+      mergeMap((stored) => {
+        if (stored) throw stored;
+        if (this.running.has(slot)) {
+          throw new ApiError('conflict', 'a request with this Idempotency-Key is still being processed');
+        }
+        this.running.add(slot);
+        return next.handle().pipe(
+          mergeMap(async (body) => {
+            await this.keep(caller, key, hash, okStatus, body);
+            this.running.delete(slot);
+            return body;
+          }),
+          catchError((err: unknown) => {
+            const out = toErrorResponse(err);
+            const done =
+              out.status < 500 && out.status !== 429
+                ? this.keep(caller, key, hash, out.status, out.body)
+                : Promise.resolve();
+            return from(done.finally(() => this.running.delete(slot))).pipe(mergeMap(() => throwError(() => err)));
+          }),
+        );
+      }),
+    );
+  }
+
+  private async lookup(caller: string, key: string, hash: string): Promise<StoredAnswer | null> {
+    const rows = await this.db.query<{ request_hash: string; status: number; body: string }[]>(
+      'SELECT request_hash, status, body FROM idempotency WHERE caller = ? AND key = ? AND created_at > ?',
+      [caller, key, this.clock.now() - IDEMPOTENCY_WINDOW_MS],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.request_hash !== hash) {
+      throw new ApiError('invalid', 'this Idempotency-Key was already used with a different request', {
+        field: 'Idempotency-Key',
+        fields: [{ field: 'Idempotency-Key', message: 'already used with a different request' }],
+      });
+    }
+    return new StoredAnswer(row.status, JSON.parse(row.body));
+  }
+
+  private async keep(caller: string, key: string, hash: string, status: number, body: unknown): Promise<void> {
+    await this.db.tx((m) =>
+      m.query(
+        'INSERT OR REPLACE INTO idempotency (caller, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [caller, key, hash, status, JSON.stringify(body ?? null), this.clock.now()],
+      ),
+    );
+  }
+
+  @Interval('idempotency-prune', 3600_000)
+  async prune(): Promise<void> {
+    await this.db.tx((m) =>
+      m.query('DELETE FROM idempotency WHERE created_at <= ?', [this.clock.now() - IDEMPOTENCY_WINDOW_MS]),
+    );
+  }
+}
+
+/** Method, path and body: "the same request". Raw bodies hash their bytes. */
+function requestHash(req: AppRequest): string {
+  const h = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`);
+  const body: unknown = req.body;
+  if (Buffer.isBuffer(body)) h.update(body);
+  else h.update(JSON.stringify(body ?? null));
+  return h.digest('hex');
+}

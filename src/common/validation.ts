@@ -1,0 +1,62 @@
+/**
+ * Validation at the edge: class-validator DTOs, unknown fields rejected, every failure a 422
+ * `invalid` with dotted field paths (`http.url`, `http.json[2].op`).
+ */
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { ApiError, FieldError } from './api-error';
+
+/** Flattens class-validator's error tree into dotted paths with one message per field. */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const isIndex = /^\d+$/.test(e.property);
+    const field = prefix === '' ? e.property : isIndex ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`;
+    if (e.constraints) {
+      const messages = Object.entries(e.constraints);
+      const whitelist = messages.find(([k]) => k === 'whitelistValidation');
+      out.push({ field, message: whitelist ? 'unknown field' : messages[0][1] });
+    }
+    if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
+  }
+  return out;
+}
+
+export interface ValidateOptions {
+  /** Defaults to true: fields the DTO does not declare are errors, never silently dropped. */
+  forbidUnknown?: boolean;
+}
+
+/** Validates a plain object against a DTO class; throws ApiError invalid on failure. */
+export function validateDto<T extends object>(
+  cls: new () => T,
+  value: unknown,
+  opts: ValidateOptions = {},
+): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('bad_request', 'the request body must be a JSON object');
+  }
+  const instance = plainToInstance(cls, value, { enableImplicitConversion: false });
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: opts.forbidUnknown !== false,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length) throw ApiError.invalid(flattenValidationErrors(errors));
+  return instance;
+}
+
+/** Nest pipe for @Body() parameters typed with a DTO class. */
+@Injectable()
+export class DtoValidationPipe implements PipeTransform {
+  transform(value: unknown, meta: ArgumentMetadata): unknown {
+    if (meta.type !== 'body' || !meta.metatype || !isDtoClass(meta.metatype)) return value;
+    return validateDto(meta.metatype as new () => object, value ?? {});
+  }
+}
+
+function isDtoClass(t: unknown): boolean {
+  return typeof t === 'function' && ![String, Number, Boolean, Array, Object].includes(t as never);
+}

@@ -1,0 +1,224 @@
+/**
+ * The operator contract: every FARSIGHT_* variable parsed and validated once at start.
+ * A bad value stops the start with one line that names the variable (ConfigError).
+ * Secrets may also come from `<NAME>_FILE` (systemd credentials).
+ */
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+export class ConfigError extends Error {}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+export interface AppConfig {
+  dataDir: string;
+  listen: ListenAddress;
+  /** Normalised, no trailing slash, e.g. `https://status.example.com`. */
+  publicUrl: string;
+  /** `https://status.example.com` */
+  publicOrigin: string;
+  httpsListen: ListenAddress | null;
+  acmeHttpListen: ListenAddress | null;
+  acmeDirectory: string;
+  acmeCaFile: string | null;
+  dnsServers: string[] | null;
+  smtp: string | null;
+  smtpFallback: string | null;
+  mailFrom: string;
+  /** Empty = blind detection off. */
+  canaries: ListenAddress[];
+  trustProxy: string[];
+  challenge: { siteKey: string; secret: string; verifyUrl: string } | null;
+  logLevel: LogLevel;
+}
+
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const get = (name: string): string | undefined => readVar(env, name);
+  const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? 'http://localhost:8080');
+  const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
+  const secret = get('FARSIGHT_CHALLENGE_SECRET');
+  if (Boolean(siteKey) !== Boolean(secret)) {
+    throw new ConfigError(
+      'FARSIGHT_CHALLENGE_SITE_KEY and FARSIGHT_CHALLENGE_SECRET must be set together',
+    );
+  }
+  return {
+    dataDir: path.resolve(get('FARSIGHT_DATA_DIR') || './data'),
+    listen: parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080'),
+    publicUrl,
+    publicOrigin: new URL(publicUrl).origin,
+    httpsListen: optional(get('FARSIGHT_HTTPS_LISTEN'), (v) => parseListen('FARSIGHT_HTTPS_LISTEN', v)),
+    acmeHttpListen: optional(get('FARSIGHT_ACME_HTTP_LISTEN'), (v) =>
+      parseListen('FARSIGHT_ACME_HTTP_LISTEN', v),
+    ),
+    acmeDirectory: parseHttpUrl('FARSIGHT_ACME_DIRECTORY', get('FARSIGHT_ACME_DIRECTORY') ?? LETS_ENCRYPT_DIRECTORY),
+    acmeCaFile: optional(get('FARSIGHT_ACME_CA_FILE'), (v) => existingFile('FARSIGHT_ACME_CA_FILE', v)),
+    dnsServers: optional(get('FARSIGHT_DNS_SERVERS'), (v) => parseDnsServers(v)),
+    smtp: optional(get('FARSIGHT_SMTP'), (v) => parseSmtpUrl('FARSIGHT_SMTP', v)),
+    smtpFallback: optional(get('FARSIGHT_SMTP_FALLBACK'), (v) => parseSmtpUrl('FARSIGHT_SMTP_FALLBACK', v)),
+    mailFrom: parseMailFrom(get('FARSIGHT_MAIL_FROM') ?? 'Farsight <farsight@localhost>'),
+    canaries: parseCanaries(get('FARSIGHT_CANARIES') ?? '1.1.1.1:443,8.8.8.8:443,9.9.9.9:443'),
+    trustProxy: optional(get('FARSIGHT_TRUST_PROXY'), parseTrustProxy) ?? [],
+    challenge:
+      siteKey && secret
+        ? {
+            siteKey,
+            secret,
+            verifyUrl: parseHttpUrl(
+              'FARSIGHT_CHALLENGE_VERIFY_URL',
+              get('FARSIGHT_CHALLENGE_VERIFY_URL') ?? TURNSTILE_VERIFY_URL,
+            ),
+          }
+        : null,
+    logLevel: parseLogLevel(get('FARSIGHT_LOG_LEVEL') ?? 'info'),
+  };
+}
+
+/** `NAME` or the contents of the file named by `NAME_FILE`; empty means unset. */
+function readVar(env: Env, name: string): string | undefined {
+  const direct = env[name];
+  if (direct !== undefined && direct.trim() !== '') return direct.trim();
+  const file = env[`${name}_FILE`];
+  if (file !== undefined && file.trim() !== '') {
+    try {
+      return fs.readFileSync(file.trim(), 'utf8').trim();
+    } catch {
+      throw new ConfigError(`${name}_FILE: cannot read ${file.trim()}`);
+    }
+  }
+  return undefined;
+}
+
+function optional<T>(value: string | undefined, parse: (v: string) => T): T | null {
+  return value === undefined ? null : parse(value);
+}
+
+/** `host:port`, `:port`, `[v6]:port` or a bare port. */
+export function parseListen(name: string, text: string): ListenAddress {
+  const bad = (): never => {
+    throw new ConfigError(`${name}: expected host:port, :port or [ipv6]:port, got "${text}"`);
+  };
+  let host = '0.0.0.0';
+  let portText: string;
+  const v6 = /^\[([^\]]+)\]:(\d+)$/.exec(text);
+  if (v6) {
+    host = v6[1];
+    portText = v6[2];
+    if (net.isIPv6(host) === false) bad();
+  } else if (/^\d+$/.test(text)) {
+    portText = text;
+  } else {
+    const i = text.lastIndexOf(':');
+    if (i < 0) return bad();
+    if (i > 0) host = text.slice(0, i);
+    portText = text.slice(i + 1);
+    if (host.includes(':') || !/^[A-Za-z0-9.-]+$/.test(host)) bad();
+  }
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) bad();
+  return { host, port };
+}
+
+function parseHttpUrl(name: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name}: not a URL: "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name}: must be an http or https URL`);
+  }
+  return url.toString();
+}
+
+function parsePublicUrl(text: string): string {
+  const url = new URL(parseHttpUrl('FARSIGHT_PUBLIC_URL', text));
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('FARSIGHT_PUBLIC_URL: must not carry credentials, a query or a fragment');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function existingFile(name: string, file: string): string {
+  if (!fs.existsSync(file)) throw new ConfigError(`${name}: no such file: ${file}`);
+  return path.resolve(file);
+}
+
+function parseDnsServers(text: string): string[] {
+  const servers = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of servers) {
+    const host = s.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
+    if (!net.isIP(host)) {
+      throw new ConfigError(`FARSIGHT_DNS_SERVERS: "${s}" is not an IP address with optional port`);
+    }
+  }
+  if (servers.length === 0) throw new ConfigError('FARSIGHT_DNS_SERVERS: empty list');
+  return servers;
+}
+
+function parseSmtpUrl(name: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name}: not a URL (expected smtp://user:pass@host:port or smtps://...)`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`${name}: must start with smtp:// or smtps://`);
+  }
+  if (!url.hostname) throw new ConfigError(`${name}: missing host`);
+  return text;
+}
+
+function parseMailFrom(text: string): string {
+  const address = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(text)?.[1] ?? text;
+  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(address)) {
+    throw new ConfigError(`FARSIGHT_MAIL_FROM: expected "Name <user@host>" or user@host`);
+  }
+  return text;
+}
+
+function parseCanaries(text: string): ListenAddress[] {
+  if (text.toLowerCase() === 'off') return [];
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new ConfigError('FARSIGHT_CANARIES: empty; use "off" to disable');
+  return items.map((item) => {
+    const addr = parseListen('FARSIGHT_CANARIES', item);
+    if (addr.host === '0.0.0.0' && !item.includes(':')) {
+      throw new ConfigError(`FARSIGHT_CANARIES: "${item}" needs a host`);
+    }
+    return addr;
+  });
+}
+
+function parseTrustProxy(text: string): string[] {
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) {
+    if (item === 'loopback') continue;
+    const [ip, bits] = item.split('/');
+    const family = net.isIP(ip);
+    const max = family === 6 ? 128 : 32;
+    if (!family || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      throw new ConfigError(`FARSIGHT_TRUST_PROXY: "${item}" is not a CIDR, an IP or "loopback"`);
+    }
+  }
+  return items;
+}
+
+function parseLogLevel(text: string): LogLevel {
+  const level = text.toLowerCase();
+  if (level === 'error' || level === 'warn' || level === 'info' || level === 'debug') return level;
+  throw new ConfigError(`FARSIGHT_LOG_LEVEL: expected error, warn, info or debug, got "${text}"`);
+}

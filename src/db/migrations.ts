@@ -1,0 +1,7 @@
+/**
+ * Every migration, in order. Listed explicitly (not globbed) so the bundled single binary carries
+ * them. Append-only: never edit a migration that has shipped; add a new one.
+ */
+import { Foundation1767225600000 } from '../../migrations/1767225600000-Foundation';
+
+export const MIGRATIONS = [Foundation1767225600000];

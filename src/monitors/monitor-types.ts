@@ -1,0 +1,110 @@
+/**
+ * The shape of a monitor's settings as the API speaks them (snake_case), after validation and
+ * defaults. Checkers take the per-kind part; the engine takes the common part. Pure types.
+ */
+export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'] as const;
+export type MonitorKind = (typeof MONITOR_KINDS)[number];
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const IP_VERSIONS = ['auto', 'ipv4', 'ipv6'] as const;
+export type IpVersion = (typeof IP_VERSIONS)[number];
+
+export const JSON_OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'] as const;
+export type JsonOp = (typeof JSON_OPS)[number];
+
+export const DNS_RECORDS = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'] as const;
+export type DnsRecord = (typeof DNS_RECORDS)[number];
+
+export interface HttpHeader {
+  name: string;
+  value: string;
+  secret: boolean;
+}
+
+export type HttpAuth =
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'bearer'; token: string };
+
+export interface JsonRule {
+  /** Shape `$.a.b[0]`. */
+  path: string;
+  op: JsonOp;
+  /** Compared value; absent for exists / not_exists. */
+  value?: string | number | boolean | null;
+}
+
+export interface HttpSettings {
+  url: string;
+  method: HttpMethod;
+  headers: HttpHeader[];
+  body: string | null;
+  content_type: string | null;
+  auth: HttpAuth | null;
+  follow_redirects: boolean;
+  ip_version: IpVersion;
+  resolve_to: string | null;
+  tls_verify: boolean;
+  tls_warn_days: number;
+  /** Shape `200-299,401`. */
+  expect_status: string;
+  body_contains: string | null;
+  body_not_contains: string | null;
+  json: JsonRule[];
+  expect_header: { name: string; contains: string } | null;
+  max_ms: number | null;
+}
+
+export interface TcpSettings {
+  host: string;
+  port: number;
+  send: string | null;
+  expect_banner: string | null;
+  ip_version: IpVersion;
+}
+
+export interface PingSettings {
+  host: string;
+  packets: number;
+  max_loss_pct: number | null;
+  ip_version: IpVersion;
+}
+
+export interface DnsSettings {
+  name: string;
+  record: DnsRecord;
+  /** An IP with optional `:port` (IPv6 as `[::1]:53`). */
+  resolver: string;
+  expect: string | null;
+}
+
+export interface TlsSettings {
+  host: string;
+  port: number;
+  sni: string | null;
+  tls_warn_days: number;
+}
+
+export interface HeartbeatSettings {
+  grace_s: number;
+}
+
+export interface KindSettings {
+  http: HttpSettings;
+  tcp: TcpSettings;
+  ping: PingSettings;
+  dns: DnsSettings;
+  tls: TlsSettings;
+  heartbeat: HeartbeatSettings;
+}
+
+/** What a checker needs besides its kind settings. */
+export interface CheckContext {
+  /** Whole-check deadline: nothing may run past timeout_ms. */
+  timeout_ms: number;
+  /** null or 0 = off: a good check slower than this is `slow`. */
+  slow_ms: number | null;
+  /** false = refuse loopback, private, link-local and unique-local addresses actually connected to. */
+  allow_private_targets: boolean;
+}
