@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
 import { systemClock } from './common/clock';
+import { LineLogger } from './common/logger';
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/data-source';
@@ -49,15 +50,16 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: AppConfig): Promise<number> {
+  Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
   const db = new Database(await openDatabase(config.dataDir));
   const app = await createApp({ config, db, clock: systemClock });
-  await app.listen(config.listen.port, config.listen.host);
-  log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
   if (!(await ownerExists(db.manager))) {
     const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
     log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
   }
+  await app.listen(config.listen.port, config.listen.host);
+  log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log.log(`${signal} received, shutting down`);

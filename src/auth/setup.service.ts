@@ -1,6 +1,7 @@
 /** First-run setup (spec, Authentication 5c): the link shows an authenticator secret, then creates the owner. */
 import { Inject, Injectable } from '@nestjs/common';
 import * as QRCode from 'qrcode';
+import { EntityManager } from 'typeorm';
 import { ApiError, invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { toIso } from '../common/time';
@@ -52,23 +53,19 @@ export class SetupService {
     const email = dto.email.trim().toLowerCase();
     const problem = passwordProblem(dto.password, email);
     if (problem) throw invalidField('password', problem);
-    // Hash before taking the write lock: scrypt takes ~100 ms and must not hold up other writers.
+    // Check link and code before hashing: scrypt is slow on purpose and must not be free to trigger.
+    await this.liveLinkWithCode(this.db.manager, token, dto.code, now);
+    // Hash outside the write lock so other writers are not held up.
     const passwordHash = await hashPassword(dto.password);
     const codes = newRecoveryCodes();
     await this.db.tx(async (m) => {
-      const link = await findLiveLink(m, 'setup', token, now);
-      if (!link || !link.totp_secret || (await ownerExists(m))) {
-        throw new ApiError('not_found', 'this setup link is not valid: it was used, replaced or has expired');
-      }
-      if (!verifyTotp(link.totp_secret, dto.code, now)) {
-        throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
-      }
+      const link = await this.liveLinkWithCode(m, token, dto.code, now);
       await m.save(
         m.create(OwnerEntity, {
           id: 1,
           email,
           password_hash: passwordHash,
-          totp_secret: link.totp_secret,
+          totp_secret: link.totp_secret as string,
           created_at: now,
           updated_at: now,
         }),
@@ -78,5 +75,16 @@ export class SetupService {
       await this.events.recordIn(m, { kind: 'setup', text: `owner account created for ${email}`, actor: 'owner' });
     });
     return codes;
+  }
+
+  private async liveLinkWithCode(m: EntityManager, token: string, code: string, now: number): Promise<LinkTokenEntity> {
+    const link = await findLiveLink(m, 'setup', token, now);
+    if (!link || !link.totp_secret || (await ownerExists(m))) {
+      throw new ApiError('not_found', 'this setup link is not valid: it was used, replaced or has expired');
+    }
+    if (!verifyTotp(link.totp_secret, code, now)) {
+      throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
+    }
+    return link;
   }
 }

@@ -19,12 +19,21 @@ export const RAW_BODY_PREFIXES = ['/hb/', '/api/v1/status-page/logo', '/api/v1/s
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** Keys that could reach an object's prototype are never fields of ours: refuse the body outright. */
+export const RESERVED_KEY_MESSAGE = 'the request body uses a reserved key';
+function refuseReservedKeys(key: string, value: unknown): unknown {
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
+    throw new Error(`${RESERVED_KEY_MESSAGE}: ${key}`);
+  }
+  return value;
+}
+
 export function installBodyParsers(app: Express): void {
   app.use(requireJsonContentType);
   for (const [path, limit] of Object.entries(LARGE_JSON_PATHS)) {
-    app.use(path, express.json({ limit, type: JSON_TYPES }));
+    app.use(path, express.json({ limit, type: JSON_TYPES, reviver: refuseReservedKeys }));
   }
-  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES }));
+  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES, reviver: refuseReservedKeys }));
   // Body-parser errors happen before Nest routes the request, so render them here in the envelope.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);

@@ -68,6 +68,8 @@ function bodyParserError(err: unknown): ErrorResponse | null {
   };
   if (typeof type !== 'string' || !(type in messages)) return null;
   let message = messages[type];
+  const own = err instanceof Error ? err.message : '';
+  if (type === 'entity.parse.failed' && own.startsWith('the request body uses a reserved key')) message = own;
   if (type === 'entity.too.large') {
     const limit = (err as { limit?: unknown }).limit;
     if (typeof limit === 'number') message = `the request body is larger than ${formatBytes(limit)}`;
