@@ -28,8 +28,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   const expected = Buffer.from(parts[5], 'base64');
-  const key = await scrypt(password, Buffer.from(parts[4], 'base64'), n, r, p);
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  try {
+    const key = await scrypt(password, Buffer.from(parts[4], 'base64'), n, r, p);
+    return key.length === expected.length && timingSafeEqual(key, expected);
+  } catch {
+    // A damaged stored hash (unusable parameters) must read as "wrong password", not crash sign-in.
+    return false;
+  }
 }
 
 export const PASSWORD_MIN = 10;

@@ -38,9 +38,14 @@ export class ProxyTrust {
     if (!this.trusts(ip) || !forwardedFor) return ip;
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
       .split(',')
-      .map((s) => normalizeIp(s.trim()))
-      .filter((s) => net.isIP(s));
-    while (hops.length && this.trusts(ip)) ip = hops.pop() as string;
+      .map((s) => normalizeIp(s.trim()));
+    while (hops.length && this.trusts(ip)) {
+      const hop = hops.pop() as string;
+      // An entry our proxy wrote that we cannot read ends the walk: what lies left of it was
+      // written by the client, who must not choose its own address.
+      if (!net.isIP(hop)) break;
+      ip = hop;
+    }
     return ip;
   }
 }

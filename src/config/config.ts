@@ -145,7 +145,8 @@ function parseHttpUrl(name: string, text: string): string {
 
 function parsePublicUrl(text: string): string {
   const url = new URL(parseHttpUrl('FARSIGHT_PUBLIC_URL', text));
-  if (url.search || url.hash || url.username || url.password) {
+  // A bare "?" or "#" leaves search and hash empty, so look at the text as well.
+  if (text.includes('?') || text.includes('#') || url.username || url.password) {
     throw new ConfigError('FARSIGHT_PUBLIC_URL: must not carry credentials, a query or a fragment');
   }
   return url.toString().replace(/\/+$/, '');
@@ -159,9 +160,10 @@ function existingFile(name: string, file: string): string {
 function parseDnsServers(text: string): string[] {
   const servers = text.split(',').map((s) => s.trim()).filter(Boolean);
   for (const s of servers) {
-    const host = s.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
-    if (!net.isIP(host)) {
-      throw new ConfigError(`FARSIGHT_DNS_SERVERS: "${s}" is not an IP address with optional port`);
+    const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s) ?? [s, s, undefined];
+    const port = m[2] === undefined ? 53 : Number(m[2]);
+    if (!net.isIP(m[1]) || port < 1 || port > 65535) {
+      throw new ConfigError(`FARSIGHT_DNS_SERVERS: "${s}" is not an IP address with an optional port (1-65535)`);
     }
   }
   if (servers.length === 0) throw new ConfigError('FARSIGHT_DNS_SERVERS: empty list');
@@ -183,6 +185,8 @@ function parseSmtpUrl(name: string, text: string): string {
 }
 
 function parseMailFrom(text: string): string {
+  // A line break would let the value add mail headers of its own.
+  if (/[\x00-\x1f\x7f]/.test(text)) throw new ConfigError('FARSIGHT_MAIL_FROM: must not contain control characters');
   const address = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(text)?.[1] ?? text;
   if (!/^[^@\s<>]+@[^@\s<>]+$/.test(address)) {
     throw new ConfigError(`FARSIGHT_MAIL_FROM: expected "Name <user@host>" or user@host`);
@@ -196,7 +200,7 @@ function parseCanaries(text: string): ListenAddress[] {
   if (items.length === 0) throw new ConfigError('FARSIGHT_CANARIES: empty; use "off" to disable');
   return items.map((item) => {
     const addr = parseListen('FARSIGHT_CANARIES', item);
-    if (addr.host === '0.0.0.0' && !item.includes(':')) {
+    if (/^\d+$/.test(item) || item.startsWith(':')) {
       throw new ConfigError(`FARSIGHT_CANARIES: "${item}" needs a host`);
     }
     return addr;
@@ -207,10 +211,11 @@ function parseTrustProxy(text: string): string[] {
   const items = text.split(',').map((s) => s.trim()).filter(Boolean);
   for (const item of items) {
     if (item === 'loopback') continue;
-    const [ip, bits] = item.split('/');
+    const parts = item.split('/');
+    const [ip, bits] = parts;
     const family = net.isIP(ip);
     const max = family === 6 ? 128 : 32;
-    if (!family || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+    if (parts.length > 2 || !family || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
       throw new ConfigError(`FARSIGHT_TRUST_PROXY: "${item}" is not a CIDR, an IP or "loopback"`);
     }
   }

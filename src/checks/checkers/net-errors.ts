@@ -25,7 +25,10 @@ const DNS_ERRNO = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA', 'EAI
 /** `target` is what we meant to reach (host:port); the error's own address wins when it has one. */
 export function describeSocketError(err: unknown, target: string): CheckError {
   if (err instanceof CheckFailure) return err.failure;
-  if (!(err instanceof Error)) return failure('connect', `connection to ${target} failed`);
+  // Duck-typed: errors from Node's core may come from another realm (jest's vm), failing instanceof.
+  if (typeof err !== 'object' || err === null || !('message' in err)) {
+    return failure('connect', `connection to ${target} failed`);
+  }
   const e = err as SocketError;
   const code = e.code ?? '';
   const where = e.address ? hostPort(e.address, e.port) : target;

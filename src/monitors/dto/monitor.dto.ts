@@ -1,0 +1,48 @@
+/** A whole monitor body (common settings plus the kind's settings), after defaults are filled. */
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
+  Min, ValidateNested,
+} from 'class-validator';
+import { Nullable } from '../../common/validators';
+import { MONITOR_KINDS } from '../monitor-types';
+import {
+  DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
+} from './kind-settings.dto';
+
+export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;
+
+export class MonitorDto {
+  @IsString() @Length(1, 100) name!: string;
+  @IsOptional() @IsString() @Matches(SLUG_PATTERN, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
+  @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: string;
+  @Nullable() @IsString() @MaxLength(60) group!: string | null;
+  @IsArray() @ArrayMaxSize(20) @ArrayUnique({ message: 'must not repeat a tag' }) @IsString({ each: true }) @Length(1, 30, { each: true })
+  tags!: string[];
+  @Nullable() @IsString() @MaxLength(500) description!: string | null;
+  @Nullable() @IsString() @MaxLength(2048) runbook_url!: string | null;
+  @IsInt() @Min(10) @Max(2_592_000) interval_s!: number;
+  @IsInt() @Min(500) @Max(60_000) timeout_ms!: number;
+  @IsInt() @Min(1) @Max(10) confirm_after!: number;
+  @IsInt() @Min(5) @Max(2_592_000) retry_interval_s!: number;
+  @IsInt() @Min(1) @Max(10) recover_after!: number;
+  @Nullable() @IsInt() @Min(0) @Max(60_000) slow_ms!: number | null;
+  @IsInt() @Min(1) @Max(20) slow_after!: number;
+  @IsBoolean() alert_on_slow!: boolean;
+  @Nullable() @IsArray() @ArrayMaxSize(100) @ArrayUnique({ message: 'must not repeat a channel' }) @IsInt({ each: true }) @Min(1, { each: true })
+  channels!: number[] | null;
+  @IsInt() @Min(0) @Max(10_080) remind_every_min!: number;
+  @IsBoolean() paused!: boolean;
+  @Nullable() @IsString() @MaxLength(40) muted_until!: string | null;
+  @IsBoolean() public!: boolean;
+  @Nullable() @IsString() @MaxLength(100) public_name!: string | null;
+  @Nullable() @IsString() @MaxLength(60) public_group!: string | null;
+  @IsInt() @Min(-1_000_000_000) @Max(1_000_000_000) sort!: number;
+
+  @IsOptional() @ValidateNested() @Type(() => HttpSettingsDto) http?: HttpSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => TcpSettingsDto) tcp?: TcpSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => PingSettingsDto) ping?: PingSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => DnsSettingsDto) dns?: DnsSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => TlsSettingsDto) tls?: TlsSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => HeartbeatSettingsDto) heartbeat?: HeartbeatSettingsDto;
+}

@@ -1,0 +1,36 @@
+/** Reads and writes service settings (key/value rows over DEFAULT_SETTINGS), cached in memory. */
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Database } from '../db/database';
+import { DEFAULT_SETTINGS, StoredSettings } from './settings-defaults';
+
+type Key = keyof StoredSettings;
+
+@Injectable()
+export class SettingsService {
+  private cache: StoredSettings | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  async get(): Promise<StoredSettings> {
+    if (this.cache) return this.cache;
+    const rows = await this.db.query<{ key: string; value: string }[]>('SELECT key, value FROM settings');
+    const merged: StoredSettings = structuredClone(DEFAULT_SETTINGS);
+    for (const row of rows) {
+      if (row.key in merged) (merged as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
+    }
+    this.cache = merged;
+    return merged;
+  }
+
+  /** Saves some keys inside the caller's transaction; the cache is dropped so the next read sees them. */
+  async setIn<K extends Key>(m: EntityManager, values: Pick<StoredSettings, K>): Promise<void> {
+    for (const [key, value] of Object.entries(values)) {
+      await m.query('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+        key,
+        JSON.stringify(value),
+      ]);
+    }
+    this.cache = null;
+  }
+}
