@@ -13,6 +13,8 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { Database } from './db/database';
 import { DbModule } from './db/db.module';
 import { EventsModule } from './events/events.module';
+import { MonitorsModule } from './monitors/monitors.module';
+import { SettingsModule } from './system/settings.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
 
@@ -33,7 +35,9 @@ export class AppModule {
         DbModule.forRoot(deps.db),
         ScheduleModule.forRoot(),
         EventsModule,
+        SettingsModule,
         AuthModule,
+        MonitorsModule,
         SystemModule,
         DashboardModule,
       ],

@@ -2,7 +2,7 @@
  * Builds the HTTP application around an open database. main.ts and the e2e tests both use this,
  * so tests exercise exactly what the service runs.
  */
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
@@ -11,10 +11,10 @@ import { installBodyParsers } from './common/body-parsing';
 import { installSecurityHeaders } from './common/security-headers';
 import { LineLogger } from './common/logger';
 
-export async function createApp(deps: AppDeps, opts: { logger?: boolean } = {}): Promise<INestApplication> {
+export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } = {}): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {
     bodyParser: false,
-    logger: opts.logger === false ? false : new LineLogger(deps.config.logLevel),
+    logger: opts.logger ?? new LineLogger(deps.config.logLevel),
   });
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');

@@ -91,13 +91,13 @@ describe('farsight command', () => {
       const started = Date.now();
       let health: { ok: boolean; version: string; uptime_s: number } | null = null;
       while (!health && Date.now() - started < 15_000) {
-        health = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json(), () => null);
+        health = (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json(), () => null)) as typeof health;
         if (!health) await new Promise((r) => setTimeout(r, 50));
       }
       expect(health).toEqual({ ok: true, version: expect.any(String), uptime_s: expect.any(Number) });
       expect(logs).toMatch(/Finish setup at http:\/\/127\.0\.0\.1:\d+\/setup\/\S+/);
       const token = /\/setup\/([A-Za-z0-9_-]+)/.exec(logs)?.[1];
-      const info = await fetch(`http://127.0.0.1:${port}/api/v1/auth/setup/${token}`).then((r) => r.json());
+      const info = (await fetch(`http://127.0.0.1:${port}/api/v1/auth/setup/${token}`).then((r) => r.json())) as { valid: boolean };
       expect(info.valid).toBe(true);
 
       const file = path.join(dir, 'backup.db');

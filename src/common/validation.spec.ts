@@ -119,7 +119,8 @@ describe('validateDto', () => {
       makeBody({ http: { url: 'https://nas.lan', json: [{ path: '$', op: 'eq' }, { path: '$', op: 'eq', value: 1 }] } }),
       [{ field: 'http.json[1].value', message: 'unknown field' }],
     ],
-    ['a missing required field', { interval_s: 60 }, [{ field: 'name', message: expect.stringContaining('name') }]],
+    // Messages leave out the property name: the field is reported beside them.
+    ['a missing required field', { interval_s: 60 }, [{ field: 'name', message: 'must be longer than or equal to 1 characters' }]],
     ['a value out of range', makeBody({ interval_s: 5 }), [{ field: 'interval_s', message: expect.stringContaining('10') }]],
     ['a string where a number belongs', makeBody({ interval_s: '60' }), [{ field: 'interval_s', message: expect.any(String) }]],
     [

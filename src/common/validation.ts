@@ -16,11 +16,18 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
     if (e.constraints) {
       const messages = Object.entries(e.constraints);
       const whitelist = messages.find(([k]) => k === 'whitelistValidation');
-      out.push({ field, message: whitelist ? 'unknown field' : messages[0][1] });
+      out.push({ field, message: whitelist ? 'unknown field' : withoutPropertyName(messages[0][1], e.property) });
     }
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
   return out;
+}
+
+/** class-validator starts its messages with the property name; the field is reported separately. */
+function withoutPropertyName(message: string, property: string): string {
+  const prefixes = [`${property} `, `each value in ${property} `];
+  for (const p of prefixes) if (message.startsWith(p)) return message.slice(p.length);
+  return message;
 }
 
 export interface ValidateOptions {
@@ -37,6 +44,17 @@ export function validateDto<T extends object>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError('bad_request', 'the request body must be a JSON object');
   }
+  const { instance, errors } = checkDto(cls, value, opts);
+  if (errors.length) throw ApiError.invalid(errors);
+  return instance;
+}
+
+/** Like validateDto, but returns the errors instead of throwing (for bulk items). */
+export function checkDto<T extends object>(
+  cls: new () => T,
+  value: object,
+  opts: ValidateOptions = {},
+): { instance: T; errors: FieldError[] } {
   const instance = plainToInstance(cls, value, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
     whitelist: true,
@@ -44,8 +62,7 @@ export function validateDto<T extends object>(
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
   });
-  if (errors.length) throw ApiError.invalid(flattenValidationErrors(errors));
-  return instance;
+  return { instance, errors: flattenValidationErrors(errors) };
 }
 
 /** Nest pipe for @Body() parameters typed with a DTO class. */

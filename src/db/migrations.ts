@@ -3,5 +3,6 @@
  * them. Append-only: never edit a migration that has shipped; add a new one.
  */
 import { Foundation1767225600000 } from '../../migrations/1767225600000-Foundation';
+import { Monitors1767312000000 } from '../../migrations/1767312000000-Monitors';
 
-export const MIGRATIONS = [Foundation1767225600000];
+export const MIGRATIONS = [Foundation1767225600000, Monitors1767312000000];

@@ -11,6 +11,7 @@ import { createApp } from '../../src/app';
 import { issueSetupLink } from '../../src/auth/links';
 import { totpAt } from '../../src/auth/totp';
 import { FakeClock } from '../../src/common/clock';
+import { LineLogger } from '../../src/common/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/data-source';
 import { Database } from '../../src/db/database';
@@ -26,6 +27,8 @@ export interface TestApp {
   clock: FakeClock;
   config: AppConfig;
   dataDir: string;
+  /** Every log line the app wrote (debug level and up), for asserting that secrets never reach logs. */
+  logs: string[];
   close(): Promise<void>;
 }
 
@@ -40,7 +43,12 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   });
   const clock = new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
   const db = new Database(await openDatabase(dataDir));
-  const app = await createApp({ config, db, clock }, { logger: false });
+  const logs: string[] = [];
+  const logger = new LineLogger('debug', (line) => {
+    logs.push(line);
+    if (process.env.TEST_LOGS) process.stderr.write(line);
+  });
+  const app = await createApp({ config, db, clock }, { logger });
   const server = app.getHttpServer();
   return {
     app,
@@ -49,6 +57,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     clock,
     config,
     dataDir,
+    logs,
     async close() {
       await app.close();
       await db.close();

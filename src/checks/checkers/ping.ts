@@ -56,7 +56,9 @@ function replyWaitSeconds(remainingMs: number, packets: number): string {
 function runPing(address: string, packets: number, waitS: string, signal: AbortSignal): Promise<PingRun> {
   const args = ['-n', '-c', String(packets), '-W', waitS, '-i', String(INTERVAL_MS / 1000), `-${isIP(address)}`, address];
   return new Promise((resolve) => {
-    execFile('ping', args, { signal, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+    // env is passed explicitly so the PATH we see is the one used: jest's sandbox has its own
+    // copy of process.env, and the stand-in ping of the tests is found through it.
+    execFile('ping', args, { signal, killSignal: 'SIGKILL', env: process.env }, (err, stdout, stderr) => {
       // ping exits 1 when replies are missing: the summary, not the exit code, tells what happened.
       const summary = parsePingSummary(stdout);
       if (summary) return resolve({ summary });

@@ -1,0 +1,114 @@
+/**
+ * POST /monitors/bulk: create or replace many monitors, matched by slug (given, or derived from
+ * the name without a numeric suffix, so the same file applied twice matches the same monitors).
+ * Decisions (docs/monitors.md): valid items are applied even when others have errors, all in
+ * one transaction; at most 1,000 items; `dry_run` runs every step but the write and answers
+ * exactly what a real run would do. Heartbeat monitors created here get their ping URL from
+ * POST /monitors/{id}/heartbeat-token.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { Caller } from '../auth/caller';
+import { ApiError, FieldError } from '../common/api-error';
+import { CLOCK, Clock } from '../common/clock';
+import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
+import { SettingsService } from '../system/settings.service';
+import { canonicalJson } from './canonical';
+import { MonitorConfig } from './monitor-config';
+import { isPlainObject, parseMonitorBody } from './monitor-input';
+import { MonitorsRepository, StoredMonitor } from './monitors.repository';
+import { MonitorsService } from './monitors.service';
+import { slugify } from './slug';
+
+export const BULK_MAX_ITEMS = 1000;
+
+export interface BulkAnswer {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  errors: { slug: string | null; index: number; fields: FieldError[] }[];
+}
+
+type Plan = { index: number; slug: string; config: MonitorConfig; existing: StoredMonitor | null };
+
+@Injectable()
+export class BulkService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: MonitorsRepository,
+    private readonly monitors: MonitorsService,
+    private readonly settings: SettingsService,
+    private readonly bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async apply(body: unknown, caller: Caller | null): Promise<BulkAnswer> {
+    const { items, dryRun } = readEnvelope(body);
+    const defaults = (await this.settings.get()).defaults;
+    const answer: BulkAnswer = { created: [], updated: [], unchanged: [], errors: [] };
+
+    const slugs = items.map(slugOf);
+    const existing = await this.repo.findBySlugs([...new Set(slugs.filter((s): s is string => s !== null))]);
+    const seen = new Set<string>();
+    const plans: Plan[] = [];
+    items.forEach((item, index) => {
+      const slug = slugs[index];
+      if (slug !== null && seen.has(slug)) {
+        answer.errors.push({ slug, index, fields: [{ field: 'slug', message: 'appears more than once in this request' }] });
+        return;
+      }
+      if (slug !== null) seen.add(slug);
+      const prev = slug === null ? null : existing.get(slug) ?? null;
+      const parsed = parseMonitorBody(isPlainObject(item) ? { ...item, slug: slug ?? undefined } : item, defaults, prev?.config ?? null);
+      if (!parsed.ok || slug === null) {
+        const fields = parsed.ok ? [{ field: 'slug', message: 'give a slug or a name to derive it from' }] : parsed.errors;
+        answer.errors.push({ slug, index, fields });
+        return;
+      }
+      plans.push({ index, slug, config: parsed.config, existing: prev });
+    });
+
+    for (const p of plans) {
+      if (!p.existing) answer.created.push(p.slug);
+      else if (canonicalJson(p.existing.config) === canonicalJson(p.config)) answer.unchanged.push(p.slug);
+      else answer.updated.push(p.slug);
+    }
+    if (dryRun || plans.length === 0) return answer;
+
+    const changes = await this.db.tx(async (m) => {
+      const out: { id: number; created: boolean; targetChanged: boolean }[] = [];
+      for (const p of plans) {
+        const fresh = await this.repo.findBySlug(p.slug, m);
+        if (!fresh) {
+          const { id } = await this.monitors.insertIn(m, p.config, caller, false);
+          out.push({ id, created: true, targetChanged: true });
+        } else {
+          const r = await this.monitors.updateIn(m, fresh, p.config, caller);
+          if (r.changed) out.push({ id: fresh.id, created: false, targetChanged: r.targetChanged });
+        }
+      }
+      return out;
+    });
+    for (const c of changes) this.bus.emit('monitor.changed', c);
+    return answer;
+  }
+}
+
+function readEnvelope(body: unknown): { items: unknown[]; dryRun: boolean } {
+  if (!isPlainObject(body)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  const errors: FieldError[] = [];
+  for (const k of Object.keys(body)) if (k !== 'monitors' && k !== 'dry_run') errors.push({ field: k, message: 'unknown field' });
+  if (!Array.isArray(body.monitors)) errors.push({ field: 'monitors', message: 'required: an array of monitors' });
+  else if (body.monitors.length > BULK_MAX_ITEMS) errors.push({ field: 'monitors', message: `at most ${BULK_MAX_ITEMS} monitors per request` });
+  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean') errors.push({ field: 'dry_run', message: 'must be a boolean' });
+  if (errors.length) throw ApiError.invalid(errors);
+  return { items: body.monitors as unknown[], dryRun: body.dry_run === true };
+}
+
+/** The slug an item is matched by: its own, or the one its name derives to (no -2 suffix). */
+function slugOf(item: unknown): string | null {
+  if (!isPlainObject(item)) return null;
+  if (typeof item.slug === 'string') return item.slug;
+  if (typeof item.name === 'string' && item.name.trim() !== '') return slugify(item.name, typeof item.kind === 'string' ? item.kind : 'monitor');
+  return null;
+}

@@ -1,0 +1,129 @@
+/**
+ * Turns a monitor body from outside (POST, PUT by slug, PATCH merged over the stored monitor, a
+ * bulk item, POST /monitors/test) into a MonitorConfig, or into field errors. Steps:
+ *  1. fill defaults (a `null` for a field with a default means the default);
+ *  2. check types and bounds (class-validator DTOs), unknown fields included;
+ *  3. check cross-field rules (monitor-rules.ts);
+ *  4. normalise: URL credentials into `auth`, credential headers secret, slow_ms 0 → off,
+ *     ******** kept from the stored monitor where the keep-rule allows.
+ * Pure apart from the inputs: the service supplies defaults, the stored monitor and slugs.
+ */
+import { ApiError, FieldError } from '../common/api-error';
+import { parseIso } from '../common/time';
+import { checkDto } from '../common/validation';
+import type { MonitorDefaults } from '../system/settings-defaults';
+import { MonitorDto } from './dto/monitor.dto';
+import { COMMON_FIELDS, MonitorConfig } from './monitor-config';
+import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
+import { monitorRuleErrors } from './monitor-rules';
+import { MONITOR_KINDS, HttpSettings, KindSettings, MonitorKind } from './monitor-types';
+import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
+
+type Plain = Record<string, unknown>;
+
+/** Fields of a monitor answer that a body may carry back (a GET answer edited and sent again); they are ignored. */
+export const READ_ONLY_FIELDS = ['id', 'target', 'created_at', 'updated_at', 'state', 'stats', 'heartbeat_url'];
+
+export type ParseResult = { ok: true; config: MonitorConfig; slugGiven: boolean } | { ok: false; errors: FieldError[] };
+
+export function isPlainObject(v: unknown): v is Plain {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function parseMonitorBody(body: unknown, defaults: MonitorDefaults, previous: MonitorConfig | null): ParseResult {
+  if (!isPlainObject(body)) return { ok: false, errors: [{ field: '', message: 'a monitor must be a JSON object' }] };
+  const raw: Plain = { ...body };
+  for (const f of READ_ONLY_FIELDS) delete raw[f];
+
+  // 1. Defaults.
+  const kind = raw.kind as MonitorKind;
+  const kindKnown = (MONITOR_KINDS as readonly string[]).includes(kind);
+  const filled: Plain = withDefaults(raw, commonDefaults(defaults));
+  const missing: FieldError[] = [];
+  if (raw.name === undefined) missing.push({ field: 'name', message: 'required' });
+  if (raw.kind === undefined) missing.push({ field: 'kind', message: 'required' });
+  // Settings under another kind's key are a mistake to name, not to validate.
+  for (const other of MONITOR_KINDS) {
+    if (other === kind || raw[other] === undefined) continue;
+    delete filled[other];
+    missing.push({ field: other, message: kindKnown ? `settings for kind ${other} do not belong to a ${kind} monitor` : 'unknown field' });
+  }
+  if (kindKnown && (raw[kind] === undefined || isPlainObject(raw[kind]))) {
+    const given = (raw[kind] ?? {}) as Plain;
+    for (const f of REQUIRED_KIND_FIELDS[kind]) {
+      if (given[f] === undefined || given[f] === null) missing.push({ field: `${kind}.${f}`, message: 'required' });
+    }
+    filled[kind] = withDefaults(given, KIND_DEFAULTS[kind]);
+  }
+
+  // 2. Types and bounds; a field already reported missing is not reported twice.
+  const { instance, errors } = checkDto(MonitorDto, filled);
+  const missingFields = new Set(missing.map((e) => e.field));
+  const typeErrors = errors.filter((e) => !missingFields.has(e.field) && !(e.field === kind && raw[kind] === undefined));
+  if (missing.length || typeErrors.length) return { ok: false, errors: [...missing, ...typeErrors] };
+
+  // 3. Cross-field rules.
+  const ruleErrors = monitorRuleErrors(instance, raw);
+  if (ruleErrors.length) return { ok: false, errors: ruleErrors };
+
+  // 4. Normalise.
+  const settings = orderedSettings(kind, filled[kind] as Plain);
+  if (kind === 'http') {
+    const errs = normaliseHttp(settings as HttpSettings, previous?.kind === 'http' ? (previous.settings as HttpSettings) : null);
+    if (errs.length) return { ok: false, errors: errs };
+  }
+  const common = Object.fromEntries(COMMON_FIELDS.map((f) => [f, filled[f]])) as Plain;
+  const config: MonitorConfig = {
+    ...(common as unknown as Omit<MonitorConfig, 'settings'>),
+    kind,
+    slug: typeof raw.slug === 'string' ? raw.slug : '',
+    tags: [...(filled.tags as string[])],
+    channels: filled.channels === null ? null : [...(filled.channels as number[])],
+    slow_ms: filled.slow_ms === 0 ? null : (filled.slow_ms as number | null),
+    muted_until: filled.muted_until === null ? null : parseIso(filled.muted_until),
+    settings,
+  };
+  return { ok: true, config, slugGiven: typeof raw.slug === 'string' };
+}
+
+/** Kind settings in a stable order: required fields first, then the spec's order of the rest. */
+function orderedSettings(kind: MonitorKind, given: Plain): KindSettings[MonitorKind] {
+  const order = [...REQUIRED_KIND_FIELDS[kind], ...Object.keys(KIND_DEFAULTS[kind])];
+  return structuredClone(Object.fromEntries(order.map((k) => [k, given[k]]))) as unknown as KindSettings[MonitorKind];
+}
+
+function normaliseHttp(s: HttpSettings, previous: HttpSettings | null): FieldError[] {
+  const creds = extractUrlCredentials(s.url);
+  if (creds) {
+    if (s.auth !== null) return [{ field: 'http.url', message: 'credentials are given both in the URL and in auth; keep one' }];
+    s.url = creds.url;
+    s.auth = { type: 'basic', username: creds.username, password: creds.password };
+  }
+  s.headers = forceSecretHeaders(s.headers.map((h) => ({ name: h.name, value: h.value, secret: h.secret ?? false })));
+  if (s.auth?.type === 'basic') s.auth = { type: 'basic', username: s.auth.username, password: s.auth.password };
+  if (s.auth?.type === 'bearer') s.auth = { type: 'bearer', token: s.auth.token };
+  s.json = s.json.map((r) => (r.value === undefined ? { path: r.path, op: r.op } : { path: r.path, op: r.op, value: r.value }));
+  return keepMaskedSecrets(s, previous);
+}
+
+/**
+ * PATCH: the stored monitor (answer-shaped, with real secrets) with the patch on top. Kind
+ * settings merge field by field; a change of kind starts the new kind's settings afresh.
+ */
+export function mergePatch(stored: Plain, patch: unknown): Plain {
+  if (!isPlainObject(patch)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  const out: Plain = { ...stored };
+  const oldKind = stored.kind as string;
+  const newKind = (patch.kind ?? oldKind) as string;
+  if (newKind !== oldKind) delete out[oldKind];
+  for (const [k, v] of Object.entries(patch)) {
+    if ((MONITOR_KINDS as readonly string[]).includes(k) && isPlainObject(v) && isPlainObject(out[k]) && k === newKind) {
+      out[k] = { ...(out[k] as Plain), ...v };
+    } else if ((MONITOR_KINDS as readonly string[]).includes(k) && v === null && k === newKind) {
+      out[k] = {};
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}

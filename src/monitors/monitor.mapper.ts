@@ -1,0 +1,54 @@
+/** The one mapper from a stored monitor to its answer: secrets masked, times formatted. */
+import { toIso } from '../common/time';
+import type { MonitorConfig } from './monitor-config';
+import type { HttpSettings } from './monitor-types';
+import { StateDto } from './monitor-state';
+import { MonitorStats } from './monitor-stats';
+import { StoredMonitor } from './monitors.repository';
+import { maskHttpSettings } from './secrets';
+import { describeTarget } from './target';
+
+export type MonitorDto = Record<string, unknown> & { id: number; slug: string };
+
+/** The writable fields in answer shape, with real secrets (PATCH merges over this). */
+export function configToBody(c: MonitorConfig): Record<string, unknown> {
+  const { settings, muted_until, ...common } = c;
+  return { ...common, muted_until: toIso(muted_until), [c.kind]: structuredClone(settings) };
+}
+
+export function toMonitorDto(m: StoredMonitor, state: StateDto, stats: MonitorStats): MonitorDto {
+  const c = m.config;
+  const settings = c.kind === 'http' ? maskHttpSettings(c.settings as HttpSettings) : structuredClone(c.settings);
+  return {
+    id: m.id,
+    name: c.name,
+    slug: c.slug,
+    kind: c.kind,
+    target: describeTarget(c),
+    group: c.group,
+    tags: [...c.tags],
+    description: c.description,
+    runbook_url: c.runbook_url,
+    interval_s: c.interval_s,
+    timeout_ms: c.timeout_ms,
+    confirm_after: c.confirm_after,
+    retry_interval_s: c.retry_interval_s,
+    recover_after: c.recover_after,
+    slow_ms: c.slow_ms,
+    slow_after: c.slow_after,
+    alert_on_slow: c.alert_on_slow,
+    channels: c.channels === null ? null : [...c.channels],
+    remind_every_min: c.remind_every_min,
+    paused: c.paused,
+    muted_until: toIso(c.muted_until),
+    public: c.public,
+    public_name: c.public_name,
+    public_group: c.public_group,
+    sort: c.sort,
+    [c.kind]: settings,
+    created_at: toIso(m.createdAt),
+    updated_at: toIso(m.updatedAt),
+    state,
+    stats,
+  };
+}

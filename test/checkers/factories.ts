@@ -1,0 +1,67 @@
+/** Settings factories with the defaults the monitors validator applies (spec: settings per kind). */
+import { FakeClock } from '../../src/common/clock';
+import type { CheckerEnv } from '../../src/checks/checkers/env';
+import type {
+  CheckContext,
+  DnsSettings,
+  HttpSettings,
+  PingSettings,
+  TcpSettings,
+  TlsSettings,
+} from '../../src/monitors/monitor-types';
+
+export const NOW = Date.UTC(2026, 0, 1);
+
+export function makeEnv(ca?: string): CheckerEnv {
+  return { clock: new FakeClock(NOW), ca };
+}
+
+export function makeCtx(over: Partial<CheckContext> = {}): CheckContext {
+  return { timeout_ms: 3000, slow_ms: null, allow_private_targets: true, ...over };
+}
+
+export function makeHttp(url: string, over: Partial<HttpSettings> = {}): HttpSettings {
+  return {
+    url,
+    method: 'GET',
+    headers: [],
+    body: null,
+    content_type: null,
+    auth: null,
+    follow_redirects: true,
+    ip_version: 'auto',
+    resolve_to: null,
+    tls_verify: true,
+    tls_warn_days: 14,
+    expect_status: '200-399',
+    body_contains: null,
+    body_not_contains: null,
+    json: [],
+    expect_header: null,
+    max_ms: null,
+    ...over,
+  };
+}
+
+export function makeTcp(port: number, over: Partial<TcpSettings> = {}): TcpSettings {
+  return { host: '127.0.0.1', port, send: null, expect_banner: null, ip_version: 'auto', ...over };
+}
+
+export function makePing(host: string, over: Partial<PingSettings> = {}): PingSettings {
+  return { host, packets: 3, max_loss_pct: null, ip_version: 'auto', ...over };
+}
+
+export function makeDns(name: string, resolver: string, over: Partial<DnsSettings> = {}): DnsSettings {
+  return { name, record: 'A', resolver, expect: null, ...over };
+}
+
+export function makeTls(port: number, over: Partial<TlsSettings> = {}): TlsSettings {
+  return { host: '127.0.0.1', port, sni: null, tls_warn_days: 14, ...over };
+}
+
+/** Wall time of an async call, in ms. */
+export async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await run();
+  return [value, performance.now() - start];
+}
