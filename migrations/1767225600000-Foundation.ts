@@ -43,7 +43,7 @@ export class Foundation1767225600000 implements MigrationInterface {
       device TEXT
     )`);
     await q.query(`CREATE TABLE api_keys (
-      id INTEGER PRIMARY KEY,
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       name TEXT NOT NULL,
       scope TEXT NOT NULL CHECK (scope IN ('read', 'write', 'admin')),
       key_hash TEXT NOT NULL UNIQUE,

@@ -8,8 +8,10 @@ export class Monitors1767312000000 implements MigrationInterface {
   name = 'Monitors1767312000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // AUTOINCREMENT: a deleted monitor's id is never reused, so old timeline lines and incidents
+    // can never be mistaken for a new monitor's.
     await q.query(`CREATE TABLE monitors (
-      id INTEGER PRIMARY KEY,
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       slug TEXT NOT NULL UNIQUE,
       name TEXT NOT NULL,
       kind TEXT NOT NULL,

@@ -65,13 +65,27 @@ export function checkDto<T extends object>(
   return { instance, errors: flattenValidationErrors(errors) };
 }
 
+/** The body of routes that take "an optional empty object": absent, or {} and nothing else. */
+export class EmptyDto {}
+
 /** Nest pipe for @Body() parameters typed with a DTO class. */
 @Injectable()
 export class DtoValidationPipe implements PipeTransform {
   transform(value: unknown, meta: ArgumentMetadata): unknown {
     if (meta.type !== 'body' || !meta.metatype || !isDtoClass(meta.metatype)) return value;
+    if (meta.metatype === EmptyDto) return checkEmpty(value);
     return validateDto(meta.metatype as new () => object, value ?? {});
   }
+}
+
+function checkEmpty(value: unknown): EmptyDto {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('bad_request', 'the request body must be empty or {}');
+  }
+  const keys = Object.keys(value);
+  if (keys.length) throw ApiError.invalid(keys.map((field) => ({ field, message: 'unknown field' })));
+  return {};
 }
 
 function isDtoClass(t: unknown): boolean {

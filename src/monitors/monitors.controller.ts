@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller, Scope, StepUp } from '../auth/decorators';
@@ -7,9 +7,9 @@ import { CLOCK, Clock } from '../common/clock';
 import { Page } from '../common/paging';
 import { API_ROOT } from '../common/routes';
 import { parseIso } from '../common/time';
-import { Inject } from '@nestjs/common';
 import { BulkAnswer, BulkService } from './bulk.service';
-import { EmptyDto, MuteDto } from './dto/mute.dto';
+import { EmptyDto } from '../common/validation';
+import { MuteDto } from './dto/mute.dto';
 import { MonitorDto } from './monitor.mapper';
 import { MonitorAnswer, MonitorsService } from './monitors.service';
 

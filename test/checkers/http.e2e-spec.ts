@@ -1,4 +1,5 @@
 /** http checks against the loopback farm: requests, redirects and response rules. */
+import type { Socket } from 'node:net';
 import { version } from '../../package.json';
 import type { CheckErrorCode } from '../../src/checks/check-result';
 import { checkHttp } from '../../src/checks/checkers/http';
@@ -6,7 +7,7 @@ import type { HttpSettings } from '../../src/monitors/monitor-types';
 import { HTTP_METHODS } from '../../src/monitors/monitor-types';
 import { farmCerts } from '../fixtures/certs';
 import { FARM_BASIC, FARM_BEARER, HttpFarm, HttpTarget, startHttpFarm, startHttpTarget } from '../fixtures/http-farm';
-import { FARM_BANNER, startTcpTarget } from '../fixtures/tcp-farm';
+import { FARM_BANNER, freePort, startTcpTarget } from '../fixtures/tcp-farm';
 import { makeCtx, makeEnv, makeHttp, NOW } from './factories';
 
 let farm: HttpFarm;
@@ -210,13 +211,23 @@ describe('http response rules', () => {
     expect(farm.http.bigBytesSent()).toBeLessThan(32 * 1024 * 1024);
   });
 
-  it('fails with protocol when the peer does not speak HTTP', async () => {
-    const ssh = await startTcpTarget((socket) => socket.write(FARM_BANNER));
+  it.each<[string, CheckErrorCode, (socket: Socket) => void]>([
+    ['protocol when the peer does not speak HTTP', 'protocol', (socket) => socket.write(FARM_BANNER)],
+    ['reset when the server drops the connection', 'reset', (socket) => socket.resetAndDestroy()],
+    ['reset when the server closes before answering', 'reset', (socket) => socket.end()],
+  ])('fails with %s', async (_name, code, onConnection) => {
+    const server = await startTcpTarget(onConnection);
     try {
-      const result = await checkHttp(makeHttp(`http://127.0.0.1:${ssh.port}/`), ctx, env);
-      expect(result.error?.code).toBe('protocol');
+      const result = await checkHttp(makeHttp(`http://127.0.0.1:${server.port}/`), ctx, env);
+      expect(result.error?.code).toBe(code);
     } finally {
-      await ssh.close();
+      await server.close();
     }
+  });
+
+  it('fails with refused when nothing listens', async () => {
+    const port = await freePort();
+    const result = await checkHttp(makeHttp(`http://127.0.0.1:${port}/`), ctx, env);
+    expect(result.error).toEqual({ code: 'refused', message: `connection refused by 127.0.0.1:${port}` });
   });
 });

@@ -32,11 +32,12 @@ export function describeSocketError(err: unknown, target: string): CheckError {
   const e = err as SocketError;
   const code = e.code ?? '';
   const where = e.address ? hostPort(e.address, e.port) : target;
+  // Node's http client reports an early close as ECONNRESET with these messages; they say more.
+  if (e.message === 'socket hang up') return failure('reset', `connection closed by ${target} before a response`);
+  if (e.message === 'aborted') return failure('reset', `connection closed by ${target} in the middle of the response`);
   const known = BY_ERRNO[code];
   if (known) return failure(known[0], `${known[1]} ${where}`);
   if (DNS_ERRNO.has(code)) return failure('dns', `cannot resolve ${e.hostname ?? target} (${code})`);
-  if (e.message === 'socket hang up') return failure('reset', `connection closed by ${target} before a response`);
-  if (e.message === 'aborted') return failure('reset', `connection closed by ${target} in the middle of the response`);
   if (code.startsWith('HPE_')) return failure('protocol', `${target} did not answer with valid HTTP (${code})`);
   const cert = certFailure(code, null);
   if (cert) return cert;

@@ -7,6 +7,3 @@ export class MuteDto {
   @IsOptional() @IsString() @MaxLength(40) until?: string;
   @IsOptional() @IsInt() @Min(1) @Max(MUTE_MAX_MINUTES) minutes?: number;
 }
-
-/** Routes whose body is an optional empty object. */
-export class EmptyDto {}
