@@ -3,6 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
+import { CHECKER_ENV } from './checks/check-runner';
+import type { CheckerEnv } from './checks/checkers';
+import { ChecksModule } from './checks/checks.module';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
 import { IdempotencyInterceptor } from './common/idempotency';
@@ -22,6 +25,8 @@ export interface AppDeps {
   config: AppConfig;
   db: Database;
   clock: Clock;
+  /** Extra trusted CA certificates for checks (tests use their own CA). */
+  ca?: string;
 }
 
 @Module({})
@@ -38,18 +43,20 @@ export class AppModule {
         SettingsModule,
         AuthModule,
         MonitorsModule,
+        ChecksModule,
         SystemModule,
         DashboardModule,
       ],
       providers: [
         { provide: CLOCK, useValue: deps.clock },
         { provide: STARTED_AT, useValue: deps.clock.now() },
+        { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, STARTED_AT],
+      exports: [CLOCK, STARTED_AT, CHECKER_ENV],
     };
   }
 }

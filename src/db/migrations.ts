@@ -4,5 +4,6 @@
  */
 import { Foundation1767225600000 } from '../../migrations/1767225600000-Foundation';
 import { Monitors1767312000000 } from '../../migrations/1767312000000-Monitors';
+import { Checks1767398400000 } from '../../migrations/1767398400000-Checks';
 
-export const MIGRATIONS = [Foundation1767225600000, Monitors1767312000000];
+export const MIGRATIONS = [Foundation1767225600000, Monitors1767312000000, Checks1767398400000];

@@ -32,7 +32,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, opts: { ca?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-test-'));
   const config = loadConfig({
     FARSIGHT_DATA_DIR: dataDir,
@@ -48,7 +48,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     logs.push(line);
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
-  const app = await createApp({ config, db, clock }, { logger });
+  const app = await createApp({ config, db, clock, ca: opts.ca }, { logger });
   const server = app.getHttpServer();
   return {
     app,
