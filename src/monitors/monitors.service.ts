@@ -122,6 +122,8 @@ export class MonitorsService {
   async remove(ref: string, caller: Caller | null): Promise<void> {
     const current = await this.resolve(ref);
     await this.db.tx(async (m) => {
+      // The history goes with the monitor (spec: "deletes monitor and history").
+      await m.query('DELETE FROM checks WHERE monitor_id = ?', [current.id]);
       await this.repo.delete(m, current.id);
       await this.events.recordIn(m, {
         kind: 'monitor_deleted',

@@ -39,6 +39,11 @@ describe('http check', () => {
     expect(result.error).toBeNull();
   });
 
+  it('fails with json when the server saw another method than the rule expects', async () => {
+    const result = await check('/echo', { method: 'DELETE', json: [{ path: '$.method', op: '==', value: 'GET' }] });
+    expect(result.error).toEqual({ code: 'json', message: '$.method: expected == "GET", got "DELETE"' });
+  });
+
   it('sends HEAD and judges the status of a body-less answer', async () => {
     expect(await check('/ok', { method: 'HEAD' })).toMatchObject({ outcome: 'up', status: 200 });
   });

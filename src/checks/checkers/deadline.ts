@@ -38,7 +38,7 @@ export function msSince(start: number): number {
 }
 
 /** Durations are reported to 0.1 ms: loopback round trips are well under 1 ms. */
-export function roundMs(ms: number): number {
+function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 

@@ -37,8 +37,8 @@ export async function checkHttp(settings: HttpSettings, ctx: CheckContext, env: 
   const atMs = env.clock.now();
   const start = performance.now();
   const trace: HopTrace = { phases: emptyPhases(), cert: null, status: null, stage: 'resolving' };
-  const result = (verdict: Verdict): CheckResult =>
-    judged(atMs, { ...verdict, phases: trace.phases, status: trace.status, cert: trace.cert }, verdict.error);
+  const result = ({ error, latency_ms, detail }: Verdict): CheckResult =>
+    judged(atMs, { latency_ms, detail, phases: trace.phases, status: trace.status, cert: trace.cert }, error);
   return withDeadline(
     ctx.timeout_ms,
     async (signal) => result(await probe(settings, ctx, env, trace, signal, start)),

@@ -20,7 +20,8 @@ const BY_ERRNO: Record<string, [CheckErrorCode, string]> = {
   EADDRNOTAVAIL: ['connect', 'cannot connect from a local address to'],
 };
 
-const DNS_ERRNO = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA', 'EAI_NONAME', 'ESERVFAIL']);
+// Our own lookup reports its failures already judged; these come from a lookup Node made itself.
+const DNS_ERRNO = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA']);
 
 /** `target` is what we meant to reach (host:port); the error's own address wins when it has one. */
 export function describeSocketError(err: unknown, target: string): CheckError {

@@ -45,8 +45,3 @@ export class CheckFailure extends Error {
 export function emptyPhases(): CheckPhases {
   return { ...NO_PHASES };
 }
-
-/** Shortens text taken from the target (banners, answers) before it goes into a message. */
-export function clip(text: string, max = 100): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

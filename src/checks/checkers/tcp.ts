@@ -6,10 +6,11 @@ import * as net from 'node:net';
 import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, TcpSettings } from '../../monitors/monitor-types';
 import { BANNER_MAX_BYTES, bannerDecidable, firstLine, judgeBanner } from '../judge/banner';
+import { clip } from '../judge/clip';
 import { lapTimer, msSince, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { describeSocketError, hostPort } from './net-errors';
-import { clip, emptyPhases, failure, judged } from './result';
+import { emptyPhases, failure, judged } from './result';
 import { checkAddress, guardedLookup } from './target';
 
 type Stage = 'connecting' | 'sending' | 'reading';

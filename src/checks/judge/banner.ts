@@ -1,5 +1,6 @@
 /** tcp `expect_banner`: the first line the server sends must start with the expected text. */
 import type { CheckError } from '../check-result';
+import { clip } from './clip';
 
 export const BANNER_MAX_BYTES = 4096;
 
@@ -25,8 +26,4 @@ export function judgeBanner(expected: string, received: string, closed: boolean)
 
 export function firstLine(received: string): string {
   return received.split(/\r?\n|\r/, 1)[0];
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }

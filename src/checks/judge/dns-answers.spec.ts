@@ -28,7 +28,7 @@ describe('judgeDnsExpect', () => {
   it('trims a long answer list in the message', () => {
     const answers = Array.from({ length: 100 }, (_, i) => `10.0.0.${i}`);
     const error = judgeDnsExpect('A', answers, '1.1.1.1');
-    expect(error?.message).toHaveLength(500);
+    expect(error?.message).toHaveLength(501);
     expect(error?.message.endsWith('…')).toBe(true);
   });
 });

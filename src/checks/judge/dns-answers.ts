@@ -5,6 +5,7 @@
  */
 import type { CheckError } from '../check-result';
 import type { DnsRecord } from '../../monitors/monitor-types';
+import { clip } from './clip';
 
 const DETAIL_MAX = 500;
 
@@ -17,20 +18,16 @@ export function judgeDnsExpect(record: DnsRecord, answers: string[], expect: str
   if (answers.some(match)) return null;
   return {
     code: 'expect',
-    message: clipTo(`no ${record} answer contains ${JSON.stringify(expect)} (got ${listAnswers(record, answers)})`, DETAIL_MAX),
+    message: clip(`no ${record} answer contains ${JSON.stringify(expect)} (got ${listAnswers(record, answers)})`, DETAIL_MAX),
   };
 }
 
 /** `detail` of a dns check: the record type and its answers, trimmed to about 500 characters. */
 export function describeAnswers(record: DnsRecord, answers: string[]): string {
-  return clipTo(`${record}: ${listAnswers(record, answers)}`, DETAIL_MAX);
+  return clip(`${record}: ${listAnswers(record, answers)}`, DETAIL_MAX);
 }
 
 function listAnswers(record: DnsRecord, answers: string[]): string {
   const shown = record === 'TXT' ? answers.map((a) => JSON.stringify(a)) : answers;
   return shown.join(', ');
-}
-
-function clipTo(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

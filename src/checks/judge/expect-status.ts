@@ -2,6 +2,8 @@
  * `expect_status`: which protocol status codes count as good, written like `200-299,401`.
  * The monitors validator shows parse messages to users as they are.
  */
+import { clip } from './clip';
+
 export type StatusRange = [lo: number, hi: number];
 
 export type ParsedExpectStatus = { ok: true; ranges: StatusRange[] } | { ok: false; message: string };
@@ -22,7 +24,7 @@ export function parseExpectStatus(text: string): ParsedExpectStatus {
   for (const part of parts) {
     if (part === '') return { ok: false, message: `an entry between commas is empty; ${EXAMPLE}` };
     const m = PART.exec(part);
-    if (!m) return { ok: false, message: `"${clip(part)}" is not a status code or range; ${EXAMPLE}` };
+    if (!m) return { ok: false, message: `"${clip(part, 20)}" is not a status code or range; ${EXAMPLE}` };
     const lo = Number(m[1]);
     const hi = m[2] === undefined ? lo : Number(m[2]);
     const outside = [lo, hi].find((code) => code < MIN_CODE || code > MAX_CODE);
@@ -37,8 +39,4 @@ export function parseExpectStatus(text: string): ParsedExpectStatus {
 
 export function statusMatches(ranges: readonly StatusRange[], code: number): boolean {
   return ranges.some(([lo, hi]) => code >= lo && code <= hi);
-}
-
-function clip(text: string): string {
-  return text.length > 20 ? `${text.slice(0, 20)}…` : text;
 }

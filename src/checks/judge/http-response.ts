@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CheckError } from '../check-result';
 import type { HttpSettings } from '../../monitors/monitor-types';
+import { clip } from './clip';
 import { parseExpectStatus, statusMatches } from './expect-status';
 import { evaluateJsonRule } from './json-path';
 
@@ -94,8 +95,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; me
   } catch {
     return { ok: false, message: `body is not JSON (it starts with ${JSON.stringify(clip(text, 40))})` };
   }
-}
-
-function clip(text: string, max = 100): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -12,6 +12,7 @@
  * - `exists` passes for any value, null included; `not_exists` passes when the path leads nowhere.
  */
 import type { JsonRule } from '../../monitors/monitor-types';
+import { clip } from './clip';
 
 export type PathSegment = string | number;
 export type ParsedJsonPath = { ok: true; segments: PathSegment[] } | { ok: false; message: string };
@@ -146,6 +147,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return clip(JSON.stringify(value) ?? String(value), 80);
 }
