@@ -1,0 +1,395 @@
+#!/usr/bin/env node
+/**
+ * Bundles the tsc output (never the .ts sources: esbuild cannot emit the decorator metadata Nest needs).
+ *
+ *   node packaging/bundle.js dev   dist/tsc/src/main.js -> dist/main.js, npm packages stay external
+ *                                  (what `npm run build` runs after tsc; `node dist/main.js <command>`)
+ *   node packaging/bundle.js sea   dist/tsc/src/main.js -> dist/sea/farsight.js, everything inlined,
+ *                                  the main script of the single executable (packaging/build-binary.sh)
+ *
+ * Options: --entry FILE (default dist/tsc/src/main.js), --outfile FILE, --minify full|whitespace|none (sea),
+ *          --no-minify (= --minify none), --analyze (print what takes the space).
+ *
+ * Inside a SEA `require` only loads built-in modules, so the sea bundle must contain every module the
+ * app uses. Modules that Nest, TypeORM and friends probe lazily and that Farsight does not use are left
+ * out on purpose (OPTIONAL below); a banner wraps `require` so that asking for one of them throws the
+ * same MODULE_NOT_FOUND error as an uninstalled package (and, with FARSIGHT_TRACE_OPTIONAL=1, says so
+ * on stderr), whether the bundle runs inside the SEA or under a plain `node`. Any other module that
+ * esbuild could not inline fails the build.
+ *
+ * sqlite3's own loader (lib/sqlite3-binding.js, via the `bindings` package) searches node_modules for
+ * the .node file; the sea bundle replaces it with packaging/native-loader.js, which takes the addon
+ * from a SEA asset, extracts it once to a private cache and loads it with process.dlopen.
+ */
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { isBuiltin } = require('node:module');
+const esbuild = require('esbuild');
+
+const ROOT = path.resolve(__dirname, '..');
+const SQLITE3_ADDON = path.join(ROOT, 'node_modules/sqlite3/build/Release/node_sqlite3.node');
+/** The SEA asset key of the sqlite3 addon; outside views/ and public/ so it can never collide. */
+const SQLITE3_ASSET_KEY = 'native/node_sqlite3.node';
+
+/**
+ * Packages (and their subpaths) that are required lazily by our dependencies, guarded by try/catch
+ * or by a configuration we do not use, and that are deliberately not in the binary.
+ */
+const OPTIONAL = [
+  // Nest: transports and integrations we do not use (NestApplication probes the first two at start)
+  '@nestjs/microservices',
+  '@nestjs/websockets',
+  '@nestjs/platform-fastify',
+  '@nestjs/platform-socket.io',
+  '@nestjs/platform-ws',
+  '@nestjs/graphql',
+  '@nestjs/swagger',
+  '@fastify/static',
+  '@fastify/view',
+  '@fastify/cors',
+  '@fastify/formbody',
+  '@fastify/middie',
+  '@mikro-orm/core',
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+  'amqplib',
+  'amqp-connection-manager',
+  'kafkajs',
+  'mqtt',
+  'nats',
+  'cache-manager',
+  'fastify',
+  // TypeORM: every driver but sqlite3 (which the app passes in as `driver`)
+  'mysql',
+  'mysql2',
+  'pg',
+  'pg-native',
+  'pg-query-stream',
+  'oracledb',
+  'mssql',
+  'redis',
+  'ioredis',
+  'mongodb',
+  'sql.js',
+  'better-sqlite3',
+  '@sap/hana-client',
+  'hdb-pool',
+  'typeorm-aurora-data-api-driver',
+  'react-native-sqlite-storage',
+  '@google-cloud/spanner',
+  '@sqltools/formatter/lib/languages/plsql',
+  'expo-sqlite',
+  '@capacitor-community/sqlite',
+  'sqlite3-offline',
+  'nativescript-sqlite',
+  // misc optional peers: TS/ESM loaders, native speedups, source-map support for handlebars
+  'ts-node',
+  'typescript',
+  'source-map',
+  'bufferutil',
+  'utf-8-validate',
+  'supports-color',
+  'encoding',
+  'canvas',
+  'cpu-features',
+  'aws4',
+  'snappy',
+  'kerberos',
+  'mongodb-client-encryption',
+  '@aws-sdk/credential-providers',
+  'gcp-metadata',
+  'socks',
+  'pnpapi',
+  'class-transformer/storage',
+];
+
+/**
+ * esbuild minification levels for the sea bundle. keepNames is always on (Nest DI tokens and TypeORM
+ * entity metadata use class names), so even `full` keeps every class and function name.
+ */
+const MINIFY = {
+  none: {},
+  whitespace: { minifyWhitespace: true },
+  full: { minify: true },
+};
+const DEFAULT_MINIFY = 'whitespace';
+
+function isOptional(id) {
+  return OPTIONAL.some((name) => id === name || id.startsWith(name + '/'));
+}
+
+function parseArgs(argv) {
+  const args = { mode: argv[0], entry: 'dist/tsc/src/main.js', outfile: null, minify: DEFAULT_MINIFY, analyze: false };
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--entry') args.entry = argv[++i];
+    else if (a === '--outfile') args.outfile = argv[++i];
+    else if (a === '--minify') args.minify = argv[++i];
+    else if (a === '--no-minify') args.minify = 'none';
+    else if (a === '--analyze') args.analyze = true;
+    else throw new Error(`unknown option ${a}`);
+  }
+  if ((args.mode !== 'dev' && args.mode !== 'sea') || !MINIFY[args.minify]) {
+    throw new Error(
+      `usage: node packaging/bundle.js dev|sea [--entry FILE] [--outfile FILE] [--minify ${Object.keys(MINIFY).join('|')}] [--no-minify] [--analyze]`,
+    );
+  }
+  args.entry = path.resolve(ROOT, args.entry);
+  args.outfile = path.resolve(ROOT, args.outfile || (args.mode === 'dev' ? 'dist/main.js' : 'dist/sea/farsight.js'));
+  return args;
+}
+
+function requireEntry(entry) {
+  if (!fs.existsSync(entry)) {
+    throw new Error(`${path.relative(ROOT, entry)} does not exist: run \`npx tsc -p tsconfig.build.json\` first`);
+  }
+}
+
+async function bundleDev(args) {
+  requireEntry(args.entry);
+  const result = await esbuild.build({
+    entryPoints: [args.entry],
+    outfile: args.outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    keepNames: true,
+    sourcemap: true,
+    logLevel: 'warning',
+    metafile: true,
+  });
+  report(args, result);
+}
+
+/** Wraps the module-level `require` (see the header). Plain ES2020, runs before anything else. */
+function seaBanner() {
+  const optional = JSON.stringify(OPTIONAL);
+  return `var require = (function (realRequire) {
+  var optional = ${optional};
+  var builtin = realRequire('node:module').isBuiltin;
+  function notFound(id, why) {
+    var e = new Error("Cannot find module '" + id + "' (" + why + ")");
+    e.code = 'MODULE_NOT_FOUND';
+    return e;
+  }
+  function farsightRequire(id) {
+    if (typeof id === 'string' && !builtin(id)) {
+      var opt = optional.some(function (n) { return id === n || id.indexOf(n + '/') === 0; });
+      if (process.env.FARSIGHT_TRACE_OPTIONAL) {
+        process.stderr.write('[farsight-sea] require(' + JSON.stringify(id) + ') refused' + (opt ? ' (optional)' : '') + '\\n');
+      }
+      throw notFound(id, opt ? 'optional, not built into farsight' : 'not bundled into farsight');
+    }
+    return realRequire(id);
+  }
+  for (var k in realRequire) farsightRequire[k] = realRequire[k];
+  return farsightRequire;
+})(require);`;
+}
+
+function optionalPlugin() {
+  return {
+    name: 'farsight-optional',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isOptional(args.path)) return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+}
+
+function sqlite3BindingPlugin(expected) {
+  return {
+    name: 'farsight-sqlite3-binding',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]sqlite3[\\/]lib[\\/]sqlite3-binding\.js$/ }, () => ({
+        contents:
+          `module.exports = require(${JSON.stringify(path.join(__dirname, 'native-loader.js'))})` +
+          `.loadNativeAddon(${JSON.stringify(SQLITE3_ASSET_KEY)}, ${JSON.stringify(expected)}, 'node_sqlite3');`,
+        loader: 'js',
+        resolveDir: __dirname,
+      }));
+    },
+  };
+}
+
+/**
+ * Node prints DEP0005 ("Buffer() is deprecated") once per process when `new Buffer()` is called from
+ * outside node_modules, and inside a SEA every frame is outside node_modules: otplib's base32 encoder
+ * (thirty-two) would put that warning in the service log at each setup link. Rewrite the calls in
+ * bundled packages to the equivalent Buffer.alloc / Buffer.from (same semantics, zero-filled).
+ */
+function legacyBufferPlugin(patched) {
+  const call = /\bnew Buffer\(/g;
+  const helper =
+    '\n;function __farsightNewBuffer(a, b, c) { return typeof a === "number" ? Buffer.alloc(a) : Buffer.from(a, b, c); }\n';
+  return {
+    name: 'farsight-legacy-buffer',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+        const text = await fs.promises.readFile(args.path, 'utf8');
+        if (!call.test(text)) return undefined;
+        call.lastIndex = 0;
+        patched.add(path.relative(ROOT, args.path));
+        // Appended, not prepended: a function declaration is hoisted, and a leading 'use strict' stays first.
+        return { contents: text.replace(call, '__farsightNewBuffer(') + helper, loader: 'js' };
+      });
+    },
+  };
+}
+
+async function bundleSea(args) {
+  requireEntry(args.entry);
+  if (!fs.existsSync(SQLITE3_ADDON)) throw new Error(`missing ${path.relative(ROOT, SQLITE3_ADDON)}`);
+  const addon = fs.readFileSync(SQLITE3_ADDON);
+  const addonSha256 = crypto.createHash('sha256').update(addon).digest('hex');
+  const bufferPatched = new Set();
+
+  const result = await esbuild.build({
+    entryPoints: [args.entry],
+    outfile: args.outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    keepNames: true,
+    ...MINIFY[args.minify],
+    legalComments: 'none',
+    sourcemap: 'external',
+    sourcesContent: false,
+    banner: { js: seaBanner() },
+    logLevel: 'error',
+    metafile: true,
+    plugins: [
+      optionalPlugin(),
+      sqlite3BindingPlugin({ sha256: addonSha256, size: addon.length }),
+      legacyBufferPlugin(bufferPatched),
+    ],
+  });
+
+  // Everything that esbuild left as a runtime require must be a built-in or a known optional module:
+  // anything else would throw inside the SEA. (esbuild silently leaves unresolvable require() calls
+  // inside try/catch alone, so this catches what the build itself does not.)
+  const out = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+  const unexpected = [];
+  const optionalSeen = new Set();
+  const resolvedOnly = new Set();
+  for (const imp of out.imports) {
+    if (!imp.external) continue;
+    if (isBuiltin(imp.path)) continue;
+    // require.resolve() loads nothing (e.g. Nest's FileTypeValidator probing `file-type`); it fails
+    // gracefully inside the SEA like an absent package.
+    if (imp.kind === 'require-resolve') {
+      resolvedOnly.add(imp.path);
+      continue;
+    }
+    if (isOptional(imp.path)) optionalSeen.add(imp.path);
+    else unexpected.push(imp.path);
+  }
+  if (unexpected.length) {
+    throw new Error(
+      `the sea bundle would require modules that are neither built in nor bundled: ${[...new Set(unexpected)].join(', ')}\n` +
+        'bundle them (install the package) or, if they are truly optional and unused, add them to OPTIONAL in packaging/bundle.js',
+    );
+  }
+  const usesSqlite3 = Object.keys(result.metafile.inputs).some((p) => /node_modules[\\/]sqlite3[\\/]lib[\\/]sqlite3\.js$/.test(p));
+  const replacedBinding = Object.keys(result.metafile.inputs).some((p) => /packaging[\\/]native-loader\.js$/.test(p));
+  if (usesSqlite3 && !replacedBinding) throw new Error('sqlite3 is bundled but its binding loader was not replaced');
+
+  const notices = writeNotices(result.metafile, path.join(path.dirname(args.outfile), 'THIRD-PARTY-NOTICES.txt'));
+  if (!notices.nodeLicense) console.warn('  warning: Node.js LICENSE not found; THIRD-PARTY-NOTICES.txt links to it instead');
+
+  // A copy of the addon beside the bundle lets `node dist/sea/farsight.js` (outside a SEA) load it too.
+  fs.copyFileSync(SQLITE3_ADDON, path.join(path.dirname(args.outfile), 'node_sqlite3.node'));
+  fs.writeFileSync(
+    path.join(path.dirname(args.outfile), 'bundle-info.json'),
+    JSON.stringify(
+      {
+        entry: path.relative(ROOT, args.entry),
+        minify: args.minify,
+        bytes: fs.statSync(args.outfile).size,
+        sqlite3: usesSqlite3 ? { asset: SQLITE3_ASSET_KEY, sha256: addonSha256, bytes: addon.length } : null,
+        optionalExternals: [...optionalSeen].sort(),
+        requireResolveOnly: [...resolvedOnly].sort(),
+        newBufferRewritten: [...bufferPatched].sort(),
+        noticesPackages: notices.packages,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  report(args, result);
+  if (optionalSeen.size) console.log(`  left out (optional): ${[...optionalSeen].sort().join(', ')}`);
+}
+
+/**
+ * The binary redistributes Node.js and every bundled package, and their licenses (mostly MIT/ISC/BSD)
+ * ask for their notices to travel with it: collect them from the packages esbuild actually inlined.
+ */
+function writeNotices(metafile, file) {
+  const pkgDirs = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(input);
+    if (m) pkgDirs.add(path.resolve(ROOT, m[1]));
+  }
+  const sections = [];
+  const seen = new Set();
+  for (const dir of [...pkgDirs].sort()) {
+    let pkg;
+    try {
+      pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    const id = `${pkg.name}@${pkg.version}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const licenseFile = fs
+      .readdirSync(dir)
+      .find((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f) && fs.statSync(path.join(dir, f)).isFile());
+    const license = typeof pkg.license === 'string' ? pkg.license : (pkg.license && pkg.license.type) || 'see package';
+    const text = licenseFile ? fs.readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `(no license file; package.json says ${license})`;
+    sections.push(`${id} (${license})\n${'-'.repeat(id.length + license.length + 3)}\n${text}\n`);
+  }
+  const nodeLicense = [
+    path.join(path.dirname(process.execPath), '..', 'share', 'doc', 'nodejs', 'LICENSE'),
+    path.join(path.dirname(process.execPath), '..', 'LICENSE'),
+    '/usr/share/doc/nodejs/LICENSE',
+  ].find((f) => fs.existsSync(f));
+  const header =
+    'Farsight bundles Node.js and the open-source packages listed below into one executable.\n' +
+    'Their copyright notices and licenses follow.\n\n';
+  const nodeSection = nodeLicense
+    ? `Node.js ${process.version}\n${'-'.repeat(8 + process.version.length)}\n${fs.readFileSync(nodeLicense, 'utf8').trim()}\n`
+    : `Node.js ${process.version}: MIT license and bundled third-party licenses, see https://github.com/nodejs/node/blob/${process.version}/LICENSE\n`;
+  fs.writeFileSync(file, header + [nodeSection, ...sections].join('\n'));
+  return { packages: seen.size, nodeLicense: Boolean(nodeLicense) };
+}
+
+function report(args, result) {
+  const bytes = fs.statSync(args.outfile).size;
+  console.log(`bundle ${args.mode}: ${path.relative(ROOT, args.outfile)} ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
+  if (args.analyze) console.log(esbuild.analyzeMetafileSync(result.metafile, { verbose: false }));
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  fs.mkdirSync(path.dirname(args.outfile), { recursive: true });
+  if (args.mode === 'dev') await bundleDev(args);
+  else await bundleSea(args);
+}
+
+module.exports = { OPTIONAL, SQLITE3_ADDON, SQLITE3_ASSET_KEY };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`bundle: ${err && err.message ? err.message : err}`);
+    process.exit(1);
+  });
+}

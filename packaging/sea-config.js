@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * Writes dist/sea/sea-config.json for `node --experimental-sea-config`: the sea bundle as main script and
+ * every shipped file as an asset keyed by its path relative to the project root (the keys that
+ * src/common/resources.ts asks node:sea for), plus the sqlite3 addon (packaging/native-loader.js).
+ *
+ *   node packaging/sea-config.js [--no-code-cache] [--bundle-dir dist/sea]
+ */
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { SQLITE3_ASSET_KEY } = require('./bundle.js');
+
+const ROOT = path.resolve(__dirname, '..');
+/** Folders whose files the app reads through readResource(); walked recursively. */
+const ASSET_DIRS = ['views', 'public'];
+
+function walk(dir, out) {
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else if (entry.isFile() && !entry.name.startsWith('.')) out.push(full);
+    else if (entry.isSymbolicLink()) throw new Error(`symbolic links are not embedded: ${path.relative(ROOT, full)}`);
+  }
+  return out;
+}
+
+function main() {
+  const argv = process.argv.slice(2);
+  let useCodeCache = true;
+  let bundleDir = path.join(ROOT, 'dist/sea');
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--no-code-cache') useCodeCache = false;
+    else if (argv[i] === '--bundle-dir') bundleDir = path.resolve(ROOT, argv[++i]);
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+
+  const main = path.join(bundleDir, 'farsight.js');
+  const addon = path.join(bundleDir, 'node_sqlite3.node');
+  for (const f of [main, addon]) {
+    if (!fs.existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: run \`node packaging/bundle.js sea\` first`);
+  }
+
+  const assets = {};
+  let assetBytes = 0;
+  for (const dir of ASSET_DIRS) {
+    for (const file of walk(path.join(ROOT, dir), [])) {
+      const key = path.relative(ROOT, file).split(path.sep).join('/');
+      assets[key] = file;
+      assetBytes += fs.statSync(file).size;
+    }
+  }
+  assets[SQLITE3_ASSET_KEY] = addon;
+
+  const config = {
+    main,
+    output: path.join(bundleDir, 'sea-prep.blob'),
+    disableExperimentalSEAWarning: true,
+    useSnapshot: false,
+    useCodeCache,
+    assets,
+  };
+  const out = path.join(bundleDir, 'sea-config.json');
+  fs.writeFileSync(out, JSON.stringify(config, null, 2) + '\n');
+  const files = Object.keys(assets).length - 1;
+  console.log(
+    `sea-config: ${path.relative(ROOT, out)} (${files} files from ${ASSET_DIRS.join('/, ')}/ = ${(assetBytes / 1024).toFixed(1)} KiB, ` +
+      `sqlite3 addon, useCodeCache=${useCodeCache})`,
+  );
+}
+
+try {
+  main();
+} catch (err) {
+  console.error(`sea-config: ${err.message}`);
+  process.exit(1);
+}

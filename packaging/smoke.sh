@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Smoke test of what `npm run package` built: dist/farsight and dist/farsight_<version>_amd64.deb.
+#
+#   bash packaging/smoke.sh
+#
+# The binary runs from a fresh temp dir with no node_modules above it and a clean environment:
+# --version, serve (cold start to a healthy /api/health, timed), setup-link and the link's token,
+# backup, then SIGTERM (exit 0 within 5 s). The .deb is checked with dpkg-deb (paths, control,
+# conffiles, maintainer scripts, the binary inside is the one tested). Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+# Modules the bundle leaves out that our dependencies probe for at start and do without (see OPTIONAL
+# in packaging/bundle.js). Any other refused require() means a code path we use needs a module that
+# is not in the binary.
+EXPECTED_PROBES='@nestjs/microservices/microservices-module @nestjs/websockets/socket-module source-map supports-color'
+
+work=""
+server_pid=""
+step() { printf '\n== %s\n' "$*"; }
+ok() { printf 'smoke: ok: %s\n' "$*"; }
+fail() {
+  printf '\nsmoke: FAIL: %s\n' "$*" >&2
+  if [ -n "$work" ] && [ -s "$work/serve.log" ]; then
+    printf -- '--- last lines of the server log (%s)\n' "$work/serve.log" >&2
+    tail -n 40 "$work/serve.log" >&2
+  fi
+  exit 1
+}
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$work" ] && [ "${FARSIGHT_SMOKE_KEEP:-0}" != 1 ]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+for tool in curl dpkg-deb; do command -v "$tool" >/dev/null 2>&1 || fail "$tool is required"; done
+version=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | head -n 1)
+[ -n "$version" ] || fail "cannot read the version from package.json"
+deb="dist/farsight_${version//-/\~}_amd64.deb"
+[ -x dist/farsight ] || fail "dist/farsight is missing: run npm run package"
+[ -f "$deb" ] || fail "$deb is missing: run npm run package"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/farsight-smoke.XXXXXX")
+mkdir -p "$work/tmp"
+cp dist/farsight "$work/farsight"
+dir=$work
+while :; do
+  [ ! -e "$dir/node_modules" ] || fail "$dir/node_modules exists: the binary must be tested away from node_modules"
+  [ "$dir" != / ] || break
+  dir=$(dirname "$dir")
+done
+cd "$work"
+
+free_port() {
+  local p _
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (: </dev/tcp/127.0.0.1/"$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+port=$(free_port) || fail "no free port found"
+base="http://127.0.0.1:$port"
+# A clean environment: nothing from the caller (NODE_OPTIONS, NODE_PATH, FARSIGHT_*) leaks in.
+# An array, not a function: `"${farsight[@]}" serve &` must make $! the server itself (env execs it),
+# or SIGTERM would hit a bash subshell instead.
+farsight=(env -i PATH=/usr/bin:/bin HOME="$work" TMPDIR="$work/tmp" LANG=C.UTF-8
+  FARSIGHT_DATA_DIR="$work/data" FARSIGHT_LISTEN="127.0.0.1:$port" FARSIGHT_PUBLIC_URL="$base"
+  FARSIGHT_CANARIES=off FARSIGHT_TRACE_OPTIONAL=1 "$work/farsight")
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+step "binary: $work/farsight"
+got=$("${farsight[@]}" --version 2>"$work/version.err") || fail "farsight --version exited $?: $(cat "$work/version.err")"
+[ "$got" = "$version" ] || fail "farsight --version printed '$got', expected '$version'"
+ok "--version = $version"
+
+step "serve on $base"
+t0=$(now_ms)
+"${farsight[@]}" serve >"$work/serve.log" 2>&1 &
+server_pid=$!
+health=""
+deadline=$((t0 + 20000))
+while :; do
+  if health=$(curl -fsS --max-time 1 "$base/api/health" 2>/dev/null); then break; fi
+  kill -0 "$server_pid" 2>/dev/null || fail "farsight serve exited before it became healthy"
+  [ "$(now_ms)" -lt "$deadline" ] || fail "no healthy /api/health within 20 s"
+  sleep 0.01
+done
+cold_ms=$(($(now_ms) - t0))
+printf '%s' "$health" | grep -q '"ok":true' || fail "/api/health answered $health"
+printf '%s' "$health" | grep -q "\"version\":\"$version\"" || fail "/api/health has the wrong version: $health"
+ok "healthy: $health"
+ok "cold start to healthy: ${cold_ms} ms"
+[ "$cold_ms" -lt 1000 ] || printf 'smoke: note: cold start %s ms is above the 1 s target\n' "$cold_ms"
+
+step "setup-link"
+link=$("${farsight[@]}" setup-link 2>"$work/setup-link.err") || fail "farsight setup-link exited $?: $(cat "$work/setup-link.err")"
+[ "$(printf '%s\n' "$link" | wc -l)" -eq 1 ] || fail "setup-link printed more than one line: $link"
+[[ $link =~ ^$base/setup/([A-Za-z0-9_-]+)$ ]] || fail "setup-link printed '$link', expected $base/setup/<token>"
+token=${BASH_REMATCH[1]}
+answer=$(curl -fsS --max-time 5 "$base/api/v1/auth/setup/$token") || fail "GET /api/v1/auth/setup/<token> failed"
+printf '%s' "$answer" | grep -q '"valid":true' || fail "the setup link is not valid: ${answer:0:200}"
+ok "$link is valid"
+
+step "backup"
+"${farsight[@]}" backup "$work/backup.db" >"$work/backup.out" 2>"$work/backup.err" ||
+  fail "farsight backup exited $?: $(cat "$work/backup.err")"
+[ "$(head -c 15 "$work/backup.db" 2>/dev/null)" = "SQLite format 3" ] || fail "backup.db is not an SQLite database"
+ok "$(cat "$work/backup.out")"
+
+step "modules refused inside the binary"
+probes=$(cat "$work/serve.log" "$work/setup-link.err" "$work/version.err" "$work/backup.err" |
+  sed -n 's/^\[farsight-sea\] require("\([^"]*\)") refused.*/\1/p' | sort -u)
+for p in $probes; do
+  case " $EXPECTED_PROBES " in
+    *" $p "*) ;;
+    *) fail "the app asked for '$p', which is not in the binary (see OPTIONAL in packaging/bundle.js)" ;;
+  esac
+done
+# shellcheck disable=SC2086 # one name per word, on purpose
+ok "only the expected optional probes: $(printf '%s ' $probes)"
+
+step "SIGTERM"
+kill -TERM "$server_pid"
+t0=$(now_ms)
+while kill -0 "$server_pid" 2>/dev/null && [ $(($(now_ms) - t0)) -lt 5000 ]; do sleep 0.05; done
+if kill -0 "$server_pid" 2>/dev/null; then fail "farsight serve still runs 5 s after SIGTERM"; fi
+rc=0
+wait "$server_pid" || rc=$?
+server_pid=""
+[ "$rc" -eq 0 ] || fail "farsight serve exited $rc after SIGTERM, expected 0"
+ok "exited 0 after SIGTERM in $(($(now_ms) - t0)) ms"
+if grep -Eq 'DeprecationWarning|ExperimentalWarning|single executable' "$work/serve.log"; then
+  grep -E 'DeprecationWarning|ExperimentalWarning|single executable' "$work/serve.log" >&2
+  fail "the server log has runtime warnings"
+fi
+ok "no Node warnings in the log"
+ls "$work"/data/.native/node_sqlite3-*.node >/dev/null 2>&1 || fail "the sqlite3 addon was not cached in the data dir"
+ok "sqlite3 addon cached as $(basename "$work"/data/.native/node_sqlite3-*.node)"
+
+step "package: $deb"
+cd "$ROOT"
+info=$(dpkg-deb --info "$deb") || fail "dpkg-deb --info failed"
+field() { printf '%s\n' "$info" | sed -n "s/^ $1: //p"; }
+[ "$(field Package)" = farsight ] || fail "Package is '$(field Package)'"
+[ "$(field Version)" = "${version//-/\~}" ] || fail "Version is '$(field Version)'"
+[ "$(field Architecture)" = amd64 ] || fail "Architecture is '$(field Architecture)'"
+case "$(field Depends)" in *iputils-ping*) ;; *) fail "Depends lacks iputils-ping: $(field Depends)" ;; esac
+ok "control: farsight $(field Version) amd64, Depends: $(field Depends)"
+
+contents=$(dpkg-deb --contents "$deb") || fail "dpkg-deb --contents failed"
+expect_path() { # mode path
+  printf '%s\n' "$contents" | awk -v m="$1" -v p="./$2" '$1 == m && $2 == "root/root" && $NF == p { f = 1 } END { exit !f }' ||
+    fail "$deb lacks $1 root/root ./$2"
+}
+expect_path -rwxr-xr-x usr/bin/farsight
+expect_path -rwxr-xr-x usr/sbin/farsightctl
+expect_path -rw-r--r-- lib/systemd/system/farsight.service
+expect_path -rw-r----- etc/farsight/farsight.env
+expect_path -rw-r--r-- usr/share/doc/farsight/install.md
+expect_path -rw-r--r-- usr/share/doc/farsight/copyright
+ok "contents: /usr/bin/farsight, /usr/sbin/farsightctl, the unit, /etc/farsight/farsight.env, docs"
+
+x="$work/deb"
+mkdir -p "$x"
+dpkg-deb --raw-extract "$deb" "$x" || fail "dpkg-deb --raw-extract failed"
+grep -qx /etc/farsight/farsight.env "$x/DEBIAN/conffiles" || fail "/etc/farsight/farsight.env is not a conffile"
+for s in postinst prerm postrm; do
+  [ -x "$x/DEBIAN/$s" ] || fail "DEBIAN/$s is missing or not executable"
+  sh -n "$x/DEBIAN/$s" || fail "DEBIAN/$s: sh -n failed"
+  head -n 1 "$x/DEBIAN/$s" | grep -qx '#!/bin/sh' || fail "DEBIAN/$s does not start with #!/bin/sh"
+  if command -v dash >/dev/null 2>&1; then dash -n "$x/DEBIAN/$s" || fail "DEBIAN/$s: dash -n failed"; fi
+done
+bash -n "$x/usr/sbin/farsightctl" || fail "farsightctl: bash -n failed"
+ok "conffiles, sh -n postinst prerm postrm, bash -n farsightctl"
+cmp -s "$x/usr/bin/farsight" dist/farsight || fail "the binary in the .deb differs from dist/farsight"
+grep -q '^FARSIGHT_DATA_DIR=/var/lib/farsight$' "$x/etc/farsight/farsight.env" || fail "farsight.env does not set FARSIGHT_DATA_DIR=/var/lib/farsight"
+for v in FARSIGHT_LISTEN FARSIGHT_PUBLIC_URL FARSIGHT_HTTPS_LISTEN FARSIGHT_ACME_HTTP_LISTEN FARSIGHT_ACME_DIRECTORY \
+  FARSIGHT_ACME_CA_FILE FARSIGHT_DNS_SERVERS FARSIGHT_SMTP FARSIGHT_SMTP_FALLBACK FARSIGHT_MAIL_FROM FARSIGHT_CANARIES \
+  FARSIGHT_TRUST_PROXY FARSIGHT_CHALLENGE_SITE_KEY FARSIGHT_CHALLENGE_SECRET FARSIGHT_CHALLENGE_VERIFY_URL FARSIGHT_LOG_LEVEL; do
+  grep -q "^#$v=" "$x/etc/farsight/farsight.env" || fail "farsight.env lacks a commented default for $v"
+done
+ok "the packaged binary is the tested one; farsight.env documents every FARSIGHT_* variable"
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+  # verify wants ExecStart to exist: point it at the extracted binary.
+  sed "s#^ExecStart=/usr/bin/farsight #ExecStart=$x/usr/bin/farsight #" "$x/lib/systemd/system/farsight.service" \
+    >"$work/farsight.service"
+  if ! out=$(systemd-analyze verify "$work/farsight.service" 2>&1); then
+    printf '%s\n' "$out" >&2
+    fail "systemd-analyze verify farsight.service"
+  fi
+  ok "systemd-analyze verify farsight.service"
+else
+  printf 'smoke: note: systemd-analyze not installed; the unit was not verified\n'
+fi
+
+step "sizes"
+bin_size=$(stat -c %s dist/farsight)
+deb_size=$(stat -c %s "$deb")
+printf 'binary  dist/farsight  %s (%s bytes)\n' "$(numfmt --to=iec-i --suffix=B "$bin_size")" "$bin_size"
+printf 'package %s  %s (%s bytes)\n' "$deb" "$(numfmt --to=iec-i --suffix=B "$deb_size")" "$deb_size"
+printf 'cold start to healthy: %s ms\n' "$cold_ms"
+[ "$bin_size" -lt $((120 * 1024 * 1024)) ] || fail "the binary is over the 120 MB target"
+printf '\nsmoke: all checks passed\n'
