@@ -17,7 +17,7 @@ import { COMMON_FIELDS, MonitorConfig } from './monitor-config';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
 import { monitorRuleErrors } from './monitor-rules';
 import { MONITOR_KINDS, HttpSettings, KindSettings, MonitorKind } from './monitor-types';
-import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
+import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets, maskSecretValues } from './secrets';
 
 type Plain = Record<string, unknown>;
 
@@ -47,6 +47,10 @@ export function parseMonitorBody(body: unknown, defaults: MonitorDefaults, previ
     if (other === kind || raw[other] === undefined) continue;
     delete filled[other];
     missing.push({ field: other, message: kindKnown ? `settings for kind ${other} do not belong to a ${kind} monitor` : 'unknown field' });
+  }
+  if (kindKnown && raw[kind] !== undefined && !isPlainObject(raw[kind])) {
+    delete filled[kind];
+    missing.push({ field: kind, message: `must be an object with the ${kind} settings` });
   }
   if (kindKnown && (raw[kind] === undefined || isPlainObject(raw[kind]))) {
     const given = (raw[kind] ?? {}) as Plain;
@@ -96,6 +100,7 @@ function normaliseHttp(s: HttpSettings, previous: HttpSettings | null): FieldErr
   const creds = extractUrlCredentials(s.url);
   if (creds) {
     if (s.auth !== null) return [{ field: 'http.url', message: 'credentials are given both in the URL and in auth; keep one' }];
+    if (creds.username.includes(':')) return [{ field: 'http.url', message: 'the user name in the URL must not contain ":"' }];
     s.url = creds.url;
     s.auth = { type: 'basic', username: creds.username, password: creds.password };
   }
@@ -112,7 +117,10 @@ function normaliseHttp(s: HttpSettings, previous: HttpSettings | null): FieldErr
  */
 export function mergePatch(stored: Plain, patch: unknown): Plain {
   if (!isPlainObject(patch)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  // Merge over the masked secrets, never the real ones: a stored secret then survives only through
+  // the keep-rule, so a patch that points the URL elsewhere must send the secret again.
   const out: Plain = { ...stored };
+  if (isPlainObject(out.http)) out.http = maskSecretValues(out.http as Partial<HttpSettings>);
   const oldKind = stored.kind as string;
   const newKind = (patch.kind ?? oldKind) as string;
   if (newKind !== oldKind) delete out[oldKind];

@@ -16,7 +16,9 @@ import type { MonitorKind } from './monitor-types';
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
 
 export function isHostOrIp(text: string): boolean {
-  return net.isIP(text) !== 0 || HOSTNAME.test(text);
+  if (net.isIP(text) !== 0) return true;
+  // RFC 1123 2.1: a host name is never all digits and dots, so 999.1.1.1 is a bad address, not a name.
+  return HOSTNAME.test(text) && !/^[\d.]+$/.test(text);
 }
 
 /** An IP with optional port: `1.1.1.1`, `1.1.1.1:5353`, `::1`, `[::1]:5353`. */

@@ -23,6 +23,7 @@ import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
 import { initialState, MONITOR_STATUSES, toStateDto } from './monitor-state';
 import { MONITOR_STATS_SOURCE, MonitorStatsSource } from './monitor-stats';
 import { MONITOR_KINDS } from './monitor-types';
+import { LiveStates } from './live-states';
 import { MonitorsRepository, rowToStored, StoredMonitor } from './monitors.repository';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from './target';
@@ -40,6 +41,7 @@ export class MonitorsService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(MONITOR_STATS_SOURCE) private readonly stats: MonitorStatsSource,
+    private readonly live: LiveStates,
   ) {}
 
   async list(query: Record<string, unknown>): Promise<Page<MonitorDto>> {
@@ -47,7 +49,7 @@ export class MonitorsService {
     const before = intCursor(page.before);
     const filter = listFilter(query);
     const { rows, states } = await this.repo.list(filter, page.limit, before);
-    let pairs = rows.map((r, i) => ({ m: rowToStored(r), s: states[i] }));
+    let pairs = rows.map((r, i) => ({ m: rowToStored(r), s: this.live.get(r.id) ?? states[i] }));
     if (filter.q !== undefined) {
       const q = filter.q;
       pairs = pairs.filter(({ m }) => [m.config.name, m.config.slug, describeTarget(m.config)].some((t) => t.toLowerCase().includes(q)));
@@ -249,7 +251,7 @@ export class MonitorsService {
 
   async answer(m: StoredMonitor): Promise<MonitorDto> {
     const now = this.clock.now();
-    const state = await this.repo.stateOf(m.id);
+    const state = this.live.get(m.id) ?? (await this.repo.stateOf(m.id));
     const stats = await this.stats.statsFor([m.id], now);
     return toMonitorDto(m, toStateDto(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now), stats.get(m.id)!);
   }

@@ -61,9 +61,14 @@ export function keepMaskedSecrets(next: HttpSettings, prev: HttpSettings | null,
     if (sameTarget && old !== null) auth.token = old;
     else refuse(`${path}.auth.token`);
   }
+  // Stored headers are matched by name and, for repeated names, by their order among that name.
+  const seen = new Map<string, number>();
   next.headers.forEach((h, i) => {
+    const name = h.name.toLowerCase();
+    const nth = seen.get(name) ?? 0;
+    seen.set(name, nth + 1);
     if (!h.secret || !isMask(h.value)) return;
-    const old = prev?.headers.find((p) => p.secret && p.name.toLowerCase() === h.name.toLowerCase());
+    const old = prev?.headers.filter((p) => p.secret && p.name.toLowerCase() === name)[nth];
     if (sameTarget && old) h.value = old.value;
     else refuse(`${path}.headers[${i}].value`);
   });
@@ -73,17 +78,20 @@ export function keepMaskedSecrets(next: HttpSettings, prev: HttpSettings | null,
 /** A copy safe to answer with: secret values replaced by ********. */
 export function maskHttpSettings(s: HttpSettings): HttpSettings {
   return {
-    ...s,
-    headers: s.headers.map((h) => (h.secret ? { ...h, value: MASK } : { ...h })),
-    auth:
-      s.auth === null
-        ? null
-        : s.auth.type === 'basic'
-          ? { type: 'basic', username: s.auth.username, password: MASK }
-          : { type: 'bearer', token: MASK },
+    ...maskSecretValues(s),
     json: s.json.map((r) => ({ ...r })),
     expect_header: s.expect_header ? { ...s.expect_header } : null,
   };
+}
+
+/** Masks the secret values of http settings that may be partial (auth and headers, where present). */
+export function maskSecretValues<T extends Partial<Pick<HttpSettings, 'auth' | 'headers'>>>(s: T): T {
+  const out: T = { ...s };
+  if (Array.isArray(s.headers)) out.headers = s.headers.map((h) => (h.secret ? { ...h, value: MASK } : { ...h }));
+  if (s.auth) {
+    out.auth = s.auth.type === 'basic' ? { type: 'basic', username: s.auth.username, password: MASK } : { type: 'bearer', token: MASK };
+  }
+  return out;
 }
 
 /**

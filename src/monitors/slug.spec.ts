@@ -39,10 +39,14 @@ describe('slugify', () => {
   });
 
   it.each<[string, string, string]>([
-    ['a dash at the cut', `${'a'.repeat(59)} b`, 'a'.repeat(59)],
-    ['several dashes at the cut', `${'a'.repeat(57)} !!! bbb`, 'a'.repeat(57)],
-  ])('leaves no trailing dash when the cut falls on %s', (_what, name, slug) => {
+    ['a space', `${'a'.repeat(59)} b`, 'a'.repeat(59)],
+    ['a run of punctuation', `${'a'.repeat(59)} !!! bbb`, 'a'.repeat(59)],
+  ])('leaves no trailing dash when the 60-character cut falls on %s', (_what, name, slug) => {
     expect(slugify(name)).toBe(slug);
+  });
+
+  it('cuts inside a word when that is where 60 characters end', () => {
+    expect(slugify(`${'a'.repeat(55)} bbbbbbbbbb`)).toBe(`${'a'.repeat(55)}-bbbb`);
   });
 
   it.each<[string]>([

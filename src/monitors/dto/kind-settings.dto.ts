@@ -5,7 +5,7 @@
  */
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { IsJsonScalar, Nullable } from '../../common/validators';
 import { DNS_RECORDS, HTTP_METHODS, IP_VERSIONS, JSON_OPS } from '../monitor-types';
@@ -41,10 +41,10 @@ export class ExpectHeaderDto {
 export class HttpSettingsDto {
   @IsString() @Length(1, 2048) url!: string;
   @IsIn(HTTP_METHODS, { message: `must be one of ${HTTP_METHODS.join(', ')}` }) method!: string;
-  @IsArray() @ArrayMaxSize(MAX_HEADERS) @ValidateNested({ each: true }) @Type(() => HttpHeaderDto) headers!: HttpHeaderDto[];
+  @IsArray() @ArrayMaxSize(MAX_HEADERS) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => HttpHeaderDto) headers!: HttpHeaderDto[];
   @Nullable() @IsString() @MaxLength(MAX_BODY_BYTES) body!: string | null;
   @Nullable() @IsString() @Length(1, 200) content_type!: string | null;
-  @Nullable() @ValidateNested() @Type(() => HttpAuthDto) auth!: HttpAuthDto | null;
+  @Nullable() @IsObject() @ValidateNested() @Type(() => HttpAuthDto) auth!: HttpAuthDto | null;
   @IsBoolean() follow_redirects!: boolean;
   @IsIn(IP_VERSIONS, { message: 'must be auto, ipv4 or ipv6' }) ip_version!: string;
   @Nullable() @IsString() @MaxLength(45) resolve_to!: string | null;
@@ -53,8 +53,8 @@ export class HttpSettingsDto {
   @IsString() @MaxLength(200) expect_status!: string;
   @Nullable() @IsString() @Length(1, 1000) body_contains!: string | null;
   @Nullable() @IsString() @Length(1, 1000) body_not_contains!: string | null;
-  @IsArray() @ArrayMaxSize(MAX_JSON_RULES) @ValidateNested({ each: true }) @Type(() => JsonRuleDto) json!: JsonRuleDto[];
-  @Nullable() @ValidateNested() @Type(() => ExpectHeaderDto) expect_header!: ExpectHeaderDto | null;
+  @IsArray() @ArrayMaxSize(MAX_JSON_RULES) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => JsonRuleDto) json!: JsonRuleDto[];
+  @Nullable() @IsObject() @ValidateNested() @Type(() => ExpectHeaderDto) expect_header!: ExpectHeaderDto | null;
   @Nullable() @IsInt() @Min(1) @Max(60_000) max_ms!: number | null;
 }
 
