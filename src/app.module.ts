@@ -6,6 +6,8 @@ import { AuthModule } from './auth/auth.module';
 import { CHECKER_ENV } from './checks/check-runner';
 import type { CheckerEnv } from './checks/checkers';
 import { ChecksModule } from './checks/checks.module';
+import { ENGINE_TIMERS } from './checks/engine.service';
+import { realTimers, Timers } from './checks/scheduler';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
 import { IdempotencyInterceptor } from './common/idempotency';
@@ -27,6 +29,8 @@ export interface AppDeps {
   clock: Clock;
   /** Extra trusted CA certificates for checks (tests use their own CA). */
   ca?: string;
+  /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
+  timers?: Timers;
 }
 
 @Module({})
@@ -50,13 +54,14 @@ export class AppModule {
       providers: [
         { provide: CLOCK, useValue: deps.clock },
         { provide: STARTED_AT, useValue: deps.clock.now() },
+        { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, STARTED_AT, CHECKER_ENV],
+      exports: [CLOCK, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
     };
   }
 }

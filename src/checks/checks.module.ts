@@ -1,14 +1,22 @@
 import { Module } from '@nestjs/common';
 import { MonitorsModule } from '../monitors/monitors.module';
+import { BlindGate } from './blind-gate';
 import { CheckRunner } from './check-runner';
 import { ChecksController } from './checks.controller';
 import { ChecksService } from './checks.service';
+import { EngineService } from './engine.service';
+import { HeartbeatController } from './heartbeat.controller';
+import { HeartbeatService } from './heartbeat.service';
+import { HistoryController } from './history.controller';
+import { HistoryService } from './history.service';
+import { SummaryController } from './summary.controller';
+import { SummaryService } from './summary.service';
 import { CheckWriter } from './writer';
 
 @Module({
   imports: [MonitorsModule],
-  controllers: [ChecksController],
-  providers: [CheckRunner, ChecksService, CheckWriter],
-  exports: [CheckWriter, CheckRunner],
+  controllers: [ChecksController, SummaryController, HeartbeatController, HistoryController],
+  providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService],
+  exports: [CheckWriter, CheckRunner, EngineService, BlindGate],
 })
 export class ChecksModule {}

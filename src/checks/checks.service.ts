@@ -6,7 +6,7 @@ import { MonitorsService } from '../monitors/monitors.service';
 import { SettingsService } from '../system/settings.service';
 import { CheckResultDto, toCheckResultDto } from './check-result';
 import { CheckRunner } from './check-runner';
-import { CheckWriter } from './writer';
+import { EngineService } from './engine.service';
 
 @Injectable()
 export class ChecksService {
@@ -14,7 +14,7 @@ export class ChecksService {
     private readonly runner: CheckRunner,
     private readonly monitors: MonitorsService,
     private readonly settings: SettingsService,
-    private readonly writer: CheckWriter,
+    private readonly engine: EngineService,
   ) {}
 
   async testUnsaved(body: unknown): Promise<CheckResultDto> {
@@ -26,7 +26,8 @@ export class ChecksService {
   async checkNow(ref: string): Promise<CheckResultDto> {
     const monitor = await this.monitors.resolve(ref);
     const result = await this.runner.run(monitor.config);
-    const at = this.writer.add({ ...result, monitor_id: monitor.id, note: null });
+    // Fed to the state machine like a scheduled check.
+    const at = this.engine.record(monitor.id, result, { kind: 'manual' });
     return toCheckResultDto({ ...result, at_ms: at });
   }
 }

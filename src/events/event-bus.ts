@@ -4,11 +4,19 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
+import type { Transition } from '../checks/state-machine';
+import type { MonitorConfig } from '../monitors/monitor-config';
 
 export interface BusEvents {
   /** A monitor was created or its configuration changed (targetChanged: kind or target differ). */
-  'monitor.changed': { id: number; created: boolean; targetChanged: boolean };
+  'monitor.changed': { id: number; created: boolean; targetChanged: boolean; config: MonitorConfig };
   'monitor.deleted': { id: number };
+  /** A heartbeat monitor got a new ping URL: the old one stops working. */
+  'monitor.token': { id: number };
+  /** A monitor's status moved (incidents, alerts and the live stream listen). */
+  'monitor.transition': { id: number; transition: Transition };
+  /** The service went blind (no canary reachable) or came back. */
+  blind: { active: boolean; since: number };
 }
 
 @Injectable()

@@ -11,7 +11,7 @@ import { Caller } from '../auth/caller';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
-import { EventBus } from '../events/event-bus';
+import { BusEvents, EventBus } from '../events/event-bus';
 import { SettingsService } from '../system/settings.service';
 import { canonicalJson } from './canonical';
 import { MonitorConfig } from './monitor-config';
@@ -76,15 +76,15 @@ export class BulkService {
     if (dryRun || plans.length === 0) return answer;
 
     const changes = await this.db.tx(async (m) => {
-      const out: { id: number; created: boolean; targetChanged: boolean }[] = [];
+      const out: BusEvents['monitor.changed'][] = [];
       for (const p of plans) {
         const fresh = await this.repo.findBySlug(p.slug, m);
         if (!fresh) {
           const { id } = await this.monitors.insertIn(m, p.config, caller, false);
-          out.push({ id, created: true, targetChanged: true });
+          out.push({ id, created: true, targetChanged: true, config: p.config });
         } else {
           const r = await this.monitors.updateIn(m, fresh, p.config, caller);
-          if (r.changed) out.push({ id: fresh.id, created: false, targetChanged: r.targetChanged });
+          if (r.changed) out.push({ id: fresh.id, created: false, targetChanged: r.targetChanged, config: p.config });
         }
       }
       return out;

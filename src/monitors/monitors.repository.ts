@@ -215,8 +215,8 @@ export class MonitorsRepository {
     await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0 WHERE monitor_id = ?', [status, since, id]);
   }
 
-  async counts(): Promise<{ status: string; n: number }[]> {
-    return this.db.query('SELECT status, COUNT(*) AS n FROM monitor_state GROUP BY status');
+  async stateRows(): Promise<StateRow[]> {
+    return this.db.query(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state`);
   }
 
   async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {

@@ -76,7 +76,7 @@ export class MonitorsService {
       parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, null);
       return this.insertIn(m, parsed.config, caller);
     });
-    this.bus.emit('monitor.changed', { id, created: true, targetChanged: true });
+    this.bus.emit('monitor.changed', { id, created: true, targetChanged: true, config: parsed.config });
     return this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), token);
   }
 
@@ -92,7 +92,7 @@ export class MonitorsService {
       if (parsed.config.slug !== fresh.config.slug) parsed.config.slug = await this.claimSlug(m, parsed.config, true, fresh.id);
       return this.updateIn(m, fresh, parsed.config, caller);
     });
-    return this.afterUpdate(current.id, outcome);
+    return this.afterUpdate(current.id, outcome, parsed.config);
   }
 
   /** Create or replace by slug; `created` tells the controller which status to answer with. */
@@ -110,7 +110,7 @@ export class MonitorsService {
         if (await this.repo.findBySlug(slug, m)) throw new ApiError('conflict', 'the monitor was created meanwhile; repeat the request');
         return this.insertIn(m, parsed.config, caller);
       });
-      this.bus.emit('monitor.changed', { id, created: true, targetChanged: true });
+      this.bus.emit('monitor.changed', { id, created: true, targetChanged: true, config: parsed.config });
       return { created: true, monitor: this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), token) };
     }
     const outcome = await this.db.tx(async (m) => {
@@ -118,7 +118,7 @@ export class MonitorsService {
       if (!fresh) throw ApiError.notFound('monitor');
       return this.updateIn(m, fresh, parsed.config, caller);
     });
-    return { created: false, monitor: await this.afterUpdate(existing.id, outcome) };
+    return { created: false, monitor: await this.afterUpdate(existing.id, outcome, parsed.config) };
   }
 
   async remove(ref: string, caller: Caller | null): Promise<void> {
@@ -168,6 +168,7 @@ export class MonitorsService {
         data: { fields: ['heartbeat_url'] },
       });
     });
+    this.bus.emit('monitor.token', { id: current.id });
     return { heartbeat_url: this.heartbeatUrl(token) };
   }
 
@@ -256,8 +257,8 @@ export class MonitorsService {
     return toMonitorDto(m, toStateDto(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now), stats.get(m.id)!);
   }
 
-  private async afterUpdate(id: number, outcome: UpdateOutcome): Promise<MonitorAnswer> {
-    if (outcome.changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: outcome.targetChanged });
+  private async afterUpdate(id: number, outcome: UpdateOutcome, config: MonitorConfig): Promise<MonitorAnswer> {
+    if (outcome.changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: outcome.targetChanged, config });
     return this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), outcome.token);
   }
 

@@ -10,6 +10,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { issueSetupLink } from '../../src/auth/links';
 import { totpAt } from '../../src/auth/totp';
+import { manualTimers, Timers } from '../../src/checks/scheduler';
 import { FakeClock } from '../../src/common/clock';
 import { LineLogger } from '../../src/common/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
@@ -32,8 +33,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startApp(env: Record<string, string> = {}, opts: { ca?: string } = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-test-'));
+export interface StartOptions {
+  ca?: string;
+  timers?: Timers;
+  /** Reuse a data dir (a restart); it is then not removed on close. */
+  dataDir?: string;
+  clock?: FakeClock;
+}
+
+export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-test-'));
   const config = loadConfig({
     FARSIGHT_DATA_DIR: dataDir,
     FARSIGHT_PUBLIC_URL: PUBLIC_URL,
@@ -41,14 +50,15 @@ export async function startApp(env: Record<string, string> = {}, opts: { ca?: st
     FARSIGHT_LOG_LEVEL: 'error',
     ...env,
   });
-  const clock = new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
+  const clock = opts.clock ?? new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
   const db = new Database(await openDatabase(dataDir));
   const logs: string[] = [];
   const logger = new LineLogger('debug', (line) => {
     logs.push(line);
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
-  const app = await createApp({ config, db, clock, ca: opts.ca }, { logger });
+  // Scheduled checks never run by themselves in tests: a test moves the fake clock and calls tick().
+  const app = await createApp({ config, db, clock, ca: opts.ca, timers: opts.timers ?? manualTimers }, { logger });
   const server = app.getHttpServer();
   return {
     app,
@@ -61,7 +71,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { ca?: st
     async close() {
       await app.close();
       await db.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

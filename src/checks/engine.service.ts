@@ -1,0 +1,357 @@
+/**
+ * The check engine: keeps every monitor's configuration and machine state in memory, runs due
+ * checks through the scheduler, folds each result through the blind gate and the state machine,
+ * hands results to the writer and announces transitions. State rows and timeline lines commit in
+ * the writer's transaction, together with the results that caused them.
+ *
+ * Flow of one result: run → (blind gate) → step() → writer.add(result) → dirty state → transitions
+ * on the bus (incidents, alerts, stream) and as timeline lines.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
+import { EventInput, EventsService } from '../events/events.service';
+import { LiveStates } from '../monitors/live-states';
+import type { MonitorConfig } from '../monitors/monitor-config';
+import type { StateRow } from '../monitors/monitor-state';
+import type { HeartbeatSettings } from '../monitors/monitor-types';
+import { MonitorRow, rowToStored } from '../monitors/monitors.repository';
+import { CheckResult, NO_PHASES } from './check-result';
+import { CheckRunner } from './check-runner';
+import { BlindGate } from './blind-gate';
+import { Scheduler, spreadOffset, Timers } from './scheduler';
+import {
+  configChanged, FRESH_COUNTERS, initialMachineState, MachineCounters, MachineState, pause, Policy, resume, step, Step, Transition,
+} from './state-machine';
+import { describeTransition } from './transition-text';
+import { CheckWriter } from './writer';
+
+export const ENGINE_TIMERS = Symbol('EngineTimers');
+export const ENGINE_CONCURRENCY = 256;
+
+interface Live {
+  id: number;
+  config: MonitorConfig;
+  state: MachineState;
+  incidentId: number | null;
+}
+
+export interface ResultSource {
+  /** `manual` for check-now, `ping` / `fail` for heartbeats. */
+  kind: 'scheduled' | 'manual' | 'ping' | 'fail' | 'missed';
+}
+
+@Injectable()
+export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly live = new Map<number, Live>();
+  private readonly dirty = new Set<number>();
+  private pendingEvents: EventInput[] = [];
+  private readonly scheduler: Scheduler;
+  private readonly log = new Logger('engine');
+  /** Results recorded per second over the last minute, for checks_per_min. */
+  private readonly perSecond = new Map<number, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly runner: CheckRunner,
+    private readonly writer: CheckWriter,
+    private readonly events: EventsService,
+    private readonly bus: EventBus,
+    private readonly liveStates: LiveStates,
+    private readonly blind: BlindGate,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ENGINE_TIMERS) timers: Timers,
+  ) {
+    this.scheduler = new Scheduler({
+      clock,
+      timers,
+      concurrency: ENGINE_CONCURRENCY,
+      run: (id) => this.runDue(id),
+      onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
+    });
+    writer.addHook({ onRows: (m) => this.persist(m) });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.writer.loadLastTimes();
+    const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
+    const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (StateRow & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
+    const now = this.clock.now();
+    for (const row of rows) {
+      const stored = rowToStored(row);
+      const s = states.get(row.id);
+      const state = s ? fromStoredState(s) : initialMachineState(now, stored.config.paused);
+      this.add({ id: row.id, config: stored.config, state, incidentId: s?.incident_id ?? null }, 'spread');
+    }
+    this.subscribe();
+    this.log.log(`engine started with ${rows.length} monitors`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.scheduler.stop();
+    await this.writer.flush();
+  }
+
+  /** Runs whatever is due now (the timer does this by itself; tests with a fake clock call it). */
+  tick(): void {
+    this.scheduler.tick();
+  }
+
+  /** Waits until no check is running. */
+  idle(): Promise<void> {
+    return this.scheduler.idle();
+  }
+
+  dueOf(id: number): number | undefined {
+    return this.scheduler.dueOf(id);
+  }
+
+  stats(): { monitors: number; inFlight: number; started: number; lateness: ReturnType<Scheduler['latenessStats']> } {
+    return { monitors: this.live.size, inFlight: this.scheduler.inFlight, started: this.scheduler.started, lateness: this.scheduler.latenessStats() };
+  }
+
+  /** Results recorded in the last 60 seconds. */
+  checksPerMinute(): number {
+    const now = Math.floor(this.clock.now() / 1000);
+    let n = 0;
+    for (const [second, count] of this.perSecond) {
+      if (second > now - 60) n += count;
+      else this.perSecond.delete(second);
+    }
+    return n;
+  }
+
+  private countResult(): void {
+    const second = Math.floor(this.clock.now() / 1000);
+    this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+    if (this.perSecond.size > 120) this.checksPerMinute();
+  }
+
+  stateOf(id: number): MachineState | undefined {
+    return this.live.get(id)?.state;
+  }
+
+  /**
+   * Folds one result into a monitor (scheduled, check-now, heartbeat ping or failure report) and
+   * returns the stored time of the result.
+   */
+  record(id: number, result: CheckResult, source: ResultSource): number {
+    this.countResult();
+    const m = this.live.get(id);
+    const gate = m ? this.blind.judge(result, this.clock.now()) : { counted: true, note: null };
+    const at = this.writer.add({ ...result, monitor_id: id, note: gate.note });
+    if (!m) return at;
+    const policy = policyOf(m.config, source);
+    this.apply(m, step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy));
+    return at;
+  }
+
+  private async runDue(id: number): Promise<number | null> {
+    const m = this.live.get(id);
+    if (!m || m.config.paused) return null;
+    const now = this.clock.now();
+    if (m.config.kind === 'heartbeat') {
+      const settings = m.config.settings as HeartbeatSettings;
+      const window = (m.config.interval_s + settings.grace_s) * 1000;
+      const lastPing = m.state.last_ok_at ?? m.state.since;
+      // A ping may have arrived since this deadline was set.
+      if (now - lastPing < window) return lastPing + window - now;
+      this.record(id, missedHeartbeat(now, m.config.interval_s, settings.grace_s), { kind: 'missed' });
+      return m.config.interval_s * 1000;
+    }
+    let result: CheckResult;
+    try {
+      result = await this.runner.run(m.config);
+    } catch (err) {
+      result = unknownResult(now, err);
+    }
+    // The monitor may have been removed, paused or changed while the check ran.
+    if (this.live.get(id) !== m || m.config.paused) return null;
+    this.record(id, result, { kind: 'scheduled' });
+    return result.outcome === 'down' ? m.config.retry_interval_s * 1000 : m.config.interval_s * 1000;
+  }
+
+  /** Heartbeat ping or failure report: the deadline moves on. */
+  heartbeat(id: number, result: CheckResult, source: 'ping' | 'fail'): boolean {
+    const m = this.live.get(id);
+    if (!m || m.config.kind !== 'heartbeat' || m.config.paused) return false;
+    this.record(id, result, { kind: source });
+    const settings = m.config.settings as HeartbeatSettings;
+    this.scheduler.at(id, this.clock.now() + (m.config.interval_s + settings.grace_s) * 1000);
+    return true;
+  }
+
+  private apply(m: Live, s: Step): void {
+    m.state = s.state;
+    this.dirty.add(m.id);
+    this.liveStates.set(toStateRow(m));
+    for (const t of s.transitions) this.announce(m, t);
+  }
+
+  private announce(m: Live, t: Transition): void {
+    const text = describeTransition(m.config.name, t);
+    if (text) {
+      this.pendingEvents.push({
+        kind: t.kind === 'up' && !t.recovered ? 'first_up' : t.kind,
+        at: t.at,
+        monitorId: m.id,
+        actor: 'system',
+        text,
+        data: 'error' in t && t.error ? { error: t.error } : null,
+      });
+    }
+    this.bus.emit('monitor.transition', { id: m.id, transition: t });
+  }
+
+  /** Runs inside the writer's transaction: state rows and timeline lines commit with their results. */
+  private async persist(tx: EntityManager): Promise<void> {
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    for (const id of ids) {
+      const m = this.live.get(id);
+      if (!m) continue;
+      const row = toStateRow(m);
+      await tx.query(
+        `UPDATE monitor_state SET status = ?, since = ?, failing = ?, flapping = ?, last_check_at = ?, last_ok_at = ?,
+         latency_ms = ?, error_code = ?, error_message = ?, cert_expires_at = ?, note = ?, engine = ? WHERE monitor_id = ?`,
+        [row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms, row.error_code,
+          row.error_message, row.cert_expires_at, row.note, JSON.stringify(countersOf(m.state)), id],
+      );
+    }
+    for (const e of events) await this.events.recordIn(tx, e);
+  }
+
+  private subscribe(): void {
+    this.bus.on('monitor.changed', ({ id, created, targetChanged, config }) => this.reload(id, created, targetChanged, config));
+    this.bus.on('monitor.deleted', ({ id }) => {
+      this.live.delete(id);
+      this.dirty.delete(id);
+      this.liveStates.delete(id);
+      this.scheduler.remove(id);
+    });
+  }
+
+  /** Picks up a configuration change at once (synchronously, so the answer to the change already shows it). */
+  private reload(id: number, created: boolean, targetChanged: boolean, config: MonitorConfig): void {
+    const stored = { config };
+    const now = this.clock.now();
+    const prev = this.live.get(id);
+    if (!prev || created) {
+      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null }, 'now');
+      this.liveStates.set(toStateRow(this.live.get(id)!));
+      return;
+    }
+    const next: Live = { ...prev, config: stored.config };
+    this.live.set(id, next);
+    let s: Step = { state: prev.state, transitions: [] };
+    if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
+    else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);
+    else if (targetChanged) s = configChanged(prev.state, now);
+    if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
+    this.schedule(next, s.state !== prev.state ? 'now' : 'keep');
+  }
+
+  private add(m: Live, when: 'spread' | 'now'): void {
+    this.live.set(m.id, m);
+    this.liveStates.set(toStateRow(m));
+    this.schedule(m, when);
+  }
+
+  private schedule(m: Live, when: 'spread' | 'now' | 'keep'): void {
+    if (m.config.paused) {
+      this.scheduler.remove(m.id);
+      return;
+    }
+    const now = this.clock.now();
+    const interval = m.config.interval_s * 1000;
+    if (m.config.kind === 'heartbeat') {
+      const settings = m.config.settings as HeartbeatSettings;
+      const window = (m.config.interval_s + settings.grace_s) * 1000;
+      const lastPing = m.state.last_ok_at ?? m.state.since;
+      // After a start, pings the service could not receive while it was down are not held against
+      // the job: give it at least one grace period (and a minute) from now.
+      const floor = when === 'spread' ? now + settings.grace_s * 1000 + 60_000 : now;
+      this.scheduler.at(m.id, Math.max(lastPing + window, floor));
+      return;
+    }
+    if (when === 'now') this.scheduler.at(m.id, now);
+    else if (when === 'spread') this.scheduler.at(m.id, now + spreadOffset(m.id, interval));
+    else this.scheduler.at(m.id, Math.min(this.scheduler.dueOf(m.id) ?? now, now + interval));
+  }
+}
+
+function policyOf(c: MonitorConfig, source: ResultSource): Policy {
+  // A heartbeat is down as soon as a deadline passes or a failure is reported: no re-checks exist to confirm it.
+  const heartbeat = source.kind === 'missed' || source.kind === 'fail' || source.kind === 'ping';
+  return {
+    confirm_after: heartbeat ? 1 : c.confirm_after,
+    recover_after: heartbeat ? 1 : c.recover_after,
+    slow_after: c.slow_after,
+    slow_ms: c.slow_ms,
+    paused: c.paused,
+  };
+}
+
+function toStateRow(m: Live): StateRow {
+  const s = m.state;
+  return {
+    monitor_id: m.id,
+    status: s.status,
+    since: s.since,
+    failing: s.failing,
+    flapping: s.flapping,
+    last_check_at: s.last_check_at,
+    last_ok_at: s.last_ok_at,
+    latency_ms: s.latency_ms === null ? null : Math.round(s.latency_ms),
+    error_code: s.error_code,
+    error_message: s.error_message,
+    incident_id: m.incidentId,
+    cert_expires_at: s.cert_expires_at,
+    note: s.note,
+  };
+}
+
+function countersOf(s: MachineState): MachineCounters {
+  return { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince };
+}
+
+function fromStoredState(row: StateRow & { engine: string | null }): MachineState {
+  let counters: MachineCounters = { ...FRESH_COUNTERS };
+  try {
+    if (row.engine) counters = { ...counters, ...(JSON.parse(row.engine) as Partial<MachineCounters>) };
+  } catch {
+    // A damaged counter blob only means runs start counting again.
+  }
+  const { monitor_id: _id, incident_id: _incident, engine: _engine, ...rest } = row;
+  return { ...rest, ...counters };
+}
+
+function missedHeartbeat(now: number, intervalS: number, graceS: number): CheckResult {
+  return {
+    at_ms: now,
+    outcome: 'down',
+    latency_ms: null,
+    phases: { ...NO_PHASES },
+    status: null,
+    error: { code: 'heartbeat', message: `no ping within ${intervalS + graceS} s (interval ${intervalS} s + grace ${graceS} s)` },
+    cert: null,
+    detail: null,
+  };
+}
+
+function unknownResult(now: number, err: unknown): CheckResult {
+  return {
+    at_ms: now,
+    outcome: 'unknown',
+    latency_ms: null,
+    phases: { ...NO_PHASES },
+    status: null,
+    error: { code: 'protocol', message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` },
+    cert: null,
+    detail: null,
+  };
+}

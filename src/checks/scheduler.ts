@@ -1,0 +1,162 @@
+/**
+ * One due-time heap for every monitor and one timer for the earliest due time, never a timer per
+ * monitor. `run(id)` does the work and answers when the monitor is next due (ms from now), or null
+ * to drop it. A concurrency limit protects the machine; lateness (started minus due) is measured.
+ * No Nest, no database: the engine plugs the work in.
+ */
+import type { Clock } from '../common/clock';
+import { DueHeap } from './due-heap';
+
+export interface Timers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  set: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clear: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** Timers that never fire by themselves: tests call tick() after moving a fake clock. */
+export const manualTimers: Timers = { set: () => null, clear: () => undefined };
+
+export interface SchedulerOptions {
+  clock: Clock;
+  timers: Timers;
+  concurrency: number;
+  run: (id: number) => Promise<number | null>;
+  onError?: (id: number, err: unknown) => void;
+}
+
+const LATENESS_SAMPLES = 4096;
+
+export class Scheduler {
+  private readonly heap = new DueHeap();
+  private readonly running = new Map<number, Promise<void>>();
+  /** Monitors changed or removed while their check ran: their next due time is decided again. */
+  private readonly touched = new Map<number, number | null>();
+  private timer: unknown = null;
+  private timerDue = Infinity;
+  private stopped = false;
+  private readonly lateness = new Float64Array(LATENESS_SAMPLES);
+  private samples = 0;
+  started = 0;
+
+  constructor(private readonly o: SchedulerOptions) {}
+
+  get size(): number {
+    return this.heap.size + this.running.size;
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Schedules (or reschedules) a monitor at an absolute time. */
+  at(id: number, due: number): void {
+    if (this.running.has(id)) this.touched.set(id, due);
+    else this.heap.set(id, due);
+    this.arm();
+  }
+
+  remove(id: number): void {
+    if (this.running.has(id)) this.touched.set(id, null);
+    this.heap.remove(id);
+  }
+
+  dueOf(id: number): number | undefined {
+    return this.heap.dueOf(id);
+  }
+
+  /** Starts every due check the concurrency limit allows, then re-arms the timer. */
+  tick(): void {
+    if (this.stopped) return;
+    const now = this.o.clock.now();
+    while (this.running.size < this.o.concurrency) {
+      const entry = this.heap.popDue(now);
+      if (!entry) break;
+      this.recordLateness(now - entry.due);
+      this.started += 1;
+      const job = this.execute(entry.id).finally(() => {
+        this.running.delete(entry.id);
+        if (!this.stopped) {
+          this.arm();
+          // A freed slot may let a waiting due check start at once.
+          if (this.running.size < this.o.concurrency && (this.heap.peek()?.due ?? Infinity) <= this.o.clock.now()) this.tick();
+        }
+      });
+      this.running.set(entry.id, job);
+    }
+    this.arm();
+  }
+
+  /** Waits for every running check (each is bounded by its own timeout). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all([...this.running.values()]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) this.o.timers.clear(this.timer);
+    this.timer = null;
+    await this.idle();
+  }
+
+  /** p50, p99 and max of recent lateness, in ms. */
+  latenessStats(): { p50: number; p99: number; max: number; samples: number } {
+    const n = Math.min(this.samples, LATENESS_SAMPLES);
+    if (n === 0) return { p50: 0, p99: 0, max: 0, samples: 0 };
+    const sorted = Array.from(this.lateness.subarray(0, n)).sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(n - 1, Math.floor(q * n))];
+    return { p50: at(0.5), p99: at(0.99), max: sorted[n - 1], samples: this.samples };
+  }
+
+  private async execute(id: number): Promise<void> {
+    let next: number | null;
+    try {
+      next = await this.o.run(id);
+    } catch (err) {
+      this.o.onError?.(id, err);
+      next = 60_000;
+    }
+    if (this.touched.has(id)) {
+      const due = this.touched.get(id) ?? null;
+      this.touched.delete(id);
+      if (due !== null) this.heap.set(id, due);
+      return;
+    }
+    if (next !== null && !this.stopped) this.heap.set(id, this.o.clock.now() + next);
+  }
+
+  private recordLateness(ms: number): void {
+    this.lateness[this.samples % LATENESS_SAMPLES] = Math.max(0, ms);
+    this.samples += 1;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const next = this.heap.peek();
+    const due = next ? next.due : Infinity;
+    if (due >= this.timerDue && this.timer !== null) return;
+    if (this.timer !== null) this.o.timers.clear(this.timer);
+    this.timer = null;
+    this.timerDue = Infinity;
+    if (!next) return;
+    this.timerDue = due;
+    this.timer = this.o.timers.set(() => {
+      this.timer = null;
+      this.timerDue = Infinity;
+      this.tick();
+    }, Math.max(0, due - this.o.clock.now()));
+  }
+}
+
+/** Where a monitor's first check falls after a start: spread evenly over its interval (golden ratio), no burst. */
+export function spreadOffset(id: number, intervalMs: number): number {
+  const frac = (id * 0.6180339887498949) % 1;
+  return Math.floor(frac * intervalMs);
+}
