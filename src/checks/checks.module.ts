@@ -9,14 +9,17 @@ import { HeartbeatController } from './heartbeat.controller';
 import { HeartbeatService } from './heartbeat.service';
 import { HistoryController } from './history.controller';
 import { HistoryService } from './history.service';
+import { RollupsService } from './rollups.service';
+import { SeriesController } from './series.controller';
+import { StatsService } from './stats.service';
 import { SummaryController } from './summary.controller';
 import { SummaryService } from './summary.service';
 import { CheckWriter } from './writer';
 
 @Module({
   imports: [MonitorsModule],
-  controllers: [ChecksController, SummaryController, HeartbeatController, HistoryController],
-  providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService],
+  controllers: [ChecksController, SummaryController, HeartbeatController, HistoryController, SeriesController],
+  providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService, RollupsService, StatsService],
   exports: [CheckWriter, CheckRunner, EngineService, BlindGate],
 })
 export class ChecksModule {}

@@ -26,6 +26,7 @@ import {
   configChanged, FRESH_COUNTERS, initialMachineState, MachineCounters, MachineState, pause, Policy, resume, step, Step, Transition,
 } from './state-machine';
 import { describeTransition } from './transition-text';
+import { RollupsService } from './rollups.service';
 import { CheckWriter } from './writer';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
@@ -61,6 +62,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly bus: EventBus,
     private readonly liveStates: LiveStates,
     private readonly blind: BlindGate,
+    private readonly rollups: RollupsService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ENGINE_TIMERS) timers: Timers,
   ) {
@@ -76,6 +78,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     await this.writer.loadLastTimes();
+    await this.rollups.start((id) => this.capOf(id));
     const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
     const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (StateRow & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
@@ -110,6 +113,14 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   stats(): { monitors: number; inFlight: number; started: number; lateness: ReturnType<Scheduler['latenessStats']> } {
     return { monitors: this.live.size, inFlight: this.scheduler.inFlight, started: this.scheduler.started, lateness: this.scheduler.latenessStats() };
+  }
+
+  /** How long a check's outcome may hold before the gap counts as no data (rollup-math.ts). */
+  capOf(id: number): number {
+    const c = this.live.get(id)?.config;
+    if (!c) return 0;
+    if (c.kind === 'heartbeat') return (c.interval_s + (c.settings as HeartbeatSettings).grace_s) * 1000;
+    return c.interval_s * 1000 + c.timeout_ms;
   }
 
   /** Results recorded in the last 60 seconds. */

@@ -17,6 +17,8 @@ const ROWS_PER_STATEMENT = 500;
 /** Work that must commit in the same transaction as the rows (hourly rollups). */
 export interface WriteHook {
   onRows(m: EntityManager, rows: CheckRow[]): Promise<void>;
+  /** Called once the transaction committed (in-memory bookkeeping that must not run ahead of the disk). */
+  afterCommit?(): void;
 }
 
 export interface WriterStats {
@@ -101,6 +103,7 @@ export class CheckWriter implements OnApplicationShutdown {
         }
         for (const hook of this.hooks) await hook.onRows(m, rows);
       });
+      for (const hook of this.hooks) hook.afterCommit?.();
       // Only now leave the buffer: readers saw the rows in the buffer until they were committed.
       const written = new Set(rows);
       this.buffer = this.buffer.filter((r) => !written.has(r));

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BulkService } from './bulk.service';
 import { LiveStates } from './live-states';
-import { MONITOR_STATS_SOURCE, NO_HISTORY } from './monitor-stats';
+import { MonitorStatsRegistry } from './monitor-stats';
 import { MonitorsController } from './monitors.controller';
 import { MonitorsRepository } from './monitors.repository';
 import { MonitorsService } from './monitors.service';
@@ -13,8 +13,8 @@ import { MonitorsService } from './monitors.service';
     MonitorsService,
     BulkService,
     LiveStates,
-    { provide: MONITOR_STATS_SOURCE, useValue: NO_HISTORY },
+    MonitorStatsRegistry,
   ],
-  exports: [MonitorsRepository, MonitorsService, LiveStates],
+  exports: [MonitorsRepository, MonitorsService, LiveStates, MonitorStatsRegistry],
 })
 export class MonitorsModule {}

@@ -21,7 +21,7 @@ import { MonitorConfig } from './monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
 import { initialState, MONITOR_STATUSES, toStateDto } from './monitor-state';
-import { MONITOR_STATS_SOURCE, MonitorStatsSource } from './monitor-stats';
+import { MonitorStatsRegistry } from './monitor-stats';
 import { MONITOR_KINDS } from './monitor-types';
 import { LiveStates } from './live-states';
 import { MonitorsRepository, rowToStored, StoredMonitor } from './monitors.repository';
@@ -40,7 +40,7 @@ export class MonitorsService {
     private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(MONITOR_STATS_SOURCE) private readonly stats: MonitorStatsSource,
+    private readonly stats: MonitorStatsRegistry,
     private readonly live: LiveStates,
   ) {}
 
