@@ -57,7 +57,8 @@ describe('check engine', () => {
     expect(await state(m.id)).toMatchObject({ status: 'down' });
     await advance(60_000);
     expect(await state(m.id)).toMatchObject({ status: 'up', failing: 0, error: null });
-    expect(target.hits).toBe(6);
+    // Six checks, plus the second opinion taken before the third failure confirmed Down.
+    expect(target.hits).toBe(7);
 
     const checks = await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200);
     expect(checks.body.items.map((c: { outcome: string }) => c.outcome)).toEqual(['up', 'up', 'down', 'down', 'down', 'up']);

@@ -9,6 +9,7 @@ import { HeartbeatController } from './heartbeat.controller';
 import { HeartbeatService } from './heartbeat.service';
 import { HistoryController } from './history.controller';
 import { HistoryService } from './history.service';
+import { RetentionService } from './retention.service';
 import { RollupsService } from './rollups.service';
 import { SeriesController } from './series.controller';
 import { StatsService } from './stats.service';
@@ -19,7 +20,7 @@ import { CheckWriter } from './writer';
 @Module({
   imports: [MonitorsModule],
   controllers: [ChecksController, SummaryController, HeartbeatController, HistoryController, SeriesController],
-  providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService, RollupsService, StatsService],
+  providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService, RollupsService, StatsService, RetentionService],
   exports: [CheckWriter, CheckRunner, EngineService, BlindGate],
 })
 export class ChecksModule {}

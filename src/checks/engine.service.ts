@@ -18,26 +18,22 @@ import type { MonitorConfig } from '../monitors/monitor-config';
 import type { StateRow } from '../monitors/monitor-state';
 import type { HeartbeatSettings } from '../monitors/monitor-types';
 import { MonitorRow, rowToStored } from '../monitors/monitors.repository';
-import { CheckResult, NO_PHASES } from './check-result';
+import { CheckResult } from './check-result';
+import { certWarning } from './cert-warnings';
+import { engineBlob, fromStoredState, Live, policyOf, toStateRow } from './live-monitor';
+import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate } from './blind-gate';
 import { Scheduler, spreadOffset, Timers } from './scheduler';
-import {
-  configChanged, FRESH_COUNTERS, initialMachineState, MachineCounters, MachineState, pause, Policy, resume, step, Step, Transition,
-} from './state-machine';
+import { configChanged, initialMachineState, MachineState, pause, resume, step, Step, Transition } from './state-machine';
 import { describeTransition } from './transition-text';
+import { describeHost } from './target-host';
 import { RollupsService } from './rollups.service';
 import { CheckWriter } from './writer';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
 
-interface Live {
-  id: number;
-  config: MonitorConfig;
-  state: MachineState;
-  incidentId: number | null;
-}
 
 export interface ResultSource {
   /** `manual` for check-now, `ping` / `fail` for heartbeats. */
@@ -85,8 +81,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     for (const row of rows) {
       const stored = rowToStored(row);
       const s = states.get(row.id);
-      const state = s ? fromStoredState(s) : initialMachineState(now, stored.config.paused);
-      this.add({ id: row.id, config: stored.config, state, incidentId: s?.incident_id ?? null }, 'spread');
+      const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
+      this.add({ id: row.id, config: stored.config, ...restored, incidentId: s?.incident_id ?? null }, 'spread');
     }
     this.subscribe();
     this.log.log(`engine started with ${rows.length} monitors`);
@@ -156,7 +152,21 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!m) return at;
     const policy = policyOf(m.config, source);
     this.apply(m, step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy));
+    if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
     return at;
+  }
+
+  /** A `cert` line at each tls_warn_days threshold, once per threshold per certificate. */
+  private warnCert(m: Live, notAfter: number, now: number): void {
+    const settings = m.config.settings as { tls_warn_days?: number };
+    const days = certWarning(notAfter, now, settings.tls_warn_days ?? 0, m.certWarned);
+    if (days === null) return;
+    m.certWarned = { notAfter, days };
+    this.dirty.add(m.id);
+    const left = Math.floor((notAfter - now) / 86_400_000);
+    const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
+    this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
+    this.bus.emit('monitor.cert', { id: m.id, notAfter, days, at: now });
   }
 
   private async runDue(id: number): Promise<number | null> {
@@ -180,8 +190,43 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     // The monitor may have been removed, paused or changed while the check ran.
     if (this.live.get(id) !== m || m.config.paused) return null;
+    if (result.outcome === 'down' && this.wouldConfirmDown(m)) {
+      const second = await this.secondOpinion(m);
+      if (this.live.get(id) !== m || m.config.paused) return null;
+      if (second && second.outcome !== 'down') {
+        this.pathProblem(m, result, second);
+        return m.config.interval_s * 1000;
+      }
+    }
     this.record(id, result, { kind: 'scheduled' });
     return result.outcome === 'down' ? m.config.retry_interval_s * 1000 : m.config.interval_s * 1000;
+  }
+
+  private wouldConfirmDown(m: Live): boolean {
+    return m.state.status !== 'down' && m.state.failing + 1 >= m.config.confirm_after;
+  }
+
+  /**
+   * Before a failure confirms Down, the check runs once more from scratch (a fresh name lookup
+   * and a fresh connection). If that one succeeds, the failure was a network path problem.
+   */
+  private async secondOpinion(m: Live): Promise<CheckResult | null> {
+    try {
+      return await this.runner.run(m.config);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The failure is kept with a note and not counted; the good second opinion counts. */
+  private pathProblem(m: Live, failed: CheckResult, second: CheckResult): void {
+    const note = `not counted: a network path problem (a second check succeeded${failed.error ? ` after "${failed.error.message}"` : ''})`;
+    const at = this.writer.add({ ...failed, monitor_id: m.id, note });
+    this.apply(m, step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' })));
+    const host = describeHost(m.config);
+    this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
+    this.bus.emit('path', { host, at });
+    this.record(m.id, { ...second, at_ms: Math.max(second.at_ms, at + 1) }, { kind: 'scheduled' });
   }
 
   /** Heartbeat ping or failure report: the deadline moves on. */
@@ -230,7 +275,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         `UPDATE monitor_state SET status = ?, since = ?, failing = ?, flapping = ?, last_check_at = ?, last_ok_at = ?,
          latency_ms = ?, error_code = ?, error_message = ?, cert_expires_at = ?, note = ?, engine = ? WHERE monitor_id = ?`,
         [row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms, row.error_code,
-          row.error_message, row.cert_expires_at, row.note, JSON.stringify(countersOf(m.state)), id],
+          row.error_message, row.cert_expires_at, row.note, engineBlob(m), id],
       );
     }
     for (const e of events) await this.events.recordIn(tx, e);
@@ -252,7 +297,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const now = this.clock.now();
     const prev = this.live.get(id);
     if (!prev || created) {
-      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null }, 'now');
+      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null }, 'now');
       this.liveStates.set(toStateRow(this.live.get(id)!));
       return;
     }
@@ -295,74 +340,3 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 }
 
-function policyOf(c: MonitorConfig, source: ResultSource): Policy {
-  // A heartbeat is down as soon as a deadline passes or a failure is reported: no re-checks exist to confirm it.
-  const heartbeat = source.kind === 'missed' || source.kind === 'fail' || source.kind === 'ping';
-  return {
-    confirm_after: heartbeat ? 1 : c.confirm_after,
-    recover_after: heartbeat ? 1 : c.recover_after,
-    slow_after: c.slow_after,
-    slow_ms: c.slow_ms,
-    paused: c.paused,
-  };
-}
-
-function toStateRow(m: Live): StateRow {
-  const s = m.state;
-  return {
-    monitor_id: m.id,
-    status: s.status,
-    since: s.since,
-    failing: s.failing,
-    flapping: s.flapping,
-    last_check_at: s.last_check_at,
-    last_ok_at: s.last_ok_at,
-    latency_ms: s.latency_ms === null ? null : Math.round(s.latency_ms),
-    error_code: s.error_code,
-    error_message: s.error_message,
-    incident_id: m.incidentId,
-    cert_expires_at: s.cert_expires_at,
-    note: s.note,
-  };
-}
-
-function countersOf(s: MachineState): MachineCounters {
-  return { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince };
-}
-
-function fromStoredState(row: StateRow & { engine: string | null }): MachineState {
-  let counters: MachineCounters = { ...FRESH_COUNTERS };
-  try {
-    if (row.engine) counters = { ...counters, ...(JSON.parse(row.engine) as Partial<MachineCounters>) };
-  } catch {
-    // A damaged counter blob only means runs start counting again.
-  }
-  const { monitor_id: _id, incident_id: _incident, engine: _engine, ...rest } = row;
-  return { ...rest, ...counters };
-}
-
-function missedHeartbeat(now: number, intervalS: number, graceS: number): CheckResult {
-  return {
-    at_ms: now,
-    outcome: 'down',
-    latency_ms: null,
-    phases: { ...NO_PHASES },
-    status: null,
-    error: { code: 'heartbeat', message: `no ping within ${intervalS + graceS} s (interval ${intervalS} s + grace ${graceS} s)` },
-    cert: null,
-    detail: null,
-  };
-}
-
-function unknownResult(now: number, err: unknown): CheckResult {
-  return {
-    at_ms: now,
-    outcome: 'unknown',
-    latency_ms: null,
-    phases: { ...NO_PHASES },
-    status: null,
-    error: { code: 'protocol', message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` },
-    cert: null,
-    detail: null,
-  };
-}

@@ -15,6 +15,10 @@ export interface BusEvents {
   'monitor.token': { id: number };
   /** A monitor's status moved (incidents, alerts and the live stream listen). */
   'monitor.transition': { id: number; transition: Transition };
+  /** A certificate crossed a tls_warn_days threshold. */
+  'monitor.cert': { id: number; notAfter: number; days: number; at: number };
+  /** A second opinion found a network path problem. */
+  path: { host: string; at: number };
   /** The service went blind (no canary reachable) or came back. */
   blind: { active: boolean; since: number };
 }

@@ -7,15 +7,19 @@ export interface SwitchServer {
   status: number;
   delayMs: number;
   hits: number;
+  /** The next this-many requests answer 503 whatever `status` says. */
+  failNext: number;
   close(): Promise<void>;
 }
 
 export async function startSwitchServer(): Promise<SwitchServer> {
-  const state = { status: 200, delayMs: 0, hits: 0 };
+  const state = { status: 200, delayMs: 0, hits: 0, failNext: 0 };
   const server = http.createServer((_req, res) => {
     state.hits += 1;
+    const failing = state.failNext > 0;
+    if (failing) state.failNext -= 1;
     setTimeout(() => {
-      res.statusCode = state.status;
+      res.statusCode = failing ? 503 : state.status;
       res.end(`status ${state.status}`);
     }, state.delayMs);
   });
