@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Hourly and daily rollups of check results, upserted by the writer in the same transaction as
  * the rows they summarise. Times: `up_ms`, `down_ms`, `unknown_ms` (how long each outcome held,
  * docs/storage.md); counts per outcome; latency sum, count, min, max and a sparse log-bucket
- * histogram (JSON) for percentiles. Days are local days of the configured time zone.
+ * histogram (varint pairs, latency-histogram.ts) for percentiles. Days are local days of the configured time zone.
  */
 export class Rollups1767484800000 implements MigrationInterface {
   name = 'Rollups1767484800000';
@@ -25,7 +25,7 @@ export class Rollups1767484800000 implements MigrationInterface {
         lat_sum INTEGER NOT NULL DEFAULT 0,
         lat_min INTEGER,
         lat_max INTEGER,
-        hist TEXT,
+        hist BLOB,
         PRIMARY KEY (monitor_id, ${key})
       ) WITHOUT ROWID`);
     }

@@ -45,3 +45,51 @@ export function exactQuantile(values: number[], q: number): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1];
 }
+
+/**
+ * Stored form: pairs of (bucket delta, count) as unsigned LEB128 varints, buckets ascending.
+ * About 2 bytes a bucket instead of ~8 as JSON: hourly rows are the bulk of the rollups.
+ */
+export function encodeHistogram(h: Histogram): Buffer | null {
+  const entries = Object.entries(h).map(([b, n]) => [Number(b), n] as const).filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+  if (entries.length === 0) return null;
+  const bytes: number[] = [];
+  const put = (v: number) => {
+    let x = v;
+    while (x >= 0x80) {
+      bytes.push((x % 0x80) | 0x80);
+      x = Math.floor(x / 0x80);
+    }
+    bytes.push(x);
+  };
+  let prev = 0;
+  for (const [b, n] of entries) {
+    put(b - prev);
+    put(n);
+    prev = b;
+  }
+  return Buffer.from(bytes);
+}
+
+export function decodeHistogram(buf: Buffer | Uint8Array | null): Histogram {
+  const h: Histogram = {};
+  if (!buf) return h;
+  let i = 0;
+  const get = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (i >= buf.length) throw new Error('truncated histogram');
+      const byte = buf[i++];
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) return v;
+      mul *= 0x80;
+    }
+  };
+  let bucket = 0;
+  while (i < buf.length) {
+    bucket += get();
+    h[bucket] = get();
+  }
+  return h;
+}

@@ -9,7 +9,7 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { SettingsService } from '../system/settings.service';
 import { CheckRow } from './check-row';
-import { Histogram } from './latency-histogram';
+import { decodeHistogram, encodeHistogram } from './latency-histogram';
 import { accountRows, emptyAcc, mergeAcc, RollupAcc, RollupBatch, spanKind, Tail } from './rollup-math';
 import { CheckWriter, WriteHook } from './writer';
 
@@ -20,7 +20,7 @@ const ACC_COLUMNS = ['up_ms', 'down_ms', 'unknown_ms', 'n_up', 'n_slow', 'n_down
 export interface RollupRow extends Omit<RollupAcc, 'hist'> {
   monitor_id: number;
   key: number;
-  hist: string | null;
+  hist: Buffer | null;
 }
 
 @Injectable()
@@ -82,7 +82,7 @@ export class RollupsService {
         const old = byKey.get(`${e.monitorId}:${e.key}`);
         if (old) mergeAcc(acc, toAcc(old));
         mergeAcc(acc, e.acc);
-        values.push(e.monitorId, e.key, ...ACC_COLUMNS.map((c) => acc[c]), Object.keys(acc.hist).length ? JSON.stringify(acc.hist) : null);
+        values.push(e.monitorId, e.key, ...ACC_COLUMNS.map((c) => acc[c]), encodeHistogram(acc.hist));
       }
       await m.query(
         `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => `(${cols.map(() => '?').join(', ')})`).join(', ')}`,
@@ -149,6 +149,6 @@ function toAcc(r: RollupRow): RollupAcc {
     lat_sum: r.lat_sum,
     lat_min: r.lat_min,
     lat_max: r.lat_max,
-    hist: r.hist ? (JSON.parse(r.hist) as Histogram) : {},
+    hist: decodeHistogram(r.hist),
   };
 }
