@@ -106,6 +106,29 @@ answer=$(curl -fsS --max-time 5 "$base/api/v1/auth/setup/$token") || fail "GET /
 printf '%s' "$answer" | grep -q '"valid":true' || fail "the setup link is not valid: ${answer:0:200}"
 ok "$link is valid"
 
+step "owner setup to an admin API key, over HTTP alone"
+# The authenticator code is computed the way an app would (RFC 6238, SHA-1, 30 s, 6 digits).
+secret=$(printf '%s' "$answer" | sed -n 's/.*"secret":"\([A-Z2-7]*\)".*/\1/p')
+[ -n "$secret" ] || fail "no authenticator secret in the setup answer"
+code=$(python3 -c 'import base64,hmac,struct,sys,time
+k=base64.b32decode(sys.argv[1]+"="*(-len(sys.argv[1])%8))
+h=hmac.new(k,struct.pack(">Q",int(time.time())//30),"sha1").digest()
+o=h[-1]&15
+print("%06d"%((struct.unpack(">I",h[o:o+4])[0]&0x7fffffff)%1000000))' "$secret") || fail "python3 could not compute the code"
+setup=$(curl -sS --max-time 10 -o "$work/setup.json" -w '%{http_code}' -D "$work/setup.headers" \
+  -H 'Content-Type: application/json' -H "Origin: $base" \
+  -d "{\"email\":\"owner@example.com\",\"password\":\"smoke test password 1\",\"code\":\"$code\"}" \
+  "$base/api/v1/auth/setup/$token") || fail "POST setup failed"
+[ "$setup" = 200 ] || fail "POST setup answered $setup: $(cat "$work/setup.json")"
+cookie=$(sed -n 's/^[Ss]et-[Cc]ookie: \(service_session=[^;]*\).*/\1/p' "$work/setup.headers" | tr -d '\r')
+[ -n "$cookie" ] || fail "no session cookie after setup"
+key=$(curl -fsS --max-time 5 -H "Cookie: $cookie" -H "Origin: $base" -H 'Content-Type: application/json' \
+  -d '{"name":"smoke","scope":"admin"}' "$base/api/v1/keys" | sed -n 's/.*"key":"\(fs_[0-9a-f]*\)".*/\1/p')
+[ -n "$key" ] || fail "POST /api/v1/keys gave no key"
+keys=$(curl -fsS --max-time 5 -H "Authorization: Bearer $key" "$base/api/v1/keys") || fail "the new key was refused"
+printf '%s' "$keys" | grep -q '"name":"smoke"' || fail "GET /api/v1/keys does not list the key: ${keys:0:200}"
+ok "setup, session cookie, POST /keys and a request with the key all work"
+
 step "backup"
 "${farsight[@]}" backup "$work/backup.db" >"$work/backup.out" 2>"$work/backup.err" ||
   fail "farsight backup exited $?: $(cat "$work/backup.err")"
