@@ -5,7 +5,7 @@
  * mutated. The rules, and each decision where the specification is silent, are in
  * docs/state-machine.md; keep the two in step.
  */
-import type { MonitorStatus, StateRow } from '../monitors/monitor-state';
+import { initialState, MonitorStatus, StateRow } from '../monitors/monitor-state';
 import type { CheckError, CheckResult } from './check-result';
 
 /** The part of a monitor's settings the machine reads. Muting is not here: it only holds alerts back. */
@@ -83,20 +83,8 @@ export const FRESH_COUNTERS: Readonly<MachineCounters> = Object.freeze({
 });
 
 export function initialMachineState(now: number, paused: boolean): MachineState {
-  return {
-    status: paused ? 'paused' : 'unknown',
-    since: now,
-    failing: 0,
-    flapping: 0,
-    last_check_at: null,
-    last_ok_at: null,
-    latency_ms: null,
-    error_code: null,
-    error_message: null,
-    cert_expires_at: null,
-    note: null,
-    ...FRESH_COUNTERS,
-  };
+  const { monitor_id: _id, incident_id: _incident, ...row } = initialState(0, paused, now);
+  return { ...row, ...FRESH_COUNTERS };
 }
 
 export function step(state: MachineState, result: MachineInput, policy: Policy): Step {

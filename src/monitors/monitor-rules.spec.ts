@@ -2,30 +2,13 @@ import 'reflect-metadata';
 import type { MonitorDto } from './dto/monitor.dto';
 import { isHostOrIp, isHttpUrl, monitorRuleErrors, parseResolver } from './monitor-rules';
 import type { MonitorKind } from './monitor-types';
+import { makeHttp } from '../../test/checkers/factories';
 
 type Plain = Record<string, unknown>;
 
 /** Valid settings of each kind, defaults filled in as the DTO check sees them. */
 const KIND_SETTINGS: Record<MonitorKind, Plain> = {
-  http: {
-    url: 'https://nas.local/health',
-    method: 'GET',
-    headers: [],
-    body: null,
-    content_type: null,
-    auth: null,
-    follow_redirects: true,
-    ip_version: 'auto',
-    resolve_to: null,
-    tls_verify: true,
-    tls_warn_days: 14,
-    expect_status: '200-399',
-    body_contains: null,
-    body_not_contains: null,
-    json: [],
-    expect_header: null,
-    max_ms: null,
-  },
+  http: { ...makeHttp('https://nas.local/health') },
   tcp: { host: 'db.lan', port: 5432, send: null, expect_banner: null, ip_version: 'auto' },
   ping: { host: 'router.lan', packets: 3, max_loss_pct: null, ip_version: 'auto' },
   dns: { name: 'example.com', record: 'A', resolver: '1.1.1.1', expect: null },

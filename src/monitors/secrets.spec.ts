@@ -1,5 +1,6 @@
 import { MASK } from '../common/secrets';
 import type { HttpAuth, HttpHeader, HttpSettings } from './monitor-types';
+import { makeHttp as makeHttpSettings } from '../../test/checkers/factories';
 import {
   extractUrlCredentials, forceSecretHeaders, isCredentialHeader, keepMaskedSecrets, maskHttpSettings,
 } from './secrets';
@@ -7,26 +8,7 @@ import {
 const URL_BEFORE = 'https://api.example.com/v1/health';
 
 function makeHttp(overrides: Partial<HttpSettings> = {}): HttpSettings {
-  return {
-    url: URL_BEFORE,
-    method: 'GET',
-    headers: [],
-    body: null,
-    content_type: null,
-    auth: null,
-    follow_redirects: true,
-    ip_version: 'auto',
-    resolve_to: null,
-    tls_verify: true,
-    tls_warn_days: 14,
-    expect_status: '200-399',
-    body_contains: null,
-    body_not_contains: null,
-    json: [],
-    expect_header: null,
-    max_ms: null,
-    ...overrides,
-  };
+  return makeHttpSettings(URL_BEFORE, overrides);
 }
 
 const header = (name: string, value: string, secret = false): HttpHeader => ({ name, value, secret });
