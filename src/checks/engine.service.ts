@@ -43,8 +43,12 @@ export interface ResultSource {
 @Injectable()
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly live = new Map<number, Live>();
-  private readonly dirty = new Set<number>();
+  /** Monitors whose state row must be written, with a generation so a write never clears a newer change. */
+  private readonly dirty = new Map<number, number>();
+  private generation = 0;
   private pendingEvents: EventInput[] = [];
+  /** What the writer's open transaction is writing; dropped from the queues once it commits. */
+  private writing: { states: Map<number, number>; events: number } | null = null;
   private readonly scheduler: Scheduler;
   private readonly log = new Logger('engine');
   /** Results recorded per second over the last minute, for checks_per_min. */
@@ -69,7 +73,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       run: (id) => this.runDue(id),
       onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
-    writer.addHook({ onRows: (m) => this.persist(m) });
+    writer.addHook({ onRows: (m) => this.persist(m), afterCommit: () => this.persisted() });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -162,7 +166,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const days = certWarning(notAfter, now, settings.tls_warn_days ?? 0, m.certWarned);
     if (days === null) return;
     m.certWarned = { notAfter, days };
-    this.dirty.add(m.id);
+    this.dirty.set(m.id, ++this.generation);
     const left = Math.floor((notAfter - now) / 86_400_000);
     const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
     this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
@@ -241,7 +245,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   private apply(m: Live, s: Step): void {
     m.state = s.state;
-    this.dirty.add(m.id);
+    this.dirty.set(m.id, ++this.generation);
     this.liveStates.set(toStateRow(m));
     for (const t of s.transitions) this.announce(m, t);
   }
@@ -263,11 +267,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Runs inside the writer's transaction: state rows and timeline lines commit with their results. */
   private async persist(tx: EntityManager): Promise<void> {
-    const ids = [...this.dirty];
-    this.dirty.clear();
-    const events = this.pendingEvents;
-    this.pendingEvents = [];
-    for (const id of ids) {
+    // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
+    const states = new Map(this.dirty);
+    const events = this.pendingEvents.slice();
+    this.writing = { states, events: events.length };
+    for (const id of states.keys()) {
       const m = this.live.get(id);
       if (!m) continue;
       const row = toStateRow(m);
@@ -279,6 +283,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       );
     }
     for (const e of events) await this.events.recordIn(tx, e);
+  }
+
+  private persisted(): void {
+    if (!this.writing) return;
+    for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
+    this.pendingEvents.splice(0, this.writing.events);
+    this.writing = null;
   }
 
   private subscribe(): void {
