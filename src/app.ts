@@ -7,7 +7,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { AppDeps, AppModule } from './app.module';
+import { HeartbeatService } from './checks/heartbeat.service';
+import { installHeartbeatRoutes } from './checks/heartbeat.routes';
 import { installBodyParsers } from './common/body-parsing';
+import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
 import { LineLogger } from './common/logger';
 
@@ -21,6 +24,7 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   express.set('etag', false);
   installSecurityHeaders(express);
   installBodyParsers(express);
+  installHeartbeatRoutes(express, app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy));
   await app.init();
   return app;
 }

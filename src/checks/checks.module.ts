@@ -5,7 +5,6 @@ import { CheckRunner } from './check-runner';
 import { ChecksController } from './checks.controller';
 import { ChecksService } from './checks.service';
 import { EngineService } from './engine.service';
-import { HeartbeatController } from './heartbeat.controller';
 import { HeartbeatService } from './heartbeat.service';
 import { HistoryController } from './history.controller';
 import { HistoryService } from './history.service';
@@ -19,8 +18,8 @@ import { CheckWriter } from './writer';
 
 @Module({
   imports: [MonitorsModule],
-  controllers: [ChecksController, SummaryController, HeartbeatController, HistoryController, SeriesController],
+  controllers: [ChecksController, SummaryController, HistoryController, SeriesController],
   providers: [CheckRunner, ChecksService, CheckWriter, EngineService, BlindGate, SummaryService, HeartbeatService, HistoryService, RollupsService, StatsService, RetentionService],
-  exports: [CheckWriter, CheckRunner, EngineService, BlindGate],
+  exports: [CheckWriter, CheckRunner, EngineService, BlindGate, HeartbeatService],
 })
 export class ChecksModule {}

@@ -36,7 +36,7 @@ export class HeartbeatService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     const forget = ({ id }: { id: number }) => {
-      for (const [hash, cached] of this.ids) if (cached === id) this.ids.delete(hash);
+      for (const [token, cached] of this.ids) if (cached === id) this.ids.delete(token);
     };
     bus.on('monitor.deleted', forget);
     bus.on('monitor.changed', forget);
@@ -67,14 +67,14 @@ export class HeartbeatService {
     return { status: 200, text: counted ? 'OK' : 'OK (monitor paused: ping ignored)' };
   }
 
+  /** Known tokens are cached by their text (only the hash is stored, and hashing every ping costs). */
   private async lookup(token: string): Promise<number | null> {
-    const hash = sha256(token);
-    const cached = this.ids.get(hash);
+    const cached = this.ids.get(token);
     if (cached !== undefined) return cached;
-    const rows = (await this.db.query("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [hash])) as { id: number }[];
+    const rows = (await this.db.query("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
     if (!rows[0]) return null;
     if (this.ids.size >= CACHE_MAX) this.ids.clear();
-    this.ids.set(hash, rows[0].id);
+    this.ids.set(token, rows[0].id);
     return rows[0].id;
   }
 }
