@@ -6,6 +6,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Express, NextFunction, Request, Response } from 'express';
+import { cappedText } from '../common/body-parsing';
 import { ProxyTrust } from '../common/client-ip';
 import { HeartbeatService, PingAnswer } from './heartbeat.service';
 
@@ -31,12 +32,13 @@ export function installHeartbeatRoutes(app: Express, heartbeats: HeartbeatServic
       },
     );
   };
-  app.all('/hb/:token/fail', handle('fail'));
-  app.all('/hb/:token', handle('ping'));
+  app.all('/hb/:token/fail', cappedText, handle('fail'));
+  app.all('/hb/:token', cappedText, handle('ping'));
 }
 
 function send(res: Response, a: PingAnswer): void {
   res.status(a.status).setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   if (a.retryAfterS) res.setHeader('Retry-After', String(a.retryAfterS));
   res.type('text/plain').send(`${a.text}\n`);
 }

@@ -33,7 +33,6 @@ export const HEARTBEAT_BODY_KEEP = 1024;
 const HEARTBEAT_BODY_MAX = 64 * 1024;
 
 export function installBodyParsers(app: Express): void {
-  app.use('/hb', cappedText);
   app.use(requireJsonContentType);
   for (const [path, limit] of Object.entries(LARGE_JSON_PATHS)) {
     app.use(path, express.json({ limit, type: JSON_TYPES, reviver: refuseReservedKeys }));
@@ -47,7 +46,7 @@ export function installBodyParsers(app: Express): void {
   });
 }
 
-function cappedText(req: Request, res: Response, next: NextFunction): void {
+export function cappedText(req: Request, res: Response, next: NextFunction): void {
   if (req.method !== 'POST' || !hasBody(req)) return next();
   const chunks: Buffer[] = [];
   let kept = 0;
