@@ -1,0 +1,120 @@
+/**
+ * `npm run bench -- [scenario] [options]`: measures the built service against the performance
+ * targets (docs/performance.md). Prints a table on stdout, progress on stderr, and writes the
+ * results as JSON to bench/results/ (git-ignored).
+ *
+ *   (none) | all     every scenario with small defaults (a few minutes)
+ *   engine | writer | api | heartbeats | storage | startup
+ *   floor            CPU of a bare GET at the engine's rate: the floor under CPU per check (not in all)
+ *   farm --port P --endpoints N [--tcp-ports K]     the target farm alone (until Ctrl-C)
+ *   profile FILE.cpuprofile [--top N] [--from S] [--to S]   where a CPU profile spent its time (S: seconds from its start)
+ *   profile FILE.cpuprofile --callers NAME [--depth D]   who calls the frames named NAME
+ *
+ * Common options: --out DIR (results dir), --profile (run the service under node --cpu-prof and
+ * summarise the profile), --keep (keep temp data dirs), --smoke (tiny sizes, for the test suite).
+ * Scenario options (--monitors, --duration, ...) are listed by --help; with `all` they apply to
+ * every scenario that has them.
+ */
+import { ArgError, Options, parseArgs } from './args';
+import { killAllChildren } from './children';
+import { runFarm } from './farm-server';
+import { DEFAULT_RESULTS_DIR } from './paths';
+import { callersOf, formatProfile, profileWindow, summariseProfile } from './profile';
+import { codeWarning, printTable, runInfo, ScenarioResult, writeJson } from './report';
+import { log, RunContext } from './scenario';
+import { EXTRA_SCENARIOS, SCENARIOS } from './scenarios';
+
+const HELP = `usage: npm run bench -- [scenario] [options]
+
+scenarios (default: all, with small defaults):
+${SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary}`).join('\n')}
+${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`).join('\n')}
+  farm        the target farm alone: --port P --endpoints N [--tcp-ports K]
+  profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
+
+options:
+  --monitors N     engine 1000 (target: 10000), api 1000, heartbeats 1000, storage 2000, startup 10000
+  --interval S     engine 60, storage 10
+  --warmup S       engine: one interval; storage: one interval
+  --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30
+  --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)
+  --concurrency C  api 4, heartbeats 16
+  --requests N     api: requests per route and pass (200)
+  --rows N         writer: rows per run (100000)
+  --repeat R       writer 3, startup 3
+  --binary FILE    startup: also time the single executable (dist/farsight after npm run package)
+  --node-args="A"  engine: extra node options for the service, e.g. --node-args="--trace-gc --max-semi-space-size=2"
+  --profile        run the service under node --cpu-prof and print the top frames
+  --keep           keep the temp data dirs
+  --out DIR        results dir (default bench/results)
+  --smoke          tiny sizes and a few seconds: checks that the harness works`;
+
+const COMMON_OPTIONS = ['out', 'profile', 'keep', 'smoke', 'help'];
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'profile') {
+    if (!argv[1]) throw new ArgError('usage: profile FILE.cpuprofile [--top N]');
+    const o = new Options(parseArgs(argv.slice(2)).options);
+    const callers = o.string('callers', '');
+    const window = profileWindow(argv[1], o.number('from', 0), o.number('to', Infinity));
+    const text = callers
+      ? callersOf(argv[1], callers, o.number('depth', 4), 8, window)
+      : formatProfile(summariseProfile(argv[1], o.number('top', 20), window));
+    process.stdout.write(`${text}\n`);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  const o = new Options(args.options);
+  if (o.flag('help') || args.scenario === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (args.scenario === 'farm') {
+    await runFarm({ port: o.number('port', 0), endpoints: o.number('endpoints', 10_000), tcpPorts: o.number('tcp-ports', 0) });
+    return 0;
+  }
+  const name = args.scenario ?? 'all';
+  const chosen = name === 'all' ? SCENARIOS : [...SCENARIOS, ...EXTRA_SCENARIOS].filter((s) => s.name === name);
+  if (chosen.length === 0) throw new ArgError(`unknown scenario "${name}"\n\n${HELP}`);
+  const known = new Set([...COMMON_OPTIONS, ...chosen.flatMap((s) => s.options)]);
+  const unknown = o.names().filter((n) => !known.has(n));
+  if (unknown.length) throw new ArgError(`unknown option(s) for ${name}: ${unknown.map((u) => `--${u}`).join(', ')}\n\n${HELP}`);
+  const ctx: RunContext = {
+    smoke: o.flag('smoke'),
+    resultsDir: o.string('out', DEFAULT_RESULTS_DIR),
+    profile: o.flag('profile'),
+    keep: o.flag('keep'),
+  };
+  const results: ScenarioResult[] = [];
+  const started = performance.now();
+  const startInfo = runInfo();
+  try {
+    for (const scenario of chosen) {
+      log(scenario.name, 'start');
+      const r = await scenario.run(o, ctx);
+      results.push(r);
+      log(scenario.name, `done in ${r.elapsedS} s`);
+    }
+  } finally {
+    if (results.length) {
+      printTable(results);
+      const file = writeJson(ctx.resultsDir, name, results, startInfo);
+      const warning = codeWarning(startInfo, runInfo());
+      if (warning) process.stdout.write(`\nWARNING: ${warning}\n`);
+      process.stdout.write(`\nresults: ${file} (commit ${startInfo.commit}, ${Math.round((performance.now() - started) / 1000)} s)\n`);
+    }
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    killAllChildren();
+    process.exit(code);
+  },
+  (err: unknown) => {
+    killAllChildren();
+    process.stderr.write(`bench: ${err instanceof ArgError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(err instanceof ArgError ? 2 : 1);
+  },
+);

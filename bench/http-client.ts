@@ -1,0 +1,127 @@
+/**
+ * A minimal HTTP/1.1 client over node:http with keep-alive (what a browser or a load tool does),
+ * and a closed-loop load generator: `concurrency` workers, each sending its next request as soon
+ * as the previous answer has been read. Every request has a timeout so a hung service cannot hang
+ * the harness.
+ */
+import * as http from 'node:http';
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  ms: number;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** An object is sent as JSON. */
+  body?: unknown;
+  agent?: http.Agent | false;
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export function request(method: string, url: string, options: RequestOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let payload: Buffer | null = null;
+  if (options.body !== undefined) {
+    payload = Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = String(payload.length);
+  }
+  const started = performance.now();
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: options.agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => req.destroy(new Error(`${method} ${url}: no answer in time`)));
+    req.on('error', reject);
+    req.end(payload ?? undefined);
+  });
+}
+
+/** Sends a request and parses a JSON answer; any status outside `ok` is an error with the body in its message. */
+export async function requestJson<T>(method: string, url: string, options: RequestOptions = {}, ok: number[] = [200, 201]): Promise<T> {
+  const a = await request(method, url, options);
+  if (!ok.includes(a.status)) throw new Error(`${method} ${new URL(url).pathname}: HTTP ${a.status} ${a.body.slice(0, 300)}`);
+  return JSON.parse(a.body) as T;
+}
+
+export function keepAliveAgent(maxSockets: number): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+}
+
+/** One unit of work in a load loop: usually one request, sometimes a few in a row (both pages of a list). */
+export type LoadTask = (i: number, agent: http.Agent) => Promise<{ status: number; ms: number; body?: string; bytes?: number }>;
+
+export interface LoadOptions {
+  concurrency: number;
+  /** Stop after this many tasks in total... */
+  requests?: number;
+  /** ...or after this long, whichever comes first (at least one must be given). */
+  durationMs?: number;
+  task: LoadTask;
+}
+
+export interface LoadResult {
+  /** Latency of every answered task, ms. */
+  latencies: number[];
+  /** Answers per HTTP status (0 = transport error). */
+  statuses: Record<number, number>;
+  elapsedMs: number;
+  /** A sample error message, when some tasks failed. */
+  firstError: string | null;
+}
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  if (o.requests === undefined && o.durationMs === undefined) throw new Error('runLoad needs requests or durationMs');
+  const agent = keepAliveAgent(o.concurrency);
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let firstError: string | null = null;
+  let issued = 0;
+  const started = performance.now();
+  const deadline = o.durationMs === undefined ? Infinity : started + o.durationMs;
+  const limit = o.requests ?? Infinity;
+  const worker = async (): Promise<void> => {
+    while (issued < limit && performance.now() < deadline) {
+      try {
+        const a = await o.task(issued++, agent);
+        latencies.push(a.ms);
+        statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+        if (a.status >= 400 && firstError === null) firstError = `HTTP ${a.status} ${(a.body ?? '').slice(0, 200)}`;
+      } catch (err) {
+        statuses[0] = (statuses[0] ?? 0) + 1;
+        if (firstError === null) firstError = err instanceof Error ? err.message : String(err);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: o.concurrency }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return { latencies, statuses, elapsedMs: performance.now() - started, firstError };
+}
+
+/** A task that sends one GET with the given headers. */
+export function getTask(url: (i: number) => string, headers: (i: number) => Record<string, string> = () => ({})): LoadTask {
+  return (i, agent) => request('GET', url(i), { headers: headers(i), agent, timeoutMs: 10_000 });
+}
+
+/** Requests answered with 2xx. */
+export function okCount(r: LoadResult): number {
+  return Object.entries(r.statuses).reduce((n, [status, count]) => (Number(status) >= 200 && Number(status) < 300 ? n + count : n), 0);
+}

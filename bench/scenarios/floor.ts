@@ -1,0 +1,49 @@
+/**
+ * floor (not part of `all`): what one http check costs at the least on this machine — a bare Node
+ * GET on a fresh loopback connection at the engine's rate, in a process that does nothing else
+ * (bench/http-floor.ts) — so the engine's CPU per check can be read against it. On loopback the
+ * kernel runs the target's side of TCP in the caller's context too, so system time is higher than
+ * on a real network.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import type { Options } from '../args';
+import { Farm } from '../farm';
+import { BENCH_CLI } from '../paths';
+import { metric, ScenarioResult } from '../report';
+import { elapsedS, RunContext, Scenario } from '../scenario';
+
+const NAME = 'floor';
+const FLOOR = path.join(path.dirname(BENCH_CLI), 'http-floor.js');
+
+export const floorScenario: Scenario = {
+  name: NAME,
+  summary: 'CPU of a bare GET on a fresh loopback connection at the engine rate (the floor per check)',
+  options: ['rate', 'duration'],
+  async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
+    const started = performance.now();
+    const rate = o.number('rate', ctx.smoke ? 50 : 10_000 / 60);
+    const durationS = o.number('duration', ctx.smoke ? 1 : 30);
+    const farm = await Farm.start(1000, 0);
+    try {
+      const args = [FLOOR, '--port', String(farm.port), '--endpoints', '1000', '--rate', String(rate), '--duration', String(durationS)];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (durationS + 60) * 1000 });
+      if (r.status !== 0) throw new Error(`http-floor failed: ${r.stderr || r.error?.message}`);
+      const f = JSON.parse(r.stdout) as { requests: number; cpuMs: number; userMs: number; sysMs: number };
+      return {
+        scenario: NAME,
+        options: { rate, duration: durationS },
+        metrics: [
+          metric('bare GET, CPU per request', f.cpuMs, 'ms'),
+          metric('  of which user', f.userMs, 'ms'),
+          metric('  of which system (kernel)', f.sysMs, 'ms'),
+          metric('requests', f.requests, ''),
+        ],
+        notes: [`${Math.round(rate)} GET/s for ${durationS} s, each on a new connection (agent: false), from timers, in a process of its own`],
+        elapsedS: elapsedS(started),
+      };
+    } finally {
+      await farm.stop();
+    }
+  },
+};
