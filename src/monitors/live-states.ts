@@ -9,6 +9,10 @@ import type { StateRow } from './monitor-state';
 export class LiveStates {
   private readonly states = new Map<number, StateRow>();
 
+  get size(): number {
+    return this.states.size;
+  }
+
   get(id: number): StateRow | undefined {
     return this.states.get(id);
   }

@@ -4,7 +4,6 @@ import type { Caller } from '../auth/caller';
 import { CurrentCaller, Scope, StepUp } from '../auth/decorators';
 import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { Page } from '../common/paging';
 import { API_ROOT } from '../common/routes';
 import { parseIso } from '../common/time';
 import { BulkAnswer, BulkService } from './bulk.service';
@@ -26,8 +25,8 @@ export class MonitorsController {
   ) {}
 
   @Get()
-  list(@Query() query: Record<string, unknown>): Promise<Page<MonitorDto>> {
-    return this.monitors.list(query);
+  async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    res.type('application/json').send(await this.monitors.listJson(query));
   }
 
   @Post()

@@ -141,7 +141,8 @@ export class MonitorsRepository {
   }
 
   /** Every monitor with its state, filtered, newest first, for one page (limit + 1 rows). */
-  async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<{ rows: MonitorRow[]; states: StateRow[] }> {
+  /** Monitor rows with their state columns (`s_<column>`; splitState reads them), newest first. */
+  async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<ListedRow[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status) {
@@ -168,8 +169,7 @@ export class MonitorsRepository {
       FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY m.id DESC ${filter.q === undefined ? `LIMIT ${limit + 1}` : ''}`;
-    const joined = (await this.db.query(sql, params)) as (MonitorRow & Record<string, unknown>)[];
-    return { rows: joined, states: joined.map(splitState) };
+    return (await this.db.query(sql, params)) as ListedRow[];
   }
 
   async stateOf(id: number, m: EntityManager = this.db.manager): Promise<StateRow | null> {
@@ -235,6 +235,8 @@ const STATE_COLUMNS = [
   'error_message', 'incident_id', 'cert_expires_at', 'note',
 ] as const;
 
-function splitState(row: Record<string, unknown>): StateRow {
+export type ListedRow = MonitorRow & Record<string, unknown>;
+
+export function splitState(row: ListedRow): StateRow {
   return Object.fromEntries(STATE_COLUMNS.map((c) => [c, row[`s_${c}`]])) as unknown as StateRow;
 }

@@ -20,18 +20,28 @@ import { canonicalJson, changedFields } from './canonical';
 import { MonitorConfig } from './monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
-import { initialState, MONITOR_STATUSES, toStateDto } from './monitor-state';
-import { MonitorStatsRegistry } from './monitor-stats';
+import { initialState, MONITOR_STATUSES, StateRow, toStateDto } from './monitor-state';
+import { MonitorStats, MonitorStatsRegistry } from './monitor-stats';
 import { MONITOR_KINDS } from './monitor-types';
 import { LiveStates } from './live-states';
-import { MonitorsRepository, rowToStored, StoredMonitor } from './monitors.repository';
+import { MonitorsRepository, rowToStored, splitState, StoredMonitor } from './monitors.repository';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from './target';
 
 export type MonitorAnswer = MonitorDto & { heartbeat_url?: string };
 
+interface ListedJson {
+  updatedAt: number;
+  state: StateRow;
+  stats: MonitorStats;
+  muted: boolean;
+  json: string;
+}
+
 @Injectable()
 export class MonitorsService {
+  private readonly listed = new Map<number, ListedJson>();
+
   constructor(
     private readonly db: Database,
     private readonly repo: MonitorsRepository,
@@ -42,26 +52,47 @@ export class MonitorsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly stats: MonitorStatsRegistry,
     private readonly live: LiveStates,
-  ) {}
+  ) {
+    // Two changes can share a millisecond (and so an updated_at): drop the cached JSON on every change.
+    this.bus.on('monitor.changed', ({ id }) => this.listed.delete(id));
+    this.bus.on('monitor.deleted', ({ id }) => this.listed.delete(id));
+  }
 
-  async list(query: Record<string, unknown>): Promise<Page<MonitorDto>> {
+  /**
+   * GET /monitors as JSON text. Lists of thousands are read often and change little between two
+   * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change:
+   * serialising was the largest cost of a long list.
+   */
+  async listJson(query: Record<string, unknown>): Promise<string> {
     const page = pageQuery(query);
     const before = intCursor(page.before);
     const filter = listFilter(query);
-    const { rows, states } = await this.repo.list(filter, page.limit, before);
-    let pairs = rows.map((r, i) => ({ m: rowToStored(r), s: this.live.get(r.id) ?? states[i] }));
+    let rows = await this.repo.list(filter, page.limit, before);
     if (filter.q !== undefined) {
       const q = filter.q;
-      pairs = pairs.filter(({ m }) => [m.config.name, m.config.slug, describeTarget(m.config)].some((t) => t.toLowerCase().includes(q)));
+      rows = rows.filter((r) => {
+        const c = rowToStored(r).config;
+        return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
+      });
     }
-    const more = pairs.length > page.limit;
-    const shown = pairs.slice(0, page.limit);
+    const more = rows.length > page.limit;
+    const shown = rows.slice(0, page.limit);
     const now = this.clock.now();
-    const stats = await this.stats.statsFor(shown.map((p) => p.m.id), now);
-    return {
-      items: shown.map(({ m, s }) => toMonitorDto(m, toStateDto(s, m.config.muted_until, now), stats.get(m.id)!)),
-      next_cursor: more ? shown[shown.length - 1].m.id : null,
-    };
+    const stats = await this.stats.statsFor(shown.map((r) => r.id), now);
+    const items = shown.map((r) => {
+      const state = this.live.get(r.id) ?? splitState(r);
+      const st = stats.get(r.id)!;
+      const muted = r.muted_until !== null && r.muted_until > now;
+      const cached = this.listed.get(r.id);
+      if (cached && cached.updatedAt === r.updated_at && cached.state === state && cached.stats === st && cached.muted === muted) return cached.json;
+      const m = rowToStored(r);
+      const json = JSON.stringify(toMonitorDto(m, toStateDto(state, m.config.muted_until, now), st));
+      this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
+      return json;
+    });
+    if (this.listed.size > 2 * (this.live.size + 1000)) this.listed.clear();
+    const next = more ? shown[shown.length - 1].id : null;
+    return `{"items":[${items.join(',')}],"next_cursor":${JSON.stringify(next)}}`;
   }
 
   async get(ref: string): Promise<MonitorDto> {
