@@ -154,6 +154,14 @@ describe('monitors API', () => {
       expect(res.body.created_at).toBe(m.created_at);
     });
 
+    it('shows a change in the list at once, even within the same millisecond', async () => {
+      const m = await create(tcpMonitor({ name: 'Before' }));
+      const names = async () => (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items.map((x: { name: string }) => x.name);
+      expect(await names()).toEqual(['Before']);
+      await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ name: 'After' }).expect(200);
+      expect(await names()).toEqual(['After']);
+    });
+
     it('resets a field with a default when sent null', async () => {
       const m = await create(tcpMonitor({ interval_s: 300 }));
       const res = await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ interval_s: null }).expect(200);
