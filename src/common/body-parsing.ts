@@ -30,7 +30,6 @@ function refuseReservedKeys(key: string, value: unknown): unknown {
 
 /** Heartbeat bodies: text, of which the first 1 KB is kept; the rest is read and dropped. */
 export const HEARTBEAT_BODY_KEEP = 1024;
-const HEARTBEAT_BODY_MAX = 64 * 1024;
 
 export function installBodyParsers(app: Express): void {
   app.use(requireJsonContentType);
@@ -44,31 +43,6 @@ export function installBodyParsers(app: Express): void {
     const out = toErrorResponse(err);
     res.status(out.status).json(out.body);
   });
-}
-
-export function cappedText(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'POST' || !hasBody(req)) return next();
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > HEARTBEAT_BODY_MAX) {
-      // A sender that keeps going is not a cron job: stop reading and close.
-      req.destroy();
-      return;
-    }
-    if (kept < HEARTBEAT_BODY_KEEP) {
-      const part = chunk.subarray(0, HEARTBEAT_BODY_KEEP - kept);
-      chunks.push(part);
-      kept += part.length;
-    }
-  });
-  req.on('end', () => {
-    (req as Request & { body: unknown }).body = Buffer.concat(chunks).toString('utf8');
-    next();
-  });
-  req.on('error', () => res.destroy());
 }
 
 function hasBody(req: Request): boolean {
