@@ -148,17 +148,24 @@ function requireEntry(entry) {
   }
 }
 
-async function bundleDev(args) {
-  requireEntry(args.entry);
-  const result = await esbuild.build({
+/** What both bundles share. keepNames: Nest and TypeORM read class names at run time. */
+function baseOptions(args) {
+  return {
     entryPoints: [args.entry],
     outfile: args.outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    packages: 'external',
     keepNames: true,
+  };
+}
+
+async function bundleDev(args) {
+  requireEntry(args.entry);
+  const result = await esbuild.build({
+    ...baseOptions(args),
+    packages: 'external',
     sourcemap: true,
     logLevel: 'warning',
     metafile: true,
@@ -252,13 +259,7 @@ async function bundleSea(args) {
   const bufferPatched = new Set();
 
   const result = await esbuild.build({
-    entryPoints: [args.entry],
-    outfile: args.outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    keepNames: true,
+    ...baseOptions(args),
     ...MINIFY[args.minify],
     legalComments: 'none',
     sourcemap: 'external',

@@ -9,6 +9,7 @@ import type {
   TcpSettings,
   TlsSettings,
 } from '../../src/monitors/monitor-types';
+import { KIND_DEFAULTS } from '../../src/monitors/monitor-defaults';
 
 export const NOW = Date.UTC(2026, 0, 1);
 
@@ -21,26 +22,8 @@ export function makeCtx(over: Partial<CheckContext> = {}): CheckContext {
 }
 
 export function makeHttp(url: string, over: Partial<HttpSettings> = {}): HttpSettings {
-  return {
-    url,
-    method: 'GET',
-    headers: [],
-    body: null,
-    content_type: null,
-    auth: null,
-    follow_redirects: true,
-    ip_version: 'auto',
-    resolve_to: null,
-    tls_verify: true,
-    tls_warn_days: 14,
-    expect_status: '200-399',
-    body_contains: null,
-    body_not_contains: null,
-    json: [],
-    expect_header: null,
-    max_ms: null,
-    ...over,
-  };
+  // The defaults the monitors validator fills in (spec: settings per kind).
+  return { url, ...structuredClone(KIND_DEFAULTS.http), ...over } as HttpSettings;
 }
 
 export function makeTcp(port: number, over: Partial<TcpSettings> = {}): TcpSettings {
