@@ -28,6 +28,7 @@ import { Scheduler, spreadOffset, Timers } from './scheduler';
 import { configChanged, initialMachineState, MachineState, pause, resume, step, Step, Transition } from './state-machine';
 import { describeTransition } from './transition-text';
 import { describeHost } from './target-host';
+import { latestChecks } from './latest-checks';
 import { RollupsService } from './rollups.service';
 import { CheckWriter } from './writer';
 
@@ -81,8 +82,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.writer.loadLastTimes();
-    await this.rollups.start((id) => this.capOf(id));
+    // One look at each monitor's newest stored check serves both the writer and the rollups.
+    const latest = await latestChecks(this.db);
+    this.writer.seedLastTimes(latest);
+    this.rollups.start((id) => this.capOf(id), latest);
     const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
     const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (StateRow & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
     const now = this.clock.now();

@@ -14,6 +14,7 @@ import { MonitorsService } from '../monitors/monitors.service';
 import { CheckResultDto, Outcome, toCheckResultDto } from './check-result';
 import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
 import { EngineService } from './engine.service';
+import { historySpan } from './latest-checks';
 import { CheckWriter } from './writer';
 
 export const CHECKS_LIMIT: LimitRule = { default: 100, min: 1, max: 500 };
@@ -110,13 +111,9 @@ export class HistoryService {
 
   private async windowRows(cursor: Cursor | null, n: number): Promise<CheckRow[]> {
     const pending = this.writer.pending().filter((r) => before(r, cursor));
-    const oldest = ((await this.db.query('SELECT MIN(at) AS at FROM checks')) as { at: number | null }[])[0].at;
+    const { oldest, newest } = await historySpan(this.db);
     const collected: CheckRow[] = [];
-    let hi = cursor ? cursor.at + 1 : Number.MAX_SAFE_INTEGER;
-    if (!cursor) {
-      const newest = ((await this.db.query('SELECT MAX(at) AS at FROM checks')) as { at: number | null }[])[0].at;
-      hi = (newest ?? 0) + 1;
-    }
+    let hi = cursor ? cursor.at + 1 : (newest ?? 0) + 1;
     // About one page's worth of time at the current rate, at least a minute.
     let width = Math.max(60_000, Math.ceil((n / Math.max(1, this.engine.checksPerMinute())) * 60_000));
     while (oldest !== null && hi > oldest && collected.length < n) {

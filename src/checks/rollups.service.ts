@@ -9,6 +9,7 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { SettingsService } from '../system/settings.service';
 import { CheckRow } from './check-row';
+import type { LatestCheck } from './latest-checks';
 import { decodeHistogram, encodeHistogram } from './latency-histogram';
 import { accountRows, emptyAcc, mergeAcc, RollupAcc, RollupBatch, spanKind, Tail } from './rollup-math';
 import { CheckWriter, WriteHook } from './writer';
@@ -38,14 +39,13 @@ export class RollupsService {
     bus.on('monitor.deleted', ({ id }) => this.tails.delete(id));
   }
 
-  /** Wires the rollups into the writer; `capFor` says how long a check's outcome may hold. */
-  async start(capFor: (monitorId: number) => number): Promise<void> {
+  /**
+   * Wires the rollups into the writer; `capFor` says how long a check's outcome may hold, and
+   * `latest` (each monitor's newest stored check) opens the spans that the next results close.
+   */
+  start(capFor: (monitorId: number) => number, latest: LatestCheck[]): void {
     this.capFor = capFor;
-    const rows = (await this.db.query(
-      `SELECT c.monitor_id, c.at, c.outcome, c.info FROM monitors m
-       JOIN checks c ON c.monitor_id = m.id AND c.at = (SELECT MAX(at) FROM checks WHERE monitor_id = m.id)`,
-    )) as Pick<CheckRow, 'monitor_id' | 'at' | 'outcome' | 'info'>[];
-    for (const r of rows) this.tails.set(r.monitor_id, { at: r.at, kind: spanKind(r) });
+    for (const r of latest) this.tails.set(r.monitor_id, { at: r.at, kind: spanKind(r) });
     const hook: WriteHook = {
       onRows: (m, batch) => this.write(m, batch),
       afterCommit: () => {

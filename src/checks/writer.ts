@@ -127,8 +127,7 @@ export class CheckWriter implements OnApplicationShutdown {
   }
 
   /** Restores the last stored time per monitor after a restart (so clash handling stays right). */
-  async loadLastTimes(): Promise<void> {
-    const rows = (await this.db.query('SELECT monitor_id, MAX(at) AS at FROM checks GROUP BY monitor_id')) as { monitor_id: number; at: number }[];
-    for (const r of rows) if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
+  seedLastTimes(latest: readonly { monitor_id: number; at: number }[]): void {
+    for (const r of latest) if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
   }
 }

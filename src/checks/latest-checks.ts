@@ -1,0 +1,33 @@
+/**
+ * Questions about the newest and oldest stored checks, answered monitor by monitor through the
+ * primary key (monitor_id, at). The table has no index on `at` alone, so a bare MIN(at), MAX(at)
+ * or GROUP BY over it reads every row: millions once history builds up (118 ms for the span on
+ * 2 M rows, against 2.4 ms monitor by monitor).
+ */
+import { Database } from '../db/database';
+import type { CheckRow } from './check-row';
+
+export type LatestCheck = Pick<CheckRow, 'monitor_id' | 'at' | 'outcome' | 'info'>;
+
+/**
+ * Each monitor's latest stored check (monitors without one are left out). The CROSS JOIN keeps
+ * SQLite from joining the other way round, which evaluates the MAX once per stored row: measured
+ * on 2 M rows of 1,000 monitors, 3.9 ms this way against 619 ms that way (and 175 ms for a GROUP BY).
+ */
+export function latestChecks(db: Database): Promise<LatestCheck[]> {
+  return db.query(
+    `WITH latest(id, at) AS (SELECT m.id, (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) FROM monitors m)
+     SELECT c.monitor_id, c.at, c.outcome, c.info FROM latest l CROSS JOIN checks c ON c.monitor_id = l.id AND c.at = l.at`,
+  );
+}
+
+/** The time span of the stored history of existing monitors, or nulls when there is none. */
+export async function historySpan(db: Database): Promise<{ oldest: number | null; newest: number | null }> {
+  const rows = (await db.query(
+    `SELECT MIN(lo) AS oldest, MAX(hi) AS newest FROM (
+       SELECT (SELECT MIN(at) FROM checks WHERE monitor_id = m.id) AS lo,
+              (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) AS hi
+       FROM monitors m)`,
+  )) as { oldest: number | null; newest: number | null }[];
+  return rows[0] ?? { oldest: null, newest: null };
+}
