@@ -11,7 +11,7 @@
  * driver whose verbose() does nothing since 4274274); the ceiling must never pay for such things.
  */
 import * as sqlite3 from 'sqlite3';
-import { CHECK_COLUMNS, toRow } from '../src/checks/check-row';
+import { CHECK_COLUMNS, toRow } from '../src/history/check-row';
 import { Options, parseArgs } from './args';
 import { makeChecks } from './check-data';
 import { bytesWritten } from './proc';

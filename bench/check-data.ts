@@ -1,5 +1,5 @@
 /** Check results shaped like real ones, the same on every call (the writer and its ceiling get identical rows). */
-import type { StoredCheck } from '../src/checks/check-row';
+import type { StoredCheck } from '../src/history/check-row';
 
 /** Mostly good http checks with phases; one in 33 down with a message. */
 export function makeChecks(rows: number, monitors: number): StoredCheck[] {

@@ -3,11 +3,10 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
-import { CHECKER_ENV } from './checks/check-runner';
-import type { CheckerEnv } from './checks/checkers';
-import { ChecksModule } from './checks/checks.module';
-import { ENGINE_TIMERS } from './checks/engine.service';
-import { realTimers, Timers } from './checks/scheduler';
+import { CHECKER_ENV } from './engine/check-runner';
+import type { CheckerEnv } from './probes/checkers';
+import { ENGINE_TIMERS } from './engine/engine.service';
+import { realTimers, Timers } from './engine/scheduler';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
 import { IdempotencyInterceptor } from './common/idempotency';
@@ -18,8 +17,11 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { Database } from './db/database';
 import { DbModule } from './db/db.module';
 import { EventsModule } from './events/events.module';
+import { CatalogModule } from './catalog/catalog.module';
+import { EngineModule } from './engine/engine.module';
+import { HistoryModule } from './history/history.module';
 import { MonitorsModule } from './monitors/monitors.module';
-import { SettingsModule } from './system/settings.module';
+import { SettingsModule } from './settings/settings.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
 
@@ -46,8 +48,10 @@ export class AppModule {
         EventsModule,
         SettingsModule,
         AuthModule,
+        CatalogModule,
+        HistoryModule,
+        EngineModule,
         MonitorsModule,
-        ChecksModule,
         SystemModule,
         DashboardModule,
       ],

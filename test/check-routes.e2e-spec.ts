@@ -1,5 +1,5 @@
-import { CheckWriter } from '../src/checks/writer';
-import { SettingsService } from '../src/system/settings.service';
+import { CheckWriter } from '../src/history/writer';
+import { SettingsService } from '../src/settings/settings.service';
 import { farmCerts } from './fixtures/certs';
 import { HttpFarm, startHttpFarm } from './fixtures/http-farm';
 import { TcpFarm, startTcpFarm } from './fixtures/tcp-farm';

@@ -1,7 +1,7 @@
-import { EngineService } from '../src/checks/engine.service';
-import { RetentionService } from '../src/checks/retention.service';
-import { CheckWriter } from '../src/checks/writer';
-import { NO_PHASES } from '../src/checks/check-result';
+import { EngineService } from '../src/engine/engine.service';
+import { RetentionService } from '../src/history/retention.service';
+import { CheckWriter } from '../src/history/writer';
+import { NO_PHASES } from '../src/probes/check-result';
 import { farmCerts } from './fixtures/certs';
 import { HttpFarm, startHttpFarm } from './fixtures/http-farm';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';

@@ -4,10 +4,10 @@
  * The brute force restates the documented rule (docs/storage.md): a check's outcome holds until
  * the next check, at most interval + timeout; up and slow are up, down is down, unknown is neither.
  */
-import { EngineService } from '../src/checks/engine.service';
-import { CheckWriter } from '../src/checks/writer';
-import { Outcome, NO_PHASES } from '../src/checks/check-result';
-import { SettingsService } from '../src/system/settings.service';
+import { EngineService } from '../src/engine/engine.service';
+import { CheckWriter } from '../src/history/writer';
+import { Outcome, NO_PHASES } from '../src/probes/check-result';
+import { SettingsService } from '../src/settings/settings.service';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
 import { tcpMonitor } from './support/monitors';
 

@@ -16,11 +16,12 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Options } from '../args';
-import type { StoredCheck } from '../../src/checks/check-row';
-import { CheckWriter, FLUSH_AT_ROWS } from '../../src/checks/writer';
+import type { StoredCheck } from '../../src/history/check-row';
+import { CheckWriter, FLUSH_AT_ROWS } from '../../src/history/writer';
 import { databasePath, openDatabase } from '../../src/db/data-source';
 import { Database } from '../../src/db/database';
 import { EventBus } from '../../src/events/event-bus';
+import { systemClock } from '../../src/common/clock';
 import { makeChecks } from '../check-data';
 import { BENCH_CLI, removeDir, tempDir } from '../paths';
 import { bytesWritten } from '../proc';
@@ -86,7 +87,7 @@ async function timeWriter(checks: readonly StoredCheck[]): Promise<Rate> {
   const ds = await openDatabase(dir);
   const db = new Database(ds);
   try {
-    const writer = new CheckWriter(db, new EventBus());
+    const writer = new CheckWriter(db, new EventBus(), systemClock);
     const t0 = performance.now();
     const w0 = bytesWritten('self');
     for (let i = 0; i < checks.length; i += FLUSH_AT_ROWS) {

@@ -13,8 +13,8 @@ import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { ApiKeyEntity } from './entities/api-key.entity';
-import { KeyScope } from './scope';
-import { sha256 } from './tokens';
+import { KeyScope } from '../common/scope';
+import { sha256 } from '../common/tokens';
 
 export const KEY_PATTERN = /^fs_[0-9a-f]{48}$/;
 const TOUCH_EVERY_MS = 60_000;

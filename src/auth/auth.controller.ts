@@ -4,9 +4,9 @@ import { API_ROOT } from '../common/routes';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService, AuthState } from './auth.service';
-import { Public } from './decorators';
+import { Public } from '../common/access';
 import { SetupDto } from './dto/setup.dto';
-import { AppRequest } from './request-context';
+import { AppRequest } from '../common/request-context';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SetupInfo, SetupService } from './setup.service';
 

@@ -12,10 +12,10 @@ import { RateLimiter } from '../common/rate-limit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { ApiKeysService } from './api-keys.service';
-import { Caller } from './caller';
-import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from './decorators';
-import { AppRequest } from './request-context';
-import { KeyScope, scopeAllows } from './scope';
+import { Caller } from '../common/caller';
+import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../common/access';
+import { AppRequest } from '../common/request-context';
+import { KeyScope, scopeAllows } from '../common/scope';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 
 export const API_RATE_PER_MINUTE = 600;

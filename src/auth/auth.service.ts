@@ -1,12 +1,12 @@
 /** The sign-in flows that end in a session: first-run setup now; passkeys and passwords join later. */
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { readCookie } from '../common/cookies';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
 import { ownerExists } from './links';
-import { AppRequest } from './request-context';
+import { AppRequest } from '../common/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
 

@@ -3,7 +3,7 @@ import { parseId } from '../common/ids';
 import { intCursor, Page, pageQuery } from '../common/paging';
 import { API_ROOT } from '../common/routes';
 import { ApiKeyDto, ApiKeysService } from './api-keys.service';
-import { Scope, SessionOnly, StepUp } from './decorators';
+import { Scope, SessionOnly, StepUp } from '../common/access';
 import { CreateKeyDto } from './dto/create-key.dto';
 
 @Controller(`${API_ROOT}/keys`)

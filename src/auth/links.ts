@@ -8,7 +8,7 @@ import { Database } from '../db/database';
 import { LinkPurpose, LinkTokenEntity } from './entities/link-token.entity';
 import { OwnerEntity } from './entities/owner.entity';
 import { newTotpSecret } from './totp';
-import { randomToken, sha256 } from './tokens';
+import { randomToken, sha256 } from '../common/tokens';
 
 export const LINK_TTL_MS: Record<LinkPurpose, number> = {
   setup: 24 * 3600_000,

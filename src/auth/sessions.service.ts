@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
-import { randomToken, sha256 } from './tokens';
+import { randomToken, sha256 } from '../common/tokens';
 
 export const SESSION_COOKIE = 'service_session';
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;

@@ -14,7 +14,7 @@ export function parseIso(text: unknown): number | null {
   if (typeof text !== 'string' || text.length > 40) return null;
   const m = RFC3339.exec(text);
   if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number);
+  const [, , mo, d, h, mi, s] = m.map(Number);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
   const ms = Date.parse(text.toUpperCase());
   if (Number.isNaN(ms)) return null;

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../auth/decorators';
+import { Public } from '../common/access';
 import { ApiError } from '../common/api-error';
 import { tryReadResource } from '../common/resources';
 import { contentTypeFor, isSafeAssetName } from '../common/static-files';

@@ -4,8 +4,8 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import type { Transition } from '../checks/state-machine';
-import type { MonitorConfig } from '../monitors/monitor-config';
+import type { Transition } from '../probes/status';
+import type { MonitorConfig } from '../probes/monitor-config';
 
 export interface BusEvents {
   /** A monitor was created or its configuration changed (targetChanged: kind or target differ). */

@@ -6,17 +6,16 @@
  * exactly what a real run would do. Heartbeat monitors created here get their ping URL from
  * POST /monitors/{id}/heartbeat-token.
  */
-import { Inject, Injectable } from '@nestjs/common';
-import { Caller } from '../auth/caller';
+import { Injectable } from '@nestjs/common';
+import { Caller } from '../common/caller';
 import { ApiError, FieldError } from '../common/api-error';
-import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
-import { SettingsService } from '../system/settings.service';
+import { SettingsService } from '../settings/settings.service';
 import { canonicalJson } from './canonical';
-import { MonitorConfig } from './monitor-config';
+import { MonitorConfig } from '../probes/monitor-config';
 import { isPlainObject, parseMonitorBody } from './monitor-input';
-import { MonitorsRepository, StoredMonitor } from './monitors.repository';
+import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
 import { MonitorsService } from './monitors.service';
 import { slugify } from './slug';
 
@@ -39,7 +38,6 @@ export class BulkService {
     private readonly monitors: MonitorsService,
     private readonly settings: SettingsService,
     private readonly bus: EventBus,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async apply(body: unknown, caller: Caller | null): Promise<BulkAnswer> {

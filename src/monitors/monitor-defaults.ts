@@ -2,8 +2,8 @@
  * Defaults of every monitor field. Common timing defaults come from the service settings; the
  * rest are fixed by the spec. `null` sent for a field that has a default means "back to the default".
  */
-import type { MonitorDefaults } from '../system/settings-defaults';
-import type { MonitorKind } from './monitor-types';
+import type { MonitorDefaults } from '../settings/settings-defaults';
+import type { MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { ApiError, FieldError } from '../common/api-error';
 import { MASK } from '../common/secrets';
-import type { MonitorDefaults } from '../system/settings-defaults';
-import type { MonitorConfig } from './monitor-config';
+import type { MonitorDefaults } from '../settings/settings-defaults';
+import type { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';
-import type { HttpSettings, MonitorKind } from './monitor-types';
+import type { HttpSettings, MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 

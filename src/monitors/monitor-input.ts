@@ -11,12 +11,12 @@
 import { ApiError, FieldError } from '../common/api-error';
 import { parseIso } from '../common/time';
 import { checkDto } from '../common/validation';
-import type { MonitorDefaults } from '../system/settings-defaults';
+import type { MonitorDefaults } from '../settings/settings-defaults';
 import { MonitorDto } from './dto/monitor.dto';
-import { COMMON_FIELDS, MonitorConfig } from './monitor-config';
+import { COMMON_FIELDS, CommonSettings, kindConfig, MonitorConfig } from '../probes/monitor-config';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
 import { monitorRuleErrors } from './monitor-rules';
-import { MONITOR_KINDS, HttpSettings, KindSettings, MonitorKind } from './monitor-types';
+import { HttpSettings, KindSettings, MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets, maskSecretValues } from './secrets';
 
 type Plain = Record<string, unknown>;
@@ -71,21 +71,20 @@ export function parseMonitorBody(body: unknown, defaults: MonitorDefaults, previ
   if (ruleErrors.length) return { ok: false, errors: ruleErrors };
 
   // 4. Normalise.
-  const settings = orderedSettings(kind, filled[kind] as Plain);
-  if (kind === 'http') {
-    const errs = normaliseHttp(settings as HttpSettings, previous?.kind === 'http' ? (previous.settings as HttpSettings) : null);
+  const probe = kindConfig(kind, orderedSettings(kind, filled[kind] as Plain));
+  if (probe.kind === 'http') {
+    const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
   const common = Object.fromEntries(COMMON_FIELDS.map((f) => [f, filled[f]])) as Plain;
   const config: MonitorConfig = {
-    ...(common as unknown as Omit<MonitorConfig, 'settings'>),
-    kind,
+    ...(common as unknown as CommonSettings),
     slug: typeof raw.slug === 'string' ? raw.slug : '',
     tags: [...(filled.tags as string[])],
     channels: filled.channels === null ? null : [...(filled.channels as number[])],
     slow_ms: filled.slow_ms === 0 ? null : (filled.slow_ms as number | null),
     muted_until: filled.muted_until === null ? null : parseIso(filled.muted_until),
-    settings,
+    ...probe,
   };
   return { ok: true, config, slugGiven: typeof raw.slug === 'string' };
 }

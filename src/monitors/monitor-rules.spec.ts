@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MonitorDto } from './dto/monitor.dto';
 import { isHostOrIp, isHttpUrl, monitorRuleErrors, parseResolver } from './monitor-rules';
-import type { MonitorKind } from './monitor-types';
+import type { MonitorKind } from '../probes/kinds';
 import { makeHttp } from '../../test/checkers/factories';
 
 type Plain = Record<string, unknown>;

@@ -3,15 +3,15 @@
  * bounds) passed, on a body with defaults filled in. Pure: returns field errors, changes nothing.
  */
 import * as net from 'node:net';
-import { parseExpectStatus } from '../checks/judge/expect-status';
-import { parseJsonPath } from '../checks/judge/json-path';
+import { parseExpectStatus } from '../probes/judge/expect-status';
+import { parseJsonPath } from '../probes/judge/json-path';
 import type { FieldError } from '../common/api-error';
 import { parseIso } from '../common/time';
 import type { HttpAuthDto, HttpSettingsDto, JsonRuleDto } from './dto/kind-settings.dto';
 import { MAX_BODY_BYTES } from './dto/kind-settings.dto';
 import type { MonitorDto } from './dto/monitor.dto';
 import { CHECK_INTERVAL, HEARTBEAT_INTERVAL } from './monitor-defaults';
-import type { MonitorKind } from './monitor-types';
+import type { MonitorKind } from '../probes/kinds';
 
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
 

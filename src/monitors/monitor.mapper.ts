@@ -1,12 +1,11 @@
 /** The one mapper from a stored monitor to its answer: secrets masked, times formatted. */
 import { toIso } from '../common/time';
-import type { MonitorConfig } from './monitor-config';
-import type { HttpSettings } from './monitor-types';
-import { StateDto } from './monitor-state';
-import { MonitorStats } from './monitor-stats';
-import { StoredMonitor } from './monitors.repository';
+import type { MonitorConfig } from '../probes/monitor-config';
+import { StateAnswer } from '../probes/status';
+import { MonitorStats } from '../history/monitor-stats';
+import { StoredMonitor } from '../catalog/monitors.repository';
 import { maskHttpSettings } from './secrets';
-import { describeTarget } from './target';
+import { describeTarget } from '../probes/target';
 
 export type MonitorDto = Record<string, unknown> & { id: number; slug: string };
 
@@ -16,9 +15,9 @@ export function configToBody(c: MonitorConfig): Record<string, unknown> {
   return { ...common, muted_until: toIso(muted_until), [c.kind]: structuredClone(settings) };
 }
 
-export function toMonitorDto(m: StoredMonitor, state: StateDto, stats: MonitorStats): MonitorDto {
+export function toMonitorDto(m: StoredMonitor, state: StateAnswer, stats: MonitorStats): MonitorDto {
   const c = m.config;
-  const settings = c.kind === 'http' ? maskHttpSettings(c.settings as HttpSettings) : structuredClone(c.settings);
+  const settings = c.kind === 'http' ? maskHttpSettings(c.settings) : structuredClone(c.settings);
   return {
     id: m.id,
     name: c.name,

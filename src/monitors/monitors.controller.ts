@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Caller } from '../auth/caller';
-import { CurrentCaller, Scope, StepUp } from '../auth/decorators';
+import type { Caller } from '../common/caller';
+import { CurrentCaller, Scope, StepUp } from '../common/access';
 import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { API_ROOT } from '../common/routes';

@@ -1,20 +1,21 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { EngineModule } from '../engine/engine.module';
+import { HistoryModule } from '../history/history.module';
 import { BulkService } from './bulk.service';
-import { LiveStates } from './live-states';
-import { MonitorStatsRegistry } from './monitor-stats';
+import { CheckNowService } from './check-now.service';
+import { MonitorChecksController } from './monitor-checks.controller';
+import { MonitorHistoryController } from './monitor-history.controller';
 import { MonitorsController } from './monitors.controller';
-import { MonitorsRepository } from './monitors.repository';
 import { MonitorsService } from './monitors.service';
+import { SummaryController } from './summary.controller';
+import { SummaryService } from './summary.service';
 
+/** Monitors as the owner edits them, and every /monitors and /monitors/{id}/* route, plus /summary. */
 @Module({
-  controllers: [MonitorsController],
-  providers: [
-    MonitorsRepository,
-    MonitorsService,
-    BulkService,
-    LiveStates,
-    MonitorStatsRegistry,
-  ],
-  exports: [MonitorsRepository, MonitorsService, LiveStates, MonitorStatsRegistry],
+  imports: [CatalogModule, EngineModule, HistoryModule],
+  controllers: [MonitorsController, MonitorChecksController, MonitorHistoryController, SummaryController],
+  providers: [MonitorsService, BulkService, CheckNowService, SummaryService],
+  exports: [MonitorsService],
 })
 export class MonitorsModule {}

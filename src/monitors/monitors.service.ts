@@ -5,34 +5,35 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { actorName, Caller } from '../auth/caller';
-import { randomToken, sha256 } from '../auth/tokens';
+import { actorName, Caller } from '../common/caller';
+import { randomToken, sha256 } from '../common/tokens';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { intCursor, Page, pageQuery } from '../common/paging';
+import { intCursor, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
-import { SettingsService } from '../system/settings.service';
+import { SettingsService } from '../settings/settings.service';
 import { canonicalJson, changedFields } from './canonical';
-import { MonitorConfig } from './monitor-config';
+import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
-import { initialState, MONITOR_STATUSES, StateRow, toStateDto } from './monitor-state';
-import { MonitorStats, MonitorStatsRegistry } from './monitor-stats';
-import { MONITOR_KINDS } from './monitor-types';
-import { LiveStates } from './live-states';
-import { MonitorsRepository, rowToStored, splitState, StoredMonitor } from './monitors.repository';
+import { initialState, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
+import { MonitorStats } from '../history/monitor-stats';
+import { StatsService } from '../history/stats.service';
+import { EngineService } from '../engine/engine.service';
+import { MONITOR_KINDS } from '../probes/kinds';
+import { MonitorsRepository, rowToStored, splitState, StoredMonitor } from '../catalog/monitors.repository';
 import { slugify, uniqueSlug } from './slug';
-import { describeTarget } from './target';
+import { describeTarget } from '../probes/target';
 
 export type MonitorAnswer = MonitorDto & { heartbeat_url?: string };
 
 interface ListedJson {
   updatedAt: number;
-  state: StateRow;
+  state: MonitorState;
   stats: MonitorStats;
   muted: boolean;
   json: string;
@@ -50,8 +51,8 @@ export class MonitorsService {
     private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly stats: MonitorStatsRegistry,
-    private readonly live: LiveStates,
+    private readonly stats: StatsService,
+    private readonly engine: EngineService,
   ) {
     // Two changes can share a millisecond (and so an updated_at): drop the cached JSON on every change.
     this.bus.on('monitor.changed', ({ id }) => this.listed.delete(id));
@@ -80,23 +81,23 @@ export class MonitorsService {
     const now = this.clock.now();
     const stats = await this.stats.statsFor(shown.map((r) => r.id), now);
     const items = shown.map((r) => {
-      const state = this.live.get(r.id) ?? splitState(r);
+      const state = this.engine.stateOf(r.id) ?? splitState(r);
       const st = stats.get(r.id)!;
       const muted = r.muted_until !== null && r.muted_until > now;
       const cached = this.listed.get(r.id);
       if (cached && cached.updatedAt === r.updated_at && cached.state === state && cached.stats === st && cached.muted === muted) return cached.json;
       const m = rowToStored(r);
-      const json = JSON.stringify(toMonitorDto(m, toStateDto(state, m.config.muted_until, now), st));
+      const json = JSON.stringify(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
       this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
       return json;
     });
-    if (this.listed.size > 2 * (this.live.size + 1000)) this.listed.clear();
+    if (this.listed.size > 2 * (this.engine.size + 1000)) this.listed.clear();
     const next = more ? shown[shown.length - 1].id : null;
     return `{"items":[${items.join(',')}],"next_cursor":${JSON.stringify(next)}}`;
   }
 
   async get(ref: string): Promise<MonitorDto> {
-    return this.answer(await this.resolve(ref));
+    return this.answer(await this.repo.resolve(ref));
   }
 
   async create(body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
@@ -112,7 +113,7 @@ export class MonitorsService {
   }
 
   async patch(ref: string, body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
-    const current = await this.resolve(ref);
+    const current = await this.repo.resolve(ref);
     const merged = mergePatch(configToBody(current.config), body);
     const defaults = (await this.settings.get()).defaults;
     const parsed = parseMonitorBody(merged, defaults, current.config);
@@ -153,7 +154,7 @@ export class MonitorsService {
   }
 
   async remove(ref: string, caller: Caller | null): Promise<void> {
-    const current = await this.resolve(ref);
+    const current = await this.repo.resolve(ref);
     await this.db.tx(async (m) => {
       // The history goes with the monitor (spec: "deletes monitor and history").
       await m.query('DELETE FROM checks WHERE monitor_id = ?', [current.id]);
@@ -169,13 +170,13 @@ export class MonitorsService {
   }
 
   async setPaused(ref: string, paused: boolean, caller: Caller | null): Promise<MonitorDto> {
-    const current = await this.resolve(ref);
+    const current = await this.repo.resolve(ref);
     if (current.config.paused === paused) return this.answer(current);
     return this.patch(String(current.id), { paused }, caller);
   }
 
   async setMutedUntil(ref: string, until: number | null, caller: Caller | null): Promise<MonitorDto> {
-    const current = await this.resolve(ref);
+    const current = await this.repo.resolve(ref);
     if (until !== null && until <= this.clock.now()) {
       throw ApiError.invalid([{ field: 'until', message: 'must be in the future' }]);
     }
@@ -184,7 +185,7 @@ export class MonitorsService {
   }
 
   async newHeartbeatToken(ref: string, caller: Caller | null): Promise<{ heartbeat_url: string }> {
-    const current = await this.resolve(ref);
+    const current = await this.repo.resolve(ref);
     if (current.config.kind !== 'heartbeat') {
       throw ApiError.invalid([{ field: 'kind', message: 'only heartbeat monitors have a ping URL' }]);
     }
@@ -269,23 +270,11 @@ export class MonitorsService {
     return `${this.config.publicUrl}/hb/${token}`;
   }
 
-  async resolve(ref: string): Promise<StoredMonitor> {
-    let found: StoredMonitor | null = null;
-    if (ref.startsWith('slug:')) {
-      const slug = ref.slice(5);
-      if (/^[a-z0-9-]{1,60}$/.test(slug)) found = await this.repo.findBySlug(slug);
-    } else if (/^[1-9]\d{0,14}$/.test(ref)) {
-      found = await this.repo.findById(Number(ref));
-    }
-    if (!found) throw ApiError.notFound('monitor');
-    return found;
-  }
-
   async answer(m: StoredMonitor): Promise<MonitorDto> {
     const now = this.clock.now();
-    const state = this.live.get(m.id) ?? (await this.repo.stateOf(m.id));
+    const state = this.engine.stateOf(m.id) ?? (await this.repo.stateOf(m.id));
     const stats = await this.stats.statsFor([m.id], now);
-    return toMonitorDto(m, toStateDto(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now), stats.get(m.id)!);
+    return toMonitorDto(m, toStateAnswer(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now), stats.get(m.id)!);
   }
 
   private async afterUpdate(id: number, outcome: UpdateOutcome, config: MonitorConfig): Promise<MonitorAnswer> {

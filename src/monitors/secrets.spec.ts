@@ -1,5 +1,5 @@
 import { MASK } from '../common/secrets';
-import type { HttpAuth, HttpHeader, HttpSettings } from './monitor-types';
+import type { HttpAuth, HttpHeader, HttpSettings } from '../probes/kinds';
 import { makeHttp as makeHttpSettings } from '../../test/checkers/factories';
 import {
   extractUrlCredentials, forceSecretHeaders, isCredentialHeader, keepMaskedSecrets, maskHttpSettings,

@@ -8,7 +8,7 @@
  */
 import type { FieldError } from '../common/api-error';
 import { isMask, MASK } from '../common/secrets';
-import type { HttpHeader, HttpSettings } from './monitor-types';
+import type { HttpHeader, HttpSettings } from '../probes/kinds';
 
 const CREDENTIAL_NAME = /authorization|cookie|token|key|secret|password/i;
 

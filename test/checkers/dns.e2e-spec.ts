@@ -1,7 +1,7 @@
 /** dns checks against our own DNS server on loopback. */
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkDns } from '../../src/checks/checkers/dns';
-import type { DnsSettings } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkDns } from '../../src/probes/checkers/dns';
+import type { DnsSettings } from '../../src/probes/kinds';
 import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
 import { freePort } from '../fixtures/tcp-farm';
 import { makeCtx, makeDns, makeEnv } from './factories';

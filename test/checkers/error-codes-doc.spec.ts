@@ -1,7 +1,7 @@
 /** docs/checks.md documents exactly the error codes a check can return. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECK_ERROR_CODES } from '../../src/checks/check-result';
+import { CHECK_ERROR_CODES } from '../../src/probes/check-result';
 
 describe('docs/checks.md', () => {
   it('lists every error code in CHECK_ERROR_CODES, and no other', () => {

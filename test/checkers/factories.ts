@@ -1,6 +1,6 @@
 /** Settings factories with the defaults the monitors validator applies (spec: settings per kind). */
 import { FakeClock } from '../../src/common/clock';
-import type { CheckerEnv } from '../../src/checks/checkers/env';
+import type { CheckerEnv } from '../../src/probes/checkers/env';
 import type {
   CheckContext,
   DnsSettings,
@@ -8,7 +8,7 @@ import type {
   PingSettings,
   TcpSettings,
   TlsSettings,
-} from '../../src/monitors/monitor-types';
+} from '../../src/probes/kinds';
 import { KIND_DEFAULTS } from '../../src/monitors/monitor-defaults';
 
 export const NOW = Date.UTC(2026, 0, 1);

@@ -1,9 +1,9 @@
 /** http checks: where they connect (ip_version, resolve_to, private targets) and TLS. */
 import { networkInterfaces } from 'node:os';
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkHttp } from '../../src/checks/checkers/http';
-import { isPrivateAddress } from '../../src/checks/judge/private-address';
-import type { HttpSettings } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkHttp } from '../../src/probes/checkers/http';
+import { isPrivateAddress } from '../../src/probes/judge/private-address';
+import type { HttpSettings } from '../../src/probes/kinds';
 import { farmCerts, FarmCerts } from '../fixtures/certs';
 import { HttpTarget, startHttpTarget } from '../fixtures/http-farm';
 import { makeCtx, makeEnv, makeHttp } from './factories';

@@ -1,10 +1,10 @@
 /** http checks against the loopback farm: requests, redirects and response rules. */
 import type { Socket } from 'node:net';
 import { version } from '../../package.json';
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkHttp } from '../../src/checks/checkers/http';
-import type { HttpSettings } from '../../src/monitors/monitor-types';
-import { HTTP_METHODS } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkHttp } from '../../src/probes/checkers/http';
+import type { HttpSettings } from '../../src/probes/kinds';
+import { HTTP_METHODS } from '../../src/probes/kinds';
 import { farmCerts } from '../fixtures/certs';
 import { FARM_BASIC, FARM_BEARER, HttpFarm, HttpTarget, startHttpFarm, startHttpTarget } from '../fixtures/http-farm';
 import { FARM_BANNER, freePort, startTcpTarget } from '../fixtures/tcp-farm';

@@ -2,8 +2,8 @@
  * Thousands of checks in a row leave nothing behind: no socket, timer, DNS channel or child
  * process outlives its check. Includes failures and timeouts, which take the abort paths.
  */
-import type { CheckResult } from '../../src/checks/check-result';
-import { runCheck } from '../../src/checks/checkers';
+import type { CheckResult } from '../../src/probes/check-result';
+import { runCheck } from '../../src/probes/checkers';
 import { farmCerts } from '../fixtures/certs';
 import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
 import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';

@@ -5,9 +5,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkPing } from '../../src/checks/checkers/ping';
-import type { PingSettings } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkPing } from '../../src/probes/checkers/ping';
+import type { PingSettings } from '../../src/probes/kinds';
 import { makeCtx, makeEnv, makePing } from './factories';
 
 const env = makeEnv();

@@ -1,6 +1,6 @@
 /** runCheck: dispatch by kind and the slow rule. */
-import { runCheck } from '../../src/checks/checkers';
-import type { CheckResult, Outcome } from '../../src/checks/check-result';
+import { runCheck } from '../../src/probes/checkers';
+import type { CheckResult, Outcome } from '../../src/probes/check-result';
 import { farmCerts } from '../fixtures/certs';
 import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
 import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';

@@ -1,7 +1,7 @@
 /** tcp checks against the loopback farm. */
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkTcp } from '../../src/checks/checkers/tcp';
-import type { TcpSettings } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkTcp } from '../../src/probes/checkers/tcp';
+import type { TcpSettings } from '../../src/probes/kinds';
 import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
 import { makeCtx, makeEnv, makeTcp, NOW } from './factories';
 

@@ -2,12 +2,12 @@
  * Latency, phases and the deadline, measured against targets that inject known delays.
  * Tolerances leave room for a busy 2-core machine running other test files in parallel.
  */
-import type { CheckResult } from '../../src/checks/check-result';
-import { checkDns } from '../../src/checks/checkers/dns';
-import { checkHttp } from '../../src/checks/checkers/http';
-import { checkPing } from '../../src/checks/checkers/ping';
-import { checkTcp } from '../../src/checks/checkers/tcp';
-import { checkTls } from '../../src/checks/checkers/tls';
+import type { CheckResult } from '../../src/probes/check-result';
+import { checkDns } from '../../src/probes/checkers/dns';
+import { checkHttp } from '../../src/probes/checkers/http';
+import { checkPing } from '../../src/probes/checkers/ping';
+import { checkTcp } from '../../src/probes/checkers/tcp';
+import { checkTls } from '../../src/probes/checkers/tls';
 import { farmCerts } from '../fixtures/certs';
 import { DnsFarm, SLOW_ANSWER_MS, startDnsFarm } from '../fixtures/dns-farm';
 import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';

@@ -1,7 +1,7 @@
 /** tls checks against loopback servers with each kind of certificate. */
-import type { CheckErrorCode } from '../../src/checks/check-result';
-import { checkTls } from '../../src/checks/checkers/tls';
-import type { TlsSettings } from '../../src/monitors/monitor-types';
+import type { CheckErrorCode } from '../../src/probes/check-result';
+import { checkTls } from '../../src/probes/checkers/tls';
+import type { TlsSettings } from '../../src/probes/kinds';
 import { FakeClock } from '../../src/common/clock';
 import { farmCerts, FarmCerts } from '../fixtures/certs';
 import { HttpTarget, startHttpTarget } from '../fixtures/http-farm';

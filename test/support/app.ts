@@ -10,7 +10,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { issueSetupLink } from '../../src/auth/links';
 import { totpAt } from '../../src/auth/totp';
-import { manualTimers, Timers } from '../../src/checks/scheduler';
+import { manualTimers, Timers } from '../../src/engine/scheduler';
 import { FakeClock } from '../../src/common/clock';
 import { LineLogger } from '../../src/common/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';

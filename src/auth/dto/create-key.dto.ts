@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
-import { KEY_SCOPES, KeyScope } from '../scope';
+import { KEY_SCOPES, KeyScope } from '../../common/scope';
 
 export class CreateKeyDto {
   @IsString()

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { KeyScope } from '../scope';
+import type { KeyScope } from '../../common/scope';
 
 @Entity('api_keys')
 export class ApiKeyEntity {

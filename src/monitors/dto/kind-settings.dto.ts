@@ -8,7 +8,7 @@ import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
 } from 'class-validator';
 import { IsJsonScalar, Nullable } from '../../common/validators';
-import { DNS_RECORDS, HTTP_METHODS, IP_VERSIONS, JSON_OPS } from '../monitor-types';
+import { DNS_RECORDS, HTTP_METHODS, IP_VERSIONS, JSON_OPS } from '../../probes/kinds';
 
 export const MAX_HEADERS = 30;
 export const MAX_JSON_RULES = 20;

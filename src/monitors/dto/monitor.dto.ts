@@ -5,7 +5,7 @@ import {
   Min, ValidateNested,
 } from 'class-validator';
 import { Nullable } from '../../common/validators';
-import { MONITOR_KINDS } from '../monitor-types';
+import { MONITOR_KINDS } from '../../probes/kinds';
 import {
   DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
 } from './kind-settings.dto';

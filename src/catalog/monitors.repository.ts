@@ -1,0 +1,255 @@
+/**
+ * SQL for monitors and their state rows. Monitors are read on hot paths (lists of thousands,
+ * the scheduler), so rows are mapped by hand rather than through entity metadata.
+ */
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ApiError } from '../common/api-error';
+import { Database } from '../db/database';
+import { kindConfig, MonitorConfig } from '../probes/monitor-config';
+import type { KindSettings, MonitorKind } from '../probes/kinds';
+import { MonitorState } from '../probes/status';
+
+export interface MonitorRow {
+  id: number;
+  slug: string;
+  name: string;
+  kind: MonitorKind;
+  group_name: string | null;
+  tags: string;
+  description: string | null;
+  runbook_url: string | null;
+  interval_s: number;
+  timeout_ms: number;
+  confirm_after: number;
+  retry_interval_s: number;
+  recover_after: number;
+  slow_ms: number | null;
+  slow_after: number;
+  alert_on_slow: number;
+  channels: string | null;
+  remind_every_min: number;
+  paused: number;
+  muted_until: number | null;
+  public: number;
+  public_name: string | null;
+  public_group: string | null;
+  sort: number;
+  settings: string;
+  heartbeat_token_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StoredMonitor {
+  id: number;
+  config: MonitorConfig;
+  createdAt: number;
+  updatedAt: number;
+  hasHeartbeatToken: boolean;
+}
+
+export interface MonitorFilter {
+  status?: string;
+  group?: string;
+  tag?: string;
+  kind?: string;
+  /** Lower-case text matched against name, slug and the target description. */
+  q?: string;
+}
+
+export function rowToStored(r: MonitorRow): StoredMonitor {
+  return {
+    id: r.id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    hasHeartbeatToken: r.heartbeat_token_hash !== null,
+    config: {
+      name: r.name,
+      slug: r.slug,
+      group: r.group_name,
+      tags: JSON.parse(r.tags) as string[],
+      description: r.description,
+      runbook_url: r.runbook_url,
+      interval_s: r.interval_s,
+      timeout_ms: r.timeout_ms,
+      confirm_after: r.confirm_after,
+      retry_interval_s: r.retry_interval_s,
+      recover_after: r.recover_after,
+      slow_ms: r.slow_ms,
+      slow_after: r.slow_after,
+      alert_on_slow: r.alert_on_slow === 1,
+      channels: r.channels === null ? null : (JSON.parse(r.channels) as number[]),
+      remind_every_min: r.remind_every_min,
+      paused: r.paused === 1,
+      muted_until: r.muted_until,
+      public: r.public === 1,
+      public_name: r.public_name,
+      public_group: r.public_group,
+      sort: r.sort,
+      ...kindConfig(r.kind, JSON.parse(r.settings) as KindSettings[MonitorKind]),
+    },
+  };
+}
+
+const COLUMNS = [
+  'slug', 'name', 'kind', 'group_name', 'tags', 'description', 'runbook_url', 'interval_s', 'timeout_ms', 'confirm_after',
+  'retry_interval_s', 'recover_after', 'slow_ms', 'slow_after', 'alert_on_slow', 'channels', 'remind_every_min', 'paused',
+  'muted_until', 'public', 'public_name', 'public_group', 'sort', 'settings',
+] as const;
+
+function configValues(c: MonitorConfig): unknown[] {
+  return [
+    c.slug, c.name, c.kind, c.group, JSON.stringify(c.tags), c.description, c.runbook_url, c.interval_s, c.timeout_ms,
+    c.confirm_after, c.retry_interval_s, c.recover_after, c.slow_ms, c.slow_after, c.alert_on_slow ? 1 : 0,
+    c.channels === null ? null : JSON.stringify(c.channels), c.remind_every_min, c.paused ? 1 : 0, c.muted_until,
+    c.public ? 1 : 0, c.public_name, c.public_group, c.sort, JSON.stringify(c.settings),
+  ];
+}
+
+@Injectable()
+export class MonitorsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** A monitor by `<id>` or `slug:<slug>`, as every `/monitors/{id}` route accepts it; not_found otherwise. */
+  async resolve(ref: string): Promise<StoredMonitor> {
+    let found: StoredMonitor | null = null;
+    if (ref.startsWith('slug:')) {
+      const slug = ref.slice(5);
+      if (/^[a-z0-9-]{1,60}$/.test(slug)) found = await this.findBySlug(slug);
+    } else if (/^[1-9]\d{0,14}$/.test(ref)) {
+      found = await this.findById(Number(ref));
+    }
+    if (!found) throw ApiError.notFound('monitor');
+    return found;
+  }
+
+  async findById(id: number, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
+    const rows = (await m.query('SELECT * FROM monitors WHERE id = ?', [id])) as MonitorRow[];
+    return rows[0] ? rowToStored(rows[0]) : null;
+  }
+
+  async findBySlug(slug: string, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
+    const rows = (await m.query('SELECT * FROM monitors WHERE slug = ?', [slug])) as MonitorRow[];
+    return rows[0] ? rowToStored(rows[0]) : null;
+  }
+
+  async findBySlugs(slugs: string[], m: EntityManager = this.db.manager): Promise<Map<string, StoredMonitor>> {
+    const out = new Map<string, StoredMonitor>();
+    for (let i = 0; i < slugs.length; i += 500) {
+      const part = slugs.slice(i, i + 500);
+      const rows = (await m.query(`SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`, part)) as MonitorRow[];
+      for (const r of rows) out.set(r.slug, rowToStored(r));
+    }
+    return out;
+  }
+
+  /** Slugs in use that start with `base` (for picking base-2, base-3, ...). */
+  async slugsLike(base: string, m: EntityManager = this.db.manager): Promise<Set<string>> {
+    const rows = (await m.query("SELECT slug FROM monitors WHERE slug = ? OR slug LIKE ? ESCAPE '\\'", [
+      base,
+      `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`,
+    ])) as { slug: string }[];
+    return new Set(rows.map((r) => r.slug));
+  }
+
+  /** Every monitor with its state, filtered, newest first, for one page (limit + 1 rows). */
+  /** Monitor rows with their state columns (`s_<column>`; splitState reads them), newest first. */
+  async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<ListedRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.status) {
+      where.push('s.status = ?');
+      params.push(filter.status);
+    }
+    if (filter.group !== undefined) {
+      where.push('m.group_name = ?');
+      params.push(filter.group);
+    }
+    if (filter.kind) {
+      where.push('m.kind = ?');
+      params.push(filter.kind);
+    }
+    if (filter.tag !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM json_each(m.tags) t WHERE t.value = ?)');
+      params.push(filter.tag);
+    }
+    if (beforeId !== null) {
+      where.push('m.id < ?');
+      params.push(beforeId);
+    }
+    const sql = `SELECT m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}
+      FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY m.id DESC ${filter.q === undefined ? `LIMIT ${limit + 1}` : ''}`;
+    return (await this.db.query(sql, params)) as ListedRow[];
+  }
+
+  async stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
+    const rows = (await m.query('SELECT * FROM monitor_state WHERE monitor_id = ?', [id])) as MonitorState[];
+    return rows[0] ?? null;
+  }
+
+  async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
+    const cols = [...COLUMNS, 'heartbeat_token_hash', 'created_at', 'updated_at'];
+    // TypeORM's sqlite runner answers an INSERT with the new rowid.
+    return (await m.query(`INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
+      ...configValues(c),
+      tokenHash,
+      now,
+      now,
+    ])) as number;
+  }
+
+  async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {
+    await m.query(`UPDATE monitors SET ${COLUMNS.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
+      ...configValues(c),
+      now,
+      id,
+    ]);
+  }
+
+  async setHeartbeatToken(m: EntityManager, id: number, hash: string | null): Promise<void> {
+    await m.query('UPDATE monitors SET heartbeat_token_hash = ? WHERE id = ?', [hash, id]);
+  }
+
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.query('DELETE FROM monitors WHERE id = ?', [id]);
+  }
+
+  async insertState(m: EntityManager, s: MonitorState): Promise<void> {
+    await m.query(
+      `INSERT OR REPLACE INTO monitor_state (${STATE_COLUMNS.join(', ')}) VALUES (${STATE_COLUMNS.map(() => '?').join(', ')})`,
+      STATE_COLUMNS.map((c) => s[c]),
+    );
+  }
+
+  async setStatus(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
+    await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0 WHERE monitor_id = ?', [status, since, id]);
+  }
+
+  async stateRows(): Promise<MonitorState[]> {
+    return this.db.query(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state`);
+  }
+
+  async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {
+    const groups = (await this.db.query(
+      'SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g',
+    )) as { g: string }[];
+    const tags = (await this.db.query('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t')) as {
+      t: string;
+    }[];
+    return { groups: groups.map((r) => r.g), tags: tags.map((r) => r.t) };
+  }
+}
+
+const STATE_COLUMNS = [
+  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
+  'error_message', 'incident_id', 'cert_expires_at', 'note',
+] as const;
+
+export type ListedRow = MonitorRow & Record<string, unknown>;
+
+export function splitState(row: ListedRow): MonitorState {
+  return Object.fromEntries(STATE_COLUMNS.map((c) => [c, row[`s_${c}`]])) as unknown as MonitorState;
+}

@@ -1,0 +1,365 @@
+/**
+ * The check engine: keeps every monitor's configuration and machine state in memory, runs due
+ * checks through the scheduler, folds each result through the blind gate and the state machine,
+ * hands results to the writer and announces transitions. State rows and timeline lines commit in
+ * the writer's transaction, together with the results that caused them.
+ *
+ * Flow of one result: run → (blind gate) → step() → writer.add(result) → dirty state → transitions
+ * on the bus (incidents, alerts, stream) and as timeline lines.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { MinuteCounter } from '../common/minute-counter';
+import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
+import { EventInput, EventsService } from '../events/events.service';
+import type { MonitorConfig } from '../probes/monitor-config';
+import { MonitorRow, rowToStored } from '../catalog/monitors.repository';
+import { CheckResult } from '../probes/check-result';
+import { certWarning } from './cert-warnings';
+import { engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
+import { missedHeartbeat, unknownResult } from './synthetic-results';
+import { CheckRunner } from './check-runner';
+import { BlindGate } from './blind-gate';
+import { Scheduler, spreadOffset, Timers } from './scheduler';
+import type { MonitorState, Transition } from '../probes/status';
+import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
+import { describeTransition } from './transition-text';
+import { describeHost } from '../probes/target';
+import { latestChecks } from '../history/latest-checks';
+import { RollupsService } from '../history/rollups.service';
+import { CheckWriter } from '../history/writer';
+
+export const ENGINE_TIMERS = Symbol('EngineTimers');
+export const ENGINE_CONCURRENCY = 256;
+const STATE_WRITE_COLUMNS = [
+  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
+  'error_message', 'cert_expires_at', 'note', 'engine',
+] as const;
+
+
+export interface ResultSource {
+  /** `manual` for check-now, `ping` / `fail` for heartbeats. */
+  kind: 'scheduled' | 'manual' | 'ping' | 'fail' | 'missed';
+}
+
+@Injectable()
+export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly live = new Map<number, LiveMonitor>();
+  /**
+   * Each monitor's state as answers show it, fresher than its row (rows are written with the next
+   * batch). A new object on every change, so readers may cache by identity.
+   */
+  private readonly states = new Map<number, MonitorState>();
+  /** Monitors whose state row must be written, with a generation so a write never clears a newer change. */
+  private readonly dirty = new Map<number, number>();
+  private generation = 0;
+  private pendingEvents: EventInput[] = [];
+  /** What the writer's open transaction is writing; dropped from the queues once it commits. */
+  private writing: { states: Map<number, number>; events: number } | null = null;
+  private readonly scheduler: Scheduler;
+  private readonly log = new Logger('engine');
+  /** Results recorded over the last minute, for checks_per_min. */
+  private readonly checkRate = new MinuteCounter();
+
+  constructor(
+    private readonly db: Database,
+    private readonly runner: CheckRunner,
+    private readonly writer: CheckWriter,
+    private readonly events: EventsService,
+    private readonly bus: EventBus,
+    private readonly blind: BlindGate,
+    private readonly rollups: RollupsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ENGINE_TIMERS) timers: Timers,
+  ) {
+    this.scheduler = new Scheduler({
+      clock,
+      timers,
+      concurrency: ENGINE_CONCURRENCY,
+      run: (id) => this.runDue(id),
+      onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
+    });
+    writer.addHook({ onRows: (m) => this.persist(m), afterCommit: () => this.persisted() });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // One look at each monitor's newest stored check serves both the writer and the rollups.
+    const latest = await latestChecks(this.db);
+    this.writer.seedLastTimes(latest);
+    this.rollups.start((id) => this.capOf(id), latest);
+    const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
+    const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (MonitorState & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
+    const now = this.clock.now();
+    for (const row of rows) {
+      const stored = rowToStored(row);
+      const s = states.get(row.id);
+      const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
+      this.add({ id: row.id, config: stored.config, ...restored, incidentId: s?.incident_id ?? null }, 'spread');
+    }
+    this.subscribe();
+    this.log.log(`engine started with ${rows.length} monitors`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.scheduler.stop();
+    await this.writer.flush();
+  }
+
+  /** Runs whatever is due now (the timer does this by itself; tests with a fake clock call it). */
+  tick(): void {
+    this.scheduler.tick();
+  }
+
+  /** Waits until no check is running. */
+  idle(): Promise<void> {
+    return this.scheduler.idle();
+  }
+
+  dueOf(id: number): number | undefined {
+    return this.scheduler.dueOf(id);
+  }
+
+  stats(): { monitors: number; inFlight: number; started: number; lateness: ReturnType<Scheduler['latenessStats']> } {
+    return { monitors: this.live.size, inFlight: this.scheduler.inFlight, started: this.scheduler.started, lateness: this.scheduler.latenessStats() };
+  }
+
+  /** How long a check's outcome may hold before the gap counts as no data (rollup-math.ts). */
+  capOf(id: number): number {
+    const c = this.live.get(id)?.config;
+    if (!c) return 0;
+    return heartbeatWindowMs(c) ?? c.interval_s * 1000 + c.timeout_ms;
+  }
+
+  /** Results recorded in the last 60 seconds. */
+  checksPerMinute(): number {
+    return this.checkRate.count(this.clock.now());
+  }
+
+  /** The machine's full memory of a monitor (state and counters). */
+  machineStateOf(id: number): MachineState | undefined {
+    return this.live.get(id)?.state;
+  }
+
+  /** A monitor's live state; undefined before the engine has loaded it. */
+  stateOf(id: number): MonitorState | undefined {
+    return this.states.get(id);
+  }
+
+  /** How many monitors the engine holds. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Folds one result into a monitor (scheduled, check-now, heartbeat ping or failure report) and
+   * returns the stored time of the result.
+   */
+  record(id: number, result: CheckResult, source: ResultSource): number {
+    this.checkRate.add(this.clock.now());
+    const m = this.live.get(id);
+    const gate = m ? this.blind.judge(result, this.clock.now()) : { counted: true, note: null };
+    const at = this.writer.add({ ...result, monitor_id: id, note: gate.note });
+    if (!m) return at;
+    const policy = policyOf(m.config, source);
+    this.apply(m, step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy));
+    if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
+    return at;
+  }
+
+  /** A `cert` line at each tls_warn_days threshold, once per threshold per certificate. */
+  private warnCert(m: LiveMonitor, notAfter: number, now: number): void {
+    const c = m.config;
+    const warnDays = c.kind === 'http' || c.kind === 'tls' ? c.settings.tls_warn_days : 0;
+    const days = certWarning(notAfter, now, warnDays, m.certWarned);
+    if (days === null) return;
+    m.certWarned = { notAfter, days };
+    this.dirty.set(m.id, ++this.generation);
+    const left = Math.floor((notAfter - now) / 86_400_000);
+    const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
+    this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
+    this.bus.emit('monitor.cert', { id: m.id, notAfter, days, at: now });
+  }
+
+  private async runDue(id: number): Promise<number | null> {
+    const m = this.live.get(id);
+    if (!m || m.config.paused) return null;
+    const now = this.clock.now();
+    if (m.config.kind === 'heartbeat') {
+      const window = (m.config.interval_s + m.config.settings.grace_s) * 1000;
+      const lastPing = m.state.last_ok_at ?? m.state.since;
+      // A ping may have arrived since this deadline was set.
+      if (now - lastPing < window) return lastPing + window - now;
+      this.record(id, missedHeartbeat(now, m.config.interval_s, m.config.settings.grace_s), { kind: 'missed' });
+      return m.config.interval_s * 1000;
+    }
+    let result: CheckResult;
+    try {
+      result = await this.runner.run(m.config);
+    } catch (err) {
+      result = unknownResult(now, err);
+    }
+    // The monitor may have been removed, paused or changed while the check ran.
+    if (this.live.get(id) !== m || m.config.paused) return null;
+    if (result.outcome === 'down' && this.wouldConfirmDown(m)) {
+      const second = await this.secondOpinion(m);
+      if (this.live.get(id) !== m || m.config.paused) return null;
+      if (second && second.outcome !== 'down') {
+        this.pathProblem(m, result, second);
+        return m.config.interval_s * 1000;
+      }
+    }
+    this.record(id, result, { kind: 'scheduled' });
+    return result.outcome === 'down' ? m.config.retry_interval_s * 1000 : m.config.interval_s * 1000;
+  }
+
+  private wouldConfirmDown(m: LiveMonitor): boolean {
+    return m.state.status !== 'down' && m.state.failing + 1 >= m.config.confirm_after;
+  }
+
+  /**
+   * Before a failure confirms Down, the check runs once more from scratch (a fresh name lookup
+   * and a fresh connection). If that one succeeds, the failure was a network path problem.
+   */
+  private async secondOpinion(m: LiveMonitor): Promise<CheckResult | null> {
+    try {
+      return await this.runner.run(m.config);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The failure is kept with a note and not counted; the good second opinion counts. */
+  private pathProblem(m: LiveMonitor, failed: CheckResult, second: CheckResult): void {
+    const note = `not counted: a network path problem (a second check succeeded${failed.error ? ` after "${failed.error.message}"` : ''})`;
+    const at = this.writer.add({ ...failed, monitor_id: m.id, note });
+    this.apply(m, step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' })));
+    const host = describeHost(m.config);
+    this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
+    this.bus.emit('path', { host, at });
+    this.record(m.id, { ...second, at_ms: Math.max(second.at_ms, at + 1) }, { kind: 'scheduled' });
+  }
+
+  /** Heartbeat ping or failure report: the deadline moves on. */
+  heartbeat(id: number, result: CheckResult, source: 'ping' | 'fail'): boolean {
+    const m = this.live.get(id);
+    if (!m || m.config.kind !== 'heartbeat' || m.config.paused) return false;
+    this.record(id, result, { kind: source });
+    this.scheduler.at(id, this.clock.now() + (m.config.interval_s + m.config.settings.grace_s) * 1000);
+    return true;
+  }
+
+  private apply(m: LiveMonitor, s: Step): void {
+    m.state = s.state;
+    this.dirty.set(m.id, ++this.generation);
+    this.states.set(m.id, toMonitorState(m));
+    for (const t of s.transitions) this.announce(m, t);
+  }
+
+  private announce(m: LiveMonitor, t: Transition): void {
+    const text = describeTransition(m.config.name, t);
+    if (text) {
+      this.pendingEvents.push({
+        kind: t.kind === 'up' && !t.recovered ? 'first_up' : t.kind,
+        at: t.at,
+        monitorId: m.id,
+        actor: 'system',
+        text,
+        data: 'error' in t && t.error ? { error: t.error } : null,
+      });
+    }
+    this.bus.emit('monitor.transition', { id: m.id, transition: t });
+  }
+
+  /** Runs inside the writer's transaction: state rows and timeline lines commit with their results. */
+  private async persist(tx: EntityManager): Promise<void> {
+    // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
+    const states = new Map(this.dirty);
+    const events = this.pendingEvents.slice();
+    this.writing = { states, events: events.length };
+    const rows = [...states.keys()].map((id) => this.live.get(id)).filter((m): m is LiveMonitor => m !== undefined);
+    // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
+    // carries a state row for every monitor that had a result.
+    for (let i = 0; i < rows.length; i += 500) {
+      const part = rows.slice(i, i + 500);
+      await tx.query(
+        `WITH v(${STATE_WRITE_COLUMNS.join(', ')}) AS (VALUES ${part.map(() => `(${STATE_WRITE_COLUMNS.map(() => '?').join(', ')})`).join(', ')})
+         UPDATE monitor_state SET ${STATE_WRITE_COLUMNS.slice(1).map((c) => `${c} = v.${c}`).join(', ')}
+         FROM v WHERE monitor_state.monitor_id = v.monitor_id`,
+        part.flatMap((m) => {
+          const row = toMonitorState(m);
+          return [m.id, row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms,
+            row.error_code, row.error_message, row.cert_expires_at, row.note, engineBlob(m)];
+        }),
+      );
+    }
+    for (const e of events) await this.events.recordIn(tx, e);
+  }
+
+  private persisted(): void {
+    if (!this.writing) return;
+    for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
+    this.pendingEvents.splice(0, this.writing.events);
+    this.writing = null;
+  }
+
+  private subscribe(): void {
+    this.bus.on('monitor.changed', ({ id, created, targetChanged, config }) => this.reload(id, created, targetChanged, config));
+    this.bus.on('monitor.deleted', ({ id }) => {
+      this.live.delete(id);
+      this.dirty.delete(id);
+      this.states.delete(id);
+      this.scheduler.remove(id);
+    });
+  }
+
+  /** Picks up a configuration change at once (synchronously, so the answer to the change already shows it). */
+  private reload(id: number, created: boolean, targetChanged: boolean, config: MonitorConfig): void {
+    const stored = { config };
+    const now = this.clock.now();
+    const prev = this.live.get(id);
+    if (!prev || created) {
+      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null }, 'now');
+      this.states.set(id, toMonitorState(this.live.get(id)!));
+      return;
+    }
+    const next: LiveMonitor = { ...prev, config: stored.config };
+    this.live.set(id, next);
+    let s: Step = { state: prev.state, transitions: [] };
+    if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
+    else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);
+    else if (targetChanged) s = configChanged(prev.state, now);
+    if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
+    this.schedule(next, s.state !== prev.state ? 'now' : 'keep');
+  }
+
+  private add(m: LiveMonitor, when: 'spread' | 'now'): void {
+    this.live.set(m.id, m);
+    this.states.set(m.id, toMonitorState(m));
+    this.schedule(m, when);
+  }
+
+  private schedule(m: LiveMonitor, when: 'spread' | 'now' | 'keep'): void {
+    if (m.config.paused) {
+      this.scheduler.remove(m.id);
+      return;
+    }
+    const now = this.clock.now();
+    const interval = m.config.interval_s * 1000;
+    if (m.config.kind === 'heartbeat') {
+      const grace = m.config.settings.grace_s;
+      const window = (m.config.interval_s + grace) * 1000;
+      const lastPing = m.state.last_ok_at ?? m.state.since;
+      // After a start, pings the service could not receive while it was down are not held against
+      // the job: give it at least one grace period (and a minute) from now.
+      const floor = when === 'spread' ? now + grace * 1000 + 60_000 : now;
+      this.scheduler.at(m.id, Math.max(lastPing + window, floor));
+      return;
+    }
+    if (when === 'now') this.scheduler.at(m.id, now);
+    else if (when === 'spread') this.scheduler.at(m.id, now + spreadOffset(m.id, interval));
+    else this.scheduler.at(m.id, Math.min(this.scheduler.dueOf(m.id) ?? now, now + interval));
+  }
+}
+

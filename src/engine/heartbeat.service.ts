@@ -1,0 +1,85 @@
+/**
+ * Heartbeat pings. The token is looked up by its hash (cached in memory: thousands of pings a
+ * second must not each cost a query); a ping is an `up` result, a failure report a `down` one
+ * whose message is the reported text. Abusive callers are limited: 600 pings a minute per URL,
+ * and 60 unknown URLs a minute per address.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { sha256 } from '../common/tokens';
+import { addressBucket } from '../common/client-ip';
+import { CLOCK, Clock } from '../common/clock';
+import { RateLimiter } from '../common/rate-limit';
+import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
+import { CheckResult, NO_PHASES } from '../probes/check-result';
+import { EngineService } from './engine.service';
+
+export interface PingAnswer {
+  status: number;
+  text: string;
+  retryAfterS?: number;
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
+const CACHE_MAX = 50_000;
+
+@Injectable()
+export class HeartbeatService {
+  private readonly ids = new Map<string, number>();
+  private readonly perToken = new RateLimiter(600);
+  private readonly unknownPerIp = new RateLimiter(60);
+
+  constructor(
+    private readonly db: Database,
+    private readonly engine: EngineService,
+    bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    const forget = ({ id }: { id: number }) => {
+      for (const [token, cached] of this.ids) if (cached === id) this.ids.delete(token);
+    };
+    bus.on('monitor.deleted', forget);
+    bus.on('monitor.changed', forget);
+    bus.on('monitor.token', forget);
+  }
+
+  async ping(token: string, kind: 'ping' | 'fail', text: string | null, ip: string): Promise<PingAnswer> {
+    const now = this.clock.now();
+    const id = TOKEN_SHAPE.test(token) ? await this.lookup(token) : null;
+    if (id === null) {
+      const d = this.unknownPerIp.take(addressBucket(ip), now);
+      if (!d.ok) return { status: 429, text: 'too many requests', retryAfterS: d.retryAfterS };
+      return { status: 404, text: 'unknown heartbeat URL' };
+    }
+    const d = this.perToken.take(String(id), now);
+    if (!d.ok) return { status: 429, text: 'too many pings', retryAfterS: d.retryAfterS };
+    const result: CheckResult = {
+      at_ms: now,
+      outcome: kind === 'ping' ? 'up' : 'down',
+      latency_ms: null,
+      phases: { ...NO_PHASES },
+      status: null,
+      error: kind === 'fail' ? { code: 'heartbeat', message: text ? `failure reported: ${clean(text)}` : 'failure reported' } : null,
+      cert: null,
+      detail: kind === 'ping' && text ? clean(text) : null,
+    };
+    const counted = this.engine.heartbeat(id, result, kind);
+    return { status: 200, text: counted ? 'OK' : 'OK (monitor paused: ping ignored)' };
+  }
+
+  /** Known tokens are cached by their text (only the hash is stored, and hashing every ping costs). */
+  private async lookup(token: string): Promise<number | null> {
+    const cached = this.ids.get(token);
+    if (cached !== undefined) return cached;
+    const rows = (await this.db.query("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
+    if (!rows[0]) return null;
+    if (this.ids.size >= CACHE_MAX) this.ids.clear();
+    this.ids.set(token, rows[0].id);
+    return rows[0].id;
+  }
+}
+
+/** Control characters out, whitespace folded: the text ends up in alerts and the timeline. */
+function clean(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+}

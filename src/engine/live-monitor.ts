@@ -1,0 +1,78 @@
+/**
+ * A monitor as the engine holds it, and the conversions between its machine state and the stored
+ * state row (the counters travel as JSON in the row's `engine` column). Pure.
+ */
+import type { MonitorConfig } from '../probes/monitor-config';
+import type { MonitorState } from '../probes/status';
+import type { CertWarned } from './cert-warnings';
+import type { ResultSource } from './engine.service';
+import { FRESH_COUNTERS, MachineCounters, MachineState, Policy } from './state-machine';
+
+export interface LiveMonitor {
+  id: number;
+  config: MonitorConfig;
+  state: MachineState;
+  incidentId: number | null;
+  /** The certificate expiry warning already given, if any. */
+  certWarned: CertWarned | null;
+}
+
+/** What the `engine` column stores besides the state row. */
+interface EngineBlob extends MachineCounters {
+  certWarned?: CertWarned | null;
+}
+
+export function policyOf(c: MonitorConfig, source: ResultSource): Policy {
+  // A heartbeat is down as soon as a deadline passes or a failure is reported: no re-checks exist to confirm it.
+  const heartbeat = source.kind === 'missed' || source.kind === 'fail' || source.kind === 'ping';
+  return {
+    confirm_after: heartbeat ? 1 : c.confirm_after,
+    recover_after: heartbeat ? 1 : c.recover_after,
+    slow_after: c.slow_after,
+    slow_ms: c.slow_ms,
+    paused: c.paused,
+  };
+}
+
+/** A heartbeat monitor's allowance between pings (interval + grace) in ms; null for other kinds. */
+export function heartbeatWindowMs(c: MonitorConfig): number | null {
+  return c.kind === 'heartbeat' ? (c.interval_s + c.settings.grace_s) * 1000 : null;
+}
+
+export function toMonitorState(m: LiveMonitor): MonitorState {
+  const s = m.state;
+  return {
+    monitor_id: m.id,
+    status: s.status,
+    since: s.since,
+    failing: s.failing,
+    flapping: s.flapping,
+    last_check_at: s.last_check_at,
+    last_ok_at: s.last_ok_at,
+    latency_ms: s.latency_ms === null ? null : Math.round(s.latency_ms),
+    error_code: s.error_code,
+    error_message: s.error_message,
+    incident_id: m.incidentId,
+    cert_expires_at: s.cert_expires_at,
+    note: s.note,
+  };
+}
+
+export function engineBlob(m: LiveMonitor): string {
+  const s = m.state;
+  const blob: EngineBlob = { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince, certWarned: m.certWarned };
+  return JSON.stringify(blob);
+}
+
+export function fromStoredState(row: MonitorState & { engine: string | null }): { state: MachineState; certWarned: CertWarned | null } {
+  let blob: EngineBlob = { ...FRESH_COUNTERS };
+  try {
+    if (row.engine) blob = { ...blob, ...(JSON.parse(row.engine) as Partial<EngineBlob>) };
+  } catch {
+    // A damaged blob only means runs start counting again.
+  }
+  const { monitor_id: _id, incident_id: _incident, engine: _engine, ...rest } = row;
+  const { certWarned = null, ...counters } = blob;
+  return { state: { ...rest, ...counters }, certWarned };
+}
+

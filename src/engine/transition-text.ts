@@ -1,0 +1,34 @@
+/** The timeline line of a state transition. Pure; the one place this wording lives. */
+import type { Transition } from '../probes/status';
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 120) return `${m} min`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
+}
+
+export function describeTransition(name: string, t: Transition): string | null {
+  switch (t.kind) {
+    case 'failing':
+      return `${name}: first failed check${t.error ? ` (${t.error.message})` : ''}`;
+    case 'down':
+      return `${name} is down after ${t.fails} failed check${t.fails === 1 ? '' : 's'}${t.error ? `: ${t.error.message}` : ''}`;
+    case 'up':
+      return t.recovered ? `${name} is up again after ${duration(t.at - t.downSince)} down` : `${name} is up`;
+    case 'slow':
+      return `${name} is slow`;
+    case 'slow_end':
+      return `${name} is back to normal speed`;
+    case 'flapping':
+      return t.on ? `${name} is flapping (changing status often)` : `${name} stopped flapping`;
+    case 'paused':
+      return null; // the configuration change already has its own line
+    case 'unknown':
+      return null;
+    case 'closed':
+      return null;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The stored form of a check result (one `checks` row) and back. Outcome and error code are small
+ * integers; message, detail and the note travel in `info` only when the check failed or was not
+ * counted, so a good check costs a few bytes. Pure.
+ */
+import { CHECK_ERROR_CODES, CheckErrorCode, CheckResult, NO_PHASES, Outcome } from '../probes/check-result';
+
+export const OUTCOME_CODES: readonly Outcome[] = ['up', 'slow', 'down', 'unknown'];
+export const OUTCOME_CODE: Record<Outcome, number> = { up: 0, slow: 1, down: 2, unknown: 3 };
+
+export interface CheckRow {
+  monitor_id: number;
+  at: number;
+  outcome: number;
+  latency: number | null;
+  dns: number | null;
+  conn: number | null;
+  tls: number | null;
+  ttfb: number | null;
+  status: number | null;
+  /** 1-based index into CHECK_ERROR_CODES. */
+  error: number | null;
+  /** JSON {m: message, d: detail, n: note} on failed or not-counted rows. */
+  info: string | null;
+}
+
+/** A result as the engine keeps it: the probe's facts plus whether it counted (blind / path). */
+export interface StoredCheck extends CheckResult {
+  monitor_id: number;
+  /** Why it was not counted (the service was blind, a network path problem), else null. */
+  note: string | null;
+}
+
+const round = (v: number | null) => (v === null ? null : Math.round(v));
+
+export function toRow(c: StoredCheck): CheckRow {
+  const errorIndex = c.error ? CHECK_ERROR_CODES.indexOf(c.error.code) + 1 : 0;
+  const needsInfo = c.error !== null || c.note !== null;
+  const info: Record<string, string> = {};
+  if (c.error) info.m = c.error.message;
+  if (needsInfo && c.detail) info.d = c.detail;
+  if (c.note) info.n = c.note;
+  return {
+    monitor_id: c.monitor_id,
+    at: c.at_ms,
+    outcome: OUTCOME_CODE[c.outcome],
+    latency: round(c.latency_ms),
+    dns: round(c.phases.dns_ms),
+    conn: round(c.phases.connect_ms),
+    tls: round(c.phases.tls_ms),
+    ttfb: round(c.phases.ttfb_ms),
+    status: c.status,
+    error: errorIndex > 0 ? errorIndex : null,
+    info: needsInfo ? JSON.stringify(info) : null,
+  };
+}
+
+export function fromRow(r: CheckRow): StoredCheck {
+  const info = r.info ? (JSON.parse(r.info) as { m?: string; d?: string; n?: string }) : {};
+  const code = r.error ? (CHECK_ERROR_CODES[r.error - 1] as CheckErrorCode | undefined) : undefined;
+  return {
+    monitor_id: r.monitor_id,
+    at_ms: r.at,
+    outcome: OUTCOME_CODES[r.outcome] ?? 'unknown',
+    latency_ms: r.latency,
+    phases: r.dns === null && r.conn === null && r.tls === null && r.ttfb === null
+      ? { ...NO_PHASES }
+      : { dns_ms: r.dns, connect_ms: r.conn, tls_ms: r.tls, ttfb_ms: r.ttfb },
+    status: r.status,
+    error: code ? { code, message: info.m ?? '' } : null,
+    cert: null,
+    detail: info.d ?? null,
+    note: info.n ?? null,
+  };
+}
+
+export const CHECK_COLUMNS = ['monitor_id', 'at', 'outcome', 'latency', 'dns', 'conn', 'tls', 'ttfb', 'status', 'error', 'info'] as const;

@@ -1,0 +1,170 @@
+/**
+ * Check history: one monitor's results (GET /monitors/{id}/checks) and every monitor's
+ * (GET /checks), newest first, including results the writer has not committed yet.
+ *
+ * GET /checks across monitors reads a time window at a time through the primary key
+ * (monitor_id, at), so no second index over every row is needed: the window starts at about one
+ * page's worth of checks and grows fourfold until the page is full or the history ends.
+ */
+import { Injectable } from '@nestjs/common';
+import { invalidField } from '../common/api-error';
+import { intQuery, LimitRule, Page } from '../common/paging';
+import { MonitorsRepository } from '../catalog/monitors.repository';
+import { Database } from '../db/database';
+import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-result';
+import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
+import { historySpan } from './latest-checks';
+import { CheckWriter } from './writer';
+
+export const CHECKS_LIMIT: LimitRule = { default: 100, min: 1, max: 500 };
+const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
+
+export type HistoryItem = CheckResultDto & { monitor_id?: number };
+
+interface Cursor {
+  at: number;
+  monitorId: number;
+}
+
+@Injectable()
+export class HistoryService {
+  constructor(
+    private readonly db: Database,
+    private readonly writer: CheckWriter,
+    private readonly monitors: MonitorsRepository,
+  ) {}
+
+  /** GET /monitors/{id}/checks: before is epoch ms; the cursor is the last item's at_ms. */
+  async forMonitor(ref: string, query: Record<string, unknown>): Promise<Page<HistoryItem>> {
+    const monitor = await this.monitors.resolve(ref);
+    const limit = intQuery('limit', query.limit, { default: 50, min: 1, max: 500 });
+    const before = epochQuery(query.before);
+    const outcome = outcomeQuery(query.outcome);
+    const rows = await this.monitorRows(monitor.id, before === null ? null : { at: before, monitorId: 0 }, outcome, limit + 1);
+    const more = rows.length > limit;
+    const shown = rows.slice(0, limit);
+    return { items: shown.map(toItem), next_cursor: more ? shown[shown.length - 1].at : null };
+  }
+
+  /** GET /checks: cursor `<epoch_ms>:<monitor_id>`, newest first by time then monitor. */
+  async all(query: Record<string, unknown>): Promise<Page<HistoryItem>> {
+    const limit = intQuery('limit', query.limit, CHECKS_LIMIT);
+    const cursor = cursorQuery(query.before);
+    const outcome = outcomeQuery(query.outcome);
+    let rows: CheckRow[];
+    if (query.monitor_id !== undefined) {
+      const ref = typeof query.monitor_id === 'string' ? query.monitor_id : '';
+      if (!/^[1-9]\d{0,14}$/.test(ref)) throw invalidField('monitor_id', 'must be a monitor id');
+      const monitor = await this.monitors.resolve(ref).catch(() => {
+        throw invalidField('monitor_id', 'no such monitor');
+      });
+      rows = await this.monitorRows(monitor.id, cursor, outcome, limit + 1);
+    } else {
+      if (outcome !== null && outcome !== 'down') {
+        throw invalidField('outcome', 'across all monitors only outcome=down is accepted; add monitor_id for other outcomes');
+      }
+      rows = outcome === 'down' ? await this.downRows(cursor, limit + 1) : await this.windowRows(cursor, limit + 1);
+    }
+    const more = rows.length > limit;
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    return {
+      items: shown.map((r) => ({ monitor_id: r.monitor_id, ...toItem(r) })),
+      next_cursor: more ? `${last.at}:${last.monitor_id}` : null,
+    };
+  }
+
+  private async monitorRows(id: number, cursor: Cursor | null, outcome: Outcome | null, n: number): Promise<CheckRow[]> {
+    const where = ['monitor_id = ?'];
+    const params: unknown[] = [id];
+    if (cursor) {
+      where.push('at < ?');
+      params.push(cursor.at);
+    }
+    if (outcome) {
+      where.push('outcome = ?');
+      params.push(OUTCOME_CODE[outcome]);
+    }
+    const stored = (await this.db.query(
+      `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where.join(' AND ')} ORDER BY at DESC LIMIT ?`,
+      [...params, n],
+    )) as CheckRow[];
+    const pending = this.writer.pending(id).filter((r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]));
+    return merge(stored, pending, n);
+  }
+
+  private async downRows(cursor: Cursor | null, n: number): Promise<CheckRow[]> {
+    const params: unknown[] = [OUTCOME_CODE.down];
+    let where = 'outcome = ?';
+    if (cursor) {
+      where += ' AND (at < ? OR (at = ? AND monitor_id < ?))';
+      params.push(cursor.at, cursor.at, cursor.monitorId);
+    }
+    const stored = (await this.db.query(
+      `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
+      [...params, n],
+    )) as CheckRow[];
+    return merge(stored, this.writer.pending().filter((r) => r.outcome === OUTCOME_CODE.down && before(r, cursor)), n);
+  }
+
+  private async windowRows(cursor: Cursor | null, n: number): Promise<CheckRow[]> {
+    const pending = this.writer.pending().filter((r) => before(r, cursor));
+    const { oldest, newest } = await historySpan(this.db);
+    const collected: CheckRow[] = [];
+    let hi = cursor ? cursor.at + 1 : (newest ?? 0) + 1;
+    // About one page's worth of time at the current rate, at least a minute.
+    let width = Math.max(60_000, Math.ceil((n / Math.max(1, this.writer.rowsPerMinute())) * 60_000));
+    while (oldest !== null && hi > oldest && collected.length < n) {
+      const lo = hi - width;
+      const rows = (await this.db.query(
+        `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks
+         WHERE monitor_id IN (SELECT id FROM monitors) AND at >= ? AND at < ?
+         ORDER BY at DESC, monitor_id DESC`,
+        [lo, hi],
+      )) as CheckRow[];
+      collected.push(...rows.filter((r) => before(r, cursor)));
+      hi = lo;
+      width *= 4;
+    }
+    return merge(collected, pending, n);
+  }
+}
+
+function before(r: CheckRow, cursor: Cursor | null): boolean {
+  return !cursor || r.at < cursor.at || (r.at === cursor.at && r.monitor_id < cursor.monitorId);
+}
+
+function merge(stored: CheckRow[], pending: readonly CheckRow[], n: number): CheckRow[] {
+  const seen = new Set(stored.map((r) => `${r.monitor_id}:${r.at}`));
+  const all = [...stored, ...pending.filter((r) => !seen.has(`${r.monitor_id}:${r.at}`))];
+  all.sort((a, b) => b.at - a.at || b.monitor_id - a.monitor_id);
+  return all.slice(0, n);
+}
+
+function toItem(r: CheckRow): CheckResultDto {
+  const c = fromRow(r);
+  const dto = toCheckResultDto(c);
+  if (c.note) dto.detail = dto.detail ? `${c.note}. ${dto.detail}` : c.note;
+  return dto;
+}
+
+function epochQuery(raw: unknown): number | null {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw invalidField('before', 'must be epoch milliseconds (the next_cursor of a previous page)');
+  return Number(raw);
+}
+
+function cursorQuery(raw: unknown): Cursor | null {
+  if (raw === undefined || raw === '') return null;
+  const m = typeof raw === 'string' ? /^(\d{1,15}):(\d{1,15})$/.exec(raw) : null;
+  if (!m) throw invalidField('before', 'must be the next_cursor of a previous page, shape <epoch_ms>:<number>');
+  return { at: Number(m[1]), monitorId: Number(m[2]) };
+}
+
+function outcomeQuery(raw: unknown): Outcome | null {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string' || !(OUTCOMES as string[]).includes(raw)) {
+    throw invalidField('outcome', `must be one of ${OUTCOMES.join(', ')}`);
+  }
+  return raw as Outcome;
+}

@@ -1,0 +1,78 @@
+/**
+ * Retention: once a day, raw checks older than checks_days, hourly rollups older than hourly_days
+ * and timeline lines older than events_days are removed; daily rollups are kept 400 days (the
+ * uptime and 12-month views). Deletes run monitor by monitor and in small batches, each its own
+ * short transaction, so the writer is never held up for long. No VACUUM: SQLite reuses the pages.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Cron } from '@nestjs/schedule';
+import { CLOCK, Clock } from '../common/clock';
+import { Database } from '../db/database';
+import { SettingsService } from '../settings/settings.service';
+import { DAY_MS, dayIndex, HOUR_MS } from './rollup-math';
+
+export const DAILY_KEEP_DAYS = 400;
+const EVENT_BATCH = 2000;
+
+export interface RetentionReport {
+  checks: number;
+  hours: number;
+  days: number;
+  events: number;
+}
+
+@Injectable()
+export class RetentionService {
+  private readonly log = new Logger('retention');
+  private running: Promise<RetentionReport> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: SettingsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Cron('0 30 3 * * *', { name: 'retention' })
+  async nightly(): Promise<void> {
+    const r = await this.run();
+    this.log.log(`removed ${r.checks} checks, ${r.hours} hourly and ${r.days} daily rollups, ${r.events} timeline lines`);
+  }
+
+  /** Prunes now (one run at a time). */
+  run(): Promise<RetentionReport> {
+    this.running ??= this.prune().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async prune(): Promise<RetentionReport> {
+    const now = this.clock.now();
+    const s = await this.settings.get();
+    const ids = ((await this.db.query('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id);
+    const report: RetentionReport = { checks: 0, hours: 0, days: 0, events: 0 };
+    const checksBefore = now - s.retention.checks_days * DAY_MS;
+    const hoursBefore = Math.floor((now - s.retention.hourly_days * DAY_MS) / HOUR_MS);
+    const daysBefore = dayIndex(now, s.tz_offset_min) - DAILY_KEEP_DAYS;
+    for (const id of ids) {
+      report.checks += await this.remove('DELETE FROM checks WHERE monitor_id = ? AND at < ?', [id, checksBefore]);
+      report.hours += await this.remove('DELETE FROM rollup_hour WHERE monitor_id = ? AND hour < ?', [id, hoursBefore]);
+      report.days += await this.remove('DELETE FROM rollup_day WHERE monitor_id = ? AND day < ?', [id, daysBefore]);
+    }
+    const eventsBefore = now - s.retention.events_days * DAY_MS;
+    for (;;) {
+      const n = await this.remove(`DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? LIMIT ${EVENT_BATCH})`, [eventsBefore]);
+      report.events += n;
+      if (n < EVENT_BATCH) break;
+    }
+    return report;
+  }
+
+  private async remove(sql: string, params: unknown[]): Promise<number> {
+    return this.db.tx(async (m) => {
+      await m.query(sql, params);
+      const [{ n }] = (await m.query('SELECT changes() AS n')) as { n: number }[];
+      return n;
+    });
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Monitor statistics, series and uptime days, read from the rollups (plus what is not written
+ * yet). Stats for monitor lists are cached for 30 s: they move slowly and lists are read often.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { invalidField } from '../common/api-error';
+import { CLOCK, Clock } from '../common/clock';
+import { intQuery } from '../common/paging';
+import { MonitorsRepository } from '../catalog/monitors.repository';
+import { Database } from '../db/database';
+import { MonitorStats, SparkPoint } from './monitor-stats';
+import { SettingsService } from '../settings/settings.service';
+import { CHECK_COLUMNS, CheckRow, OUTCOME_CODES } from './check-row';
+import { quantile } from './latency-histogram';
+import { dayIndex, dayStart, emptyAcc, HOUR_MS, mergeAcc, RollupAcc, uptimePct } from './rollup-math';
+import { RollupsService } from './rollups.service';
+import { CHECK_ERROR_CODES } from '../probes/check-result';
+import { CheckWriter } from './writer';
+
+export const SERIES_RANGES = ['1h', '24h', '7d', '30d', '90d'] as const;
+export type SeriesRange = (typeof SERIES_RANGES)[number];
+const CACHE_MS = 30_000;
+
+export interface SeriesAnswer {
+  range: SeriesRange;
+  resolution: 'raw' | 'hour' | 'day';
+  points: Record<string, unknown>[];
+}
+
+export interface UptimeAnswer {
+  uptime: number | null;
+  days: { date: string; uptime: number | null; down_ms: number; checks: number }[];
+}
+
+@Injectable()
+export class StatsService {
+  private readonly cache = new Map<number, { at: number; stats: MonitorStats }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly rollups: RollupsService,
+    private readonly writer: CheckWriter,
+    private readonly monitors: MonitorsRepository,
+    private readonly settings: SettingsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async statsFor(ids: number[], now: number): Promise<Map<number, MonitorStats>> {
+    const out = new Map<number, MonitorStats>();
+    const stale: number[] = [];
+    for (const id of ids) {
+      const c = this.cache.get(id);
+      if (c && now - c.at < CACHE_MS && now >= c.at) out.set(id, c.stats);
+      else stale.push(id);
+    }
+    if (stale.length === 0) return out;
+    const tz = (await this.settings.get()).tz_offset_min;
+    const hourNow = Math.floor(now / HOUR_MS);
+    const today = dayIndex(now, tz);
+    const [hours, days] = await Promise.all([
+      this.rollups.read('rollup_hour', stale, hourNow - 23, hourNow, now),
+      this.rollups.read('rollup_day', stale, today - 29, today, now),
+    ]);
+    for (const id of stale) {
+      const h = hours.get(id) ?? new Map<number, RollupAcc>();
+      const d = days.get(id) ?? new Map<number, RollupAcc>();
+      const last24 = sum(h, hourNow - 23, hourNow);
+      const stats: MonitorStats = {
+        uptime_24h: uptimePct(last24),
+        uptime_7d: uptimePct(sum(d, today - 6, today)),
+        uptime_30d: uptimePct(sum(d, today - 29, today)),
+        p50_ms_24h: quantile(last24.hist, 0.5),
+        p95_ms_24h: quantile(last24.hist, 0.95),
+        spark: Array.from({ length: 24 }, (_, i): SparkPoint => {
+          const hour = hourNow - 23 + i;
+          const acc = h.get(hour) ?? emptyAcc();
+          return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
+        }),
+      };
+      this.cache.set(id, { at: now, stats });
+      out.set(id, stats);
+    }
+    if (this.cache.size > 20_000) this.cache.clear();
+    return out;
+  }
+
+  async series(ref: string, rawRange: unknown): Promise<SeriesAnswer> {
+    const range = (rawRange === undefined ? '24h' : rawRange) as SeriesRange;
+    if (typeof rawRange !== 'undefined' && !(SERIES_RANGES as readonly unknown[]).includes(rawRange)) {
+      throw invalidField('range', `must be one of ${SERIES_RANGES.join(', ')}`);
+    }
+    const monitor = await this.monitors.resolve(ref);
+    const now = this.clock.now();
+    if (range === '1h' || range === '24h') {
+      const from = now - (range === '1h' ? HOUR_MS : 24 * HOUR_MS);
+      return { range, resolution: 'raw', points: (await this.rawRows(monitor.id, from, now)).map(rawPoint) };
+    }
+    if (range === '7d' || range === '30d') {
+      const hourNow = Math.floor(now / HOUR_MS);
+      const first = hourNow - (range === '7d' ? 7 * 24 : 30 * 24) + 1;
+      const accs = (await this.rollups.read('rollup_hour', [monitor.id], first, hourNow, now)).get(monitor.id)!;
+      const points = [];
+      for (let hour = first; hour <= hourNow; hour++) points.push(aggPoint(hour * HOUR_MS, accs.get(hour) ?? emptyAcc()));
+      return { range, resolution: 'hour', points };
+    }
+    const tz = (await this.settings.get()).tz_offset_min;
+    const today = dayIndex(now, tz);
+    const accs = (await this.rollups.read('rollup_day', [monitor.id], today - 89, today, now)).get(monitor.id)!;
+    const points = [];
+    for (let day = today - 89; day <= today; day++) points.push(aggPoint(dayStart(day, tz), accs.get(day) ?? emptyAcc()));
+    return { range: '90d', resolution: 'day', points };
+  }
+
+  async uptime(ref: string, query: Record<string, unknown>): Promise<UptimeAnswer> {
+    const days = intQuery('days', query.days, { default: 90, min: 1, max: 400 });
+    const monitor = await this.monitors.resolve(ref);
+    const now = this.clock.now();
+    const tz = (await this.settings.get()).tz_offset_min;
+    const today = dayIndex(now, tz);
+    const accs = (await this.rollups.read('rollup_day', [monitor.id], today - days + 1, today, now)).get(monitor.id)!;
+    const total = emptyAcc();
+    const out: UptimeAnswer['days'] = [];
+    for (let day = today - days + 1; day <= today; day++) {
+      const acc = accs.get(day) ?? emptyAcc();
+      mergeAcc(total, acc);
+      out.push({ date: localDate(day), uptime: uptimePct(acc), down_ms: acc.down_ms, checks: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown });
+    }
+    return { uptime: uptimePct(total), days: out };
+  }
+
+  private async rawRows(id: number, from: number, to: number): Promise<CheckRow[]> {
+    const stored = (await this.db.query(
+      `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND at >= ? AND at <= ? ORDER BY at`,
+      [id, from, to],
+    )) as CheckRow[];
+    const seen = new Set(stored.map((r) => r.at));
+    const pending = this.writer.pending(id).filter((r) => r.at >= from && r.at <= to && !seen.has(r.at));
+    return [...stored, ...pending].sort((a, b) => a.at - b.at);
+  }
+}
+
+function sum(map: Map<number, RollupAcc>, from: number, to: number): RollupAcc {
+  const acc = emptyAcc();
+  for (const [k, v] of map) if (k >= from && k <= to) mergeAcc(acc, v);
+  return acc;
+}
+
+function avg(acc: RollupAcc): number | null {
+  return acc.lat_n === 0 ? null : Math.round(acc.lat_sum / acc.lat_n);
+}
+
+function worst(acc: RollupAcc): SparkPoint['worst'] {
+  if (acc.n_down > 0) return 'down';
+  if (acc.n_slow > 0) return 'slow';
+  if (acc.n_up > 0) return 'up';
+  if (acc.n_unknown > 0) return 'unknown';
+  return null;
+}
+
+function aggPoint(t: number, acc: RollupAcc): Record<string, unknown> {
+  return {
+    t_ms: t,
+    avg_ms: avg(acc),
+    p50_ms: quantile(acc.hist, 0.5),
+    p95_ms: quantile(acc.hist, 0.95),
+    min_ms: acc.lat_min,
+    max_ms: acc.lat_max,
+    up: acc.n_up,
+    down: acc.n_down,
+    slow: acc.n_slow,
+    unknown: acc.n_unknown,
+    uptime: uptimePct(acc),
+  };
+}
+
+function rawPoint(r: CheckRow): Record<string, unknown> {
+  return {
+    t_ms: r.at,
+    outcome: OUTCOME_CODES[r.outcome] ?? 'unknown',
+    latency_ms: r.latency,
+    dns_ms: r.dns,
+    connect_ms: r.conn,
+    tls_ms: r.tls,
+    ttfb_ms: r.ttfb,
+    status: r.status,
+    error_code: r.error ? CHECK_ERROR_CODES[r.error - 1] ?? null : null,
+  };
+}
+
+/** YYYY-MM-DD of a local day index. */
+function localDate(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}

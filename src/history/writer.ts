@@ -1,0 +1,143 @@
+/**
+ * The only writer of check rows. Results are buffered and committed in one transaction every
+ * second or every 500 rows, whichever comes first; readers merge the unflushed buffer so a result
+ * is visible the moment it exists. Shutdown flushes. Two results of one monitor in the same
+ * millisecond are kept apart by moving the later one a millisecond on (the key is monitor + time).
+ */
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { MinuteCounter } from '../common/minute-counter';
+import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
+import { CHECK_COLUMNS, CheckRow, StoredCheck, toRow } from './check-row';
+
+export const FLUSH_EVERY_MS = 1000;
+export const FLUSH_AT_ROWS = 500;
+const ROWS_PER_STATEMENT = 500;
+
+/** Work that must commit in the same transaction as the rows (hourly rollups). */
+export interface WriteHook {
+  onRows(m: EntityManager, rows: CheckRow[]): Promise<void>;
+  /** Called once the transaction committed (in-memory bookkeeping that must not run ahead of the disk). */
+  afterCommit?(): void;
+}
+
+export interface WriterStats {
+  buffered: number;
+  written: number;
+  flushes: number;
+  lastFlushMs: number | null;
+  failures: number;
+}
+
+@Injectable()
+export class CheckWriter implements OnApplicationShutdown {
+  private buffer: CheckRow[] = [];
+  private readonly lastAt = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private readonly hooks: WriteHook[] = [];
+  private readonly log = new Logger('writer');
+  private readonly rowRate = new MinuteCounter();
+  readonly stats: WriterStats = { buffered: 0, written: 0, flushes: 0, lastFlushMs: null, failures: 0 };
+
+  constructor(
+    private readonly db: Database,
+    bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    bus.on('monitor.deleted', ({ id }) => {
+      this.buffer = this.buffer.filter((r) => r.monitor_id !== id);
+      this.lastAt.delete(id);
+    });
+  }
+
+  addHook(hook: WriteHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** Queues a result; returns the stored time (moved on by a millisecond or two on a clash). */
+  add(check: StoredCheck): number {
+    const row = toRow(check);
+    const last = this.lastAt.get(row.monitor_id);
+    if (last !== undefined && row.at <= last) row.at = last + 1;
+    this.lastAt.set(row.monitor_id, row.at);
+    this.buffer.push(row);
+    this.rowRate.add(this.clock.now());
+    this.stats.buffered = this.buffer.length;
+    if (this.buffer.length >= FLUSH_AT_ROWS) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+      this.timer.unref();
+    }
+    return row.at;
+  }
+
+  /** Rows added in the last 60 seconds (how densely the checks table fills). */
+  rowsPerMinute(): number {
+    return this.rowRate.count(this.clock.now());
+  }
+
+  /** Results not yet committed, oldest first (readers merge them). */
+  pending(monitorId?: number): readonly CheckRow[] {
+    return monitorId === undefined ? this.buffer : this.buffer.filter((r) => r.monitor_id === monitorId);
+  }
+
+  /** Commits everything buffered so far; resolves when it is on disk. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    while (this.flushing) await this.flushing;
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer.slice();
+    this.flushing = this.write(rows).finally(() => {
+      this.flushing = null;
+    });
+    await this.flushing;
+  }
+
+  private async write(rows: CheckRow[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.db.tx(async (m) => {
+        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+          const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+          const values = part.map(() => `(${CHECK_COLUMNS.map(() => '?').join(',')})`).join(',');
+          await m.query(
+            `INSERT OR REPLACE INTO checks (${CHECK_COLUMNS.join(',')}) VALUES ${values}`,
+            part.flatMap((r) => CHECK_COLUMNS.map((c) => r[c])),
+          );
+        }
+        for (const hook of this.hooks) await hook.onRows(m, rows);
+      });
+      for (const hook of this.hooks) hook.afterCommit?.();
+      // Only now leave the buffer: readers saw the rows in the buffer until they were committed.
+      const written = new Set(rows);
+      this.buffer = this.buffer.filter((r) => !written.has(r));
+      this.stats.written += rows.length;
+      this.stats.flushes += 1;
+      this.stats.lastFlushMs = Math.round(performance.now() - started);
+    } catch (err) {
+      this.stats.failures += 1;
+      this.log.error(`could not write ${rows.length} check results, will retry: ${err instanceof Error ? err.message : String(err)}`);
+      if (!this.timer) {
+        this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        this.timer.unref();
+      }
+    } finally {
+      this.stats.buffered = this.buffer.length;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Restores the last stored time per monitor after a restart (so clash handling stays right). */
+  seedLastTimes(latest: readonly { monitor_id: number; at: number }[]): void {
+    for (const r of latest) if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The words every layer shares about a monitor's condition: its status, its state (the
+ * monitor_state row, also held live by the engine), the state's answer shape, and the transitions
+ * the state machine announces (incidents, alerts and the live stream consume them). Pure.
+ */
+import { toIso } from '../common/time';
+import type { CheckError } from './check-result';
+
+export const MONITOR_STATUSES = ['up', 'down', 'slow', 'paused', 'unknown'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+export interface MonitorState {
+  monitor_id: number;
+  status: MonitorStatus;
+  since: number;
+  failing: number;
+  flapping: number;
+  last_check_at: number | null;
+  last_ok_at: number | null;
+  latency_ms: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  incident_id: number | null;
+  cert_expires_at: number | null;
+  note: string | null;
+}
+
+export interface StateAnswer {
+  status: MonitorStatus;
+  since: string;
+  failing: number;
+  flapping: boolean;
+  muted: boolean;
+  last_check_at: string | null;
+  last_ok_at: string | null;
+  latency_ms: number | null;
+  error: { code: string; message: string } | null;
+  incident_id: number | null;
+  cert_expires_at: string | null;
+  note: string | null;
+}
+
+export function initialState(monitorId: number, paused: boolean, now: number): MonitorState {
+  return {
+    monitor_id: monitorId,
+    status: paused ? 'paused' : 'unknown',
+    since: now,
+    failing: 0,
+    flapping: 0,
+    last_check_at: null,
+    last_ok_at: null,
+    latency_ms: null,
+    error_code: null,
+    error_message: null,
+    incident_id: null,
+    cert_expires_at: null,
+    note: null,
+  };
+}
+
+export function toStateAnswer(s: MonitorState, mutedUntil: number | null, now: number): StateAnswer {
+  return {
+    status: s.status,
+    since: toIso(s.since),
+    failing: s.failing,
+    flapping: s.flapping === 1,
+    muted: mutedUntil !== null && mutedUntil > now,
+    last_check_at: toIso(s.last_check_at),
+    last_ok_at: toIso(s.last_ok_at),
+    latency_ms: s.latency_ms,
+    error: s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null,
+    incident_id: s.incident_id,
+    cert_expires_at: toIso(s.cert_expires_at),
+    note: s.note,
+  };
+}
+
+/** A change of a monitor's status, as the state machine (engine/state-machine.ts) reports it. */
+export type Transition =
+  /** First failed check of a run while up, slow or unknown (timeline kind `failing`). */
+  | { kind: 'failing'; at: number; error: CheckError | null }
+  /** Down confirmed: an incident opens. `error` is the confirming check's, `failingSince` the first failure's time. */
+  | { kind: 'down'; at: number; error: CheckError | null; fails: number; failingSince: number }
+  /** Recovered from down: the incident closes with `recovered` and an `up` alert goes out. */
+  | { kind: 'up'; at: number; recovered: true; downSince: number }
+  /** First good check after unknown (new, resumed, config changed): no incident, no alert. */
+  | { kind: 'up'; at: number; recovered: false }
+  | { kind: 'slow'; at: number }
+  /** Slow back to up: the alert event `slow` covers the return to normal. */
+  | { kind: 'slow_end'; at: number }
+  | { kind: 'flapping'; at: number; on: boolean }
+  | { kind: 'paused'; at: number }
+  | { kind: 'unknown'; at: number; reason: 'resumed' | 'config_changed' }
+  /** The open incident ends for a reason other than recovery. */
+  | { kind: 'closed'; at: number; reason: 'paused' | 'config_changed' };
