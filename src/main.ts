@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
 import { systemClock } from './common/clock';
 import { LineLogger } from './common/logger';
+import { logUnhandledRejections } from './common/process-guards';
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/data-source';
@@ -52,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: AppConfig): Promise<number> {
   Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
+  logUnhandledRejections(log);
   const db = new Database(await openDatabase(config.dataDir));
   const app = await createApp({ config, db, clock: systemClock });
   if (!(await ownerExists(db.manager))) {

@@ -12,7 +12,7 @@ import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
-import { EventBus } from '../events/event-bus';
+import { Announcement, EventBus } from '../events/event-bus';
 import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorRow, rowToStored } from '../catalog/monitors.repository';
@@ -56,8 +56,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly dirty = new Map<number, number>();
   private generation = 0;
   private pendingEvents: EventInput[] = [];
+  /** Bus announcements waiting for their state rows and lines to commit (durable, then announced). */
+  private pendingAnnouncements: Announcement[] = [];
   /** What the writer's open transaction is writing; dropped from the queues once it commits. */
-  private writing: { states: Map<number, number>; events: number } | null = null;
+  private writing: { states: Map<number, number>; events: number; announcements: number } | null = null;
   private readonly scheduler: Scheduler;
   private readonly log = new Logger('engine');
   /** Results recorded over the last minute, for checks_per_min. */
@@ -81,7 +83,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       run: (id) => this.runDue(id),
       onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
-    writer.addHook({ onRows: (m) => this.persist(m), afterCommit: () => this.persisted() });
+    writer.addHook({
+      onRows: (m) => this.persist(m),
+      afterCommit: () => this.persisted(),
+      hasWork: () => this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0,
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -179,7 +185,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const left = Math.floor((notAfter - now) / 86_400_000);
     const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
     this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
-    this.bus.emit('monitor.cert', { id: m.id, notAfter, days, at: now });
+    this.announceLater({ name: 'monitor.cert', payload: { id: m.id, notAfter, days, at: now } });
   }
 
   private async runDue(id: number): Promise<number | null> {
@@ -237,7 +243,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.apply(m, step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' })));
     const host = describeHost(m.config);
     this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
-    this.bus.emit('path', { host, at });
+    this.announceLater({ name: 'path', payload: { host, at } });
     this.record(m.id, { ...second, at_ms: Math.max(second.at_ms, at + 1) }, { kind: 'scheduled' });
   }
 
@@ -253,6 +259,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private apply(m: LiveMonitor, s: Step): void {
     m.state = s.state;
     this.dirty.set(m.id, ++this.generation);
+    // A change without a check row (pause, config change, a quiet run) still reaches the disk soon.
+    this.writer.soon();
     this.states.set(m.id, toMonitorState(m));
     for (const t of s.transitions) this.announce(m, t);
   }
@@ -269,7 +277,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         data: 'error' in t && t.error ? { error: t.error } : null,
       });
     }
-    this.bus.emit('monitor.transition', { id: m.id, transition: t });
+    this.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
+  }
+
+  private announceLater(a: Announcement): void {
+    this.pendingAnnouncements.push(a);
+    this.writer.soon();
   }
 
   /** Runs inside the writer's transaction: state rows and timeline lines commit with their results. */
@@ -277,7 +290,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
     const states = new Map(this.dirty);
     const events = this.pendingEvents.slice();
-    this.writing = { states, events: events.length };
+    this.writing = { states, events: events.length, announcements: this.pendingAnnouncements.length };
     const rows = [...states.keys()].map((id) => this.live.get(id)).filter((m): m is LiveMonitor => m !== undefined);
     // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
     // carries a state row for every monitor that had a result.
@@ -301,7 +314,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!this.writing) return;
     for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
     this.pendingEvents.splice(0, this.writing.events);
+    const heard = this.pendingAnnouncements.splice(0, this.writing.announcements);
     this.writing = null;
+    // Listeners (incidents, alerts, the stream) hear only of what is on disk.
+    for (const a of heard) this.bus.announce(a);
   }
 
   private subscribe(): void {

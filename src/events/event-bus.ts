@@ -1,6 +1,8 @@
 /**
- * The in-process event bus: monitors announce configuration changes here; the scheduler, the
- * live stream and caches listen. Typed wrapper over EventEmitter; listeners must not throw.
+ * The in-process event bus: monitors announce configuration changes here, the engine announces
+ * transitions once they are committed; the scheduler, the live stream and caches listen. Typed
+ * wrapper over EventEmitter. A listener that throws, or whose promise rejects, is logged and
+ * never stops the others or the emitter.
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
@@ -23,6 +25,9 @@ export interface BusEvents {
   blind: { active: boolean; since: number };
 }
 
+/** One bus event with its payload, for queues that announce later. */
+export type Announcement = { [K in keyof BusEvents]: { name: K; payload: BusEvents[K] } }[keyof BusEvents];
+
 @Injectable()
 export class EventBus {
   private readonly emitter = new EventEmitter({ captureRejections: false });
@@ -35,14 +40,23 @@ export class EventBus {
   emit<K extends keyof BusEvents>(name: K, payload: BusEvents[K]): void {
     for (const listener of this.emitter.listeners(name)) {
       try {
-        (listener as (p: BusEvents[K]) => void)(payload);
+        const out = (listener as (p: BusEvents[K]) => unknown)(payload);
+        if (out instanceof Promise) out.catch((err: unknown) => this.failed(name, err));
       } catch (err) {
-        this.log.error(`listener of ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.failed(name, err);
       }
     }
   }
 
-  on<K extends keyof BusEvents>(name: K, listener: (payload: BusEvents[K]) => void): () => void {
+  announce(a: Announcement): void {
+    this.emit(a.name, a.payload as never);
+  }
+
+  private failed(name: string, err: unknown): void {
+    this.log.error(`listener of ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  on<K extends keyof BusEvents>(name: K, listener: (payload: BusEvents[K]) => unknown): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }

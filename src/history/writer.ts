@@ -16,11 +16,13 @@ export const FLUSH_EVERY_MS = 1000;
 export const FLUSH_AT_ROWS = 500;
 const ROWS_PER_STATEMENT = 500;
 
-/** Work that must commit in the same transaction as the rows (hourly rollups). */
+/** Work that must commit in the same transaction as the rows (rollups, state rows, timeline lines). */
 export interface WriteHook {
   onRows(m: EntityManager, rows: CheckRow[]): Promise<void>;
-  /** Called once the transaction committed (in-memory bookkeeping that must not run ahead of the disk). */
+  /** Called once the transaction committed (in-memory bookkeeping and announcements that must not run ahead of the disk). */
   afterCommit?(): void;
+  /** True while the hook has something to write even without check rows (a pause, a config change). */
+  hasWork?(): boolean;
 }
 
 export interface WriterStats {
@@ -67,11 +69,15 @@ export class CheckWriter implements OnApplicationShutdown {
     this.rowRate.add(this.clock.now());
     this.stats.buffered = this.buffer.length;
     if (this.buffer.length >= FLUSH_AT_ROWS) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
-      this.timer.unref();
-    }
+    else this.soon();
     return row.at;
+  }
+
+  /** Asks for a flush within FLUSH_EVERY_MS: a hook has work that came without a check row. */
+  soon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    this.timer.unref();
   }
 
   /** Rows added in the last 60 seconds (how densely the checks table fills). */
@@ -91,7 +97,7 @@ export class CheckWriter implements OnApplicationShutdown {
       this.timer = null;
     }
     while (this.flushing) await this.flushing;
-    if (this.buffer.length === 0) return;
+    if (this.buffer.length === 0 && !this.hooks.some((h) => h.hasWork?.())) return;
     const rows = this.buffer.slice();
     this.flushing = this.write(rows).finally(() => {
       this.flushing = null;
@@ -123,10 +129,7 @@ export class CheckWriter implements OnApplicationShutdown {
     } catch (err) {
       this.stats.failures += 1;
       this.log.error(`could not write ${rows.length} check results, will retry: ${err instanceof Error ? err.message : String(err)}`);
-      if (!this.timer) {
-        this.timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
-        this.timer.unref();
-      }
+      this.soon();
     } finally {
       this.stats.buffered = this.buffer.length;
     }
