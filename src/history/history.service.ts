@@ -7,6 +7,7 @@
  * page's worth of checks and grows fourfold until the page is full or the history ends.
  */
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { invalidField } from '../common/api-error';
 import { intQuery, LimitRule, Page } from '../common/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
@@ -15,6 +16,9 @@ import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-resul
 import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
 import { historySpan } from './latest-checks';
 import { CheckWriter } from './writer';
+
+/** Every table that holds a monitor's history, keyed by monitor_id. */
+export const HISTORY_TABLES = ['checks', 'rollup_hour', 'rollup_day'] as const;
 
 export const CHECKS_LIMIT: LimitRule = { default: 100, min: 1, max: 500 };
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
@@ -33,6 +37,11 @@ export class HistoryService {
     private readonly writer: CheckWriter,
     private readonly monitors: MonitorsRepository,
   ) {}
+
+  /** Deletes a monitor's whole history (check rows, hourly and daily rollups) in the caller's transaction. */
+  async deleteMonitorIn(m: EntityManager, monitorId: number): Promise<void> {
+    for (const table of HISTORY_TABLES) await m.query(`DELETE FROM ${table} WHERE monitor_id = ?`, [monitorId]);
+  }
 
   /** GET /monitors/{id}/checks: before is epoch ms; the cursor is the last item's at_ms. */
   async forMonitor(ref: string, query: Record<string, unknown>): Promise<Page<HistoryItem>> {

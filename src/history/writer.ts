@@ -37,6 +37,11 @@ export interface WriterStats {
 export class CheckWriter implements OnApplicationShutdown {
   private buffer: CheckRow[] = [];
   private readonly lastAt = new Map<number, number>();
+  /**
+   * Monitors deleted since start (ids are never reused). A flush that took its rows before the
+   * deletion may run after it: its rows of these monitors are dropped when it writes.
+   */
+  private readonly deleted = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private readonly hooks: WriteHook[] = [];
@@ -52,6 +57,7 @@ export class CheckWriter implements OnApplicationShutdown {
     bus.on('monitor.deleted', ({ id }) => {
       this.buffer = this.buffer.filter((r) => r.monitor_id !== id);
       this.lastAt.delete(id);
+      this.deleted.add(id);
     });
   }
 
@@ -105,10 +111,13 @@ export class CheckWriter implements OnApplicationShutdown {
     await this.flushing;
   }
 
-  private async write(rows: CheckRow[]): Promise<void> {
+  private async write(taken: CheckRow[]): Promise<void> {
     const started = performance.now();
+    let rows = taken;
     try {
       await this.db.tx(async (m) => {
+        // Decided inside the transaction: a deletion that committed before it is known by now.
+        if (this.deleted.size) rows = rows.filter((r) => !this.deleted.has(r.monitor_id));
         for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
           const part = rows.slice(i, i + ROWS_PER_STATEMENT);
           const values = part.map(() => `(${CHECK_COLUMNS.map(() => '?').join(',')})`).join(',');
@@ -121,7 +130,7 @@ export class CheckWriter implements OnApplicationShutdown {
       });
       for (const hook of this.hooks) hook.afterCommit?.();
       // Only now leave the buffer: readers saw the rows in the buffer until they were committed.
-      const written = new Set(rows);
+      const written = new Set(taken);
       this.buffer = this.buffer.filter((r) => !written.has(r));
       this.stats.written += rows.length;
       this.stats.flushes += 1;

@@ -22,6 +22,7 @@ import { mergePatch, parseMonitorBody } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
 import { initialState, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
+import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
 import { EngineService } from '../engine/engine.service';
 import { MONITOR_KINDS } from '../probes/kinds';
@@ -52,6 +53,7 @@ export class MonitorsService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly stats: StatsService,
+    private readonly history: HistoryService,
     private readonly engine: EngineService,
   ) {
     // Two changes can share a millisecond (and so an updated_at): drop the cached JSON on every change.
@@ -157,7 +159,7 @@ export class MonitorsService {
     const current = await this.repo.resolve(ref);
     await this.db.tx(async (m) => {
       // The history goes with the monitor (spec: "deletes monitor and history").
-      await m.query('DELETE FROM checks WHERE monitor_id = ?', [current.id]);
+      await this.history.deleteMonitorIn(m, current.id);
       await this.repo.delete(m, current.id);
       await this.events.recordIn(m, {
         kind: 'monitor_deleted',

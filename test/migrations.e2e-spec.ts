@@ -1,0 +1,35 @@
+/** Migrations that repair data, run against a real database. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HistoryOrphans1767571200000 } from '../migrations/1767571200000-HistoryOrphans';
+import { openDatabase } from '../src/db/data-source';
+
+describe('HistoryOrphans migration', () => {
+  it('removes check rows and rollups of monitors that no longer exist, and keeps the others', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-migration-'));
+    const ds = await openDatabase(dir);
+    try {
+      const now = Date.UTC(2026, 10, 1);
+      await ds.query(
+        `INSERT INTO monitors (id, slug, name, kind, tags, interval_s, timeout_ms, confirm_after, retry_interval_s, recover_after,
+           slow_after, alert_on_slow, remind_every_min, paused, public, sort, settings, created_at, updated_at)
+         VALUES (1, 'kept', 'kept', 'tcp', '[]', 60, 1000, 1, 10, 1, 3, 0, 0, 0, 0, 0, '{}', ?, ?)`,
+        [now, now],
+      );
+      for (const id of [1, 2]) {
+        await ds.query('INSERT INTO checks (monitor_id, at, outcome) VALUES (?, ?, 0)', [id, now]);
+        await ds.query('INSERT INTO rollup_hour (monitor_id, hour) VALUES (?, 1)', [id]);
+        await ds.query('INSERT INTO rollup_day (monitor_id, day) VALUES (?, 1)', [id]);
+      }
+      await new HistoryOrphans1767571200000().up(ds.createQueryRunner());
+      for (const table of ['checks', 'rollup_hour', 'rollup_day']) {
+        const ids = (await ds.query(`SELECT monitor_id FROM ${table}`)) as { monitor_id: number }[];
+        expect([table, ids.map((r) => r.monitor_id)]).toEqual([table, [1]]);
+      }
+    } finally {
+      await ds.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
