@@ -34,6 +34,24 @@ describe('first-run setup', () => {
     expect(res.body).toEqual({ valid: false, email: null, expires_at: null, totp: null });
   });
 
+  it('makes nothing when the first session cannot be stored: the link still works afterwards', async () => {
+    const token = await setupToken(t);
+    const secret = await secretFor(token);
+    // The database refuses the session row, as a full disk would, halfway through the setup.
+    await t.db.query("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    const failed = await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) });
+    expect(failed.status).toBe(500);
+    expect(failed.body.error.code).toBe('internal');
+    const [counts] = await t.db.query<{ owners: number; codes: number; used: number; lines: number }[]>(
+      `SELECT (SELECT COUNT(*) FROM owner) AS owners, (SELECT COUNT(*) FROM recovery_codes) AS codes,
+              (SELECT COUNT(*) FROM link_tokens WHERE used_at IS NOT NULL) AS used,
+              (SELECT COUNT(*) FROM events WHERE kind IN ('setup', 'sign_in')) AS lines`,
+    );
+    expect(counts).toEqual({ owners: 0, codes: 0, used: 0, lines: 0 });
+    await t.db.query('DROP TRIGGER refuse_sessions');
+    await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) }).expect(200);
+  });
+
   it('creates the owner, sets a hardened session cookie and returns 10 recovery codes', async () => {
     const token = await setupToken(t);
     const secret = await secretFor(token);

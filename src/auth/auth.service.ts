@@ -42,9 +42,12 @@ export class AuthService {
   async completeSetup(token: string, dto: SetupDto, req: AppRequest): Promise<{ session: string; codes: string[] }> {
     const ip = req.clientIp ?? '';
     await this.challenge.verify(dto.challenge, ip);
-    const codes = await this.setup.complete(token, dto);
-    const { token: session } = await this.sessions.create('setup', ip, req.headers['user-agent'] ?? null);
-    await this.events.record({ kind: 'sign_in', text: `signed in (setup) from ${ip || 'unknown address'}`, actor: 'owner' });
+    // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
+    const { codes, also: session } = await this.setup.complete(token, dto, async (m) => {
+      const { token: cookie } = await this.sessions.createIn(m, 'setup', ip, req.headers['user-agent'] ?? null);
+      await this.events.recordIn(m, { kind: 'sign_in', text: `signed in (setup) from ${ip || 'unknown address'}`, actor: 'owner' });
+      return cookie;
+    });
     return { session, codes };
   }
 

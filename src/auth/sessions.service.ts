@@ -3,6 +3,7 @@
  * their last use; a sign-in or step-up keeps them "fresh" for 12 hours.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
@@ -27,9 +28,14 @@ export class SessionsService {
   ) {}
 
   async create(method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
+    return this.db.tx((m) => this.createIn(m, method, ip, device));
+  }
+
+  /** Creates a session inside the caller's transaction (so a sign-in and its session commit together). */
+  async createIn(m: EntityManager, method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
     const now = this.clock.now();
     const token = randomToken(32);
-    const session = await this.db.tx((m) =>
+    const session = await (
       m.save(
         m.create(SessionEntity, {
           token_hash: sha256(token),
@@ -41,7 +47,7 @@ export class SessionsService {
           ip,
           device: device ? device.slice(0, 200) : null,
         }),
-      ),
+      )
     );
     return { token, session };
   }

@@ -47,8 +47,11 @@ export class SetupService {
     };
   }
 
-  /** Creates the owner; returns the recovery codes (shown once). */
-  async complete(token: string, dto: SetupDto): Promise<string[]> {
+  /**
+   * Creates the owner; returns the recovery codes (shown once) and what `alsoIn` made in the same
+   * transaction (the first session): all of it commits, or none of it.
+   */
+  async complete<T>(token: string, dto: SetupDto, alsoIn: (m: EntityManager) => Promise<T>): Promise<{ codes: string[]; also: T }> {
     const now = this.clock.now();
     const email = dto.email.trim().toLowerCase();
     const problem = passwordProblem(dto.password, email);
@@ -58,7 +61,7 @@ export class SetupService {
     // Hash outside the write lock so other writers are not held up.
     const passwordHash = await hashPassword(dto.password);
     const codes = newRecoveryCodes();
-    await this.db.tx(async (m) => {
+    const also = await this.db.tx(async (m) => {
       const link = await this.liveLinkWithCode(m, token, dto.code, now);
       await m.save(
         m.create(OwnerEntity, {
@@ -73,8 +76,9 @@ export class SetupService {
       await m.save(codes.map((c) => m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null })));
       await m.update(LinkTokenEntity, { id: link.id }, { used_at: now });
       await this.events.recordIn(m, { kind: 'setup', text: `owner account created for ${email}`, actor: 'owner' });
+      return alsoIn(m);
     });
-    return codes;
+    return { codes, also };
   }
 
   private async liveLinkWithCode(m: EntityManager, token: string, code: string, now: number): Promise<LinkTokenEntity> {
