@@ -121,6 +121,19 @@ describe('check engine', () => {
     expect(res.body.error.field).toBe(field);
   });
 
+  it('shows stats as soon as a new monitor has its first result, with no 30 s wait', async () => {
+    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({}, { url: target.url })).expect(201)).body;
+    expect(m.stats.uptime_24h).toBeNull();
+    const listed = async () => (await t.http.get('/api/v1/monitors').set(bearer(write)).expect(200)).body.items[0].stats;
+    expect((await listed()).uptime_24h).toBeNull();
+    await advance(0);
+    t.clock.advance(1_000);
+    const one = (await t.http.get(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200)).body.stats;
+    expect(one.uptime_24h).toBe(100);
+    expect(one.spark[23].worst).toBe('up');
+    expect((await listed()).uptime_24h).toBe(100);
+  });
+
   it('counts results per minute in the summary', async () => {
     await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 30 }, { url: target.url })).expect(201);
     await advance(0);

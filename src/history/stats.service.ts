@@ -77,7 +77,8 @@ export class StatsService {
           return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
         }),
       };
-      this.cache.set(id, { at: now, stats });
+      // An answer without any data is not kept: a new monitor's first result must show at once.
+      if (hasData(stats)) this.cache.set(id, { at: now, stats });
       out.set(id, stats);
     }
     if (this.cache.size > 20_000) this.cache.clear();
@@ -190,4 +191,8 @@ function rawPoint(r: CheckRow): Record<string, unknown> {
 /** YYYY-MM-DD of a local day index. */
 function localDate(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+function hasData(s: MonitorStats): boolean {
+  return s.uptime_30d !== null || s.uptime_24h !== null || s.spark.some((p) => p.worst !== null);
 }
