@@ -13,6 +13,8 @@ const path = require('node:path');
 const { SQLITE3_ASSET_KEY } = require('./bundle.js');
 
 const ROOT = path.resolve(__dirname, '..');
+/** Kept in step with src/common/resources.ts. */
+const RESOURCE_MANIFEST_KEY = 'resources.json';
 /** Folders whose files the app reads through readResource(); walked recursively. */
 const ASSET_DIRS = ['views', 'public'];
 
@@ -52,6 +54,10 @@ function main() {
       assetBytes += fs.statSync(file).size;
     }
   }
+  // The binary cannot list its assets: this manifest (read by listResources()) is that list.
+  const manifest = path.join(bundleDir, 'resources.json');
+  fs.writeFileSync(manifest, JSON.stringify(Object.keys(assets).sort()) + '\n');
+  assets[RESOURCE_MANIFEST_KEY] = manifest;
   assets[SQLITE3_ASSET_KEY] = addon;
 
   const config = {
@@ -64,7 +70,7 @@ function main() {
   };
   const out = path.join(bundleDir, 'sea-config.json');
   fs.writeFileSync(out, JSON.stringify(config, null, 2) + '\n');
-  const files = Object.keys(assets).length - 1;
+  const files = Object.keys(assets).length - 2;
   console.log(
     `sea-config: ${path.relative(ROOT, out)} (${files} files from ${ASSET_DIRS.join('/, ')}/ = ${(assetBytes / 1024).toFixed(1)} KiB, ` +
       `sqlite3 addon, useCodeCache=${useCodeCache})`,

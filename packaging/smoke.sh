@@ -106,6 +106,16 @@ answer=$(curl -fsS --max-time 5 "$base/api/v1/auth/setup/$token") || fail "GET /
 printf '%s' "$answer" | grep -q '"valid":true' || fail "the setup link is not valid: ${answer:0:200}"
 ok "$link is valid"
 
+step "a rendered page and an asset, from inside the binary"
+page=$(curl -fsS --max-time 5 "$base/setup/$token") || fail "GET /setup/<token> failed"
+printf '%s' "$page" | grep -q '<title>Set up Farsight</title>' || fail "the setup page did not render its head partial: ${page:0:300}"
+printf '%s' "$page" | grep -q '/dashboard/assets/setup.js' || fail "the setup page does not load its script: ${page:0:300}"
+css_type=$(curl -fsS --max-time 5 -o "$work/dashboard.css" -w '%{content_type}' "$base/dashboard/assets/dashboard.css") ||
+  fail "GET /dashboard/assets/dashboard.css failed"
+[[ $css_type == text/css* ]] || fail "dashboard.css was served as '$css_type'"
+cmp -s "$work/dashboard.css" "$ROOT/public/dashboard/dashboard.css" || fail "dashboard.css served by the binary differs from public/dashboard/dashboard.css"
+ok "the setup page renders (layout + partial) and dashboard.css is served byte for byte"
+
 step "owner setup to an admin API key, over HTTP alone"
 # The authenticator code is computed the way an app would (RFC 6238, SHA-1, 30 s, 6 digits).
 secret=$(printf '%s' "$answer" | sed -n 's/.*"secret":"\([A-Z2-7]*\)".*/\1/p')

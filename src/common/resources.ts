@@ -53,6 +53,34 @@ export function readResource(rel: string): Buffer {
   return fs.readFileSync(path.join(projectRoot(), key));
 }
 
+/** The SEA asset that lists every embedded file (written by packaging/sea-config.js). */
+export const RESOURCE_MANIFEST_KEY = 'resources.json';
+
+/**
+ * Every shipped file under a folder (e.g. `views/partials/`), sorted: from the build-time manifest
+ * inside the single executable, from the folder itself in a source checkout.
+ */
+export function listResources(folder: string): string[] {
+  const prefix = folder.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/?$/, '/');
+  const s = seaModule();
+  if (s) {
+    const all = JSON.parse(Buffer.from(s.getAsset(RESOURCE_MANIFEST_KEY)).toString('utf8')) as string[];
+    return all.filter((k) => k.startsWith(prefix)).sort();
+  }
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    const dir = path.join(projectRoot(), rel);
+    if (!fs.existsSync(dir)) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      if (e.isDirectory()) walk(`${rel}${e.name}/`);
+      else if (e.isFile()) out.push(`${rel}${e.name}`);
+    }
+  };
+  walk(prefix);
+  return out.sort();
+}
+
 /** Like readResource, but null when the file does not exist. */
 export function tryReadResource(rel: string): Buffer | null {
   try {

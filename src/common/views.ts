@@ -1,20 +1,37 @@
 /**
  * Handlebars views, found through the resource helper (so they work inside the single binary),
- * compiled once and cached. Helpers are registered here and nowhere else.
+ * compiled once and cached. Helpers and partials are registered here and nowhere else: every file
+ * under views/partials/ is a partial named by its path below that folder without `.hbs`
+ * (`views/partials/page-head.hbs` is `{{> page-head}}`).
  */
 import Handlebars from 'handlebars';
-import { readResource } from './resources';
+import { listResources, readResource } from './resources';
+
+const PARTIALS = 'views/partials/';
 
 const hbs = Handlebars.create();
 const cache = new Map<string, Handlebars.TemplateDelegate>();
+let partialsRegistered = false;
 
 hbs.registerHelper('json', (value: unknown) => new Handlebars.SafeString(
   // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
   JSON.stringify(value).replace(/</g, '\\u003c'),
 ));
 
+/** The partials every view may use, by name. */
+export function partialNames(): string[] {
+  return listResources(PARTIALS).filter((k) => k.endsWith('.hbs')).map((k) => k.slice(PARTIALS.length, -'.hbs'.length));
+}
+
+function registerPartials(): void {
+  if (partialsRegistered) return;
+  for (const name of partialNames()) hbs.registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
+  partialsRegistered = true;
+}
+
 /** Renders `views/<name>.hbs` inside `views/<layout>.hbs` (as {{{body}}}) when a layout is given. */
 export function render(name: string, model: Record<string, unknown>, layout?: string): string {
+  registerPartials();
   const body = template(name)(model);
   return layout ? template(layout)({ ...model, body }) : body;
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Debian packages the tests need, installed when missing (the first part of `npm test`).
+# As root it installs them with apt-get; otherwise it names the exact command and stops.
+# Keep in step with what test/ uses: today only the ping checker's system `ping`.
+set -euo pipefail
+
+need=()
+command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
+
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "npm test: missing Debian packages: ${need[*]}" >&2
+  echo "install them with: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
+  exit 1
+fi
+echo "npm test: installing ${need[*]} from Debian"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,95 @@
+/**
+ * The module map of docs/architecture.md, enforced: a module imports only the modules listed
+ * below it. A new import against the layering fails here with the file and the import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const SRC = path.resolve(__dirname, '..', 'src');
+
+/** Who may import whom (besides itself). Lower layers first; keep docs/architecture.md in step. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  config: [],
+  db: ['config'],
+  common: ['db', 'config'],
+  settings: ['db', 'common', 'config'],
+  probes: ['common'],
+  events: ['probes', 'db', 'common', 'config'],
+  catalog: ['probes', 'db', 'common', 'config'],
+  history: ['catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
+  engine: ['history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
+  auth: ['events', 'settings', 'db', 'common', 'config'],
+  monitors: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  system: ['monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  dashboard: ['auth', 'common', 'config'],
+};
+
+/**
+ * The only imports allowed against the layering, each with its reason. The TypeORM entity list
+ * must name every module's entities once, and the data source in db/ needs it.
+ */
+const EXCEPTIONS: Record<string, string> = {
+  'db/entities.ts -> auth': 'the entity list names every module\'s entities',
+  'db/entities.ts -> events': 'the entity list names every module\'s entities',
+};
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [full] : [];
+  });
+}
+
+/** `engine` for src/engine/x.ts, `app` for src/main.ts and the other composition files at the top. */
+function moduleOf(file: string): string {
+  const rel = path.relative(SRC, file).split(path.sep);
+  return rel.length === 1 ? 'app' : rel[0];
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  return specs.map((s) => path.resolve(path.dirname(file), s)).filter((p) => p.startsWith(SRC + path.sep));
+}
+
+describe('module layering', () => {
+  const files = sourceFiles(SRC);
+  const edges = files.flatMap((file) => importsOf(file).map((target) => ({ file, from: moduleOf(file), to: moduleOf(target) })));
+
+  it('knows every module folder in src/', () => {
+    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(folders).toEqual(Object.keys(MAY_IMPORT).sort());
+  });
+
+  it('has no import against the layering', () => {
+    const wrong = edges
+      .filter((e) => e.from !== e.to && e.from !== 'app' && !MAY_IMPORT[e.from]?.includes(e.to))
+      .map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`)
+      .filter((e) => !(e in EXCEPTIONS));
+    expect([...new Set(wrong)].sort()).toEqual([]);
+  });
+
+  it('uses each listed exception (a stale one is removed)', () => {
+    const used = new Set(edges.map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`));
+    expect(Object.keys(EXCEPTIONS).filter((x) => !used.has(x))).toEqual([]);
+  });
+
+  it('lists a layering without cycles', () => {
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const cycle = (m: string, trail: string[]): string[] | null => {
+      if (done.has(m)) return null;
+      if (visiting.has(m)) return [...trail, m];
+      visiting.add(m);
+      for (const next of MAY_IMPORT[m] ?? []) {
+        const found = cycle(next, [...trail, m]);
+        if (found) return found;
+      }
+      visiting.delete(m);
+      done.add(m);
+      return null;
+    };
+    for (const m of Object.keys(MAY_IMPORT)) expect(cycle(m, [])).toBeNull();
+  });
+});
