@@ -4,6 +4,7 @@
  * anything else is `internal` with no detail, and the caller logs it with a correlation id.
  */
 import { HttpException } from '@nestjs/common';
+import { StorageUnavailable } from '../db/database';
 import { ApiError, ErrorBody, ErrorCode, ERROR_STATUS } from './api-error';
 
 export interface ErrorResponse {
@@ -31,6 +32,10 @@ const STATUS_CODE: Record<number, ErrorCode> = {
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ApiError) {
     return { status: err.status, body: err.toBody(), headers: err.headers ?? {}, unexpected: false };
+  }
+  if (err instanceof StorageUnavailable) {
+    // Never 2xx for what is not durable: the change was rolled back and may be sent again.
+    return { status: ERROR_STATUS.unavailable, body: { error: { code: 'unavailable', message: err.message } }, headers: { 'Retry-After': '30' }, unexpected: false };
   }
   const bodyParser = bodyParserError(err);
   if (bodyParser) return bodyParser;

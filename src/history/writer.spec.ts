@@ -9,7 +9,7 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { NO_PHASES } from '../probes/check-result';
 import type { StoredCheck } from './check-row';
-import { CheckWriter } from './writer';
+import { CheckWriter, FLUSH_AT_ROWS, MAX_PENDING_ROWS } from './writer';
 
 const T0 = Date.UTC(2026, 10, 1);
 const check = (monitorId: number, at: number): StoredCheck => ({
@@ -126,5 +126,37 @@ describe('CheckWriter', () => {
     expect(await stored(5)).toEqual([]);
     expect(await stored(6)).toEqual([T0]);
     expect(writer.pending()).toHaveLength(0);
+  });
+
+  it('backs off after a failed write: more results do not start a failing transaction each', async () => {
+    writer.addHook({
+      onRows: async () => {
+        throw new Error('SQLITE_FULL: database or disk is full');
+      },
+    });
+    writer.add(check(1, T0));
+    await writer.flush();
+    expect(writer.stats).toMatchObject({ failures: 1, failingInRow: 1 });
+    for (let i = 1; i <= 2 * FLUSH_AT_ROWS; i++) writer.add(check(1, T0 + i));
+    await new Promise((r) => setImmediate(r));
+    expect(writer.stats.failures).toBe(1);
+    expect(writer.pending()).toHaveLength(2 * FLUSH_AT_ROWS + 1);
+  });
+
+  it('keeps at most MAX_PENDING_ROWS results while writes fail, dropping the oldest first', async () => {
+    writer.addHook({
+      onRows: async () => {
+        throw new Error('SQLITE_FULL: database or disk is full');
+      },
+    });
+    writer.add(check(1, T0));
+    await writer.flush();
+    const total = MAX_PENDING_ROWS + 5_000;
+    for (let i = 1; i < total; i++) writer.add(check(1, T0 + i));
+    const pending = writer.pending();
+    expect(pending.length).toBeLessThanOrEqual(MAX_PENDING_ROWS);
+    expect(pending[pending.length - 1].at).toBe(T0 + total - 1);
+    expect(writer.stats.dropped).toBe(total - pending.length);
+    expect(pending[0].at).toBe(T0 + writer.stats.dropped);
   });
 });
