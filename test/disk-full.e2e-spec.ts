@@ -9,27 +9,21 @@ import * as path from 'node:path';
 import { EngineService } from '../src/engine/engine.service';
 import { CheckWriter } from '../src/history/writer';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { httpMonitor, tcpMonitor } from './support/monitors';
 import { SwitchServer, startSwitchServer } from './support/switch-server';
 
 describe('a full disk', () => {
+  let h: EngineHarness;
   let t: TestApp;
   let write: string;
-  let engine: EngineService;
   let target: SwitchServer;
 
   beforeEach(async () => {
-    target = await startSwitchServer();
-    t = await startApp();
-    const { cookie } = await createOwner(t);
-    write = await createKey(t, cookie, 'write');
-    engine = t.app.get(EngineService);
+    h = await startEngineHarness();
+    ({ t, write, target } = h);
   });
-  afterEach(async () => {
-    await t.db.query('PRAGMA max_page_count = 1073741823');
-    await t.close();
-    await target.close();
-  });
+  afterEach(() => h.close());
 
   /**
    * The database may not grow by a page; the check table's last leaf (where new rows of the
@@ -69,9 +63,7 @@ describe('a full disk', () => {
     await fill();
     const writer = t.app.get(CheckWriter);
     for (let i = 0; i < 200; i++) {
-      t.clock.advance(10_000);
-      engine.tick();
-      await engine.idle();
+      await h.advance(10_000);
       if (i % 50 === 49) await writer.flush();
     }
     expect(writer.stats.failures).toBeGreaterThan(0);

@@ -11,11 +11,13 @@ import { EventBus } from '../src/events/event-bus';
 import { CheckWriter } from '../src/history/writer';
 import { describeTransition } from '../src/engine/transition-text';
 import type { MonitorState, Transition } from '../src/probes/status';
-import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { TestApp, bearer, startApp } from './support/app';
+import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { httpMonitor } from './support/monitors';
-import { SwitchServer, startSwitchServer } from './support/switch-server';
+import { SwitchServer } from './support/switch-server';
 
 describe('durable, then announced', () => {
+  let h: EngineHarness;
   let t: TestApp;
   let target: SwitchServer;
   let write: string;
@@ -24,15 +26,11 @@ describe('durable, then announced', () => {
 
   beforeEach(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-durable-'));
-    target = await startSwitchServer();
-    t = await startApp({}, { dataDir });
-    const { cookie } = await createOwner(t);
-    write = await createKey(t, cookie, 'write');
-    engine = t.app.get(EngineService);
+    h = await startEngineHarness({ dataDir });
+    ({ t, write, target, engine } = h);
   });
   afterEach(async () => {
-    await t.close().catch(() => undefined);
-    await target.close();
+    await h.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -43,11 +41,7 @@ describe('durable, then announced', () => {
       row.error_code === live.error_code && counters.failingSince === live.failingSince && counters.history === live.history;
   };
 
-  const advance = async (ms: number) => {
-    t.clock.advance(ms);
-    engine.tick();
-    await engine.idle();
-  };
+  const advance = (ms: number) => h.advance(ms);
 
   /**
    * What listeners see: for each transition, whether the monitor's state row on disk already
@@ -101,7 +95,7 @@ describe('durable, then announced', () => {
     const live = engine.machineStateOf(m.id)!;
     expect(live.failingSince).toBeNull();
     await t.close();
-    t = await startApp({}, { dataDir });
+    t = h.t = await startApp({}, { dataDir });
     const [row] = await t.db.query<(MonitorState & { engine: string })[]>('SELECT * FROM monitor_state WHERE monitor_id = ?', [m.id]);
     // The pause ended the failure run; the row must say so even though no check result followed it.
     expect(sameState(row, live)).toBe(true);

@@ -1,27 +1,21 @@
 /** Deleting a monitor takes its whole history with it: check rows, hourly and daily rollups. */
-import { EngineService } from '../src/engine/engine.service';
 import { CheckWriter } from '../src/history/writer';
-import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { TestApp, bearer } from './support/app';
+import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { httpMonitor } from './support/monitors';
-import { SwitchServer, startSwitchServer } from './support/switch-server';
+import { SwitchServer } from './support/switch-server';
 
 describe('deleting a monitor', () => {
+  let h: EngineHarness;
   let t: TestApp;
   let write: string;
-  let engine: EngineService;
   let target: SwitchServer;
 
   beforeEach(async () => {
-    target = await startSwitchServer();
-    t = await startApp();
-    const { cookie } = await createOwner(t);
-    write = await createKey(t, cookie, 'write');
-    engine = t.app.get(EngineService);
+    h = await startEngineHarness();
+    ({ t, write, target } = h);
   });
-  afterEach(async () => {
-    await t.close();
-    await target.close();
-  });
+  afterEach(() => h.close());
 
   const counts = async (id: number) => {
     const [row] = await t.db.query<{ checks: number; hours: number; days: number }[]>(
@@ -36,11 +30,7 @@ describe('deleting a monitor', () => {
   it('removes its check rows and its hourly and daily rollups, and leaves other monitors alone', async () => {
     const gone = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'gone' }, { url: target.url })).expect(201)).body;
     const kept = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'kept' }, { url: target.url })).expect(201)).body;
-    for (let i = 0; i < 3; i++) {
-      t.clock.advance(60_000);
-      engine.tick();
-      await engine.idle();
-    }
+    for (let i = 0; i < 3; i++) await h.advance(60_000);
     await t.app.get(CheckWriter).flush();
     expect(await counts(gone.id)).toEqual({ checks: 3, hours: 1, days: 1 });
     await t.http.delete(`/api/v1/monitors/${gone.id}`).set(bearer(write)).expect(200);
@@ -50,9 +40,7 @@ describe('deleting a monitor', () => {
 
   it('drops results of the monitor that were still waiting to be written when it was deleted', async () => {
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({}, { url: target.url })).expect(201)).body;
-    t.clock.advance(60_000);
-    engine.tick();
-    await engine.idle();
+    await h.advance(60_000);
     expect(t.app.get(CheckWriter).pending(m.id)).toHaveLength(1);
     // A flush already queued behind the delete must not bring the rows back.
     const deleting = t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
