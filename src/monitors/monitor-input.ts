@@ -31,7 +31,7 @@ export function isPlainObject(v: unknown): v is Plain {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function parseMonitorBody(body: unknown, defaults: MonitorDefaults, previous: MonitorConfig | null): ParseResult {
+export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaults>, previous: MonitorConfig | null): ParseResult {
   if (!isPlainObject(body)) return { ok: false, errors: [{ field: '', message: 'a monitor must be a JSON object' }] };
   const raw: Plain = { ...body };
   for (const f of READ_ONLY_FIELDS) delete raw[f];
