@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ApiError, invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { Page, toPage } from '../common/paging';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { parseIso, toIso } from '../common/time';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
@@ -86,10 +86,12 @@ export class ApiKeysService {
     return { ...toApiKeyDto(saved), key };
   }
 
-  async list(limit: number, before: number | null): Promise<Page<ApiKeyDto>> {
+  /** GET /keys: newest first; the cursor is the last key's id. */
+  async list(query: Record<string, unknown>): Promise<Page<ApiKeyDto>> {
+    const { limit, before } = pageQuery(query, ID_CURSOR);
     const qb = this.db.manager.createQueryBuilder(ApiKeyEntity, 'k').orderBy('k.id', 'DESC').limit(limit + 1);
     if (before !== null) qb.where('k.id < :before', { before });
-    return toPage(await qb.getMany(), limit, toApiKeyDto, (k) => k.id);
+    return toPage(await qb.getMany(), limit, toApiKeyDto, (k) => ID_CURSOR.format(k.id));
   }
 
   async revoke(id: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { parseId } from '../common/ids';
-import { intCursor, Page, pageQuery } from '../common/paging';
+import { Page } from '../common/paging';
 import { API_ROOT } from '../common/routes';
 import { ApiKeyDto, ApiKeysService } from './api-keys.service';
 import { Scope, SessionOnly, StepUp } from '../common/access';
@@ -13,8 +13,7 @@ export class KeysController {
   @Get()
   @Scope('admin')
   list(@Query() query: Record<string, unknown>): Promise<Page<ApiKeyDto>> {
-    const page = pageQuery(query);
-    return this.keys.list(page.limit, intCursor(page.before));
+    return this.keys.list(query);
   }
 
   @Post()

@@ -9,10 +9,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { invalidField } from '../common/api-error';
-import { intQuery, LimitRule, Page } from '../common/paging';
+import { EPOCH_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-result';
+import { CHECK_CURSOR, CheckCursor, CHECKS_LIMIT, isAfterCursor } from './check-cursor';
 import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
 import { historySpan } from './latest-checks';
 import { CheckWriter } from './writer';
@@ -20,15 +21,9 @@ import { CheckWriter } from './writer';
 /** Every table that holds a monitor's history, keyed by monitor_id. */
 export const HISTORY_TABLES = ['checks', 'rollup_hour', 'rollup_day'] as const;
 
-export const CHECKS_LIMIT: LimitRule = { default: 100, min: 1, max: 500 };
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
 
 export type HistoryItem = CheckResultDto & { monitor_id?: number };
-
-interface Cursor {
-  at: number;
-  monitorId: number;
-}
 
 @Injectable()
 export class HistoryService {
@@ -46,19 +41,15 @@ export class HistoryService {
   /** GET /monitors/{id}/checks: before is epoch ms; the cursor is the last item's at_ms. */
   async forMonitor(ref: string, query: Record<string, unknown>): Promise<Page<HistoryItem>> {
     const monitor = await this.monitors.resolve(ref);
-    const limit = intQuery('limit', query.limit, { default: 50, min: 1, max: 500 });
-    const before = epochQuery(query.before);
+    const { limit, before } = pageQuery(query, EPOCH_CURSOR);
     const outcome = outcomeQuery(query.outcome);
     const rows = await this.monitorRows(monitor.id, before === null ? null : { at: before, monitorId: 0 }, outcome, limit + 1);
-    const more = rows.length > limit;
-    const shown = rows.slice(0, limit);
-    return { items: shown.map(toItem), next_cursor: more ? shown[shown.length - 1].at : null };
+    return toPage(rows, limit, toItem, (r) => EPOCH_CURSOR.format(r.at));
   }
 
   /** GET /checks: cursor `<epoch_ms>:<monitor_id>`, newest first by time then monitor. */
   async all(query: Record<string, unknown>): Promise<Page<HistoryItem>> {
-    const limit = intQuery('limit', query.limit, CHECKS_LIMIT);
-    const cursor = cursorQuery(query.before);
+    const { limit, before: cursor } = pageQuery(query, CHECK_CURSOR, CHECKS_LIMIT);
     const outcome = outcomeQuery(query.outcome);
     let rows: CheckRow[];
     if (query.monitor_id !== undefined) {
@@ -74,16 +65,15 @@ export class HistoryService {
       }
       rows = outcome === 'down' ? await this.downRows(cursor, limit + 1) : await this.windowRows(cursor, limit + 1);
     }
-    const more = rows.length > limit;
-    const shown = rows.slice(0, limit);
-    const last = shown[shown.length - 1];
-    return {
-      items: shown.map((r) => ({ monitor_id: r.monitor_id, ...toItem(r) })),
-      next_cursor: more ? `${last.at}:${last.monitor_id}` : null,
-    };
+    return toPage(
+      rows,
+      limit,
+      (r) => ({ monitor_id: r.monitor_id, ...toItem(r) }),
+      (r) => CHECK_CURSOR.format({ at: r.at, monitorId: r.monitor_id }),
+    );
   }
 
-  private async monitorRows(id: number, cursor: Cursor | null, outcome: Outcome | null, n: number): Promise<CheckRow[]> {
+  private async monitorRows(id: number, cursor: CheckCursor | null, outcome: Outcome | null, n: number): Promise<CheckRow[]> {
     const where = ['monitor_id = ?'];
     const params: unknown[] = [id];
     if (cursor) {
@@ -102,7 +92,7 @@ export class HistoryService {
     return merge(stored, pending, n);
   }
 
-  private async downRows(cursor: Cursor | null, n: number): Promise<CheckRow[]> {
+  private async downRows(cursor: CheckCursor | null, n: number): Promise<CheckRow[]> {
     const params: unknown[] = [OUTCOME_CODE.down];
     let where = 'outcome = ?';
     if (cursor) {
@@ -113,11 +103,11 @@ export class HistoryService {
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
       [...params, n],
     )) as CheckRow[];
-    return merge(stored, this.writer.pending().filter((r) => r.outcome === OUTCOME_CODE.down && before(r, cursor)), n);
+    return merge(stored, this.writer.pending().filter((r) => r.outcome === OUTCOME_CODE.down && isAfterCursor(r, cursor)), n);
   }
 
-  private async windowRows(cursor: Cursor | null, n: number): Promise<CheckRow[]> {
-    const pending = this.writer.pending().filter((r) => before(r, cursor));
+  private async windowRows(cursor: CheckCursor | null, n: number): Promise<CheckRow[]> {
+    const pending = this.writer.pending().filter((r) => isAfterCursor(r, cursor));
     const { oldest, newest } = await historySpan(this.db);
     const collected: CheckRow[] = [];
     let hi = cursor ? cursor.at + 1 : (newest ?? 0) + 1;
@@ -131,16 +121,12 @@ export class HistoryService {
          ORDER BY at DESC, monitor_id DESC`,
         [lo, hi],
       )) as CheckRow[];
-      collected.push(...rows.filter((r) => before(r, cursor)));
+      collected.push(...rows.filter((r) => isAfterCursor(r, cursor)));
       hi = lo;
       width *= 4;
     }
     return merge(collected, pending, n);
   }
-}
-
-function before(r: CheckRow, cursor: Cursor | null): boolean {
-  return !cursor || r.at < cursor.at || (r.at === cursor.at && r.monitor_id < cursor.monitorId);
 }
 
 function merge(stored: CheckRow[], pending: readonly CheckRow[], n: number): CheckRow[] {
@@ -155,19 +141,6 @@ function toItem(r: CheckRow): CheckResultDto {
   const dto = toCheckResultDto(c);
   if (c.note) dto.detail = dto.detail ? `${c.note}. ${dto.detail}` : c.note;
   return dto;
-}
-
-function epochQuery(raw: unknown): number | null {
-  if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw invalidField('before', 'must be epoch milliseconds (the next_cursor of a previous page)');
-  return Number(raw);
-}
-
-function cursorQuery(raw: unknown): Cursor | null {
-  if (raw === undefined || raw === '') return null;
-  const m = typeof raw === 'string' ? /^(\d{1,15}):(\d{1,15})$/.exec(raw) : null;
-  if (!m) throw invalidField('before', 'must be the next_cursor of a previous page, shape <epoch_ms>:<number>');
-  return { at: Number(m[1]), monitorId: Number(m[2]) };
 }
 
 function outcomeQuery(raw: unknown): Outcome | null {

@@ -7,7 +7,7 @@ import type { MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 
-export function commonDefaults(d: MonitorDefaults): Plain {
+export function commonDefaults(d: Readonly<MonitorDefaults>): Plain {
   return {
     group: null,
     tags: [],

@@ -17,7 +17,8 @@ import { COMMON_FIELDS, CommonSettings, kindConfig, MonitorConfig } from '../pro
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
 import { monitorRuleErrors } from './monitor-rules';
 import { HttpSettings, KindSettings, MONITOR_KINDS, MonitorKind } from '../probes/kinds';
-import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets, maskSecretValues } from './secrets';
+import { maskSecrets } from '../common/secret-fields';
+import { extractUrlCredentials, forceSecretHeaders, KIND_SECRETS, keepMaskedSecrets } from './secrets';
 
 type Plain = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export function isPlainObject(v: unknown): v is Plain {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function parseMonitorBody(body: unknown, defaults: MonitorDefaults, previous: MonitorConfig | null): ParseResult {
+export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaults>, previous: MonitorConfig | null): ParseResult {
   if (!isPlainObject(body)) return { ok: false, errors: [{ field: '', message: 'a monitor must be a JSON object' }] };
   const raw: Plain = { ...body };
   for (const f of READ_ONLY_FIELDS) delete raw[f];
@@ -119,8 +120,8 @@ export function mergePatch(stored: Plain, patch: unknown): Plain {
   // Merge over the masked secrets, never the real ones: a stored secret then survives only through
   // the keep-rule, so a patch that points the URL elsewhere must send the secret again.
   const out: Plain = { ...stored };
-  if (isPlainObject(out.http)) out.http = maskSecretValues(out.http as Partial<HttpSettings>);
   const oldKind = stored.kind as string;
+  if (isPlainObject(out[oldKind])) out[oldKind] = maskSecrets(out[oldKind], KIND_SECRETS[oldKind as MonitorKind]);
   const newKind = (patch.kind ?? oldKind) as string;
   if (newKind !== oldKind) delete out[oldKind];
   for (const [k, v] of Object.entries(patch)) {

@@ -4,7 +4,8 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { StateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { StoredMonitor } from '../catalog/monitors.repository';
-import { maskHttpSettings } from './secrets';
+import { maskSecrets } from '../common/secret-fields';
+import { KIND_SECRETS } from './secrets';
 import { describeTarget } from '../probes/target';
 
 export type MonitorDto = Record<string, unknown> & { id: number; slug: string };
@@ -17,7 +18,7 @@ export function configToBody(c: MonitorConfig): Record<string, unknown> {
 
 export function toMonitorDto(m: StoredMonitor, state: StateAnswer, stats: MonitorStats): MonitorDto {
   const c = m.config;
-  const settings = c.kind === 'http' ? maskHttpSettings(c.settings) : structuredClone(c.settings);
+  const settings = maskSecrets(c.settings, KIND_SECRETS[c.kind]);
   return {
     id: m.id,
     name: c.name,

@@ -9,7 +9,7 @@ import { actorName, Caller } from '../common/caller';
 import { randomToken, sha256 } from '../common/tokens';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { intCursor, pageQuery } from '../common/paging';
+import { ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
@@ -67,10 +67,9 @@ export class MonitorsService {
    * serialising was the largest cost of a long list.
    */
   async listJson(query: Record<string, unknown>): Promise<string> {
-    const page = pageQuery(query);
-    const before = intCursor(page.before);
+    const { limit, before } = pageQuery(query, ID_CURSOR);
     const filter = listFilter(query);
-    let rows = await this.repo.list(filter, page.limit, before);
+    let rows = await this.repo.list(filter, limit, before);
     if (filter.q !== undefined) {
       const q = filter.q;
       rows = rows.filter((r) => {
@@ -78,11 +77,10 @@ export class MonitorsService {
         return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
       });
     }
-    const more = rows.length > page.limit;
-    const shown = rows.slice(0, page.limit);
+    const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
     const now = this.clock.now();
-    const stats = await this.stats.statsFor(shown.map((r) => r.id), now);
-    const items = shown.map((r) => {
+    const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
+    const items = page.items.map((r) => {
       const state = this.engine.stateOf(r.id) ?? splitState(r);
       const st = stats.get(r.id)!;
       const muted = r.muted_until !== null && r.muted_until > now;
@@ -94,8 +92,7 @@ export class MonitorsService {
       return json;
     });
     if (this.listed.size > 2 * (this.engine.size + 1000)) this.listed.clear();
-    const next = more ? shown[shown.length - 1].id : null;
-    return `{"items":[${items.join(',')}],"next_cursor":${JSON.stringify(next)}}`;
+    return pageJson({ items, next_cursor: page.next_cursor });
   }
 
   async get(ref: string): Promise<MonitorDto> {

@@ -4,11 +4,12 @@
  * 2. ******** sent back keeps the stored value only while the URL keeps its scheme, host and port
  *    and resolve_to is unchanged, so a write key cannot redirect stored credentials elsewhere;
  * 3. header names that look like credentials are always secret.
- * Pure functions; the keep-rule lives here and nowhere else.
+ * Pure. The keep-rule itself is the generic one in common/secret-fields.ts; this file declares
+ * which http fields are secret and what "the same target" means for them.
  */
 import type { FieldError } from '../common/api-error';
-import { isMask, MASK } from '../common/secrets';
-import type { HttpHeader, HttpSettings } from '../probes/kinds';
+import { KeepRule, keepSecrets, maskSecrets, SecretSchema } from '../common/secret-fields';
+import type { HttpHeader, HttpSettings, MonitorKind } from '../probes/kinds';
 
 const CREDENTIAL_NAME = /authorization|cookie|token|key|secret|password/i;
 
@@ -21,6 +22,26 @@ export function forceSecretHeaders(headers: HttpHeader[]): HttpHeader[] {
   return headers.map((h) => ({ ...h, secret: h.secret || isCredentialHeader(h.name) }));
 }
 
+/**
+ * The secret fields of http settings. Stored headers are matched by name (any case) and, for
+ * repeated names, by their order among the secret headers of that name.
+ */
+export const HTTP_SECRETS: SecretSchema = [
+  { path: 'auth.password' },
+  { path: 'auth.token' },
+  { path: 'headers[*].value', when: (h) => Boolean(h.secret), key: (h) => String(h.name).toLowerCase() },
+];
+
+/** The secret fields of each kind's settings; kinds without secrets declare none. */
+export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
+  http: HTTP_SECRETS,
+  tcp: [],
+  ping: [],
+  dns: [],
+  tls: [],
+  heartbeat: [],
+};
+
 /** The parts of an http target that stored credentials are bound to. */
 function credentialTarget(s: Pick<HttpSettings, 'url' | 'resolve_to'>): string | null {
   try {
@@ -32,66 +53,25 @@ function credentialTarget(s: Pick<HttpSettings, 'url' | 'resolve_to'>): string |
   }
 }
 
+const SAME_TARGET: KeepRule<HttpSettings> = {
+  sameDestination(next, prev) {
+    const target = credentialTarget(next);
+    return target !== null && target === credentialTarget(prev);
+  },
+  changedMessage: 'the target (scheme, host, port or resolve_to) changed: send the secret again',
+};
+
 /**
  * Replaces ******** in `next` with the stored values of `prev` where the keep-rule allows it;
  * returns a field error for each ******** that cannot be kept. Mutates `next`.
  */
 export function keepMaskedSecrets(next: HttpSettings, prev: HttpSettings | null, path = 'http'): FieldError[] {
-  const errors: FieldError[] = [];
-  const target = credentialTarget(next);
-  const sameTarget = prev !== null && target !== null && target === credentialTarget(prev);
-  const refuse = (field: string) =>
-    errors.push({
-      field,
-      message: prev
-        ? sameTarget
-          ? 'there is no stored value to keep; send the secret itself'
-          : 'the target (scheme, host, port or resolve_to) changed: send the secret again'
-        : 'there is no stored value to keep; send the secret itself',
-    });
-
-  const auth = next.auth;
-  if (auth?.type === 'basic' && isMask(auth.password)) {
-    const old = prev?.auth?.type === 'basic' ? prev.auth.password : null;
-    if (sameTarget && old !== null) auth.password = old;
-    else refuse(`${path}.auth.password`);
-  }
-  if (auth?.type === 'bearer' && isMask(auth.token)) {
-    const old = prev?.auth?.type === 'bearer' ? prev.auth.token : null;
-    if (sameTarget && old !== null) auth.token = old;
-    else refuse(`${path}.auth.token`);
-  }
-  // Stored headers are matched by name and, for repeated names, by their order among that name.
-  const seen = new Map<string, number>();
-  next.headers.forEach((h, i) => {
-    const name = h.name.toLowerCase();
-    const nth = seen.get(name) ?? 0;
-    seen.set(name, nth + 1);
-    if (!h.secret || !isMask(h.value)) return;
-    const old = prev?.headers.filter((p) => p.secret && p.name.toLowerCase() === name)[nth];
-    if (sameTarget && old) h.value = old.value;
-    else refuse(`${path}.headers[${i}].value`);
-  });
-  return errors;
+  return keepSecrets(next, prev, HTTP_SECRETS, SAME_TARGET, path);
 }
 
-/** A copy safe to answer with: secret values replaced by ********. */
-export function maskHttpSettings(s: HttpSettings): HttpSettings {
-  return {
-    ...maskSecretValues(s),
-    json: s.json.map((r) => ({ ...r })),
-    expect_header: s.expect_header ? { ...s.expect_header } : null,
-  };
-}
-
-/** Masks the secret values of http settings that may be partial (auth and headers, where present). */
-export function maskSecretValues<T extends Partial<Pick<HttpSettings, 'auth' | 'headers'>>>(s: T): T {
-  const out: T = { ...s };
-  if (Array.isArray(s.headers)) out.headers = s.headers.map((h) => (h.secret ? { ...h, value: MASK } : { ...h }));
-  if (s.auth) {
-    out.auth = s.auth.type === 'basic' ? { type: 'basic', username: s.auth.username, password: MASK } : { type: 'bearer', token: MASK };
-  }
-  return out;
+/** A copy safe to answer with: secret values replaced by ********. Takes partial settings too. */
+export function maskHttpSettings<T extends Partial<HttpSettings>>(s: T): T {
+  return maskSecrets(s, HTTP_SECRETS);
 }
 
 /**

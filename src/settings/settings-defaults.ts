@@ -1,3 +1,5 @@
+import { DeepReadonly, deepFreeze } from '../common/freeze';
+
 /**
  * The service-wide settings and their defaults (stored as key/value rows; a missing row means
  * the default). The settings API arrives later; monitors read their defaults from here now.
@@ -25,11 +27,14 @@ export interface StoredSettings {
   allow_private_targets: boolean;
 }
 
-export const DEFAULT_SETTINGS: StoredSettings = {
+/** Settings as handed out: shared by every reader, so frozen. */
+export type Settings = DeepReadonly<StoredSettings>;
+
+export const DEFAULT_SETTINGS: Settings = deepFreeze({
   defaults: { interval_s: 60, timeout_ms: 10_000, confirm_after: 2, retry_interval_s: 10, recover_after: 1, slow_after: 3 },
   tz_offset_min: 0,
   daily_cap: 200,
   // docs/storage.md: 1,000 monitors at 60 s stay under 1 GB with these.
   retention: { checks_days: 7, hourly_days: 35, events_days: 400 },
   allow_private_targets: true,
-};
+});

@@ -1,26 +1,31 @@
-/** Reads and writes service settings (key/value rows over DEFAULT_SETTINGS), cached in memory. */
+/**
+ * Reads and writes service settings (key/value rows over DEFAULT_SETTINGS), cached in memory.
+ * Every reader gets the same cached object, so it is handed out deeply frozen: a reader that
+ * changed it would change the settings of everyone else until the next write.
+ */
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../db/database';
-import { DEFAULT_SETTINGS, StoredSettings } from './settings-defaults';
+import { deepFreeze } from '../common/freeze';
+import { DEFAULT_SETTINGS, Settings, StoredSettings } from './settings-defaults';
 
 type Key = keyof StoredSettings;
 
 @Injectable()
 export class SettingsService {
-  private cache: StoredSettings | null = null;
+  private cache: Settings | null = null;
 
   constructor(private readonly db: Database) {}
 
-  async get(): Promise<StoredSettings> {
+  async get(): Promise<Settings> {
     if (this.cache) return this.cache;
     const rows = await this.db.query<{ key: string; value: string }[]>('SELECT key, value FROM settings');
-    const merged: StoredSettings = structuredClone(DEFAULT_SETTINGS);
+    const merged = structuredClone(DEFAULT_SETTINGS) as StoredSettings;
     for (const row of rows) {
       if (row.key in merged) (merged as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
     }
-    this.cache = merged;
-    return merged;
+    this.cache = deepFreeze(merged);
+    return this.cache;
   }
 
   /** Saves some keys inside the caller's transaction; the cache is dropped so the next read sees them. */
