@@ -1,17 +1,25 @@
 /**
- * The service's own network: blind detection with canaries that never answered (issue 10, item 2).
- * Canaries are TCP listeners on 127.0.0.1 that the test opens and closes.
+ * The service's own network and its own downtime: blind detection with canaries that never
+ * answered (issue 10, item 2) and offline periods after a stop (item 3). Canaries are TCP
+ * listeners on 127.0.0.1 that the test opens and closes.
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { FakeClock } from '../src/common/clock';
+import { openDatabase } from '../src/db/data-source';
+import { Database } from '../src/db/database';
 import { BlindGate } from '../src/engine/blind-gate';
 import { probeCanaries } from '../src/engine/canaries';
 import { EngineService } from '../src/engine/engine.service';
+import { LastAliveService } from '../src/engine/last-alive.service';
+import { manualTimers } from '../src/engine/scheduler';
+import { BusEvents, EventBus } from '../src/events/event-bus';
+import { EventsService } from '../src/events/events.service';
 import { CheckWriter } from '../src/history/writer';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
-import { httpMonitor } from './support/monitors';
+import { heartbeatMonitor, httpMonitor } from './support/monitors';
 import { SwitchServer, startSwitchServer } from './support/switch-server';
 
 /** A TCP listener on a fixed loopback port that can be switched off (connections refused) and on. */
@@ -189,6 +197,93 @@ describe('blind detection switched off', () => {
       await second.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('offline periods', () => {
+  const START = Date.UTC(2026, 10, 1, 12);
+  const HOUR = 3_600_000;
+  let dataDir: string;
+  let clock: FakeClock;
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-offline-'));
+    clock = new FakeClock(START);
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('records an unclean stop as an offline line, and a heartbeat gets a fresh window whose note says why', async () => {
+    const first = await startApp({}, { dataDir, clock });
+    const { cookie } = await createOwner(first);
+    const key = await createKey(first, cookie, 'write');
+    const hb = (await first.http.post('/api/v1/monitors').set(bearer(key)).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    await first.http.get(new URL(hb.heartbeat_url).pathname).expect(200);
+    clock.advance(20_000);
+    await first.app.get(LastAliveService).mark();
+    const lastMark = clock.now();
+    clock.advance(10_000);
+    // kill -9: the process dies without its shutdown hooks, so only the periodic mark remains.
+    jest.spyOn(first.app.get(LastAliveService), 'onApplicationShutdown').mockResolvedValue();
+    await first.close();
+
+    clock.advance(HOUR);
+    const second = await startApp({}, { dataDir, clock });
+    try {
+      const now = clock.now();
+      const offline = await lines(second, 'offline');
+      expect(offline).toEqual([{ kind: 'offline', actor: 'system', text: expect.stringMatching(/stopped without warning/), data: { from: lastMark, to: now, clean: false } }]);
+      expect(offline[0].text).toContain(`from ${new Date(lastMark).toISOString()} to ${new Date(now).toISOString()}`);
+
+      const state = async () => (await second.http.get(`/api/v1/monitors/${hb.id}`).set(bearer(key)).expect(200)).body.state;
+      const note = `waiting for a ping: the service was offline from ${new Date(lastMark).toISOString()} to ${new Date(now).toISOString()}`;
+      expect(await state()).toMatchObject({ status: 'up', note });
+      // A punctual job needs a whole interval to ping again: the deadline is interval + grace from the start.
+      const engine = second.app.get(EngineService);
+      expect(engine.dueOf(hb.id)).toBe(now + 360_000);
+      clock.advance(359_000);
+      engine.tick();
+      await engine.idle();
+      expect(await state()).toMatchObject({ status: 'up', note });
+      await second.http.get(new URL(hb.heartbeat_url).pathname).expect(200);
+      expect(await state()).toMatchObject({ status: 'up', note: null });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('records a clean stop as offline time too (clean: true), but not a quick restart', async () => {
+    const first = await startApp({}, { dataDir, clock });
+    clock.advance(5_000);
+    await first.close(); // SIGTERM: the final mark says when and that it was clean
+    clock.advance(2 * HOUR);
+    const second = await startApp({}, { dataDir, clock });
+    expect((await lines(second, 'offline')).map((l) => l.data)).toEqual([{ from: START + 5_000, to: START + 5_000 + 2 * HOUR, clean: true }]);
+    expect((await lines(second, 'offline'))[0].text).toMatch(/\(2 h 0 min, stopped cleanly\)/);
+    clock.advance(10_000);
+    await second.close();
+    clock.advance(30_000); // a restart (systemctl restart, an upgrade) is not an offline period
+    const third = await startApp({}, { dataDir, clock });
+    expect(await lines(third, 'offline')).toHaveLength(1);
+    await third.close();
+  });
+
+  it('emits the offline period on the bus for the alerts, once, at start', async () => {
+    const db = new Database(await openDatabase(dataDir));
+    try {
+      await db.query('INSERT INTO last_alive (id, at, clean) VALUES (1, ?, 0)', [START]);
+      clock.advance(HOUR);
+      const bus = new EventBus();
+      const seen: BusEvents['offline'][] = [];
+      bus.on('offline', (p) => seen.push(p));
+      const alive = new LastAliveService(db, new EventsService(db, clock), bus, clock);
+      const info = await alive.start(manualTimers);
+      await alive.start(manualTimers);
+      expect(info).toEqual({ stoppedAt: START, offline: { from: START, to: START + HOUR, clean: false } });
+      expect(seen).toEqual([{ from: START, to: START + HOUR, clean: false }]);
+      await alive.onApplicationShutdown();
+      expect(await db.query('SELECT at, clean FROM last_alive')).toEqual([{ at: START + HOUR, clean: 1 }]);
+    } finally {
+      await db.close();
     }
   });
 });
