@@ -253,9 +253,11 @@ describe('restarts and blind periods', () => {
       const { cookie } = await createOwner(t);
       const key = await createKey(t, cookie, 'write');
       const m = (await t.http.post('/api/v1/monitors').set(bearer(key)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
-      await new Promise<void>((r) => canary.close(() => r()));
       const gate = t.app.get(EngineService);
       const { BlindGate } = await import('../src/engine/blind-gate');
+      // Only a canary that has answered can make the service blind when it fails.
+      await t.app.get(BlindGate).probe();
+      await new Promise<void>((r) => canary.close(() => r()));
       await t.app.get(BlindGate).probe();
       target.status = 500;
       t.clock.advance(1000);
@@ -265,7 +267,7 @@ describe('restarts and blind periods', () => {
       expect(s.status).toBe('unknown');
       expect(s.note).toMatch(/offline/);
       const summary = (await t.http.get('/api/v1/summary').set(bearer(key)).expect(200)).body;
-      expect(summary.blind).toEqual({ active: true, since: expect.any(String) });
+      expect(summary.blind).toEqual({ active: true, since: expect.any(String), detection: 'ok' });
       const lines = await t.db.query<{ kind: string }[]>("SELECT kind FROM events WHERE kind = 'blind'");
       expect(lines).toHaveLength(1);
     } finally {

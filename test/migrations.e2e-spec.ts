@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HistoryOrphans1767571200000 } from '../migrations/1767571200000-HistoryOrphans';
 import { openDatabase } from '../src/db/data-source';
+import { MIGRATIONS } from '../src/db/migrations';
 
 describe('HistoryOrphans migration', () => {
   it('removes check rows and rollups of monitors that no longer exist, and keeps the others', async () => {
@@ -31,5 +32,15 @@ describe('HistoryOrphans migration', () => {
       await ds.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the migration list', () => {
+  it('names each migration by a unique timestamp, in order, as TypeORM runs them', () => {
+    const stamps = MIGRATIONS.map((m) => Number(/(\d{13})$/.exec(m.name)?.[1]));
+    expect(stamps.every((n) => Number.isFinite(n))).toBe(true);
+    expect(new Set(stamps).size).toBe(stamps.length);
+    expect([...stamps].sort((a, b) => a - b)).toEqual(stamps);
+    for (const M of MIGRATIONS) expect(new M().name).toBe(M.name);
   });
 });

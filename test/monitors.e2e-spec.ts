@@ -132,7 +132,7 @@ describe('monitors API', () => {
       expect(res.body).toEqual({
         counts: { total: 4, up: 0, down: 0, slow: 0, paused: 1, unknown: 3 },
         open_incidents: 0,
-        blind: { active: false, since: null },
+        blind: { active: false, since: null, detection: 'off' },
         checks_per_min: 0,
         groups: ['db', 'web'],
         tags: ['prod', 'public', 'sql'],

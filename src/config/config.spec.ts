@@ -42,6 +42,7 @@ describe('loadConfig defaults', () => {
         { host: '8.8.8.8', port: 443 },
         { host: '9.9.9.9', port: 443 },
       ],
+      canaryDefaults: true,
       trustProxy: [],
       challenge: null,
       logLevel: 'info',
@@ -192,6 +193,14 @@ describe('loadConfig FARSIGHT_CANARIES', () => {
       expect(configError({ FARSIGHT_CANARIES: value }).message).toMatch(/^FARSIGHT_CANARIES: /);
     },
   );
+
+  it.each<[string, boolean]>([
+    ['off', false],
+    ['127.0.0.1:9', false],
+    ['1.1.1.1:443,8.8.8.8:443,9.9.9.9:443', false],
+  ])('marks %j as an explicit list (no local canaries are added to it)', (value, defaults) => {
+    expect(loadConfig({ FARSIGHT_CANARIES: value }).canaryDefaults).toBe(defaults);
+  });
 
   it('rejects ":443", a canary without a host', () => {
     expect(configError({ FARSIGHT_CANARIES: ':443' }).message).toMatch(/^FARSIGHT_CANARIES: /);

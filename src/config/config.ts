@@ -33,12 +33,18 @@ export interface AppConfig {
   mailFrom: string;
   /** Empty = blind detection off. */
   canaries: ListenAddress[];
+  /**
+   * FARSIGHT_CANARIES is unset: the default canaries are in use, and the blind gate adds the local
+   * gateway and resolvers to them. An explicit list is used exactly as given.
+   */
+  canaryDefaults: boolean;
   trustProxy: string[];
   challenge: { siteKey: string; secret: string; verifyUrl: string } | null;
   logLevel: LogLevel;
 }
 
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+export const DEFAULT_CANARIES = '1.1.1.1:443,8.8.8.8:443,9.9.9.9:443';
 export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 type Env = Record<string, string | undefined>;
@@ -68,7 +74,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtp: optional(get('FARSIGHT_SMTP'), (v) => parseSmtpUrl('FARSIGHT_SMTP', v)),
     smtpFallback: optional(get('FARSIGHT_SMTP_FALLBACK'), (v) => parseSmtpUrl('FARSIGHT_SMTP_FALLBACK', v)),
     mailFrom: parseMailFrom(get('FARSIGHT_MAIL_FROM') ?? 'Farsight <farsight@localhost>'),
-    canaries: parseCanaries(get('FARSIGHT_CANARIES') ?? '1.1.1.1:443,8.8.8.8:443,9.9.9.9:443'),
+    canaries: parseCanaries(get('FARSIGHT_CANARIES') ?? DEFAULT_CANARIES),
+    canaryDefaults: get('FARSIGHT_CANARIES') === undefined,
     trustProxy: optional(get('FARSIGHT_TRUST_PROXY'), parseTrustProxy) ?? [],
     challenge:
       siteKey && secret

@@ -7,5 +7,13 @@ import { Monitors1767312000000 } from '../../migrations/1767312000000-Monitors';
 import { Checks1767398400000 } from '../../migrations/1767398400000-Checks';
 import { Rollups1767484800000 } from '../../migrations/1767484800000-Rollups';
 import { HistoryOrphans1767571200000 } from '../../migrations/1767571200000-HistoryOrphans';
+import { LastAlive1767657600000 } from '../../migrations/1767657600000-LastAlive';
 
-export const MIGRATIONS = [Foundation1767225600000, Monitors1767312000000, Checks1767398400000, Rollups1767484800000, HistoryOrphans1767571200000];
+export const MIGRATIONS = [
+  Foundation1767225600000,
+  Monitors1767312000000,
+  Checks1767398400000,
+  Rollups1767484800000,
+  HistoryOrphans1767571200000,
+  LastAlive1767657600000,
+];

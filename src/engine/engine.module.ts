@@ -5,11 +5,12 @@ import { BlindGate } from './blind-gate';
 import { CheckRunner } from './check-runner';
 import { EngineService } from './engine.service';
 import { HeartbeatService } from './heartbeat.service';
+import { LastAliveService } from './last-alive.service';
 
 /** What is happening now: the scheduler, the state machine, the blind gate, heartbeats; owns live state. */
 @Module({
   imports: [CatalogModule, HistoryModule],
-  providers: [CheckRunner, EngineService, BlindGate, HeartbeatService],
-  exports: [CheckRunner, EngineService, BlindGate, HeartbeatService],
+  providers: [CheckRunner, EngineService, BlindGate, HeartbeatService, LastAliveService],
+  exports: [CheckRunner, EngineService, BlindGate, HeartbeatService, LastAliveService],
 })
 export class EngineModule {}

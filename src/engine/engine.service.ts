@@ -22,6 +22,8 @@ import { engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, 
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate } from './blind-gate';
+import { heartbeatStart } from './heartbeat-restart';
+import { LastAliveService } from './last-alive.service';
 import { Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
@@ -64,6 +66,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly log = new Logger('engine');
   /** Results recorded over the last minute, for checks_per_min. */
   private readonly checkRate = new MinuteCounter();
+  /** The last moment the service ran before this start (last-alive mark), for heartbeat deadlines. */
+  private stoppedAt: number | null = null;
 
   constructor(
     private readonly db: Database,
@@ -73,8 +77,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly bus: EventBus,
     private readonly blind: BlindGate,
     private readonly rollups: RollupsService,
+    private readonly lastAlive: LastAliveService,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ENGINE_TIMERS) timers: Timers,
+    @Inject(ENGINE_TIMERS) private readonly timers: Timers,
   ) {
     this.scheduler = new Scheduler({
       clock,
@@ -91,6 +96,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Before anything is scheduled: the offline period is recorded and heartbeats need its start.
+    this.stoppedAt = (await this.lastAlive.start(this.timers)).stoppedAt;
     // One look at each monitor's newest stored check serves both the writer and the rollups.
     const latest = await latestChecks(this.db);
     this.writer.seedLastTimes(latest);
@@ -367,10 +374,19 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const grace = m.config.settings.grace_s;
       const window = (m.config.interval_s + grace) * 1000;
       const lastPing = m.state.last_ok_at ?? m.state.since;
+      if (when !== 'spread') {
+        this.scheduler.at(m.id, Math.max(lastPing + window, now));
+        return;
+      }
       // After a start, pings the service could not receive while it was down are not held against
-      // the job: give it at least one grace period (and a minute) from now.
-      const floor = when === 'spread' ? now + grace * 1000 + 60_000 : now;
-      this.scheduler.at(m.id, Math.max(lastPing + window, floor));
+      // the job (heartbeat-restart.ts); the note says so until the next ping.
+      const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, now });
+      if (start.note) {
+        m.state = { ...m.state, note: start.note };
+        this.states.set(m.id, toMonitorState(m));
+        this.dirty.set(m.id, ++this.generation);
+      }
+      this.scheduler.at(m.id, start.due);
       return;
     }
     if (when === 'now') this.scheduler.at(m.id, now);

@@ -23,6 +23,8 @@ export interface BusEvents {
   path: { host: string; at: number };
   /** The service went blind (no canary reachable) or came back. */
   blind: { active: boolean; since: number };
+  /** On start: the service itself was not running from `from` to `to` (clean: it was stopped, not killed). */
+  offline: { from: number; to: number; clean: boolean };
 }
 
 /** One bus event with its payload, for queues that announce later. */

@@ -7,12 +7,14 @@ import { toIso } from '../common/time';
 import { MONITOR_STATUSES, MonitorStatus } from '../probes/status';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { BlindGate } from '../engine/blind-gate';
+import type { BlindDetection } from '../engine/blind-rule';
 import { EngineService } from '../engine/engine.service';
 
 export interface SummaryDto {
   counts: Record<'total' | MonitorStatus, number>;
   open_incidents: number;
-  blind: { active: boolean; since: string | null };
+  /** `detection` is ours, beside the spec's fields: whether blind detection can work (blind-rule.ts). */
+  blind: { active: boolean; since: string | null; detection: BlindDetection };
   checks_per_min: number;
   groups: string[];
   tags: string[];
@@ -40,7 +42,7 @@ export class SummaryService {
     return {
       counts,
       open_incidents: openIncidents,
-      blind: { active: blind.active, since: toIso(blind.since) },
+      blind: { active: blind.active, since: toIso(blind.since), detection: blind.detection },
       checks_per_min: this.engine.checksPerMinute(),
       groups,
       tags,
