@@ -1,0 +1,88 @@
+/**
+ * Input hardening over HTTP (issue 10): names and header texts that would be invisible traps or
+ * break every check, bodies that are not objects, and `slug: null`.
+ */
+import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { httpMonitor, tcpMonitor } from './support/monitors';
+
+describe('monitor and key input', () => {
+  let t: TestApp;
+  let cookie: string;
+  let write: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await startApp();
+    ({ cookie } = await createOwner(t));
+    write = bearer(await createKey(t, cookie, 'write'));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  beforeEach(async () => {
+    await t.db.query('DELETE FROM monitors');
+  });
+
+  const monitorCount = async () => (await t.db.query<unknown[]>('SELECT id FROM monitors')).length;
+  const create = async (body: object) => (await t.http.post('/api/v1/monitors').set(write).send(body).expect(201)).body;
+
+  describe('names', () => {
+    it.each([
+      ['a right-to-left override', 'gpj.\u202eexe'],
+      ['a line feed', 'Web\nserver'],
+      ['NUL', 'Web\u0000'],
+      ['only spaces', '   '],
+    ])('refuses a monitor name with %s on field name', async (_, name) => {
+      const res = await t.http.post('/api/v1/monitors').set(write).send(tcpMonitor({ name })).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'name' });
+      expect(await monitorCount()).toBe(0);
+    });
+
+    it('refuses a public_name with a control character, also in PATCH', async () => {
+      const res = await t.http.post('/api/v1/monitors').set(write).send(tcpMonitor({ public_name: 'Web\u202e' })).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'public_name' });
+      const m = await create(tcpMonitor());
+      const patched = await t.http.patch(`/api/v1/monitors/${m.id}`).set(write).send({ public_name: 'a\rb' }).expect(422);
+      expect(patched.body.error.field).toBe('public_name');
+    });
+
+    it.each([['a right-to-left override', 'ci\u202e'], ['a tab', 'ci\tkey'], ['only spaces', '  ']])(
+      'refuses an API key name with %s on field name',
+      async (_, name) => {
+        const res = await t.http.post('/api/v1/keys').set('Cookie', cookie).set('Origin', ORIGIN).send({ name, scope: 'read' }).expect(422);
+        expect(res.body.error).toMatchObject({ code: 'invalid', field: 'name' });
+      },
+    );
+  });
+
+  describe('texts sent as HTTP headers', () => {
+    it.each<[string, Record<string, unknown>, string]>([
+      ['a header value with a right-to-left override', { headers: [{ name: 'X-A', value: 'v\u202e' }] }, 'http.headers[0].value'],
+      ['a header value with DEL', { headers: [{ name: 'X-A', value: 'v' }, { name: 'X-B', value: 'v\u007f' }] }, 'http.headers[1].value'],
+      ['a header name with a line feed', { headers: [{ name: 'X-A\n', value: 'v' }] }, 'http.headers[0].name'],
+      ['a bearer token ending in a line feed', { auth: { type: 'bearer', token: 'secret-token\n' } }, 'http.auth.token'],
+      ['a content_type with NUL', { method: 'POST', body: '{}', content_type: 'application/json\u0000' }, 'http.content_type'],
+      ['an expect_header name with CR', { expect_header: { name: 'X-Version\r', contains: '2' } }, 'http.expect_header.name'],
+    ])('refuses %s with 422 on its dotted path', async (_, settings, field) => {
+      const res = await t.http.post('/api/v1/monitors').set(write).send(httpMonitor({}, settings)).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field });
+      expect(res.body.error.fields).toEqual([{ field, message: expect.any(String) }]);
+      expect(await monitorCount()).toBe(0);
+    });
+
+    it('refuses the same texts in PATCH and in POST /monitors/test', async () => {
+      const m = await create(httpMonitor());
+      const patched = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(write)
+        .send({ http: { auth: { type: 'bearer', token: 'tok\n' } } })
+        .expect(422);
+      expect(patched.body.error.field).toBe('http.auth.token');
+      const tested = await t.http
+        .post('/api/v1/monitors/test')
+        .set(write)
+        .send(httpMonitor({}, { headers: [{ name: 'X-A', value: '\u202e' }] }))
+        .expect(422);
+      expect(tested.body.error.field).toBe('http.headers[0].value');
+    });
+  });
+});
