@@ -85,4 +85,53 @@ describe('monitor and key input', () => {
       expect(tested.body.error.field).toBe('http.headers[0].value');
     });
   });
+
+  describe('bodies that are not JSON objects', () => {
+    const NOT_OBJECTS: [string, string][] = [['an array', '[]'], ['null', 'null'], ['a number', '42'], ['a string', '"monitor"'], ['true', 'true']];
+    const send = (method: 'post' | 'patch' | 'put', path: string, text: string, auth: 'key' | 'session' = 'key') => {
+      const req = t.http[method](path).set('Content-Type', 'application/json');
+      return (auth === 'key' ? req.set(write) : req.set('Cookie', cookie).set('Origin', ORIGIN)).send(text);
+    };
+    const routes = async (): Promise<[string, 'post' | 'patch' | 'put', string, 'key' | 'session'][]> => {
+      const m = await create(tcpMonitor());
+      return [
+        ['POST /monitors', 'post', '/api/v1/monitors', 'key'],
+        ['PATCH /monitors/{id}', 'patch', `/api/v1/monitors/${m.id}`, 'key'],
+        ['PUT /monitors/by-slug/{slug}', 'put', '/api/v1/monitors/by-slug/database', 'key'],
+        ['POST /monitors/bulk', 'post', '/api/v1/monitors/bulk', 'key'],
+        ['POST /monitors/test', 'post', '/api/v1/monitors/test', 'key'],
+        ['POST /monitors/{id}/pause', 'post', `/api/v1/monitors/${m.id}/pause`, 'key'],
+        ['POST /keys', 'post', '/api/v1/keys', 'session'],
+      ];
+    };
+
+    it.each(NOT_OBJECTS)('answers %s with 422 on field body on every JSON route', async (_, text) => {
+      for (const [route, method, path, auth] of await routes()) {
+        const res = await send(method, path, text, auth);
+        expect({ route, status: res.status, error: res.body.error }).toEqual({
+          route,
+          status: 422,
+          error: {
+            code: 'invalid',
+            message: expect.stringContaining('JSON object'),
+            field: 'body',
+            fields: [{ field: 'body', message: expect.stringContaining('JSON object') }],
+          },
+        });
+      }
+      const stored = await t.db.query<{ slug: string; paused: number }[]>('SELECT slug, paused FROM monitors');
+      expect(stored).toEqual([{ slug: 'database', paused: 0 }]);
+    });
+
+    it('answers malformed JSON with 400 bad_request on every JSON route', async () => {
+      for (const [route, method, path, auth] of await routes()) {
+        const res = await send(method, path, '{"name": ', auth);
+        expect({ route, status: res.status, error: res.body.error }).toEqual({
+          route,
+          status: 400,
+          error: { code: 'bad_request', message: 'the request body is not valid JSON' },
+        });
+      }
+    });
+  });
 });

@@ -34,9 +34,9 @@ export const HEARTBEAT_BODY_KEEP = 1024;
 export function installBodyParsers(app: Express): void {
   app.use(requireJsonContentType);
   for (const [path, limit] of Object.entries(LARGE_JSON_PATHS)) {
-    app.use(path, express.json({ limit, type: JSON_TYPES, reviver: refuseReservedKeys }));
+    app.use(path, express.json({ limit, type: JSON_TYPES, strict: false, reviver: refuseReservedKeys }));
   }
-  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES, reviver: refuseReservedKeys }));
+  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES, strict: false, reviver: refuseReservedKeys }));
   // Body-parser errors happen before Nest routes the request, so render them here in the envelope.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);

@@ -9,6 +9,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from '../common/caller';
 import { ApiError, FieldError } from '../common/api-error';
+import { requireObjectBody } from '../common/validation';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
@@ -93,7 +94,7 @@ export class BulkService {
 }
 
 function readEnvelope(body: unknown): { items: unknown[]; dryRun: boolean } {
-  if (!isPlainObject(body)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  requireObjectBody(body);
   const errors: FieldError[] = [];
   for (const k of Object.keys(body)) if (k !== 'monitors' && k !== 'dry_run') errors.push({ field: k, message: 'unknown field' });
   if (!Array.isArray(body.monitors)) errors.push({ field: 'monitors', message: 'required: an array of monitors' });

@@ -12,6 +12,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { intCursor, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
+import { requireObjectBody } from '../common/validation';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
@@ -101,6 +102,7 @@ export class MonitorsService {
   }
 
   async create(body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
+    requireObjectBody(body);
     const defaults = (await this.settings.get()).defaults;
     const parsed = parseMonitorBody(body, defaults, null);
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
@@ -130,12 +132,13 @@ export class MonitorsService {
   /** Create or replace by slug; `created` tells the controller which status to answer with. */
   async putBySlug(slug: string, body: unknown, caller: Caller | null): Promise<{ created: boolean; monitor: MonitorAnswer }> {
     if (!/^[a-z0-9-]{1,60}$/.test(slug)) throw ApiError.notFound('monitor');
-    if (body && typeof body === 'object' && 'slug' in body && (body as { slug: unknown }).slug !== slug) {
+    requireObjectBody(body);
+    if ('slug' in body && body.slug !== slug) {
       throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out)' }]);
     }
     const defaults = (await this.settings.get()).defaults;
     const existing = await this.repo.findBySlug(slug);
-    const parsed = parseMonitorBody({ ...(body as object), slug }, defaults, existing?.config ?? null);
+    const parsed = parseMonitorBody({ ...body, slug }, defaults, existing?.config ?? null);
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
     if (!existing) {
       const { id, token } = await this.db.tx(async (m) => {
