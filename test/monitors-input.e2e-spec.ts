@@ -134,4 +134,57 @@ describe('monitor and key input', () => {
       }
     });
   });
+
+  describe('slug: null means "derive from the name"', () => {
+    const patch = (id: number, body: object) => t.http.patch(`/api/v1/monitors/${id}`).set(write).send(body);
+
+    it('PATCH derives the slug from the current name again, and the monitor stays editable', async () => {
+      const m = await create(tcpMonitor({ name: 'Database', slug: 'custom' }));
+      const res = await patch(m.id, { slug: null }).expect(200);
+      expect(res.body.slug).toBe('database');
+      const again = await patch(m.id, { description: 'primary' }).expect(200);
+      expect(again.body).toMatchObject({ slug: 'database', description: 'primary' });
+    });
+
+    it('PATCH with a new name and slug null derives from the new name', async () => {
+      const m = await create(tcpMonitor({ name: 'Database', slug: 'custom' }));
+      expect((await patch(m.id, { name: 'Main DB', slug: null }).expect(200)).body.slug).toBe('main-db');
+    });
+
+    it('PATCH adds -2 when another monitor holds the derived slug, but never moves off its own', async () => {
+      await create(tcpMonitor({ name: 'Database' }));
+      const m = await create(tcpMonitor({ name: 'Database', slug: 'custom' }));
+      expect((await patch(m.id, { slug: null }).expect(200)).body.slug).toBe('database-2');
+      expect((await patch(m.id, { slug: null }).expect(200)).body.slug).toBe('database-2');
+      const own = await create(tcpMonitor({ name: 'Cache' }));
+      expect((await patch(own.id, { slug: null }).expect(200)).body.slug).toBe('cache');
+    });
+
+    it('PATCH repairs a monitor stored with an empty slug', async () => {
+      const m = await create(tcpMonitor({ name: 'Database' }));
+      await t.db.query("UPDATE monitors SET slug = '' WHERE id = ?", [m.id]);
+      expect((await patch(m.id, { slug: null }).expect(200)).body.slug).toBe('database');
+    });
+
+    it('POST derives it as if it were left out', async () => {
+      expect((await create(tcpMonitor({ name: 'Database', slug: null }))).slug).toBe('database');
+      expect((await create(tcpMonitor({ name: 'Database', slug: null }))).slug).toBe('database-2');
+    });
+
+    it('PUT by slug keeps the slug of the URL', async () => {
+      const first = await t.http.put('/api/v1/monitors/by-slug/db-main').set(write).send(tcpMonitor({ slug: null })).expect(201);
+      expect(first.body.slug).toBe('db-main');
+      const again = await t.http.put('/api/v1/monitors/by-slug/db-main').set(write).send(tcpMonitor({ slug: null })).expect(200);
+      expect(again.body).toEqual(first.body);
+    });
+
+    it('never stores an empty slug', async () => {
+      const m = await create(tcpMonitor({ name: 'Database', slug: 'custom' }));
+      await patch(m.id, { slug: null }).expect(200);
+      await t.http.put('/api/v1/monitors/by-slug/other').set(write).send(tcpMonitor({ slug: null })).expect(201);
+      await t.http.post('/api/v1/monitors/bulk').set(write).send({ monitors: [tcpMonitor({ name: 'Bulk', slug: null })] }).expect(200);
+      const slugs = (await t.db.query<{ slug: string }[]>('SELECT slug FROM monitors ORDER BY id')).map((r) => r.slug);
+      expect(slugs).toEqual(['database', 'other', 'bulk']);
+    });
+  });
 });

@@ -461,6 +461,10 @@ describe('parseMonitorBody', () => {
       expect(parse(makeBody({ slug: 'web-1' }))).toMatchObject({ ok: true, slugGiven: true, config: { slug: 'web-1' } });
     });
 
+    it.each([['left out', undefined], ['null', null]])('leaves the slug to be derived when it is %s', (_what, slug) => {
+      expect(parse(makeBody({ slug }))).toMatchObject({ ok: true, slugGiven: false, config: { slug: '' } });
+    });
+
     it('does not change the body it was given', () => {
       const body = makeBody({
         tags: ['lab'],

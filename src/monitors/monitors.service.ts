@@ -123,7 +123,10 @@ export class MonitorsService {
     const outcome = await this.db.tx(async (m) => {
       const fresh = await this.repo.findById(current.id, m);
       if (!fresh) throw ApiError.notFound('monitor');
-      if (parsed.config.slug !== fresh.config.slug) parsed.config.slug = await this.claimSlug(m, parsed.config, true, fresh.id);
+      // `slug: null` (not given after the merge) derives it from the name again, as at creation.
+      if (!parsed.slugGiven || parsed.config.slug !== fresh.config.slug) {
+        parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, fresh.id);
+      }
       return this.updateIn(m, fresh, parsed.config, caller);
     });
     return this.afterUpdate(current.id, outcome, parsed.config);
@@ -133,8 +136,9 @@ export class MonitorsService {
   async putBySlug(slug: string, body: unknown, caller: Caller | null): Promise<{ created: boolean; monitor: MonitorAnswer }> {
     if (!/^[a-z0-9-]{1,60}$/.test(slug)) throw ApiError.notFound('monitor');
     requireObjectBody(body);
-    if ('slug' in body && body.slug !== slug) {
-      throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out)' }]);
+    // The path names the monitor: a slug in the body must repeat it; null means "the default", which is the path's.
+    if (body.slug !== undefined && body.slug !== null && body.slug !== slug) {
+      throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out, or null)' }]);
     }
     const defaults = (await this.settings.get()).defaults;
     const existing = await this.repo.findBySlug(slug);
@@ -257,7 +261,10 @@ export class MonitorsService {
     return { changed: true, targetChanged, token };
   }
 
-  /** Picks the slug for a monitor: the given one if free (else 422), or one derived from the name. */
+  /**
+   * Picks the slug for a monitor: the given one if free (else 422), or one derived from the name,
+   * with -2, -3, ... when another monitor holds it (the monitor's own slug never counts as taken).
+   */
   async claimSlug(m: EntityManager, c: MonitorConfig, given: boolean, selfId: number | null): Promise<string> {
     if (given) {
       const holder = await this.repo.findBySlug(c.slug, m);
@@ -265,7 +272,7 @@ export class MonitorsService {
       return c.slug;
     }
     const base = slugify(c.name, c.kind);
-    const taken = await this.repo.slugsLike(base, m);
+    const taken = await this.repo.slugsLike(base, m, selfId);
     return uniqueSlug(base, (s) => taken.has(s));
   }
 
