@@ -9,7 +9,6 @@ import type { Express } from 'express';
 import { AppDeps, AppModule } from './app.module';
 import { HeartbeatService } from './engine/heartbeat.service';
 import { installHeartbeatRoutes } from './engine/heartbeat.routes';
-import { installBodyParsers } from './common/body-parsing';
 import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
 import { LineLogger } from './common/logger';
@@ -23,7 +22,6 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   express.disable('x-powered-by');
   express.set('etag', false);
   installSecurityHeaders(express);
-  installBodyParsers(express);
   await app.init();
   // Heartbeat pings are answered ahead of express: the busiest route needs none of the framework.
   installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy));
