@@ -5,6 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { heartbeatMonitor } from './support/monitors';
 
 interface Answer {
   status: number;
@@ -103,6 +104,51 @@ describe('request limits', () => {
       });
       const setup = await send('POST', '/api/v1/auth/setup/nope', { 'Content-Type': 'application/json' }, Buffer.from('{"email": '));
       expect(JSON.parse(setup.text).error).toEqual({ code: 'bad_request', message: 'the request body is not valid JSON' });
+    });
+  });
+
+  describe('heartbeat failure bodies', () => {
+    let hbPath: string;
+    let monitorId: number;
+    beforeAll(async () => {
+      const res = await send('POST', '/api/v1/monitors', { ...write, 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(heartbeatMonitor())));
+      const created = JSON.parse(res.text) as { id: number; heartbeat_url: string };
+      monitorId = created.id;
+      hbPath = new URL(created.heartbeat_url).pathname;
+    });
+
+    it('takes a body up to 64 KB and keeps its first 1 KB', async () => {
+      const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(64 * 1024, 'x'));
+      expect(res.status).toBe(200);
+      const got = await send('GET', `/api/v1/monitors/${monitorId}`, write);
+      expect(JSON.parse(got.text).state.error.message).toBe(`failure reported: ${'x'.repeat(1024)}`);
+    });
+
+    it.each([['65 KB', 65 * 1024], ['200 KB', 200 * 1024], ['1000 KB', 1000 * 1024]])(
+      'answers a %s failure body with 413 in plain text, not a reset',
+      async (_, size) => {
+        const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(size, 'x'));
+        expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({
+          status: 413,
+          type: 'text/plain; charset=utf-8',
+          text: 'body too large: at most 64 KB\n',
+        });
+      },
+    );
+
+    it('answers a sender still going past 1 MB with 413 and closes the connection', async () => {
+      const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(4 * 1024 * 1024, 'x'));
+      expect({ status: res.status, connection: res.headers.connection, text: res.text }).toEqual({
+        status: 413,
+        connection: 'close',
+        text: 'body too large: at most 64 KB\n',
+      });
+    });
+
+    it('leaves the monitor as it was after a refused body', async () => {
+      await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(200 * 1024, 'y'));
+      const got = await send('GET', `/api/v1/monitors/${monitorId}`, write);
+      expect(JSON.parse(got.text).state.error?.message ?? '').not.toContain('yyyy');
     });
   });
 });
