@@ -151,4 +151,35 @@ describe('request limits', () => {
       expect(JSON.parse(got.text).state.error?.message ?? '').not.toContain('yyyy');
     });
   });
+
+  describe('URLs and headers', () => {
+    it('answers a request-target over 8 KB with 414 in the envelope', async () => {
+      const res = await send('GET', `/api/v1/monitors?pad=${'a'.repeat(8 * 1024)}`, write);
+      expect(res.status).toBe(414);
+      expect(JSON.parse(res.text)).toEqual({ error: { code: 'bad_request', message: 'the URL is longer than 8 KB' } });
+      const hb = await send('GET', `/hb/${'a'.repeat(9000)}`, {});
+      expect(hb.status).toBe(414);
+    });
+
+    it('still serves a URL of exactly 8 KB', async () => {
+      const path = '/api/v1/monitors?pad=';
+      const res = await send('GET', `${path}${'a'.repeat(8 * 1024 - path.length)}`, write);
+      expect(res.status).toBe(200);
+    });
+
+    it('answers a URL longer than all the headers may be (20 KB) with 414 too', async () => {
+      const res = await send('GET', `/api/v1/monitors?pad=${'a'.repeat(20 * 1024)}`, write);
+      expect({ status: res.status, body: JSON.parse(res.text) }).toEqual({
+        status: 414,
+        body: { error: { code: 'bad_request', message: 'the URL is longer than 8 KB' } },
+      });
+    });
+
+    it('answers headers over 16 KB with 431 in the envelope', async () => {
+      const res = await send('GET', '/api/health', { 'X-Padding': 'a'.repeat(20 * 1024) });
+      expect(res.status).toBe(431);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(res.text)).toEqual({ error: { code: 'bad_request', message: 'the request headers are larger than 16 KB' } });
+    });
+  });
 });
