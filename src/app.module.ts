@@ -10,6 +10,7 @@ import { realTimers, Timers } from './engine/scheduler';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
 import { IdempotencyInterceptor } from './common/idempotency';
+import { BodyInterceptor } from './common/body-parsing';
 import { DtoValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -62,6 +63,9 @@ export class AppModule {
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        // Bodies are read after the AuthGuard (an unauthenticated request is never buffered) and
+        // before every other interceptor: interceptors run in the order they are listed here.
+        { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],

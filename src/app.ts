@@ -9,9 +9,9 @@ import type { Express } from 'express';
 import { AppDeps, AppModule } from './app.module';
 import { HeartbeatService } from './engine/heartbeat.service';
 import { installHeartbeatRoutes } from './engine/heartbeat.routes';
-import { installBodyParsers } from './common/body-parsing';
 import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
+import { installRequestLimits } from './common/request-limits';
 import { LineLogger } from './common/logger';
 
 export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } = {}): Promise<INestApplication> {
@@ -23,9 +23,10 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   express.disable('x-powered-by');
   express.set('etag', false);
   installSecurityHeaders(express);
-  installBodyParsers(express);
   await app.init();
   // Heartbeat pings are answered ahead of express: the busiest route needs none of the framework.
   installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy));
+  // Installed last so it runs first: a URL over the limit is answered before any route looks at it.
+  installRequestLimits(app.getHttpServer());
   return app;
 }

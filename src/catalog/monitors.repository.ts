@@ -144,11 +144,12 @@ export class MonitorsRepository {
     return out;
   }
 
-  /** Slugs in use that start with `base` (for picking base-2, base-3, ...). */
-  async slugsLike(base: string, m: EntityManager = this.db.manager): Promise<Set<string>> {
-    const rows = (await m.query("SELECT slug FROM monitors WHERE slug = ? OR slug LIKE ? ESCAPE '\\'", [
+  /** Slugs in use that start with `base` (for picking base-2, base-3, ...), other than monitor `exceptId`'s. */
+  async slugsLike(base: string, m: EntityManager = this.db.manager, exceptId: number | null = null): Promise<Set<string>> {
+    const rows = (await m.query("SELECT slug FROM monitors WHERE (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?", [
       base,
       `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`,
+      exceptId,
     ])) as { slug: string }[];
     return new Set(rows.map((r) => r.slug));
   }

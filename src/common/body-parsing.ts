@@ -1,12 +1,18 @@
 /**
- * Request bodies: JSON only (1 MB; larger for bulk and import), parsed before routing. A body
- * sent with another Content-Type is refused up front rather than silently read as empty. Routes
- * that take raw bodies (heartbeat pings, logo and icon uploads) register their own parser first.
+ * Request bodies: JSON only (1 MB; larger for bulk and import). A body is read only after the
+ * AuthGuard has let the request through: guards run before interceptors, and BodyInterceptor is
+ * the first interceptor. An unauthenticated request, or one with an unknown key, is answered 401
+ * without its body ever being buffered or parsed (Node then discards the unread bytes), so
+ * anonymous senders cannot make the service hold megabytes of JSON. A body sent with another
+ * Content-Type is refused rather than silently read as empty. Routes that take raw bodies
+ * (heartbeat pings) are answered ahead of express and read their own.
  */
-import type { Express, NextFunction, Request, Response } from 'express';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
+import { from, Observable } from 'rxjs';
+import { mergeMap } from 'rxjs/operators';
 import { ApiError } from './api-error';
-import { toErrorResponse } from './error-envelope';
 
 export const JSON_LIMIT = '1mb';
 /** Paths whose bodies may be larger (bulk monitor upserts, imports). */
@@ -31,18 +37,34 @@ function refuseReservedKeys(key: string, value: unknown): unknown {
 /** Heartbeat bodies: text, of which the first 1 KB is kept; the rest is read and dropped. */
 export const HEARTBEAT_BODY_KEEP = 1024;
 
-export function installBodyParsers(app: Express): void {
-  app.use(requireJsonContentType);
-  for (const [path, limit] of Object.entries(LARGE_JSON_PATHS)) {
-    app.use(path, express.json({ limit, type: JSON_TYPES, reviver: refuseReservedKeys }));
+type Parser = (req: Request, res: Response, next: NextFunction) => void;
+// `strict: false`: a body of `null`, `42` or `"text"` is valid JSON, so it reaches the route and is
+// answered 422 on field `body` (requireObjectBody) rather than 400 "not valid JSON".
+const jsonParser = (limit: string): Parser => express.json({ limit, type: JSON_TYPES, strict: false, reviver: refuseReservedKeys });
+const GENERAL = jsonParser(JSON_LIMIT);
+const LARGE = new Map(Object.entries(LARGE_JSON_PATHS).map(([path, limit]) => [path, jsonParser(limit)]));
+
+const reads = new WeakMap<Request, Promise<void>>();
+
+/** Reads and parses the request's JSON body into req.body, once per request (later calls share the first read). */
+export function readJsonBody(req: Request, res: Response): Promise<void> {
+  let read = reads.get(req);
+  if (!read) {
+    read = parse(req, res);
+    reads.set(req, read);
   }
-  app.use(express.json({ limit: JSON_LIMIT, type: JSON_TYPES, reviver: refuseReservedKeys }));
-  // Body-parser errors happen before Nest routes the request, so render them here in the envelope.
-  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    const out = toErrorResponse(err);
-    res.status(out.status).json(out.body);
-  });
+  return read;
+}
+
+function parse(req: Request, res: Response): Promise<void> {
+  if (!hasBody(req) || RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return Promise.resolve();
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    return Promise.reject(new ApiError('bad_request', 'send the body as JSON with Content-Type: application/json'));
+  }
+  const parser = LARGE.get(req.path.replace(/\/+$/, '')) ?? GENERAL;
+  // Parser errors (too large, not JSON, reserved key) reach the error filter, which renders them in the envelope.
+  return new Promise((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
 
 function hasBody(req: Request): boolean {
@@ -50,10 +72,15 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function requireJsonContentType(req: Request, res: Response, next: NextFunction): void {
-  if (!hasBody(req) || RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return next();
-  const err = new ApiError('bad_request', 'send the body as JSON with Content-Type: application/json');
-  res.status(err.status).json(err.toBody());
+/**
+ * Reads the body after the guards and before every other interceptor (it is registered first in
+ * app.module; the IdempotencyInterceptor hashes req.body).
+ */
+@Injectable()
+export class BodyInterceptor implements NestInterceptor {
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (ctx.getType() !== 'http') return next.handle();
+    const http = ctx.switchToHttp();
+    return from(readJsonBody(http.getRequest<Request>(), http.getResponse<Response>())).pipe(mergeMap(() => next.handle()));
+  }
 }

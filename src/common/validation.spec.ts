@@ -101,10 +101,12 @@ describe('validateDto', () => {
     ['a number', 42],
     ['undefined', undefined],
     ['true', true],
-  ])('refuses %s as 400 bad_request', (_label, body) => {
+  ])('refuses %s as 422 on field body', (_label, body) => {
     const err = rejection(body);
-    expect(err.toBody()).toEqual({ error: { code: 'bad_request', message: 'the request body must be a JSON object' } });
-    expect(err.status).toBe(400);
+    expect(err.toBody()).toEqual({
+      error: { code: 'invalid', message: 'body: must be a JSON object', field: 'body', fields: [{ field: 'body', message: 'must be a JSON object' }] },
+    });
+    expect(err.status).toBe(422);
   });
 
   it.each<[string, Record<string, unknown>, FieldError[]]>([

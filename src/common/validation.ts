@@ -35,15 +35,22 @@ export interface ValidateOptions {
   forbidUnknown?: boolean;
 }
 
+/**
+ * Every JSON route that takes an object: `[]`, `null`, a number, a string or `true` is valid JSON
+ * but no request of ours, so it is a 422 on field `body` (malformed JSON stays 400 bad_request).
+ */
+export function requireObjectBody(value: unknown): asserts value is Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return;
+  throw ApiError.invalid([{ field: 'body', message: 'must be a JSON object' }]);
+}
+
 /** Validates a plain object against a DTO class; throws ApiError invalid on failure. */
 export function validateDto<T extends object>(
   cls: new () => T,
   value: unknown,
   opts: ValidateOptions = {},
 ): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('bad_request', 'the request body must be a JSON object');
-  }
+  requireObjectBody(value);
   const { instance, errors } = checkDto(cls, value, opts);
   if (errors.length) throw ApiError.invalid(errors);
   return instance;
@@ -74,14 +81,15 @@ export class DtoValidationPipe implements PipeTransform {
   transform(value: unknown, meta: ArgumentMetadata): unknown {
     if (meta.type !== 'body' || !meta.metatype || !isDtoClass(meta.metatype)) return value;
     if (meta.metatype === EmptyDto) return checkEmpty(value);
-    return validateDto(meta.metatype as new () => object, value ?? {});
+    // No body at all is an empty object; a body of `null` is not an object (422).
+    return validateDto(meta.metatype as new () => object, value === undefined ? {} : value);
   }
 }
 
 function checkEmpty(value: unknown): EmptyDto {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('bad_request', 'the request body must be empty or {}');
+    throw ApiError.invalid([{ field: 'body', message: 'must be empty or an empty JSON object {}' }]);
   }
   const keys = Object.keys(value);
   if (keys.length) throw ApiError.invalid(keys.map((field) => ({ field, message: 'unknown field' })));

@@ -12,8 +12,13 @@ import { HeartbeatService, PingAnswer } from './heartbeat.service';
 
 const log = new Logger('heartbeat');
 const HB_PATH = /^\/hb\/([^/?#]+)(\/fail)?\/?(?:\?.*)?$/;
-/** A sender that goes past this is not a cron job: it is cut off. */
-const BODY_MAX = 64 * 1024;
+/** A body past this is not a cron job's: it is answered 413 (of a smaller one the first 1 KB is kept). */
+export const HEARTBEAT_BODY_MAX = 64 * 1024;
+/**
+ * A refused body is read and dropped up to here before the 413 goes out, so the sender gets the
+ * answer instead of a connection reset; one that goes on past this is answered and cut off.
+ */
+export const HEARTBEAT_DRAIN_MAX = 1024 * 1024;
 
 /** Puts the heartbeat handler in front of the server's existing request listener (express). */
 export function installHeartbeatRoutes(server: Server, heartbeats: HeartbeatService, proxies: ProxyTrust): void {
@@ -36,19 +41,33 @@ export function installHeartbeatRoutes(server: Server, heartbeats: HeartbeatServ
         },
       );
     if (req.method !== 'POST') return void answer(null);
-    readCapped(req, (text) => void answer(text));
+    readCapped(req, (read) => {
+      if (read === 'too_large') send(res, TOO_LARGE);
+      // Node closes the connection once this answer is out; what the sender still sends is not read.
+      else if (read === 'cut_off') send(res, TOO_LARGE, { Connection: 'close' });
+      else void answer(read.text);
+    });
   });
 }
 
-/** Keeps the first 1 KB of a text body; reads and drops the rest. */
-function readCapped(req: IncomingMessage, done: (text: string | null) => void): void {
+const TOO_LARGE: PingAnswer = { status: 413, text: `body too large: at most ${HEARTBEAT_BODY_MAX / 1024} KB` };
+
+type BodyRead = { text: string | null } | 'too_large' | 'cut_off';
+
+/**
+ * Keeps the first 1 KB of a text body and drops the rest. A body past 64 KB is refused: it is
+ * read and dropped to its end (`too_large`), or up to 1 MB (`cut_off`: the sender is still going).
+ */
+function readCapped(req: IncomingMessage, done: (read: BodyRead) => void): void {
   const chunks: Buffer[] = [];
   let kept = 0;
   let seen = 0;
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > BODY_MAX) {
-      req.destroy();
+    if (seen > HEARTBEAT_DRAIN_MAX) {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      done('cut_off');
       return;
     }
     if (kept < HEARTBEAT_BODY_KEEP) {
@@ -56,8 +75,13 @@ function readCapped(req: IncomingMessage, done: (text: string | null) => void): 
       chunks.push(part);
       kept += part.length;
     }
-  });
-  req.on('end', () => done(kept > 0 ? Buffer.concat(chunks).toString('utf8') : null));
+  };
+  const onEnd = () => {
+    if (seen > HEARTBEAT_BODY_MAX) done('too_large');
+    else done({ text: kept > 0 ? Buffer.concat(chunks).toString('utf8') : null });
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
   req.on('error', () => undefined);
 }
 

@@ -9,12 +9,14 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from '../common/caller';
 import { ApiError, FieldError } from '../common/api-error';
+import { requireObjectBody } from '../common/validation';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
+import type { MonitorDefaults } from '../settings/settings-defaults';
 import { canonicalJson } from './canonical';
 import { MonitorConfig } from '../probes/monitor-config';
-import { isPlainObject, parseMonitorBody } from './monitor-input';
+import { isPlainObject, parseMonitorBody, ParseResult } from './monitor-input';
 import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
 import { MonitorsService } from './monitors.service';
 import { slugify } from './slug';
@@ -29,6 +31,7 @@ export interface BulkAnswer {
 }
 
 type Plan = { index: number; slug: string; config: MonitorConfig; existing: StoredMonitor | null };
+type ItemParser = (index: number, item: unknown, previous: MonitorConfig | null) => ParseResult;
 
 @Injectable()
 export class BulkService {
@@ -40,60 +43,96 @@ export class BulkService {
     private readonly bus: EventBus,
   ) {}
 
+  /**
+   * 1. Check every item against the monitors stored under its slug, outside the transaction
+   *    (checking is the slow part; it must not hold up other writers).
+   * 2. In the transaction, read those monitors again. An item whose stored monitor appeared,
+   *    disappeared or changed meanwhile (another request got in between) is checked again; the
+   *    others keep their result. created / updated / unchanged are decided on this fresh read, so
+   *    two bulk requests for the same slug never both report `created`.
+   */
   async apply(body: unknown, caller: Caller | null): Promise<BulkAnswer> {
     const { items, dryRun } = readEnvelope(body);
     const defaults = (await this.settings.get()).defaults;
-    const answer: BulkAnswer = { created: [], updated: [], unchanged: [], errors: [] };
-
     const slugs = items.map(slugOf);
-    const existing = await this.repo.findBySlugs([...new Set(slugs.filter((s): s is string => s !== null))]);
-    const seen = new Set<string>();
-    const plans: Plan[] = [];
-    items.forEach((item, index) => {
-      const slug = slugs[index];
-      if (slug !== null && seen.has(slug)) {
-        answer.errors.push({ slug, index, fields: [{ field: 'slug', message: 'appears more than once in this request' }] });
-        return;
-      }
-      if (slug !== null) seen.add(slug);
-      const prev = slug === null ? null : existing.get(slug) ?? null;
-      const parsed = parseMonitorBody(isPlainObject(item) ? { ...item, slug: slug ?? undefined } : item, defaults, prev?.config ?? null);
-      if (!parsed.ok || slug === null) {
-        const fields = parsed.ok ? [{ field: 'slug', message: 'give a slug or a name to derive it from' }] : parsed.errors;
-        answer.errors.push({ slug, index, fields });
-        return;
-      }
-      plans.push({ index, slug, config: parsed.config, existing: prev });
-    });
+    const wanted = [...new Set(slugs.filter((s): s is string => s !== null))];
+    const parse = cachedParser(defaults, slugs);
 
-    for (const p of plans) {
-      if (!p.existing) answer.created.push(p.slug);
-      else if (canonicalJson(p.existing.config) === canonicalJson(p.config)) answer.unchanged.push(p.slug);
-      else answer.updated.push(p.slug);
-    }
-    if (dryRun || plans.length === 0) return answer;
+    const first = planItems(items, slugs, await this.repo.findBySlugs(wanted), parse);
+    if (dryRun || first.plans.length === 0) return answerFor(first);
 
-    const changes = await this.db.tx(async (m) => {
+    const { answer, changes } = await this.db.tx(async (m) => {
+      const planned = planItems(items, slugs, await this.repo.findBySlugs(wanted, m), parse);
       const out: BusEvents['monitor.changed'][] = [];
-      for (const p of plans) {
-        const fresh = await this.repo.findBySlug(p.slug, m);
-        if (!fresh) {
+      for (const p of planned.plans) {
+        if (!p.existing) {
           const { id } = await this.monitors.insertIn(m, p.config, caller, false);
           out.push({ id, created: true, targetChanged: true, config: p.config });
         } else {
-          const r = await this.monitors.updateIn(m, fresh, p.config, caller);
-          if (r.changed) out.push({ id: fresh.id, created: false, targetChanged: r.targetChanged, config: p.config });
+          const r = await this.monitors.updateIn(m, p.existing, p.config, caller);
+          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config });
         }
       }
-      return out;
+      return { answer: answerFor(planned), changes: out };
     });
     for (const c of changes) this.bus.emit('monitor.changed', c);
     return answer;
   }
 }
 
+/** Parses each item once per stored version of its monitor: a second pass re-checks only what changed. */
+function cachedParser(defaults: MonitorDefaults, slugs: (string | null)[]): ItemParser {
+  const cache = new Map<number, { previous: string; result: ParseResult }>();
+  return (index, item, previous) => {
+    const key = previous === null ? '' : canonicalJson(previous);
+    const hit = cache.get(index);
+    if (hit && hit.previous === key) return hit.result;
+    const result = parseMonitorBody(isPlainObject(item) ? { ...item, slug: slugs[index] ?? undefined } : item, defaults, previous);
+    cache.set(index, { previous: key, result });
+    return result;
+  };
+}
+
+function planItems(
+  items: unknown[],
+  slugs: (string | null)[],
+  stored: Map<string, StoredMonitor>,
+  parse: ItemParser,
+): { plans: Plan[]; errors: BulkAnswer['errors'] } {
+  const errors: BulkAnswer['errors'] = [];
+  const plans: Plan[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const slug = slugs[index];
+    if (slug !== null && seen.has(slug)) {
+      errors.push({ slug, index, fields: [{ field: 'slug', message: 'appears more than once in this request' }] });
+      return;
+    }
+    if (slug !== null) seen.add(slug);
+    const existing = slug === null ? null : stored.get(slug) ?? null;
+    const parsed = parse(index, item, existing?.config ?? null);
+    if (!parsed.ok || slug === null) {
+      const fields = parsed.ok ? [{ field: 'slug', message: 'give a slug or a name to derive it from' }] : parsed.errors;
+      errors.push({ slug, index, fields });
+      return;
+    }
+    plans.push({ index, slug, config: parsed.config, existing });
+  });
+  return { plans, errors };
+}
+
+function answerFor(planned: { plans: Plan[]; errors: BulkAnswer['errors'] }): BulkAnswer {
+  const answer: BulkAnswer = { created: [], updated: [], unchanged: [], errors: planned.errors };
+  for (const p of planned.plans) {
+    if (!p.existing) answer.created.push(p.slug);
+    else if (canonicalJson(p.existing.config) === canonicalJson(p.config)) answer.unchanged.push(p.slug);
+    else answer.updated.push(p.slug);
+  }
+  return answer;
+}
+
 function readEnvelope(body: unknown): { items: unknown[]; dryRun: boolean } {
-  if (!isPlainObject(body)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  requireObjectBody(body);
   const errors: FieldError[] = [];
   for (const k of Object.keys(body)) if (k !== 'monitors' && k !== 'dry_run') errors.push({ field: k, message: 'unknown field' });
   if (!Array.isArray(body.monitors)) errors.push({ field: 'monitors', message: 'required: an array of monitors' });

@@ -1,6 +1,7 @@
 /** Check-now and test: run a check outside the schedule. */
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
+import { requireObjectBody } from '../common/validation';
 import { parseMonitorBody } from './monitor-input';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { SettingsService } from '../settings/settings.service';
@@ -18,6 +19,7 @@ export class CheckNowService {
   ) {}
 
   async testUnsaved(body: unknown): Promise<CheckResultDto> {
+    requireObjectBody(body);
     const parsed = parseMonitorBody(body, (await this.settings.get()).defaults, null);
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
     return toCheckResultDto(await this.runner.run(parsed.config));

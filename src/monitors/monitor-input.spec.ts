@@ -461,6 +461,10 @@ describe('parseMonitorBody', () => {
       expect(parse(makeBody({ slug: 'web-1' }))).toMatchObject({ ok: true, slugGiven: true, config: { slug: 'web-1' } });
     });
 
+    it.each([['left out', undefined], ['null', null]])('leaves the slug to be derived when it is %s', (_what, slug) => {
+      expect(parse(makeBody({ slug }))).toMatchObject({ ok: true, slugGiven: false, config: { slug: '' } });
+    });
+
     it('does not change the body it was given', () => {
       const body = makeBody({
         tags: ['lab'],
@@ -585,7 +589,7 @@ describe('mergePatch', () => {
     ['a string', 'name=x'],
     ['a number', 1],
     ['a boolean', true],
-  ])('throws bad_request for a patch that is %s', (_what, patch) => {
+  ])('throws 422 on field body for a patch that is %s', (_what, patch) => {
     let thrown: unknown;
     try {
       mergePatch(stored, patch);
@@ -593,7 +597,7 @@ describe('mergePatch', () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ApiError);
-    expect(thrown).toMatchObject({ code: 'bad_request', status: 400, message: 'the request body must be a JSON object' });
+    expect(thrown).toMatchObject({ code: 'invalid', status: 422, field: 'body', fields: [{ field: 'body', message: 'must be a JSON object' }] });
   });
 
   describe('followed by parseMonitorBody, as PATCH does', () => {

@@ -8,9 +8,9 @@
  *     ******** kept from the stored monitor where the keep-rule allows.
  * Pure apart from the inputs: the service supplies defaults, the stored monitor and slugs.
  */
-import { ApiError, FieldError } from '../common/api-error';
+import type { FieldError } from '../common/api-error';
 import { parseIso } from '../common/time';
-import { checkDto } from '../common/validation';
+import { checkDto, requireObjectBody } from '../common/validation';
 import type { MonitorDefaults } from '../settings/settings-defaults';
 import { MonitorDto } from './dto/monitor.dto';
 import { COMMON_FIELDS, CommonSettings, kindConfig, MonitorConfig } from '../probes/monitor-config';
@@ -116,7 +116,7 @@ function normaliseHttp(s: HttpSettings, previous: HttpSettings | null): FieldErr
  * settings merge field by field; a change of kind starts the new kind's settings afresh.
  */
 export function mergePatch(stored: Plain, patch: unknown): Plain {
-  if (!isPlainObject(patch)) throw new ApiError('bad_request', 'the request body must be a JSON object');
+  requireObjectBody(patch);
   // Merge over the masked secrets, never the real ones: a stored secret then survives only through
   // the keep-rule, so a patch that points the URL elsewhere must send the secret again.
   const out: Plain = { ...stored };

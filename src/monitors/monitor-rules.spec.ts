@@ -227,6 +227,11 @@ describe('monitorRuleErrors', () => {
       ['bearer auth with an empty token', ['http.auth.token'], { type: 'bearer', token: '' }],
       ['bearer auth with a username', ['http.auth.username'], { type: 'bearer', token: 'tok', username: 'ops' }],
       ['bearer auth with a password', ['http.auth.password'], { type: 'bearer', token: 'tok', password: 'pw' }],
+      ['a bearer token ending in a line feed', ['http.auth.token'], { type: 'bearer', token: 'tok\n' }],
+      ['a bearer token with CR LF inside', ['http.auth.token'], { type: 'bearer', token: 'tok\r\nX-Evil: 1' }],
+      ['a bearer token with a right-to-left override', ['http.auth.token'], { type: 'bearer', token: 'tok\u202e' }],
+      ['a bearer token with a character beyond Latin-1', ['http.auth.token'], { type: 'bearer', token: 'tok\u2603' }],
+      ['basic auth with a line feed in the password (sent base64-encoded)', [], { type: 'basic', username: 'ops', password: 'p\nw' }],
     ])('%s → errors at %j', (_what, fields, auth) => {
       expect(fieldsOf(http({ auth }))).toEqual(fields);
     });
@@ -238,6 +243,12 @@ describe('monitorRuleErrors', () => {
       ['a value with CRLF', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\r\nInjected: 1' }]],
       ['a value with a bare LF', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\nx' }]],
       ['a value with a NUL', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\0' }]],
+      ['a value with DEL', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\u007f' }]],
+      ['a value with a bell', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\u0007' }]],
+      ['a value with a right-to-left override', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\u202e' }]],
+      ['a value with a character beyond Latin-1', ['http.headers[0].value'], [{ name: 'X-A', value: '\u2603' }]],
+      ['a value with a tab and Latin-1 letters', [], [{ name: 'X-A', value: 'caf\u00e9\tb' }]],
+      ['a name with a right-to-left override', ['http.headers[0].name'], [{ name: 'X-A\u202e', value: 'v' }]],
       ['a bad second header', ['http.headers[1].name', 'http.headers[1].value'], [{ name: 'Accept', value: '*/*' }, { name: 'Bad Name', value: 'a\r\n' }]],
     ])('headers with %s → errors at %j', (_what, fields, headers) => {
       expect(fieldsOf(http({ headers }))).toEqual(fields);
@@ -248,6 +259,10 @@ describe('monitorRuleErrors', () => {
       ['an expect_header name with a space', ['http.expect_header.name'], { expect_header: { name: 'X Version', contains: '2' } }],
       ['a content_type', [], { content_type: 'application/json; charset=utf-8' }],
       ['a content_type with CRLF', ['http.content_type'], { content_type: 'text/plain\r\nX-Evil: 1' }],
+      ['a content_type with DEL', ['http.content_type'], { content_type: 'text/plain\u007f' }],
+      ['a content_type with a right-to-left override', ['http.content_type'], { content_type: 'text/\u202eplain' }],
+      ['an expect_header name with a line feed', ['http.expect_header.name'], { expect_header: { name: 'X-Version\n', contains: '2' } }],
+      ['an expect_header text with a line feed', ['http.expect_header.contains'], { expect_header: { name: 'X-Version', contains: '2\n' } }],
     ])('%s → errors at %j', (_what, fields, settings) => {
       expect(fieldsOf(http(settings))).toEqual(fields);
     });

@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import { parseExpectStatus } from '../probes/judge/expect-status';
 import { parseJsonPath } from '../probes/judge/json-path';
 import type { FieldError } from '../common/api-error';
+import { fieldValueProblem, isFieldName } from '../common/text-rules';
 import { parseIso } from '../common/time';
 import type { HttpAuthDto, HttpSettingsDto, JsonRuleDto } from './dto/kind-settings.dto';
 import { MAX_BODY_BYTES } from './dto/kind-settings.dto';
@@ -81,16 +82,25 @@ function httpRuleErrors(h: HttpSettingsDto, add: (field: string, message: string
   if (!status.ok) add('http.expect_status', status.message);
   if (h.body !== null && Buffer.byteLength(h.body) > MAX_BODY_BYTES) add('http.body', 'must be at most 64 KB');
   if (h.auth) authErrors(h.auth, add);
+  // Whatever is sent as a header must be a valid RFC 9110 field, or every check fails when Node refuses it.
+  const headerValue = (field: string, text: string) => {
+    const problem = fieldValueProblem(text);
+    if (problem) add(field, problem);
+  };
   h.headers.forEach((header, i) => {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header.name)) add(`http.headers[${i}].name`, 'must be a valid HTTP header name');
-    if (/[\r\n\0]/.test(header.value)) add(`http.headers[${i}].value`, 'must not contain line breaks');
+    if (!isFieldName(header.name)) add(`http.headers[${i}].name`, HEADER_NAME_MESSAGE);
+    headerValue(`http.headers[${i}].value`, header.value);
   });
-  if (h.expect_header && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h.expect_header.name)) {
-    add('http.expect_header.name', 'must be a valid HTTP header name');
+  if (h.expect_header) {
+    if (!isFieldName(h.expect_header.name)) add('http.expect_header.name', HEADER_NAME_MESSAGE);
+    // Compared with a received header value: text no header can carry would never match.
+    headerValue('http.expect_header.contains', h.expect_header.contains);
   }
-  if (h.content_type !== null && /[\r\n\0]/.test(h.content_type)) add('http.content_type', 'must not contain line breaks');
+  if (h.content_type !== null) headerValue('http.content_type', h.content_type);
   h.json.forEach((rule, i) => jsonRuleErrors(rule, `http.json[${i}]`, add));
 }
+
+const HEADER_NAME_MESSAGE = "must be a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-)";
 
 function authErrors(a: HttpAuthDto, add: (field: string, message: string) => void): void {
   if (a.type === 'basic') {
@@ -100,6 +110,9 @@ function authErrors(a: HttpAuthDto, add: (field: string, message: string) => voi
     if (a.username?.includes(':')) add('http.auth.username', 'must not contain ":"');
   } else {
     if (a.token === undefined || a.token === '') add('http.auth.token', 'required for bearer auth');
+    // Sent as `Authorization: Bearer <token>` (basic credentials are base64-encoded, so any text fits there).
+    const problem = a.token === undefined ? null : fieldValueProblem(a.token);
+    if (problem) add('http.auth.token', problem);
     if (a.username !== undefined) add('http.auth.username', 'belongs to basic auth, not bearer');
     if (a.password !== undefined) add('http.auth.password', 'belongs to basic auth, not bearer');
   }

@@ -12,13 +12,14 @@ import { CLOCK, Clock } from '../common/clock';
 import { ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
+import { requireObjectBody } from '../common/validation';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { SettingsService } from '../settings/settings.service';
 import { canonicalJson, changedFields } from './canonical';
 import { MonitorConfig } from '../probes/monitor-config';
-import { mergePatch, parseMonitorBody } from './monitor-input';
+import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
 import { initialState, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
@@ -100,6 +101,7 @@ export class MonitorsService {
   }
 
   async create(body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
+    requireObjectBody(body);
     const defaults = (await this.settings.get()).defaults;
     const parsed = parseMonitorBody(body, defaults, null);
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
@@ -111,45 +113,55 @@ export class MonitorsService {
     return this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), token);
   }
 
+  /**
+   * The patch is checked against the monitor as read, outside the transaction (checking is the
+   * slow part). When another change got in before the transaction, the patch is merged and
+   * checked again over that change, so PATCHes of different fields that arrive together all stay.
+   */
   async patch(ref: string, body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
     const current = await this.repo.resolve(ref);
-    const merged = mergePatch(configToBody(current.config), body);
     const defaults = (await this.settings.get()).defaults;
-    const parsed = parseMonitorBody(merged, defaults, current.config);
-    if (!parsed.ok) throw ApiError.invalid(parsed.errors);
+    const parse = (stored: MonitorConfig) => mustParse(parseMonitorBody(mergePatch(configToBody(stored), body), defaults, stored));
+    let parsed = parse(current.config);
     const outcome = await this.db.tx(async (m) => {
       const fresh = await this.repo.findById(current.id, m);
       if (!fresh) throw ApiError.notFound('monitor');
-      if (parsed.config.slug !== fresh.config.slug) parsed.config.slug = await this.claimSlug(m, parsed.config, true, fresh.id);
+      if (configKey(fresh) !== configKey(current)) parsed = parse(fresh.config);
+      // `slug: null` (not given after the merge) derives it from the name again, as at creation.
+      if (!parsed.slugGiven || parsed.config.slug !== fresh.config.slug) {
+        parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, fresh.id);
+      }
       return this.updateIn(m, fresh, parsed.config, caller);
     });
     return this.afterUpdate(current.id, outcome, parsed.config);
   }
 
-  /** Create or replace by slug; `created` tells the controller which status to answer with. */
+  /**
+   * Create or replace by slug; `created` tells the controller which status to answer with.
+   * Whether the slug exists is decided inside the transaction, so identical PUTs that arrive
+   * together answer one 201 and then 200s (the body is checked again only if the stored monitor
+   * changed between the first read and the transaction).
+   */
   async putBySlug(slug: string, body: unknown, caller: Caller | null): Promise<{ created: boolean; monitor: MonitorAnswer }> {
     if (!/^[a-z0-9-]{1,60}$/.test(slug)) throw ApiError.notFound('monitor');
-    if (body && typeof body === 'object' && 'slug' in body && (body as { slug: unknown }).slug !== slug) {
-      throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out)' }]);
+    requireObjectBody(body);
+    // The path names the monitor: a slug in the body must repeat it; null means "the default", which is the path's.
+    if (body.slug !== undefined && body.slug !== null && body.slug !== slug) {
+      throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out, or null)' }]);
     }
     const defaults = (await this.settings.get()).defaults;
-    const existing = await this.repo.findBySlug(slug);
-    const parsed = parseMonitorBody({ ...(body as object), slug }, defaults, existing?.config ?? null);
-    if (!parsed.ok) throw ApiError.invalid(parsed.errors);
-    if (!existing) {
-      const { id, token } = await this.db.tx(async (m) => {
-        if (await this.repo.findBySlug(slug, m)) throw new ApiError('conflict', 'the monitor was created meanwhile; repeat the request');
-        return this.insertIn(m, parsed.config, caller);
-      });
-      this.bus.emit('monitor.changed', { id, created: true, targetChanged: true, config: parsed.config });
-      return { created: true, monitor: this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), token) };
-    }
-    const outcome = await this.db.tx(async (m) => {
-      const fresh = await this.repo.findById(existing.id, m);
-      if (!fresh) throw ApiError.notFound('monitor');
-      return this.updateIn(m, fresh, parsed.config, caller);
+    const parse = (stored: StoredMonitor | null) => mustParse(parseMonitorBody({ ...body, slug }, defaults, stored?.config ?? null));
+    const seen = await this.repo.findBySlug(slug);
+    let parsed = parse(seen);
+    const done = await this.db.tx(async (m) => {
+      const existing = await this.repo.findBySlug(slug, m);
+      if (configKey(existing) !== configKey(seen)) parsed = parse(existing);
+      if (!existing) return { created: true as const, ...(await this.insertIn(m, parsed.config, caller)) };
+      return { created: false as const, id: existing.id, outcome: await this.updateIn(m, existing, parsed.config, caller) };
     });
-    return { created: false, monitor: await this.afterUpdate(existing.id, outcome, parsed.config) };
+    if (!done.created) return { created: false, monitor: await this.afterUpdate(done.id, done.outcome, parsed.config) };
+    this.bus.emit('monitor.changed', { id: done.id, created: true, targetChanged: true, config: parsed.config });
+    return { created: true, monitor: this.withHeartbeatUrl(await this.answer(await this.mustFind(done.id)), done.token) };
   }
 
   async remove(ref: string, caller: Caller | null): Promise<void> {
@@ -253,7 +265,10 @@ export class MonitorsService {
     return { changed: true, targetChanged, token };
   }
 
-  /** Picks the slug for a monitor: the given one if free (else 422), or one derived from the name. */
+  /**
+   * Picks the slug for a monitor: the given one if free (else 422), or one derived from the name,
+   * with -2, -3, ... when another monitor holds it (the monitor's own slug never counts as taken).
+   */
   async claimSlug(m: EntityManager, c: MonitorConfig, given: boolean, selfId: number | null): Promise<string> {
     if (given) {
       const holder = await this.repo.findBySlug(c.slug, m);
@@ -261,7 +276,7 @@ export class MonitorsService {
       return c.slug;
     }
     const base = slugify(c.name, c.kind);
-    const taken = await this.repo.slugsLike(base, m);
+    const taken = await this.repo.slugsLike(base, m, selfId);
     return uniqueSlug(base, (s) => taken.has(s));
   }
 
@@ -290,6 +305,16 @@ export class MonitorsService {
     if (!m) throw ApiError.notFound('monitor');
     return m;
   }
+}
+
+function mustParse(parsed: ParseResult): Extract<ParseResult, { ok: true }> {
+  if (!parsed.ok) throw ApiError.invalid(parsed.errors);
+  return parsed;
+}
+
+/** What a body was checked against: a stored monitor's configuration (or none). */
+function configKey(stored: StoredMonitor | null): string {
+  return stored === null ? '' : canonicalJson(stored.config);
 }
 
 export interface UpdateOutcome {

@@ -1,9 +1,11 @@
 import { IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import { KEY_SCOPES, KeyScope } from '../../common/scope';
+import { IsName } from '../../common/validators';
 
 export class CreateKeyDto {
   @IsString()
   @Length(1, 100)
+  @IsName()
   name!: string;
 
   @IsIn(KEY_SCOPES, { message: 'must be one of read, write, admin' })

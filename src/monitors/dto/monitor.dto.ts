@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
   Min, ValidateNested,
 } from 'class-validator';
-import { Nullable } from '../../common/validators';
+import { IsName, Nullable } from '../../common/validators';
 import { MONITOR_KINDS } from '../../probes/kinds';
 import {
   DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
@@ -13,7 +13,7 @@ import {
 export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;
 
 export class MonitorDto {
-  @IsString() @Length(1, 100) name!: string;
+  @IsString() @Length(1, 100) @IsName() name!: string;
   @IsOptional() @IsString() @Matches(SLUG_PATTERN, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
   @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: string;
   @Nullable() @IsString() @MaxLength(60) group!: string | null;
@@ -35,7 +35,7 @@ export class MonitorDto {
   @IsBoolean() paused!: boolean;
   @Nullable() @IsString() @MaxLength(40) muted_until!: string | null;
   @IsBoolean() public!: boolean;
-  @Nullable() @IsString() @MaxLength(100) public_name!: string | null;
+  @Nullable() @IsString() @MaxLength(100) @IsName() public_name!: string | null;
   @Nullable() @IsString() @MaxLength(60) public_group!: string | null;
   @IsInt() @Min(-1_000_000_000) @Max(1_000_000_000) sort!: number;
 

@@ -1,0 +1,42 @@
+/**
+ * Rules for short texts that people name things with, and for texts that end up in HTTP headers.
+ * Pure: every DTO or rule that takes such a text asks here, so there is one answer per question.
+ */
+
+/**
+ * Characters no name may hold: C0 and C1 controls and DEL (line breaks, tabs, NUL), the Unicode
+ * line and paragraph separators, the byte order mark, and the bidirectional controls (U+061C,
+ * U+200E/F, U+202A-U+202E, U+2066-U+2069). The bidi ones are invisible but reorder what is shown
+ * next to them, so "gpj.\u202Eexe" reads as "exe.jpg" on a dashboard or in an alert.
+ */
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+/** Why a display name (monitor name, public_name, API key name, ...) is refused, or null when it is fine. */
+export function nameProblem(text: string): string | null {
+  if (NAME_FORBIDDEN.test(text)) {
+    return 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)';
+  }
+  if (text.trim() === '') return 'must not be empty or only spaces';
+  return null;
+}
+
+/**
+ * RFC 9110 section 5.5 field values: visible ASCII, space, tab and obs-text (here the Latin-1
+ * letters U+00A0-U+00FF; the C1 controls U+0080-U+009F are refused with the other controls).
+ * Node refuses to send anything else ("Invalid character in header content"), so a value outside
+ * this set would make every check of the monitor fail.
+ */
+const FIELD_VALUE = /^[\t\u0020-\u007e\u00a0-\u00ff]*$/;
+
+/** Why text cannot be sent as an HTTP header value, or null when it can. */
+export function fieldValueProblem(text: string): string | null {
+  if (FIELD_VALUE.test(text)) return null;
+  return 'must be visible ASCII, spaces, tabs or Latin-1 letters: no line breaks, control characters, bidirectional controls or other Unicode';
+}
+
+/** RFC 9110 section 5.1 field names are tokens (section 5.6.2). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export function isFieldName(text: string): boolean {
+  return TOKEN.test(text);
+}
