@@ -121,4 +121,11 @@ describe('farsight command', () => {
     }
     expect(logs).not.toMatch(/\x1b\[/); // plain lines, no colour codes
   });
+
+  it('prints the setup link on the listen port when FARSIGHT_PUBLIC_URL is unset', () => {
+    delete env.FARSIGHT_PUBLIC_URL;
+    const r = run('setup-link');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^http://localhost:${port}/setup/[A-Za-z0-9_-]{32}\\n$`));
+  });
 });

@@ -146,6 +146,20 @@ describe('loadConfig FARSIGHT_PUBLIC_URL', () => {
     expect(config.publicOrigin).toBe(publicOrigin);
   });
 
+  it.each<[Record<string, string>, string]>([
+    [{ FARSIGHT_LISTEN: '127.0.0.1:9123' }, 'http://localhost:9123'],
+    [{ FARSIGHT_LISTEN: ':3000' }, 'http://localhost:3000'],
+    [{ FARSIGHT_LISTEN: '8081' }, 'http://localhost:8081'],
+    [{ FARSIGHT_LISTEN: '[::1]:9000' }, 'http://localhost:9000'],
+    [{ FARSIGHT_LISTEN: '0.0.0.0:80' }, 'http://localhost'],
+    [{}, 'http://localhost:8080'],
+    [{ FARSIGHT_LISTEN: '127.0.0.1:9123', FARSIGHT_PUBLIC_URL: 'https://status.example.com' }, 'https://status.example.com'],
+  ])('when unset, follows the listen port: %j gives %j', (env, publicUrl) => {
+    const config = loadConfig(env);
+    expect(config.publicUrl).toBe(publicUrl);
+    expect(config.publicOrigin).toBe(publicUrl);
+  });
+
   it.each([
     'ftp://x',
     'not a url',

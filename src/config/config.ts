@@ -45,7 +45,9 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const get = (name: string): string | undefined => readVar(env, name);
-  const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? 'http://localhost:8080');
+  const listen = parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
+  // The default follows the port actually listened on, or the setup link printed at start is wrong.
+  const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? `http://localhost:${listen.port}`);
   const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
   const secret = get('FARSIGHT_CHALLENGE_SECRET');
   if (Boolean(siteKey) !== Boolean(secret)) {
@@ -55,7 +57,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   return {
     dataDir: path.resolve(get('FARSIGHT_DATA_DIR') || './data'),
-    listen: parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080'),
+    listen,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     httpsListen: optional(get('FARSIGHT_HTTPS_LISTEN'), (v) => parseListen('FARSIGHT_HTTPS_LISTEN', v)),
