@@ -18,6 +18,7 @@ import {
 } from './common/startup-failures';
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
+import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
@@ -33,10 +34,10 @@ Commands:
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
 
 /** Signals that stop `serve` gracefully: checks finish, results are flushed, the database closes. */
-const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 async function main(argv: string[]): Promise<number> {
-  // Everything this process creates (database, -wal/-shm, backups) is for its user only,
+  // Everything this process creates (database, -wal/-shm, lock, backups) is for its user only,
   // whatever umask it was started with; files left by older versions are tightened where opened.
   process.umask(0o077);
   const [command = 'serve', ...rest] = argv;
@@ -71,6 +72,8 @@ async function serve(config: AppConfig): Promise<number> {
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     prepareDataDir(config.dataDir);
+    const lock = await DataDirLock.acquire(config.dataDir);
+    cleanups.unshift(() => lock.release());
     // Before the database and the engine: a port in use is the most common failure and costs nothing to find.
     await assertCanListen(config.listen);
     const db = new Database(await openDatabase(config.dataDir));

@@ -174,6 +174,50 @@ describe('farsight command', () => {
     expect(r.stdout).toMatch(new RegExp(`^http://localhost:${port}/setup/[A-Za-z0-9_-]{32}\\n$`));
   });
 
+  it('stops gracefully on SIGHUP: exit 0, "shutting down" logged, no -wal file left', async () => {
+    const served = spawnServe(env);
+    await waitFor('health', () => healthy(port));
+    const db = path.join(env.FARSIGHT_DATA_DIR as string, 'farsight.db');
+    expect(fs.existsSync(`${db}-wal`)).toBe(true);
+    served.child.kill('SIGHUP');
+    expect(await served.exit).toEqual({ code: 0, signal: null });
+    expect(served.logs()).toMatch(/SIGHUP received, shutting down/);
+    expect(fs.existsSync(`${db}-wal`)).toBe(false);
+  });
+
+  describe('one serve per data dir', () => {
+    it('refuses a second serve with one line naming the data dir and the holder pid, lets backup and setup-link run, and starts again after kill -9 of the holder', async () => {
+      const dataDir = env.FARSIGHT_DATA_DIR as string;
+      const first = spawnServe(env);
+      try {
+        await waitFor('health', () => healthy(port));
+        const otherPort = await freePort();
+        const second = spawnSync(process.execPath, [ENTRY, 'serve'], {
+          env: { ...env, FARSIGHT_LISTEN: `127.0.0.1:${otherPort}` },
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(oneLine(second)).toBe(
+          `farsight: FARSIGHT_DATA_DIR: ${dataDir} is in use by another farsight serve (pid ${first.child.pid}); ` +
+            'stop that one first, or give this one its own FARSIGHT_DATA_DIR',
+        );
+        expect(await healthy(otherPort)).toBe(false);
+
+        expect(run('backup', path.join(dir, 'while-locked.db')).status).toBe(0);
+        expect(run('setup-link').status).toBe(0);
+      } finally {
+        first.child.kill('SIGKILL');
+        expect((await first.exit).signal).toBe('SIGKILL');
+      }
+      // The kernel dropped the lock with the process; the pid file it left behind does not matter.
+      expect(fs.readFileSync(path.join(dataDir, 'farsight.lock.pid'), 'utf8').trim()).toBe(String(first.child.pid));
+      const again = spawnServe(env);
+      await waitFor('health after kill -9', () => healthy(port));
+      again.child.kill('SIGTERM');
+      expect(await again.exit).toEqual({ code: 0, signal: null });
+    }, 60_000); // five processes start one after the other
+  });
+
   describe('start-up failures: one line naming the variable or path, exit 1, no stack trace', () => {
     it('when FARSIGHT_DATA_DIR is a file', () => {
       const file = path.join(dir, 'data');
@@ -240,7 +284,7 @@ describe('farsight command', () => {
   });
 
   describe('file modes', () => {
-    const files = ['farsight.db', 'farsight.db-wal', 'farsight.db-shm'];
+    const files = ['farsight.db', 'farsight.db-wal', 'farsight.db-shm', 'farsight.lock', 'farsight.lock.pid'];
 
     it('creates the data dir 0700 and every file in it 0600 under umask 000, and backups 0600', async () => {
       const dataDir = env.FARSIGHT_DATA_DIR as string;
