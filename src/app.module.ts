@@ -10,6 +10,7 @@ import { ENGINE_TIMERS } from './checks/engine.service';
 import { realTimers, Timers } from './checks/scheduler';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
+import { SECRET_BOX, SecretBox } from './common/secret-box';
 import { IdempotencyInterceptor } from './common/idempotency';
 import { DtoValidationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
@@ -27,6 +28,8 @@ export interface AppDeps {
   config: AppConfig;
   db: Database;
   clock: Clock;
+  /** Seals monitor secrets in the database; opened at start by db/secret-key.ts. */
+  secrets: SecretBox;
   /** Extra trusted CA certificates for checks (tests use their own CA). */
   ca?: string;
   /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
@@ -53,6 +56,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CLOCK, useValue: deps.clock },
+        { provide: SECRET_BOX, useValue: deps.secrets },
         { provide: STARTED_AT, useValue: deps.clock.now() },
         { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
@@ -61,7 +65,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
+      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
     };
   }
 }

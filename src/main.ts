@@ -13,6 +13,7 @@ import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
 import { systemClock } from './common/clock';
 import { LineLogger } from './common/logger';
+import { SecretBoxError } from './common/secret-box';
 import {
   databaseFailure, listenFailure, StartupError, unexpectedFailure,
 } from './common/startup-failures';
@@ -22,6 +23,8 @@ import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
+import { loadSecretBox } from './db/secret-key';
+import { sealedSecretSample } from './monitors/monitors.repository';
 
 const USAGE = `Usage: farsight [command]
 
@@ -37,7 +40,7 @@ Settings come from FARSIGHT_* environment variables (see docs/configuration.md).
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 async function main(argv: string[]): Promise<number> {
-  // Everything this process creates (database, -wal/-shm, lock, backups) is for its user only,
+  // Everything this process creates (database, -wal/-shm, lock, key, backups) is for its user only,
   // whatever umask it was started with; files left by older versions are tightened where opened.
   process.umask(0o077);
   const [command = 'serve', ...rest] = argv;
@@ -78,7 +81,8 @@ async function serve(config: AppConfig): Promise<number> {
     await assertCanListen(config.listen);
     const db = new Database(await openDatabase(config.dataDir));
     cleanups.unshift(() => db.close());
-    const app = await createApp({ config, db, clock: systemClock });
+    const secrets = await loadSecretBox(config, () => sealedSecretSample(db));
+    const app = await createApp({ config, db, clock: systemClock, secrets });
     cleanups.unshift(() => app.close());
     // Listening comes before the setup link, so a start that fails never hands out a link.
     await listen(app, config.listen);
@@ -138,6 +142,9 @@ function bind(server: net.Server, address: ListenAddress): Promise<void> {
 /** Turns what went wrong during start into the one line an operator reads. */
 function explainStartFailure(err: unknown, config: AppConfig): unknown {
   if (err instanceof StartupError || err instanceof ConfigError) return err;
+  if (err instanceof SecretBoxError) {
+    return new StartupError(`${err.message}; restore the database from a backup made with \`farsight backup\`, with the secret key it was made with`);
+  }
   const line = databaseFailure(err, databasePath(config.dataDir));
   return line ? new StartupError(line) : err;
 }

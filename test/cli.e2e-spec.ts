@@ -3,11 +3,14 @@
  * `npm test` before jest runs) exactly as an operator would run it.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
+import { bearer, createKey, createOwner, startApp } from './support/app';
+import { httpMonitor } from './support/monitors';
 
 const ENTRY = path.resolve(__dirname, '..', 'dist', 'main.js');
 const IS_ROOT = process.getuid?.() === 0;
@@ -284,7 +287,7 @@ describe('farsight command', () => {
   });
 
   describe('file modes', () => {
-    const files = ['farsight.db', 'farsight.db-wal', 'farsight.db-shm', 'farsight.lock', 'farsight.lock.pid'];
+    const files = ['farsight.db', 'farsight.db-wal', 'farsight.db-shm', 'farsight.lock', 'farsight.lock.pid', 'secret.key'];
 
     it('creates the data dir 0700 and every file in it 0600 under umask 000, and backups 0600', async () => {
       const dataDir = env.FARSIGHT_DATA_DIR as string;
@@ -305,16 +308,69 @@ describe('farsight command', () => {
       }
     });
 
-    it('tightens a data dir and database that an older version left readable by others', async () => {
+    it('tightens a data dir, database and key that an older version left readable by others', async () => {
       const dataDir = env.FARSIGHT_DATA_DIR as string;
       fs.mkdirSync(dataDir, { mode: 0o755 });
       fs.chmodSync(dataDir, 0o755);
-      fs.writeFileSync(path.join(dataDir, 'farsight.db'), '');
-      fs.chmodSync(path.join(dataDir, 'farsight.db'), 0o644);
+      for (const [name, content] of [['farsight.db', ''], ['secret.key', crypto.randomBytes(32)]] as const) {
+        fs.writeFileSync(path.join(dataDir, name), content);
+        fs.chmodSync(path.join(dataDir, name), 0o644);
+      }
       const served = spawnServe(env, { umask0: true });
       try {
         await waitFor('health', () => healthy(port));
-        expect([dataDir, 'farsight.db'].map((f) => modeOf(path.resolve(dataDir, f)).toString(8))).toEqual(['700', '600']);
+        expect([dataDir, 'farsight.db', 'secret.key'].map((f) => modeOf(path.resolve(dataDir, f)).toString(8))).toEqual(['700', '600', '600']);
+      } finally {
+        served.child.kill('SIGTERM');
+        expect((await served.exit).code).toBe(0);
+      }
+    });
+  });
+
+  describe('the secret key', () => {
+    /** A data dir holding a monitor whose bearer token is sealed with its secret.key. */
+    async function dataWithSealedSecret(): Promise<string> {
+      const dataDir = env.FARSIGHT_DATA_DIR as string;
+      const t = await startApp({}, { dataDir });
+      try {
+        const { cookie } = await createOwner(t);
+        const key = await createKey(t, cookie, 'write');
+        const body = httpMonitor({ name: 'Sealed' }, { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'sealed-token-value' } });
+        await t.http.post('/api/v1/monitors').set(bearer(key)).send(body).expect(201);
+      } finally {
+        await t.app.close();
+        await t.db.close();
+      }
+      return dataDir;
+    }
+
+    it('stops the start with one line when secret.key is missing but the database holds sealed secrets', async () => {
+      const dataDir = await dataWithSealedSecret();
+      fs.renameSync(path.join(dataDir, 'secret.key'), path.join(dir, 'kept-elsewhere.key'));
+      const line = oneLine(run('serve'));
+      expect(line).toBe(
+        `farsight: ${path.join(dataDir, 'secret.key')} is missing, but the database holds monitor secrets sealed with it; ` +
+          'put the original secret.key back (it is not part of `farsight backup`), or point FARSIGHT_SECRET_KEY_FILE at it',
+      );
+      expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false); // no new key that would seal over the old
+    });
+
+    it('stops the start with one line when the key is not the one the secrets were sealed with', async () => {
+      const dataDir = await dataWithSealedSecret();
+      fs.writeFileSync(path.join(dataDir, 'secret.key'), crypto.randomBytes(32));
+      expect(oneLine(run('serve'))).toMatch(
+        new RegExp(`^farsight: ${path.join(dataDir, 'secret.key')}: this key does not open the monitor secrets stored in the database`),
+      );
+    });
+
+    it('starts with the original key given by FARSIGHT_SECRET_KEY_FILE, and creates no secret.key', async () => {
+      const dataDir = await dataWithSealedSecret();
+      const moved = path.join(dir, 'credential.key');
+      fs.renameSync(path.join(dataDir, 'secret.key'), moved);
+      const served = spawnServe({ ...env, FARSIGHT_SECRET_KEY_FILE: moved });
+      try {
+        await waitFor('health', () => healthy(port));
+        expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
       } finally {
         served.child.kill('SIGTERM');
         expect((await served.exit).code).toBe(0);

@@ -17,7 +17,7 @@ import { LiveStates } from '../monitors/live-states';
 import type { MonitorConfig } from '../monitors/monitor-config';
 import type { StateRow } from '../monitors/monitor-state';
 import type { HeartbeatSettings } from '../monitors/monitor-types';
-import { MonitorRow, rowToStored } from '../monitors/monitors.repository';
+import { MonitorRow, MonitorsRepository } from '../monitors/monitors.repository';
 import { CheckResult } from './check-result';
 import { certWarning } from './cert-warnings';
 import { engineBlob, fromStoredState, Live, policyOf, toStateRow } from './live-monitor';
@@ -68,6 +68,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly liveStates: LiveStates,
     private readonly blind: BlindGate,
     private readonly rollups: RollupsService,
+    private readonly monitors: MonitorsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ENGINE_TIMERS) timers: Timers,
   ) {
@@ -90,7 +91,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (StateRow & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
     for (const row of rows) {
-      const stored = rowToStored(row);
+      const stored = this.monitors.toStored(row);
       const s = states.get(row.id);
       const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
       this.add({ id: row.id, config: stored.config, ...restored, incidentId: s?.incident_id ?? null }, 'spread');

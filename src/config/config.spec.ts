@@ -45,6 +45,7 @@ describe('loadConfig defaults', () => {
       trustProxy: [],
       challenge: null,
       logLevel: 'info',
+      secretKeyFile: null,
     });
   });
 
@@ -420,6 +421,25 @@ describe('loadConfig files and _FILE variables', () => {
     expect(configError({ FARSIGHT_ACME_CA_FILE: path.join(dir, 'nope.pem') }).message).toMatch(
       /^FARSIGHT_ACME_CA_FILE: /,
     );
+  });
+
+  it('resolves a readable FARSIGHT_SECRET_KEY_FILE to an absolute path without reading the key into the config', () => {
+    const file = write('secret.key', 'k'.repeat(32));
+    const relative = path.relative(process.cwd(), file);
+    expect(loadConfig({ FARSIGHT_SECRET_KEY_FILE: ` ${relative}\n` }).secretKeyFile).toBe(file);
+  });
+
+  it('fails naming FARSIGHT_SECRET_KEY_FILE and the path when the key file is missing', () => {
+    const missing = path.join(dir, 'no-such.key');
+    const message = configError({ FARSIGHT_SECRET_KEY_FILE: missing }).message;
+    expect(message).toMatch(/^FARSIGHT_SECRET_KEY_FILE: /);
+    expect(message).toContain(missing);
+  });
+
+  it('refuses a key given directly in FARSIGHT_SECRET_KEY, pointing at FARSIGHT_SECRET_KEY_FILE', () => {
+    const message = configError({ FARSIGHT_SECRET_KEY: 'abc' }).message;
+    expect(message).toMatch(/^FARSIGHT_SECRET_KEY: /);
+    expect(message).toContain('FARSIGHT_SECRET_KEY_FILE');
   });
 
   it('resolves FARSIGHT_DATA_DIR to an absolute path', () => {

@@ -24,7 +24,7 @@ import { initialState, MONITOR_STATUSES, StateRow, toStateDto } from './monitor-
 import { MonitorStats, MonitorStatsRegistry } from './monitor-stats';
 import { MONITOR_KINDS } from './monitor-types';
 import { LiveStates } from './live-states';
-import { MonitorsRepository, rowToStored, splitState, StoredMonitor } from './monitors.repository';
+import { MonitorsRepository, splitState, StoredMonitor } from './monitors.repository';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from './target';
 
@@ -71,7 +71,7 @@ export class MonitorsService {
     if (filter.q !== undefined) {
       const q = filter.q;
       rows = rows.filter((r) => {
-        const c = rowToStored(r).config;
+        const c = this.repo.toStored(r).config;
         return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
       });
     }
@@ -85,7 +85,7 @@ export class MonitorsService {
       const muted = r.muted_until !== null && r.muted_until > now;
       const cached = this.listed.get(r.id);
       if (cached && cached.updatedAt === r.updated_at && cached.state === state && cached.stats === st && cached.muted === muted) return cached.json;
-      const m = rowToStored(r);
+      const m = this.repo.toStored(r);
       const json = JSON.stringify(toMonitorDto(m, toStateDto(state, m.config.muted_until, now), st));
       this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
       return json;

@@ -95,6 +95,19 @@ export function maskSecretValues<T extends Partial<Pick<HttpSettings, 'auth' | '
 }
 
 /**
+ * A copy of http settings with every secret value (basic auth password, bearer token, values of
+ * secret headers) passed through fn: sealing before storage, opening after reading. The one
+ * place that says which stored values are secret.
+ */
+export function mapSecretValues(s: HttpSettings, fn: (value: string) => string): HttpSettings {
+  const out: HttpSettings = { ...s };
+  if (Array.isArray(s.headers)) out.headers = s.headers.map((h) => (h.secret ? { ...h, value: fn(h.value) } : h));
+  if (s.auth?.type === 'basic') out.auth = { ...s.auth, password: fn(s.auth.password) };
+  else if (s.auth?.type === 'bearer') out.auth = { ...s.auth, token: fn(s.auth.token) };
+  return out;
+}
+
+/**
  * Moves `user:pass@` out of an http URL into basic auth (spec: credentials in the URL are moved
  * into `auth`). Returns the cleaned URL and the credentials, or null when there were none.
  */
