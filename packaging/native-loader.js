@@ -9,8 +9,8 @@
  *                                    directory; survives restarts, writable under ProtectSystem=strict)
  *   2. $TMPDIR/farsight-native-<uid>/ otherwise (e.g. `farsight --version` must not create ./data)
  *   3. a fresh private temporary directory, removed right after loading (e.g. both are noexec)
- * A cached file is only trusted in a directory that belongs to the current user and that nobody else
- * can write to, so a root-run CLI never loads a file another user could have swapped; it is re-hashed
+ * The directory is 0700 and the file 0500 whatever the umask. A cached file is only trusted in a
+ * directory that belongs to the current user and that nobody else can write to, so a root-run CLI never loads a file another user could have swapped; it is re-hashed
  * before every use, and written atomically (temporary file + rename) so a crash never leaves half a file.
  * Outside a SEA (`node dist/sea/farsight.js`) the copy that bundle.js puts beside the bundle is used.
  */
@@ -36,7 +36,14 @@ function euid() {
   return typeof process.geteuid === 'function' ? process.geteuid() : null;
 }
 
-/** Creates dir if needed; throws unless it is a directory of ours that others cannot write to. */
+/** The addon is for this user alone: read and run by its owner, written by nobody once in place. */
+const ADDON_MODE = 0o500;
+
+/**
+ * Creates dir if needed; throws unless it is a directory of ours that others cannot write to.
+ * A directory that others can merely read (an older version made it under umask 022) is narrowed to
+ * 0700; one they could write to is refused, since they might have put something in it.
+ */
 function privateDir(dir) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(dir);
@@ -44,6 +51,7 @@ function privateDir(dir) {
   const me = euid();
   if (me !== null && st.uid !== me) throw new Error(`${dir} belongs to uid ${st.uid}, not ${me}`);
   if (st.mode & 0o022) throw new Error(`${dir} is writable by group or others`);
+  if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
 }
 
 function cachedFileIsGood(file, expected) {
@@ -56,13 +64,17 @@ function cachedFileIsGood(file, expected) {
   const me = euid();
   if (!st.isFile() || st.size !== expected.size || (st.mode & 0o022) !== 0) return false;
   if (me !== null && st.uid !== me) return false;
-  return sha256(fs.readFileSync(file)) === expected.sha256;
+  if (sha256(fs.readFileSync(file)) !== expected.sha256) return false;
+  if ((st.mode & 0o777) !== ADDON_MODE) fs.chmodSync(file, ADDON_MODE);
+  return true;
 }
 
 function writeAtomically(dir, file, bytes) {
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, 'wx', 0o555);
+  const fd = fs.openSync(tmp, 'wx', ADDON_MODE);
   try {
+    // The mode given to open() is narrowed by the umask only; set it exactly.
+    fs.fchmodSync(fd, ADDON_MODE);
     fs.writeSync(fd, bytes);
     fs.fsyncSync(fd);
   } finally {

@@ -9,6 +9,7 @@ import { ENGINE_TIMERS } from './engine/engine.service';
 import { realTimers, Timers } from './engine/scheduler';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
+import { SECRET_BOX, SecretBox } from './db/secret-box';
 import { IdempotencyInterceptor } from './common/idempotency';
 import { BodyInterceptor } from './common/body-parsing';
 import { DtoValidationPipe } from './common/validation';
@@ -30,6 +31,8 @@ export interface AppDeps {
   config: AppConfig;
   db: Database;
   clock: Clock;
+  /** Seals monitor secrets in the database; opened at start by db/secret-key.ts. */
+  secrets: SecretBox;
   /** Extra trusted CA certificates for checks (tests use their own CA). */
   ca?: string;
   /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
@@ -58,6 +61,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CLOCK, useValue: deps.clock },
+        { provide: SECRET_BOX, useValue: deps.secrets },
         { provide: STARTED_AT, useValue: deps.clock.now() },
         { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
@@ -69,7 +73,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
+      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
     };
   }
 }

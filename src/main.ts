@@ -1,20 +1,31 @@
 /**
  * The `farsight` command: `serve` (default), `setup-link`, `backup FILE`, `--version`, `--help`.
- * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable.
+ * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
+ * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
+import type { Server } from 'node:http';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
 import { systemClock } from './common/clock';
 import { LineLogger } from './common/logger';
 import { logUnhandledRejections } from './common/process-guards';
+import { SecretBoxError } from './db/secret-box';
+import {
+  databaseFailure, listenFailure, StartupError, unexpectedFailure,
+} from './config/startup-failures';
 import { VERSION } from './common/version';
-import { AppConfig, ConfigError, loadConfig } from './config/config';
-import { openDatabase } from './db/data-source';
+import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
+import { DataDirLock } from './db/data-dir-lock';
+import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
+import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
+import { loadSecretBox } from './db/secret-key';
+import { sealedSecretSample } from './catalog/monitors.repository';
 
 const USAGE = `Usage: farsight [command]
 
@@ -26,7 +37,13 @@ Commands:
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
 
+/** Signals that stop `serve` gracefully: checks finish, results are flushed, the database closes. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
 async function main(argv: string[]): Promise<number> {
+  // Everything this process creates (database, -wal/-shm, lock, key, backups) is for its user only,
+  // whatever umask it was started with; files left by older versions are tightened where opened.
+  process.umask(0o077);
   const [command = 'serve', ...rest] = argv;
   if (command === '--version' || command === 'version') {
     process.stdout.write(`${VERSION}\n`);
@@ -54,25 +71,84 @@ async function serve(config: AppConfig): Promise<number> {
   Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
   logUnhandledRejections(log);
-  const db = new Database(await openDatabase(config.dataDir));
-  const app = await createApp({ config, db, clock: systemClock });
-  if (!(await ownerExists(db.manager))) {
-    const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
-    log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
+  // Caught from the start: a signal during start-up stops the service gracefully once it is up.
+  const stopSignal = nextStopSignal();
+  // Cleanups of what has been opened so far, newest first, run however serve ends.
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    prepareDataDir(config.dataDir);
+    const lock = await DataDirLock.acquire(config.dataDir);
+    cleanups.unshift(() => lock.release());
+    // Before the database and the engine: a port in use is the most common failure and costs nothing to find.
+    await assertCanListen(config.listen);
+    const db = new Database(await openDatabase(config.dataDir));
+    cleanups.unshift(() => db.close());
+    const secrets = await loadSecretBox(config, () => sealedSecretSample(db));
+    const app = await createApp({ config, db, clock: systemClock, secrets });
+    cleanups.unshift(() => app.close());
+    // Listening comes before the setup link, so a start that fails never hands out a link.
+    await listen(app, config.listen);
+    if (!(await ownerExists(db.manager))) {
+      const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
+      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
+    }
+    log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
+    const signal = await stopSignal;
+    log.log(`${signal} received, shutting down`);
+  } catch (err) {
+    throw explainStartFailure(err, config);
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch((err: unknown) => log.error(`while stopping: ${String(err)}`));
   }
-  await app.listen(config.listen.port, config.listen.host);
-  log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log.log(`${signal} received, shutting down`);
-      resolve();
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
-  await app.close();
-  await db.close();
+  log.log('stopped');
   return 0;
+}
+
+function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    // Handlers go after the first signal: a second one (Ctrl-C twice) stops at once, as usual.
+    const stop = (signal: NodeJS.Signals) => {
+      for (const s of STOP_SIGNALS) process.off(s, stop);
+      resolve(signal);
+    };
+    for (const s of STOP_SIGNALS) process.on(s, stop);
+  });
+}
+
+/** Binds and releases the listen address, so a port in use stops the start before anything runs. */
+async function assertCanListen(address: ListenAddress): Promise<void> {
+  const probe = net.createServer();
+  await bind(probe, address);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Listens on the app's own server (not app.listen, which logs a second line of its own on failure). */
+async function listen(app: INestApplication, address: ListenAddress): Promise<void> {
+  await bind(app.getHttpServer() as Server, address);
+}
+
+function bind(server: net.Server, address: ListenAddress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: unknown) => {
+      const line = listenFailure(err, 'FARSIGHT_LISTEN', address);
+      reject(line ? new StartupError(line) : err);
+    };
+    server.once('error', failed);
+    server.listen(address.port, address.host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+/** Turns what went wrong during start into the one line an operator reads. */
+function explainStartFailure(err: unknown, config: AppConfig): unknown {
+  if (err instanceof StartupError || err instanceof ConfigError) return err;
+  if (err instanceof SecretBoxError) {
+    return new StartupError(`${err.message}; restore the database from a backup made with \`farsight backup\`, with the secret key it was made with`);
+  }
+  const line = databaseFailure(err, databasePath(config.dataDir));
+  return line ? new StartupError(line) : err;
 }
 
 async function setupLink(config: AppConfig, db: Database): Promise<number> {
@@ -86,18 +162,37 @@ async function setupLink(config: AppConfig, db: Database): Promise<number> {
 
 async function backup(db: Database, file: string): Promise<number> {
   const target = path.resolve(file);
-  if (fs.existsSync(target)) return fail(`${target} already exists; choose a new file name`);
-  await db.backupTo(target);
+  // Created empty and private first (VACUUM INTO accepts an empty file): the copy holds everything the
+  // database does, so it gets the database's 0600 whatever the umask, and 'wx' refuses to overwrite.
+  try {
+    const fd = fs.openSync(target, 'wx', PRIVATE_FILE_MODE);
+    fs.fchmodSync(fd, PRIVATE_FILE_MODE);
+    fs.closeSync(fd);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EEXIST') return fail(`${target} already exists; choose a new file name`);
+    return fail(`cannot write ${target} (${code ?? (err as Error).message}); choose a path in a directory you can write to`, 1);
+  }
+  try {
+    await db.backupTo(target);
+  } catch (err) {
+    fs.rmSync(target, { force: true });
+    throw err;
+  }
   process.stdout.write(`backup written to ${target} (${fs.statSync(target).size} bytes)\n`);
   return 0;
 }
 
 async function withDatabase(config: AppConfig, fn: (db: Database) => Promise<number>): Promise<number> {
-  const db = new Database(await openDatabase(config.dataDir));
   try {
-    return await fn(db);
-  } finally {
-    await db.close();
+    const db = new Database(await openDatabase(config.dataDir));
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  } catch (err) {
+    throw explainStartFailure(err, config);
   }
 }
 
@@ -109,8 +204,13 @@ function fail(message: string, code = 2): number {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError) process.stderr.write(`farsight: ${err.message}\n`);
-    else process.stderr.write(`farsight: ${err instanceof Error ? err.stack : String(err)}\n`);
+    if (err instanceof ConfigError || err instanceof StartupError) {
+      process.stderr.write(`farsight: ${err.message}\n`);
+    } else {
+      // Not an error we know how to explain: still one line; the stack only for whoever asks.
+      process.stderr.write(`farsight: ${unexpectedFailure(err)}\n`);
+      if (/^debug$/i.test(process.env.FARSIGHT_LOG_LEVEL?.trim() ?? '') && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    }
     process.exit(err instanceof ConfigError ? 2 : 1);
   },
 );

@@ -1,13 +1,18 @@
 /**
  * SQL for monitors and their state rows. Monitors are read on hot paths (lists of thousands,
  * the scheduler), so rows are mapped by hand rather than through entity metadata.
+ * Secret values in settings are sealed with the SecretBox on every write and opened on every read
+ * (docs/security.md, "Secrets at rest"); nothing else in the code base sees a sealed value.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import { isSealed, SEALED_PREFIX, SECRET_BOX, SecretBox, SecretBoxError } from '../db/secret-box';
+import { mapSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
-import { kindConfig, MonitorConfig } from '../probes/monitor-config';
+import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { KindSettings, MonitorKind } from '../probes/kinds';
+import { kindConfig, MonitorConfig } from '../probes/monitor-config';
 import { MonitorState } from '../probes/status';
 
 export interface MonitorRow {
@@ -58,7 +63,8 @@ export interface MonitorFilter {
   q?: string;
 }
 
-export function rowToStored(r: MonitorRow): StoredMonitor {
+/** `open` turns a stored secret value into clear text (SecretBox.open). */
+export function rowToStored(r: MonitorRow, open: (value: string) => string): StoredMonitor {
   return {
     id: r.id,
     createdAt: r.created_at,
@@ -87,9 +93,13 @@ export function rowToStored(r: MonitorRow): StoredMonitor {
       public_name: r.public_name,
       public_group: r.public_group,
       sort: r.sort,
-      ...kindConfig(r.kind, JSON.parse(r.settings) as KindSettings[MonitorKind]),
+      ...kindConfig(r.kind, withSecrets(r.kind, JSON.parse(r.settings) as KindSettings[MonitorKind], open)),
     },
   };
+}
+
+function withSecrets(kind: MonitorKind, settings: KindSettings[MonitorKind], fn: (value: string) => string): KindSettings[MonitorKind] {
+  return mapSecrets(settings, KIND_SECRETS[kind], fn);
 }
 
 const COLUMNS = [
@@ -98,18 +108,87 @@ const COLUMNS = [
   'muted_until', 'public', 'public_name', 'public_group', 'sort', 'settings',
 ] as const;
 
-function configValues(c: MonitorConfig): unknown[] {
+function configValues(c: MonitorConfig, seal: (value: string) => string): unknown[] {
   return [
     c.slug, c.name, c.kind, c.group, JSON.stringify(c.tags), c.description, c.runbook_url, c.interval_s, c.timeout_ms,
     c.confirm_after, c.retry_interval_s, c.recover_after, c.slow_ms, c.slow_after, c.alert_on_slow ? 1 : 0,
     c.channels === null ? null : JSON.stringify(c.channels), c.remind_every_min, c.paused ? 1 : 0, c.muted_until,
-    c.public ? 1 : 0, c.public_name, c.public_group, c.sort, JSON.stringify(c.settings),
+    c.public ? 1 : 0, c.public_name, c.public_group, c.sort, JSON.stringify(withSecrets(c.kind, c.settings, seal)),
   ];
 }
 
+/**
+ * One sealed secret value stored in the database, or null when there is none; loadSecretBox uses
+ * it to tell "first start" from "the key file went missing" and to check the key at start.
+ */
+export async function sealedSecretSample(db: Database): Promise<string | null> {
+  const rows = (await db.query(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
+  if (!rows[0]) return null;
+  const sealed = new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(rows[0].settings);
+  return sealed ? sealed[1] : null;
+}
+
 @Injectable()
-export class MonitorsRepository {
-  constructor(private readonly db: Database) {}
+export class MonitorsRepository implements OnModuleInit {
+  private readonly log = new Logger('monitors');
+  private readonly seal = (value: string) => this.box.seal(value);
+  private readonly open = (value: string) => this.box.open(value);
+
+  constructor(
+    private readonly db: Database,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const sealed = await this.sealClearSecrets();
+    if (sealed > 0) this.log.log(`sealed the clear-text secrets of ${sealed} monitors with the secret key`);
+  }
+
+  /** A row as read from the database, secrets opened; names the monitor when one cannot be. */
+  toStored(r: MonitorRow): StoredMonitor {
+    try {
+      return rowToStored(r, this.open);
+    } catch (err) {
+      if (err instanceof SecretBoxError) throw new SecretBoxError(`monitor ${r.id} ("${r.slug}"): ${err.message}`);
+      throw err;
+    }
+  }
+
+  /**
+   * Seals secret values stored in clear text (by a version before encryption at rest). Runs at
+   * every start and finds nothing once done. The prefilter is a superset of the rows with a secret
+   * (every one has an auth object or a header with "secret":true); the kind's secret schema decides.
+   */
+  async sealClearSecrets(): Promise<number> {
+    const rows = (await this.db.query(
+      `SELECT id, settings FROM monitors WHERE kind = 'http' AND (json_extract(settings, '$.auth') IS NOT NULL OR settings LIKE '%"secret":true%')`,
+    )) as { id: number; settings: string }[];
+    const changed: [string, number][] = [];
+    for (const r of rows) {
+      let clear = false;
+      const settings = withSecrets('http', JSON.parse(r.settings) as KindSettings['http'], (v) => {
+        if (isSealed(v)) return v;
+        clear = true;
+        return this.box.seal(v);
+      });
+      if (clear) changed.push([JSON.stringify(settings), r.id]);
+    }
+    if (changed.length === 0) return 0;
+    // secure_delete zeroes the space the clear text leaves behind in the rewritten pages; VACUUM then
+    // rebuilds the file so no older copy survives in free pages, and the checkpoint empties the WAL.
+    // Both cost time proportional to the database, once: the next start finds nothing to seal.
+    await this.db.query('PRAGMA secure_delete = ON');
+    try {
+      await this.db.tx(async (m) => {
+        for (const [settings, id] of changed) await m.query('UPDATE monitors SET settings = ? WHERE id = ?', [settings, id]);
+      });
+      await this.db.query('VACUUM');
+      await this.db.query('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      await this.db.query('PRAGMA secure_delete = OFF');
+    }
+    return changed.length;
+  }
 
   /** A monitor by `<id>` or `slug:<slug>`, as every `/monitors/{id}` route accepts it; not_found otherwise. */
   async resolve(ref: string): Promise<StoredMonitor> {
@@ -126,12 +205,12 @@ export class MonitorsRepository {
 
   async findById(id: number, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
     const rows = (await m.query('SELECT * FROM monitors WHERE id = ?', [id])) as MonitorRow[];
-    return rows[0] ? rowToStored(rows[0]) : null;
+    return rows[0] ? this.toStored(rows[0]) : null;
   }
 
   async findBySlug(slug: string, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
     const rows = (await m.query('SELECT * FROM monitors WHERE slug = ?', [slug])) as MonitorRow[];
-    return rows[0] ? rowToStored(rows[0]) : null;
+    return rows[0] ? this.toStored(rows[0]) : null;
   }
 
   async findBySlugs(slugs: string[], m: EntityManager = this.db.manager): Promise<Map<string, StoredMonitor>> {
@@ -139,7 +218,7 @@ export class MonitorsRepository {
     for (let i = 0; i < slugs.length; i += 500) {
       const part = slugs.slice(i, i + 500);
       const rows = (await m.query(`SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`, part)) as MonitorRow[];
-      for (const r of rows) out.set(r.slug, rowToStored(r));
+      for (const r of rows) out.set(r.slug, this.toStored(r));
     }
     return out;
   }
@@ -195,7 +274,7 @@ export class MonitorsRepository {
     const cols = [...COLUMNS, 'heartbeat_token_hash', 'created_at', 'updated_at'];
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
     return (await m.query(`INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
-      ...configValues(c),
+      ...configValues(c, this.seal),
       tokenHash,
       now,
       now,
@@ -204,7 +283,7 @@ export class MonitorsRepository {
 
   async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {
     await m.query(`UPDATE monitors SET ${COLUMNS.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
-      ...configValues(c),
+      ...configValues(c, this.seal),
       now,
       id,
     ]);

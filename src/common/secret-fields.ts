@@ -67,6 +67,20 @@ export function keepSecrets<T>(next: T, prev: T | null, schema: SecretSchema, ru
   return errors;
 }
 
+/**
+ * A deep copy with every secret string passed through fn (sealing before storage, opening after
+ * reading); null and non-string values are left as they are.
+ */
+export function mapSecrets<T>(value: T, schema: SecretSchema, fn: (secret: string) => string): T {
+  if (schema.length === 0) return value;
+  const copy = structuredClone(value);
+  for (const slot of slotsIn(copy, schema)) {
+    const v = slot.holder[slot.prop];
+    if (typeof v === 'string') slot.holder[slot.prop] = fn(v);
+  }
+  return copy;
+}
+
 /** The real secret values in `value` (set, not empty, not ********), each once, in schema order. */
 export function secretValues(value: unknown, schema: SecretSchema): string[] {
   const found = new Set<string>();

@@ -46,6 +46,7 @@ describe('loadConfig defaults', () => {
       trustProxy: [],
       challenge: null,
       logLevel: 'info',
+      secretKeyFile: null,
     });
   });
 
@@ -145,6 +146,20 @@ describe('loadConfig FARSIGHT_PUBLIC_URL', () => {
     const config = loadConfig({ FARSIGHT_PUBLIC_URL: value });
     expect(config.publicUrl).toBe(publicUrl);
     expect(config.publicOrigin).toBe(publicOrigin);
+  });
+
+  it.each<[Record<string, string>, string]>([
+    [{ FARSIGHT_LISTEN: '127.0.0.1:9123' }, 'http://localhost:9123'],
+    [{ FARSIGHT_LISTEN: ':3000' }, 'http://localhost:3000'],
+    [{ FARSIGHT_LISTEN: '8081' }, 'http://localhost:8081'],
+    [{ FARSIGHT_LISTEN: '[::1]:9000' }, 'http://localhost:9000'],
+    [{ FARSIGHT_LISTEN: '0.0.0.0:80' }, 'http://localhost'],
+    [{}, 'http://localhost:8080'],
+    [{ FARSIGHT_LISTEN: '127.0.0.1:9123', FARSIGHT_PUBLIC_URL: 'https://status.example.com' }, 'https://status.example.com'],
+  ])('when unset, follows the listen port: %j gives %j', (env, publicUrl) => {
+    const config = loadConfig(env);
+    expect(config.publicUrl).toBe(publicUrl);
+    expect(config.publicOrigin).toBe(publicUrl);
   });
 
   it.each([
@@ -415,6 +430,25 @@ describe('loadConfig files and _FILE variables', () => {
     expect(configError({ FARSIGHT_ACME_CA_FILE: path.join(dir, 'nope.pem') }).message).toMatch(
       /^FARSIGHT_ACME_CA_FILE: /,
     );
+  });
+
+  it('resolves a readable FARSIGHT_SECRET_KEY_FILE to an absolute path without reading the key into the config', () => {
+    const file = write('secret.key', 'k'.repeat(32));
+    const relative = path.relative(process.cwd(), file);
+    expect(loadConfig({ FARSIGHT_SECRET_KEY_FILE: ` ${relative}\n` }).secretKeyFile).toBe(file);
+  });
+
+  it('fails naming FARSIGHT_SECRET_KEY_FILE and the path when the key file is missing', () => {
+    const missing = path.join(dir, 'no-such.key');
+    const message = configError({ FARSIGHT_SECRET_KEY_FILE: missing }).message;
+    expect(message).toMatch(/^FARSIGHT_SECRET_KEY_FILE: /);
+    expect(message).toContain(missing);
+  });
+
+  it('refuses a key given directly in FARSIGHT_SECRET_KEY, pointing at FARSIGHT_SECRET_KEY_FILE', () => {
+    const message = configError({ FARSIGHT_SECRET_KEY: 'abc' }).message;
+    expect(message).toMatch(/^FARSIGHT_SECRET_KEY: /);
+    expect(message).toContain('FARSIGHT_SECRET_KEY_FILE');
   });
 
   it('resolves FARSIGHT_DATA_DIR to an absolute path', () => {

@@ -41,6 +41,11 @@ export interface AppConfig {
   trustProxy: string[];
   challenge: { siteKey: string; secret: string; verifyUrl: string } | null;
   logLevel: LogLevel;
+  /**
+   * FARSIGHT_SECRET_KEY_FILE: the key that seals monitor secrets in the database, or null for
+   * `<dataDir>/secret.key` (created on first start). Only the path: the key is read at start.
+   */
+  secretKeyFile: string | null;
 }
 
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -51,7 +56,9 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const get = (name: string): string | undefined => readVar(env, name);
-  const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? 'http://localhost:8080');
+  const listen = parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
+  // The default follows the port actually listened on, or the setup link printed at start is wrong.
+  const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? `http://localhost:${listen.port}`);
   const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
   const secret = get('FARSIGHT_CHALLENGE_SECRET');
   if (Boolean(siteKey) !== Boolean(secret)) {
@@ -61,7 +68,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   return {
     dataDir: path.resolve(get('FARSIGHT_DATA_DIR') || './data'),
-    listen: parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080'),
+    listen,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     httpsListen: optional(get('FARSIGHT_HTTPS_LISTEN'), (v) => parseListen('FARSIGHT_HTTPS_LISTEN', v)),
@@ -89,7 +96,27 @@ export function loadConfig(env: Env = process.env): AppConfig {
           }
         : null,
     logLevel: parseLogLevel(get('FARSIGHT_LOG_LEVEL') ?? 'info'),
+    secretKeyFile: secretKeyFile(env),
   };
+}
+
+/**
+ * The key may only come from a file (FARSIGHT_SECRET_KEY_FILE, e.g. a systemd credential): a key in
+ * the environment shows in /proc/<pid>/environ and in whatever dumps a process's environment.
+ * Its content (raw or text) is read at start, not here.
+ */
+function secretKeyFile(env: Env): string | null {
+  if (env.FARSIGHT_SECRET_KEY !== undefined && env.FARSIGHT_SECRET_KEY.trim() !== '') {
+    throw new ConfigError('FARSIGHT_SECRET_KEY: the key is not read from the environment; put it in a file and set FARSIGHT_SECRET_KEY_FILE');
+  }
+  const file = env.FARSIGHT_SECRET_KEY_FILE?.trim();
+  if (!file) return null;
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch {
+    throw new ConfigError(`FARSIGHT_SECRET_KEY_FILE: cannot read ${file}`);
+  }
+  return path.resolve(file);
 }
 
 /** `NAME` or the contents of the file named by `NAME_FILE`; empty means unset. */

@@ -1,11 +1,15 @@
 /**
  * Opens the SQLite database in the data dir: WAL, foreign keys, a busy timeout (so the CLI and
  * the service can share the file), and the migrations run before anything else touches it.
+ * A data dir or database that cannot be used stops with a StartupError that names the path.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { DataSource } from 'typeorm';
+import { damagedDatabase, databaseFailure, StartupError } from '../config/startup-failures';
+import { prepareDataDir, ensurePrivateFile, restrictExisting } from './data-dir';
+import { databaseHeaderProblem, HEADER_BYTES } from './database-header';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -18,7 +22,12 @@ export function databasePath(dataDir: string): string {
 }
 
 export async function openDatabase(dataDir: string): Promise<DataSource> {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o750 });
+  prepareDataDir(dataDir);
+  const file = databasePath(dataDir);
+  // Created (or tightened) to 0600 before SQLite opens it: SQLite gives -wal and -shm the same mode.
+  ensurePrivateFile(file);
+  restrictExisting([`${file}-wal`, `${file}-shm`]);
+  checkHeader(file);
   const ds = new DataSource({
     type: 'sqlite',
     database: databasePath(dataDir),
@@ -34,9 +43,36 @@ export async function openDatabase(dataDir: string): Promise<DataSource> {
     enableWAL: true,
     busyTimeout: 5000,
   });
-  await ds.initialize();
-  // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commit.
-  await ds.query('PRAGMA synchronous = NORMAL');
-  await ds.runMigrations();
+  try {
+    await ds.initialize();
+    // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commit.
+    await ds.query('PRAGMA synchronous = NORMAL');
+    await ds.runMigrations();
+  } catch (err) {
+    if (ds.isInitialized) await ds.destroy().catch(() => undefined);
+    const line = databaseFailure(err, file);
+    throw line ? new StartupError(line) : err;
+  }
   return ds;
+}
+
+function checkHeader(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  let problem: string | null;
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    const read = fs.readSync(fd, header, 0, HEADER_BYTES, 0);
+    problem = databaseHeaderProblem(header.subarray(0, read), fs.fstatSync(fd).size, fileSize(`${file}-wal`));
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (problem) throw new StartupError(damagedDatabase(file, problem));
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

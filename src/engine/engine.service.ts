@@ -15,7 +15,7 @@ import { Database } from '../db/database';
 import { Announcement, EventBus } from '../events/event-bus';
 import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
-import { MonitorRow, rowToStored } from '../catalog/monitors.repository';
+import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
 import { engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
@@ -78,6 +78,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly blind: BlindGate,
     private readonly rollups: RollupsService,
     private readonly lastAlive: LastAliveService,
+    private readonly monitors: MonitorsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ENGINE_TIMERS) private readonly timers: Timers,
   ) {
@@ -106,7 +107,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (MonitorState & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
     for (const row of rows) {
-      const stored = rowToStored(row);
+      const stored = this.monitors.toStored(row);
       const s = states.get(row.id);
       const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
       this.add({ id: row.id, config: stored.config, ...restored, incidentId: s?.incident_id ?? null }, 'spread');

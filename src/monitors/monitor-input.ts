@@ -18,7 +18,8 @@ import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } fro
 import { monitorRuleErrors } from './monitor-rules';
 import { HttpSettings, KindSettings, MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { maskSecrets } from '../common/secret-fields';
-import { extractUrlCredentials, forceSecretHeaders, KIND_SECRETS, keepMaskedSecrets } from './secrets';
+import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
+import { KIND_SECRETS } from '../probes/kind-secrets';
 
 type Plain = Record<string, unknown>;
 

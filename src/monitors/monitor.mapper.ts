@@ -5,7 +5,7 @@ import { StateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { StoredMonitor } from '../catalog/monitors.repository';
 import { maskSecrets } from '../common/secret-fields';
-import { KIND_SECRETS } from './secrets';
+import { KIND_SECRETS } from '../probes/kind-secrets';
 import { describeTarget } from '../probes/target';
 
 export type MonitorDto = Record<string, unknown> & { id: number; slug: string };

@@ -1,3 +1,5 @@
+import { mapSecrets } from '../common/secret-fields';
+import { HTTP_SECRETS } from '../probes/kind-secrets';
 import { MASK } from '../common/secrets';
 import type { HttpAuth, HttpHeader, HttpSettings } from '../probes/kinds';
 import { makeHttp as makeHttpSettings } from '../../test/checkers/factories';
@@ -301,5 +303,32 @@ describe('keepMaskedSecrets', () => {
     const next = makeHttp({ headers: [header('Cookie', MASK, true), header('Cookie', MASK, true)] });
     expect(keepMaskedSecrets(next, prev)).toEqual([]);
     expect(next.headers.map((h) => h.value)).toEqual(['k1', 'k2']);
+  });
+});
+
+describe('mapSecrets with the http schema (sealing at rest)', () => {
+  const wrap = (v: string) => `<${v}>`;
+
+  it.each<[string, Partial<HttpSettings>, Partial<HttpSettings>]>([
+    ['the basic auth password, not the user name', { auth: { type: 'basic', username: 'u', password: 'p' } }, { auth: { type: 'basic', username: 'u', password: '<p>' } }],
+    ['the bearer token', { auth: { type: 'bearer', token: 't' } }, { auth: { type: 'bearer', token: '<t>' } }],
+    [
+      'secret header values only, in order',
+      { headers: [header('X-Api-Key', 'k1', true), header('Accept', 'text/plain'), header('X-Api-Key', 'k2', true)] },
+      { headers: [header('X-Api-Key', '<k1>', true), header('Accept', 'text/plain'), header('X-Api-Key', '<k2>', true)] },
+    ],
+    ['nothing when there is no secret', { auth: null, headers: [header('Accept', '*/*')] }, { auth: null, headers: [header('Accept', '*/*')] }],
+  ])('passes %s through the function', (_what, given, expected) => {
+    const before = makeHttp(given);
+    const snapshot = structuredClone(before);
+    expect(mapSecrets(before, HTTP_SECRETS, wrap)).toEqual(makeHttp(expected));
+    expect(before).toEqual(snapshot);
+  });
+
+  it('leaves the URL, the body and every other field as they are', () => {
+    const s = makeHttp({ body: 'password=not-marked-secret', auth: { type: 'bearer', token: 't' } });
+    const { auth: _a, ...rest } = mapSecrets(s, HTTP_SECRETS, wrap);
+    const { auth: _b, ...restBefore } = s;
+    expect(rest).toEqual(restBefore);
   });
 });

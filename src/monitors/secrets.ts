@@ -8,8 +8,9 @@
  * which http fields are secret and what "the same target" means for them.
  */
 import type { FieldError } from '../common/api-error';
-import { KeepRule, keepSecrets, maskSecrets, SecretSchema } from '../common/secret-fields';
-import type { HttpHeader, HttpSettings, MonitorKind } from '../probes/kinds';
+import { KeepRule, keepSecrets, maskSecrets } from '../common/secret-fields';
+import { HTTP_SECRETS } from '../probes/kind-secrets';
+import type { HttpHeader, HttpSettings } from '../probes/kinds';
 
 const CREDENTIAL_NAME = /authorization|cookie|token|key|secret|password/i;
 
@@ -21,26 +22,6 @@ export function isCredentialHeader(name: string): boolean {
 export function forceSecretHeaders(headers: HttpHeader[]): HttpHeader[] {
   return headers.map((h) => ({ ...h, secret: h.secret || isCredentialHeader(h.name) }));
 }
-
-/**
- * The secret fields of http settings. Stored headers are matched by name (any case) and, for
- * repeated names, by their order among the secret headers of that name.
- */
-export const HTTP_SECRETS: SecretSchema = [
-  { path: 'auth.password' },
-  { path: 'auth.token' },
-  { path: 'headers[*].value', when: (h) => Boolean(h.secret), key: (h) => String(h.name).toLowerCase() },
-];
-
-/** The secret fields of each kind's settings; kinds without secrets declare none. */
-export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
-  http: HTTP_SECRETS,
-  tcp: [],
-  ping: [],
-  dns: [],
-  tls: [],
-  heartbeat: [],
-};
 
 /** The parts of an http target that stored credentials are bound to. */
 function credentialTarget(s: Pick<HttpSettings, 'url' | 'resolve_to'>): string | null {

@@ -16,6 +16,8 @@ import { LineLogger } from '../../src/common/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/data-source';
 import { Database } from '../../src/db/database';
+import { loadSecretBox } from '../../src/db/secret-key';
+import { sealedSecretSample } from '../../src/catalog/monitors.repository';
 
 export const PUBLIC_URL = 'http://farsight.test';
 export const ORIGIN = PUBLIC_URL;
@@ -52,13 +54,15 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
   });
   const clock = opts.clock ?? new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
   const db = new Database(await openDatabase(dataDir));
+  // As `serve` does: the key file in the data dir (or FARSIGHT_SECRET_KEY_FILE), created on first start.
+  const secrets = await loadSecretBox(config, () => sealedSecretSample(db));
   const logs: string[] = [];
   const logger = new LineLogger('debug', (line) => {
     logs.push(line);
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
   // Scheduled checks never run by themselves in tests: a test moves the fake clock and calls tick().
-  const app = await createApp({ config, db, clock, ca: opts.ca, timers: opts.timers ?? manualTimers }, { logger });
+  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers }, { logger });
   const server = app.getHttpServer();
   return {
     app,
