@@ -1,4 +1,4 @@
-import { KeepRule, keepSecrets, maskSecrets, NOTHING_STORED, SecretSchema, secretValues } from './secret-fields';
+import { KeepRule, keepSecrets, mapSecrets, maskSecrets, NOTHING_STORED, SecretSchema, secretValues } from './secret-fields';
 import { MASK } from './secrets';
 
 /** A channel-like shape, unlike http settings, so the module is shown to know nothing of monitors. */
@@ -203,5 +203,31 @@ describe('secretValues', () => {
     const masked = JSON.stringify(maskSecrets(value, HOOK_SECRETS));
     expect(secretValues(value, HOOK_SECRETS)).toEqual(['stored-secret', 'hv-1', 'tk-2']);
     for (const secret of secretValues(value, HOOK_SECRETS)) expect(masked).not.toContain(secret);
+  });
+});
+
+describe('mapSecrets', () => {
+  const seal = (v: string) => `sealed(${v})`;
+
+  it.each<[string, Partial<Hook>, Partial<Hook>]>([
+    ['the top-level secret', { secret: 's' }, { secret: 'sealed(s)' }],
+    ['a null secret stays null', { secret: null }, { secret: null }],
+    [
+      'secret header values only',
+      { secret: null, headers: [{ name: 'X-Key', value: 'k', secret: true }, { name: 'Accept', value: '*/*' }] },
+      { secret: null, headers: [{ name: 'X-Key', value: 'sealed(k)', secret: true }, { name: 'Accept', value: '*/*' }] },
+    ],
+    ['nested arrays', { secret: null, routes: [{ zone: 'a', targets: [{ token: 't1' }, { token: 't2' }] }] }, { secret: null, routes: [{ zone: 'a', targets: [{ token: 'sealed(t1)' }, { token: 'sealed(t2)' }] }] }],
+  ])('passes %s through the function, on a copy', (_what, given, expected) => {
+    const before = hook(given);
+    const snapshot = structuredClone(before);
+    expect(mapSecrets(before, HOOK_SECRETS, seal)).toEqual(hook(expected));
+    expect(before).toEqual(snapshot);
+  });
+
+  it('returns the same object, uncopied, when nothing is secret', () => {
+    const plain = hook({ secret: null, headers: [{ name: 'Accept', value: '*/*' }] });
+    expect(mapSecrets(plain, HOOK_SECRETS, seal)).toBe(plain);
+    expect(mapSecrets(plain, [], seal)).toBe(plain);
   });
 });

@@ -72,7 +72,8 @@ export function keepSecrets<T>(next: T, prev: T | null, schema: SecretSchema, ru
  * reading); null and non-string values are left as they are.
  */
 export function mapSecrets<T>(value: T, schema: SecretSchema, fn: (secret: string) => string): T {
-  if (schema.length === 0) return value;
+  // Every stored monitor is read through here: copy only when there is something to map.
+  if (!slotsIn(value, schema).some((slot) => typeof slot.holder[slot.prop] === 'string')) return value;
   const copy = structuredClone(value);
   for (const slot of slotsIn(copy, schema)) {
     const v = slot.holder[slot.prop];
