@@ -113,6 +113,9 @@ describe('bulk, secrets and hostile monitor bodies', () => {
       const events = await t.db.query('SELECT text, data FROM events');
       const everything = JSON.stringify([answers, events, t.logs]);
       for (const s of SECRETS) expect(everything).not.toContain(s);
+      // Lists are built from rows whose secrets stay sealed: masked all the same, never shown sealed.
+      expect(everything).not.toContain('enc:v1:');
+      expect(answers[1].items[0].http).toMatchObject({ auth: { password: '********' }, headers: [{ value: '********' }, { value: '********' }, { value: 'application/json' }] });
     });
 
     it('keeps stored secrets when ******** is sent back to the same target', async () => {

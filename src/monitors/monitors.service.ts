@@ -74,7 +74,7 @@ export class MonitorsService {
     if (filter.q !== undefined) {
       const q = filter.q;
       rows = rows.filter((r) => {
-        const c = this.repo.toStored(r).config;
+        const c = this.repo.toListed(r).config;
         return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
       });
     }
@@ -87,7 +87,7 @@ export class MonitorsService {
       const muted = r.muted_until !== null && r.muted_until > now;
       const cached = this.listed.get(r.id);
       if (cached && cached.updatedAt === r.updated_at && cached.state === state && cached.stats === st && cached.muted === muted) return cached.json;
-      const m = this.repo.toStored(r);
+      const m = this.repo.toListed(r);
       const json = JSON.stringify(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
       this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
       return json;
