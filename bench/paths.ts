@@ -30,11 +30,37 @@ export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
+/**
+ * A TCP port on 127.0.0.1 that is free now and that nothing else on this machine will take by chance
+ * before the service binds it. Ports from listen(0) come from the kernel's ephemeral range, the same
+ * range every outgoing connection's local port is drawn from: under parallel tests one of those can
+ * take the port between our check and the service's bind. So the port is drawn at random from below
+ * that range (read from /proc; 32768 when unknown) and checked by binding it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const low = 10_000;
+  const high = ephemeralLow() - 1;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free TCP port on 127.0.0.1 between ${low} and ${high}`);
+}
+
+function ephemeralLow(): number {
+  try {
+    const first = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(first) && first > 11_000) return first;
+  } catch {
+    // not Linux, or /proc is not mounted: fall through
+  }
+  return 32_768;
+}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { bearer, createKey, createOwner, startApp } from './support/app';
 import { httpMonitor } from './support/monitors';
+import { freePort } from '../bench/paths';
 
 const ENTRY = path.resolve(__dirname, '..', 'dist', 'main.js');
 const IS_ROOT = process.getuid?.() === 0;
@@ -57,14 +58,6 @@ function oneLine(r: { status: number | null; stderr: string }): string {
 }
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe('farsight command', () => {
   let dir: string;
