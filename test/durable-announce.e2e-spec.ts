@@ -9,7 +9,7 @@ import { EngineService } from '../src/engine/engine.service';
 import type { MachineState } from '../src/engine/state-machine';
 import { EventBus } from '../src/events/event-bus';
 import { CheckWriter } from '../src/history/writer';
-import { describeTransition } from '../src/engine/transition-text';
+import { transitionLine } from '../src/engine/transition-text';
 import type { MonitorState, Transition } from '../src/probes/status';
 import { TestApp, bearer, startApp } from './support/app';
 import { EngineHarness, startEngineHarness } from './support/engine-harness';
@@ -52,7 +52,7 @@ describe('durable, then announced', () => {
     t.app.get(EventBus).on('monitor.transition', ({ id, transition }: { id: number; transition: Transition }) => {
       const live = engine.machineStateOf(id)!;
       const kind = transition.kind === 'up' && !transition.recovered ? 'first_up' : transition.kind;
-      const hasLine = describeTransition('x', transition) !== null;
+      const hasLine = transitionLine('x', transition) !== null;
       const stored = Promise.all([
         t.db.query<(MonitorState & { engine: string })[]>('SELECT * FROM monitor_state WHERE monitor_id = ?', [id]),
         t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM events WHERE monitor_id = ? AND kind = ? AND at = ?', [id, kind, transition.at]),

@@ -27,7 +27,7 @@ import { LastAliveService } from './last-alive.service';
 import { Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
-import { describeTransition } from './transition-text';
+import { transitionLine } from './transition-text';
 import { describeHost } from '../probes/target';
 import { latestChecks } from '../history/latest-checks';
 import { RollupsService } from '../history/rollups.service';
@@ -174,11 +174,18 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.checkRate.add(this.clock.now());
     const m = this.live.get(id);
     const gate = m ? this.blind.judge(result, this.clock.now()) : { counted: true, note: null };
-    const at = this.writer.add({ ...result, monitor_id: id, note: gate.note });
+    const at = this.keep(id, result, gate.note);
     if (!m) return at;
     const policy = policyOf(m.config, source);
     this.apply(m, step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy));
     if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
+    return at;
+  }
+
+  /** Hands a result to the writer and shows it on the live stream at once; returns its stored time. */
+  private keep(id: number, result: CheckResult, note: string | null): number {
+    const at = this.writer.add({ ...result, monitor_id: id, note });
+    this.bus.emit('check', { id, at, outcome: result.outcome, latency_ms: result.latency_ms, status: result.status, error: result.error });
     return at;
   }
 
@@ -247,7 +254,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** The failure is kept with a note and not counted; the good second opinion counts. */
   private pathProblem(m: LiveMonitor, failed: CheckResult, second: CheckResult): void {
     const note = `not counted: a network path problem (a second check succeeded${failed.error ? ` after "${failed.error.message}"` : ''})`;
-    const at = this.writer.add({ ...failed, monitor_id: m.id, note });
+    const at = this.keep(m.id, failed, note);
     this.apply(m, step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' })));
     const host = describeHost(m.config);
     this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
@@ -274,14 +281,14 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private announce(m: LiveMonitor, t: Transition): void {
-    const text = describeTransition(m.config.name, t);
-    if (text) {
+    const line = transitionLine(m.config.name, t);
+    if (line) {
       this.pendingEvents.push({
-        kind: t.kind === 'up' && !t.recovered ? 'first_up' : t.kind,
+        kind: line.kind,
         at: t.at,
         monitorId: m.id,
         actor: 'system',
-        text,
+        text: line.text,
         data: 'error' in t && t.error ? { error: t.error } : null,
       });
     }

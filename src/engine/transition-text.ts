@@ -1,4 +1,5 @@
-/** The timeline line of a state transition. Pure; the one place this wording lives. */
+/** The timeline line of a state transition: its kind and its words. Pure; the one place this wording lives. */
+import type { EventKind } from '../events/event-kinds';
 import type { Transition } from '../probes/status';
 
 function duration(ms: number): string {
@@ -10,7 +11,15 @@ function duration(ms: number): string {
   return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
 }
 
-export function describeTransition(name: string, t: Transition): string | null {
+/** The timeline line a transition writes, or null for those that write none (their cause has its own line). */
+export function transitionLine(name: string, t: Transition): { kind: EventKind; text: string } | null {
+  const text = describeTransition(name, t);
+  if (text === null) return null;
+  if (t.kind === 'paused' || t.kind === 'unknown' || t.kind === 'closed') return null;
+  return { kind: t.kind === 'up' && !t.recovered ? 'first_up' : t.kind, text };
+}
+
+function describeTransition(name: string, t: Transition): string | null {
   switch (t.kind) {
     case 'failing':
       return `${name}: first failed check${t.error ? ` (${t.error.message})` : ''}`;

@@ -8,6 +8,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import type { Transition } from '../probes/status';
 import type { MonitorConfig } from '../probes/monitor-config';
+import type { CheckError, Outcome } from '../probes/check-result';
+import type { IncidentRow } from './incident';
 
 export interface BusEvents {
   /** A monitor was created or its configuration changed (targetChanged: kind or target differ). */
@@ -23,6 +25,15 @@ export interface BusEvents {
   path: { host: string; at: number };
   /** The service went blind (no canary reachable) or came back. */
   blind: { active: boolean; since: number };
+  /**
+   * A check result, the moment it exists: before it is written (GET /checks shows unwritten results
+   * too), so the live stream can show it at once. `at` is the stored time (check-row.ts).
+   */
+  check: { id: number; at: number; outcome: Outcome; latency_ms: number | null; status: number | null; error: CheckError | null };
+  /** An incident opened, closed, or was acknowledged or given a note; announced once it is on disk. */
+  incident: { incident: IncidentRow };
+  /** A caller's access ended (an API key revoked, a session signed out or ended): its open streams close. */
+  'access.ended': { kind: 'key'; keyId: number } | { kind: 'session'; sessionId: number } | { kind: 'all-sessions'; except: number | null };
   /** On start: the service itself was not running from `from` to `to` (clean: it was stopped, not killed). */
   offline: { from: number; to: number; clean: boolean };
 }

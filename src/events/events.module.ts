@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { EventBus } from './event-bus';
+import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
 @Global()
-@Module({ providers: [EventsService, EventBus], exports: [EventsService, EventBus] })
+@Module({ controllers: [EventsController], providers: [EventsService, EventBus], exports: [EventsService, EventBus] })
 export class EventsModule {}

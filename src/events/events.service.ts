@@ -1,12 +1,15 @@
-/** Writes timeline lines (the GET /events route and its filters come with the events issue). */
+/** The timeline: writes its lines (inside the caller's transaction where a change has one) and reads them for GET /events. */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventEntity } from './entities/event.entity';
+import type { EventKind } from './event-kinds';
+import { EventRow, TimelineItem, timelineFilter, toTimelineItem } from './timeline';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 
 export interface EventInput {
-  kind: string;
+  kind: EventKind;
   text: string;
   monitorId?: number | null;
   actor?: string | null;
@@ -37,5 +40,30 @@ export class EventsService {
 
   record(e: EventInput): Promise<EventEntity> {
     return this.db.tx((m) => this.recordIn(m, e));
+  }
+
+  /** GET /events: newest first (the order the lines were written), filtered by kind and monitor. */
+  async list(query: Record<string, unknown>): Promise<Page<TimelineItem>> {
+    const filter = timelineFilter(query);
+    const { limit, before } = pageQuery(query, ID_CURSOR);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.kinds) {
+      where.push(`kind IN (${filter.kinds.map(() => '?').join(', ')})`);
+      params.push(...filter.kinds);
+    }
+    if (filter.monitorId !== null) {
+      where.push('monitor_id = ?');
+      params.push(filter.monitorId);
+    }
+    if (before !== null) {
+      where.push('id < ?');
+      params.push(before);
+    }
+    const rows = await this.db.query<EventRow[]>(
+      `SELECT id, at, kind, monitor_id, actor, text, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+      [...params, limit + 1],
+    );
+    return toPage(rows, limit, toTimelineItem, (r) => ID_CURSOR.format(r.id));
   }
 }

@@ -1,0 +1,36 @@
+/**
+ * Every kind of timeline line (GET /events), with what it records. EventInput.kind is typed by
+ * this list, so a line of a kind that is not here does not compile, and `?kind=` is checked
+ * against it. docs/events.md shows the same list; keep the two in step.
+ */
+export const EVENT_KINDS = {
+  // A monitor's status (engine/state-machine.ts, engine/transition-text.ts)
+  first_up: 'a new, resumed or changed monitor had its first good check',
+  failing: 'the first failed check of a run',
+  down: 'Down confirmed (confirm_after failed checks, a missed heartbeat or a failure report)',
+  up: 'back up after being Down, with how long it was down',
+  slow: 'Slow confirmed (slow_after slow checks)',
+  slow_end: 'back to normal speed after Slow',
+  flapping: 'flapping started or stopped (data.on)',
+  cert: 'a certificate crossed an expiry warning threshold (data.not_after, data.days)',
+  path: 'a second check contradicted a failure: a network path problem (data.host)',
+  // The service itself
+  blind: 'the service lost its network (no canary reachable) or got it back (data.active)',
+  blind_detection: 'blind detection cannot work, is off, or works again (data.detection)',
+  offline: 'the service was not running from data.from to data.to (data.clean: a planned stop)',
+  // Changes, with who made them (actor)
+  monitor_created: 'a monitor was created (POST, PUT by slug, bulk)',
+  monitor_updated: 'a monitor was changed, paused, resumed, muted or given a new heartbeat URL (data.fields: the names, never the values)',
+  monitor_deleted: 'a monitor was deleted (data.monitor_id, data.slug)',
+  key_created: 'an API key was created',
+  key_revoked: 'an API key was revoked',
+  // The owner
+  setup: 'the owner account was created',
+  sign_in: 'the owner signed in',
+} as const;
+
+export type EventKind = keyof typeof EVENT_KINDS;
+
+export function isEventKind(text: string): text is EventKind {
+  return Object.prototype.hasOwnProperty.call(EVENT_KINDS, text);
+}
