@@ -19,8 +19,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   history: ['catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   engine: ['history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   auth: ['events', 'settings', 'db', 'common', 'config'],
+  incidents: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
+  stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   monitors: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  system: ['monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  system: ['incidents', 'stream', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   dashboard: ['auth', 'common', 'config'],
 };
 
