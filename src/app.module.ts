@@ -22,6 +22,7 @@ import { EventsModule } from './events/events.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { EngineModule } from './engine/engine.module';
 import { HistoryModule } from './history/history.module';
+import { IncidentsModule } from './incidents/incidents.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
 import { STARTED_AT } from './system/health.controller';
@@ -56,6 +57,7 @@ export class AppModule {
         HistoryModule,
         EngineModule,
         MonitorsModule,
+        IncidentsModule,
         SystemModule,
         DashboardModule,
       ],

@@ -42,6 +42,21 @@ function parseSafeInt(text: string): number | null {
 }
 
 export const ID_CURSOR: CursorCodec<number> = { parse: parseSafeInt, format: (id) => id };
+
+/** Lists in time order where two items can share a millisecond: `<epoch_ms>:<id>`, the id breaking ties. */
+export interface TimeIdCursor {
+  at: number;
+  id: number;
+}
+
+export const TIME_ID_CURSOR: CursorCodec<TimeIdCursor> = {
+  parse(text) {
+    const m = /^(\d{1,15}):(\d{1,15})$/.exec(text);
+    return m ? { at: Number(m[1]), id: Number(m[2]) } : null;
+  },
+  format: (c) => `${c.at}:${c.id}`,
+  shape: '<epoch_ms>:<number>',
+};
 export const EPOCH_CURSOR: CursorCodec<number> = { parse: parseSafeInt, format: (ms) => ms, shape: 'epoch milliseconds' };
 
 export interface PageQuery<C> {

@@ -8,6 +8,7 @@ import { Checks1767398400000 } from '../../migrations/1767398400000-Checks';
 import { Rollups1767484800000 } from '../../migrations/1767484800000-Rollups';
 import { HistoryOrphans1767571200000 } from '../../migrations/1767571200000-HistoryOrphans';
 import { LastAlive1767657600000 } from '../../migrations/1767657600000-LastAlive';
+import { Incidents1767744000000 } from '../../migrations/1767744000000-Incidents';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   Rollups1767484800000,
   HistoryOrphans1767571200000,
   LastAlive1767657600000,
+  Incidents1767744000000,
 ];

@@ -27,7 +27,9 @@ import { LastAliveService } from './last-alive.service';
 import { Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
-import { transitionLine } from './transition-text';
+import { CLOSE_WORDS, transitionLine } from './transition-text';
+import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
+import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { latestChecks } from '../history/latest-checks';
 import { RollupsService } from '../history/rollups.service';
@@ -61,7 +63,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Bus announcements waiting for their state rows and lines to commit (durable, then announced). */
   private pendingAnnouncements: Announcement[] = [];
   /** What the writer's open transaction is writing; dropped from the queues once it commits. */
-  private writing: { states: Map<number, number>; events: number; announcements: number } | null = null;
+  private writing: { states: Map<number, number>; events: number; announcements: number; incidents: IncidentWrites } | null = null;
+  /** Open incidents (one per monitor at most), written with the state rows. */
+  readonly incidents = new IncidentBook();
   private readonly scheduler: Scheduler;
   private readonly log = new Logger('engine');
   /** Results recorded over the last minute, for checks_per_min. */
@@ -92,7 +96,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     writer.addHook({
       onRows: (m) => this.persist(m),
       afterCommit: () => this.persisted(),
-      hasWork: () => this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0,
+      hasWork: () => this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.incidents.hasWork(),
     });
   }
 
@@ -103,6 +107,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const latest = await latestChecks(this.db);
     this.writer.seedLastTimes(latest);
     this.rollups.start((id) => this.capOf(id), latest);
+    const [{ last }] = (await this.db.query('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
+    this.incidents.restore((await this.db.query('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
     const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
     const states = new Map(((await this.db.query('SELECT * FROM monitor_state')) as (MonitorState & { engine: string | null })[]).map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
@@ -110,7 +116,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const stored = this.monitors.toStored(row);
       const s = states.get(row.id);
       const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
-      this.add({ id: row.id, config: stored.config, ...restored, incidentId: s?.incident_id ?? null }, 'spread');
+      this.add({ id: row.id, config: stored.config, ...restored, incidentId: this.incidents.openOf(row.id)?.id ?? null }, 'spread');
+      this.reconcile(this.live.get(row.id)!, now);
     }
     this.subscribe();
     this.log.log(`engine started with ${rows.length} monitors`);
@@ -119,6 +126,44 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationShutdown(): Promise<void> {
     await this.scheduler.stop();
     await this.writer.flush();
+  }
+
+  /**
+   * On start, a monitor whose stored state and incident disagree is set right (a pause committed
+   * just before a crash, whose state row had not been written yet; a database from before
+   * incidents existed): a paused monitor is paused now, a Down one gets its incident, and an
+   * incident of a monitor that is not Down ends.
+   */
+  private reconcile(m: LiveMonitor, now: number): void {
+    if (m.config.paused && m.state.status !== 'paused') {
+      this.apply(m, pause(m.state, now));
+      return;
+    }
+    const open = this.incidents.openOf(m.id);
+    if (m.state.status === 'down' && !open) {
+      const s = m.state;
+      const row = this.incidents.start(m.id, m.config.name, {
+        at: s.since,
+        error: s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null,
+        fails: Math.max(1, s.failing),
+        failingSince: s.failingSince ?? s.since,
+      });
+      m.incidentId = row.id;
+      this.markDirty(m);
+      this.log.warn(`${m.config.name} was down without an open incident: incident ${row.id} opened`);
+    } else if (m.state.status !== 'down' && open) {
+      const ended = this.incidents.end(m.id, now, m.state.status === 'paused' ? 'paused' : 'recovered');
+      m.incidentId = null;
+      this.markDirty(m);
+      if (ended) this.announceLater({ name: 'incident', payload: { incident: ended } });
+      this.log.warn(`${m.config.name} is ${m.state.status} but incident ${open.id} was open: ended`);
+    }
+  }
+
+  private markDirty(m: LiveMonitor): void {
+    this.states.set(m.id, toMonitorState(m));
+    this.dirty.set(m.id, ++this.generation);
+    this.writer.soon();
   }
 
   /** Runs whatever is due now (the timer does this by itself; tests with a fake clock call it). */
@@ -159,6 +204,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** A monitor's live state; undefined before the engine has loaded it. */
   stateOf(id: number): MonitorState | undefined {
     return this.states.get(id);
+  }
+
+  /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
+  pendingLines(): readonly EventInput[] {
+    return this.pendingEvents;
   }
 
   /** How many monitors the engine holds. */
@@ -273,26 +323,81 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   private apply(m: LiveMonitor, s: Step): void {
     m.state = s.state;
-    this.dirty.set(m.id, ++this.generation);
-    // A change without a check row (pause, config change, a quiet run) still reaches the disk soon.
-    this.writer.soon();
-    this.states.set(m.id, toMonitorState(m));
     for (const t of s.transitions) this.announce(m, t);
+    // Another failed check of an open incident: its count and latest error.
+    if (m.incidentId !== null && s.state.status === 'down') {
+      this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });
+    }
+    // A change without a check row (pause, config change, a quiet run) still reaches the disk soon.
+    this.markDirty(m);
   }
 
+  /**
+   * A transition's timeline line and announcement; Down opens the incident, recovery and the
+   * other ends close it (the lines carry the incident's id, so they form its timeline).
+   */
   private announce(m: LiveMonitor, t: Transition): void {
+    let incident: IncidentRow | undefined;
+    if (t.kind === 'down') {
+      incident = this.incidents.openOf(m.id) ?? this.incidents.start(m.id, m.config.name, t);
+      m.incidentId = incident.id;
+    }
+    const incidentId = m.incidentId;
+    if ((t.kind === 'up' && t.recovered) || t.kind === 'closed') {
+      incident = this.incidents.end(m.id, t.at, t.kind === 'closed' ? t.reason : 'recovered');
+      m.incidentId = null;
+    }
     const line = transitionLine(m.config.name, t);
     if (line) {
       this.pendingEvents.push({
         kind: line.kind,
         at: t.at,
         monitorId: m.id,
+        incidentId,
         actor: 'system',
         text: line.text,
-        data: 'error' in t && t.error ? { error: t.error } : null,
+        data: 'error' in t && t.error ? { error: t.error } : t.kind === 'closed' ? { reason: t.reason } : null,
       });
     }
     this.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
+    if (incident) this.announceLater({ name: 'incident', payload: { incident } });
+  }
+
+  /**
+   * Inside the transaction that deletes a monitor: its open incident ends with `deleted` (written
+   * here, whole, even if it was opened less than a write ago). Returns the ended row, for the
+   * caller to announce once its transaction committed.
+   */
+  async endIncidentOfDeletedIn(tx: EntityManager, monitorId: number, actor: string): Promise<IncidentRow | null> {
+    const open = this.incidents.openOf(monitorId);
+    if (!open) return null;
+    const now = this.clock.now();
+    const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: 'deleted' };
+    await this.writeIncident(tx, ended, false);
+    await this.events.recordIn(tx, {
+      kind: 'closed',
+      at: now,
+      monitorId,
+      incidentId: ended.id,
+      actor,
+      text: `${open.monitor_name}: incident ended without recovery (${CLOSE_WORDS.deleted})`,
+      data: { reason: 'deleted' },
+    });
+    return ended;
+  }
+
+  /**
+   * Upserts the engine's columns of an incident (never acknowledged_at or note: PATCH owns
+   * those). `onlyIfMonitorExists`: a write racing a deletion that already committed writes nothing.
+   */
+  private async writeIncident(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
+    const cols = ENGINE_INCIDENT_COLUMNS;
+    await tx.query(
+      `INSERT INTO incidents (${cols.join(', ')}) SELECT ${cols.map(() => '?').join(', ')}
+       WHERE ${onlyIfMonitorExists ? 'EXISTS (SELECT 1 FROM monitors WHERE id = ?)' : '? IS NOT NULL'}
+       ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      [...cols.map((c) => row[c]), row.monitor_id],
+    );
   }
 
   private announceLater(a: Announcement): void {
@@ -305,7 +410,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
     const states = new Map(this.dirty);
     const events = this.pendingEvents.slice();
-    this.writing = { states, events: events.length, announcements: this.pendingAnnouncements.length };
+    this.writing = { states, events: events.length, announcements: this.pendingAnnouncements.length, incidents: { rows: [], attach: [] } };
     const rows = [...states.keys()].map((id) => this.live.get(id)).filter((m): m is LiveMonitor => m !== undefined);
     // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
     // carries a state row for every monitor that had a result.
@@ -323,12 +428,23 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       );
     }
     for (const e of events) await this.events.recordIn(tx, e);
+    const incidents = this.incidents.writes();
+    this.writing.incidents = incidents;
+    for (const row of incidents.rows) await this.writeIncident(tx, row, true);
+    // Lines of the failure run written before Down was confirmed belong to the incident too.
+    for (const a of incidents.attach) {
+      await tx.query(
+        `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})`,
+        [a.id, a.monitorId, a.since, ...RUN_KINDS],
+      );
+    }
   }
 
   private persisted(): void {
     if (!this.writing) return;
     for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
     this.pendingEvents.splice(0, this.writing.events);
+    this.incidents.written(this.writing.incidents);
     const heard = this.pendingAnnouncements.splice(0, this.writing.announcements);
     this.writing = null;
     // Listeners (incidents, alerts, the stream) hear only of what is on disk.
@@ -338,6 +454,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private subscribe(): void {
     this.bus.on('monitor.changed', ({ id, created, targetChanged, config }) => this.reload(id, created, targetChanged, config));
     this.bus.on('monitor.deleted', ({ id }) => {
+      this.incidents.forget(id);
       this.live.delete(id);
       this.dirty.delete(id);
       this.states.delete(id);
@@ -357,6 +474,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     const next: LiveMonitor = { ...prev, config: stored.config };
     this.live.set(id, next);
+    this.incidents.rename(id, config.name);
     let s: Step = { state: prev.state, transitions: [] };
     if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
     else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);

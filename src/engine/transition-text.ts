@@ -1,6 +1,15 @@
 /** The timeline line of a state transition: its kind and its words. Pure; the one place this wording lives. */
 import type { EventKind } from '../events/event-kinds';
+import type { EndReason } from '../events/incident';
 import type { Transition } from '../probes/status';
+
+/** Why an incident ended, in words. */
+export const CLOSE_WORDS: Record<EndReason, string> = {
+  recovered: 'the monitor recovered',
+  paused: 'the monitor was paused',
+  deleted: 'the monitor was deleted',
+  config_changed: 'the monitor\'s kind or target changed',
+};
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -15,7 +24,7 @@ function duration(ms: number): string {
 export function transitionLine(name: string, t: Transition): { kind: EventKind; text: string } | null {
   const text = describeTransition(name, t);
   if (text === null) return null;
-  if (t.kind === 'paused' || t.kind === 'unknown' || t.kind === 'closed') return null;
+  if (t.kind === 'paused' || t.kind === 'unknown') return null;
   return { kind: t.kind === 'up' && !t.recovered ? 'first_up' : t.kind, text };
 }
 
@@ -38,6 +47,6 @@ function describeTransition(name: string, t: Transition): string | null {
     case 'unknown':
       return null;
     case 'closed':
-      return null;
+      return `${name}: incident ended without recovery (${CLOSE_WORDS[t.reason]})`;
   }
 }

@@ -13,6 +13,9 @@ export const EVENT_KINDS = {
   slow_end: 'back to normal speed after Slow',
   flapping: 'flapping started or stopped (data.on)',
   cert: 'a certificate crossed an expiry warning threshold (data.not_after, data.days)',
+  closed: 'an incident ended without recovery: its monitor was paused, deleted, or its kind or target changed (data.reason)',
+  ack: 'an incident was acknowledged, or its acknowledgement withdrawn (PATCH /incidents/{id}; data.acknowledged)',
+  note: 'an incident\'s note was set, changed or cleared (PATCH /incidents/{id})',
   path: 'a second check contradicted a failure: a network path problem (data.host)',
   // The service itself
   blind: 'the service lost its network (no canary reachable) or got it back (data.active)',

@@ -6,12 +6,13 @@ import { Database } from '../db/database';
 import { EventEntity } from './entities/event.entity';
 import type { EventKind } from './event-kinds';
 import { EventRow, TimelineItem, timelineFilter, toTimelineItem } from './timeline';
-import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { Page, pageQuery, TIME_ID_CURSOR, toPage } from '../common/paging';
 
 export interface EventInput {
   kind: EventKind;
   text: string;
   monitorId?: number | null;
+  incidentId?: number | null;
   actor?: string | null;
   data?: Record<string, unknown> | null;
   at?: number;
@@ -32,6 +33,7 @@ export class EventsService {
         kind: e.kind,
         text: e.text,
         monitor_id: e.monitorId ?? null,
+        incident_id: e.incidentId ?? null,
         actor: e.actor ?? null,
         data: e.data ? JSON.stringify(e.data) : null,
       }),
@@ -42,10 +44,13 @@ export class EventsService {
     return this.db.tx((m) => this.recordIn(m, e));
   }
 
-  /** GET /events: newest first (the order the lines were written), filtered by kind and monitor. */
+  /**
+   * GET /events: newest first by time (lines of the engine are written up to a second after
+   * their time, so ids alone would misplace them), filtered by kind and monitor.
+   */
   async list(query: Record<string, unknown>): Promise<Page<TimelineItem>> {
     const filter = timelineFilter(query);
-    const { limit, before } = pageQuery(query, ID_CURSOR);
+    const { limit, before } = pageQuery(query, TIME_ID_CURSOR);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.kinds) {
@@ -57,13 +62,13 @@ export class EventsService {
       params.push(filter.monitorId);
     }
     if (before !== null) {
-      where.push('id < ?');
-      params.push(before);
+      where.push('(at < ? OR (at = ? AND id < ?))');
+      params.push(before.at, before.at, before.id);
     }
     const rows = await this.db.query<EventRow[]>(
-      `SELECT id, at, kind, monitor_id, actor, text, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+      `SELECT id, at, kind, monitor_id, incident_id, actor, text, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`,
       [...params, limit + 1],
     );
-    return toPage(rows, limit, toTimelineItem, (r) => ID_CURSOR.format(r.id));
+    return toPage(rows, limit, toTimelineItem, (r) => TIME_ID_CURSOR.format({ at: r.at, id: r.id }));
   }
 }

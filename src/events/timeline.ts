@@ -8,6 +8,7 @@ export interface EventRow {
   at: number;
   kind: string;
   monitor_id: number | null;
+  incident_id: number | null;
   actor: string | null;
   text: string;
   data: string | null;
@@ -19,6 +20,8 @@ export interface TimelineItem {
   at: string;
   kind: string;
   monitor_id: number | null;
+  /** The incident whose timeline the line is part of, if any. */
+  incident_id: number | null;
   /** `owner`, `key:<name>` or `system`; null on lines from before actors were recorded. */
   actor: string | null;
   text: string;
@@ -33,7 +36,7 @@ export interface TimelineFilter {
 }
 
 export function toTimelineItem(r: EventRow): TimelineItem {
-  return { id: r.id, at: toIso(r.at), kind: r.kind, monitor_id: r.monitor_id, actor: r.actor, text: r.text, data: parseData(r.data) };
+  return { id: r.id, at: toIso(r.at), kind: r.kind, monitor_id: r.monitor_id, incident_id: r.incident_id, actor: r.actor, text: r.text, data: parseData(r.data) };
 }
 
 function parseData(data: string | null): Record<string, unknown> | null {

@@ -3,7 +3,7 @@
  * first by time, then by monitor id, and two monitors can share a millisecond, so the time alone
  * would skip or repeat rows at a page boundary.
  */
-import type { CursorCodec, LimitRule } from '../common/paging';
+import { CursorCodec, LimitRule, TIME_ID_CURSOR } from '../common/paging';
 
 export interface CheckCursor {
   at: number;
@@ -15,11 +15,11 @@ export const CHECKS_LIMIT: LimitRule = { default: 100, min: 1, max: 500 };
 
 export const CHECK_CURSOR: CursorCodec<CheckCursor> = {
   parse(text) {
-    const m = /^(\d{1,15}):(\d{1,15})$/.exec(text);
-    return m ? { at: Number(m[1]), monitorId: Number(m[2]) } : null;
+    const c = TIME_ID_CURSOR.parse(text);
+    return c && { at: c.at, monitorId: c.id };
   },
-  format: (c) => `${c.at}:${c.monitorId}`,
-  shape: '<epoch_ms>:<number>',
+  format: (c) => TIME_ID_CURSOR.format({ at: c.at, id: c.monitorId }),
+  shape: TIME_ID_CURSOR.shape,
 };
 
 /** Whether a check sorts strictly after the cursor (is on a later page). */

@@ -73,6 +73,17 @@ export class HistoryService {
     );
   }
 
+  /** Failed checks of one monitor from `from` to `to` (null: until now), newest first, unwritten ones included (an incident's `checks`). */
+  async failedChecks(monitorId: number, from: number, to: number | null, limit: number): Promise<CheckResultDto[]> {
+    const end = to ?? Number.MAX_SAFE_INTEGER;
+    const stored = (await this.db.query(
+      `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND outcome = ? AND at >= ? AND at <= ? ORDER BY at DESC LIMIT ?`,
+      [monitorId, OUTCOME_CODE.down, from, end, limit],
+    )) as CheckRow[];
+    const pending = this.writer.pending(monitorId).filter((r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end);
+    return merge(stored, pending, limit).map(toItem);
+  }
+
   private async monitorRows(id: number, cursor: CheckCursor | null, outcome: Outcome | null, n: number): Promise<CheckRow[]> {
     const where = ['monitor_id = ?'];
     const params: unknown[] = [id];

@@ -166,8 +166,10 @@ export class MonitorsService {
 
   async remove(ref: string, caller: Caller | null): Promise<void> {
     const current = await this.repo.resolve(ref);
-    await this.db.tx(async (m) => {
-      // The history goes with the monitor (spec: "deletes monitor and history").
+    const ended = await this.db.tx(async (m) => {
+      // The history goes with the monitor (spec: "deletes monitor and history"); its incidents
+      // stay, an open one ended with `deleted` (docs/incidents.md).
+      const incident = await this.engine.endIncidentOfDeletedIn(m, current.id, actorName(caller));
       await this.history.deleteMonitorIn(m, current.id);
       await this.repo.delete(m, current.id);
       await this.events.recordIn(m, {
@@ -176,8 +178,10 @@ export class MonitorsService {
         actor: actorName(caller),
         data: { monitor_id: current.id, slug: current.config.slug },
       });
+      return incident;
     });
     this.bus.emit('monitor.deleted', { id: current.id });
+    if (ended) this.bus.emit('incident', { incident: ended });
   }
 
   async setPaused(ref: string, paused: boolean, caller: Caller | null): Promise<MonitorDto> {

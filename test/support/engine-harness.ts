@@ -10,6 +10,8 @@ import { SwitchServer, startSwitchServer } from './switch-server';
 export interface EngineHarness {
   t: TestApp;
   write: string;
+  /** The owner's session cookie. */
+  cookie: string;
   engine: EngineService;
   writer: CheckWriter;
   target: SwitchServer;
@@ -25,6 +27,7 @@ export async function startEngineHarness(opts: StartOptions = {}): Promise<Engin
   const h: EngineHarness = {
     t,
     write,
+    cookie,
     target,
     get engine() {
       return h.t.app.get(EngineService);

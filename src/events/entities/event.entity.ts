@@ -7,6 +7,8 @@ export class EventEntity {
   @Column('integer') at!: number;
   @Column('text') kind!: string;
   @Column('integer', { nullable: true }) monitor_id!: number | null;
+  /** The incident the line belongs to (its timeline), if any. */
+  @Column('integer', { nullable: true }) incident_id!: number | null;
   /** Who did it: `owner`, `key:<name>`, `system`. */
   @Column('text', { nullable: true }) actor!: string | null;
   @Column('text') text!: string;

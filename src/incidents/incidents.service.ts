@@ -1,0 +1,170 @@
+/**
+ * The incident routes: lists and single incidents read from the incidents table, with the
+ * engine's open incidents laid over them (their failure count and latest error move with every
+ * check, and one opened less than a write ago is not on disk yet); PATCH stores the owner's
+ * acknowledgement and note with a timeline line saying who did it.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import { Caller, actorName } from '../common/caller';
+import { CLOCK, Clock } from '../common/clock';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { toIso } from '../common/time';
+import { Database } from '../db/database';
+import { EngineService } from '../engine/engine.service';
+import { RUN_KINDS } from '../engine/incident-book';
+import { EventBus } from '../events/event-bus';
+import { EventsService } from '../events/events.service';
+import { IncidentAnswer, IncidentRow, toIncidentAnswer } from '../events/incident';
+import { HistoryService } from '../history/history.service';
+import { CheckResultDto } from '../probes/check-result';
+import { CheckWriter } from '../history/writer';
+import { applyIncidentPatch, IncidentFilter, incidentFilter, parseIncidentPatch } from './incident-input';
+
+/** The single-incident answer's `checks`: its latest failed checks. */
+export const INCIDENT_CHECKS = 200;
+
+export interface IncidentDetail extends IncidentAnswer {
+  checks: CheckResultDto[];
+  timeline: { at: string; kind: string; text: string }[];
+}
+
+/** The name shown is the monitor's current one; a deleted monitor's is the one the incident kept. */
+const SELECT = `SELECT i.id, i.monitor_id, COALESCE(m.name, i.monitor_name) AS monitor_name, i.started_at, i.down_at, i.ended_at,
+  i.end_reason, i.cause_code, i.cause_message, i.last_error_code, i.last_error_message, i.fails, i.acknowledged_at, i.note
+  FROM incidents i LEFT JOIN monitors m ON m.id = i.monitor_id`;
+
+@Injectable()
+export class IncidentsService {
+  constructor(
+    private readonly db: Database,
+    private readonly engine: EngineService,
+    private readonly history: HistoryService,
+    private readonly writer: CheckWriter,
+    private readonly events: EventsService,
+    private readonly bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** GET /incidents: newest first. */
+  async list(query: Record<string, unknown>): Promise<Page<IncidentAnswer>> {
+    const filter = incidentFilter(query);
+    const { limit, before } = pageQuery(query, ID_CURSOR);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.state === 'open') where.push('i.ended_at IS NULL');
+    if (filter.state === 'closed') where.push('i.ended_at IS NOT NULL');
+    if (filter.monitorId !== null) {
+      where.push('i.monitor_id = ?');
+      params.push(filter.monitorId);
+    }
+    if (before !== null) {
+      where.push('i.id < ?');
+      params.push(before);
+    }
+    const stored = (await this.db.query(`${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`, [
+      ...params,
+      limit + 1,
+    ])) as IncidentRow[];
+    // Incidents opened less than a write ago have the highest ids: they lead the first pages.
+    const seen = new Set(stored.map((r) => r.id));
+    const fresh = this.engine.incidents.unwrittenRows().filter((r) => !seen.has(r.id) && (before === null || r.id < before) && matches(r, filter));
+    const rows = [...fresh, ...stored.map((r) => this.live(r))].sort((a, b) => b.id - a.id).slice(0, limit + 1);
+    const now = this.clock.now();
+    return toPage(rows, limit, (r) => toIncidentAnswer(r, now), (r) => ID_CURSOR.format(r.id));
+  }
+
+  /** GET /incidents/{id}: the incident with its latest failed checks and its timeline. */
+  async get(ref: string): Promise<IncidentDetail> {
+    const { row, written } = await this.find(ref);
+    const [checks, timeline] = await Promise.all([
+      this.history.failedChecks(row.monitor_id, row.started_at, row.ended_at, INCIDENT_CHECKS),
+      this.timeline(row, written),
+    ]);
+    return { ...toIncidentAnswer(row, this.clock.now()), checks, timeline };
+  }
+
+  /** PATCH /incidents/{id}: {acknowledged, note}. */
+  async patch(ref: string, body: unknown, caller: Caller | null): Promise<IncidentAnswer> {
+    const patch = parseIncidentPatch(body);
+    let found = await this.find(ref);
+    // Opened less than a write ago: put it on disk first, so the update has a row to change.
+    if (!found.written) {
+      await this.writer.flush();
+      found = await this.find(ref);
+    }
+    const now = this.clock.now();
+    const who = caller?.kind === 'key' ? `API key "${caller.name}"` : 'the owner';
+    const row = found.row;
+    const out = applyIncidentPatch(row, patch, who, now);
+    if (out.line) {
+      const line = out.line;
+      await this.db.tx(async (m) => {
+        await m.query('UPDATE incidents SET acknowledged_at = ?, note = ? WHERE id = ?', [out.acknowledged_at, out.note, row.id]);
+        await this.events.recordIn(m, {
+          kind: line.kind,
+          at: now,
+          monitorId: row.monitor_id,
+          incidentId: row.id,
+          actor: actorName(caller),
+          text: `${line.text} (incident ${row.id}, ${row.monitor_name})`,
+          data: line.data,
+        });
+      });
+      this.engine.incidents.patched(row.id, { acknowledged_at: out.acknowledged_at, note: out.note });
+    }
+    const updated: IncidentRow = { ...row, acknowledged_at: out.acknowledged_at, note: out.note };
+    if (out.line) this.bus.emit('incident', { incident: updated });
+    return toIncidentAnswer(updated, now);
+  }
+
+  private async find(ref: string): Promise<{ row: IncidentRow; written: boolean }> {
+    const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
+    if (id === null) throw ApiError.notFound('incident');
+    const [stored] = (await this.db.query(`${SELECT} WHERE i.id = ?`, [id])) as IncidentRow[];
+    if (stored) return { row: this.live(stored), written: true };
+    const pending = this.engine.incidents.byId(id);
+    if (pending && !pending.written) return pending;
+    throw ApiError.notFound('incident');
+  }
+
+  /** An open incident as the engine holds it now (its count and latest error are newer than its row). */
+  private live(stored: IncidentRow): IncidentRow {
+    if (stored.ended_at !== null) return stored;
+    const open = this.engine.incidents.byId(stored.id)?.row;
+    if (!open) return stored;
+    return {
+      ...stored,
+      fails: open.fails,
+      last_error_code: open.last_error_code,
+      last_error_message: open.last_error_message,
+      ended_at: open.ended_at,
+      end_reason: open.end_reason,
+    };
+  }
+
+  /** Its lines in time order, those waiting for the next write included. */
+  private async timeline(row: IncidentRow, written: boolean): Promise<IncidentDetail['timeline']> {
+    // Until the incident is written, lines of its failure run do not carry its id yet.
+    const rows = (await this.db.query(
+      written
+        ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
+        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,
+      written ? [row.id] : [row.id, row.monitor_id, row.started_at, ...RUN_KINDS],
+    )) as { id: number; at: number; kind: string; text: string }[];
+    const lines = rows.map((r) => ({ at: r.at, kind: r.kind, text: r.text }));
+    const pending = this.engine
+      .pendingLines()
+      .filter((e) => e.incidentId === row.id || (!written && e.monitorId === row.monitor_id && !e.incidentId && (e.at ?? 0) >= row.started_at && (RUN_KINDS as readonly string[]).includes(e.kind)))
+      .map((e) => ({ at: e.at ?? this.clock.now(), kind: e.kind, text: e.text }));
+    // Stable: written lines first at equal times, then those waiting, in the order they came.
+    return [...lines, ...pending].sort((a, b) => a.at - b.at).map((l) => ({ at: toIso(l.at), kind: l.kind, text: l.text }));
+  }
+}
+
+function matches(r: IncidentRow, f: IncidentFilter): boolean {
+  if (f.monitorId !== null && r.monitor_id !== f.monitorId) return false;
+  if (f.state === 'open') return r.ended_at === null;
+  if (f.state === 'closed') return r.ended_at !== null;
+  return true;
+}
