@@ -313,7 +313,8 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async setStatus(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
-    await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0 WHERE monitor_id = ?', [status, since, id]);
+    // A pause or a new target ends any open incident in the same transaction (engine.endIncidentIn).
+    await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL WHERE monitor_id = ?', [status, since, id]);
   }
 
   async stateRows(): Promise<MonitorState[]> {

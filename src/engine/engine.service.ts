@@ -39,7 +39,7 @@ export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
 const STATE_WRITE_COLUMNS = [
   'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
-  'error_message', 'cert_expires_at', 'note', 'engine',
+  'error_message', 'incident_id', 'cert_expires_at', 'note', 'engine',
 ] as const;
 
 
@@ -63,7 +63,15 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Bus announcements waiting for their state rows and lines to commit (durable, then announced). */
   private pendingAnnouncements: Announcement[] = [];
   /** What the writer's open transaction is writing; dropped from the queues once it commits. */
-  private writing: { states: Map<number, number>; events: number; announcements: number; incidents: IncidentWrites } | null = null;
+  private writing: {
+    /** Monitor id → generation, to clear `dirty` after the commit. */
+    states: Map<number, number>;
+    /** The state rows as they were at the snapshot (STATE_WRITE_COLUMNS order). */
+    stateRows: unknown[][];
+    events: number;
+    announcements: number;
+    incidents: IncidentWrites;
+  } | null = null;
   /** Open incidents (one per monitor at most), written with the state rows. */
   readonly incidents = new IncidentBook();
   private readonly scheduler: Scheduler;
@@ -94,6 +102,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
     writer.addHook({
+      snapshot: () => this.snapshot(),
       onRows: (m) => this.persist(m),
       afterCommit: () => this.persisted(),
       hasWork: () => this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.incidents.hasWork(),
@@ -347,7 +356,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       incident = this.incidents.end(m.id, t.at, t.kind === 'closed' ? t.reason : 'recovered');
       m.incidentId = null;
     }
-    const line = transitionLine(m.config.name, t);
+    const line = t.kind === 'closed' && !incident ? null : transitionLine(m.config.name, t);
     if (line) {
       this.pendingEvents.push({
         kind: line.kind,
@@ -364,15 +373,30 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /**
-   * Inside the transaction that deletes a monitor: its open incident ends with `deleted` (written
-   * here, whole, even if it was opened less than a write ago). Returns the ended row, for the
-   * caller to announce once its transaction committed.
+   * Inside the transaction of a change that ends a monitor's open incident (a deletion, a pause,
+   * a new kind or target), so the change and the end commit together: the incident is written
+   * ended, with its `closed` line. Memory is left alone; the caller passes the returned row on
+   * with its bus event (monitor.changed or monitor.deleted) once the transaction committed.
+   *
+   * An incident opened less than a write ago is not on disk yet, nor are the checks that opened
+   * it: a pause or a new target leaves it to the engine, which ends it in memory and writes it
+   * with its checks. A deletion writes it whole (the monitor's checks go anyway).
    */
-  async endIncidentOfDeletedIn(tx: EntityManager, monitorId: number, actor: string): Promise<IncidentRow | null> {
-    const open = this.incidents.openOf(monitorId);
-    if (!open) return null;
+  async endIncidentIn(tx: EntityManager, monitorId: number, reason: 'deleted' | 'paused' | 'config_changed', actor: string): Promise<IncidentRow | null> {
     const now = this.clock.now();
-    const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: 'deleted' };
+    // What is on disk must agree with the state this change writes: an incident the engine has
+    // already ended (a recovery a moment ago) but not yet written is written as it ended, and
+    // anything else still open on disk ends with this change's reason.
+    for (const ended of this.incidents.endedUnwritten(monitorId)) await this.writeIncident(tx, ended, false);
+    const open = this.incidents.openOf(monitorId);
+    const onDisk = open && this.incidents.byId(open.id)?.written;
+    await tx.query(
+      `UPDATE incidents SET ended_at = MAX(started_at, ?), end_reason = ? WHERE monitor_id = ? AND ended_at IS NULL${onDisk ? ' AND id != ?' : ''}`,
+      onDisk ? [now, reason, monitorId, open.id] : [now, reason, monitorId],
+    );
+    if (!open) return null;
+    if (reason !== 'deleted' && !onDisk) return null;
+    const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: reason };
     await this.writeIncident(tx, ended, false);
     await this.events.recordIn(tx, {
       kind: 'closed',
@@ -380,22 +404,35 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       monitorId,
       incidentId: ended.id,
       actor,
-      text: `${open.monitor_name}: incident ended without recovery (${CLOSE_WORDS.deleted})`,
-      data: { reason: 'deleted' },
+      text: `${open.monitor_name}: incident ended without recovery (${CLOSE_WORDS[reason]})`,
+      data: { reason },
     });
     return ended;
   }
 
+  /** After the change's commit: the incident it ended leaves memory (nothing more to write) and is announced. */
+  private endedElsewhere(monitorId: number, ended: IncidentRow | null | undefined): void {
+    if (!ended) return;
+    this.incidents.endedElsewhere(monitorId, ended);
+    const m = this.live.get(monitorId);
+    if (m && m.incidentId === ended.id) {
+      m.incidentId = null;
+      this.markDirty(m);
+    }
+    this.bus.emit('incident', { incident: ended });
+  }
+
   /**
    * Upserts the engine's columns of an incident (never acknowledged_at or note: PATCH owns
-   * those). `onlyIfMonitorExists`: a write racing a deletion that already committed writes nothing.
+   * those). An ended incident is final: no later write reopens or changes it. `onlyIfMonitorExists`: a write racing a deletion that already committed writes nothing.
    */
   private async writeIncident(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
     const cols = ENGINE_INCIDENT_COLUMNS;
     await tx.query(
       `INSERT INTO incidents (${cols.join(', ')}) SELECT ${cols.map(() => '?').join(', ')}
        WHERE ${onlyIfMonitorExists ? 'EXISTS (SELECT 1 FROM monitors WHERE id = ?)' : '? IS NOT NULL'}
-       ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`,
+       ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}
+       WHERE incidents.ended_at IS NULL`,
       [...cols.map((c) => row[c]), row.monitor_id],
     );
   }
@@ -405,37 +442,53 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.writer.soon();
   }
 
-  /** Runs inside the writer's transaction: state rows and timeline lines commit with their results. */
+  /**
+   * At the instant the writer takes its rows: the states, lines and incidents those rows caused.
+   * Results that arrive while the write runs wait for the next one, with their rows.
+   */
+  private snapshot(): void {
+    const states = new Map(this.dirty);
+    const stateRows: unknown[][] = [];
+    for (const id of states.keys()) {
+      const m = this.live.get(id);
+      if (!m) continue;
+      const row = toMonitorState(m);
+      stateRows.push([m.id, row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms,
+        row.error_code, row.error_message, row.incident_id, row.cert_expires_at, row.note, engineBlob(m)]);
+    }
+    this.writing = {
+      states,
+      stateRows,
+      events: this.pendingEvents.length,
+      announcements: this.pendingAnnouncements.length,
+      incidents: this.incidents.writes(),
+    };
+  }
+
+  /** Runs inside the writer's transaction: state rows, timeline lines and incidents commit with their results. */
   private async persist(tx: EntityManager): Promise<void> {
     // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
-    const states = new Map(this.dirty);
-    const events = this.pendingEvents.slice();
-    this.writing = { states, events: events.length, announcements: this.pendingAnnouncements.length, incidents: { rows: [], attach: [] } };
-    const rows = [...states.keys()].map((id) => this.live.get(id)).filter((m): m is LiveMonitor => m !== undefined);
+    if (!this.writing) return;
+    const { stateRows, incidents } = this.writing;
+    const events = this.pendingEvents.slice(0, this.writing.events);
     // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
     // carries a state row for every monitor that had a result.
-    for (let i = 0; i < rows.length; i += 500) {
-      const part = rows.slice(i, i + 500);
+    for (let i = 0; i < stateRows.length; i += 500) {
+      const part = stateRows.slice(i, i + 500);
       await tx.query(
         `WITH v(${STATE_WRITE_COLUMNS.join(', ')}) AS (VALUES ${part.map(() => `(${STATE_WRITE_COLUMNS.map(() => '?').join(', ')})`).join(', ')})
          UPDATE monitor_state SET ${STATE_WRITE_COLUMNS.slice(1).map((c) => `${c} = v.${c}`).join(', ')}
          FROM v WHERE monitor_state.monitor_id = v.monitor_id`,
-        part.flatMap((m) => {
-          const row = toMonitorState(m);
-          return [m.id, row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms,
-            row.error_code, row.error_message, row.cert_expires_at, row.note, engineBlob(m)];
-        }),
+        part.flat(),
       );
     }
     for (const e of events) await this.events.recordIn(tx, e);
-    const incidents = this.incidents.writes();
-    this.writing.incidents = incidents;
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
-    // Lines of the failure run written before Down was confirmed belong to the incident too.
+    // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
     for (const a of incidents.attach) {
       await tx.query(
-        `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})`,
-        [a.id, a.monitorId, a.since, ...RUN_KINDS],
+        `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})`,
+        [a.id, a.monitorId, a.since, a.until, ...RUN_KINDS],
       );
     }
   }
@@ -452,8 +505,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private subscribe(): void {
-    this.bus.on('monitor.changed', ({ id, created, targetChanged, config }) => this.reload(id, created, targetChanged, config));
-    this.bus.on('monitor.deleted', ({ id }) => {
+    this.bus.on('monitor.changed', ({ id, created, targetChanged, config, endedIncident }) => {
+      this.endedElsewhere(id, endedIncident);
+      this.reload(id, created, targetChanged, config);
+    });
+    this.bus.on('monitor.deleted', ({ id, endedIncident }) => {
+      this.endedElsewhere(id, endedIncident);
       this.incidents.forget(id);
       this.live.delete(id);
       this.dirty.delete(id);

@@ -27,7 +27,7 @@ describe('IncidentBook', () => {
     expect(book.byId(1)?.written).toBe(false);
     expect(book.unwrittenRows().map((r) => r.id)).toEqual([1]);
     const w = book.writes();
-    expect(w.attach).toEqual([{ id: 1, monitorId: 1, since: 80_000 }]);
+    expect(w.attach).toEqual([{ id: 1, monitorId: 1, since: 80_000, until: 100_000 }]);
     book.failed(1, 4, { code: 'timeout', message: 'timed out' }); // while the write runs
     book.written(w);
     expect(book.byId(1)?.written).toBe(true);

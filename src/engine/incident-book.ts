@@ -13,7 +13,7 @@ export const RUN_KINDS = ['failing', 'path', 'flapping'] as const;
 export interface IncidentWrites {
   rows: IncidentRow[];
   /** Newly opened incidents: lines of their failure run written earlier get their id. */
-  attach: { id: number; monitorId: number; since: number }[];
+  attach: { id: number; monitorId: number; since: number; until: number }[];
 }
 
 export class IncidentBook {
@@ -72,7 +72,7 @@ export class IncidentBook {
     };
     this.open.set(monitorId, row);
     this.unwritten.add(row.id);
-    this.attach.push({ id: row.id, monitorId, since: row.started_at });
+    this.attach.push({ id: row.id, monitorId, since: row.started_at, until: row.down_at });
     this.toWrite.set(row.id, row);
     return row;
   }
@@ -106,6 +106,19 @@ export class IncidentBook {
     this.open.delete(monitorId);
     this.toWrite.set(ended.id, ended);
     return ended;
+  }
+
+  /** The monitor's incidents that ended in memory and whose ended version is not on disk yet (their open one is). */
+  endedUnwritten(monitorId: number): IncidentRow[] {
+    return [...this.toWrite.values()].filter((r) => r.monitor_id === monitorId && r.ended_at !== null && !this.unwritten.has(r.id));
+  }
+
+  /** Another transaction wrote this incident ended: it leaves the open ones, and no older version of it is written. */
+  endedElsewhere(monitorId: number, ended: IncidentRow): void {
+    if (this.open.get(monitorId)?.id === ended.id) this.open.delete(monitorId);
+    this.toWrite.delete(ended.id);
+    this.unwritten.delete(ended.id);
+    this.attach = this.attach.filter((a) => a.id !== ended.id);
   }
 
   /** The monitor is gone (its incident was ended in the deleting transaction): nothing more to write. */

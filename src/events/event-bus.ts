@@ -13,8 +13,16 @@ import type { IncidentRow } from './incident';
 
 export interface BusEvents {
   /** A monitor was created or its configuration changed (targetChanged: kind or target differ). */
-  'monitor.changed': { id: number; created: boolean; targetChanged: boolean; config: MonitorConfig };
-  'monitor.deleted': { id: number };
+  'monitor.changed': {
+    id: number;
+    created: boolean;
+    targetChanged: boolean;
+    config: MonitorConfig;
+    /** The open incident the change ended (a pause, a new target), written in the change's transaction. */
+    endedIncident?: IncidentRow | null;
+  };
+  /** endedIncident: the open incident the deletion ended, written in its transaction. */
+  'monitor.deleted': { id: number; endedIncident?: IncidentRow | null };
   /** A heartbeat monitor got a new ping URL: the old one stops working. */
   'monitor.token': { id: number };
   /** A monitor's status moved (incidents, alerts and the live stream listen). */

@@ -26,6 +26,12 @@ const ROWS_PER_STATEMENT = 500;
 
 /** Work that must commit in the same transaction as the rows (rollups, state rows, timeline lines). */
 export interface WriteHook {
+  /**
+   * Called at the start of the transaction, synchronously, at the same instant the rows to write
+   * are taken: the hook takes what it will write now, so what it writes was caused by those rows
+   * (a state or an incident is never written without the check that made it).
+   */
+  snapshot?(): void;
   onRows(m: EntityManager, rows: CheckRow[]): Promise<void>;
   /** Called once the transaction committed (in-memory bookkeeping and announcements that must not run ahead of the disk). */
   afterCommit?(): void;
@@ -132,20 +138,24 @@ export class CheckWriter implements OnApplicationShutdown {
     }
     while (this.flushing) await this.flushing;
     if (this.buffer.length === 0 && !this.hooks.some((h) => h.hasWork?.())) return;
-    const rows = this.buffer.slice();
-    this.flushing = this.write(rows).finally(() => {
+    this.flushing = this.write().finally(() => {
       this.flushing = null;
     });
     await this.flushing;
   }
 
-  private async write(taken: CheckRow[]): Promise<void> {
+  private async write(): Promise<void> {
     const started = performance.now();
-    let rows = taken;
+    let taken: CheckRow[] = [];
+    let rows: CheckRow[] = [];
     try {
       await this.db.tx(async (m) => {
+        // Taken once the transaction has begun (it may have waited for others), together with the
+        // hooks' snapshots, before any await: rows, states and incidents of one instant.
+        taken = this.buffer.slice();
+        for (const hook of this.hooks) hook.snapshot?.();
         // Decided inside the transaction: a deletion that committed before it is known by now.
-        if (this.deleted.size) rows = rows.filter((r) => !this.deleted.has(r.monitor_id));
+        rows = this.deleted.size ? taken.filter((r) => !this.deleted.has(r.monitor_id)) : taken;
         for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
           const part = rows.slice(i, i + ROWS_PER_STATEMENT);
           const values = part.map(() => `(${CHECK_COLUMNS.map(() => '?').join(',')})`).join(',');

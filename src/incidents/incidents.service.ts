@@ -149,13 +149,13 @@ export class IncidentsService {
     const rows = (await this.db.query(
       written
         ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
-        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,
-      written ? [row.id] : [row.id, row.monitor_id, row.started_at, ...RUN_KINDS],
+        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,
+      written ? [row.id] : [row.id, row.monitor_id, row.started_at, row.down_at, ...RUN_KINDS],
     )) as { id: number; at: number; kind: string; text: string }[];
     const lines = rows.map((r) => ({ at: r.at, kind: r.kind, text: r.text }));
     const pending = this.engine
       .pendingLines()
-      .filter((e) => e.incidentId === row.id || (!written && e.monitorId === row.monitor_id && !e.incidentId && (e.at ?? 0) >= row.started_at && (RUN_KINDS as readonly string[]).includes(e.kind)))
+      .filter((e) => e.incidentId === row.id || (!written && e.monitorId === row.monitor_id && !e.incidentId && (e.at ?? 0) >= row.started_at && (e.at ?? 0) <= row.down_at && (RUN_KINDS as readonly string[]).includes(e.kind)))
       .map((e) => ({ at: e.at ?? this.clock.now(), kind: e.kind, text: e.text }));
     // Stable: written lines first at equal times, then those waiting, in the order they came.
     return [...lines, ...pending].sort((a, b) => a.at - b.at).map((l) => ({ at: toIso(l.at), kind: l.kind, text: l.text }));

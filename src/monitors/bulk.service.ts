@@ -70,7 +70,7 @@ export class BulkService {
           out.push({ id, created: true, targetChanged: true, config: p.config });
         } else {
           const r = await this.monitors.updateIn(m, p.existing, p.config, caller);
-          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config });
+          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident });
         }
       }
       return { answer: answerFor(planned), changes: out };

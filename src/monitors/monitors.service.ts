@@ -26,6 +26,7 @@ import { MonitorStats } from '../history/monitor-stats';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
 import { EngineService } from '../engine/engine.service';
+import type { IncidentRow } from '../events/incident';
 import { MONITOR_KINDS } from '../probes/kinds';
 import { MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
 import { slugify, uniqueSlug } from './slug';
@@ -169,7 +170,7 @@ export class MonitorsService {
     const ended = await this.db.tx(async (m) => {
       // The history goes with the monitor (spec: "deletes monitor and history"); its incidents
       // stay, an open one ended with `deleted` (docs/incidents.md).
-      const incident = await this.engine.endIncidentOfDeletedIn(m, current.id, actorName(caller));
+      const incident = await this.engine.endIncidentIn(m, current.id, 'deleted', actorName(caller));
       await this.history.deleteMonitorIn(m, current.id);
       await this.repo.delete(m, current.id);
       await this.events.recordIn(m, {
@@ -180,8 +181,7 @@ export class MonitorsService {
       });
       return incident;
     });
-    this.bus.emit('monitor.deleted', { id: current.id });
-    if (ended) this.bus.emit('incident', { incident: ended });
+    this.bus.emit('monitor.deleted', { id: current.id, endedIncident: ended });
   }
 
   async setPaused(ref: string, paused: boolean, caller: Caller | null): Promise<MonitorDto> {
@@ -241,14 +241,17 @@ export class MonitorsService {
    * (so replaying a replace changes nothing, updated_at included).
    */
   async updateIn(m: EntityManager, current: StoredMonitor, next: MonitorConfig, caller: Caller | null): Promise<UpdateOutcome> {
-    if (canonicalJson(current.config) === canonicalJson(next)) return { changed: false, targetChanged: false, token: null };
+    if (canonicalJson(current.config) === canonicalJson(next)) return { changed: false, targetChanged: false, token: null, endedIncident: null };
     const now = this.clock.now();
     await this.repo.update(m, current.id, next, now);
     const targetChanged = current.config.kind !== next.kind || describeTarget(current.config) !== describeTarget(next);
+    let endedIncident: IncidentRow | null = null;
     if (next.paused !== current.config.paused) {
+      if (next.paused) endedIncident = await this.engine.endIncidentIn(m, current.id, 'paused', actorName(caller));
       await this.repo.setStatus(m, current.id, next.paused ? 'paused' : 'unknown', now);
     } else if (targetChanged && !next.paused) {
       // Results of the old target say nothing about the new one.
+      endedIncident = await this.engine.endIncidentIn(m, current.id, 'config_changed', actorName(caller));
       await this.repo.setStatus(m, current.id, 'unknown', now);
     }
     let token: string | null = null;
@@ -266,7 +269,7 @@ export class MonitorsService {
       actor: actorName(caller),
       data: { fields },
     });
-    return { changed: true, targetChanged, token };
+    return { changed: true, targetChanged, token, endedIncident };
   }
 
   /**
@@ -296,7 +299,7 @@ export class MonitorsService {
   }
 
   private async afterUpdate(id: number, outcome: UpdateOutcome, config: MonitorConfig): Promise<MonitorAnswer> {
-    if (outcome.changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: outcome.targetChanged, config });
+    if (outcome.changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: outcome.targetChanged, config, endedIncident: outcome.endedIncident });
     return this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), outcome.token);
   }
 
@@ -325,6 +328,8 @@ export interface UpdateOutcome {
   changed: boolean;
   targetChanged: boolean;
   token: string | null;
+  /** The open incident this change ended (a pause, a new kind or target), to announce after the commit. */
+  endedIncident: IncidentRow | null;
 }
 
 function listFilter(query: Record<string, unknown>) {
