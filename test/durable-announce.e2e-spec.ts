@@ -100,4 +100,29 @@ describe('durable, then announced', () => {
     // The pause ended the failure run; the row must say so even though no check result followed it.
     expect(sameState(row, live)).toBe(true);
   });
+
+  it('announces an incident only once its row says what the announcement says', async () => {
+    const heard: Promise<boolean>[] = [];
+    t.app.get(EventBus).on('incident', ({ incident }) => {
+      heard.push(
+        t.db
+          .query<{ ended_at: number | null; end_reason: string | null; fails: number }[]>('SELECT ended_at, end_reason, fails FROM incidents WHERE id = ?', [incident.id])
+          .then(([row]) => row !== undefined && row.ended_at === incident.ended_at && row.end_reason === incident.end_reason && row.fails === incident.fails),
+      );
+    });
+    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1, recover_after: 1 }, { url: target.url })).expect(201)).body;
+    target.status = 500;
+    await advance(0); // opens
+    await t.app.get(CheckWriter).flush();
+    target.status = 200;
+    await advance(60_000); // recovers
+    await t.app.get(CheckWriter).flush();
+    target.status = 500;
+    await advance(60_000); // opens again
+    await t.app.get(CheckWriter).flush();
+    await t.http.post(`/api/v1/monitors/${m.id}/pause`).set(bearer(write)).expect(200); // ends in the pause's transaction
+    await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
+    expect(heard).toHaveLength(4);
+    expect(await Promise.all(heard)).toEqual([true, true, true, true]);
+  });
 });
