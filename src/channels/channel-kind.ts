@@ -1,0 +1,103 @@
+/**
+ * What every alert channel kind is: one file per kind under senders/ implements ChannelSender,
+ * and senders/registry.ts lists them. The outbox hands a sender one OutboundMessage (one or more
+ * events batched over 20 s); the sender says how it went, and whether a failure is permanent
+ * (no more retries). Pure types; no Nest, no database.
+ */
+import type { FieldError } from '../common/api-error';
+import type { SecretSchema } from '../common/secret-fields';
+
+export const CHANNEL_KINDS = ['email', 'chat', 'webhook'] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+/** Alert events a channel may subscribe to (spec "Events → Alert events"). */
+export const ALERT_EVENTS = ['down', 'up', 'slow', 'flapping', 'cert', 'reminder', 'notice'] as const;
+export type AlertEventType = (typeof ALERT_EVENTS)[number];
+
+/** The monitor an event is about, as the webhook body shows it (spec "Webhook delivery"). */
+export interface AlertMonitor {
+  id: number;
+  name: string;
+  slug: string;
+  group: string | null;
+  /** describeTarget(): "GET https://nas.lan/", "db.lan:5432", ... (never a secret). */
+  target: string;
+  /** The monitored URL for http monitors, else null. */
+  url: string | null;
+  /** For emails and chat: the monitor's description and runbook link, when set. */
+  description?: string | null;
+  runbook_url?: string | null;
+}
+
+/** One alert event. The webhook body's `events[]` items are exactly the spec fields of this. */
+export interface AlertEvent {
+  type: AlertEventType;
+  /** Epoch ms (RFC 3339 on the wire). */
+  at: number;
+  /** null for the service's own notices. */
+  monitor: AlertMonitor | null;
+  /** One line for people: "NAS web UI is down: connection refused". */
+  message: string;
+  /** down/up: how long it was down (up) or has been failing (down); reminder: down so far. */
+  duration_ms?: number;
+  error?: { code: string; message: string };
+}
+
+/** What one send carries: one or more events for one channel (batched over 20 s). */
+export interface OutboundMessage {
+  /**
+   * The outbox id, the same on every attempt of this message: receivers dedupe on it (webhook
+   * header `X-Service-Message-Id`, email `Message-ID`), because delivery is at-least-once.
+   */
+  id: string;
+  events: AlertEvent[];
+  /** POST /channels/{id}/test: a test message, no monitor. */
+  test?: boolean;
+}
+
+export interface SendResult {
+  ok: boolean;
+  /** Who carried it: the mail provider's name (its host), "slack" / "discord" / ..., or "webhook". */
+  provider: string | null;
+  /** HTTP status or SMTP reply code, when there was one. */
+  status: number | null;
+  /** Why it failed: short (at most 300 characters), never a secret (URLs with tokens are masked). */
+  error: string | null;
+  /** A failure that retrying cannot fix (a 4xx other than 408/429, a bad address, a refused private target). */
+  permanent: boolean;
+}
+
+/** Where a sender sends from: settings it needs that are not the channel's own. */
+export interface SendContext {
+  /** allow_private_targets from settings: receivers at private addresses are refused when false (judged on the connected address). */
+  allowPrivate: boolean;
+  /** The dashboard's origin, for links in messages. */
+  publicUrl: string;
+  /** The mail path (email channels, sign-in and reset emails). */
+  mail: MailTransport;
+  /** Extra CA certificates (PEM) to trust for receivers, tests only. */
+  ca?: string;
+}
+
+/** Mail as the senders see it: the configured providers in order (primary, then fallback). */
+export interface MailTransport {
+  /** Provider names (hosts), in order; empty when no provider is configured. */
+  readonly providers: readonly string[];
+  /** Sends through the first provider that takes it; says which one, and why each failed. */
+  send(mail: { to: string[]; subject: string; text: string; html: string; messageId: string }): Promise<SendResult>;
+}
+
+export type ParsedConfig<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };
+
+export interface ChannelSender<C = unknown> {
+  readonly kind: ChannelKind;
+  /**
+   * Checks a config body. Errors use dotted paths from the channel body: `config.to[2]`,
+   * `config.headers[0].name`. A secret field may hold `********` (MASK, common/secrets.ts): the
+   * caller then keeps the stored value (common/secret-fields.ts keepSecrets) before using it.
+   */
+  parseConfig(raw: unknown): ParsedConfig<C>;
+  /** The secret fields of this kind's config (`url`, `secret`, `headers[*].value`): masked in answers, sealed at rest. */
+  readonly secrets: SecretSchema;
+  send(config: C, message: OutboundMessage, ctx: SendContext): Promise<SendResult>;
+}
