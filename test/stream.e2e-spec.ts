@@ -3,7 +3,8 @@
  * (support/sse.ts), real checks against a local target, blind detection against a loopback
  * canary, real SQLite. The stream's periods and limits are shortened through the app's stream
  * options (a keep-alive every 300 ms, a ring of 1,000 events, 256 KiB per client), so nothing
- * here waits 25 s. Incident events are covered once incidents announce them (src/incidents/).
+ * here waits 25 s. Incidents are announced on the bus by src/incidents/; here the hub's side of
+ * it is covered with an announcement made on the real bus.
  */
 import * as fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { VERSION } from '../src/common/version';
 import { BlindGate } from '../src/engine/blind-gate';
 import { EngineService } from '../src/engine/engine.service';
 import { EventBus } from '../src/events/event-bus';
+import { IncidentRow, toIncidentAnswer } from '../src/events/incident';
 import { CheckWriter } from '../src/history/writer';
 import { StreamHub } from '../src/stream/stream.hub';
 import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from './support/app';
@@ -223,6 +225,17 @@ describe('GET /stream', () => {
     t.clock.advance(5_000);
     await gate.probe();
     expect((await c.next('blind')).data).toEqual({ active: false, since });
+  });
+
+  it('forwards an incident announcement as the incident object of the API (incidents/ announces them after commit)', async () => {
+    const c = await helloed(bearer(read));
+    const now = t.clock.now();
+    const row: IncidentRow = {
+      id: 41, monitor_id: 7, monitor_name: 'Web', started_at: now - 90_000, down_at: now - 80_000, ended_at: null, end_reason: null,
+      cause_code: 'status', cause_message: 'HTTP 503', last_error_code: 'status', last_error_message: 'HTTP 503', fails: 3, acknowledged_at: null, note: null,
+    };
+    t.app.get(EventBus).emit('incident', { incident: row });
+    expect((await c.next('incident')).data).toEqual(toIncidentAnswer(row, now));
   });
 
   it('gathers monitor changes into one monitors event per window: one create, a bulk of 50, a delete', async () => {
