@@ -19,7 +19,9 @@ import { removeDir, tempDir } from '../paths';
 import { CpuUse, CpuWindow, RssSampler } from '../proc';
 import { atLeast, atMost, metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep, wait } from '../scenario';
+import { monotonicUs } from '../profile';
 import { KeyPool, Service } from '../service';
+import { profileDir, profileNotes } from '../service-profile';
 import { StalledReader, StreamReader } from '../sse-client';
 import { spread } from '../stats';
 
@@ -65,7 +67,8 @@ export const streamScenario: Scenario = {
       await service.stop();
       service = null;
 
-      service = await Service.start({ dataDir: dir });
+      const prof = profileDir(ctx, NAME);
+      service = await Service.start({ dataDir: dir, profileDir: prof });
       const svc = service;
       const streamUrl = `${svc.url}/api/v1/stream`;
       const reportUrls = reportPaths.map((p) => `${svc.url}${p}`);
@@ -84,14 +87,18 @@ export const streamScenario: Scenario = {
       await until(() => readers.every((r) => r.lastSeq >= 0), 'every client to get hello', 30_000);
       for (const r of readers) r.measuring = true;
       const checks0 = readers.map((r) => r.checks);
+      const events0 = readers.map((r) => r.events);
       const harness = new CpuWindow(process.pid);
       log(NAME, `B: ${clients} stream clients, ${durationS} s`);
+      const fromUs = monotonicUs();
       const b = await measure(svc.pid, durationS);
+      const window = { fromUs, toUs: monotonicUs() };
       const harnessUsed = harness.read();
       for (const r of readers) r.measuring = false;
       const delays = readers.flatMap((r) => r.delays);
       const d = spread(delays);
       const perReader = readers.map((r, i) => r.checks - checks0[i]);
+      const writes = readers.reduce((s, r, i) => s + r.events - events0[i], 0);
       const gapsB = readers.reduce((s, r) => s + r.gaps, 0);
       const endedB = readers.filter((r) => r.ended).length;
 
@@ -108,13 +115,18 @@ export const streamScenario: Scenario = {
       service = null;
 
       const extraCpu = b.cpu.pctOfCore - a.cpu.pctOfCore;
+      const pct = (ms: number, w: CpuUse) => (100 * ms) / w.wallMs;
       const metrics: Metric[] = [
         metric('monitors', n, ''),
         metric('stream clients (one of them stalled)', clients, ''),
         metric('CPU of the service without clients', a.cpu.pctOfCore, '% of a core'),
         metric(`CPU of the service with ${clients} clients`, b.cpu.pctOfCore, '% of a core'),
         metric('extra CPU for the clients', extraCpu, '% of a core'),
+        metric('  of which user', pct(b.cpu.userMs, b.cpu) - pct(a.cpu.userMs, a.cpu), '% of a core'),
+        metric('  of which system (kernel: sockets)', pct(b.cpu.sysMs, b.cpu) - pct(a.cpu.sysMs, a.cpu), '% of a core'),
+        metric('  on the main thread', pct(b.cpu.mainMs, b.cpu) - pct(a.cpu.mainMs, a.cpu), '% of a core'),
         metric('  per 100 clients', (extraCpu * 100) / clients, '% of a core'),
+        metric('  per event written to a client', writes > 0 ? ((extraCpu / 100) * b.cpu.wallMs * 1000) / writes : null, 'µs'),
         metric('RSS max without clients', a.rssMax / MB, 'MB'),
         metric(`RSS max with ${clients} clients`, b.rssMax / MB, 'MB'),
         metric('RSS growth for the clients', (b.rssMax - a.rssMax) / MB, 'MB', atMost(50)),
@@ -138,6 +150,7 @@ export const streamScenario: Scenario = {
         `the clients run in the harness process (${Math.round(harnessUsed.pctOfCore)} % of a core in B): on 2 cores they compete with the service, so the delays include some harness time`,
       );
       if (!c.complete) notes.push(`phase C stopped early: ${c.why}`);
+      notes.push(...profileNotes(prof, window));
       return {
         scenario: NAME,
         options: { monitors: n, clients, interval: intervalS, warmup: warmupS, duration: durationS, 'stall-mb': stallMb },

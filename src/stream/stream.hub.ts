@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { SessionsService } from '../auth/sessions.service';
+import { ApiError } from '../common/api-error';
 import type { Caller } from '../common/caller';
 import { CLOCK, Clock } from '../common/clock';
 import { VERSION } from '../common/version';
@@ -57,6 +58,8 @@ export class StreamHub implements OnModuleDestroy {
   private readonly log = new Logger('stream');
   /** Clients cut off for not reading, since start. */
   dropped = 0;
+  /** Set on shutdown: a stream opened now would hold the HTTP server's close. */
+  private stopped = false;
 
   constructor(
     bus: EventBus,
@@ -99,6 +102,7 @@ export class StreamHub implements OnModuleDestroy {
    * what a Last-Event-ID asks for (the missed events, or `reset`), then every event live.
    */
   open(req: IncomingMessage, res: ServerResponse, caller: Caller): void {
+    if (this.stopped) throw new ApiError('unavailable', 'the service is stopping; reconnect in a moment');
     // The ring and the clients must agree before this one joins: events still in the batch are
     // in the ring already, and a replay must not be followed by the same events again.
     this.flush();
@@ -152,6 +156,7 @@ export class StreamHub implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopped = true;
     for (const off of this.unsubscribe) off();
     clearInterval(this.keepAlive);
     clearInterval(this.accessSweep);
