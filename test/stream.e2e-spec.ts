@@ -145,7 +145,9 @@ describe('GET /stream', () => {
     const admin = await createKey(t, cookie, 'admin');
     for (const headers of [bearer(read), bearer(write), bearer(admin), { Cookie: cookie }]) {
       const c = await helloed(headers);
-      expect(c.res.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
+      expect(c.res.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', connection: 'close' });
+      expect(c.res.headers['transfer-encoding']).toBeUndefined();
+      expect(c.res.headers['x-content-type-options']).toBe('nosniff');
       expect(c.events[0]).toEqual({ event: 'hello', id: hub.lastEventId, data: JSON.stringify({ version: VERSION }) });
       expect(c.lastEventId).toMatch(new RegExp(`^${hub.boot}-\\d+$`));
       expect(c.retry).toBe(1500);

@@ -108,21 +108,13 @@ export class StreamHub implements OnModuleDestroy {
     this.flush();
     const header = req.headers['last-event-id'];
     const resume = decideResume(Array.isArray(header) ? header[0] : header, this.boot, this.ring, this.o.clientQueueBytes / 2);
-    // No timeouts or Nagle delay on a connection that is meant to stay open and carry small frames.
-    req.socket.setTimeout(0);
-    req.socket.setNoDelay(true);
-    req.socket.setKeepAlive(true, 60_000);
-    res.writeHead(200, SSE_HEADERS);
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
+    const client = StreamClient.start(req, res, SSE_HEADERS, caller, this.o.clientQueueBytes, (c, queued) => this.overflowed(c, queued));
+    if (!client) return;
     const position = resume.kind === 'replay' ? resume.after : this.ring.last;
     const parts: Buffer[] = [Buffer.from(eventFrame(eventId(this.boot, position), 'hello', { version: VERSION }, this.o.retryMs))];
     if (resume.kind === 'replay') parts.push(...resume.frames);
     // In the same write as hello: a client never holds hello's id without having seen the reset.
     if (resume.kind === 'reset') parts.push(Buffer.from(eventFrame(this.lastEventId, 'reset', { reason: resume.reason })));
-    const client = new StreamClient(res, caller, this.o.clientQueueBytes, (c, queued) => this.overflowed(c, queued));
     this.clients.add(client);
     res.on('close', () => this.clients.delete(client));
     client.write(Buffer.concat(parts));
