@@ -67,10 +67,6 @@ export class StreamClient {
     return new StreamClient(res, socket, caller, maxQueued, onOverflow);
   }
 
-  get isOpen(): boolean {
-    return this.open;
-  }
-
   /** Who the stream belongs to, for log lines (never a secret). */
   get label(): string {
     const c = this.caller;

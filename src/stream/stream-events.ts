@@ -9,8 +9,7 @@ import { IncidentAnswer, toIncidentAnswer } from '../events/incident';
 import type { CheckError, Outcome } from '../probes/check-result';
 import { MonitorState, StateAnswer, toStateAnswer } from '../probes/status';
 
-export const STREAM_EVENTS = ['hello', 'reset', 'check', 'state', 'incident', 'blind', 'path', 'monitors'] as const;
-export type StreamEvent = (typeof STREAM_EVENTS)[number];
+export type StreamEvent = 'hello' | 'reset' | 'check' | 'state' | 'incident' | 'blind' | 'path' | 'monitors';
 
 export interface CheckEventData {
   monitor_id: number;
