@@ -1,13 +1,12 @@
 /**
- * Real Server-Sent Events clients for tests, over node:http and node:net.
- * - SseClient parses ids, event names, data, `retry:` and comments as a browser's EventSource does
- *   (WHATWG HTML, "Server-sent events"), sends Last-Event-ID, and lets a test wait for what it
- *   expects (a condition, never a sleep).
- * - StalledClient stops reading right after the response head: its socket is paused, so what the
- *   server writes piles up in the kernel and then in the server.
+ * Real Server-Sent Events clients for tests.
+ * - SseClient (node:http) parses ids, event names, data, `retry:` and comments as a browser's
+ *   EventSource does (WHATWG HTML, "Server-sent events"), sends Last-Event-ID, and lets a test wait
+ *   for what it expects (a condition, never a sleep).
+ * - StalledClient (node:net) stops reading right after the response head: its socket is paused, so
+ *   what the server writes piles up in the kernel and then in the server.
  */
 import * as http from 'node:http';
-import * as net from 'node:net';
 
 export interface SseEvent {
   /** The client's last event id once this event arrived (as EventSource's `lastEventId`). */
@@ -141,50 +140,5 @@ export class SseClient {
   }
 }
 
-/** A client that sends its request, reads the response head and then stops reading. */
-export class StalledClient {
-  private closedBy: Promise<number>;
-  private received = 0;
-
-  private constructor(private readonly socket: net.Socket) {
-    this.closedBy = new Promise((resolve) => {
-      socket.on('data', (c: Buffer) => (this.received += c.length));
-      socket.on('close', () => resolve(this.received));
-      socket.on('error', () => undefined);
-    });
-  }
-
-  static open(url: string, headers: Record<string, string>): Promise<StalledClient> {
-    const u = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(u.port), u.hostname, () => {
-        const head = Object.entries({ Host: u.host, Accept: 'text/event-stream', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-        socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\n${head}\r\n`);
-      });
-      socket.once('data', (first: Buffer) => {
-        socket.pause();
-        const client = new StalledClient(socket);
-        client.received = first.length;
-        if (!first.toString('latin1').startsWith('HTTP/1.1 200')) reject(new Error(`not a stream: ${first.toString('latin1').slice(0, 200)}`));
-        else resolve(client);
-      });
-      socket.on('error', reject);
-    });
-  }
-
-  /** Reads again and resolves with the bytes received once the server has closed the connection. */
-  resumeUntilClosed(timeoutMs = WAIT_MS): Promise<number> {
-    this.socket.resume();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not close the stalled connection')), timeoutMs);
-      void this.closedBy.then((bytes) => {
-        clearTimeout(timer);
-        resolve(bytes);
-      });
-    });
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-}
+/** A client that stops reading after its first bytes: the bench's, so both stall the same way. */
+export { StalledReader as StalledClient } from '../../bench/sse-client';
