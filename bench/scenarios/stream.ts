@@ -37,7 +37,6 @@ const ROUND_REPORTS = 256;
 interface Window {
   cpu: CpuUse;
   rssMax: number;
-  rssEnd: number;
 }
 
 export const streamScenario: Scenario = {
@@ -190,7 +189,7 @@ async function measure(pid: number, durationS: number): Promise<Window> {
   await wait(NAME, 'measuring', durationS * 1000);
   const used = cpu.read();
   rss.stop();
-  return { cpu: used, rssMax: rss.max, rssEnd: rss.samples[rss.samples.length - 1] };
+  return { cpu: used, rssMax: rss.max };
 }
 
 /** Rounds of failure reports until `bytes` of events went out, each round once every reader has had it. */
