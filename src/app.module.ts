@@ -27,6 +27,8 @@ import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
+import { StreamModule } from './stream/stream.module';
+import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
 
 export interface AppDeps {
   config: AppConfig;
@@ -38,6 +40,8 @@ export interface AppDeps {
   ca?: string;
   /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
   timers?: Timers;
+  /** The live stream's limits and periods (tests shorten the keep-alive); defaults otherwise. */
+  stream?: Partial<StreamOptions>;
 }
 
 @Module({})
@@ -58,6 +62,7 @@ export class AppModule {
         EngineModule,
         MonitorsModule,
         IncidentsModule,
+        StreamModule,
         SystemModule,
         DashboardModule,
       ],
@@ -66,6 +71,7 @@ export class AppModule {
         { provide: SECRET_BOX, useValue: deps.secrets },
         { provide: STARTED_AT, useValue: deps.clock.now() },
         { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
+        { provide: STREAM_OPTIONS, useValue: streamOptions(deps.stream) },
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
@@ -75,7 +81,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS],
+      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, STREAM_OPTIONS],
     };
   }
 }

@@ -6,9 +6,10 @@ import { floorScenario } from './floor';
 import { heartbeatsScenario } from './heartbeats';
 import { startupScenario } from './startup';
 import { storageScenario } from './storage';
+import { streamScenario } from './stream';
 import { writerScenario } from './writer';
 
-export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, heartbeatsScenario, startupScenario, storageScenario, engineScenario];
+export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, heartbeatsScenario, startupScenario, storageScenario, streamScenario, engineScenario];
 
 /** Run only when named: reference figures for reading the others, not targets. */
 export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario];

@@ -1,7 +1,8 @@
 /**
  * API keys `fs_<48 hex>`: shown once at creation, stored as SHA-256, listed by a short prefix.
  * Resolved keys are cached in memory (revocation clears the cache at once), and last-use
- * bookkeeping is coalesced to one write a minute per key.
+ * bookkeeping is coalesced to one write a minute per key. A revocation is announced once it has
+ * committed (`access.ended`): the key's open streams close.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { parseIso, toIso } from '../common/time';
 import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -50,6 +52,7 @@ export class ApiKeysService {
   constructor(
     private readonly db: Database,
     private readonly events: EventsService,
+    private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -107,6 +110,17 @@ export class ApiKeysService {
       });
     });
     this.cache.clear();
+    this.bus.emit('access.ended', { kind: 'key', keyId: id });
+  }
+
+  /** Which of these keys still exist and have not expired at `now` (open streams are checked with it). */
+  async liveIds(ids: readonly number[], now: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.query<{ id: number }[]>(
+      `SELECT id FROM api_keys WHERE id IN (${ids.map(() => '?').join(',')}) AND (expires_at IS NULL OR expires_at > ?)`,
+      [...ids, now],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The live key for a presented value, or null (unknown, malformed, expired). */

@@ -1,11 +1,13 @@
 /**
  * Dashboard sessions: a random cookie value, stored only as a hash. Sessions last 30 days from
- * their last use; a sign-in or step-up keeps them "fresh" for 12 hours.
+ * their last use; a sign-in or step-up keeps them "fresh" for 12 hours. A sign-out is announced
+ * once it has committed (`access.ended`): the session's open streams close.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
+import { EventBus } from '../events/event-bus';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
 import { randomToken, sha256 } from '../common/tokens';
 
@@ -24,6 +26,7 @@ export interface NewSession {
 export class SessionsService {
   constructor(
     private readonly db: Database,
+    private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -68,7 +71,22 @@ export class SessionsService {
   }
 
   async revokeByToken(token: string): Promise<void> {
-    await this.db.tx((m) => m.delete(SessionEntity, { token_hash: sha256(token) }));
+    const ended = await this.db.tx(async (m) => {
+      const s = await m.findOneBy(SessionEntity, { token_hash: sha256(token) });
+      if (s) await m.delete(SessionEntity, { id: s.id });
+      return s?.id ?? null;
+    });
+    if (ended !== null) this.bus.emit('access.ended', { kind: 'session', sessionId: ended });
+  }
+
+  /** Which of these sessions still exist and have not expired at `now` (open streams are checked with it). */
+  async liveIds(ids: readonly number[], now: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.query<{ id: number }[]>(
+      `SELECT id FROM sessions WHERE id IN (${ids.map(() => '?').join(',')}) AND expires_at > ?`,
+      [...ids, now],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   async pruneExpired(): Promise<void> {

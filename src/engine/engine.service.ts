@@ -220,6 +220,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return this.pendingEvents;
   }
 
+  /** The configuration the engine runs a monitor with; undefined once it is deleted. */
+  configOf(id: number): MonitorConfig | undefined {
+    return this.live.get(id)?.config;
+  }
+
   /** How many monitors the engine holds. */
   get size(): number {
     return this.live.size;

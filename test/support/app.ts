@@ -18,6 +18,7 @@ import { openDatabase } from '../../src/db/data-source';
 import { Database } from '../../src/db/database';
 import { loadSecretBox } from '../../src/db/secret-key';
 import { sealedSecretSample } from '../../src/catalog/monitors.repository';
+import type { StreamOptions } from '../../src/stream/stream-options';
 
 export const PUBLIC_URL = 'http://farsight.test';
 export const ORIGIN = PUBLIC_URL;
@@ -41,6 +42,8 @@ export interface StartOptions {
   /** Reuse a data dir (a restart); it is then not removed on close. */
   dataDir?: string;
   clock?: FakeClock;
+  /** The live stream's limits and periods (a short keep-alive, a small ring). */
+  stream?: Partial<StreamOptions>;
 }
 
 export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestApp> {
@@ -62,7 +65,7 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
   // Scheduled checks never run by themselves in tests: a test moves the fake clock and calls tick().
-  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers }, { logger });
+  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers, stream: opts.stream }, { logger });
   const server = app.getHttpServer();
   return {
     app,

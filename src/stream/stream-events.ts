@@ -1,0 +1,49 @@
+/**
+ * What each stream event carries (spec "Live stream"), made from what the bus says. Times are
+ * RFC 3339 except `at_ms`, as everywhere in the API; nothing here can hold a secret (check errors
+ * are the checkers' own messages, the `monitors` event carries ids only). Pure.
+ */
+import { toIso } from '../common/time';
+import type { BusEvents } from '../events/event-bus';
+import { IncidentAnswer, toIncidentAnswer } from '../events/incident';
+import type { CheckError, Outcome } from '../probes/check-result';
+import { MonitorState, StateAnswer, toStateAnswer } from '../probes/status';
+
+export type StreamEvent = 'hello' | 'reset' | 'check' | 'state' | 'incident' | 'blind' | 'path' | 'monitors';
+
+export interface CheckEventData {
+  monitor_id: number;
+  at_ms: number;
+  outcome: Outcome;
+  latency_ms: number | null;
+  status: number | null;
+  error: CheckError | null;
+}
+
+export function checkData(c: BusEvents['check']): CheckEventData {
+  return {
+    monitor_id: c.id,
+    at_ms: c.at,
+    outcome: c.outcome,
+    latency_ms: c.latency_ms === null ? null : Math.round(c.latency_ms),
+    status: c.status,
+    error: c.error === null ? null : { code: c.error.code, message: c.error.message },
+  };
+}
+
+/** The monitor's state as GET /monitors/{id} shows it now. */
+export function stateData(state: MonitorState, mutedUntil: number | null, now: number): { monitor_id: number; state: StateAnswer } {
+  return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now) };
+}
+
+export function incidentData(e: BusEvents['incident'], now: number): IncidentAnswer {
+  return toIncidentAnswer(e.incident, now);
+}
+
+export function blindData(b: BusEvents['blind']): { active: boolean; since: string } {
+  return { active: b.active, since: toIso(b.since) };
+}
+
+export function pathData(p: BusEvents['path']): { host: string; at: string } {
+  return { host: p.host, at: toIso(p.at) };
+}

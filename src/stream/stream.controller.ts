@@ -1,0 +1,19 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { CurrentCaller, Scope } from '../common/access';
+import type { Caller } from '../common/caller';
+import type { AppRequest } from '../common/request-context';
+import { API_ROOT } from '../common/routes';
+import { StreamHub } from './stream.hub';
+
+@Controller(`${API_ROOT}/stream`)
+export class StreamController {
+  constructor(private readonly hub: StreamHub) {}
+
+  /** Server-Sent Events (docs/stream.md); the response stays open, written by the hub. */
+  @Get()
+  @Scope('read')
+  open(@Req() req: AppRequest, @Res() res: Response, @CurrentCaller() caller: Caller): void {
+    this.hub.open(req, res, caller);
+  }
+}
