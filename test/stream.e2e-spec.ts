@@ -3,8 +3,8 @@
  * (support/sse.ts), real checks against a local target, blind detection against a loopback
  * canary, real SQLite. The stream's periods and limits are shortened through the app's stream
  * options (a keep-alive every 300 ms, a ring of 1,000 events, 256 KiB per client), so nothing
- * here waits 25 s. Incidents are announced on the bus by src/incidents/; here the hub's side of
- * it is covered with an announcement made on the real bus.
+ * here waits 25 s. Incidents come from real outages of a local target, as the engine opens and
+ * ends them.
  */
 import * as fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,6 @@ import { VERSION } from '../src/common/version';
 import { BlindGate } from '../src/engine/blind-gate';
 import { EngineService } from '../src/engine/engine.service';
 import { EventBus } from '../src/events/event-bus';
-import { IncidentRow, toIncidentAnswer } from '../src/events/incident';
 import { CheckWriter } from '../src/history/writer';
 import { StreamHub } from '../src/stream/stream.hub';
 import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from './support/app';
@@ -229,15 +228,43 @@ describe('GET /stream', () => {
     expect((await c.next('blind')).data).toEqual({ active: false, since });
   });
 
-  it('forwards an incident announcement as the incident object of the API (incidents/ announces them after commit)', async () => {
+  it('sends each incident as the incidents API shows it: opened, acknowledged, recovered, and ended by a deletion', async () => {
     const c = await helloed(bearer(read));
-    const now = t.clock.now();
-    const row: IncidentRow = {
-      id: 41, monitor_id: 7, monitor_name: 'Web', started_at: now - 90_000, down_at: now - 80_000, ended_at: null, end_reason: null,
-      cause_code: 'status', cause_message: 'HTTP 503', last_error_code: 'status', last_error_message: 'HTTP 503', fails: 3, acknowledged_at: null, note: null,
+    const incidentsOf = () => c.of<Record<string, unknown>>('incident').map((e) => e.data);
+    const m = await create(httpMonitor({ name: 'incident', confirm_after: 1 }, { url: target.url }));
+    await advance(0);
+    target.status = 500;
+    await advance(60_000);
+    await commit();
+    await c.until(() => incidentsOf().length === 1, 'incident opened');
+    const [opened] = incidentsOf();
+    const api = async (id: unknown) => {
+      const { checks: _checks, timeline: _timeline, ...rest } = (await t.http.get(`/api/v1/incidents/${id}`).set(bearer(read)).expect(200)).body;
+      return rest;
     };
-    t.app.get(EventBus).emit('incident', { incident: row });
-    expect((await c.next('incident')).data).toEqual(toIncidentAnswer(row, now));
+    expect(opened).toEqual(await api(opened.id));
+    expect(opened).toMatchObject({ monitor_id: m.id, ended_at: null, end_reason: null, cause: { code: 'status' } });
+
+    await t.http.patch(`/api/v1/incidents/${opened.id}`).set(bearer(write)).send({ acknowledged: true }).expect(200);
+    await c.until(() => incidentsOf().length === 2, 'incident acknowledged');
+    expect(incidentsOf()[1].acknowledged_at).toEqual(new Date(t.clock.now()).toISOString());
+
+    target.status = 200;
+    await advance(10_000);
+    await commit();
+    await c.until(() => incidentsOf().length === 3, 'incident recovered');
+    expect(incidentsOf()[2]).toEqual(await api(opened.id));
+    expect(incidentsOf()[2]).toMatchObject({ end_reason: 'recovered' });
+
+    // Down again, then deleted: the stream reports the end.
+    target.status = 500;
+    await advance(60_000);
+    await commit();
+    await c.until(() => incidentsOf().length === 4, 'second incident');
+    await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
+    await c.until(() => incidentsOf().length === 5, 'incident ended by the deletion');
+    expect(incidentsOf()[4]).toMatchObject({ id: incidentsOf()[3].id, end_reason: 'deleted', monitor_name: 'incident' });
+    target.status = 200;
   });
 
   it('gathers monitor changes into one monitors event per window: one create, a bulk of 50, a delete', async () => {
