@@ -58,6 +58,25 @@ export function formatDuration(ms: number): string {
   return `${d} day${d === 1 ? '' : 's'}${h ? ` ${h} h` : ''}`;
 }
 
+/**
+ * Where the dashboard shows a monitor. One place: the dashboard's routes are not built yet, and
+ * `/monitors/<id>` mirrors the API's path.
+ */
+export function monitorLink(publicUrl: string, monitorId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/monitors/${monitorId}`;
+}
+
+/** A link that may be shown: http or https only (a stored runbook_url is checked again here). */
+export function safeLink(text: string | null | undefined): string | null {
+  if (!text) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** "2026-11-23 11:02 UTC": minutes are enough in an alert, and UTC is never ambiguous. */
 export function formatWhen(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -147,6 +166,14 @@ function countWords(key: CountKey, n: number): string {
   return `${n} ${key}`;
 }
 
+/** "3 alerts: 2 down, 1 up": how many events of each kind, most urgent first. */
+export function tallyOf(events: AlertEvent[]): string {
+  const counts = new Map<CountKey, number>();
+  for (const e of events) counts.set(countKey(e), (counts.get(countKey(e)) ?? 0) + 1);
+  const tally = COUNT_ORDER.filter((k) => counts.has(k)).map((k) => countWords(k, counts.get(k) as number));
+  return `${events.length} alert${events.length === 1 ? '' : 's'}: ${tally.join(', ')}`;
+}
+
 /**
  * One event: its title. Several: "3 alerts: 2 down, 1 up — NAS web UI, Router, +1", counts most
  * urgent first and the names of the most urgent monitors first.
@@ -154,13 +181,10 @@ function countWords(key: CountKey, n: number): string {
 export function subjectOf(message: OutboundMessage, events: AlertEvent[] = message.events): string {
   if (events.length === 0) return message.test ? `TEST: ${TEST_TEXT}` : 'Farsight: no events';
   if (events.length === 1) return clip(eventTitle(events[0], message.test), SUBJECT_MAX);
-  const counts = new Map<CountKey, number>();
-  for (const e of events) counts.set(countKey(e), (counts.get(countKey(e)) ?? 0) + 1);
-  const tally = COUNT_ORDER.filter((k) => counts.has(k)).map((k) => countWords(k, counts.get(k) as number));
   const rank = (e: AlertEvent): number => COUNT_ORDER.indexOf(countKey(e));
   const names = [...new Set([...events].sort((a, b) => rank(a) - rank(b)).flatMap((e) => (e.monitor ? [clip(oneLine(e.monitor.name), NAME_MAX)] : [])))];
   const shown = names.slice(0, SUBJECT_NAMES);
   if (names.length > SUBJECT_NAMES) shown.push(`+${names.length - SUBJECT_NAMES}`);
-  const head = `${events.length} alerts: ${tally.join(', ')}`;
+  const head = tallyOf(events);
   return clip(shown.length ? `${head} — ${shown.join(', ')}` : head, SUBJECT_MAX);
 }
