@@ -4,7 +4,7 @@
  */
 import { createMailTransport, MailTransportOptions } from '../../src/channels/mail/mail-transport';
 import { farmCerts } from '../fixtures/certs';
-import { closedPort, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../fixtures/smtp-farm';
+import { closedPort, decodeSubject, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../fixtures/smtp-farm';
 
 const FROM = 'Farsight <alerts@farsight.test>';
 const LOGIN = { user: 'relay-user', pass: 'p@ss:word/with%odd chars' };
@@ -141,11 +141,3 @@ describe('mail transport', () => {
   });
 });
 
-/** Decodes RFC 2047 encoded words (what nodemailer writes for non-ASCII subjects). */
-function decodeSubject(value: string): string {
-  return value.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) => {
-    if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-    const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  });
-}
