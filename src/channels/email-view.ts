@@ -5,11 +5,13 @@
  * paints, and each pair has a contrast of at least 4.5:1 (checked in test/channels/email-render).
  */
 import type { AlertEvent, OutboundMessage } from './channel-kind';
-import { eventWords, formatDuration, formatWhen, monitorLink, safeLink, subjectOf, tallyOf, titleOf, Tone } from './messages';
+import { eventWords, formatDuration, formatWhen, monitorLink, safeLink, subjectOf, tallyOf, titleOf, Tone, WordLimits } from './messages';
 
 /** Cards in one email; a larger batch names the rest by count (1,000 monitors down is one email, not 1 MB). */
 export const EMAIL_EVENTS_MAX = 50;
 const DESCRIPTION_MAX = 500;
+/** A card has room for a monitor's whole name (at most 100) and a long error; the subject stays short. */
+const CARD_LIMITS: WordLimits = { name: 120, detail: 500 };
 
 export interface EmailFact {
   label: string;
@@ -62,11 +64,9 @@ function facts(e: AlertEvent): EmailFact[] {
   const m = e.monitor;
   if (m) out.push({ label: 'Target', value: m.target });
   if (m?.group) out.push({ label: 'Group', value: m.group });
-  if (e.duration_ms !== undefined) {
-    const took = formatDuration(e.duration_ms);
-    const label = { down: 'Failing for', reminder: 'Down for', up: 'Was down for', slow: 'Was slow for' }[e.type as string] ?? 'Duration';
-    out.push({ label, value: took });
-  }
+  // up and slow say how long in their detail ("after 12 min"); down and reminders say it here.
+  const durationLabel = ({ down: 'Failing for', reminder: 'Down for' } as Record<string, string>)[e.type];
+  if (e.duration_ms !== undefined && durationLabel) out.push({ label: durationLabel, value: formatDuration(e.duration_ms) });
   // The error is the detail of down, slow and reminder titles; other events still show theirs.
   if (e.error && !['down', 'slow', 'reminder', 'cert'].includes(e.type)) out.push({ label: 'Error', value: e.error.message });
   out.push({ label: 'When', value: formatWhen(e.at) });
@@ -74,7 +74,7 @@ function facts(e: AlertEvent): EmailFact[] {
 }
 
 function eventView(e: AlertEvent, publicUrl: string, test: boolean): EmailEventView {
-  const words = eventWords(e, test);
+  const words = eventWords(e, test, CARD_LIMITS);
   const description = e.monitor?.description?.trim() || null;
   return {
     tone: words.tone,

@@ -93,13 +93,21 @@ export function withoutName(message: string, name: string | null): string {
   return rest || text;
 }
 
+/** How long names and details may be: short for titles and subjects, longer where there is room (an email's card). */
+export interface WordLimits {
+  name: number;
+  detail: number;
+}
+
+export const TITLE_LIMITS: WordLimits = { name: NAME_MAX, detail: DETAIL_MAX };
+
 /** Label, tone and detail of one event. */
-export function eventWords(event: AlertEvent, test = false): EventWords {
-  const name = event.monitor ? clip(oneLine(event.monitor.name), NAME_MAX) : null;
+export function eventWords(event: AlertEvent, test = false, limits: WordLimits = TITLE_LIMITS): EventWords {
+  const name = event.monitor ? clip(oneLine(event.monitor.name), limits.name) : null;
   const error = event.error ? oneLine(event.error.message) : '';
   const own = withoutName(event.message, event.monitor?.name ?? null);
   const took = event.duration_ms !== undefined ? formatDuration(event.duration_ms) : null;
-  const words = (label: string, tone: Tone, detail: string): EventWords => ({ label, tone, detail: clip(detail, DETAIL_MAX), name });
+  const words = (label: string, tone: Tone, detail: string): EventWords => ({ label, tone, detail: clip(detail, limits.detail), name });
   if (test) return words('TEST', 'info', own || TEST_TEXT);
   switch (event.type) {
     case 'down':
