@@ -12,7 +12,7 @@
  * limit, then says how many more there were.
  */
 import type { AlertEvent } from './channel-kind';
-import { eventWords, EventWords, formatDuration, monitorLink, safeLink, tallyOf, titleOf, Tone } from './messages';
+import { clip, eventWords, EventWords, formatDuration, monitorLink, oneLine, safeLink, tallyOf, titleOf, Tone } from './messages';
 
 export const CHAT_FORMATS = ['slack', 'discord', 'teams', 'google-chat', 'chat'] as const;
 export type ChatFormat = (typeof CHAT_FORMATS)[number];
@@ -76,7 +76,7 @@ function item(e: AlertEvent, publicUrl: string, single: boolean, test: boolean):
   if (single && e.monitor) {
     lines.push(e.monitor.target);
     if (e.type === 'down' && e.duration_ms !== undefined) lines.push(`failing for ${formatDuration(e.duration_ms)}`);
-    if (e.monitor.description) lines.push(clipped(e.monitor.description, DESCRIPTION_MAX));
+    if (e.monitor.description) lines.push(clip(oneLine(e.monitor.description), DESCRIPTION_MAX));
   }
   return {
     words: eventWords(e, test),
@@ -84,11 +84,6 @@ function item(e: AlertEvent, publicUrl: string, single: boolean, test: boolean):
     link: e.monitor ? monitorLink(publicUrl, e.monitor.id) : null,
     runbook: single ? safeLink(e.monitor?.runbook_url) : null,
   };
-}
-
-function clipped(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 /** Keeps the first `max` items and counts the rest. */

@@ -5,7 +5,7 @@
  * paints, and each pair has a contrast of at least 4.5:1 (checked in test/channels/email-render).
  */
 import type { AlertEvent, OutboundMessage } from './channel-kind';
-import { eventWords, formatDuration, formatWhen, monitorLink, safeLink, subjectOf, tallyOf, titleOf, Tone, WordLimits } from './messages';
+import { clip, eventWords, formatDuration, formatWhen, monitorLink, safeLink, subjectOf, tallyOf, titleOf, Tone, WordLimits } from './messages';
 
 /** Cards in one email; a larger batch names the rest by count (1,000 monitors down is one email, not 1 MB). */
 export const EMAIL_EVENTS_MAX = 50;
@@ -83,7 +83,7 @@ function eventView(e: AlertEvent, publicUrl: string, test: boolean): EmailEventV
     detail: words.detail,
     title: titleOf(words),
     facts: facts(e),
-    description: description && description.length > DESCRIPTION_MAX ? `${description.slice(0, DESCRIPTION_MAX - 1)}…` : description,
+    description: description && clip(description, DESCRIPTION_MAX),
     link: e.monitor ? monitorLink(publicUrl, e.monitor.id) : null,
     runbook: safeLink(e.monitor?.runbook_url),
     colors: TONE_COLORS[words.tone],
