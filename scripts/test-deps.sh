@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Debian packages the tests need, installed when missing (the first part of `npm test`).
 # As root it installs them with apt-get; otherwise it names the exact command and stops.
-# Keep in step with what test/ uses: today only the ping checker's system `ping`.
+# Keep in step with what test/ uses: the ping checker's system `ping`, and Debian's Chromium (with a
+# font) for the email rendering test (test/channels/email-render.e2e-spec.ts, driven by playwright-core),
+# python3 to run the webhook verification snippet of docs/channels.md (test/channels/webhook-docs.e2e-spec.ts).
 set -euo pipefail
 
 need=()
 command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -22,7 +22,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   incidents: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   monitors: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  system: ['incidents', 'stream', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  system: ['channels', 'incidents', 'stream', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   dashboard: ['auth', 'common', 'config'],
 };
 

@@ -41,6 +41,11 @@ export interface AlertEvent {
   /** down/up: how long it was down (up) or has been failing (down); reminder: down so far. */
   duration_ms?: number;
   error?: { code: string; message: string };
+  /**
+   * slow: back to normal speed; flapping: stopped flapping. Picks the words of emails and chat
+   * messages; not part of the webhook body (whose `message` says it in words).
+   */
+  ended?: boolean;
 }
 
 /** What one send carries: one or more events for one channel (batched over 20 s). */

@@ -36,11 +36,21 @@ export function render(name: string, model: Record<string, unknown>, layout?: st
   return layout ? template(layout)({ ...model, body }) : body;
 }
 
-function template(name: string): Handlebars.TemplateDelegate {
-  let t = cache.get(name);
+/**
+ * Renders a plain-text view (an email's text part): no HTML escaping, so "AT&T" stays "AT&T".
+ * Never for HTML: a text view's output must only ever be sent as text/plain.
+ */
+export function renderText(name: string, model: Record<string, unknown>): string {
+  registerPartials();
+  return template(name, true)(model);
+}
+
+function template(name: string, text = false): Handlebars.TemplateDelegate {
+  const key = text ? `text:${name}` : name;
+  let t = cache.get(key);
   if (!t) {
-    t = hbs.compile(readResource(`views/${name}.hbs`).toString('utf8'), { strict: false });
-    cache.set(name, t);
+    t = hbs.compile(readResource(`views/${name}.hbs`).toString('utf8'), { strict: false, noEscape: text });
+    cache.set(key, t);
   }
   return t;
 }

@@ -1,0 +1,235 @@
+/**
+ * One POST to a remote receiver (chat services, webhooks), made so that no receiver can hurt the
+ * service: one deadline covers the whole exchange (a receiver that hangs or trickles costs at most
+ * that), at most 64 KB of an answer is read before the socket is destroyed, redirects are never
+ * followed, TLS is verified, and private addresses are refused when they are not allowed, judged
+ * on the address actually connected to (probes/checkers/connect-address.ts).
+ *
+ * What it says about a failure is short and never holds the URL's path or query (a Slack URL's
+ * path IS its secret) nor any value the caller names as secret: only scheme://host[:port].
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP } from 'node:net';
+import * as tls from 'node:tls';
+import { VERSION } from '../common/version';
+import { bareHost, checkAddress, guardedLookup } from '../probes/checkers/connect-address';
+import { describeSocketError } from '../probes/checkers/net-errors';
+import { clip, oneLine } from './messages';
+
+export const RECEIVER_TIMEOUT_MS = 10_000;
+/** The most of an answer ever read; past it the socket is destroyed. */
+export const ANSWER_LIMIT = 64 * 1024;
+/** SendResult.error is at most this long. */
+export const ERROR_MAX = 300;
+/** The part of a refusing receiver's answer quoted in the error ("Unknown Webhook", "no_service"). */
+const QUOTE_MAX = 100;
+export const USER_AGENT = `Farsight/${VERSION}`;
+
+export interface ReceiverPost {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Values that must never show in an error, besides the URL's path and query (signing secret, header values). */
+  secrets?: readonly string[];
+}
+
+export interface ReceiverOptions {
+  allowPrivate: boolean;
+  /** Extra CA certificate (PEM) trusted besides the system roots: tests only. */
+  ca?: string;
+  /** The deadline of the whole exchange; RECEIVER_TIMEOUT_MS unless a test asks for less. */
+  timeoutMs?: number;
+}
+
+export interface ReceiverOutcome {
+  ok: boolean;
+  /** The HTTP status, when an answer came. */
+  status: number | null;
+  error: string | null;
+  /** Retrying cannot help: a 4xx other than 408/429, a redirect, a refused private target, a bad URL. */
+  permanent: boolean;
+}
+
+type Stage = 'connecting' | 'waiting' | 'reading';
+const STAGE_TEXT: Record<Stage, string> = {
+  connecting: 'while connecting',
+  waiting: 'waiting for the answer',
+  reading: 'while reading the answer',
+};
+
+/** Statuses worth retrying besides 5xx: request timeout, too early, too many requests. */
+const RETRY_4XX = new Set([408, 425, 429]);
+
+/** True when a status means the receiver took the message. */
+export function isAccepted(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** Whether a failed answer may succeed later: 408, 425, 429 and 5xx; never a redirect or another 4xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status >= 500 || RETRY_4XX.has(status);
+}
+
+/** `https://hooks.slack.com`, `http://[::1]:8080`: what an error may say about where it went. */
+export function originOf(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * Sends one POST and says how it went. Never rejects: every failure becomes an outcome, so
+ * callers can run many sends side by side without one's failure touching another.
+ */
+export async function postToReceiver(post: ReceiverPost, options: ReceiverOptions): Promise<ReceiverOutcome> {
+  let url: URL;
+  try {
+    url = new URL(post.url);
+  } catch {
+    return failed(null, 'the receiver URL is not a valid URL', true);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return failed(null, 'the receiver URL must start with http:// or https://', true);
+  }
+  const where = originOf(url);
+  const scrub = scrubber(url, post.secrets ?? []);
+  const host = bareHost(url.hostname);
+  if (isIP(host)) {
+    const problem = checkAddress(host, 'auto', options.allowPrivate);
+    if (problem) return failed(null, `${where}: ${problem.message}`, true);
+  }
+  return exchange(url, host, post, options, where, scrub);
+}
+
+function exchange(
+  url: URL,
+  host: string,
+  post: ReceiverPost,
+  options: ReceiverOptions,
+  where: string,
+  scrub: (text: string) => string,
+): Promise<ReceiverOutcome> {
+  const timeoutMs = options.timeoutMs ?? RECEIVER_TIMEOUT_MS;
+  const secure = url.protocol === 'https:';
+  const body = Buffer.from(post.body, 'utf8');
+  return new Promise((resolve) => {
+    let stage: Stage = 'connecting';
+    let status: number | null = null;
+    let settled = false;
+    let req: http.ClientRequest | null = null;
+    const finish = (outcome: ReceiverOutcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // Destroyed, not ended: nothing more is read from this receiver, whatever it still sends.
+      req?.destroy();
+      resolve(outcome);
+    };
+    const answered = (quote: string): void => {
+      const code = status as number;
+      const text = `${where}: answered ${code} ${http.STATUS_CODES[code] ?? ''}`.trimEnd();
+      const why = code >= 300 && code < 400 ? `${text} (redirects are not followed: use the final URL)` : text;
+      // The receiver's words may quote what we sent (an echo of the URL or the headers).
+      finish(failed(code, quote ? `${why}: ${scrub(quote)}` : why, !isRetryableStatus(code)));
+    };
+    const timer = setTimeout(() => {
+      // An answer whose status is known is judged by it, even if its body never ends.
+      if (status !== null) return answered('');
+      finish(failed(null, `${where}: timed out after ${seconds(timeoutMs)} ${STAGE_TEXT[stage]}`, false));
+    }, timeoutMs);
+
+    const request: https.RequestOptions = {
+      method: 'POST',
+      host,
+      port: url.port || (secure ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers: mergeHeaders({ 'User-Agent': USER_AGENT }, post.headers, { Host: url.host, 'Content-Length': String(body.length) }),
+      agent: false,
+      lookup: guardedLookup('auto', options.allowPrivate),
+    };
+    if (secure) {
+      Object.assign(request, {
+        servername: isIP(host) ? undefined : host,
+        rejectUnauthorized: true,
+        ...trust(options.ca),
+      });
+    }
+    try {
+      req = (secure ? https : http).request(request);
+    } catch (err) {
+      // Node checks header names and values here; its message names the header, never the value.
+      return finish(failed(null, `${where}: request not sent (${scrub((err as Error).message)})`, true));
+    }
+    req.on('socket', (socket) => {
+      socket.once(secure ? 'secureConnect' : 'connect', () => {
+        stage = 'waiting';
+      });
+    });
+    req.on('error', (err) => {
+      if (status !== null) return answered('');
+      const problem = describeSocketError(err, url.host);
+      const why = (err as { code?: string }).code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `certificate does not match ${host}` : problem.message;
+      finish(failed(null, `${where}: ${scrub(why)}`, problem.code === 'private_target'));
+    });
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      stage = 'reading';
+      if (isAccepted(status)) return finish({ ok: true, status, error: null, permanent: false });
+      // A refusal's first words often say why ("Unknown Webhook", "invalid_token"): read a little.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const quoted = (): string => clip(oneLine(Buffer.concat(chunks).toString('utf8').replace(/\uFFFD/g, '')), QUOTE_MAX);
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk.subarray(0, ANSWER_LIMIT - size));
+        size += chunk.length;
+        if (size >= ANSWER_LIMIT) answered(quoted());
+      });
+      res.on('end', () => answered(quoted()));
+      res.on('error', () => answered(quoted()));
+      res.on('close', () => answered(quoted()));
+    });
+    req.end(body);
+  });
+}
+
+/** Later layers win; names compare without case, so a header is never sent twice. */
+function mergeHeaders(...layers: Record<string, string>[]): Record<string, string> {
+  const merged = new Map<string, [string, string]>();
+  for (const layer of layers) for (const [name, value] of Object.entries(layer)) merged.set(name.toLowerCase(), [name, value]);
+  return Object.fromEntries(merged.values());
+}
+
+function failed(status: number | null, error: string, permanent: boolean): ReceiverOutcome {
+  return { ok: false, status, error: clip(error, ERROR_MAX), permanent };
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * Replaces every secret in a text by ********: the whole URL, its path and query, each path
+ * segment and query value long enough to be a token, and the caller's secrets.
+ */
+function scrubber(url: URL, secrets: readonly string[]): (text: string) => string {
+  const values = new Set<string>([url.href, `${url.pathname}${url.search}`, ...secrets]);
+  for (const segment of url.pathname.split('/')) values.add(segment);
+  for (const [, value] of url.searchParams) values.add(value);
+  if (url.username) values.add(url.username);
+  if (url.password) values.add(url.password);
+  // Longest first, so a part never leaves the rest of a longer secret behind.
+  const list = [...values].filter((v) => v.length >= 6 && v !== '/').sort((a, b) => b.length - a.length);
+  return (text) => list.reduce((out, secret) => out.split(secret).join('********'), text);
+}
+
+// Building a secure context parses every root certificate: once per extra CA, not per send.
+const contexts = new Map<string, tls.SecureContext>();
+
+function trust(ca: string | undefined): { secureContext?: tls.SecureContext } {
+  if (!ca) return {};
+  let context = contexts.get(ca);
+  if (!context) {
+    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ca] });
+    contexts.set(ca, context);
+  }
+  return { secureContext: context };
+}

@@ -1,0 +1,21 @@
+import { CHANNEL_KINDS } from '../channel-kind';
+import { SENDERS, senderOf } from './registry';
+
+describe('sender registry', () => {
+  it.each(CHANNEL_KINDS)('has the %s sender under its own kind', (kind) => {
+    expect(senderOf(kind)).toBe(SENDERS[kind]);
+    expect(senderOf(kind).kind).toBe(kind);
+  });
+
+  it('lists every kind and no other', () => {
+    expect(Object.keys(SENDERS).sort()).toEqual([...CHANNEL_KINDS].sort());
+  });
+
+  it.each<[string, string[]]>([
+    ['email', []],
+    ['chat', ['url']],
+    ['webhook', ['url', 'secret', 'headers[*].value']],
+  ])('%s declares its secret fields: %j', (kind, paths) => {
+    expect(SENDERS[kind as keyof typeof SENDERS].secrets.map((s) => s.path)).toEqual(paths);
+  });
+});
