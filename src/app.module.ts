@@ -23,6 +23,7 @@ import { CatalogModule } from './catalog/catalog.module';
 import { EngineModule } from './engine/engine.module';
 import { HistoryModule } from './history/history.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { ChannelsModule } from './channels/channels.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
 import { STARTED_AT } from './system/health.controller';
@@ -63,6 +64,7 @@ export class AppModule {
         MonitorsModule,
         IncidentsModule,
         StreamModule,
+        ChannelsModule,
         SystemModule,
         DashboardModule,
       ],

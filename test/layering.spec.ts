@@ -20,10 +20,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: ['history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   auth: ['events', 'settings', 'db', 'common', 'config'],
   incidents: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  monitors: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  system: ['channels', 'incidents', 'stream', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  monitors: ['channels', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  system: ['incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   dashboard: ['auth', 'common', 'config'],
 };
 

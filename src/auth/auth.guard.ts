@@ -15,7 +15,7 @@ import { ApiKeysService } from './api-keys.service';
 import { Caller } from '../common/caller';
 import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../common/access';
 import { AppRequest } from '../common/request-context';
-import { KeyScope, scopeAllows } from '../common/scope';
+import { KeyScope, requireAccess } from '../common/scope';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 
 export const API_RATE_PER_MINUTE = 600;
@@ -62,13 +62,7 @@ export class AuthGuard implements CanActivate {
     if (meta<boolean>(SESSION_ONLY) === true && caller.kind === 'key') {
       throw new ApiError('forbidden', 'this route is for the owner signed in to the dashboard; API keys cannot use it');
     }
-    const need = meta<KeyScope>(SCOPE) ?? 'read';
-    if (caller.kind === 'key' && !scopeAllows(caller.scope, need)) {
-      throw new ApiError('forbidden', `this needs an API key with scope ${need}; this key has ${caller.scope}`);
-    }
-    if (meta<boolean>(STEP_UP) === true && caller.kind === 'session' && caller.freshUntil <= this.clock.now()) {
-      throw new ApiError('step_up', 'confirm it is you: sign in again (step-up) and repeat the request');
-    }
+    requireAccess(caller, meta<KeyScope>(SCOPE) ?? 'read', meta<boolean>(STEP_UP) === true, this.clock.now());
     return true;
   }
 

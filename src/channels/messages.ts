@@ -41,22 +41,9 @@ export function clip(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
-/** "45 s", "12 min", "3 h 5 min", "2 days 4 h": rounded to the unit below the largest. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const minutes = Math.round(s / 60);
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes < 24 * 60) {
-    const h = Math.floor(minutes / 60);
-    const m = minutes % 60;
-    return m ? `${h} h ${m} min` : `${h} h`;
-  }
-  const hours = Math.round(minutes / 60);
-  const d = Math.floor(hours / 24);
-  const h = hours % 24;
-  return `${d} day${d === 1 ? '' : 's'}${h ? ` ${h} h` : ''}`;
-}
+import { formatDuration } from '../common/time';
+
+export { formatDuration };
 
 /**
  * Where the dashboard shows a monitor. One place: the dashboard's routes are not built yet, and

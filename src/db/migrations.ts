@@ -9,6 +9,7 @@ import { Rollups1767484800000 } from '../../migrations/1767484800000-Rollups';
 import { HistoryOrphans1767571200000 } from '../../migrations/1767571200000-HistoryOrphans';
 import { LastAlive1767657600000 } from '../../migrations/1767657600000-LastAlive';
 import { Incidents1767744000000 } from '../../migrations/1767744000000-Incidents';
+import { Alerts1767830400000 } from '../../migrations/1767830400000-Alerts';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   HistoryOrphans1767571200000,
   LastAlive1767657600000,
   Incidents1767744000000,
+  Alerts1767830400000,
 ];

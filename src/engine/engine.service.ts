@@ -29,6 +29,7 @@ import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
 import { CLOSE_WORDS, transitionLine } from './transition-text';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
+import type { AlertCauseRecord, AlertSink } from './alert-causes';
 import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { latestChecks } from '../history/latest-checks';
@@ -70,8 +71,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     stateRows: unknown[][];
     events: number;
     announcements: number;
+    alerts: number;
     incidents: IncidentWrites;
   } | null = null;
+  /** Changes that may become alerts, waiting for the write that carries their state rows. */
+  private pendingAlerts: AlertCauseRecord[] = [];
+  private alertSink: AlertSink | null = null;
   /** Open incidents (one per monitor at most), written with the state rows. */
   readonly incidents = new IncidentBook();
   private readonly scheduler: Scheduler;
@@ -105,7 +110,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       snapshot: () => this.snapshot(),
       onRows: (m) => this.persist(m),
       afterCommit: () => this.persisted(),
-      hasWork: () => this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.incidents.hasWork(),
+      hasWork: () =>
+        this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
     });
   }
 
@@ -265,6 +271,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
     this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
     this.announceLater({ name: 'monitor.cert', payload: { id: m.id, notAfter, days, at: now } });
+    if (this.alertSink) {
+      this.pendingAlerts.push({ monitorId: m.id, cause: 'cert', at: now, incidentId: m.incidentId, config: m.config, flapping: m.state.flapping === 1, cert: { notAfter, days } });
+    }
   }
 
   private async runDue(id: number): Promise<number | null> {
@@ -375,6 +384,20 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     this.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
     if (incident) this.announceLater({ name: 'incident', payload: { incident } });
+    this.alertOf(m, t, incidentId);
+  }
+
+  /** The alert cause of a transition, if it is one (first_up, paused, unknown and closed are not). */
+  private alertOf(m: LiveMonitor, t: Transition, incidentId: number | null): void {
+    const base = { monitorId: m.id, at: t.at, incidentId, config: m.config, flapping: m.state.flapping === 1 };
+    let record: AlertCauseRecord | null = null;
+    if (t.kind === 'down') record = { ...base, cause: 'down', error: t.error, durationMs: t.at - t.failingSince };
+    else if (t.kind === 'up' && t.recovered) record = { ...base, cause: 'up', durationMs: t.at - t.downSince };
+    else if (t.kind === 'slow' || t.kind === 'slow_end') record = { ...base, cause: t.kind };
+    else if (t.kind === 'flapping') record = { ...base, cause: 'flapping', on: t.on };
+    if (!record) return;
+    if (!this.alertSink) return;
+    this.pendingAlerts.push(record);
   }
 
   /**
@@ -466,6 +489,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       stateRows,
       events: this.pendingEvents.length,
       announcements: this.pendingAnnouncements.length,
+      alerts: this.pendingAlerts.length,
       incidents: this.incidents.writes(),
     };
   }
@@ -496,6 +520,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         [a.id, a.monitorId, a.since, a.until, ...RUN_KINDS],
       );
     }
+    if (this.alertSink && this.writing.alerts > 0) await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
+  }
+
+  /** The alert layer (channels/) registers here: it turns changes into outbox rows inside the writer's transaction. */
+  setAlertSink(sink: AlertSink): void {
+    this.alertSink = sink;
   }
 
   private persisted(): void {
@@ -503,10 +533,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
     this.pendingEvents.splice(0, this.writing.events);
     this.incidents.written(this.writing.incidents);
+    const alerted = this.pendingAlerts.splice(0, this.writing.alerts).length;
     const heard = this.pendingAnnouncements.splice(0, this.writing.announcements);
     this.writing = null;
     // Listeners (incidents, alerts, the stream) hear only of what is on disk.
     for (const a of heard) this.bus.announce(a);
+    if (alerted > 0) this.alertSink?.committed();
   }
 
   private subscribe(): void {

@@ -1,4 +1,5 @@
 /** The timeline line of a state transition: its kind and its words. Pure; the one place this wording lives. */
+import { formatDuration } from '../common/time';
 import type { EventKind } from '../events/event-kinds';
 import type { EndReason } from '../events/incident';
 import type { Transition } from '../probes/status';
@@ -11,14 +12,6 @@ export const CLOSE_WORDS: Record<EndReason, string> = {
   config_changed: 'the monitor\'s kind or target changed',
 };
 
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 120) return `${m} min`;
-  const h = Math.round(m / 60);
-  return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
-}
 
 /** The timeline line a transition writes, or null for those that write none (their cause has its own line). */
 export function transitionLine(name: string, t: Transition): { kind: EventKind; text: string } | null {
@@ -35,7 +28,7 @@ function describeTransition(name: string, t: Transition): string | null {
     case 'down':
       return `${name} is down after ${t.fails} failed check${t.fails === 1 ? '' : 's'}${t.error ? `: ${t.error.message}` : ''}`;
     case 'up':
-      return t.recovered ? `${name} is up again after ${duration(t.at - t.downSince)} down` : `${name} is up`;
+      return t.recovered ? `${name} is up again after ${formatDuration(t.at - t.downSince)} down` : `${name} is up`;
     case 'slow':
       return `${name} is slow`;
     case 'slow_end':

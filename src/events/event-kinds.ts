@@ -15,6 +15,7 @@ export const EVENT_KINDS = {
   cert: 'a certificate crossed an expiry warning threshold (data.not_after, data.days)',
   closed: 'an incident ended without recovery: its monitor was paused, deleted, or its kind or target changed (data.reason)',
   ack: 'an incident was acknowledged, or its acknowledgement withdrawn (PATCH /incidents/{id}; data.acknowledged)',
+  alert: 'an alert of an incident was sent, failed after its last try, is being retried, or was not sent because the monitor was muted',
   note: 'an incident\'s note was set, changed or cleared (PATCH /incidents/{id})',
   path: 'a second check contradicted a failure: a network path problem (data.host)',
   // The service itself

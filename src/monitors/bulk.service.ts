@@ -56,7 +56,7 @@ export class BulkService {
     const defaults = (await this.settings.get()).defaults;
     const slugs = items.map(slugOf);
     const wanted = [...new Set(slugs.filter((s): s is string => s !== null))];
-    const parse = cachedParser(defaults, slugs);
+    const parse = cachedParser(defaults, slugs, (r) => this.monitors.withKnownChannels(r));
 
     const first = planItems(items, slugs, await this.repo.findBySlugs(wanted), parse);
     if (dryRun || first.plans.length === 0) return answerFor(first);
@@ -81,13 +81,13 @@ export class BulkService {
 }
 
 /** Parses each item once per stored version of its monitor: a second pass re-checks only what changed. */
-function cachedParser(defaults: MonitorDefaults, slugs: (string | null)[]): ItemParser {
+function cachedParser(defaults: MonitorDefaults, slugs: (string | null)[], check: (r: ParseResult) => ParseResult): ItemParser {
   const cache = new Map<number, { previous: string; result: ParseResult }>();
   return (index, item, previous) => {
     const key = previous === null ? '' : canonicalJson(previous);
     const hit = cache.get(index);
     if (hit && hit.previous === key) return hit.result;
-    const result = parseMonitorBody(isPlainObject(item) ? { ...item, slug: slugs[index] ?? undefined } : item, defaults, previous);
+    const result = check(parseMonitorBody(isPlainObject(item) ? { ...item, slug: slugs[index] ?? undefined } : item, defaults, previous));
     cache.set(index, { previous: key, result });
     return result;
   };

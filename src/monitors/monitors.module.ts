@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module';
 import { EngineModule } from '../engine/engine.module';
 import { HistoryModule } from '../history/history.module';
+import { ChannelsModule } from '../channels/channels.module';
 import { BulkService } from './bulk.service';
 import { CheckNowService } from './check-now.service';
 import { MonitorChecksController } from './monitor-checks.controller';
@@ -13,7 +14,7 @@ import { SummaryService } from './summary.service';
 
 /** Monitors as the owner edits them, and every /monitors and /monitors/{id}/* route, plus /summary. */
 @Module({
-  imports: [CatalogModule, EngineModule, HistoryModule],
+  imports: [CatalogModule, EngineModule, HistoryModule, ChannelsModule],
   controllers: [MonitorsController, MonitorChecksController, MonitorHistoryController, SummaryController],
   providers: [MonitorsService, BulkService, CheckNowService, SummaryService],
   exports: [MonitorsService],

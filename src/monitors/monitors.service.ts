@@ -26,6 +26,7 @@ import { MonitorStats } from '../history/monitor-stats';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
 import { EngineService } from '../engine/engine.service';
+import { ChannelsService } from '../channels/channels.service';
 import type { IncidentRow } from '../events/incident';
 import { MONITOR_KINDS } from '../probes/kinds';
 import { MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
@@ -57,6 +58,7 @@ export class MonitorsService {
     private readonly stats: StatsService,
     private readonly history: HistoryService,
     private readonly engine: EngineService,
+    private readonly channels: ChannelsService,
   ) {
     // Two changes can share a millisecond (and so an updated_at): drop the cached JSON on every change.
     this.bus.on('monitor.changed', ({ id }) => this.listed.delete(id));
@@ -104,7 +106,7 @@ export class MonitorsService {
   async create(body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
     requireObjectBody(body);
     const defaults = (await this.settings.get()).defaults;
-    const parsed = parseMonitorBody(body, defaults, null);
+    const parsed = this.withKnownChannels(parseMonitorBody(body, defaults, null));
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
     const { id, token } = await this.db.tx(async (m) => {
       parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, null);
@@ -122,7 +124,7 @@ export class MonitorsService {
   async patch(ref: string, body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
     const current = await this.repo.resolve(ref);
     const defaults = (await this.settings.get()).defaults;
-    const parse = (stored: MonitorConfig) => mustParse(parseMonitorBody(mergePatch(configToBody(stored), body), defaults, stored));
+    const parse = (stored: MonitorConfig) => mustParse(this.withKnownChannels(parseMonitorBody(mergePatch(configToBody(stored), body), defaults, stored)));
     let parsed = parse(current.config);
     const outcome = await this.db.tx(async (m) => {
       const fresh = await this.repo.findById(current.id, m);
@@ -151,7 +153,7 @@ export class MonitorsService {
       throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out, or null)' }]);
     }
     const defaults = (await this.settings.get()).defaults;
-    const parse = (stored: StoredMonitor | null) => mustParse(parseMonitorBody({ ...body, slug }, defaults, stored?.config ?? null));
+    const parse = (stored: StoredMonitor | null) => mustParse(this.withKnownChannels(parseMonitorBody({ ...body, slug }, defaults, stored?.config ?? null)));
     const seen = await this.repo.findBySlug(slug);
     let parsed = parse(seen);
     const done = await this.db.tx(async (m) => {
@@ -285,6 +287,17 @@ export class MonitorsService {
     const base = slugify(c.name, c.kind);
     const taken = await this.repo.slugsLike(base, m, selfId);
     return uniqueSlug(base, (s) => taken.has(s));
+  }
+
+  /** A monitor may only name channels that exist: an unknown id is a 422 on `channels[i]`. */
+  withKnownChannels(parsed: ParseResult): ParseResult {
+    if (!parsed.ok || !parsed.config.channels?.length) return parsed;
+    const unknown = new Set(this.channels.unknownIds(parsed.config.channels));
+    if (unknown.size === 0) return parsed;
+    return {
+      ok: false,
+      errors: parsed.config.channels.flatMap((id, i) => (unknown.has(id) ? [{ field: `channels[${i}]`, message: `there is no channel ${id}` }] : [])),
+    };
   }
 
   heartbeatUrl(token: string): string {

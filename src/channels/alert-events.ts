@@ -1,0 +1,80 @@
+/**
+ * Alert events in words: what the engine reported (or a reminder, or a notice), turned into the
+ * AlertEvent a channel sends. The one line per event lives here; senders build subjects and
+ * bodies around it. Pure.
+ */
+import type { AlertCauseRecord } from '../engine/alert-causes';
+import { formatDuration } from '../common/time';
+import type { MonitorConfig } from '../probes/monitor-config';
+import { describeTarget } from '../probes/target';
+import type { AlertEvent, AlertEventType, AlertMonitor } from './channel-kind';
+
+export function alertMonitor(id: number, c: MonitorConfig): AlertMonitor {
+  return {
+    id,
+    name: c.name,
+    slug: c.slug,
+    group: c.group,
+    target: describeTarget(c),
+    url: c.kind === 'http' ? c.settings.url : null,
+    description: c.description,
+    runbook_url: c.runbook_url,
+  };
+}
+
+/** The event of an engine change, for the alert type the rules chose. */
+export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEvent {
+  const name = r.config.name;
+  const base = { type, at: r.at, monitor: alertMonitor(r.monitorId, r.config) };
+  switch (r.cause) {
+    case 'down':
+      return {
+        ...base,
+        message: `${name} is down${r.error ? `: ${r.error.message}` : ''}`,
+        ...(r.durationMs !== undefined ? { duration_ms: r.durationMs } : {}),
+        ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
+      };
+    case 'up':
+      return { ...base, message: `${name} is up again after ${formatDuration(r.durationMs ?? 0)} down`, duration_ms: r.durationMs ?? 0 };
+    case 'slow':
+      return { ...base, message: `${name} is slow (slower than ${r.config.slow_ms} ms)` };
+    case 'slow_end':
+      return { ...base, message: `${name} is back to normal speed`, ended: true };
+    case 'flapping':
+      return r.on
+        ? { ...base, message: `${name} is flapping: it changes status often; up and down alerts are held until it settles` }
+        : { ...base, message: `${name} stopped flapping`, ended: true };
+    case 'cert': {
+      const days = Math.floor(((r.cert?.notAfter ?? r.at) - r.at) / 86_400_000);
+      const date = new Date(r.cert?.notAfter ?? r.at).toISOString().slice(0, 10);
+      return { ...base, message: days < 0 ? `${name}: the certificate has expired (${date})` : `${name}: the certificate expires in ${days} day${days === 1 ? '' : 's'} (${date})` };
+    }
+  }
+}
+
+/** A reminder while Down. */
+export function reminderEvent(monitorId: number, c: MonitorConfig, downSince: number, now: number, error: { code: string; message: string } | null): AlertEvent {
+  return {
+    type: 'reminder',
+    at: now,
+    monitor: alertMonitor(monitorId, c),
+    message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}`,
+    duration_ms: now - downSince,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** One of the service's own notices (blind, offline, email paused). */
+export function noticeEvent(message: string, at: number): AlertEvent {
+  return { type: 'notice', at, monitor: null, message };
+}
+
+/** The delivery log's one-line summary of a message. */
+export function summarize(events: readonly AlertEvent[], test = false): string {
+  if (test) return 'test message';
+  if (events.length === 1) return events[0].message;
+  const counts = new Map<string, number>();
+  for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  const parts = [...counts].map(([t, n]) => `${n} ${t}`).join(', ');
+  return `${events.length} alerts: ${parts}`;
+}

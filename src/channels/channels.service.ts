@@ -1,0 +1,101 @@
+/**
+ * The channel routes: list, read, create, change, delete and test. Scopes (spec "Channels and
+ * deliveries"): reading needs read; name, enabled and events need write; creating, deleting and
+ * any config change need admin (and a fresh sign-in for sessions). Secrets are masked in every
+ * answer, and `********` sent back keeps the stored value while the URL stays the same.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import type { Caller } from '../common/caller';
+import { CLOCK, Clock } from '../common/clock';
+import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
+import { requireAccess } from '../common/scope';
+import { keepSecrets, maskSecrets } from '../common/secret-fields';
+import { Database } from '../db/database';
+import { Channel, ChannelAnswer, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
+import { ChannelsRepository } from './channels.repository';
+import { DispatcherService, TestAnswer } from './dispatcher.service';
+import { senderOf } from './senders/registry';
+
+@Injectable()
+export class ChannelsService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: ChannelsRepository,
+    private readonly dispatcher: DispatcherService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(query: Record<string, unknown>): Promise<Page<ChannelAnswer>> {
+    const { limit, before } = pageQuery(query, ID_CURSOR);
+    const rows = this.repo
+      .all()
+      .filter((c) => before === null || c.id < before)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, limit + 1);
+    const page = pageOf(rows, limit, (c) => c.id);
+    return { items: await Promise.all(page.items.map((c) => this.answer(c))), next_cursor: page.next_cursor };
+  }
+
+  async get(ref: string): Promise<ChannelAnswer> {
+    return this.answer(this.find(ref));
+  }
+
+  async create(body: unknown): Promise<ChannelAnswer> {
+    const input = parseChannelCreate(body, senderOf);
+    const errors = keepSecrets(input.config, null, senderOf(input.kind).secrets, SAME_RECEIVER, 'config');
+    if (errors.length) throw ApiError.invalid(errors);
+    const now = this.clock.now();
+    const created = await this.db.tx((m) => this.repo.insertIn(m, input, now));
+    this.repo.remember(created);
+    return this.answer(created);
+  }
+
+  async patch(ref: string, body: unknown, caller: Caller): Promise<ChannelAnswer> {
+    const current = this.find(ref);
+    const patch = parseChannelPatch(body, current.kind, senderOf);
+    if (patch.config !== undefined) {
+      // Where alerts go, and with which secrets, is an admin's decision.
+      requireAccess(caller, 'admin', true, this.clock.now());
+      const errors = keepSecrets(patch.config, current.config, senderOf(current.kind).secrets, SAME_RECEIVER, 'config');
+      if (errors.length) throw ApiError.invalid(errors);
+    }
+    const next: Channel = { ...current, ...patch, updated_at: this.clock.now() };
+    await this.db.tx((m) => this.repo.updateIn(m, next));
+    this.repo.remember(next);
+    if (current.enabled && !next.enabled) await this.dispatcher.failPendingOf(next.id, 'the channel was disabled');
+    return this.answer(next);
+  }
+
+  async remove(ref: string): Promise<void> {
+    const current = this.find(ref);
+    await this.db.tx((m) => this.repo.deleteIn(m, current.id));
+    this.repo.forget(current.id);
+    await this.dispatcher.failPendingOf(current.id, 'the channel was deleted');
+  }
+
+  async test(ref: string): Promise<TestAnswer> {
+    return this.dispatcher.test(this.find(ref));
+  }
+
+  /** Channel ids a monitor names that do not exist (monitors/ refuses them with 422). */
+  unknownIds(ids: readonly number[]): number[] {
+    return ids.filter((id) => this.repo.get(id) === undefined);
+  }
+
+  private find(ref: string): Channel {
+    const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
+    const c = id === null ? undefined : this.repo.get(id);
+    if (!c) throw ApiError.notFound('channel');
+    return c;
+  }
+
+  private async answer(c: Channel): Promise<ChannelAnswer> {
+    const [last] = (await this.db.query('SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1', [c.id])) as {
+      at: number;
+      ok: number;
+      error: string | null;
+    }[];
+    return toChannelAnswer(c, maskSecrets(c.config, senderOf(c.kind).secrets), channelStatus(last));
+  }
+}

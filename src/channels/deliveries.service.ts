@@ -1,0 +1,85 @@
+/**
+ * GET /deliveries: the delivery log, one row per attempt, newest first. `outbox_state` is the
+ * message's state now (sent, failed, retrying), null once the message is pruned.
+ */
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { toIso } from '../common/time';
+import { Database } from '../db/database';
+
+export interface DeliveryAnswer {
+  id: number;
+  at: string;
+  channel_id: number | null;
+  channel_name: string;
+  ok: boolean;
+  provider: string | null;
+  status: number | null;
+  error: string | null;
+  summary: string;
+  outbox_id: number | null;
+  outbox_state: 'sent' | 'failed' | 'retrying' | null;
+  monitor_ids: number[] | null;
+}
+
+interface DeliveryRow {
+  id: number;
+  at: number;
+  channel_id: number | null;
+  channel_name: string;
+  ok: number;
+  provider: string | null;
+  status: number | null;
+  error: string | null;
+  summary: string;
+  outbox_id: number | null;
+  monitor_ids: string | null;
+  state: string | null;
+}
+
+@Injectable()
+export class DeliveriesService {
+  constructor(private readonly db: Database) {}
+
+  async list(query: Record<string, unknown>): Promise<Page<DeliveryAnswer>> {
+    const { limit, before } = pageQuery(query, ID_CURSOR);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.channel_id !== undefined && query.channel_id !== '') {
+      if (typeof query.channel_id !== 'string' || !/^[1-9]\d{0,14}$/.test(query.channel_id)) {
+        throw ApiError.invalid([{ field: 'channel_id', message: 'must be a channel id' }]);
+      }
+      where.push('d.channel_id = ?');
+      params.push(Number(query.channel_id));
+    }
+    if (before !== null) {
+      where.push('d.id < ?');
+      params.push(before);
+    }
+    const rows = (await this.db.query(
+      `SELECT d.*, o.state AS state FROM deliveries d LEFT JOIN outbox o ON o.id = d.outbox_id
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.id DESC LIMIT ?`,
+      [...params, limit + 1],
+    )) as DeliveryRow[];
+    return toPage(rows, limit, toAnswer, (r) => ID_CURSOR.format(r.id));
+  }
+}
+
+function toAnswer(r: DeliveryRow): DeliveryAnswer {
+  return {
+    id: r.id,
+    at: toIso(r.at),
+    channel_id: r.channel_id,
+    channel_name: r.channel_name,
+    ok: r.ok === 1,
+    provider: r.provider,
+    status: r.status,
+    error: r.error,
+    summary: r.summary,
+    outbox_id: r.outbox_id,
+    // A message being sent right now still shows as retrying (its earlier attempt failed).
+    outbox_state: r.state === null ? null : r.state === 'sent' || r.state === 'failed' ? r.state : 'retrying',
+    monitor_ids: r.monitor_ids === null ? null : (JSON.parse(r.monitor_ids) as number[]),
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * Sends what the outbox holds. A due message is claimed with a compare-and-set update (pending or
+ * retrying → sending), so two runs never send one message; after the attempt one transaction
+ * records the delivery row, the message's new state (sent, retrying at the next time of the
+ * schedule, or failed) and the `alert` lines of the incidents it was about. A message that was
+ * being sent when the service died is tried again on start: delivery is at-least-once, and every
+ * attempt carries the same message id for receivers to dedupe (docs/alerts.md).
+ *
+ * Also here: reminders while an incident stays open (remind_every_min), and the email daily cap.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CLOCK, Clock } from '../common/clock';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config';
+import { Database } from '../db/database';
+import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
+import type { Timers } from '../engine/scheduler';
+import { SettingsService } from '../settings/settings.service';
+import { CHECKER_ENV } from '../engine/check-runner';
+import type { CheckerEnv } from '../probes/checkers/env';
+import { noticeEvent, reminderEvent, summarize } from './alert-events';
+import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
+import type { Channel } from './channel-body';
+import type { AlertEvent, MailTransport, OutboundMessage, SendContext, SendResult } from './channel-kind';
+import { ChannelsRepository } from './channels.repository';
+import { OutboxRow, OutboxService } from './outbox.service';
+import { senderOf } from './senders/registry';
+
+export const MAIL_TRANSPORT = Symbol('MailTransport');
+/** Messages sent at once, at most (a slow receiver never holds up the others beyond this). */
+export const SEND_CONCURRENCY = 16;
+/** How often reminders are looked for, and due messages at the latest. */
+export const TICK_MS = 30_000;
+const DAY_MS = 86_400_000;
+
+export interface TestAnswer {
+  ok: boolean;
+  provider: string | null;
+  status: number | null;
+  error: string | null;
+}
+
+@Injectable()
+export class DispatcherService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('alerts');
+  private timer: unknown = null;
+  private timerAt = Infinity;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** The local day (start, epoch ms) a daily-cap notice went out for. */
+  private capNoticeDay: number | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly channels: ChannelsRepository,
+    private readonly outbox: OutboxService,
+    private readonly engine: EngineService,
+    private readonly settings: SettingsService,
+    @Inject(MAIL_TRANSPORT) private readonly mail: MailTransport,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ENGINE_TIMERS) private readonly timers: Timers,
+    @Inject(CHECKER_ENV) private readonly env: CheckerEnv,
+  ) {
+    outbox.onCommitted(() => this.wake());
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Sent or not, we cannot know: try again (at-least-once; the message id lets receivers dedupe).
+    await this.db.tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE state = 'sending'", [this.clock.now()]));
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) this.timers.clear(this.timer);
+    await this.running;
+  }
+
+  /** Looks for due messages and reminders now (tests with a fake clock call it after moving the clock). */
+  async runDue(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.cycle().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+    if (this.again && !this.stopped) {
+      this.again = false;
+      await this.runDue();
+    }
+  }
+
+  private wake(): void {
+    this.schedule(this.clock.now());
+  }
+
+  private schedule(at: number): void {
+    if (this.stopped || at >= this.timerAt) return;
+    if (this.timer !== null) this.timers.clear(this.timer);
+    this.timerAt = at;
+    this.timer = this.timers.set(() => {
+      this.timer = null;
+      this.timerAt = Infinity;
+      void this.runDue();
+    }, Math.max(0, at - this.clock.now()));
+  }
+
+  private async cycle(): Promise<void> {
+    try {
+      await this.remind();
+      for (;;) {
+        const now = this.clock.now();
+        const due = (await this.db.query(
+          "SELECT * FROM outbox WHERE state IN ('pending', 'retrying') AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+          [now, SEND_CONCURRENCY],
+        )) as OutboxRow[];
+        if (due.length === 0) break;
+        await Promise.all(due.map((row) => this.attempt(row)));
+      }
+      const [next] = (await this.db.query("SELECT MIN(due_at) AS at FROM outbox WHERE state IN ('pending', 'retrying')")) as { at: number | null }[];
+      this.schedule(Math.min(next.at ?? Infinity, this.clock.now() + TICK_MS));
+    } catch (err) {
+      this.log.error(`sending alerts failed, trying again in ${TICK_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
+      this.schedule(this.clock.now() + TICK_MS);
+    }
+  }
+
+  /** Claims one message (compare-and-set) and tries it once. */
+  private async attempt(row: OutboxRow): Promise<void> {
+    const claimedAt = this.clock.now();
+    const claimed = await this.db.tx(async (m) => {
+      await m.query(
+        "UPDATE outbox SET state = 'sending', claimed_at = ?, tries = tries + 1 WHERE id = ? AND state IN ('pending', 'retrying') AND due_at <= ?",
+        [claimedAt, row.id, claimedAt],
+      );
+      const [{ n }] = (await m.query('SELECT changes() AS n')) as { n: number }[];
+      return n === 1 ? row.tries + 1 : null;
+    });
+    if (claimed === null) return;
+    const events = JSON.parse(row.events) as AlertEvent[];
+    const channel = this.channels.get(row.channel_id);
+    let result: SendResult;
+    if (!channel) result = refused('the channel was deleted');
+    else if (!channel.enabled) result = refused('the channel is disabled');
+    else result = await this.deliver(channel, { id: messageId(row.id), events });
+    await this.settle(row, claimed, channel, events, result);
+  }
+
+  private async deliver(channel: Channel, message: OutboundMessage): Promise<SendResult> {
+    if (channel.kind === 'email') {
+      const cap = await this.emailCap();
+      if (cap.reached) {
+        void this.capNotice(cap);
+        return refused(`email is paused for today: the daily cap of ${cap.cap} messages is reached`);
+      }
+    }
+    try {
+      return await senderOf(channel.kind).send(channel.config, message, await this.context());
+    } catch (err) {
+      return { ok: false, provider: null, status: null, error: `the sender failed: ${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'}`, permanent: false };
+    }
+  }
+
+  /** The attempt's delivery row, the message's new state and its incidents' `alert` lines, in one transaction. */
+  private async settle(row: OutboxRow, tries: number, channel: Channel | undefined, events: AlertEvent[], result: SendResult): Promise<void> {
+    const now = this.clock.now();
+    const next = result.ok ? null : result.permanent ? null : retryAt(tries, now);
+    const state = result.ok ? 'sent' : next === null ? 'failed' : 'retrying';
+    const channelName = channel?.name ?? `channel ${row.channel_id}`;
+    const incidents = row.incident_ids ? (JSON.parse(row.incident_ids) as number[]) : [];
+    await this.db.tx(async (m) => {
+      await m.query(
+        'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [now, row.channel_id, channelName, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize(events), row.id, row.monitor_ids, channel?.kind === 'email' ? 1 : 0],
+      );
+      await m.query('UPDATE outbox SET state = ?, due_at = ?, done_at = ? WHERE id = ?', [state, next ?? row.due_at, state === 'retrying' ? null : now, row.id]);
+      const text =
+        state === 'sent'
+          ? `alert sent to ${channelName}${result.provider ? ` (${result.provider})` : ''}`
+          : state === 'failed'
+            ? `alert to ${channelName} failed after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${result.error ?? 'unknown error'}`
+            : tries === 1
+              ? `alert to ${channelName} failed, retrying (up to ${MAX_TRIES} tries): ${result.error ?? 'unknown error'}`
+              : null;
+      if (text) for (const id of incidents) await this.outbox.alertLine(m, id, null, text, now);
+    });
+    if (!result.ok) this.log.warn(`alert ${row.id} to ${channelName}: ${result.error ?? 'failed'} (${state})`);
+  }
+
+  /** POST /channels/{id}/test: one test message, sent now, recorded with monitor_ids null. */
+  async test(channel: Channel): Promise<TestAnswer> {
+    const now = this.clock.now();
+    const event = noticeEvent(`This is a test message from Farsight for the channel "${channel.name}". If you can read it, alerts will reach you here.`, now);
+    const result = await this.deliver(channel, { id: `test-${channel.id}-${now}`, events: [event], test: true });
+    await this.db.tx((m) =>
+      m.query(
+        'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)',
+        [now, channel.id, channel.name, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize([event], true), channel.kind === 'email' ? 1 : 0],
+      ),
+    );
+    return { ok: result.ok, provider: result.provider, status: result.status, error: result.error };
+  }
+
+  /** Queued messages of a channel that is deleted or disabled fail (they would never be sent). */
+  async failPendingOf(channelId: number, reason: string): Promise<void> {
+    await this.db.tx((m) =>
+      m.query("UPDATE outbox SET state = 'failed', done_at = ? WHERE channel_id = ? AND state IN ('pending', 'retrying')", [this.clock.now(), channelId]),
+    );
+    this.log.log(`queued alerts of channel ${channelId} failed: ${reason}`);
+  }
+
+  /** Emails sent today (local day of tz_offset_min) and the cap. */
+  async emailCap(): Promise<{ sent: number; cap: number; reached: boolean; day: number }> {
+    const s = await this.settings.get();
+    const now = this.clock.now();
+    const offset = s.tz_offset_min * 60_000;
+    const day = Math.floor((now + offset) / DAY_MS) * DAY_MS - offset;
+    const [{ n }] = (await this.db.query('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [day])) as { n: number }[];
+    return { sent: n, cap: s.daily_cap, reached: n >= s.daily_cap, day };
+  }
+
+  /** Once a day when the cap is reached: a notice on the other channels (email is what is paused). */
+  private async capNotice(cap: { cap: number; day: number }): Promise<void> {
+    if (this.capNoticeDay === cap.day) return;
+    this.capNoticeDay = cap.day;
+    const emailChannels = this.channels.all().filter((c) => c.kind === 'email').map((c) => c.id);
+    await this.outbox.notice(`Email alerts are paused until tomorrow: the daily cap of ${cap.cap} emails is reached (settings: daily_cap). Other channels still get every alert.`, emailChannels);
+  }
+
+  /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
+  private async remind(): Promise<void> {
+    const now = this.clock.now();
+    const open = (await this.db.query(
+      'SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL',
+    )) as { id: number; monitor_id: number; down_at: number; reminded_at: number | null; last_error_code: string | null; last_error_message: string | null }[];
+    const targets = this.channels.targets();
+    for (const i of open) {
+      const c = this.engine.configOf(i.monitor_id);
+      if (!c || c.remind_every_min <= 0) continue;
+      if (now < (i.reminded_at ?? i.down_at) + c.remind_every_min * 60_000) continue;
+      const flapping = this.engine.stateOf(i.monitor_id)?.flapping === 1;
+      const d = decideAlert('reminder', c, flapping, targets, now);
+      const error = i.last_error_code ? { code: i.last_error_code, message: i.last_error_message ?? '' } : null;
+      await this.db.tx(async (m) => {
+        await m.query('UPDATE incidents SET reminded_at = ? WHERE id = ?', [now, i.id]);
+        if (d.kind === 'send') {
+          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
+          for (const ch of d.channelIds) await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
+        } else if (d.kind === 'muted') {
+          await this.outbox.alertLine(m, i.id, i.monitor_id, `reminder not sent: ${c.name} is muted`, now);
+        }
+      });
+    }
+  }
+
+  private async context(): Promise<SendContext> {
+    const s = await this.settings.get();
+    const ca = typeof this.env.ca === 'string' ? this.env.ca : undefined;
+    return { allowPrivate: s.allow_private_targets, publicUrl: this.config.publicUrl, mail: this.mail, ca };
+  }
+}
+
+/** The id receivers dedupe on: the same on every attempt of one message. */
+export function messageId(outboxId: number): string {
+  return `farsight-alert-${outboxId}`;
+}
+
+function refused(error: string): SendResult {
+  return { ok: false, provider: null, status: null, error, permanent: true };
+}

@@ -1,0 +1,136 @@
+/**
+ * The outbox: an alert is a row before anything is sent. Engine changes become rows inside the
+ * writer's transaction (the same one as their state row and incident); reminders and the
+ * service's own notices in transactions of their own. Events for one channel within BATCH_MS of
+ * a message's first event join that message. The dispatcher sends what is due.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { Database } from '../db/database';
+import type { AlertCauseRecord, AlertSink } from '../engine/alert-causes';
+import { EngineService } from '../engine/engine.service';
+import { formatDuration } from '../common/time';
+import { EventBus } from '../events/event-bus';
+import { EventsService } from '../events/events.service';
+import { causeEvent, noticeEvent } from './alert-events';
+import { BATCH_MS, decideAlert, noticeChannels } from './alert-rules';
+import type { AlertEvent } from './channel-kind';
+import { ChannelsRepository } from './channels.repository';
+
+/** What one enqueued event is about. */
+export interface EventOrigin {
+  monitorId: number | null;
+  incidentId: number | null;
+}
+
+export interface OutboxRow {
+  id: number;
+  channel_id: number;
+  state: 'pending' | 'sending' | 'retrying' | 'sent' | 'failed';
+  events: string;
+  monitor_ids: string | null;
+  incident_ids: string | null;
+  test: number;
+  created_at: number;
+  due_at: number;
+  tries: number;
+}
+
+@Injectable()
+export class OutboxService implements AlertSink {
+  private readonly log = new Logger('outbox');
+  /** Called when rows were committed (the dispatcher wakes). */
+  private listeners: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly channels: ChannelsRepository,
+    private readonly events: EventsService,
+    engine: EngineService,
+    bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    engine.setAlertSink(this);
+    bus.on('blind', ({ active, since }) =>
+      this.notice(active
+        ? `Farsight lost its network at ${new Date(since).toISOString()}: no canary answers, so failed checks are not counted until it is back`
+        : `Farsight has its network back (it was blind since ${new Date(since).toISOString()}): checks count again`),
+    );
+    bus.on('offline', ({ from, to, clean }) =>
+      this.notice(`Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${new Date(from).toISOString()} to ${new Date(to).toISOString()} (${formatDuration(to - from)}): nothing was checked meanwhile`),
+    );
+  }
+
+  onCommitted(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Inside the writer's transaction (AlertSink). */
+  async write(tx: EntityManager, causes: readonly AlertCauseRecord[]): Promise<void> {
+    const targets = this.channels.targets();
+    for (const r of causes) {
+      const d = decideAlert(r.cause, { ...r.config }, r.flapping, targets, r.at);
+      if (d.kind === 'none') continue;
+      const event = causeEvent(r, d.type);
+      if (d.kind === 'muted') {
+        if (r.incidentId !== null) await this.alertLine(tx, r.incidentId, r.monitorId, `${d.type} alert not sent: ${r.config.name} is muted`, r.at);
+        continue;
+      }
+      for (const channelId of d.channelIds) await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at);
+    }
+  }
+
+  committed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Adds one event to the channel's open message, or opens one due BATCH_MS from now. */
+  async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number): Promise<void> {
+    const [open] = (await tx.query(
+      "SELECT id, events, monitor_ids, incident_ids FROM outbox WHERE channel_id = ? AND state = 'pending' AND test = 0 ORDER BY id DESC LIMIT 1",
+      [channelId],
+    )) as Pick<OutboxRow, 'id' | 'events' | 'monitor_ids' | 'incident_ids'>[];
+    if (open) {
+      const events = JSON.parse(open.events) as AlertEvent[];
+      events.push(event);
+      await tx.query('UPDATE outbox SET events = ?, monitor_ids = ?, incident_ids = ? WHERE id = ?', [
+        JSON.stringify(events), addId(open.monitor_ids, origin.monitorId), addId(open.incident_ids, origin.incidentId), open.id,
+      ]);
+      return;
+    }
+    await tx.query(
+      "INSERT INTO outbox (channel_id, state, events, monitor_ids, incident_ids, created_at, due_at) VALUES (?, 'pending', ?, ?, ?, ?, ?)",
+      [channelId, JSON.stringify([event]), addId(null, origin.monitorId), addId(null, origin.incidentId), now, now + BATCH_MS],
+    );
+  }
+
+  /** A notice to every enabled channel that takes notices, in its own transaction. */
+  async notice(message: string, except: number[] = []): Promise<void> {
+    const channelIds = noticeChannels(this.channels.targets()).filter((id) => !except.includes(id));
+    if (channelIds.length === 0) return;
+    const now = this.clock.now();
+    const event = noticeEvent(message, now);
+    try {
+      await this.db.tx(async (m) => {
+        for (const id of channelIds) await this.enqueueIn(m, id, event, { monitorId: null, incidentId: null }, now);
+      });
+      this.committed();
+    } catch (err) {
+      this.log.error(`could not queue a notice: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** One `alert` line in an incident's timeline. */
+  async alertLine(tx: EntityManager, incidentId: number, monitorId: number | null, text: string, at: number): Promise<void> {
+    await this.events.recordIn(tx, { kind: 'alert', at, monitorId, incidentId, actor: 'system', text });
+  }
+}
+
+/** A JSON id list with one more id (kept unique; null ids leave it as it is). */
+function addId(list: string | null, id: number | null): string | null {
+  if (id === null) return list;
+  const ids = list ? (JSON.parse(list) as number[]) : [];
+  if (!ids.includes(id)) ids.push(id);
+  return JSON.stringify(ids);
+}
