@@ -29,15 +29,8 @@ export interface ChannelStatus {
   error: string | null;
 }
 
-export interface ChannelAnswer {
-  id: number;
-  kind: ChannelKind;
-  name: string;
-  enabled: boolean;
-  events: AlertEventType[];
-  config: Record<string, unknown>;
-  status: ChannelStatus;
-}
+/** The answer: the channel without its times, `config` masked, plus `status` (spec "Alert channel"). */
+export type ChannelAnswer = Omit<Channel, 'created_at' | 'updated_at'> & { status: ChannelStatus };
 
 export const DEFAULT_EVENTS: readonly AlertEventType[] = ALERT_EVENTS;
 
