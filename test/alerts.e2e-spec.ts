@@ -277,4 +277,19 @@ describe('alerts', () => {
     hook.statuses.push(500);
     expect((await api().post(`/api/v1/channels/${c.id}/test`).set('Cookie', h.cookie).set('Origin', ORIGIN).send({}).expect(200)).body).toMatchObject({ ok: false, status: 500 });
   });
+
+  it('prunes sent messages after 30 days: their delivery rows stay, with outbox_state null', async () => {
+    await webhook();
+    await monitor();
+    await advance(0);
+    h.target.status = 500;
+    await advance(60_000);
+    await advance(20_000);
+    expect((await deliveries())[0]).toMatchObject({ ok: true, outbox_state: 'sent' });
+    h.target.status = 200;
+    h.t.clock.advance(31 * 86_400_000);
+    await dispatcher.runDue();
+    const rows = await deliveries();
+    expect(rows.find((d: { outbox_state: string | null; summary: string }) => /is down/.test(d.summary))).toMatchObject({ ok: true, outbox_state: null });
+  });
 });

@@ -32,6 +32,9 @@ export const SEND_CONCURRENCY = 16;
 /** How often reminders are looked for, and due messages at the latest. */
 export const TICK_MS = 30_000;
 const DAY_MS = 86_400_000;
+/** Sent and failed messages are kept this long (their delivery rows then show outbox_state null). */
+export const OUTBOX_KEEP_MS = 30 * DAY_MS;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface TestAnswer {
   ok: boolean;
@@ -50,6 +53,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private stopped = false;
   /** The local day (start, epoch ms) a daily-cap notice went out for. */
   private capNoticeDay: number | null = null;
+  private lastPrune = -Infinity;
 
   constructor(
     private readonly db: Database,
@@ -111,6 +115,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
 
   private async cycle(): Promise<void> {
     try {
+      await this.prune();
       await this.remind();
       for (;;) {
         const now = this.clock.now();
@@ -147,7 +152,16 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     if (!channel) result = refused('the channel was deleted');
     else if (!channel.enabled) result = refused('the channel is disabled');
     else result = await this.deliver(channel, { id: messageId(row.id), events });
-    await this.settle(row, claimed, channel, events, result);
+    try {
+      await this.settle(row, claimed, channel, events, result);
+    } catch (err) {
+      // The outcome could not be stored (a full disk): the message is tried again later rather
+      // than left `sending` until the next start. Sent or not, the receiver dedupes on its id.
+      await this.db
+        .tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE id = ? AND state = 'sending'", [this.clock.now() + TICK_MS, row.id]))
+        .catch(() => undefined);
+      throw err;
+    }
   }
 
   private async deliver(channel: Channel, message: OutboundMessage): Promise<SendResult> {
@@ -229,6 +243,21 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     this.capNoticeDay = cap.day;
     const emailChannels = this.channels.all().filter((c) => c.kind === 'email').map((c) => c.id);
     await this.outbox.notice(`Email alerts are paused until tomorrow: the daily cap of ${cap.cap} emails is reached (settings: daily_cap). Other channels still get every alert.`, emailChannels);
+  }
+
+  /**
+   * Once an hour: messages done more than 30 days ago go, and delivery rows older than the
+   * timeline's retention (settings retention.events_days).
+   */
+  private async prune(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    const days = (await this.settings.get()).retention.events_days;
+    await this.db.tx(async (m) => {
+      await m.query('DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?', [now - OUTBOX_KEEP_MS]);
+      await m.query('DELETE FROM deliveries WHERE at < ?', [now - days * DAY_MS]);
+    });
   }
 
   /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
