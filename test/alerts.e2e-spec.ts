@@ -253,17 +253,27 @@ describe('alerts', () => {
     expect(hook.got.map((g) => g.body.events[0].type)).toEqual(['down', 'reminder', 'reminder', 'up']);
   });
 
-  it('fails the queued messages of a deleted channel', async () => {
+  it('fails the queued messages of a deleted channel, and monitors stop naming it', async () => {
     const c = await webhook();
+    const other = await webhook({ name: 'Other' });
+    const named = await monitor({ name: 'named', channels: [c.id, other.id] });
+    const only = await monitor({ name: 'only', channels: [c.id] });
     await monitor();
     await advance(0);
     h.target.status = 500;
     await advance(60_000);
     await api().delete(`/api/v1/channels/${c.id}`).set(bearer(admin)).expect(200);
     await advance(30_000);
-    expect(hook.got).toHaveLength(0);
-    const [row] = await h.t.db.query<{ state: string }[]>('SELECT state FROM outbox');
-    expect(row.state).toBe('failed');
+    // Only Other's message went out (the deleted channel's would have named "only" too).
+    expect(hook.got).toHaveLength(1);
+    expect(hook.got[0].body.events.map((e) => e.monitor?.name).sort()).toEqual(['Web', 'named']);
+    const rows = await h.t.db.query<{ channel_id: number; state: string }[]>('SELECT channel_id, state FROM outbox');
+    expect(rows.filter((r) => r.channel_id === c.id).map((r) => r.state)).toEqual(['failed']);
+    const channelsOf = async (id: number) => (await api().get(`/api/v1/monitors/${id}`).set(bearer(admin))).body.channels;
+    expect(await channelsOf(named.id)).toEqual([other.id]);
+    expect(await channelsOf(only.id)).toEqual([]);
+    const line = (await api().get(`/api/v1/events?monitor_id=${only.id}&kind=monitor_updated`).set(bearer(admin))).body.items[0];
+    expect(line).toMatchObject({ actor: 'key:admin key', data: { fields: ['channels'] } });
   });
 
   it('sends a test message and logs it with monitor_ids null', async () => {

@@ -46,8 +46,8 @@ export class ChannelsController {
   @Scope('admin')
   @StepUp()
   @HttpCode(200)
-  async remove(@Param('id') id: string): Promise<{ ok: true }> {
-    await this.channels.remove(id);
+  async remove(@Param('id') id: string, @CurrentCaller() caller: Caller): Promise<{ ok: true }> {
+    await this.channels.remove(id, caller);
     return { ok: true };
   }
 

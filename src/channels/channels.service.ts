@@ -6,7 +6,11 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import type { Caller } from '../common/caller';
+import { actorName, Caller } from '../common/caller';
+import { MonitorsRepository } from '../catalog/monitors.repository';
+import { EventBus } from '../events/event-bus';
+import { EventsService } from '../events/events.service';
+import type { MonitorConfig } from '../probes/monitor-config';
 import { CLOCK, Clock } from '../common/clock';
 import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
 import { requireAccess } from '../common/scope';
@@ -23,6 +27,9 @@ export class ChannelsService {
     private readonly db: Database,
     private readonly repo: ChannelsRepository,
     private readonly dispatcher: DispatcherService,
+    private readonly monitors: MonitorsRepository,
+    private readonly events: EventsService,
+    private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -67,10 +74,35 @@ export class ChannelsService {
     return this.answer(next);
   }
 
-  async remove(ref: string): Promise<void> {
+  /**
+   * Deletes a channel; monitors that named it stop naming it, in the same transaction (a monitor
+   * that named only this channel is left with `[]`, nobody, as its list said).
+   */
+  async remove(ref: string, caller: Caller): Promise<void> {
     const current = this.find(ref);
-    await this.db.tx((m) => this.repo.deleteIn(m, current.id));
+    const now = this.clock.now();
+    const changed = await this.db.tx(async (m) => {
+      await this.repo.deleteIn(m, current.id);
+      const ids = (await m.query('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [current.id])) as { id: number }[];
+      const out: { id: number; config: MonitorConfig }[] = [];
+      for (const { id } of ids) {
+        const stored = await this.monitors.findById(id, m);
+        if (!stored) continue;
+        const config: MonitorConfig = { ...stored.config, channels: (stored.config.channels ?? []).filter((c) => c !== current.id) };
+        await this.monitors.update(m, id, config, now);
+        await this.events.recordIn(m, {
+          kind: 'monitor_updated',
+          monitorId: id,
+          actor: actorName(caller),
+          text: `monitor "${config.name}" changed: channels (channel "${current.name}" was deleted)`,
+          data: { fields: ['channels'] },
+        });
+        out.push({ id, config });
+      }
+      return out;
+    });
     this.repo.forget(current.id);
+    for (const { id, config } of changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: false, config });
     await this.dispatcher.failPendingOf(current.id, 'the channel was deleted');
   }
 
