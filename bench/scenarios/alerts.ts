@@ -74,6 +74,7 @@ export const alertsScenario: Scenario = {
     let service: Service | null = null;
     let window: ProfileWindow | undefined;
     let rss: RssSampler | null = null;
+    let watch: BurstWatch | null = null;
     try {
       service = await Service.start({ dataDir: dir, profileDir: prof, env: { FARSIGHT_SMTP: smtp.url, FARSIGHT_MAIL_FROM: 'Farsight <alerts@bench.test>' } });
       const svc = service;
@@ -96,6 +97,7 @@ export const alertsScenario: Scenario = {
       const harness = new CpuWindow(process.pid);
       const fromUs = monotonicUs();
       const cpu = new CpuWindow(svc.pid);
+      watch = new BurstWatch(cpu, `${svc.url}/api/health`);
       const acked = new Map<number, number>();
       const load = await runLoad({
         concurrency,
@@ -134,6 +136,7 @@ export const alertsScenario: Scenario = {
       const burstCpu = cpu.read();
       const harnessCpu = harness.read();
       window = { fromUs, toUs: monotonicUs() };
+      watch.stop();
       rss.stop();
       const rssAfter = memory(svc.pid).rss;
       const timedOut = Date.now() > deadline;
@@ -168,6 +171,7 @@ export const alertsScenario: Scenario = {
       const okRows = ours.filter((d) => d.ok);
       const failedRows = ours.filter((d) => !d.ok);
       const failsAck = spread(load.latencies);
+      const health = spread(watch.health);
       const idleMsOver = (wallMs: number) => (idleCpu.pctOfCore / 100) * wallMs;
 
       await svc.stop();
@@ -206,6 +210,8 @@ export const alertsScenario: Scenario = {
         metric('  above idle', burstCpu.cpuMs - idleMsOver(burstCpu.wallMs), 'ms'),
         metric('  per Down (above idle)', (burstCpu.cpuMs - idleMsOver(burstCpu.wallMs)) / n, 'ms'),
         metric('  wall time of the burst', burstCpu.wallMs, 'ms'),
+        metric('GET /api/health during the burst p50', health.p50, 'ms'),
+        metric('GET /api/health during the burst max', health.max, 'ms'),
         metric('RSS before the burst', rssBefore / MB, 'MB'),
         metric('RSS peak during the burst', rss.max / MB, 'MB'),
         metric('RSS after the burst', rssAfter / MB, 'MB'),
@@ -215,7 +221,8 @@ export const alertsScenario: Scenario = {
         `${n} heartbeat monitors (confirm_after 1) each reported failed once through POST /hb/<token>/fail by ${concurrency} keep-alive clients; the reports spanned ${Math.round(spanMs)} ms, so at most ${windows} message(s) per channel are expected`,
         `messages per channel: ${KINDS.map((k) => `${k} ${got[k].length} (events ${got[k].map((g) => g.monitors.length).join(' + ') || 'none'})`).join('; ')}`,
         `delay = receipt of the first message carrying the monitor − the acknowledgement of its failure report (both on this machine's clock): by design about the ${BATCH_MS / 1000} s batching window plus a little (the writer's flush, the send); the first Downs of a window wait longest`,
-        `burst = from the first failure report until every channel had every monitor and the delivery log showed every message received (${Math.round(burstCpu.wallMs)} ms, mostly the batching window, idle); RSS sampled every 200 ms`,
+        `burst = from the first failure report until every channel had every monitor and the delivery log showed every message received (${Math.round(burstCpu.wallMs)} ms, mostly the batching window, idle); RSS sampled every 200 ms; GET /api/health sent every 250 ms meanwhile (one at a time) to see whether the service stays responsive`,
+        `service CPU per second of the burst, ms: ${watch.cpuPerSecond.map((v) => Math.round(v)).join(' ')}`,
         `delivery log: ${okRows.length} ok rows (${KINDS.map((k) => `${k} ${okRows.filter((d) => d.channel_id === channelIds[k]).length}`).join(', ')}), ${failedRows.length} failed${failedRows.length ? `, e.g. ${failedRows[0].error}` : ''}`,
         'receivers and the failure reports run in the harness process; on 2 cores they compete with the service',
       );
@@ -223,6 +230,7 @@ export const alertsScenario: Scenario = {
       return { scenario: NAME, options: { monitors: n, concurrency }, metrics, notes, elapsedS: elapsedS(started) };
     } finally {
       rss?.stop();
+      watch?.stop();
       if (service) await service.stop();
       await Promise.all([hook.close(), chat.close(), smtp.close()]);
       if (ctx.keep) log(NAME, `kept ${dir}`);
@@ -230,6 +238,47 @@ export const alertsScenario: Scenario = {
     }
   },
 };
+
+/** During the burst: the service's CPU per second, and GET /api/health answer times (one probe at a time, every 250 ms). */
+class BurstWatch {
+  readonly cpuPerSecond: number[] = [];
+  readonly health: number[] = [];
+  private lastCpuMs = 0;
+  private probing = false;
+  private readonly timers: NodeJS.Timeout[];
+
+  constructor(private readonly cpu: CpuWindow, private readonly healthUrl: string) {
+    this.timers = [setInterval(() => this.second(), 1000), setInterval(() => this.probe(), 250)];
+    for (const t of this.timers) t.unref();
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+  }
+
+  private second(): void {
+    try {
+      const now = this.cpu.read().cpuMs;
+      this.cpuPerSecond.push(now - this.lastCpuMs);
+      this.lastCpuMs = now;
+    } catch {
+      // the service has exited
+    }
+  }
+
+  private probe(): void {
+    if (this.probing) return;
+    this.probing = true;
+    request('GET', this.healthUrl, { timeoutMs: 30_000 })
+      .then((a) => {
+        if (a.status === 200) this.health.push(a.ms);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+}
 
 /** Heartbeat monitors that go Down on their first failure report and miss no deadline during the run. */
 function downMonitors(n: number): object[] {
