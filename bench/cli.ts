@@ -4,7 +4,7 @@
  * results as JSON to bench/results/ (git-ignored).
  *
  *   (none) | all     every scenario with small defaults (a few minutes)
- *   engine | writer | api | heartbeats | storage | startup | stream
+ *   engine | writer | api | heartbeats | storage | startup | stream | alerts
  *   floor            CPU of a bare GET at the engine's rate: the floor under CPU per check (not in all)
  *   farm --port P --endpoints N [--tcp-ports K]     the target farm alone (until Ctrl-C)
  *   profile FILE.cpuprofile [--top N] [--from S] [--to S]   where a CPU profile spent its time (S: seconds from its start)
@@ -33,14 +33,14 @@ ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`)
   profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
 
 options:
-  --monitors N     engine 1000 (target: 10000), api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000
+  --monitors N     engine 1000 (target: 10000), api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000
   --interval S     engine 60, storage 10, stream 60
   --warmup S       engine, storage, stream: one interval
   --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 (each of its windows)
   --clients N      stream: SSE clients in its second window, one of them stalled (500)
   --stall-mb M     stream: event MB sent to the readers that stay, for the stalled client to be cut off (10)
   --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)
-  --concurrency C  api 4, heartbeats 16
+  --concurrency C  api 4, heartbeats 16, alerts 16 (clients sending the failure reports)
   --requests N     api: requests per route and pass (200)
   --rows N         writer: rows per run (100000)
   --repeat R       writer 3, startup 3

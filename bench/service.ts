@@ -24,6 +24,8 @@ export interface StartOptions {
   binary?: string;
   /** Extra node options for the service (experiments: --trace-gc, --max-semi-space-size=N, ...). */
   nodeArgs?: string[];
+  /** Extra environment for the service (FARSIGHT_SMTP, ...); the harness's own variables below win over it. */
+  env?: Record<string, string>;
   startTimeoutMs?: number;
 }
 
@@ -51,6 +53,7 @@ export class Service {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
+      ...o.env,
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       FARSIGHT_DATA_DIR: o.dataDir,

@@ -57,7 +57,7 @@ describe('bench harness (smoke)', () => {
     expect(files).toHaveLength(1);
     const report = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) as { commit: string; date: string; results: Result[] };
     expect(report.commit).toMatch(/\S/);
-    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'engine']);
+    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine']);
     for (const r of report.results) {
       expect(r.metrics.length).toBeGreaterThan(0);
       for (const m of r.metrics) {
