@@ -23,9 +23,6 @@ export class Alerts1767830400000 implements MigrationInterface {
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       channel_id INTEGER NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'retrying', 'sent', 'failed')),
-      events TEXT NOT NULL,
-      monitor_ids TEXT,
-      incident_ids TEXT,
       test INTEGER NOT NULL DEFAULT 0,
       created_at INTEGER NOT NULL,
       due_at INTEGER NOT NULL,
@@ -36,6 +33,15 @@ export class Alerts1767830400000 implements MigrationInterface {
     await q.query(`CREATE INDEX outbox_due ON outbox (due_at) WHERE state IN ('pending', 'retrying')`);
     await q.query(`CREATE INDEX outbox_batch ON outbox (channel_id) WHERE state = 'pending'`);
     await q.query('CREATE INDEX outbox_done ON outbox (done_at) WHERE done_at IS NOT NULL');
+    // A message's events, one row each: adding one to a batch of 1,000 writes one row, not 1,000.
+    await q.query(`CREATE TABLE outbox_events (
+      id INTEGER PRIMARY KEY,
+      outbox_id INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      monitor_id INTEGER,
+      incident_id INTEGER
+    )`);
+    await q.query('CREATE INDEX outbox_events_message ON outbox_events (outbox_id, id)');
     await q.query(`CREATE TABLE deliveries (
       id INTEGER PRIMARY KEY,
       at INTEGER NOT NULL,
@@ -58,6 +64,7 @@ export class Alerts1767830400000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE incidents DROP COLUMN reminded_at');
     await q.query('DROP TABLE deliveries');
+    await q.query('DROP TABLE outbox_events');
     await q.query('DROP TABLE outbox');
     await q.query('DROP TABLE channels');
   }

@@ -134,7 +134,10 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  /** Claims one message (compare-and-set) and tries it once. */
+  /**
+   * Claims one message (compare-and-set) and tries it once. Its events are read in the claiming
+   * transaction: once it is `sending` no event joins it, so what is sent is all it holds.
+   */
   private async attempt(row: OutboxRow): Promise<void> {
     const claimedAt = this.clock.now();
     const claimed = await this.db.tx(async (m) => {
@@ -143,17 +146,17 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
         [claimedAt, row.id, claimedAt],
       );
       const [{ n }] = (await m.query('SELECT changes() AS n')) as { n: number }[];
-      return n === 1 ? row.tries + 1 : null;
+      return n === 1 ? { tries: row.tries + 1, ...(await this.outbox.messageIn(m, row.id)) } : null;
     });
     if (claimed === null) return;
-    const events = JSON.parse(row.events) as AlertEvent[];
+    const { events } = claimed;
     const channel = this.channels.get(row.channel_id);
     let result: SendResult;
     if (!channel) result = refused('the channel was deleted');
     else if (!channel.enabled) result = refused('the channel is disabled');
     else result = await this.deliver(channel, { id: messageId(row.id), events });
     try {
-      await this.settle(row, claimed, channel, events, result);
+      await this.settle(row, claimed, channel, result);
     } catch (err) {
       // The outcome could not be stored (a full disk): the message is tried again later rather
       // than left `sending` until the next start. Sent or not, the receiver dedupes on its id.
@@ -180,16 +183,22 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** The attempt's delivery row, the message's new state and its incidents' `alert` lines, in one transaction. */
-  private async settle(row: OutboxRow, tries: number, channel: Channel | undefined, events: AlertEvent[], result: SendResult): Promise<void> {
+  private async settle(
+    row: OutboxRow,
+    message: { tries: number; events: AlertEvent[]; monitorIds: number[]; incidentIds: number[] },
+    channel: Channel | undefined,
+    result: SendResult,
+  ): Promise<void> {
+    const { tries, events, incidentIds: incidents } = message;
+    const monitorIds = message.monitorIds.length ? JSON.stringify(message.monitorIds) : null;
     const now = this.clock.now();
     const next = result.ok ? null : result.permanent ? null : retryAt(tries, now);
     const state = result.ok ? 'sent' : next === null ? 'failed' : 'retrying';
     const channelName = channel?.name ?? `channel ${row.channel_id}`;
-    const incidents = row.incident_ids ? (JSON.parse(row.incident_ids) as number[]) : [];
     await this.db.tx(async (m) => {
       await m.query(
         'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [now, row.channel_id, channelName, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize(events), row.id, row.monitor_ids, channel?.kind === 'email' ? 1 : 0],
+        [now, row.channel_id, channelName, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize(events), row.id, monitorIds, channel?.kind === 'email' ? 1 : 0],
       );
       await m.query('UPDATE outbox SET state = ?, due_at = ?, done_at = ? WHERE id = ?', [state, next ?? row.due_at, state === 'retrying' ? null : now, row.id]);
       const text =
@@ -255,6 +264,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     this.lastPrune = now;
     const days = (await this.settings.get()).retention.events_days;
     await this.db.tx(async (m) => {
+      await m.query('DELETE FROM outbox_events WHERE outbox_id IN (SELECT id FROM outbox WHERE done_at IS NOT NULL AND done_at < ?)', [now - OUTBOX_KEEP_MS]);
       await m.query('DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?', [now - OUTBOX_KEEP_MS]);
       await m.query('DELETE FROM deliveries WHERE at < ?', [now - days * DAY_MS]);
     });

@@ -28,9 +28,6 @@ export interface OutboxRow {
   id: number;
   channel_id: number;
   state: 'pending' | 'sending' | 'retrying' | 'sent' | 'failed';
-  events: string;
-  monitor_ids: string | null;
-  incident_ids: string | null;
   test: number;
   created_at: number;
   due_at: number;
@@ -85,24 +82,36 @@ export class OutboxService implements AlertSink {
     for (const fn of this.listeners) fn();
   }
 
-  /** Adds one event to the channel's open message, or opens one due BATCH_MS from now. */
+  /**
+   * Adds one event to the channel's open message (one row in outbox_events: constant work however
+   * large the batch), or opens a message due BATCH_MS from now.
+   */
   async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number): Promise<void> {
-    const [open] = (await tx.query(
-      "SELECT id, events, monitor_ids, incident_ids FROM outbox WHERE channel_id = ? AND state = 'pending' AND test = 0 ORDER BY id DESC LIMIT 1",
-      [channelId],
-    )) as Pick<OutboxRow, 'id' | 'events' | 'monitor_ids' | 'incident_ids'>[];
-    if (open) {
-      const events = JSON.parse(open.events) as AlertEvent[];
-      events.push(event);
-      await tx.query('UPDATE outbox SET events = ?, monitor_ids = ?, incident_ids = ? WHERE id = ?', [
-        JSON.stringify(events), addId(open.monitor_ids, origin.monitorId), addId(open.incident_ids, origin.incidentId), open.id,
-      ]);
-      return;
-    }
-    await tx.query(
-      "INSERT INTO outbox (channel_id, state, events, monitor_ids, incident_ids, created_at, due_at) VALUES (?, 'pending', ?, ?, ?, ?, ?)",
-      [channelId, JSON.stringify([event]), addId(null, origin.monitorId), addId(null, origin.incidentId), now, now + BATCH_MS],
-    );
+    const [open] = (await tx.query("SELECT id FROM outbox WHERE channel_id = ? AND state = 'pending' AND test = 0 ORDER BY id DESC LIMIT 1", [
+      channelId,
+    ])) as { id: number }[];
+    // TypeORM's sqlite runner answers an INSERT with the new rowid.
+    const outboxId = open
+      ? open.id
+      : ((await tx.query("INSERT INTO outbox (channel_id, state, created_at, due_at) VALUES (?, 'pending', ?, ?)", [channelId, now, now + BATCH_MS])) as number);
+    await tx.query('INSERT INTO outbox_events (outbox_id, event, monitor_id, incident_id) VALUES (?, ?, ?, ?)', [
+      outboxId, JSON.stringify(event), origin.monitorId, origin.incidentId,
+    ]);
+  }
+
+  /** A message's events in the order they came, with the monitors and incidents they are about. */
+  async messageIn(tx: EntityManager, outboxId: number): Promise<{ events: AlertEvent[]; monitorIds: number[]; incidentIds: number[] }> {
+    const rows = (await tx.query('SELECT event, monitor_id, incident_id FROM outbox_events WHERE outbox_id = ? ORDER BY id', [outboxId])) as {
+      event: string;
+      monitor_id: number | null;
+      incident_id: number | null;
+    }[];
+    const unique = (ids: (number | null)[]) => [...new Set(ids.filter((id): id is number => id !== null))];
+    return {
+      events: rows.map((r) => JSON.parse(r.event) as AlertEvent),
+      monitorIds: unique(rows.map((r) => r.monitor_id)),
+      incidentIds: unique(rows.map((r) => r.incident_id)),
+    };
   }
 
   /** A notice to every enabled channel that takes notices, in its own transaction. */
@@ -125,12 +134,4 @@ export class OutboxService implements AlertSink {
   async alertLine(tx: EntityManager, incidentId: number, monitorId: number | null, text: string, at: number): Promise<void> {
     await this.events.recordIn(tx, { kind: 'alert', at, monitorId, incidentId, actor: 'system', text });
   }
-}
-
-/** A JSON id list with one more id (kept unique; null ids leave it as it is). */
-function addId(list: string | null, id: number | null): string | null {
-  if (id === null) return list;
-  const ids = list ? (JSON.parse(list) as number[]) : [];
-  if (!ids.includes(id)) ids.push(id);
-  return JSON.stringify(ids);
 }
