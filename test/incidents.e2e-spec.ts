@@ -82,6 +82,9 @@ describe('incidents', () => {
     h.target.status = 200;
     await h.advance(10_000);
     expect(await state(m.id)).toMatchObject({ status: 'up', incident_id: null });
+    // Ended a moment ago, not written yet: lists already say so.
+    expect((await api().get('/api/v1/incidents?state=open').set(w()).expect(200)).body.items).toEqual([]);
+    expect((await api().get('/api/v1/incidents?state=closed').set(w()).expect(200)).body.items.map((i: { id: number }) => i.id)).toEqual([id]);
     const closed = await incident(id);
     expect(closed).toMatchObject({ end_reason: 'recovered', ended_at: new Date(h.t.clock.now()).toISOString(), fails: 3 });
     expect(closed.duration_ms).toBe(30_000);

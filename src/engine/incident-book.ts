@@ -52,6 +52,11 @@ export class IncidentBook {
     return this.open.size;
   }
 
+  /** Incidents ended in memory whose end is not written yet (the table still says open). */
+  endedWaiting(): number[] {
+    return [...this.toWrite.values()].filter((r) => r.ended_at !== null).map((r) => r.id);
+  }
+
   /** Down confirmed: a new incident from the first failed check of the run. */
   start(monitorId: number, name: string, t: { at: number; error: ErrorObject | null; fails: number; failingSince: number }): IncidentRow {
     const row: IncidentRow = {

@@ -52,8 +52,17 @@ export class IncidentsService {
     const { limit, before } = pageQuery(query, ID_CURSOR);
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.state === 'open') where.push('i.ended_at IS NULL');
-    if (filter.state === 'closed') where.push('i.ended_at IS NOT NULL');
+    // The engine may have ended some that the table still shows open (written within a second).
+    const ended = this.engine.incidents.endedWaiting();
+    const endedIn = ended.length ? `i.id IN (${ended.map(() => '?').join(', ')})` : null;
+    if (filter.state === 'open') {
+      where.push(endedIn ? `i.ended_at IS NULL AND NOT ${endedIn}` : 'i.ended_at IS NULL');
+      params.push(...ended);
+    }
+    if (filter.state === 'closed') {
+      where.push(endedIn ? `(i.ended_at IS NOT NULL OR ${endedIn})` : 'i.ended_at IS NOT NULL');
+      params.push(...ended);
+    }
     if (filter.monitorId !== null) {
       where.push('i.monitor_id = ?');
       params.push(filter.monitorId);
