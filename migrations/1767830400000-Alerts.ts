@@ -23,7 +23,6 @@ export class Alerts1767830400000 implements MigrationInterface {
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       channel_id INTEGER NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'retrying', 'sent', 'failed')),
-      test INTEGER NOT NULL DEFAULT 0,
       created_at INTEGER NOT NULL,
       due_at INTEGER NOT NULL,
       tries INTEGER NOT NULL DEFAULT 0,

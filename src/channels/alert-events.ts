@@ -8,6 +8,7 @@ import { formatDuration } from '../common/time';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { describeTarget } from '../probes/target';
 import type { AlertEvent, AlertEventType, AlertMonitor } from './channel-kind';
+import { tallyOf } from './messages';
 
 export function alertMonitor(id: number, c: MonitorConfig): AlertMonitor {
   return {
@@ -69,12 +70,8 @@ export function noticeEvent(message: string, at: number): AlertEvent {
   return { type: 'notice', at, monitor: null, message };
 }
 
-/** The delivery log's one-line summary of a message. */
+/** The delivery log's one-line summary of a message: its one event's line, or the batch's tally. */
 export function summarize(events: readonly AlertEvent[], test = false): string {
   if (test) return 'test message';
-  if (events.length === 1) return events[0].message;
-  const counts = new Map<string, number>();
-  for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
-  const parts = [...counts].map(([t, n]) => `${n} ${t}`).join(', ');
-  return `${events.length} alerts: ${parts}`;
+  return events.length === 1 ? events[0].message : tallyOf([...events]);
 }

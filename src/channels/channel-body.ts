@@ -10,14 +10,9 @@ import { toIso } from '../common/time';
 import { requireObjectBody } from '../common/validation';
 import { ALERT_EVENTS, AlertEventType, CHANNEL_KINDS, ChannelKind, ChannelSender } from './channel-kind';
 
-export interface Channel {
+/** A stored channel: its input, with its id and times. `config` holds real secret values (sealed only on disk). */
+export interface Channel extends ChannelInput {
   id: number;
-  kind: ChannelKind;
-  name: string;
-  enabled: boolean;
-  events: AlertEventType[];
-  /** The kind's config with real secret values (sealed only on disk). */
-  config: Record<string, unknown>;
   created_at: number;
   updated_at: number;
 }

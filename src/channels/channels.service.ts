@@ -12,6 +12,7 @@ import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { CLOCK, Clock } from '../common/clock';
+import { parseId } from '../common/ids';
 import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
 import { requireAccess } from '../common/scope';
 import { keepSecrets, maskSecrets } from '../common/secret-fields';
@@ -116,8 +117,7 @@ export class ChannelsService {
   }
 
   private find(ref: string): Channel {
-    const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
-    const c = id === null ? undefined : this.repo.get(id);
+    const c = this.repo.get(parseId(ref, 'channel'));
     if (!c) throw ApiError.notFound('channel');
     return c;
   }

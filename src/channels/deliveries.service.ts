@@ -4,6 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
+import { isIdText } from '../common/ids';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';
@@ -47,7 +48,7 @@ export class DeliveriesService {
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.channel_id !== undefined && query.channel_id !== '') {
-      if (typeof query.channel_id !== 'string' || !/^[1-9]\d{0,14}$/.test(query.channel_id)) {
+      if (!isIdText(query.channel_id)) {
         throw ApiError.invalid([{ field: 'channel_id', message: 'must be a channel id' }]);
       }
       where.push('d.channel_id = ?');

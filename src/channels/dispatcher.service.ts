@@ -18,7 +18,7 @@ import type { Timers } from '../engine/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
 import type { CheckerEnv } from '../probes/checkers/env';
-import { noticeEvent, reminderEvent, summarize } from './alert-events';
+import { reminderEvent, summarize } from './alert-events';
 import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
 import type { Channel } from './channel-body';
 import type { AlertEvent, MailTransport, OutboundMessage, SendContext, SendResult } from './channel-kind';
@@ -36,12 +36,8 @@ const DAY_MS = 86_400_000;
 export const OUTBOX_KEEP_MS = 30 * DAY_MS;
 const PRUNE_EVERY_MS = 3_600_000;
 
-export interface TestAnswer {
-  ok: boolean;
-  provider: string | null;
-  status: number | null;
-  error: string | null;
-}
+/** POST /channels/{id}/test answers the attempt's result, without the retry decision. */
+export type TestAnswer = Omit<SendResult, 'permanent'>;
 
 @Injectable()
 export class DispatcherService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -214,15 +210,14 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     if (!result.ok) this.log.warn(`alert ${row.id} to ${channelName}: ${result.error ?? 'failed'} (${state})`);
   }
 
-  /** POST /channels/{id}/test: one test message, sent now, recorded with monitor_ids null. */
+  /** POST /channels/{id}/test: one test message (the senders word it), sent now, recorded with monitor_ids null. */
   async test(channel: Channel): Promise<TestAnswer> {
     const now = this.clock.now();
-    const event = noticeEvent(`This is a test message from Farsight for the channel "${channel.name}". If you can read it, alerts will reach you here.`, now);
-    const result = await this.deliver(channel, { id: `test-${channel.id}-${now}`, events: [event], test: true });
+    const result = await this.deliver(channel, { id: `test-${channel.id}-${now}`, events: [], test: true });
     await this.db.tx((m) =>
       m.query(
         'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)',
-        [now, channel.id, channel.name, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize([event], true), channel.kind === 'email' ? 1 : 0],
+        [now, channel.id, channel.name, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize([], true), channel.kind === 'email' ? 1 : 0],
       ),
     );
     return { ok: result.ok, provider: result.provider, status: result.status, error: result.error };

@@ -28,7 +28,6 @@ export interface OutboxRow {
   id: number;
   channel_id: number;
   state: 'pending' | 'sending' | 'retrying' | 'sent' | 'failed';
-  test: number;
   created_at: number;
   due_at: number;
   tries: number;
@@ -66,6 +65,7 @@ export class OutboxService implements AlertSink {
   /** Inside the writer's transaction (AlertSink). */
   async write(tx: EntityManager, causes: readonly AlertCauseRecord[]): Promise<void> {
     const targets = this.channels.targets();
+    const open = new Map<number, number>();
     for (const r of causes) {
       const d = decideAlert(r.cause, { ...r.config }, r.flapping, targets, r.at);
       if (d.kind === 'none') continue;
@@ -74,7 +74,7 @@ export class OutboxService implements AlertSink {
         if (r.incidentId !== null) await this.alertLine(tx, r.incidentId, r.monitorId, `${d.type} alert not sent: ${r.config.name} is muted`, r.at);
         continue;
       }
-      for (const channelId of d.channelIds) await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at);
+      for (const channelId of d.channelIds) await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at, open);
     }
   }
 
@@ -84,16 +84,21 @@ export class OutboxService implements AlertSink {
 
   /**
    * Adds one event to the channel's open message (one row in outbox_events: constant work however
-   * large the batch), or opens a message due BATCH_MS from now.
+   * large the batch), or opens a message due BATCH_MS from now. `open` remembers the open message
+   * per channel within one transaction (it cannot change under it), so a burst looks it up once.
    */
-  async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number): Promise<void> {
-    const [open] = (await tx.query("SELECT id FROM outbox WHERE channel_id = ? AND state = 'pending' AND test = 0 ORDER BY id DESC LIMIT 1", [
-      channelId,
-    ])) as { id: number }[];
-    // TypeORM's sqlite runner answers an INSERT with the new rowid.
-    const outboxId = open
-      ? open.id
-      : ((await tx.query("INSERT INTO outbox (channel_id, state, created_at, due_at) VALUES (?, 'pending', ?, ?)", [channelId, now, now + BATCH_MS])) as number);
+  async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number, open = new Map<number, number>()): Promise<void> {
+    let outboxId = open.get(channelId);
+    if (outboxId === undefined) {
+      const [row] = (await tx.query("SELECT id FROM outbox WHERE channel_id = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", [
+        channelId,
+      ])) as { id: number }[];
+      // TypeORM's sqlite runner answers an INSERT with the new rowid.
+      outboxId = row
+        ? row.id
+        : ((await tx.query("INSERT INTO outbox (channel_id, state, created_at, due_at) VALUES (?, 'pending', ?, ?)", [channelId, now, now + BATCH_MS])) as number);
+      open.set(channelId, outboxId);
+    }
     await tx.query('INSERT INTO outbox_events (outbox_id, event, monitor_id, incident_id) VALUES (?, ?, ?, ?)', [
       outboxId, JSON.stringify(event), origin.monitorId, origin.incidentId,
     ]);

@@ -1,5 +1,6 @@
 /** GET /events: its query (kinds, monitor) and its items. Pure. */
 import { ApiError } from '../common/api-error';
+import { isIdText } from '../common/ids';
 import { toIso } from '../common/time';
 import { EventKind, isEventKind } from './event-kinds';
 
@@ -65,7 +66,7 @@ export function timelineFilter(query: Record<string, unknown>): TimelineFilter {
   }
   let monitorId: number | null = null;
   if (query.monitor_id !== undefined) {
-    if (typeof query.monitor_id === 'string' && /^[1-9]\d{0,14}$/.test(query.monitor_id)) monitorId = Number(query.monitor_id);
+    if (isIdText(query.monitor_id)) monitorId = Number(query.monitor_id);
     else errors.push({ field: 'monitor_id', message: 'must be a monitor id' });
   }
   if (errors.length) throw ApiError.invalid(errors);

@@ -6,6 +6,7 @@
  * (monitor_id, at), so no second index over every row is needed: the window starts at about one
  * page's worth of checks and grows fourfold until the page is full or the history ends.
  */
+import { isIdText } from '../common/ids';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { invalidField } from '../common/api-error';
@@ -54,7 +55,7 @@ export class HistoryService {
     let rows: CheckRow[];
     if (query.monitor_id !== undefined) {
       const ref = typeof query.monitor_id === 'string' ? query.monitor_id : '';
-      if (!/^[1-9]\d{0,14}$/.test(ref)) throw invalidField('monitor_id', 'must be a monitor id');
+      if (!isIdText(ref)) throw invalidField('monitor_id', 'must be a monitor id');
       const monitor = await this.monitors.resolve(ref).catch(() => {
         throw invalidField('monitor_id', 'no such monitor');
       });

@@ -4,6 +4,7 @@
  * in docs/incidents.md.
  */
 import { ApiError, FieldError } from '../common/api-error';
+import { isIdText } from '../common/ids';
 import { requireObjectBody } from '../common/validation';
 import type { IncidentRow } from '../events/incident';
 
@@ -28,7 +29,7 @@ export function incidentFilter(query: Record<string, unknown>): IncidentFilter {
   }
   let monitorId: number | null = null;
   if (query.monitor_id !== undefined && query.monitor_id !== '') {
-    if (typeof query.monitor_id === 'string' && /^[1-9]\d{0,14}$/.test(query.monitor_id)) monitorId = Number(query.monitor_id);
+    if (isIdText(query.monitor_id)) monitorId = Number(query.monitor_id);
     else errors.push({ field: 'monitor_id', message: 'must be a monitor id' });
   }
   if (errors.length) throw ApiError.invalid(errors);

@@ -7,6 +7,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Caller, actorName } from '../common/caller';
+import { parseId } from '../common/ids';
 import { CLOCK, Clock } from '../common/clock';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { toIso } from '../common/time';
@@ -128,8 +129,7 @@ export class IncidentsService {
   }
 
   private async find(ref: string): Promise<{ row: IncidentRow; written: boolean }> {
-    const id = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
-    if (id === null) throw ApiError.notFound('incident');
+    const id = parseId(ref, 'incident');
     const [stored] = (await this.db.query(`${SELECT} WHERE i.id = ?`, [id])) as IncidentRow[];
     if (stored) return { row: this.live(stored), written: true };
     const pending = this.engine.incidents.byId(id);
