@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
-import { CHECKER_ENV } from './engine/check-runner';
+import { CHECKER_ENV } from './probes/checkers/env';
 import type { CheckerEnv } from './probes/checkers';
 import { ENGINE_TIMERS } from './engine/engine.service';
 import { realTimers, Timers } from './engine/scheduler';
@@ -26,6 +26,7 @@ import { IncidentsModule } from './incidents/incidents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
+import { MailModule } from './mail/mail.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
 import { StreamModule } from './stream/stream.module';
@@ -57,6 +58,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         EventsModule,
         SettingsModule,
+        MailModule,
         AuthModule,
         CatalogModule,
         HistoryModule,

@@ -18,12 +18,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   catalog: ['probes', 'db', 'common', 'config'],
   history: ['catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   engine: ['history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  auth: ['events', 'settings', 'db', 'common', 'config'],
+  mail: ['probes', 'settings', 'db', 'common', 'config'],
+  auth: ['mail', 'events', 'settings', 'db', 'common', 'config'],
   incidents: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   monitors: ['channels', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  system: ['incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  system: ['incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   dashboard: ['auth', 'common', 'config'],
 };
 

@@ -6,6 +6,9 @@
  */
 import type { FieldError } from '../common/api-error';
 import type { SecretSchema } from '../common/secret-fields';
+import type { MailTransport, SendResult } from '../mail/mail-types';
+
+export type { MailTransport, SendResult };
 
 export const CHANNEL_KINDS = ['email', 'chat', 'webhook'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -60,18 +63,6 @@ export interface OutboundMessage {
   test?: boolean;
 }
 
-export interface SendResult {
-  ok: boolean;
-  /** Who carried it: the mail provider's name (its host), "slack" / "discord" / ..., or "webhook". */
-  provider: string | null;
-  /** HTTP status or SMTP reply code, when there was one. */
-  status: number | null;
-  /** Why it failed: short (at most 300 characters), never a secret (URLs with tokens are masked). */
-  error: string | null;
-  /** A failure that retrying cannot fix (a 4xx other than 408/429, a bad address, a refused private target). */
-  permanent: boolean;
-}
-
 /** Where a sender sends from: settings it needs that are not the channel's own. */
 export interface SendContext {
   /** allow_private_targets from settings: receivers at private addresses are refused when false (judged on the connected address). */
@@ -82,14 +73,6 @@ export interface SendContext {
   mail: MailTransport;
   /** Extra CA certificates (PEM) to trust for receivers, tests only. */
   ca?: string;
-}
-
-/** Mail as the senders see it: the configured providers in order (primary, then fallback). */
-export interface MailTransport {
-  /** Provider names (hosts), in order; empty when no provider is configured. */
-  readonly providers: readonly string[];
-  /** Sends through the first provider that takes it; says which one, and why each failed. */
-  send(mail: { to: string[]; subject: string; text: string; html: string; messageId: string }): Promise<SendResult>;
 }
 
 export type ParsedConfig<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };

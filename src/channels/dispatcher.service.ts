@@ -21,12 +21,12 @@ import type { CheckerEnv } from '../probes/checkers/env';
 import { reminderEvent, summarize } from './alert-events';
 import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
 import type { Channel } from './channel-body';
-import type { AlertEvent, MailTransport, OutboundMessage, SendContext, SendResult } from './channel-kind';
+import type { AlertEvent, OutboundMessage, SendContext, SendResult } from './channel-kind';
+import { MailService } from '../mail/mail.service';
 import { ChannelsRepository } from './channels.repository';
 import { OutboxRow, OutboxService } from './outbox.service';
 import { senderOf } from './senders/registry';
 
-export const MAIL_TRANSPORT = Symbol('MailTransport');
 /** Messages sent at once, at most (a slow receiver never holds up the others beyond this). */
 export const SEND_CONCURRENCY = 16;
 /** How often reminders are looked for, and due messages at the latest. */
@@ -57,7 +57,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     private readonly outbox: OutboxService,
     private readonly engine: EngineService,
     private readonly settings: SettingsService,
-    @Inject(MAIL_TRANSPORT) private readonly mail: MailTransport,
+    private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ENGINE_TIMERS) private readonly timers: Timers,
@@ -165,7 +165,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
 
   private async deliver(channel: Channel, message: OutboundMessage): Promise<SendResult> {
     if (channel.kind === 'email') {
-      const cap = await this.emailCap();
+      const cap = await this.mail.cap();
       if (cap.reached) {
         void this.capNotice(cap);
         return refused(`email is paused for today: the daily cap of ${cap.cap} messages is reached`);
@@ -231,16 +231,6 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     this.log.log(`queued alerts of channel ${channelId} failed: ${reason}`);
   }
 
-  /** Emails sent today (local day of tz_offset_min) and the cap. */
-  async emailCap(): Promise<{ sent: number; cap: number; reached: boolean; day: number }> {
-    const s = await this.settings.get();
-    const now = this.clock.now();
-    const offset = s.tz_offset_min * 60_000;
-    const day = Math.floor((now + offset) / DAY_MS) * DAY_MS - offset;
-    const [{ n }] = (await this.db.query('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [day])) as { n: number }[];
-    return { sent: n, cap: s.daily_cap, reached: n >= s.daily_cap, day };
-  }
-
   /** Once a day when the cap is reached: a notice on the other channels (email is what is paused). */
   private async capNotice(cap: { cap: number; day: number }): Promise<void> {
     if (this.capNoticeDay === cap.day) return;
@@ -294,7 +284,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private async context(): Promise<SendContext> {
     const s = await this.settings.get();
     const ca = typeof this.env.ca === 'string' ? this.env.ca : undefined;
-    return { allowPrivate: s.allow_private_targets, publicUrl: this.config.publicUrl, mail: this.mail, ca };
+    return { allowPrivate: s.allow_private_targets, publicUrl: this.config.publicUrl, mail: this.mail.transport, ca };
   }
 }
 

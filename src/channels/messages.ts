@@ -6,6 +6,8 @@
  * Titles and subjects are read in a phone's notification list, where the first 40 characters
  * are what counts: the label first, then the monitor's name, then why.
  */
+import { clip, oneLine } from '../common/text-rules';
+import { formatDuration, formatWhen } from '../common/time';
 import type { AlertEvent, OutboundMessage } from './channel-kind';
 
 /** How an event should look: bad (red), warn (amber), good (green), info (neutral). */
@@ -30,20 +32,8 @@ const SUBJECT_MAX = 200;
 /** Names listed in a batch subject before "+N". */
 const SUBJECT_NAMES = 2;
 
-/** Collapses line breaks, tabs and other controls into single spaces: a title is one line. */
-export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
-}
-
-/** Shortens to at most `max` characters, ending in "…" when cut. */
-export function clip(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
-}
-
-import { formatDuration } from '../common/time';
-
-export { formatDuration };
+// The text rules every alert sender uses, re-exported so senders ask one module for words.
+export { clip, formatDuration, formatWhen, oneLine };
 
 /**
  * Where the dashboard shows a monitor. One place: the dashboard's routes are not built yet, and
@@ -64,10 +54,6 @@ export function safeLink(text: string | null | undefined): string | null {
   }
 }
 
-/** "2026-11-23 11:02 UTC": minutes are enough in an alert, and UTC is never ambiguous. */
-export function formatWhen(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /**
  * The event's own message without the monitor's name in front ("NAS web UI: certificate expires

@@ -40,3 +40,14 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function isFieldName(text: string): boolean {
   return TOKEN.test(text);
 }
+
+/** Collapses line breaks, tabs and other controls into single spaces: a title is one line. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+/** Shortens to at most `max` characters, ending in "…" when cut. */
+export function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+}

@@ -46,3 +46,8 @@ export function formatDuration(ms: number): string {
   const h = hours % 24;
   return `${d} day${d === 1 ? '' : 's'}${h ? ` ${h} h` : ''}`;
 }
+
+/** "2026-11-23 11:02 UTC": minutes are enough in an alert, and UTC is never ambiguous. */
+export function formatWhen(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -5,8 +5,9 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { SettingsService } from '../settings/settings.service';
 import type { CheckResult } from '../probes/check-result';
 import { CheckerEnv, runCheck } from '../probes/checkers';
+import { CHECKER_ENV } from '../probes/checkers/env';
 
-export const CHECKER_ENV = Symbol('CheckerEnv');
+export { CHECKER_ENV } from '../probes/checkers/env';
 
 @Injectable()
 export class CheckRunner {

@@ -1,5 +1,6 @@
 /**
- * Alert emails as a person sees them: the HTML part of a down email and of a 3-event batch,
+ * Emails as a person sees them: the HTML part of a down email, of a 3-event batch, of the
+ * owner's sign-in notice and of a password-reset email,
  * opened in headless Chromium (Debian's, installed by scripts/test-deps.sh) at phone width, in
  * light and in dark mode; axe-core finds no serious or critical problem (contrast included) and
  * nothing runs off the side. Screenshots go to test/artifacts/email/ (git-ignored) to look at.
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import type { AlertEvent, OutboundMessage } from '../../src/channels/channel-kind';
 import { renderAlertEmail } from '../../src/channels/senders/email';
+import { RenderedMail, renderOwnerMail, resetMail, signInNotice } from '../../src/mail/owner-mail';
 
 const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts', 'email');
@@ -51,9 +53,19 @@ const batch: AlertEvent[] = [
   },
 ];
 
-const emails: [string, OutboundMessage][] = [
-  ['down', { id: 'o1', events: [downEvent] }],
-  ['batch', { id: 'o2', events: batch }],
+function alertEmail(message: OutboundMessage): RenderedMail {
+  return renderAlertEmail(message, message.events, PUBLIC);
+}
+
+const at = Date.UTC(2026, 10, 23, 11, 2);
+const emails: [string, RenderedMail][] = [
+  ['down', alertEmail({ id: 'o1', events: [downEvent] })],
+  ['batch', alertEmail({ id: 'o2', events: batch })],
+  ['sign-in', renderOwnerMail(signInNotice({ method: 'passkey', ip: '2001:db8::1', device: 'Firefox on Linux', at, publicUrl: PUBLIC }))],
+  [
+    'reset',
+    renderOwnerMail(resetMail({ url: `${PUBLIC}/reset/${'k'.repeat(43)}`, expiresAt: at + 3600_000, ip: '198.51.100.7', device: 'Safari on iOS', at, publicUrl: PUBLIC })),
+  ],
 ];
 
 interface AxeResults {
@@ -71,8 +83,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(emails)('the %s email', (name, message) => {
-  const { html, subject } = renderAlertEmail(message, message.events, PUBLIC);
+describe.each(emails)('the %s email', (name, { html, subject }) => {
 
   it.each(['light', 'dark'] as const)('reads well in %s mode on a 390 px phone: no serious axe finding, nothing wider than the screen', async (scheme) => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: scheme, deviceScaleFactor: 1 });

@@ -2,7 +2,7 @@
  * The mail path against real SMTP servers on 127.0.0.1 (smtp-server): the primary provider, the
  * fallback when the primary fails in each way, both failing, and what a result may say.
  */
-import { createMailTransport, MailTransportOptions } from '../../src/channels/mail/mail-transport';
+import { createMailTransport, MailTransportOptions } from '../../src/mail/mail-transport';
 import { farmCerts } from '../fixtures/certs';
 import { closedPort, decodeSubject, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../fixtures/smtp-farm';
 

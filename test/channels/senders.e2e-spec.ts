@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AlertEvent, OutboundMessage, SendContext } from '../../src/channels/channel-kind';
-import { createMailTransport } from '../../src/channels/mail/mail-transport';
+import { createMailTransport } from '../../src/mail/mail-transport';
 import { USER_AGENT } from '../../src/channels/receiver-http';
 import { chatSender, ChatConfig } from '../../src/channels/senders/chat';
 import { emailSender } from '../../src/channels/senders/email';

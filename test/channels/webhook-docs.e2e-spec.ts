@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import * as path from 'node:path';
 import type { SendContext } from '../../src/channels/channel-kind';
-import { createMailTransport } from '../../src/channels/mail/mail-transport';
+import { createMailTransport } from '../../src/mail/mail-transport';
 import { webhookSender } from '../../src/channels/senders/webhook';
 import { Received, Receiver, startReceiver } from '../fixtures/receivers';
 

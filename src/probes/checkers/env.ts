@@ -1,5 +1,8 @@
 import type { Clock } from '../../common/clock';
 
+/** The Nest token of the one CheckerEnv (also the mail path's extra CA, in tests). */
+export const CHECKER_ENV = Symbol('CheckerEnv');
+
 /** What every checker gets besides its settings: no database, no Nest. */
 export interface CheckerEnv {
   clock: Clock;

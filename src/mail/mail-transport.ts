@@ -15,10 +15,10 @@
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { AppConfig } from '../../config/config';
-import { certFailure } from '../../probes/checkers/cert';
-import type { MailTransport, SendResult } from '../channel-kind';
-import { clip, oneLine } from '../messages';
+import { clip, oneLine } from '../common/text-rules';
+import type { AppConfig } from '../config/config';
+import { certFailure } from '../probes/checkers/cert';
+import type { MailTransport, OutgoingMail, SendResult } from './mail-types';
 
 export interface MailTimeouts {
   /** TCP connect. */
@@ -38,8 +38,6 @@ export interface MailTransportOptions {
   ca?: string;
   timeouts?: Partial<MailTimeouts>;
 }
-
-type Sendable = Parameters<MailTransport['send']>[0];
 
 interface Provider {
   name: string;
@@ -118,7 +116,7 @@ class SmtpMailTransport implements MailTransport {
     this.providers = list.map((p) => p.name);
   }
 
-  async send(mail: Sendable): Promise<SendResult> {
+  async send(mail: OutgoingMail): Promise<SendResult> {
     if (this.list.length === 0) {
       return { ok: false, provider: null, status: null, error: 'no mail provider is configured (FARSIGHT_SMTP)', permanent: true };
     }
