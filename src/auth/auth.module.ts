@@ -6,10 +6,11 @@ import { ChallengeService } from './challenge.service';
 import { KeysController } from './keys.controller';
 import { SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
+import { SignInService } from './sign-in.service';
 
 @Module({
   controllers: [AuthController, KeysController],
-  providers: [ApiKeysService, SessionsService, SetupService, ChallengeService, AuthService],
-  exports: [ApiKeysService, SessionsService],
+  providers: [ApiKeysService, SessionsService, SetupService, ChallengeService, AuthService, SignInService],
+  exports: [ApiKeysService, SessionsService, SignInService],
 })
 export class AuthModule {}

@@ -30,11 +30,15 @@ export class SessionsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** A session in a transaction of its own (sign-ins go through SignInService, which also records and mails). */
   async create(method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
     return this.db.tx((m) => this.createIn(m, method, ip, device));
   }
 
-  /** Creates a session inside the caller's transaction (so a sign-in and its session commit together). */
+  /**
+   * Creates a session inside the caller's transaction (so a sign-in and its session commit
+   * together). `device` is the browser in words (describeDevice), never the raw user agent.
+   */
   async createIn(m: EntityManager, method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
     const now = this.clock.now();
     const token = randomToken(32);
@@ -48,7 +52,7 @@ export class SessionsService {
           expires_at: now + SESSION_TTL_MS,
           fresh_until: now + FRESH_MS,
           ip,
-          device: device ? device.slice(0, 200) : null,
+          device: device ? device.slice(0, 100) : null,
         }),
       )
     );
@@ -68,6 +72,13 @@ export class SessionsService {
       await this.db.tx((m) => m.update(SessionEntity, { id: s.id }, { seen_at: now, expires_at: s.expires_at, ip }));
     }
     return s;
+  }
+
+  /** A step-up: the session counts as freshly signed in for another FRESH_MS. Returns the new fresh_until. */
+  async stepUp(sessionId: number): Promise<number> {
+    const freshUntil = this.clock.now() + FRESH_MS;
+    await this.db.tx((m) => m.update(SessionEntity, { id: sessionId }, { fresh_until: freshUntil }));
+    return freshUntil;
   }
 
   async revokeByToken(token: string): Promise<void> {

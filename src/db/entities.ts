@@ -2,8 +2,9 @@
 import { ApiKeyEntity } from '../auth/entities/api-key.entity';
 import { LinkTokenEntity } from '../auth/entities/link-token.entity';
 import { OwnerEntity } from '../auth/entities/owner.entity';
+import { PasskeyEntity } from '../auth/entities/passkey.entity';
 import { RecoveryCodeEntity } from '../auth/entities/recovery-code.entity';
 import { SessionEntity } from '../auth/entities/session.entity';
 import { EventEntity } from '../events/entities/event.entity';
 
-export const ENTITIES = [OwnerEntity, RecoveryCodeEntity, LinkTokenEntity, SessionEntity, ApiKeyEntity, EventEntity];
+export const ENTITIES = [OwnerEntity, RecoveryCodeEntity, LinkTokenEntity, SessionEntity, ApiKeyEntity, PasskeyEntity, EventEntity];
