@@ -111,7 +111,7 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
         throw err;
       }
     }
-    const kept = existing ? setAside(target, now) : null;
+    const kept = existing ? await setAside(target, now) : null;
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${target}${suffix}`, { force: true });
     fs.renameSync(copy, target);
     syncDir(config.dataDir);
@@ -181,8 +181,13 @@ async function check(file: string, name: string): Promise<Facts> {
   }
 }
 
-/** Keeps the current database (and its -wal, which holds its latest commits) as `<db>.before-restore-<time>`. */
-function setAside(target: string, now: number): string {
+/**
+ * Keeps the current database as `<db>.before-restore-<time>`. Its -wal holds its latest commits:
+ * they are folded into it first (a checkpoint), so the kept file stands alone and can itself be
+ * restored; a database too damaged for that keeps its -wal beside it instead.
+ */
+async function setAside(target: string, now: number): Promise<string> {
+  await foldWal(target).catch(() => undefined);
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   let kept = `${target}.before-restore-${stamp}`;
   for (let n = 2; statOf(kept); n++) kept = `${target}.before-restore-${stamp}-${n}`;
@@ -190,6 +195,16 @@ function setAside(target: string, now: number): string {
   fs.linkSync(target, kept);
   if (statOf(`${target}-wal`)) fs.renameSync(`${target}-wal`, `${kept}-wal`);
   return kept;
+}
+
+async function foldWal(file: string): Promise<void> {
+  if ((statOf(`${file}-wal`)?.size ?? 0) === 0) return;
+  const conn = await open(file);
+  try {
+    await all(conn, 'PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    await new Promise((resolve) => conn.close(resolve));
+  }
 }
 
 function open(file: string): Promise<sqlite3.Database> {

@@ -130,6 +130,38 @@ describe('farsight restore', () => {
     expect(await monitorsIn(kept)).toEqual(['nas', 'only-here']);
   }, 60_000);
 
+  it('folds the -wal of a database left by a crash into the copy it keeps, which can itself be restored', async () => {
+    fs.cpSync(source, target, { recursive: true });
+    // The state kill -9 leaves: a commit that is only in the -wal. Copied while the writer is still open.
+    const crashed = path.join(dir, `crashed-${n}`);
+    fs.mkdirSync(crashed);
+    await new Promise<void>((resolve, reject) => {
+      const db = new sqlite3.Database(dbOf(target), (err) => {
+        if (err) return reject(err);
+        db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT OR REPLACE INTO settings (key, value) VALUES ('tz_offset_min', '60')", (e) => {
+          if (e) return reject(e);
+          for (const f of ['farsight.db', 'farsight.db-wal']) fs.copyFileSync(path.join(target, f), path.join(crashed, f));
+          db.close(() => resolve());
+        });
+      });
+    });
+    for (const f of ['farsight.db', 'farsight.db-wal']) fs.copyFileSync(path.join(crashed, f), path.join(target, f));
+    fs.rmSync(path.join(target, 'farsight.db-shm'), { force: true });
+    expect(fs.statSync(path.join(target, 'farsight.db-wal')).size).toBeGreaterThan(0);
+
+    const forced = run(target, 'restore', backup, '--force');
+    expect(forced.status).toBe(0);
+    const kept = /kept as (\S+);/.exec(forced.stdout)?.[1] as string;
+    expect(fs.existsSync(`${kept}-wal`)).toBe(false);
+    expect(fs.existsSync(path.join(target, 'farsight.db-wal'))).toBe(false);
+    expect(await sql(kept, "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([{ value: '60' }]);
+    expect(await sql(dbOf(target), "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([]);
+
+    const back = run(target, 'restore', kept, '--force');
+    expect(back.status).toBe(0);
+    expect(await sql(dbOf(target), "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([{ value: '60' }]);
+  }, 60_000);
+
   describe('refuses a backup it cannot use, and changes nothing', () => {
     const refusedWith = async (file: string, message: RegExp, prepare?: () => void) => {
       fs.cpSync(source, target, { recursive: true });
