@@ -103,7 +103,8 @@ export class ImportService {
         if (hasErrors(plan.answer)) throw new ChangedMeanwhile(plan.answer);
         const out = await this.writeMonitors(m, plan.monitors, caller);
         await plan.statusPage.applyIn(m);
-        await this.events.recordIn(m, {
+        // Like a PATCH that changes nothing, an import that changes nothing leaves no line.
+        if (changedAnything(plan.answer)) await this.events.recordIn(m, {
           kind: 'imported',
           text: `import applied: ${summary(plan.answer)}`,
           actor: actorName(caller),
@@ -252,6 +253,10 @@ function tokenFor(item: MonitorItem, previous: Stored | null): { ok: true; set: 
   if (item.token === null) return { ok: true, set: null };
   if (item.token === 'keep') return previous?.tokenHash ? { ok: true, set: null } : { ok: false, message: NOTHING_STORED };
   return { ok: true, set: item.token === previous?.tokenHash ? null : item.token };
+}
+
+function changedAnything(a: ImportAnswer): boolean {
+  return a.monitors.created.length + a.monitors.updated.length + a.channels.created.length + a.channels.updated.length > 0 || a.status_page.changed;
 }
 
 function isNamed(v: unknown): v is { name: string } {

@@ -185,6 +185,8 @@ describe('import', () => {
       monitors: { created: [], updated: [], unchanged: ['database', 'nas', 'nightly-backup'] },
       channels: { created: [], updated: [], unchanged: ['Chat', 'Mail', 'Ops'] },
     });
+    const importedLines = async () => (await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items;
+    expect(await importedLines()).toHaveLength(1); // the second import changed nothing: no line
     doc.monitors[0].interval_s = 300;
     doc.channels[0].events = ['down'];
     const changed = await importInto(b, doc, false).expect(200);
