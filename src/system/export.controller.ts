@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { CurrentCaller, Scope, StepUp } from '../common/access';
 import type { Caller } from '../common/caller';
 import { API_ROOT } from '../common/routes';
@@ -14,9 +14,11 @@ export class ExportController {
     private readonly imports: ImportService,
   ) {}
 
+  /** Never kept by a browser or proxy cache: with ?secrets=1 it holds every credential. */
   @Get('export')
   @Scope('admin')
   @StepUp()
+  @Header('Cache-Control', 'no-store')
   export(@Query() query: Record<string, unknown>, @CurrentCaller() caller: Caller): Promise<ExportDocument> {
     return this.exports.export(query, caller);
   }

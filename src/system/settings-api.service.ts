@@ -12,8 +12,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { MailService } from '../mail/mail.service';
-import type { Settings } from '../settings/settings-defaults';
-import { describeChanges, planSettingsPatch, ReadOnlyValues } from '../settings/settings-patch';
+import type { Settings, StoredSettings } from '../settings/settings-defaults';
+import { describeChanges, planSettingsPatch, ReadOnlyValues, SettingChange } from '../settings/settings-patch';
 import { SettingsService } from '../settings/settings.service';
 
 /** The settings object (spec "Settings object"), plus `allow_private_targets` (ARCHITECTURE.md "Private targets"). */
@@ -42,21 +42,20 @@ export class SettingsApiService {
   }
 
   /**
-   * Checked against the settings as read; written in one transaction with its timeline line.
-   * Turning private targets on or off is an owner's decision (ARCHITECTURE.md "Private targets"):
-   * an API key may send the current value back, never a new one.
+   * Checked against the settings as read, then written in one transaction with its timeline line.
+   * When another change committed in between, the body is checked again over it inside the
+   * transaction, so two PATCHes of different keys sent together both stay.
    */
   async patch(body: unknown, caller: Caller): Promise<SettingsAnswer> {
-    const current = await this.settings.get();
-    const plan = planSettingsPatch(body, current, await this.shown());
-    if (!plan.ok) throw ApiError.invalid(plan.errors);
-    if (caller.kind !== 'session' && plan.changes.some((c) => c.field === 'allow_private_targets')) {
-      throw new ApiError('forbidden', 'only the owner, signed in to the dashboard, may change allow_private_targets; API keys cannot', {
-        field: 'allow_private_targets',
-      });
-    }
-    if (plan.changes.length > 0) {
+    const shown = await this.shown();
+    const seen = await this.settings.get();
+    const first = checked(body, seen, shown, caller);
+    if (first.changes.length > 0) {
       await this.db.tx(async (m) => {
+        // The cache is dropped by every write, so this is what is stored now.
+        const current = await this.settings.get();
+        const plan = current === seen ? first : checked(body, current, shown, caller);
+        if (plan.changes.length === 0) return;
         await this.settings.saveChangedIn(m, current, plan.next);
         await this.events.recordIn(m, {
           kind: 'settings_changed',
@@ -78,6 +77,22 @@ export class SettingsApiService {
       email: { configured: status.configured, providers: status.providers, from: status.from, sent_today: status.sent_today },
     };
   }
+}
+
+/**
+ * The patch's plan, or the error to answer. Turning private targets on or off is an owner's
+ * decision (ARCHITECTURE.md "Private targets"): an API key may send the current value back, never
+ * a new one.
+ */
+function checked(body: unknown, current: Settings, shown: ReadOnlyValues, caller: Caller): { next: StoredSettings; changes: SettingChange[] } {
+  const plan = planSettingsPatch(body, current, shown);
+  if (!plan.ok) throw ApiError.invalid(plan.errors);
+  if (caller.kind !== 'session' && plan.changes.some((c) => c.field === 'allow_private_targets')) {
+    throw new ApiError('forbidden', 'only the owner, signed in to the dashboard, may change allow_private_targets; API keys cannot', {
+      field: 'allow_private_targets',
+    });
+  }
+  return plan;
 }
 
 function toAnswer(s: Settings, shown: ReadOnlyValues): SettingsAnswer {

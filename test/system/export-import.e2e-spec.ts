@@ -106,6 +106,7 @@ describe('export', () => {
 
   it('unmasks with ?secrets=1, adds the heartbeat token hash, and writes who took it to the timeline', async () => {
     const res = await a.t.http.get('/api/v1/export?secrets=1').set(bearer(a.admin)).expect(200);
+    expect(res.headers['cache-control']).toBe('no-store');
     for (const secret of SECRETS) expect(res.text).toContain(secret);
     expect(res.text).not.toContain(MASK);
     expect(res.body.monitors[2].heartbeat_token_sha256).toMatch(/^[0-9a-f]{64}$/);

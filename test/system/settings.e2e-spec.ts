@@ -93,6 +93,12 @@ describe('settings', () => {
     expect(lines[0].text).toBe('settings changed: defaults.interval_s from 60 to 30, tz_offset_min from 0 to 60');
   });
 
+  it('keeps both of two PATCHes of different keys of one section sent at the same time', async () => {
+    await Promise.all([patch({ defaults: { interval_s: 120 } }).expect(200), patch({ defaults: { confirm_after: 5 } }).expect(200)]);
+    expect((await get()).defaults).toMatchObject({ interval_s: 120, confirm_after: 5 });
+    expect(await settingsLines()).toHaveLength(2);
+  });
+
   it.each([
     [{ defaults: { interval_s: 5 } }, 'defaults.interval_s'],
     [{ defaults: { timeout_ms: 70_000 } }, 'defaults.timeout_ms'],
