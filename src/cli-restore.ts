@@ -26,6 +26,7 @@ import { databasePath } from './db/data-source';
 import type { Database } from './db/database';
 import { databaseHeaderProblem, HEADER_BYTES } from './db/database-header';
 import { MIGRATIONS } from './db/migrations';
+import { SEALED_PREFIX } from './db/secret-box';
 import { loadSecretBox } from './db/secret-key';
 
 export const RESTORE_USAGE = 'usage: farsight restore FILE [--force]';
@@ -174,11 +175,17 @@ async function check(file: string, name: string): Promise<Facts> {
     if (unknown.length) refuse(`it was made by a newer Farsight (it has migration ${unknown[0]}, which this version does not know); upgrade first`);
     const [{ n }] = await all<{ n: number }>(conn, 'SELECT COUNT(*) AS n FROM monitors');
     const query = (sql: string, params: unknown[] = []) => all(conn, sql, params);
-    const sealedSample = await sealedSecretSample({ query } as unknown as Database);
+    const sealedSample = (await sealedSecretSample({ query } as unknown as Database)) ?? (tables.has('channels') ? await channelSealedSample(conn) : null);
     return { monitors: n, sealedSample };
   } finally {
     await new Promise((resolve) => conn.close(resolve));
   }
+}
+
+/** A sealed secret of a channel config, for a backup whose monitors hold none (the same key seals both). */
+async function channelSealedSample(conn: sqlite3.Database): Promise<string | null> {
+  const [row] = await all<{ config: string }>(conn, `SELECT config FROM channels WHERE config LIKE '%"${SEALED_PREFIX}%' LIMIT 1`);
+  return row ? (new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(row.config)?.[1] ?? null) : null;
 }
 
 /**

@@ -33,7 +33,7 @@ import type { MonitorDefaults } from '../settings/settings-defaults';
 import { SettingsService } from '../settings/settings.service';
 import { TOKEN_FIELD } from './export-document';
 import {
-  ChannelPlan, hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem,
+  hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem,
 } from './import-document';
 import { importStatusPage, StatusPageImport } from './status-page-section';
 
@@ -57,7 +57,6 @@ interface MonitorPlan {
 
 interface Plan {
   answer: ImportAnswer;
-  channels: ChannelPlan[];
   monitors: MonitorPlan[];
   statusPage: StatusPageImport;
 }
@@ -104,15 +103,17 @@ export class ImportService {
         const out = await this.writeMonitors(m, plan.monitors, caller);
         await plan.statusPage.applyIn(m);
         // Like a PATCH that changes nothing, an import that changes nothing leaves no line.
-        if (changedAnything(plan.answer)) await this.events.recordIn(m, {
-          kind: 'imported',
-          text: `import applied: ${summary(plan.answer)}`,
-          actor: actorName(caller),
-          data: {
-            monitors: { created: plan.answer.monitors.created.length, updated: plan.answer.monitors.updated.length },
-            channels: { created: plan.answer.channels.created.length, updated: plan.answer.channels.updated.length },
-          },
-        });
+        if (changedAnything(plan.answer)) {
+          await this.events.recordIn(m, {
+            kind: 'imported',
+            text: `import applied: ${summary(plan.answer)}`,
+            actor: actorName(caller),
+            data: {
+              monitors: { created: plan.answer.monitors.created.length, updated: plan.answer.monitors.updated.length },
+              channels: { created: plan.answer.channels.created.length, updated: plan.answer.channels.updated.length },
+            },
+          });
+        }
         return { answer: { ...plan.answer, applied: true }, saved, ...out };
       });
     } catch (err) {
@@ -197,7 +198,7 @@ export class ImportService {
 
     const statusPage = await importStatusPage(doc.statusPage);
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
-    return { answer, channels: channelPlan.plans, monitors, statusPage };
+    return { answer, monitors, statusPage };
   }
 
   private async writeMonitors(m: EntityManager, plans: MonitorPlan[], caller: Caller | null): Promise<{ changes: BusEvents['monitor.changed'][]; tokens: number[] }> {
