@@ -53,7 +53,7 @@ describe('diagnostics', () => {
       scheduler: { scheduled: 0, in_flight: 0, lateness_p50_ms: 0, lateness_p99_ms: 0, lateness_max_ms: 0, lateness_samples: 0 },
       canary: { detection: 'pending', blind: false, blind_since: null, canaries: [{ canary: `127.0.0.1:${canaryPort}`, answered: false }] },
       outbox: { pending: 0, sending: 0, retrying: 0, sent: 0, failed: 0 },
-      email: { configured: false, providers: [], daily_cap: 200, sent_today: 0, failed_today: 0, cap_reached: false },
+      email: { configured: false, providers: [], daily_cap: 200, sent_today: 0, failed_today: 1 /* the sign-in notice of setup: no mail provider here */, cap_reached: false },
       egress: { bytes_per_day: 0, checks_per_day: 0, by_kind: {} },
       problems: expect.any(Array),
     });
@@ -109,7 +109,7 @@ describe('diagnostics', () => {
     await t.db.query("INSERT INTO deliveries (at, channel_id, channel_name, ok, summary, email) VALUES (?, 1, 'Mail', 0, 'x', 1)", [now - 86_400_000]);
     const d = await get();
     expect(d.outbox).toEqual({ pending: 0, sending: 0, retrying: 1, sent: 2, failed: 1 });
-    expect(d.email).toMatchObject({ sent_today: 0, failed_today: 1 });
+    expect(d.email).toMatchObject({ sent_today: 0, failed_today: 2 /* the alert email and the sign-in notice of setup */ });
   });
 
   it('lists recent warnings and errors newest first, with secrets masked', async () => {
