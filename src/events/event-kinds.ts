@@ -31,6 +31,9 @@ export const EVENT_KINDS = {
   // The owner
   setup: 'the owner account was created',
   sign_in: 'the owner signed in',
+  passkey_added: 'a passkey was added (data.passkey_id, data.via: dashboard or enrolment link)',
+  passkey_removed: 'a passkey was removed (data.passkey_id)',
+  enroll_link: 'a break-glass enrolment link was issued on the server with farsight enroll-link (data.expires_at)',
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;
