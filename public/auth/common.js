@@ -128,30 +128,32 @@ const withIds = (list) => (list || []).map((c) => Object.assign({}, c, { id: fro
 /**
  * Whether passkeys can work on this page, and if not, why in words. Browsers offer them only in
  * a secure context (https, or http on localhost), and a passkey belongs to Farsight's own
- * address (FARSIGHT_PUBLIC_URL), so the page must be open there.
+ * address (FARSIGHT_PUBLIC_URL), so the page must be open there. `instead` is what the person
+ * can do meanwhile, on this page.
  */
-export function passkeySupport() {
+export function passkeySupport(instead) {
   const body = document.body.dataset;
   const publicOrigin = body.publicOrigin;
+  const otherwise = instead ? ' ' + instead : '';
   if (!window.isSecureContext) {
     return {
       ok: false,
       reason: 'Passkeys need a secure connection. This page is open over plain http at ' + location.host +
-        ', where browsers allow passkeys only on localhost. Sign in with your password and authenticator code instead, ' +
-        'or reach Farsight over https (for example behind a reverse proxy).',
+        ', where browsers allow passkeys only on localhost. Reach Farsight over https (for example behind a reverse proxy, ' +
+        'with FARSIGHT_PUBLIC_URL set to its address) to use passkeys.' + otherwise,
     };
   }
   if (!window.PublicKeyCredential || !navigator.credentials) {
-    return { ok: false, reason: 'This browser does not offer passkeys. Use a current browser, or your password and authenticator code.' };
+    return { ok: false, reason: 'This browser does not offer passkeys: use a current browser.' + otherwise };
   }
   if (publicOrigin && location.origin !== publicOrigin) {
     return {
       ok: false,
-      reason: 'Passkeys work only at Farsight\'s own address, ' + publicOrigin + ', and this page is open at ' + location.origin + '.',
+      reason: 'Passkeys work only at Farsight\'s own address, ' + publicOrigin + ', and this page is open at ' + location.origin + '.' + otherwise,
       link: publicOrigin + location.pathname,
     };
   }
-  if (body.passkeyProblem) return { ok: false, reason: sentence(body.passkeyProblem) };
+  if (body.passkeyProblem) return { ok: false, reason: sentence(body.passkeyProblem) + otherwise };
   return { ok: true };
 }
 

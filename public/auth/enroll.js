@@ -29,10 +29,10 @@ async function start() {
   expires.textContent = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(info.expires_at));
   $('checking').hidden = true;
   form.hidden = false;
-  const support = passkeySupport();
+  const support = passkeySupport('Then open a new enrolment link there (farsight enroll-link prints one for the public address).');
   if (!support.ok) {
     explainNoPasskeys($('passkey-unavailable'), support);
-    form.querySelector('button[type=submit]').disabled = true;
+    $('enroll-fields').hidden = true;
     return;
   }
   check = botCheck($('bot-check'));

@@ -51,7 +51,10 @@ function showStepUp() {
   addForm.hidden = true;
   stepUpForm.hidden = false;
   say(stepUpForm.querySelector('.form-error'), null);
-  $('step-up-passkey').hidden = !(hasPasskeys && support.ok);
+  const withPasskey = hasPasskeys && support.ok;
+  $('step-up-passkey').hidden = !withPasskey;
+  $('step-up-or').hidden = !withPasskey;
+  stepUpForm.querySelector('button[type=submit]').classList.toggle('secondary', withPasskey);
   $('step-up-password').focus();
 }
 

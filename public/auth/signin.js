@@ -32,7 +32,7 @@ async function start() {
   if (state.methods.passkey) {
     passkeyShown = true;
     $('passkey-step').hidden = false;
-    const support = passkeySupport();
+    const support = passkeySupport('Meanwhile, sign in with your password and authenticator code.');
     if (support.ok) {
       $('password-submit').classList.add('secondary');
     } else {
