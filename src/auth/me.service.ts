@@ -80,13 +80,14 @@ export class MeService {
     };
   }
 
-  /** Live sessions, the most recently used first. */
+  /** Live sessions: the current one first, then the most recently used. */
   async sessions(currentId: number): Promise<{ items: SessionRow[] }> {
     const rows = await this.db.manager.find(SessionEntity, {
       where: { expires_at: MoreThan(this.clock.now()) },
       order: { seen_at: 'DESC', id: 'DESC' },
     });
-    return { items: rows.map((s) => toSessionRow(s, currentId)) };
+    const current = rows.filter((s) => s.id === currentId);
+    return { items: [...current, ...rows.filter((s) => s.id !== currentId)].map((s) => toSessionRow(s, currentId)) };
   }
 
   /** Ends one session (the current one too: that is a sign-out). */
