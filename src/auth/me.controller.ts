@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError } from '../common/api-error';
 import { CurrentCaller, Scope, SessionOnly, StepUp } from '../common/access';
 import type { Caller } from '../common/caller';
 import { parseId } from '../common/ids';
@@ -14,14 +13,9 @@ import { APP_CONFIG } from '../config/config.module';
 import { ChangePasswordDto, ReplaceTotpDto } from './dto/me.dto';
 import { MeCredentialsService, TotpOptions } from './me-credentials.service';
 import { MeService, OwnerAnswer, SessionRow } from './me.service';
+import { sessionIdOf } from './session-caller';
 import { clearSessionCookie } from './session-cookie';
 import { BlockedAddress, ThrottleService } from './throttle.service';
-
-/** The session behind a session-only route (the guard has let only sessions through). */
-export function sessionIdOf(caller: Caller | null): number {
-  if (caller?.kind !== 'session') throw new ApiError('forbidden', 'this route is for the owner signed in to the dashboard');
-  return caller.sessionId;
-}
 
 /**
  * Owner routes (spec "Owner routes"): session only, never an API key, except the blocked-address

@@ -8,9 +8,9 @@ import { API_ROOT } from '../common/routes';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { CodeDto, ForgotDto, PasswordDto, ResetDto, StepUpPasswordDto } from './dto/password-sign-in.dto';
-import { sessionIdOf } from './me.controller';
 import { PasswordSignInService } from './password-sign-in.service';
 import { ResetService } from './reset.service';
+import { sessionIdOf } from './session-caller';
 import { setSessionCookie } from './session-cookie';
 
 /** Password sign-in, reset and password step-up (spec "Sign-in routes"). */
