@@ -1,7 +1,7 @@
-import { ApiError } from '../../common/api-error';
-import type { Caller } from '../../common/caller';
+import { ApiError } from '../common/api-error';
+import type { Caller } from '../common/caller';
 
-/** The session of a @SessionOnly route's caller (the guard has already refused everyone else). */
+/** The session behind a session-only route (the guard lets only sessions through; this narrows the type). */
 export function sessionIdOf(caller: Caller | null): number {
   if (caller?.kind !== 'session') throw new ApiError('forbidden', 'this route is for the owner signed in to the dashboard');
   return caller.sessionId;
