@@ -134,42 +134,45 @@ const withIds = (list) => (list || []).map((c) => Object.assign({}, c, { id: fro
 export function passkeySupport(instead) {
   const body = document.body.dataset;
   const publicOrigin = body.publicOrigin;
-  const otherwise = instead ? ' ' + instead : '';
   if (!window.isSecureContext) {
     return {
       ok: false,
       reason: 'Passkeys need a secure connection. This page is open over plain http at ' + location.host +
-        ', where browsers allow passkeys only on localhost. Reach Farsight over https (for example behind a reverse proxy, ' +
-        'with FARSIGHT_PUBLIC_URL set to its address) to use passkeys.' + otherwise,
+        ', where browsers allow passkeys only on localhost.',
+      advice: ['To use passkeys, reach Farsight over https (for example behind a reverse proxy, with FARSIGHT_PUBLIC_URL set to its address).', instead],
     };
   }
   if (!window.PublicKeyCredential || !navigator.credentials) {
-    return { ok: false, reason: 'This browser does not offer passkeys: use a current browser.' + otherwise };
+    return { ok: false, reason: 'This browser does not offer passkeys: use a current browser.', advice: [instead] };
   }
   if (publicOrigin && location.origin !== publicOrigin) {
     return {
       ok: false,
-      reason: 'Passkeys work only at Farsight\'s own address, ' + publicOrigin + ', and this page is open at ' + location.origin + '.' + otherwise,
+      reason: 'Passkeys work only at Farsight\'s own address, ' + publicOrigin + ', and this page is open at ' + location.origin + '.',
+      advice: [instead],
       link: publicOrigin + location.pathname,
     };
   }
-  if (body.passkeyProblem) return { ok: false, reason: sentence(body.passkeyProblem) + otherwise };
+  if (body.passkeyProblem) return { ok: false, reason: sentence(body.passkeyProblem), advice: [instead] };
   return { ok: true };
 }
 
-/** Fills a notice element with why passkeys cannot work here (and a link to the right address). */
+/** Fills a notice element with why passkeys cannot work here, what to do, and a link to the right address. */
 export function explainNoPasskeys(el, support) {
   el.textContent = '';
-  const p = document.createElement('p');
-  p.textContent = support.reason;
-  el.appendChild(p);
+  const line = (node) => {
+    const p = document.createElement('p');
+    p.appendChild(node);
+    el.appendChild(p);
+  };
+  line(document.createTextNode(support.reason));
+  const advice = (support.advice || []).filter(Boolean).join(' ');
+  if (advice) line(document.createTextNode(advice));
   if (support.link) {
     const a = document.createElement('a');
     a.href = support.link;
     a.textContent = 'Open this page at ' + new URL(support.link).origin;
-    const q = document.createElement('p');
-    q.appendChild(a);
-    el.appendChild(q);
+    line(a);
   }
   el.hidden = false;
 }

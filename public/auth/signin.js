@@ -103,7 +103,7 @@ codeForm.addEventListener('submit', (ev) => {
       await api('auth/code', recovery ? { ticket, recovery_code: recoveryCode } : { ticket, code });
       done();
     } catch (err) {
-      say(out, errorWords(err, WRONG + ' After 5 minutes the sign-in must start over.'));
+      say(out, errorWords(err, WRONG));
     }
   });
 });

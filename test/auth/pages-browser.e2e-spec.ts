@@ -7,6 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { issueEnrollLink } from '../../src/auth/passkeys/enroll-link';
+import { sha256 } from '../../src/common/tokens';
 import { totpAt } from '../../src/auth/totp';
 import { EventsService } from '../../src/events/events.service';
 import { OWNER } from '../support/app';
@@ -138,6 +139,8 @@ it('signs in with email, password and the authenticator code; a wrong password i
 
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Continue' }).click();
+    // The code of the next 30 s step: the setup's code was used, and a used code never works again.
+    s.t.clock.advance(30_000);
     await page.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${s.base}/`);
@@ -189,6 +192,41 @@ it('at another address than FARSIGHT_PUBLIC_URL, points to the public address', 
     await page.locator('#passkey-unavailable').waitFor();
     expect(await text(page, '#passkey-unavailable')).toContain(`Passkeys work only at Farsight's own address, ${s.base}, and this page is open at http://127.0.0.1:${s.port}.`);
     expect(await page.getByRole('link', { name: `Open this page at ${s.base}` }).getAttribute('href')).toBe(`${s.base}/signin`);
+  } finally {
+    await context.close();
+  }
+});
+
+it('asks for a reset link, and sets a new password with a reset link and the authenticator code', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${s.base}/forgot`);
+    await page.getByLabel('Email').fill('stranger@example.com');
+    await page.getByRole('button', { name: 'Email me a reset link' }).click();
+    await page.locator('#sent').waitFor();
+    expect(await text(page, '#sent')).toContain('If stranger@example.com is the owner\'s address, a reset link is on its way. It works for one hour.');
+
+    // The link the reset mail carries (this server has no mail provider): a live reset token.
+    const token = 'k'.repeat(43);
+    const now = s.t.clock.now();
+    await s.t.db.query("INSERT INTO link_tokens (purpose, token_hash, created_at, expires_at) VALUES ('reset', ?, ?, ?)", [sha256(token), now, now + 3600_000]);
+    await page.goto(`${s.base}/reset/${token}`);
+    await page.getByLabel('New password').fill('a brand new passphrase');
+    s.t.clock.advance(30_000);
+    await page.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
+    await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await page.waitForURL(`${s.base}/`);
+    expect(await text(page, '.who')).toContain('with a password reset');
+
+    // Spent: the same link again is refused in words.
+    await page.goto(`${s.base}/reset/${token}`);
+    await page.getByLabel('New password').fill('another new passphrase');
+    s.t.clock.advance(30_000);
+    await page.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
+    await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await page.locator('#reset-form .form-error').waitFor();
+    expect(await text(page, '#reset-form .form-error')).toBe('Wrong code, or this reset link was used or has expired.');
   } finally {
     await context.close();
   }

@@ -1,7 +1,8 @@
 /**
  * How the sign-in pages look, in every state a person meets: light and dark, on a 390 px phone
  * and a wide screen. axe-core finds nothing serious or critical (contrast included), nothing runs
- * off the side, and dark mode paints a dark page. Screenshots go to test/artifacts/auth-pages/
+ * off the side, dark mode paints a dark page, and the content security policy refuses nothing
+ * the page needs. Screenshots go to test/artifacts/auth-pages/
  * (git-ignored), to look at after a change.
  */
 import * as fs from 'node:fs';
@@ -141,6 +142,10 @@ describe.each(STATES)('the $name page', (state) => {
       const opts = { viewport: { width, height: 860 }, colorScheme: scheme, deviceScaleFactor: 1 };
       const context = cookie ? await signedInContext(browser, served, cookie, opts) : await browser.newContext(opts);
       const page = await context.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+      });
       try {
         const target = state.open();
         await page.goto(target.startsWith('http') ? target : `${served.base}${target}`);
@@ -151,6 +156,8 @@ describe.each(STATES)('the $name page', (state) => {
         const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
         expect(luminance(bg) < 0.2).toBe(scheme === 'dark');
         await page.screenshot({ path: path.join(ARTIFACTS, `${state.name}-${scheme}-${width}.png`), fullPage: true });
+        // The page did all of that under its own policy: nothing it needed was refused.
+        expect(refused).toEqual([]);
       } finally {
         await context.close();
       }
