@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { issueEnrollLink } from '../../src/auth/passkeys/enroll-link';
+import { SignInService } from '../../src/auth/sign-in.service';
 import { sha256 } from '../../src/common/tokens';
 import { EventsService } from '../../src/events/events.service';
 import { createOwner, PUBLIC_URL, startApp, TestApp } from '../support/app';
@@ -81,6 +82,9 @@ describe('break-glass enrolment', () => {
         ['passkey_added', 'passkey "Phone" added with a break-glass enrolment link'],
         ['enroll_link', expect.stringMatching(/^a break-glass enrolment link was issued on the server/)],
       ]);
+      await t.app.get(SignInService).settled();
+      const mails = await t.db.query<{ summary: string }[]>('SELECT summary FROM deliveries WHERE email = 1 ORDER BY id');
+      expect(mails.map((m) => m.summary)).toContain('sign-in with break-glass enrolment link (a new passkey) from 127.0.0.1');
       // The new passkey signs in by itself afterwards.
       expect((await passkeySignIn(t, auth)).res.status).toBe(200);
     });

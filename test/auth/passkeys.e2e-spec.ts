@@ -4,6 +4,7 @@
  * rename, remove, and every way an answer can be wrong: refused with the spec's codes, and
  * nothing changed.
  */
+import { SignInService } from '../../src/auth/sign-in.service';
 import { bearer, createKey, createOwner, ORIGIN, PUBLIC_URL, startApp, TestApp } from '../support/app';
 import { FLAG, SoftAuthenticator } from './passkeys-authenticator';
 import { addPasskey, API, cookieOf, expectStatus, passkeySignIn, send } from './passkeys-support';
@@ -167,6 +168,10 @@ describe('passkeys', () => {
       expect(lines.body.items[0].text).toMatch(/^signed in with passkey from /);
       const list = await t.http.get(`${API}/me/passkeys`).set('Cookie', session).expect(200);
       expect(list.body.items[0].last_used_at).toBe(new Date(t.clock.now()).toISOString());
+      // The owner is told (no mail provider here: the attempt is in the delivery log).
+      await t.app.get(SignInService).settled();
+      const mails = await t.db.query<{ summary: string }[]>('SELECT summary FROM deliveries WHERE email = 1 ORDER BY id');
+      expect(mails.map((m) => m.summary)).toContain('sign-in with passkey from 127.0.0.1');
     });
 
     it('signs in again and again with an authenticator that does not count (counter stays 0)', async () => {

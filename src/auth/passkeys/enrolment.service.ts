@@ -20,6 +20,7 @@ import { OptionsAnswer, PasskeyCeremonies } from './ceremonies.service';
 import { PasskeyOptionsDto, RegistrationVerifyDto } from './dto/passkey.dto';
 import { defaultLabel } from './passkey-row';
 import { asSignInError } from './passkey-sign-in.service';
+import type { NewCredential } from './webauthn';
 
 export interface EnrolInfo {
   valid: boolean;
@@ -57,7 +58,7 @@ export class EnrolmentService {
   async verify(token: string, dto: RegistrationVerifyDto, req: AppRequest): Promise<NewSession> {
     const link = await this.liveLink(this.db.manager, token);
     if (!link) throw invalidLink();
-    let credential;
+    let credential: NewCredential;
     try {
       credential = await this.ceremonies.attest(dto.challenge_id, 'enroll', linkBinding(link.id), dto.credential);
     } catch (err) {

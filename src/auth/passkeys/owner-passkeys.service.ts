@@ -19,7 +19,7 @@ import { signInOrigin } from '../sign-in.service';
 import { OptionsAnswer, PasskeyCeremonies } from './ceremonies.service';
 import { RegistrationVerifyDto, RenamePasskeyDto } from './dto/passkey.dto';
 import { defaultLabel, PasskeyRow, toPasskeyRow } from './passkey-row';
-import { PasskeyRefused } from './webauthn';
+import { NewCredential, PasskeyRefused } from './webauthn';
 
 const sessionBinding = (sessionId: number) => `session:${sessionId}`;
 
@@ -41,7 +41,7 @@ export class OwnerPasskeysService {
   }
 
   async register(sessionId: number, dto: RegistrationVerifyDto, req: AppRequest): Promise<PasskeyRow> {
-    let credential;
+    let credential: NewCredential;
     try {
       credential = await this.ceremonies.attest(dto.challenge_id, 'register', sessionBinding(sessionId), dto.credential);
     } catch (err) {

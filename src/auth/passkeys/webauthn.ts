@@ -185,7 +185,7 @@ export async function checkAttestation(
       credentialId: info.credential.id,
       publicKey: info.credential.publicKey,
       counter: info.credential.counter,
-      transports: response.response.transports ?? null,
+      transports: response.response.transports?.length ? response.response.transports : null,
       backedUp: info.credentialBackedUp,
     };
   } catch (err) {
