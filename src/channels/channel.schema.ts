@@ -51,52 +51,55 @@ const NAME = str({ minLength: 1, maxLength: NAME_MAX, description: 'a name: not 
 const EVENTS = list(oneOfValues(ALERT_EVENTS), { description: 'alert events this channel receives' });
 const CONFIG = { oneOf: CHANNEL_KINDS.map((k) => CONFIGS[k]), description: 'by kind: email {to}, chat {url, format}, webhook {url, secret, headers}' };
 
-export const CHANNEL_SCHEMAS: SchemaSet = {
-  ChannelInput: obj(
-    { kind: KIND, name: NAME, enabled: bool({ default: true }), events: { ...EVENTS, default: [...ALERT_EVENTS] }, config: CONFIG },
-    { required: ['kind', 'name', 'config'] },
-  ),
-  ChannelPatch: obj(
-    { kind: described(KIND, 'a channel keeps its kind; only its own kind is accepted'), name: NAME, enabled: bool(), events: EVENTS, config: CONFIG },
-    { required: [], description: 'name, enabled, events: scope write; config: scope admin (and a fresh sign-in for a session)' },
-  ),
-  Channel: obj({
-    id: int(1),
-    kind: KIND,
-    name: str(),
-    enabled: bool(),
-    events: EVENTS,
-    config: { oneOf: ANSWER_CONFIGS, description: 'by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}' },
-    status: obj(
-      { state: oneOfValues(['ok', 'failed', 'none']), at: nullable(time()), error: nullable(str()) },
-      { description: 'the latest attempt\'s outcome' },
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function channelSchemas(): SchemaSet {
+  return {
+    ChannelInput: obj(
+      { kind: KIND, name: NAME, enabled: bool({ default: true }), events: { ...EVENTS, default: [...ALERT_EVENTS] }, config: CONFIG },
+      { required: ['kind', 'name', 'config'] },
     ),
-  }),
-  ChannelList: page(ref('Channel'), int()),
-  ChannelTest: obj({
-    ok: bool(),
-    provider: described(nullable(str()), 'who carried it: the mail provider, the chat service, or webhook'),
-    status: described(nullable(int()), 'HTTP status or SMTP reply code'),
-    error: described(nullable(str()), 'why it failed; never a secret'),
-  }),
-  Delivery: obj(
-    {
+    ChannelPatch: obj(
+      { kind: described(KIND, 'a channel keeps its kind; only its own kind is accepted'), name: NAME, enabled: bool(), events: EVENTS, config: CONFIG },
+      { required: [], description: 'name, enabled, events: scope write; config: scope admin (and a fresh sign-in for a session)' },
+    ),
+    Channel: obj({
       id: int(1),
-      at: time(),
-      channel_id: described(nullable(int(1)), 'null once the channel is deleted'),
-      channel_name: str(),
+      kind: KIND,
+      name: str(),
+      enabled: bool(),
+      events: EVENTS,
+      config: { oneOf: ANSWER_CONFIGS, description: 'by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}' },
+      status: obj(
+        { state: oneOfValues(['ok', 'failed', 'none']), at: nullable(time()), error: nullable(str()) },
+        { description: 'the latest attempt\'s outcome' },
+      ),
+    }),
+    ChannelList: page(ref('Channel'), int()),
+    ChannelTest: obj({
       ok: bool(),
-      provider: nullable(str()),
-      status: nullable(int()),
-      error: nullable(str()),
-      summary: str(),
-      outbox_id: described(nullable(int(1)), 'ties the attempts of one message together'),
-      outbox_state: oneOfValues(['sent', 'failed', 'retrying', null], { description: 'null once the message is pruned' }),
-      monitor_ids: described(nullable(list(int(1))), 'the monitors the message was about; null on tests and sign-in emails'),
-    },
-    { description: 'One delivery attempt (spec "Delivery log row").' },
-  ),
-  DeliveryList: page(ref('Delivery'), int()),
-};
+      provider: described(nullable(str()), 'who carried it: the mail provider, the chat service, or webhook'),
+      status: described(nullable(int()), 'HTTP status or SMTP reply code'),
+      error: described(nullable(str()), 'why it failed; never a secret'),
+    }),
+    Delivery: obj(
+      {
+        id: int(1),
+        at: time(),
+        channel_id: described(nullable(int(1)), 'null once the channel is deleted'),
+        channel_name: str(),
+        ok: bool(),
+        provider: nullable(str()),
+        status: nullable(int()),
+        error: nullable(str()),
+        summary: str(),
+        outbox_id: described(nullable(int(1)), 'ties the attempts of one message together'),
+        outbox_state: oneOfValues(['sent', 'failed', 'retrying', null], { description: 'null once the message is pruned' }),
+        monitor_ids: described(nullable(list(int(1))), 'the monitors the message was about; null on tests and sign-in emails'),
+      },
+      { description: 'One delivery attempt (spec "Delivery log row").' },
+    ),
+    DeliveryList: page(ref('Delivery'), int()),
+  };
+}
 
 export const DELIVERY_QUERY: QueryParam[] = [{ name: 'channel_id', schema: int(1), description: 'one channel\'s attempts' }, ...pageQuery()];

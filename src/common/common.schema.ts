@@ -121,10 +121,13 @@ export const OK_ANSWER = obj({ ok: bool({ const: true }) }, { description: '`{ok
 /** An "optional empty object" body (common/validation.ts EmptyDto). */
 export const EMPTY_BODY = obj({}, { description: 'absent, or `{}`; any field is 422 `unknown field`' });
 
-export const COMMON_SCHEMAS: SchemaSet = {
-  Error: ERROR_ENVELOPE,
-  FieldError: FIELD_ERROR,
-  ErrorObject: ERROR_OBJECT,
-  Ok: OK_ANSWER,
-  Empty: EMPTY_BODY,
-};
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function commonSchemas(): SchemaSet {
+  return {
+    Error: ERROR_ENVELOPE,
+    FieldError: FIELD_ERROR,
+    ErrorObject: ERROR_OBJECT,
+    Ok: OK_ANSWER,
+    Empty: EMPTY_BODY,
+  };
+}

@@ -49,24 +49,27 @@ const CHECK_ITEM = (() => {
   };
 })();
 
-export const HISTORY_SCHEMAS: SchemaSet = {
-  CheckItem: CHECK_ITEM,
-  CheckList: page(ref('CheckItem')),
-  Series: {
-    ...obj({
-      range: oneOfValues(SERIES_RANGES),
-      resolution: oneOfValues(['raw', 'hour', 'day'], { description: 'raw for 1h and 24h, hour for 7d and 30d, day for 90d' }),
-      points: { type: 'array', items: { anyOf: [RAW_POINT, AGG_POINT] }, description: 'oldest first; raw points, or one per hour or day' },
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function historySchemas(): SchemaSet {
+  return {
+    CheckItem: CHECK_ITEM,
+    CheckList: page(ref('CheckItem')),
+    Series: {
+      ...obj({
+        range: oneOfValues(SERIES_RANGES),
+        resolution: oneOfValues(['raw', 'hour', 'day'], { description: 'raw for 1h and 24h, hour for 7d and 30d, day for 90d' }),
+        points: { type: 'array', items: { anyOf: [RAW_POINT, AGG_POINT] }, description: 'oldest first; raw points, or one per hour or day' },
+      }),
+    },
+    Uptime: obj({
+      uptime: described(pct(), 'over the whole span; null without data'),
+      days: list(
+        obj({ date: str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD in the configured time zone' }), uptime: pct(), down_ms: int(0), checks: int(0) }),
+        { description: 'oldest first' },
+      ),
     }),
-  },
-  Uptime: obj({
-    uptime: described(pct(), 'over the whole span; null without data'),
-    days: list(
-      obj({ date: str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD in the configured time zone' }), uptime: pct(), down_ms: int(0), checks: int(0) }),
-      { description: 'oldest first' },
-    ),
-  }),
-};
+  };
+}
 
 const OUTCOME_QUERY: QueryParam = { name: 'outcome', schema: oneOfValues(OUTCOMES), description: 'only checks with this outcome' };
 

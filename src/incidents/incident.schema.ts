@@ -20,22 +20,25 @@ const INCIDENT_PROPERTIES = {
   end_reason: oneOfValues([...END_REASONS, null], { description: 'null while open' }),
 };
 
-export const INCIDENT_SCHEMAS: SchemaSet = {
-  Incident: obj(INCIDENT_PROPERTIES, { description: 'One outage of one monitor (docs/incidents.md).' }),
-  IncidentDetail: obj({
-    ...INCIDENT_PROPERTIES,
-    checks: list(ref('CheckResult'), { maxItems: 200, description: 'its failed checks, the latest 200, newest first' }),
-    timeline: list(obj({ at: time(), kind: str(), text: str() }), { description: 'in time order' }),
-  }),
-  IncidentList: page(ref('Incident')),
-  IncidentPatch: obj(
-    {
-      acknowledged: bool({ description: 'true acknowledges (a second time keeps the first time); false withdraws' }),
-      note: nullable(str({ maxLength: NOTE_MAX, description: 'null, empty or blank clears it; no control characters but line breaks and tabs' })),
-    },
-    { required: [] },
-  ),
-};
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function incidentSchemas(): SchemaSet {
+  return {
+    Incident: obj(INCIDENT_PROPERTIES, { description: 'One outage of one monitor (docs/incidents.md).' }),
+    IncidentDetail: obj({
+      ...INCIDENT_PROPERTIES,
+      checks: list(ref('CheckResult'), { maxItems: 200, description: 'its failed checks, the latest 200, newest first' }),
+      timeline: list(obj({ at: time(), kind: str(), text: str() }), { description: 'in time order' }),
+    }),
+    IncidentList: page(ref('Incident')),
+    IncidentPatch: obj(
+      {
+        acknowledged: bool({ description: 'true acknowledges (a second time keeps the first time); false withdraws' }),
+        note: nullable(str({ maxLength: NOTE_MAX, description: 'null, empty or blank clears it; no control characters but line breaks and tabs' })),
+      },
+      { required: [] },
+    ),
+  };
+}
 
 export const INCIDENT_LIST_QUERY: QueryParam[] = [
   { name: 'state', schema: oneOfValues(INCIDENT_STATES, { default: 'all' }), description: 'open, closed or all' },

@@ -203,43 +203,46 @@ const BULK_ERROR = obj({
   fields: list(ref('FieldError')),
 });
 
-export const MONITOR_SCHEMAS: SchemaSet = {
-  MonitorInput: monitorBody(INPUT, 'A monitor body: the common settings, `kind`, and the kind\'s settings under the key of the same name. `null` for a field with a default gives the default.'),
-  MonitorPatch: monitorBody(PATCH, 'Only the fields to change; kind settings merge field by field; `null` clears (or gives the default). A change of kind starts the new kind\'s settings afresh.'),
-  Monitor: monitorAnswer(),
-  MonitorState: STATE,
-  MonitorStats: STATS,
-  MonitorList: page(ref('Monitor'), int()),
-  BulkInput: obj(
-    {
-      monitors: list(ref('MonitorInput'), { maxItems: BULK_MAX_ITEMS }),
-      dry_run: bool({ default: false, description: 'run every step but the write and answer what a real run would do' }),
-    },
-    { required: ['monitors'] },
-  ),
-  BulkAnswer: obj({
-    created: list(str(), { description: 'slugs' }),
-    updated: list(str()),
-    unchanged: list(str()),
-    errors: list(BULK_ERROR, { description: 'items with problems; valid items are still applied (docs/monitors.md)' }),
-  }),
-  Mute: { ...dtoSchema(MuteDto), description: 'give exactly one: `until` (RFC 3339) or `minutes`' },
-  HeartbeatUrl: obj({ heartbeat_url: str({ description: '`{base_url}/hb/<token>`; the old URL stops working' }) }),
-  Summary: obj({
-    counts: obj(Object.fromEntries(['total', ...MONITOR_STATUSES].map((s) => [s, int(0)]))),
-    open_incidents: int(0),
-    blind: obj({
-      active: bool(),
-      since: nullable(time()),
-      detection: oneOfValues(['off', 'pending', 'unavailable', 'ok'] satisfies BlindDetection[], {
-        description: 'ours, beside the spec\'s fields: whether blind detection can work (docs/engine.md)',
-      }),
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function monitorSchemas(): SchemaSet {
+  return {
+    MonitorInput: monitorBody(INPUT, 'A monitor body: the common settings, `kind`, and the kind\'s settings under the key of the same name. `null` for a field with a default gives the default.'),
+    MonitorPatch: monitorBody(PATCH, 'Only the fields to change; kind settings merge field by field; `null` clears (or gives the default). A change of kind starts the new kind\'s settings afresh.'),
+    Monitor: monitorAnswer(),
+    MonitorState: STATE,
+    MonitorStats: STATS,
+    MonitorList: page(ref('Monitor'), int()),
+    BulkInput: obj(
+      {
+        monitors: list(ref('MonitorInput'), { maxItems: BULK_MAX_ITEMS }),
+        dry_run: bool({ default: false, description: 'run every step but the write and answer what a real run would do' }),
+      },
+      { required: ['monitors'] },
+    ),
+    BulkAnswer: obj({
+      created: list(str(), { description: 'slugs' }),
+      updated: list(str()),
+      unchanged: list(str()),
+      errors: list(BULK_ERROR, { description: 'items with problems; valid items are still applied (docs/monitors.md)' }),
     }),
-    checks_per_min: num({ minimum: 0 }),
-    groups: list(str()),
-    tags: list(str()),
-  }),
-};
+    Mute: { ...dtoSchema(MuteDto), description: 'give exactly one: `until` (RFC 3339) or `minutes`' },
+    HeartbeatUrl: obj({ heartbeat_url: str({ description: '`{base_url}/hb/<token>`; the old URL stops working' }) }),
+    Summary: obj({
+      counts: obj(Object.fromEntries(['total', ...MONITOR_STATUSES].map((s) => [s, int(0)]))),
+      open_incidents: int(0),
+      blind: obj({
+        active: bool(),
+        since: nullable(time()),
+        detection: oneOfValues(['off', 'pending', 'unavailable', 'ok'] satisfies BlindDetection[], {
+          description: 'ours, beside the spec\'s fields: whether blind detection can work (docs/engine.md)',
+        }),
+      }),
+      checks_per_min: num({ minimum: 0 }),
+      groups: list(str()),
+      tags: list(str()),
+    }),
+  };
+}
 
 export const MONITOR_LIST_QUERY: QueryParam[] = [
   { name: 'status', schema: oneOfValues(MONITOR_STATUSES), description: 'only monitors with this status' },

@@ -32,7 +32,10 @@ export const CHECK_ERROR = obj({
   message: str(),
 });
 
-export const CHECK_SCHEMAS: SchemaSet = {
-  CheckResult: CHECK_RESULT,
-  CheckError: CHECK_ERROR,
-};
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function checkSchemas(): SchemaSet {
+  return {
+    CheckResult: CHECK_RESULT,
+    CheckError: CHECK_ERROR,
+  };
+}

@@ -13,7 +13,10 @@ export interface DocFile {
 
 export interface DocPage {
   id: string;
+  /** The page's own title (its H1). */
   title: string;
+  /** Its short name in menus and in links written as the file name. */
+  label: string;
   lead: string;
   html: string;
   headings: Heading[];
@@ -30,28 +33,40 @@ export interface DocsLibrary {
   page(id: string): DocPage | null;
 }
 
-/** The side menu, in reading order. */
-export const SECTIONS: readonly { title: string; pages: readonly string[] }[] = [
-  { title: 'Contract', pages: ['interface', 'api', 'not-shown'] },
-  { title: 'Run it', pages: ['install', 'configuration', 'security', 'storage', 'packaging'] },
-  { title: 'Use it', pages: ['monitors', 'checks', 'incidents', 'alerts', 'channels', 'events', 'stream'] },
-  { title: 'Inside', pages: ['architecture', 'engine', 'state-machine', 'performance'] },
+/** The side menu, in reading order, with each page's short name. */
+export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: string, label: string])[] }[] = [
+  { title: 'Contract', pages: [['interface', 'Interface contract'], ['api', 'API conventions'], ['not-shown', 'Where the spec is silent']] },
+  { title: 'Run it', pages: [['install', 'Install'], ['configuration', 'Configuration'], ['security', 'Security'], ['storage', 'Storage'], ['packaging', 'Packaging']] },
+  {
+    title: 'Use it',
+    pages: [['monitors', 'Monitors'], ['checks', 'Checks'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['channels', 'Alert channels'], ['events', 'Timeline'], ['stream', 'Live stream']],
+  },
+  { title: 'Inside', pages: [['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['performance', 'Performance']] },
 ];
+const LABELS = new Map(SECTIONS.flatMap((s) => s.pages));
+
+/** A page the menu does not name is called by its title, up to a colon or a bracket. */
+function labelOf(id: string, markdown: string): string {
+  const known = LABELS.get(id);
+  if (known) return known;
+  const h1 = /^# (.+)$/m.exec(markdown)?.[1].replace(/`/g, '').trim();
+  return h1 ? h1.split(/:| \(/)[0].trim() : id;
+}
 
 export const PAGE_ID = /^[a-z0-9-]{1,60}$/;
 
 export function buildLibrary(files: readonly DocFile[]): DocsLibrary {
-  const ids = new Set(files.map((f) => f.id).filter((id) => PAGE_ID.test(id)));
+  const served = files.filter((f) => PAGE_ID.test(f.id));
+  const labels = new Map(served.map((f) => [f.id, labelOf(f.id, f.markdown)]));
   const pages = new Map<string, DocPage>();
-  for (const f of files) {
-    if (!ids.has(f.id)) continue;
-    const r = renderDoc(f.markdown, ids);
-    pages.set(f.id, { id: f.id, title: r.title || f.id, lead: r.lead, html: r.html, headings: r.headings, links: r.links });
+  for (const f of served) {
+    const r = renderDoc(f.markdown, labels);
+    pages.set(f.id, { id: f.id, title: r.title || f.id, label: labels.get(f.id)!, lead: r.lead, html: r.html, headings: r.headings, links: r.links });
   }
   const placed = new Set<string>();
   const sections: DocSection[] = [];
   for (const s of SECTIONS) {
-    const list = s.pages.flatMap((id) => {
+    const list = s.pages.flatMap(([id]) => {
       const p = pages.get(id);
       if (!p) return [];
       placed.add(id);
@@ -59,7 +74,7 @@ export function buildLibrary(files: readonly DocFile[]): DocsLibrary {
     });
     if (list.length) sections.push({ title: s.title, pages: list });
   }
-  const rest = [...pages.values()].filter((p) => !placed.has(p.id)).sort((a, b) => a.title.localeCompare(b.title));
+  const rest = [...pages.values()].filter((p) => !placed.has(p.id)).sort((a, b) => a.label.localeCompare(b.label));
   if (rest.length) sections.push({ title: 'More', pages: rest });
   return { sections, page: (id) => pages.get(id) ?? null };
 }

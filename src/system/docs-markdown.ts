@@ -41,7 +41,7 @@ export function slugger(): (text: string) => string {
  * `docs/x.md` as README writes it), an anchor, an absolute http(s) or mailto address, or a served
  * path; null for a file that is not served (`../src/...`), whose link is then dropped.
  */
-export function rewriteHref(href: string, pages: ReadonlySet<string>): string | null {
+export function rewriteHref(href: string, pages: ReadonlyMap<string, string> | ReadonlySet<string>): string | null {
   if (/^(https?:|mailto:)/i.test(href) || href.startsWith('#')) return href;
   if (href.startsWith('/')) return href.startsWith('//') ? null : href;
   const m = /^(?:\.\/)?(?:docs\/)?([a-z0-9-]+)\.md(#[^\s]*)?$/i.exec(href);
@@ -49,12 +49,17 @@ export function rewriteHref(href: string, pages: ReadonlySet<string>): string | 
   return null;
 }
 
-export function renderDoc(markdown: string, pages: ReadonlySet<string>): RenderedDoc {
+/**
+ * `pages`: every served page by id, with its short name. A link whose text is just the file name
+ * (`[stream.md](stream.md)`, natural in the repository) shows the page's name instead.
+ */
+export function renderDoc(markdown: string, pages: ReadonlyMap<string, string>): RenderedDoc {
   const slug = slugger();
   const headings: Heading[] = [];
   const links: string[] = [];
   let title = '';
   let lead = '';
+  let quoted = 0;
   const renderer = new Renderer();
   const base = new Renderer();
   const plain = (r: Renderer, tokens: Tokens.Generic[]): string => r.parser.parseInline(tokens, r.parser.textRenderer);
@@ -70,14 +75,22 @@ export function renderDoc(markdown: string, pages: ReadonlySet<string>): Rendere
     }
     return `<h${depth} id="${id}"><a class="self" href="#${id}">${inner}</a></h${depth}>\n`;
   };
+  renderer.blockquote = function (token: Tokens.Blockquote): string {
+    quoted++;
+    const html = base.blockquote.call(this, token);
+    quoted--;
+    return html;
+  };
   renderer.paragraph = function (token: Tokens.Paragraph): string {
-    if (!lead && title) lead = unescape(plain(this, token.tokens)).replace(/\s+/g, ' ').trim();
+    if (!lead && title && quoted === 0) lead = unescape(plain(this, token.tokens)).replace(/\s+/g, ' ').trim();
     return base.paragraph.call(this, token);
   };
   renderer.link = function ({ href, title: t, tokens }: Tokens.Link): string {
-    const inner = this.parser.parseInline(tokens);
+    let inner = this.parser.parseInline(tokens);
     const to = rewriteHref(href, pages);
     if (to === null) return inner;
+    const file = /^\/docs\/([a-z0-9-]+)/.exec(to)?.[1];
+    if (file && new RegExp(`^(docs/)?${file}\\.md(#.*)?$`).test(unescape(plain(this, tokens)))) inner = escapeHtml(pages.get(file) ?? file);
     links.push(to);
     const external = /^https?:/i.test(to);
     return `<a href="${escapeHtml(to)}"${t ? ` title="${escapeHtml(t)}"` : ''}${external ? ' rel="noopener noreferrer"' : ''}>${inner}</a>`;

@@ -40,7 +40,7 @@ export class DocsController {
   docPage(@Param('page') id: string, @Res() res: Response): void {
     const page = PAGE_ID.test(id) ? this.docs().page(id) : null;
     if (!page) return this.page(res, 404, 'docs/missing', { title: 'No such page' });
-    this.page(res, 200, 'docs/page', { title: `${page.title} · Farsight docs`, current: page.id, body: withToc(page) });
+    this.page(res, 200, 'docs/page', { title: `${page.title} · Farsight docs`, current: page.id, ...withToc(page) });
   }
 
   @Get('docs.css')
@@ -61,7 +61,7 @@ export class DocsController {
   private page(res: Response, status: number, view: string, model: Record<string, unknown>): void {
     const lib = this.docs();
     const current = model.current;
-    const nav = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, title: p.title, current: p.id === current })) }));
+    const nav = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, label: p.label, current: p.id === current })) }));
     res.status(status);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Content-Security-Policy', DOCS_CSP);
@@ -87,14 +87,16 @@ export class DocsController {
   }
 }
 
-/** The page with an "On this page" list of its sections after its title, when it has several. */
-function withToc(page: DocPage): string {
+/**
+ * The page with an "On this page" list of its sections when it has several: folded after the
+ * title on narrow screens, and as a column beside the text on wide ones (docs.css picks).
+ */
+function withToc(page: DocPage): { body: string; toc: string | null } {
   const sections = page.headings.filter((h) => h.depth === 2);
   const end = page.html.indexOf('</h1>');
-  if (sections.length < TOC_MIN || end < 0) return page.html;
-  const items = sections.map((h) => `<li><a href="#${h.id}">${escapeHtml(h.text)}</a></li>`).join('');
-  const toc = `<nav class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>${items}</ul></nav>`;
+  if (sections.length < TOC_MIN || end < 0) return { body: page.html, toc: null };
+  const items = `<ul>${sections.map((h) => `<li><a href="#${h.id}">${escapeHtml(h.text)}</a></li>`).join('')}</ul>`;
+  const folded = `<details class="toc"><summary>On this page</summary>${items}</details>`;
   const cut = end + '</h1>'.length;
-  return `${page.html.slice(0, cut)}\n${toc}\n${page.html.slice(cut)}`;
+  return { body: `${page.html.slice(0, cut)}\n${folded}\n${page.html.slice(cut)}`, toc: items };
 }
-

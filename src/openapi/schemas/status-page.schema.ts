@@ -78,37 +78,40 @@ const SERVICE = obj(
 );
 const PUBLIC_INCIDENT = obj({ name: str(), page: str(), started_at: time(), ended_at: nullable(time()), duration_ms: int(0) }, open);
 
-export const STATUS_PAGE_SCHEMAS: SchemaSet = {
-  StatusPageUpdate: obj(SETTINGS, { required: [], description: 'every key optional; validated before anything is saved; `hosts` needs scope admin (and a fresh sign-in for a session)' }),
-  StatusPage: obj(
-    {
-      ...SETTINGS,
-      url: str({ description: 'the page\'s address' }),
-      logo: described(nullable(obj({ url: str(), type: str(), icon: nullable(str()) }, open)), '`icon` is null until an icon is made from the logo'),
-      server_ips: list(str()),
-      domains: list(DOMAIN, { description: 'one per host' }),
-    },
-    { required: ['enabled', 'title', 'hosts', 'url', 'logo', 'server_ips', 'domains'], ...open },
-  ),
-  Upload: obj({ ok: bool({ const: true }), v: { type: ['string', 'integer'], description: 'version' }, url: str() }),
-  Preview: obj(
-    { settings: anyObject({ description: 'draft settings, as in PUT (hosts ignored)' }), monitors: list(anyObject()), range: oneOfValues(STATUS_RANGES) },
-    { required: [] },
-  ),
-  PreviewAnswer: obj({ html: str({ description: 'the page drawn from saved settings with the draft on top, marked as a preview' }), range: oneOfValues(STATUS_RANGES) }),
-  PublicStatus: obj(
-    {
-      title: str(),
-      description: nullable(str()),
-      overall: OVERALL,
-      updated_at: time(),
-      range: oneOfValues(STATUS_RANGES),
-      ranges: list(oneOfValues(STATUS_RANGES)),
-      summary: obj({ overall: OVERALL, uptime: nullable(num()), incidents: int(0), longest_ms: nullable(int(0)), typical_ms: nullable(num()), services: int(0) }, open),
-      groups: list(obj({ name: nullable(str()), status: str(), uptime: nullable(num()), bars: list(BAR), services: list(SERVICE) }, open)),
-      incidents: obj({ open: list(PUBLIC_INCIDENT), recent: list(anyObject()) }, open),
-    },
-    { description: 'Monitor ids, hosts, addresses and errors never appear in it.', ...open },
-  ),
-};
+/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+export function statusPageSchemas(): SchemaSet {
+  return {
+    StatusPageUpdate: obj(SETTINGS, { required: [], description: 'every key optional; validated before anything is saved; `hosts` needs scope admin (and a fresh sign-in for a session)' }),
+    StatusPage: obj(
+      {
+        ...SETTINGS,
+        url: str({ description: 'the page\'s address' }),
+        logo: described(nullable(obj({ url: str(), type: str(), icon: nullable(str()) }, open)), '`icon` is null until an icon is made from the logo'),
+        server_ips: list(str()),
+        domains: list(DOMAIN, { description: 'one per host' }),
+      },
+      { required: ['enabled', 'title', 'hosts', 'url', 'logo', 'server_ips', 'domains'], ...open },
+    ),
+    Upload: obj({ ok: bool({ const: true }), v: { type: ['string', 'integer'], description: 'version' }, url: str() }),
+    Preview: obj(
+      { settings: anyObject({ description: 'draft settings, as in PUT (hosts ignored)' }), monitors: list(anyObject()), range: oneOfValues(STATUS_RANGES) },
+      { required: [] },
+    ),
+    PreviewAnswer: obj({ html: str({ description: 'the page drawn from saved settings with the draft on top, marked as a preview' }), range: oneOfValues(STATUS_RANGES) }),
+    PublicStatus: obj(
+      {
+        title: str(),
+        description: nullable(str()),
+        overall: OVERALL,
+        updated_at: time(),
+        range: oneOfValues(STATUS_RANGES),
+        ranges: list(oneOfValues(STATUS_RANGES)),
+        summary: obj({ overall: OVERALL, uptime: nullable(num()), incidents: int(0), longest_ms: nullable(int(0)), typical_ms: nullable(num()), services: int(0) }, open),
+        groups: list(obj({ name: nullable(str()), status: str(), uptime: nullable(num()), bars: list(BAR), services: list(SERVICE) }, open)),
+        incidents: obj({ open: list(PUBLIC_INCIDENT), recent: list(anyObject()) }, open),
+      },
+      { description: 'Monitor ids, hosts, addresses and errors never appear in it.', ...open },
+    ),
+  };
+}
 
