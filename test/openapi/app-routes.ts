@@ -6,7 +6,7 @@
  */
 import type { INestApplication, Type } from '@nestjs/common';
 import { HttpStatus, RequestMethod } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, RESPONSE_PASSTHROUGH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../../src/common/access';
@@ -24,6 +24,8 @@ export interface AppRoute {
     status: number;
     /** Takes the response object (@Res): it may set another status than `status`. */
     usesResponse: boolean;
+    /** Takes it without `passthrough`: it writes the answer itself, past the interceptors. */
+    writesItself: boolean;
   } | null;
 }
 
@@ -63,6 +65,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as number];
         const meta = <T>(k: string): T | undefined => (Reflect.getMetadata(k, fn) ?? Reflect.getMetadata(k, controller)) as T | undefined;
         const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, unknown>;
+        const takesResponse = Object.keys(args).some((k) => Number(k.split(':')[0]) === RouteParamtypes.RESPONSE);
+        const passthrough = Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, controller, name) === true;
         const handler: AppRoute['handler'] = {
           controller,
           name,
@@ -73,7 +77,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
             stepUp: meta<boolean>(STEP_UP) === true,
           },
           status: (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ?? (method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK),
-          usesResponse: Object.keys(args).some((k) => Number(k.split(':')[0]) === RouteParamtypes.RESPONSE),
+          usesResponse: takesResponse,
+          writesItself: takesResponse && !passthrough,
         };
         for (const base of bases) for (const p of asList(paths)) handlers.set(key(method, join(base, p)), handler);
       }

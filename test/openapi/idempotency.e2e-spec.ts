@@ -46,6 +46,10 @@ describe('Idempotency-Key on every POST route', () => {
     expect(posts.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/v1/monitors', '/api/v1/channels', '/api/v1/keys', '/api/v1/auth/logout']));
   });
 
+  it('has no POST handler that writes its answer itself, past the interceptor that keeps it', () => {
+    expect(posts.filter((r) => !r.handler || r.handler.writesItself).map((r) => r.path)).toEqual([]);
+  });
+
   it('answers a repeat of every POST route with the first answer, marked Idempotent-Replayed', async () => {
     const wrong: string[] = [];
     for (const [i, r] of posts.entries()) {
