@@ -28,6 +28,7 @@ import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
+import { StatusModule } from './status/status.module';
 import { StreamModule } from './stream/stream.module';
 import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
 
@@ -66,6 +67,7 @@ export class AppModule {
         StreamModule,
         ChannelsModule,
         SystemModule,
+        StatusModule,
         DashboardModule,
       ],
       providers: [

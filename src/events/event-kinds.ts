@@ -26,6 +26,7 @@ export const EVENT_KINDS = {
   monitor_created: 'a monitor was created (POST, PUT by slug, bulk)',
   monitor_updated: 'a monitor was changed, paused, resumed, muted or given a new heartbeat URL (data.fields: the names, never the values)',
   monitor_deleted: 'a monitor was deleted (data.monitor_id, data.slug)',
+  status_page_updated: 'the public status page\'s settings, logo or icon changed (data.fields: the names, never the values)',
   key_created: 'an API key was created',
   key_revoked: 'an API key was revoked',
   // The owner

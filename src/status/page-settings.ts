@@ -8,7 +8,7 @@ import type { FieldError } from '../common/api-error';
 import { nameProblem } from '../common/text-rules';
 import { normalizeHost } from './hosts';
 import {
-  BAR_SHAPES, BAR_STYLES, FONTS, LAYOUTS, LIMITS, PageLink, PageSettings, PALETTES, RANGES, Range, THEMES,
+  BAR_SHAPES, BAR_STYLES, FONTS, LAYOUTS, LIMITS, PageLink, PageSettings, PALETTES, RANGES, THEMES,
 } from './look';
 
 /** One item of `monitors`: the monitor's id and the public settings to change (the others stay). */
@@ -207,7 +207,7 @@ function monitorItems(v: unknown, errors: FieldError[]): MonitorPublicPatch[] {
       out.public_name = item.public_name === null ? null : (text(LIMITS.public_name)(item.public_name, `${f}.public_name`, errors) as string);
     }
     if (item.public_group !== undefined) {
-      out.public_group = item.public_group;
+      out.public_group = item.public_group as string | null;
       if (item.public_group !== null && (typeof item.public_group !== 'string' || [...item.public_group].length > LIMITS.public_group)) {
         errors.push({ field: `${f}.public_group`, message: `must be text of at most ${LIMITS.public_group} characters, or null` });
       }
@@ -264,4 +264,3 @@ export function parseSettingsBody(
   return { ok: true, patch: { next, changed, monitors } };
 }
 
-export type { Range };

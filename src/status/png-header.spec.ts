@@ -1,4 +1,4 @@
-import { chunk, deflateSync, IDAT, IEND, ihdr, SIG } from '../../test/status/png-fixture';
+import { chunk, IDAT, IEND, ihdr, SIG } from '../../test/status/png-fixture';
 import { crc32, readPng } from './png-header';
 
 describe('crc32', () => {
