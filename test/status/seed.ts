@@ -24,6 +24,10 @@ export interface SeedService {
   ageDays?: number;
   host?: string;
   error?: string;
+  /** The monitor's own group, description and tags (public_group is `group`). */
+  privateGroup?: string;
+  description?: string;
+  tags?: string[];
 }
 
 export const HOMELAB: SeedService[] = [
@@ -80,7 +84,14 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
     const res = await t.http
       .post('/api/v1/monitors')
       .set(headers)
-      .send({ name: s.privateName ?? s.name, kind: 'http', http: { url: `https://${s.host ?? `svc-${i}.home.lan`}/health` } })
+      .send({
+        name: s.privateName ?? s.name,
+        kind: 'http',
+        group: s.privateGroup ?? null,
+        description: s.description ?? null,
+        tags: s.tags ?? [],
+        http: { url: `https://${s.host ?? `svc-${i}.home.lan`}/health` },
+      })
       .expect(201);
     ids.push(res.body.id);
     byName.set(s.name, res.body.id);
