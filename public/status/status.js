@@ -101,7 +101,33 @@
     if (doc.visibilityState === 'visible' && Date.now() - lastLoad >= MINUTE) refresh();
   });
 
-  /* Bar details on hover: the bar's own title, shown at once and styled like the page. */
+  /* Bar details on hover. Bars with downtime carry their words (title); the others are named here
+     from their strip's first period and unit: days and months as the page counts them (UTC dates
+     of the page's own days), hours and blocks as moments in the visitor's zone. */
+  var dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  var monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  var hourName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  var WORDS = { ok: 'no downtime', no_data: 'no data', not_watched: 'not watched yet', warn: 'some downtime', bad: 'major downtime' };
+
+  function barWords(b) {
+    var strip = b.parentNode;
+    var first = strip.getAttribute('data-first') || '';
+    var unit = strip.getAttribute('data-unit');
+    var i = Array.prototype.indexOf.call(strip.children, b);
+    var label = '';
+    var p = first.split(/[-T:.Z]/).map(Number);
+    if (unit === 'day') label = dayName.format(new Date(Date.UTC(p[0], p[1] - 1, p[2] + i)));
+    else if (unit === 'month') label = monthName.format(new Date(Date.UTC(p[0], p[1] - 1 + i, 1)));
+    else {
+      var step = unit === 'block' ? 6 : 1;
+      var start = Date.parse(first) + i * step * 3600000;
+      label = hourName.format(new Date(start)) + '-' + timeOnly.format(new Date(start + step * 3600000));
+    }
+    var state = (b.className.match(/\b(ok|warn|bad|no_data|not_watched)\b/) || [])[1];
+    return label + ': ' + (WORDS[state] || '');
+  }
+
+  /* Shown at once and styled like the page. */
   var tip = doc.createElement('div');
   tip.className = 'tip';
   tip.hidden = true;
@@ -118,7 +144,7 @@
       b.setAttribute('data-tip', text);
       b.removeAttribute('title');
     }
-    tip.textContent = b.getAttribute('data-tip') || '';
+    tip.textContent = b.getAttribute('data-tip') || barWords(b);
     tip.hidden = false;
     var r = b.getBoundingClientRect();
     var w = tip.offsetWidth;

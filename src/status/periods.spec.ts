@@ -1,5 +1,5 @@
 import { RANGES } from './look';
-import { DAY_MS, HOUR_MS, localDay, planRange, zoneLabel } from './periods';
+import { bucketOf, DAY_MS, HOUR_MS, localDay, periodIndex, planRange, zoneLabel } from './periods';
 
 const NOW = Date.UTC(2026, 10, 18, 14, 25); // Wed 18 Nov 2026, 14:25 UTC
 
@@ -73,4 +73,33 @@ describe('zoneLabel', () => {
     [-210, 'UTC-3:30'],
     [345, 'UTC+5:45'],
   ])('%i minutes is %s', (tz, text) => expect(zoneLabel(tz)).toBe(text));
+});
+
+describe('bucketOf and periodIndex', () => {
+  it.each(RANGES.flatMap((r) => [0, 330].map((tz) => [r, tz] as const)))('%s at %i min: the SQL bucket and the lookup agree on every key', (range, tz) => {
+    const plan = planRange(range, NOW, tz);
+    const { sql, params } = bucketOf(plan, 'k');
+    // Evaluate the SQL expression for each key the way SQLite would (integer division, CASE).
+    const evalSql = (k: number): number => {
+      if (params.length === 0) {
+        const m = /^\(\(k - (-?\d+)\) \/ (\d+)\)$/.exec(sql)!;
+        return Math.trunc((k - Number(m[1])) / Number(m[2]));
+      }
+      const i = params.findIndex((bound) => k < bound);
+      return i === -1 ? params.length : i;
+    };
+    for (const [i, p] of plan.periods.entries()) {
+      for (const k of [p.from, p.to, Math.floor((p.from + p.to) / 2)]) {
+        expect([k, evalSql(k)]).toEqual([k, i]);
+        expect([k, periodIndex(plan, k)]).toEqual([k, i]);
+      }
+    }
+    expect(periodIndex(plan, plan.periods[0].from - 1)).toBe(-1);
+  });
+
+  it('uses arithmetic for even bars and one comparison per boundary for months', () => {
+    expect(bucketOf(planRange('90d', NOW, 0), 'day').params).toEqual([]);
+    expect(bucketOf(planRange('7d', NOW, 0), 'hour').sql).toMatch(/\/ 6\)$/);
+    expect(bucketOf(planRange('12mo', NOW, 0), 'day').params).toHaveLength(11);
+  });
 });

@@ -177,6 +177,29 @@ function months(now: number, tzMin: number): RangePlan {
   return { range: '12mo', table: 'rollup_day', periods, start: periods[0].start, monthly: true };
 }
 
+/** The bar (index into plan.periods) that holds a rollup key, or -1. */
+export function periodIndex(plan: RangePlan, key: number): number {
+  for (let i = plan.periods.length - 1; i >= 0; i--) {
+    const p = plan.periods[i];
+    if (key >= p.from && key <= p.to) return i;
+  }
+  return -1;
+}
+
+/**
+ * SQL for the bar index of a rollup key: arithmetic when all bars are as wide (hours, six-hour
+ * blocks, days), else one comparison per boundary (months).
+ */
+export function bucketOf(plan: RangePlan, column: string): { sql: string; params: number[] } {
+  const first = plan.periods[0].from;
+  const width = plan.periods[0].to - first + 1;
+  if (plan.periods.every((p, i) => p.from === first + i * width && p.to === p.from + width - 1)) {
+    return { sql: `((${column} - ${first}) / ${width})`, params: [] };
+  }
+  const bounds = plan.periods.slice(1).map((p) => p.from);
+  return { sql: `(CASE ${bounds.map((_, i) => `WHEN ${column} < ? THEN ${i}`).join(' ')} ELSE ${bounds.length} END)`, params: bounds };
+}
+
 /** Words for the start of a range's bars ("90 days ago"). */
 export const RANGE_WORDS: Record<Range, { tab: string; ago: string; span: string }> = {
   '24h': { tab: '24 hours', ago: '24 hours ago', span: 'the last 24 hours' },

@@ -1,4 +1,4 @@
-import type { Tally } from './bars';
+import { emptyTally, Tally } from './bars';
 import { defaultPageSettings } from './look';
 import { planRange } from './periods';
 import { buildPublicStatus, IncidentInput, orderGroups, ServiceInput } from './public-model';
@@ -7,17 +7,18 @@ const NOW = Date.UTC(2026, 10, 18, 12);
 const DAY = 86_400_000;
 const today = Math.floor(NOW / DAY);
 
-const service = (over: Partial<ServiceInput>): ServiceInput => ({ key: 1, name: 'Web', group: null, sort: 0, watchedFrom: NOW - 400 * DAY, status: 'up', ...over });
+const service = (over: Partial<ServiceInput>): ServiceInput => ({ key: 1, name: 'Web', group: null, sort: 0, watchedFrom: NOW - 400 * DAY, status: 'up', horizonMs: 70_000, ...over });
 const day = (down: number, lat = 100): Tally => ({ up_ms: DAY - down, down_ms: down, lat_n: 10, lat_sum: lat * 10 });
 
 function build(services: ServiceInput[], tallies: Record<number, Record<number, Tally>>, incidents: IncidentInput[] = [], range: '30d' | '90d' = '30d') {
+  const plan = planRange(range, NOW, 0);
   return buildPublicStatus({
     settings: { ...defaultPageSettings(), title: 'Acme', group_order: ['Edge'] },
     services,
-    tallies: new Map(Object.entries(tallies).map(([k, v]) => [Number(k), new Map(Object.entries(v).map(([d, x]) => [Number(d), x]))])),
-    typical: new Map(services.map((s) => [s.key, 100 + s.key])),
+    // Day bars: each bar sums one local day.
+    tallies: new Map(Object.entries(tallies).map(([k, v]) => [Number(k), plan.periods.map((p) => v[p.from] ?? emptyTally())])),
     incidents,
-    plan: planRange(range, NOW, 0),
+    plan,
     now: NOW,
     tzMin: 0,
   });
@@ -44,6 +45,8 @@ describe('buildPublicStatus', () => {
     expect(s.bars[29]).toEqual({ period: '2026-11-18', label: 'Wed 18 Nov 2026', state: 'ok', uptime: 100, down_ms: 0, avg_ms: 80 });
     expect(s.uptime).toBeCloseTo(((3 * DAY - 60_000 - DAY / 2) / (3 * DAY)) * 100, 2);
     expect(s.from).toBe('30 days ago');
+    // Typical: the median of the bars' averages (80, 120, 100).
+    expect(s.typical_ms).toBe(100);
   });
 
   it('marks days before watching began not_watched and says since when', () => {
@@ -76,7 +79,7 @@ describe('buildPublicStatus', () => {
     expect(g.bars[29]).toMatchObject({ state: 'bad', down_ms: DAY, uptime: 50 });
     expect(g.bars[28]).toMatchObject({ state: 'warn', down_ms: 1000 });
     expect(out.overall).toBe('major_outage');
-    expect(out.summary).toMatchObject({ overall: 'major_outage', services: 2, typical_ms: 102 });
+    expect(out.summary).toMatchObject({ overall: 'major_outage', services: 2, typical_ms: 100 });
   });
 
   it('gives every service a unique page from its public name', () => {

@@ -22,6 +22,8 @@ export interface ServiceInput {
   /** When watching began (the monitor's creation): bars before it are not_watched. */
   watchedFrom: number;
   status: MonitorStatus;
+  /** How long after a moment its rollups may still change (tally-cache.ts). */
+  horizonMs: number;
 }
 
 export interface IncidentInput {
@@ -33,10 +35,8 @@ export interface IncidentInput {
 export interface ModelInput {
   settings: Pick<PageSettings, 'title' | 'description' | 'ranges' | 'group_order'>;
   services: ServiceInput[];
-  /** Per service key: rollup table key (hour or local day) -> tally, covering the plan. */
-  tallies: Map<number, Map<number, Tally>>;
-  /** Per service key: median response time over the range, ms. */
-  typical: Map<number, number | null>;
+  /** Per service key: its tally for each bar of the plan, in order. */
+  tallies: Map<number, Tally[]>;
   incidents: IncidentInput[];
   plan: RangePlan;
   now: number;
@@ -101,19 +101,21 @@ export interface PublicStatus {
 /** How many ended incidents `incidents.recent` lists (newest first); the summary counts them all. */
 export const RECENT_INCIDENTS = 20;
 
+// One collator each: localeCompare with a locale builds one per call, which dominated page builds.
+const BY_BASE = new Intl.Collator('en', { sensitivity: 'base' });
+const BY_TEXT = new Intl.Collator('en');
+
 /** Sections: those in group_order first, in its order; the rest by name; services without one lead. */
 export function orderGroups(names: (string | null)[], groupOrder: readonly string[]): (string | null)[] {
   const unique = [...new Set(names)];
   const rank = (g: string | null) => (g === null ? -1 : groupOrder.includes(g) ? groupOrder.indexOf(g) : groupOrder.length);
-  return unique.sort((a, b) => rank(a) - rank(b) || (a ?? '').localeCompare(b ?? '', 'en', { sensitivity: 'base' }) || (a ?? '').localeCompare(b ?? ''));
+  return unique.sort((a, b) => rank(a) - rank(b) || BY_BASE.compare(a ?? '', b ?? '') || BY_TEXT.compare(a ?? '', b ?? ''));
 }
 
 /** Services in page order: by section, then sort, then name (the key only breaks full ties). */
 export function orderServices(services: ServiceInput[], groupOrder: readonly string[]): ServiceInput[] {
-  const groups = orderGroups(services.map((s) => s.group), groupOrder);
-  return [...services].sort(
-    (a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || a.sort - b.sort || a.name.localeCompare(b.name, 'en') || a.key - b.key,
-  );
+  const rank = new Map(orderGroups(services.map((s) => s.group), groupOrder).map((g, i) => [g, i]));
+  return [...services].sort((a, b) => rank.get(a.group)! - rank.get(b.group)! || a.sort - b.sort || BY_TEXT.compare(a.name, b.name) || a.key - b.key);
 }
 
 export function buildPublicStatus(input: ModelInput): PublicStatus {
@@ -124,17 +126,9 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
 
   const services = new Map<number, { out: PublicService; total: Tally; perBar: Tally[] }>();
   for (const s of ordered) {
-    const perKey = input.tallies.get(s.key) ?? new Map<number, Tally>();
+    const perBar = input.tallies.get(s.key) ?? plan.periods.map(() => emptyTally());
     const total = emptyTally();
-    const perBar = plan.periods.map((p) => {
-      const t = emptyTally();
-      for (let k = p.from; k <= p.to; k++) {
-        const v = perKey.get(k);
-        if (v) addTally(t, v);
-      }
-      addTally(total, t);
-      return t;
-    });
+    for (const t of perBar) addTally(total, t);
     const bars = plan.periods.map((p, i) => toBar(p, perBar[i], barState(perBar[i], p, s.watchedFrom, plan.monthly)));
     services.set(s.key, {
       total,
@@ -145,7 +139,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
         status: s.status,
         uptime: uptimeOf(total),
         down_ms: total.down_ms,
-        typical_ms: input.typical.get(s.key) ?? null,
+        typical_ms: median(bars.map((b) => b.avg_ms).filter((v): v is number => v !== null)),
         from: fromText(plan, s.watchedFrom, tzMin),
         bars,
       },

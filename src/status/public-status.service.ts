@@ -53,7 +53,10 @@ export class PublicStatusService {
     bus: EventBus,
   ) {
     bus.on('monitor.changed', () => this.invalidate());
-    bus.on('monitor.deleted', () => this.invalidate());
+    bus.on('monitor.deleted', ({ id }) => {
+      this.data.forget(id);
+      this.invalidate();
+    });
   }
 
   /** Drops every cached answer (settings, logo, icon or monitors changed). */
@@ -163,8 +166,8 @@ export class PublicStatusService {
     const services = await this.publicServices(overrides);
     const keys = services.map((s) => s.key);
     const plan = planRange(range, now, tzMin);
-    const [rd, incidents] = await Promise.all([this.data.range(keys, plan, now), this.data.incidents(keys, plan.start)]);
-    const model = buildPublicStatus({ settings, services, tallies: rd.tallies, typical: rd.typical, incidents, plan, now, tzMin });
+    const [tallies, incidents] = await Promise.all([this.data.range(services, plan, now, tzMin), this.data.incidents(keys, plan.start)]);
+    const model = buildPublicStatus({ settings, services, tallies, incidents, plan, now, tzMin });
     const names = pageNamesOf(services, settings);
     return { model, keys: new Map([...names].map(([key, n]) => [n.page, key])) };
   }
