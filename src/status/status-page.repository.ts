@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { deepFreeze } from '../common/freeze';
 import { Database } from '../db/database';
 import { fromStored, PageSettings } from './look';
 
@@ -35,12 +36,13 @@ export class StatusPageRepository {
 
   constructor(private readonly db: Database) {}
 
+  /** The saved settings, shared by every reader and so handed out frozen (a change is a new object). */
   async getSettings(): Promise<PageSettings> {
     if (!this.settings) {
       const rows = (await this.db.query('SELECT settings FROM status_page WHERE id = 1')) as { settings: string }[];
-      this.settings = fromStored(rows[0]?.settings ?? null);
+      this.settings = deepFreeze(fromStored(rows[0]?.settings ?? null)) as PageSettings;
     }
-    return structuredClone(this.settings);
+    return this.settings;
   }
 
   async saveSettingsIn(m: EntityManager, s: PageSettings, now: number): Promise<void> {
