@@ -103,6 +103,64 @@ describe.each(LAYOUTS)('the %s layout', (layout) => {
   );
 });
 
+describe('the screenshots of the docs', () => {
+  // Kept in docs/images/status-*.png (copied from test/artifacts/status/docs-*.png by hand after a look).
+  it.each([
+    ['horizon', 'light', 1280, 860],
+    ['classic', 'light', 1280, 860],
+    ['ledger', 'light', 1280, 860],
+    ['horizon', 'dark', 390, 844],
+    ['ledger', 'dark', 390, 844],
+  ] as const)('draws %s in %s at %i px', async (layout, theme, width, height) => {
+    await put({ layout, theme, palette: 'standard', bar_style: 'worst', fold_groups: true });
+    const ctx = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+    try {
+      const page = await open(ctx, `${base}/status`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `docs-${layout}-${theme}-${width}.png`) });
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('other looks', () => {
+  // Every key that changes the look, in combinations a real owner would pick, with a logo.
+  const looks: [string, Record<string, unknown>][] = [
+    ['horizon-teal-plex-slim', { layout: 'horizon', theme: 'light', palette: 'standard', accent: '#0f766e', font: 'plex', bar_shape: 'slim', bar_style: 'share', fold_groups: false, auto_refresh: true }],
+    ['classic-square-system', { layout: 'classic', theme: 'dark', accent: '#e11d48', font: 'system', bar_shape: 'square', bar_style: 'worst', show_summary: false, show_uptime: false }],
+    ['ledger-amber-24h', { layout: 'ledger', theme: 'light', accent: '#f59e0b', font: 'geist', bar_shape: 'rounded', show_response: false, default_range: '24h' }],
+  ];
+
+  beforeAll(async () => {
+    const logo = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 180 32"><rect width="32" height="32" rx="8" fill="#0f766e"/><path d="M8 20l6-8 5 6 5-9" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="42" y="23" font-family="sans-serif" font-size="17" font-weight="700" fill="#0f766e">Harbour Lab</text></svg>',
+    );
+    await t.http.put('/api/v1/status-page/logo').set(bearer(key)).set('Content-Type', 'image/svg+xml').send(logo).expect(200);
+  });
+  afterAll(async () => {
+    await t.http.delete('/api/v1/status-page/logo').set(bearer(key)).expect(200);
+    await put({ accent: '#564be6', font: 'geist', bar_shape: 'rounded', bar_style: 'worst', fold_groups: true, auto_refresh: false, show_summary: true, show_uptime: true, show_response: true, default_range: '90d' });
+  });
+
+  it.each(looks)('%s: no serious axe finding, fits a phone and a desktop', async (name, look) => {
+    await put(look);
+    for (const width of [390, 1280]) {
+      const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+      try {
+        const page = await open(ctx, `${base}/status`);
+        expect([name, width, await serious(page)]).toEqual([name, width, []]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+        // The logo is drawn, at the header's height (an SVG with only a viewBox has no width of its own).
+        expect(await page.evaluate("document.querySelector('.brand img').getBoundingClientRect().height")).toBe(36);
+        expect(await page.evaluate("document.querySelector('.brand img').getBoundingClientRect().width")).toBeGreaterThan(150);
+        await page.screenshot({ path: path.join(ARTIFACTS, `look-${name}-${width}.png`), fullPage: true });
+      } finally {
+        await ctx.close();
+      }
+    }
+  }, 120_000);
+});
+
 describe('ranges', () => {
   beforeAll(async () => put({ layout: 'horizon', theme: 'light', palette: 'standard', default_range: '90d' }));
 

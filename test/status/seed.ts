@@ -119,17 +119,20 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
       const n = Math.round(watched / 60_000);
       dayRows.push([id, day, watched - down, down, 0, n, 0, Math.round(down / 60_000), 0, 12, h.sum, h.min, h.max, encodeHistogram(h.hist)]);
     }
+    // Each outage as a time span: past ones from 14:00 local on their day, today's open one up to now.
+    const outages = Object.entries(s.downDays ?? {}).map(([agoText, minutes]) => {
+      const ago = Number(agoText);
+      const open = ago === 0 && (s.status ?? 'up') === 'down';
+      const from = open ? now - minutes * 60_000 : (today - ago) * DAY - tzMin * 60_000 + 14 * HOUR;
+      return [from, from + minutes * 60_000] as const;
+    });
     const hourRows: unknown[][] = [];
     const hourNow = Math.floor(now / HOUR);
     for (let h = hourNow - 8 * 24; h <= hourNow; h++) {
       const start = Math.max(h * HOUR, created);
       const end = Math.min(now, (h + 1) * HOUR);
       if (end <= start) continue;
-      const ago = today - Math.floor((h * HOUR + tzMin * 60_000) / DAY);
-      const dayDown = (s.downDays?.[ago] ?? 0) * 60_000;
-      // A day's downtime falls in its 14:00 UTC hour (and the next ones when longer than an hour).
-      const hourOfDay = ((h % 24) + 24) % 24;
-      const down = Math.max(0, Math.min(end - start, dayDown - (hourOfDay - 14) * HOUR, hourOfDay >= 14 ? HOUR : 0));
+      const down = outages.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(end, b) - Math.max(start, a)), 0);
       const lat = histogram(base * (1 + 0.25 * Math.sin(h / 5)), id * 7 + h, 4);
       hourRows.push([id, h, end - start - down, down, 0, 60, 0, 0, 0, 4, lat.sum, lat.min, lat.max, encodeHistogram(lat.hist)]);
     }
