@@ -29,6 +29,7 @@ export const EVENT_KINDS = {
   settings_changed: 'service settings were changed (PATCH /settings; data.changes: each field with its old and new value)',
   exported: 'an export with secrets in clear was taken (GET /export?secrets=1); exports with masked secrets are not recorded',
   imported: 'an import was applied (POST /import; data: the monitors and channels created and updated)',
+  status_page_updated: 'the public status page\'s settings, logo or icon changed (data.fields: the names, never the values)',
   key_created: 'an API key was created',
   key_revoked: 'an API key was revoked',
   // The owner
