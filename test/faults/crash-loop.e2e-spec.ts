@@ -72,6 +72,7 @@ describe('crash loops: SIGKILL under load', () => {
   it(`keeps every invariant over ${KILLS} kills at random moments`, async () => {
     process.stdout.write(`crash loop: seed ${random.seed}, ${KILLS} kills, ${MONITORS} monitors\n`);
     const port = await freePort();
+    let writing = true;
     const start = () => ServiceProcess.start({ dataDir, logFile: log, port, env: { FARSIGHT_LOG_LEVEL: 'info' } });
     try {
       service = await start();
@@ -117,7 +118,6 @@ describe('crash loops: SIGKILL under load', () => {
       const acked: Acked = { created: new Set<string>(), described: new Map() };
       const described = (await query<{ id: number }>(dbFile, 'SELECT id FROM monitors ORDER BY id LIMIT 20')).map((r) => r.id);
       for (const id of described) acked.described.set(id, { acked: 0, sent: 0 });
-      let writing = true;
       let made = 0;
       const pause = () => new Promise((r) => setTimeout(r, 120));
       const creator = (async () => {
@@ -237,6 +237,7 @@ describe('crash loops: SIGKILL under load', () => {
       expect(secretsIn(readLog(log), secrets)).toEqual([]);
     } catch (err) {
       failed = true;
+      writing = false;
       throw err;
     }
   }, 30 * 60_000);

@@ -63,14 +63,15 @@ export class ServiceProcess {
     child.proc.stderr?.on('data', (c: Buffer) => log.write(c));
     void child.exited.then(() => log.end());
     const api = o.api ? o.api(port) : Api.tcp(`http://127.0.0.1:${port}`);
-    const deadline = Date.now() + 60_000;
+    // Generous: on a loaded machine (CI runs two test files at once) a start with 1,000 monitors is slow.
+    const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.proc.exitCode !== null || child.proc.signalCode !== null) throw new Error(`the service exited before it was healthy:\n${child.tail()}`);
-      const a = await api.request('GET', '/api/health', { timeoutMs: 2000 }).catch(() => null);
+      const a = await api.request('GET', '/api/health', { timeoutMs: 10_000 }).catch(() => null);
       if (a?.status === 200) break;
       if (Date.now() > deadline) {
         await stopChild(child);
-        throw new Error(`the service was not healthy within 60 s:\n${child.tail()}`);
+        throw new Error(`the service was not healthy within 120 s:\n${child.tail()}`);
       }
       await new Promise((r) => setTimeout(r, 20));
     }
