@@ -1,5 +1,6 @@
 /**
- * The `farsight` command: `serve` (default), `setup-link`, `backup FILE`, `--version`, `--help`.
+ * The `farsight` command: `serve` (default), `setup-link`, `backup FILE`, `restore FILE [--force]`,
+ * `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -26,6 +27,7 @@ import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
 import { loadSecretBox } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
+import { restoreCommand } from './cli-restore';
 
 const USAGE = `Usage: farsight [command]
 
@@ -33,6 +35,9 @@ Commands:
   serve          run the service (default)
   setup-link     print the first-run setup link (exit 1 when the owner exists)
   backup FILE    write a consistent copy of the database to FILE while the service runs
+  restore FILE [--force]
+                 put a backup in place of the database (the service must be stopped;
+                 --force replaces an existing database, which is kept beside it)
   --version      print the version
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
@@ -62,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
     case 'backup':
       if (rest.length !== 1) return fail('usage: farsight backup FILE');
       return withDatabase(config, (db) => backup(db, rest[0]));
+    case 'restore':
+      return restoreCommand(config, rest);
     default:
       return fail(`unknown command "${command}"\n\n${USAGE}`);
   }

@@ -71,6 +71,11 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     return { active: this.blindSince !== null, since: this.blindSince, detection: this.detection };
   }
 
+  /** Each canary (`1.1.1.1:443`) and whether it has answered since start (diagnostics). */
+  canaryStates(): { canary: string; answered: boolean }[] {
+    return this.canaries.map((c) => ({ canary: canaryKey(c), answered: this.everAnswered.has(canaryKey(c)) }));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (this.enabled) {
       this.log.log(`blind detection: canaries ${this.canaries.map(nameOf).join(', ')}`);

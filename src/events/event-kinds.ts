@@ -26,6 +26,9 @@ export const EVENT_KINDS = {
   monitor_created: 'a monitor was created (POST, PUT by slug, bulk)',
   monitor_updated: 'a monitor was changed, paused, resumed, muted or given a new heartbeat URL (data.fields: the names, never the values)',
   monitor_deleted: 'a monitor was deleted (data.monitor_id, data.slug)',
+  settings_changed: 'service settings were changed (PATCH /settings; data.changes: each field with its old and new value)',
+  exported: 'an export with secrets in clear was taken (GET /export?secrets=1); exports with masked secrets are not recorded',
+  imported: 'an import was applied (POST /import; data: the monitors and channels created and updated)',
   key_created: 'an API key was created',
   key_revoked: 'an API key was revoked',
   // The owner
