@@ -25,6 +25,7 @@ import { freePort } from '../../bench/paths';
 import { spread } from '../../bench/stats';
 import { brokenInvariants, integrity, query, write } from './support/db-invariants';
 import { startTargets, startWebhookReceiver, Targets, WebhookReceiver } from './support/local-farm';
+import { takeHeavyLock } from './support/heavy-lock';
 import { envNumber, Random } from './support/random';
 import { bearer, logPath, Owner, ownerSecrets, readLog, secretsIn, ServiceProcess } from './support/service-process';
 
@@ -56,17 +57,20 @@ describe('crash loops: SIGKILL under load', () => {
   let slow: WebhookReceiver;
   let failed = false;
 
+  let release: () => void = () => undefined;
   beforeAll(async () => {
+    release = await takeHeavyLock();
     fs.mkdirSync(dataDir);
     targets = await startTargets({ flapping: (i) => i % 20 === 7, flapMs: 15_000 });
     fast = await startWebhookReceiver(random, [0, 50]);
     slow = await startWebhookReceiver(random, [200, 1500]);
-  });
+  }, 31 * 60_000);
   afterAll(async () => {
     if (service) await service.kill();
     await Promise.all([targets.close(), fast.close(), slow.close()]);
     if (failed) process.stderr.write(`crash loop: data and log kept in ${dir} (seed ${random.seed})\n`);
     else fs.rmSync(dir, { recursive: true, force: true });
+    release();
   });
 
   it(`keeps every invariant over ${KILLS} kills at random moments`, async () => {

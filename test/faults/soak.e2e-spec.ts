@@ -6,11 +6,18 @@
  * long run).
  */
 import { runSoak } from '../../bench/soak';
+import { takeHeavyLock } from './support/heavy-lock';
 import { envNumber } from './support/random';
 
 const MINUTES = envNumber('FAULTS_SOAK_MINUTES', 5);
 
 describe('soak', () => {
+  let release: () => void = () => undefined;
+  beforeAll(async () => {
+    release = await takeHeavyLock();
+  }, 31 * 60_000);
+  afterAll(() => release());
+
   it(`holds steady for ${MINUTES} minutes: 2,000 monitors at 10 s, 5 % flapping, API load`, async () => {
     const r = await runSoak({ minutes: MINUTES, monitors: 2000, intervalS: 10, flapping: 0.05, apiRps: 5, progress: (l) => process.stdout.write(`${l}\n`) });
     const { samples, ...summary } = r;

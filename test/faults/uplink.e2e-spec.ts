@@ -23,6 +23,7 @@ import { makeNamespaces, NET_ADDR, NET_PREFIX, Namespaces, unavailable } from '.
 import type { FarmState } from './support/ns-farm';
 import { control, NsProcess, startInNamespace } from './support/ns-process';
 import { bearer, logPath, ownerSecrets, readLog, secretsIn, ServiceProcess } from './support/service-process';
+import { takeHeavyLock } from './support/heavy-lock';
 
 const PORT = 8080;
 const INTERVAL_S = 10;
@@ -54,7 +55,9 @@ maybe('a cut uplink (network namespaces)', () => {
   let service: ServiceProcess | null = null;
   let failed = false;
 
+  let release: () => void = () => undefined;
   beforeAll(async () => {
+    release = await takeHeavyLock();
     ns = makeNamespaces(`u${process.pid % 100000}`);
     farm = await startInNamespace(ns.net, 'ns-farm', {
       control: farmSocket,
@@ -65,13 +68,14 @@ maybe('a cut uplink (network namespaces)', () => {
       receiver: RECEIVER,
     }, dir);
     bridge = await startInNamespace(ns.svc, 'ns-bridge', { api: apiSocket, servicePort: PORT, control: path.join(dir, 'bridge.sock'), privatePort: 9 }, dir);
-  });
+  }, 31 * 60_000);
   afterAll(async () => {
     if (service) await service.kill();
     await Promise.all([farm?.stop(), bridge?.stop()]);
     ns?.remove();
     if (failed) process.stderr.write(`uplink: log and data kept in ${dir}\n`);
     else fs.rmSync(dir, { recursive: true, force: true });
+    release();
   });
 
   it('stays quiet while blind, resumes without a storm, still sees a real failure and a path problem', async () => {
