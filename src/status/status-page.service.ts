@@ -3,6 +3,7 @@
  * public settings at once), the logo and the icon, and the preview. Every change is one
  * transaction with its timeline line, and drops the public pages' cache once it committed.
  */
+import type { EntityManager } from 'typeorm';
 import { Inject, Injectable } from '@nestjs/common';
 import * as os from 'node:os';
 import { ApiError, FieldError } from '../common/api-error';
@@ -58,6 +59,23 @@ export class StatusPageService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The stored settings (no read-only keys, no monitors: each monitor carries its public fields). */
+  settings(): Promise<PageSettings> {
+    return this.repo.getSettings();
+  }
+
+  /** Writes settings inside a transaction the caller holds (an import), with the timeline line. */
+  async saveIn(m: EntityManager, next: PageSettings, changed: string[], actor: string): Promise<void> {
+    await this.repo.saveSettingsIn(m, next, this.clock.now());
+    await this.events.recordIn(m, { kind: 'status_page_updated', text: `status page changed: ${changed.join(', ')}`, actor, data: { fields: changed } });
+  }
+
+  /** After the caller's transaction committed: readers see the new settings, the page cache is dropped. */
+  committed(): void {
+    this.repo.forget();
+    this.pages.invalidate();
+  }
 
   async get(): Promise<StatusPageAnswer> {
     const s = await this.repo.getSettings();

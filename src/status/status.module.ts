@@ -32,6 +32,7 @@ export class PageHostMiddleware implements NestMiddleware {
   imports: [CatalogModule, HistoryModule, MonitorsModule],
   controllers: [StatusPageController, PublicStatusController],
   providers: [StatusPageRepository, PublicData, PublicStatusService, StatusPageService, StatusAssets, PageHostMiddleware],
+  exports: [StatusPageService],
 })
 export class StatusModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

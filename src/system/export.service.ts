@@ -12,6 +12,7 @@ import { EventsService } from '../events/events.service';
 import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
 import { ChannelsService } from '../channels/channels.service';
 import { ExportDocument, exportDocument } from './export-document';
+import { StatusPageService } from '../status/status-page.service';
 import { statusPageForExport } from './status-page-section';
 
 @Injectable()
@@ -21,6 +22,7 @@ export class ExportService {
     private readonly repo: MonitorsRepository,
     private readonly channels: ChannelsService,
     private readonly events: EventsService,
+    private readonly pages: StatusPageService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -32,7 +34,7 @@ export class ExportService {
       exportedAt: this.clock.now(),
       monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),
       channels: this.channels.all(),
-      statusPage: await statusPageForExport(),
+      statusPage: await statusPageForExport(this.pages),
       secrets,
     });
     if (secrets) {

@@ -35,6 +35,7 @@ import { TOKEN_FIELD } from './export-document';
 import {
   hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem,
 } from './import-document';
+import { StatusPageService } from '../status/status-page.service';
 import { importStatusPage, StatusPageImport } from './status-page-section';
 
 /** Monitors checked between two turns of the event loop. */
@@ -79,6 +80,7 @@ export class ImportService {
     private readonly channels: ChannelsService,
     private readonly settings: SettingsService,
     private readonly events: EventsService,
+    private readonly pages: StatusPageService,
     private readonly bus: EventBus,
   ) {}
 
@@ -101,7 +103,7 @@ export class ImportService {
         const plan = await this.plan(doc, parse, m, ids);
         if (hasErrors(plan.answer)) throw new ChangedMeanwhile(plan.answer);
         const out = await this.writeMonitors(m, plan.monitors, caller);
-        await plan.statusPage.applyIn(m);
+        await plan.statusPage.applyIn(m, actorName(caller));
         // Like a PATCH that changes nothing, an import that changes nothing leaves no line.
         if (changedAnything(plan.answer)) {
           await this.events.recordIn(m, {
@@ -121,6 +123,7 @@ export class ImportService {
       throw err;
     }
     await this.channels.committed(done.saved);
+    this.pages.committed();
     for (const c of done.changes) this.bus.emit('monitor.changed', c);
     for (const id of done.tokens) this.bus.emit('monitor.token', { id });
     return done.answer;
@@ -196,7 +199,7 @@ export class ImportService {
     }
     for (const p of monitors) answer.monitors[p.outcome].push(p.slug);
 
-    const statusPage = await importStatusPage(doc.statusPage);
+    const statusPage = await importStatusPage(this.pages, doc.statusPage);
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
     return { answer, monitors, statusPage };
   }

@@ -4,6 +4,7 @@ import { ChannelsModule } from '../channels/channels.module';
 import { EngineModule } from '../engine/engine.module';
 import { HistoryModule } from '../history/history.module';
 import { MonitorsModule } from '../monitors/monitors.module';
+import { StatusModule } from '../status/status.module';
 import { DiagnosticsController } from './diagnostics.controller';
 import { DiagnosticsService } from './diagnostics.service';
 import { ExportController } from './export.controller';
@@ -15,7 +16,7 @@ import { SettingsController } from './settings.controller';
 
 /** The service as a whole: health, settings, export and import, diagnostics. */
 @Module({
-  imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule],
+  imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
   controllers: [HealthController, SettingsController, ExportController, DiagnosticsController],
   providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService],
 })
