@@ -379,7 +379,9 @@ describe('the manifest and the page\'s own hosts', () => {
     expect(m.start_url).toBe('/');
     const home = await t.http.get('/?range=24h').set('Host', 'status.acme.example').expect(200);
     expect(home.text).toContain('data-range="24h"');
-    await t.http.get('/').set('Host', 'farsight.test').expect(404);
+    // On the dashboard's own host, / is the owner's landing page (signed out: to the sign-in page).
+    const own = await t.http.get('/').set('Host', 'farsight.test').expect(303);
+    expect(own.headers.location).toMatch(/\/signin/);
   });
 
   it('serves the service\'s own icons until a logo icon exists', async () => {
