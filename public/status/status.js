@@ -123,6 +123,9 @@
       var start = Date.parse(first) + i * step * 3600000;
       label = hourName.format(new Date(start)) + '-' + timeOnly.format(new Date(start + step * 3600000));
     }
+    // The server's words for a bar with downtime ("99.95%, down 2 min") follow the period's name.
+    var said = b.getAttribute('data-tip');
+    if (said) return label + ': ' + said.slice(said.indexOf(': ') + 2);
     var state = (b.className.match(/\b(ok|warn|bad|no_data|not_watched)\b/) || [])[1];
     return label + ': ' + (WORDS[state] || '');
   }
@@ -144,7 +147,7 @@
       b.setAttribute('data-tip', text);
       b.removeAttribute('title');
     }
-    tip.textContent = b.getAttribute('data-tip') || barWords(b);
+    tip.textContent = barWords(b);
     tip.hidden = false;
     var r = b.getBoundingClientRect();
     var w = tip.offsetWidth;

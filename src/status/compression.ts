@@ -40,7 +40,8 @@ export class Packed {
     if (encoding === 'br') {
       this.br ??= brotliCompressSync(this.raw, {
         params: {
-          [constants.BROTLI_PARAM_QUALITY]: this.effort === 'max' ? 11 : 5,
+          // Quality 4 and up switch to a slower matcher: 3 compresses a 1 MB page several times faster for a few % more bytes.
+          [constants.BROTLI_PARAM_QUALITY]: this.effort === 'max' ? 11 : 3,
           [constants.BROTLI_PARAM_SIZE_HINT]: this.raw.length,
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         },
@@ -48,7 +49,7 @@ export class Packed {
       return this.br;
     }
     if (encoding === 'gzip') {
-      this.gz ??= gzipSync(this.raw, { level: this.effort === 'max' ? 9 : 6 });
+      this.gz ??= gzipSync(this.raw, { level: this.effort === 'max' ? 9 : 3 });
       return this.gz;
     }
     return this.raw;

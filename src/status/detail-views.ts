@@ -73,7 +73,7 @@ export function serviceView(svc: PublicService, year: PublicService, range: Rang
     status: serviceStatus(svc.status),
     tabs: rangeTabs(ctx, range, ''),
     rangeWords: words.span,
-    strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name),
+    strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),
     stats,
     chart: s.show_response ? { ...drawChart(svc.bars.map((b) => ({ label: b.label, avg_ms: b.avg_ms })), words.span), title: `Response time, ${words.span}` } : null,
     months: year.bars.map((b) => ({

@@ -8,7 +8,20 @@ export const NAME_MAX = 60;
 /** Paths under /status/ that are routes of their own. */
 const RESERVED = new Set(['history', 'logo', 'fonts']);
 
+/** Names seen lately: pages are built often and names rarely change. */
+const seen = new Map<string, string>();
+
 export function pageName(publicName: string): string {
+  let name = seen.get(publicName);
+  if (name === undefined) {
+    name = makePageName(publicName);
+    if (seen.size > 10_000) seen.clear();
+    seen.set(publicName, name);
+  }
+  return name;
+}
+
+function makePageName(publicName: string): string {
   const base = publicName
     .normalize('NFKC')
     .toLowerCase()

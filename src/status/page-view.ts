@@ -46,6 +46,8 @@ export interface StripView {
    */
   html: string;
   from: string;
+  /** In the hour ranges, when watching began inside the range: that bar's start, a moment. */
+  since: TimeView | null;
   to: string;
   uptime: string | null;
 }
@@ -126,7 +128,14 @@ export function barsHtml(bars: PublicBar[], s: Pick<PageSettings, 'bar_style' | 
   return html;
 }
 
-export function strip(bars: PublicBar[], range: Range, from: string, uptime: number | null, downMs: number, s: PageSettings, what: string): StripView {
+/** The start of the first watched bar of an hour range that began being watched inside it. */
+function sinceOf(bars: PublicBar[], range: Range, tzMin: number): TimeView | null {
+  if ((range !== '24h' && range !== '7d') || bars[0]?.state !== 'not_watched') return null;
+  const first = bars.find((b) => b.state !== 'not_watched');
+  return first ? { iso: first.period, text: momentLabel(Date.parse(first.period), tzMin), f: 'dt' } : null;
+}
+
+export function strip(bars: PublicBar[], range: Range, from: string, uptime: number | null, downMs: number, s: PageSettings, what: string, tzMin: number): StripView {
   const counts: Record<BarState, number> = { not_watched: 0, no_data: 0, ok: 0, warn: 0, bad: 0 };
   for (const b of bars) counts[b.state] += 1;
   const unit = range === '24h' ? 'hours' : range === '7d' ? 'six-hour blocks' : range === '12mo' ? 'months' : 'days';
@@ -138,6 +147,7 @@ export function strip(bars: PublicBar[], range: Range, from: string, uptime: num
     unit: range === '24h' ? 'hour' : range === '7d' ? 'block' : range === '12mo' ? 'month' : 'day',
     html: barsHtml(bars, s),
     from,
+    since: sinceOf(bars, range, tzMin),
     to: range === '24h' || range === '7d' ? 'Now' : range === '12mo' ? 'This month' : 'Today',
     uptime: uptimeText,
   };
@@ -201,7 +211,7 @@ function serviceRow(svc: PublicService, range: Range, ctx: PageContext): Service
     status: serviceStatus(svc.status),
     uptime: s.show_uptime ? percentText(svc.uptime, svc.down_ms) : null,
     typical: s.show_response ? msText(svc.typical_ms) : null,
-    strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name),
+    strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),
   };
 }
 
@@ -217,7 +227,7 @@ function groupView(g: PublicGroup, range: Range, ctx: PageContext, onlyGroup: bo
     count: `${g.services.length} service${g.services.length === 1 ? '' : 's'}`,
     foldable,
     open: !foldable || g.status !== 'operational',
-    strip: strip(g.bars, range, RANGE_WORDS[range].ago, g.uptime, down, s, g.name ?? 'Services'),
+    strip: strip(g.bars, range, RANGE_WORDS[range].ago, g.uptime, down, s, g.name ?? 'Services', ctx.tzMin),
     services: g.services.map((svc) => serviceRow(svc, range, ctx)),
   };
 }

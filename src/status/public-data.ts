@@ -151,7 +151,9 @@ export class PublicData {
       await this.load(cache, plan.table, ids, first, finalTo);
       for (const id of ids) {
         const bars = out.get(id)!;
-        for (const [i, p] of plan.periods.entries()) if (p.from <= finalTo) cache.addInto(id, p.from, Math.min(p.to, finalTo), bars[i]);
+        for (let i = 0; i < plan.periods.length && plan.periods[i].from <= finalTo; i++) {
+          cache.addInto(id, plan.periods[i].from, Math.min(plan.periods[i].to, finalTo), bars[i]);
+        }
       }
       if (finalTo >= last) continue;
       const live = await this.rollups.read(plan.table, ids, Math.max(first, finalTo + 1), last, now);

@@ -41,7 +41,10 @@ export interface Draft {
 
 @Injectable()
 export class PublicStatusService {
-  private readonly cache = new Map<string, { at: number; value: unknown }>();
+  /** Answers per range: a handful, never pushed out by anything a visitor can ask for. */
+  private readonly main = new Map<string, { at: number; value: unknown }>();
+  /** Service pages and history pages: any name or month may be asked for, so kept apart and bounded. */
+  private readonly pages = new Map<string, { at: number; value: unknown }>();
   private generation = 0;
 
   constructor(
@@ -62,11 +65,8 @@ export class PublicStatusService {
   /** Drops every cached answer (settings, logo, icon or monitors changed). */
   invalidate(): void {
     this.generation += 1;
-    this.cache.clear();
-  }
-
-  async settings(): Promise<PageSettings> {
-    return this.repo.getSettings();
+    this.main.clear();
+    this.pages.clear();
   }
 
   /** The range a request asked for, or the page's default. */
@@ -75,20 +75,21 @@ export class PublicStatusService {
   }
 
   async json(range: Range): Promise<Packed> {
-    return this.cached(`json:${range}`, async () => new Packed(JSON.stringify((await this.built(range)).model)));
+    return this.cached(`json:${range}`, this.main, async () => new Packed(JSON.stringify((await this.built(range)).model)));
   }
 
   async home(range: Range): Promise<Packed> {
-    return this.cached(`home:${range}`, async () => {
+    return this.cached(`home:${range}`, this.main, async () => {
       const { model } = await this.built(range);
       return new Packed(await this.renderHome(model, await this.context(false)));
     });
   }
 
-  /** A service's page, or null when no public service has that page name. */
+  /** A service's page, or null when no public service has that page name (such answers are not kept). */
   async service(name: string, range: Range): Promise<Packed | null> {
-    return this.cached(`service:${range}:${name}`, async () => {
-      const page = pagePath(name);
+    const page = pagePath(name);
+    if (!(await this.built(range)).keys.has(page)) return null;
+    return this.cached(`service:${range}:${name}`, this.pages, async () => {
       const built = await this.built(range);
       const key = built.keys.get(page);
       if (key === undefined) return null;
@@ -105,9 +106,9 @@ export class PublicStatusService {
 
   async history(before: unknown): Promise<Packed> {
     const key = `history:${typeof before === 'string' ? before.slice(0, 20) : ''}`;
-    return this.cached(key, async () => {
+    return this.cached(key, this.pages, async () => {
       const ctx = await this.context(false);
-      const services = await this.publicServices();
+      const services = await this.data.services();
       const keys = services.map((s) => s.key);
       const window = historyWindow(before, ctx.now, ctx.tzMin, await this.data.firstIncident(keys));
       const last = window.months[0];
@@ -152,18 +153,14 @@ export class PublicStatusService {
     };
   }
 
-  private async publicServices(overrides?: Map<number, PublicOverride>): Promise<ServiceInput[]> {
-    return this.data.services(overrides);
-  }
-
   private built(range: Range): Promise<Built> {
-    return this.cached(`built:${range}`, async () => this.build(range, await this.repo.getSettings(), new Map()));
+    return this.cached(`built:${range}`, this.main, async () => this.build(range, await this.repo.getSettings(), new Map()));
   }
 
   private async build(range: Range, settings: PageSettings, overrides: Map<number, PublicOverride>): Promise<Built> {
     const now = this.clock.now();
     const tzMin = (await this.settingsService.get()).tz_offset_min;
-    const services = await this.publicServices(overrides);
+    const services = await this.data.services(overrides);
     const keys = services.map((s) => s.key);
     const plan = planRange(range, now, tzMin);
     const [tallies, incidents] = await Promise.all([this.data.range(services, plan, now, tzMin), this.data.incidents(keys, plan.start)]);
@@ -176,23 +173,26 @@ export class PublicStatusService {
    * One build per key at a time: requests that arrive while it is being built wait for it. The
    * time zone is part of every key, so a new zone in the service settings shows at once.
    */
-  private async cached<T>(key: string, make: () => Promise<T>): Promise<T> {
+  private async cached<T>(key: string, cache: Map<string, { at: number; value: unknown }>, make: () => Promise<T>): Promise<T> {
     const now = this.clock.now();
     const tz = (await this.settingsService.get()).tz_offset_min;
     const full = `${tz}|${key}`;
-    const hit = this.cache.get(full);
+    const hit = cache.get(full);
     if (hit && now - hit.at < CACHE_MS && now >= hit.at) return hit.value as Promise<T>;
     const generation = this.generation;
     const value = make();
-    this.cache.set(full, { at: now, value });
+    cache.set(full, { at: now, value });
     const drop = () => {
-      if (this.cache.get(full)?.value === value) this.cache.delete(full);
+      if (cache.get(full)?.value === value) cache.delete(full);
     };
     // A failed build is not kept; nor is one that began before an invalidation and ends after it.
     void value.then(() => {
       if (generation !== this.generation) drop();
     }, drop);
-    if (this.cache.size > 500) this.cache.clear();
+    if (cache.size > 200) {
+      for (const [k, v] of cache) if (now - v.at >= CACHE_MS || now < v.at) cache.delete(k);
+      if (cache.size > 200) cache.clear();
+    }
     return value;
   }
 }

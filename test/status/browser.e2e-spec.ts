@@ -198,8 +198,15 @@ describe('ranges', () => {
       // 1 Nov 2026, 12:00 UTC is 21:00 in Tokyo.
       expect(await page.textContent('.site-foot time')).toMatch(/09:00\sPM/);
       expect(await page.textContent('.zone')).toContain('Asia/Tokyo');
+      // A bar names its period (blocks in the visitor's zone: 12:00-18:00 UTC is 21:00-03:00 in Tokyo) and what happened.
+      await page.hover('.svc .bars .b:last-child');
+      expect(await page.isVisible('.tip')).toBe(true);
+      expect(await page.textContent('.tip')).toMatch(/^Sun, Nov 1, 09:00\sPM-03:00\sAM: no data$/);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'tooltip-7d.png'), clip: { x: 600, y: 560, width: 680, height: 340 } });
       await page.goBack();
       await barsAre(page, 90);
+      await page.hover('.svc .bars .b:nth-child(60)');
+      expect(await page.textContent('.tip')).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [A-Z][a-z]+ \d+, 2026: /);
       await page.click('.tabs a:text-is("12 months")');
       await barsAre(page, 12);
     } finally {

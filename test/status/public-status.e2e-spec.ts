@@ -225,6 +225,16 @@ describe('the page cache', () => {
     expire();
   });
 
+  it('is not pushed out by visitors asking for pages that are not there', async () => {
+    const first = await html('/status');
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['up', seeded.byName.get('Public Web')]);
+    for (let i = 0; i < 300; i++) await t.http.get(`/status/nothing-${i}`).expect(404);
+    for (let i = 0; i < 250; i++) await t.http.get(`/status/history?before=${2000 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`).expect(200);
+    expect(await html('/status')).toBe(first);
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['down', seeded.byName.get('Public Web')]);
+    expire();
+  });
+
   it('is dropped when the settings change', async () => {
     await html('/status');
     await t.http.put('/api/v1/status-page').set(as()).send({ title: 'Renamed at once' }).expect(200);
