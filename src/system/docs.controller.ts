@@ -16,14 +16,14 @@ export class DocsController {
   constructor(private readonly docs: DocsService) {}
 
   @Get('docs')
-  index(@Res() res: Response): void {
-    sendPage(res, 200, this.docs.indexHtml());
+  async index(@Res() res: Response): Promise<void> {
+    sendPage(res, 200, await this.docs.indexHtml());
   }
 
   @Get('docs/:page')
-  page(@Param('page') id: string, @Res() res: Response): void {
-    const html = this.docs.pageHtml(id);
-    sendPage(res, html === null ? 404 : 200, html ?? this.docs.missingHtml());
+  async page(@Param('page') id: string, @Res() res: Response): Promise<void> {
+    const html = await this.docs.pageHtml(id);
+    sendPage(res, html === null ? 404 : 200, html ?? (await this.docs.missingHtml()));
   }
 
   @Get('docs.css')

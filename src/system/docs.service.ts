@@ -1,6 +1,7 @@
 /**
  * The served documentation: docs/*.md read through the resource helper (so it works inside the
- * single binary), rendered once on first use and kept; the pages' view models; llms.txt.
+ * single binary), rendered once on first use and kept; the pages' view models; llms.txt. The
+ * Markdown renderer is loaded on the first page asked for, not at start.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
@@ -9,8 +10,7 @@ import { VERSION } from '../common/version';
 import { render, renderText } from '../common/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { blurb, buildLibrary, DocPage, DocsLibrary, PAGE_ID } from './docs-library';
-import { escapeHtml } from './docs-markdown';
+import type { DocPage, DocsLibrary } from './docs-library';
 
 const CSS_FILE = 'public/docs/docs.css';
 /** Pages with at least this many sections get an "On this page" list. */
@@ -22,27 +22,35 @@ export interface Stylesheet {
   version: string;
 }
 
+/** The rendered library with the helpers the pages need (loaded with it). */
+interface Library extends DocsLibrary {
+  blurb(lead: string): string;
+  escapeHtml(text: string): string;
+}
+
 @Injectable()
 export class DocsService {
-  private library: DocsLibrary | null = null;
+  private library: Promise<Library> | null = null;
   private css: Stylesheet | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** The index: every page by section, with the start of its first paragraph. */
-  indexHtml(): string {
-    const sections = this.docs().sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, title: p.title, blurb: blurb(p.lead) })) }));
-    return this.html('docs/index', { title: 'Farsight documentation', sections });
+  async indexHtml(): Promise<string> {
+    const lib = await this.docs();
+    const sections = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, title: p.title, blurb: lib.blurb(p.lead) })) }));
+    return this.html(lib, 'docs/index', { title: 'Farsight documentation', sections });
   }
 
   /** One page, or null when there is no page of that name. */
-  pageHtml(id: string): string | null {
-    const page = PAGE_ID.test(id) ? this.docs().page(id) : null;
-    return page && this.html('docs/page', { title: `${page.title} · Farsight docs`, current: page.id, ...withToc(page) });
+  async pageHtml(id: string): Promise<string | null> {
+    const lib = await this.docs();
+    const page = lib.page(id);
+    return page && this.html(lib, 'docs/page', { title: `${page.title} · Farsight docs`, current: page.id, ...withToc(page, lib.escapeHtml) });
   }
 
-  missingHtml(): string {
-    return this.html('docs/missing', { title: 'No such page' });
+  async missingHtml(): Promise<string> {
+    return this.html(await this.docs(), 'docs/missing', { title: 'No such page' });
   }
 
   stylesheet(): Stylesheet {
@@ -58,18 +66,25 @@ export class DocsService {
     return renderText('docs/llms.txt', { base: this.config.publicUrl.replace(/\/+$/, ''), version: VERSION });
   }
 
-  private html(view: string, model: Record<string, unknown>): string {
+  private html(lib: Library, view: string, model: Record<string, unknown>): string {
     const current = model.current;
-    const nav = this.docs().sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, label: p.label, current: p.id === current })) }));
+    const nav = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, label: p.label, current: p.id === current })) }));
     return render(view, { ...model, nav, css: this.stylesheet().version, version: VERSION }, 'docs/layout');
   }
 
-  private docs(): DocsLibrary {
-    this.library ??= buildLibrary(
-      listResources('docs/')
+  private docs(): Promise<Library> {
+    this.library ??= Promise.all([import('./docs-library'), import('./docs-markdown')]).then(([library, markdown]) => {
+      const files = listResources('docs/')
         .filter((key) => /^docs\/[^/]+\.md$/.test(key))
-        .map((key) => ({ id: key.slice('docs/'.length, -'.md'.length), markdown: readResource(key).toString('utf8') })),
-    );
+        .map((key) => ({ id: key.slice('docs/'.length, -'.md'.length), markdown: readResource(key).toString('utf8') }));
+      const lib = library.buildLibrary(files);
+      return {
+        sections: lib.sections,
+        page: (id: string) => (library.PAGE_ID.test(id) ? lib.page(id) : null),
+        blurb: library.blurb,
+        escapeHtml: markdown.escapeHtml,
+      };
+    });
     return this.library;
   }
 }
@@ -78,7 +93,7 @@ export class DocsService {
  * The page with an "On this page" list of its sections when it has several: folded after the
  * title on narrow screens, and as a column beside the text on wide ones (docs.css picks).
  */
-function withToc(page: DocPage): { body: string; toc: string | null } {
+function withToc(page: DocPage, escapeHtml: (text: string) => string): { body: string; toc: string | null } {
   const sections = page.headings.filter((h) => h.depth === 2);
   const end = page.html.indexOf('</h1>');
   if (sections.length < TOC_MIN || end < 0) return { body: page.html, toc: null };
