@@ -32,7 +32,7 @@ export interface SoakOptions {
   flapping: number;
   /** API requests per second. */
   apiRps: number;
-  /** Samples before this are warm-up; default: 1 minute, or a fifth of a shorter run. */
+  /** Samples before this are warm-up; default: 2 minutes, or 40 % of a shorter run (the heap grows to its working size first). */
   warmupS?: number;
   /** Progress lines go here (one per minute). */
   progress?: (line: string) => void;
@@ -88,7 +88,7 @@ const FLAP_MS = 15_000;
 const SAMPLE_MS = 5_000;
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
-  const warmupS = o.warmupS ?? Math.min(60, Math.round((o.minutes * 60) / 5));
+  const warmupS = o.warmupS ?? Math.min(120, Math.round(o.minutes * 60 * 0.4));
   const dir = tempDir('soak');
   const flaps = (i: number) => i % Math.round(1 / o.flapping) === 0;
   const targets = await startSoakTargets(flaps);
