@@ -1,6 +1,6 @@
 /**
  * The shortened soak for CI (bench/soak.ts): 5 minutes, 2,000 monitors at 10 s, 5 % flapping,
- * a steady API load. After a one-minute warm-up: RSS grows by less than 1 MB per 5 minutes
+ * a steady API load. After a two-minute warm-up: RSS grows by less than 1 MB per 5 minutes
  * (least-squares slope), the number of open handles does not grow, checks run less than 1 s late
  * at p99. FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last
  * long run).

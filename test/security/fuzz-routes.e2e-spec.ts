@@ -63,6 +63,7 @@ describe('fuzzing every route of /api/openapi.json', () => {
   let schemas: Record<string, Schema>;
   const creds: Record<Exclude<ScopeName, 'none'>, Record<string, string>> = { read: {}, write: {}, admin: {}, session: {} };
   const secrets: string[] = [];
+  const plausible: string[] = [];
 
   beforeAll(async () => {
     t = await startApp();
@@ -80,6 +81,7 @@ describe('fuzzing every route of /api/openapi.json', () => {
     const hb = await t.http.post('/api/v1/monitors').set(creds.admin).send({ name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } }).expect(201);
     secrets.push('fuzz-bearer-token-0001', 'fuzz-header-secret-0002', 'fuzz-webhook-secret-0003', 'fuzz-webhook-header-0004', 'fuzz-chat-secret-0005', new URL(hb.body.heartbeat_url as string).pathname.split('/').pop() as string);
     expect(monitor.body.http.auth.token).toBe('********');
+    plausible.push(String(monitor.body.id), String(hb.body.id), `slug:${monitor.body.slug as string}`, '1', '2');
 
     const doc = await t.http.get('/api/openapi.json').expect(200);
     schemas = doc.body.components.schemas as Record<string, Schema>;
@@ -185,7 +187,7 @@ describe('fuzzing every route of /api/openapi.json', () => {
 
   it(`keeps every property over ${CASES} cases per route and scope (seed printed)`, async () => {
     process.stdout.write(`fuzz: seed ${random.seed}, ${ops.length} operations, ${CASES} cases per scope\n`);
-    const h = new Hostile(random, schemas);
+    const h = new Hostile(random, schemas, plausible);
     const failures: string[] = [];
     let requests = 0;
     let refused = 0;

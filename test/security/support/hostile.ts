@@ -70,6 +70,8 @@ export class Hostile {
   constructor(
     private readonly r: Random,
     private readonly schemas: Record<string, Schema>,
+    /** Path values that name something that exists (ids, `slug:<slug>`), so requests get past the lookup. */
+    private readonly plausible: readonly string[] = [],
   ) {}
 
   string(): string {
@@ -172,6 +174,7 @@ export class Hostile {
 
   /** A path parameter: hostile text or a boundary number, URL-encoded or not. */
   pathParam(): string {
+    if (this.plausible.length && this.r.chance(0.35)) return enc(this.r.pick(this.plausible));
     const v = this.r.chance(0.4) ? String(this.r.pick(NUMBERS)) : this.string().slice(0, 300);
     if (v === '') return '%20';
     return this.r.chance(0.8) ? enc(v) : v.replace(/[\/?#\s]/g, '_');
