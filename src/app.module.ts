@@ -31,6 +31,7 @@ import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
 import { DocsModule } from './system/docs.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { StatusModule } from './status/status.module';
 import { StreamModule } from './stream/stream.module';
 import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
 
@@ -72,6 +73,7 @@ export class AppModule {
         SystemModule,
         DocsModule,
         OpenApiModule,
+        StatusModule,
         DashboardModule,
       ],
       providers: [

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DispatcherService } from '../src/channels/dispatcher.service';
 import { EngineService } from '../src/engine/engine.service';
 import { CheckWriter } from '../src/history/writer';
+import { MailService } from '../src/mail/mail.service';
 import { SettingsService } from '../src/settings/settings.service';
 import { decodeSubject, headersOf, SmtpServer, startSmtp } from './fixtures/smtp-farm';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
@@ -31,6 +32,9 @@ describe('email alerts', () => {
     const { cookie } = await createOwner(t);
     admin = await createKey(t, cookie, 'admin');
     write = await createKey(t, cookie, 'write');
+    // Setup signed the owner in, and every sign-in is mailed: that notice took the fallback too.
+    expect(fallback.mails).toHaveLength(1);
+    fallback.mails.length = 0;
   });
   afterEach(async () => {
     await t.close();
@@ -46,6 +50,17 @@ describe('email alerts', () => {
     await t.app.get(DispatcherService).runDue();
   };
   const deliveries = async () => (await t.http.get('/api/v1/deliveries').set(bearer(admin)).expect(200)).body.items;
+
+  it('mails the owner a notice of the sign-in at setup, recorded in the delivery log without a channel', async () => {
+    const rows = await deliveries();
+    const notice = rows.find((d: { channel_name: string }) => d.channel_name === 'sign-in notice');
+    expect(notice).toMatchObject({ ok: true, channel_id: null, outbox_id: null, outbox_state: null, monitor_ids: null });
+    expect(notice.provider).toContain(String(fallback.port));
+    expect(notice.summary).toMatch(/^sign-in with first-run setup link from /);
+    const status = await t.app.get(MailService).status();
+    expect(status).toMatchObject({ configured: true, from: 'Farsight <alerts@farsight.test>', daily_cap: 200, sent_today: 1 });
+    expect(status.providers).toHaveLength(2);
+  });
 
   it('sends a Down by email through the fallback when the first provider refuses, and says which one took it', async () => {
     await t.http.post('/api/v1/channels').set(bearer(admin)).send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } }).expect(201);
@@ -76,7 +91,8 @@ describe('email alerts', () => {
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     try {
-      await t.db.tx((m) => t.app.get(SettingsService).setIn(m, { daily_cap: 1 }));
+      // One email today already (the sign-in notice at setup): the cap lets exactly one alert through.
+      await t.db.tx((m) => t.app.get(SettingsService).setIn(m, { daily_cap: 2 }));
       await t.http.post('/api/v1/channels').set(bearer(admin)).send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } }).expect(201);
       await t.http.post('/api/v1/channels').set(bearer(admin))
         .send({ kind: 'webhook', name: 'Ops', events: ['notice'], config: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`, secret: 'a-long-signing-secret-0123456789', headers: [] } })
@@ -92,7 +108,7 @@ describe('email alerts', () => {
       expect(fallback.mails).toHaveLength(1);
       const [last] = await deliveries();
       expect(last).toMatchObject({ ok: false, outbox_state: 'failed' });
-      expect(last.error).toMatch(/daily cap of 1/);
+      expect(last.error).toMatch(/daily cap of 2/);
       await advance(20_000); // the notice's own 20 s window
       expect(got).toHaveLength(1);
       expect(JSON.parse(got[0]).events[0]).toMatchObject({ type: 'notice', monitor: null, message: expect.stringMatching(/Email alerts are paused/) });

@@ -1,14 +1,24 @@
-/** The sign-in flows that end in a session: first-run setup now; passkeys and passwords join later. */
+/** GET /auth/state, first-run setup and sign-out. */
 import { Injectable } from '@nestjs/common';
 import { readCookie } from '../common/cookies';
 import { Database } from '../db/database';
-import { EventsService } from '../events/events.service';
 import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
+import { OwnerEntity } from './entities/owner.entity';
+import { PasskeyEntity } from './entities/passkey.entity';
+import { SessionEntity, SignInMethod } from './entities/session.entity';
 import { ownerExists } from './links';
 import { AppRequest } from '../common/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
+import { SignInService, signInOrigin } from './sign-in.service';
+
+/** Who holds a session, for the pages (the landing page shows it). */
+export interface SignedIn {
+  email: string;
+  method: SignInMethod;
+  since: number;
+}
 
 export interface AuthState {
   setup_needed: boolean;
@@ -24,7 +34,7 @@ export class AuthService {
     private readonly setup: SetupService,
     private readonly sessions: SessionsService,
     private readonly challenge: ChallengeService,
-    private readonly events: EventsService,
+    private readonly signIns: SignInService,
   ) {}
 
   async state(req: AppRequest): Promise<AuthState> {
@@ -32,23 +42,29 @@ export class AuthService {
     return {
       setup_needed: !owner,
       signed_in: req.caller?.kind === 'session',
-      // Passkeys arrive with the sign-in issue; until then an owner signs in with password + code.
-      methods: { passkey: false, password: owner },
+      methods: { passkey: owner && (await this.db.manager.count(PasskeyEntity)) > 0, password: owner },
       challenge_site_key: this.challenge.siteKey,
     };
   }
 
   /** Creates the owner and signs them in; returns the session token and the recovery codes. */
   async completeSetup(token: string, dto: SetupDto, req: AppRequest): Promise<{ session: string; codes: string[] }> {
-    const ip = req.clientIp ?? '';
-    await this.challenge.verify(dto.challenge, ip);
+    const origin = signInOrigin(req);
+    await this.challenge.verify(dto.challenge, origin.ip ?? '');
     // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
-    const { codes, also: session } = await this.setup.complete(token, dto, async (m) => {
-      const { token: cookie } = await this.sessions.createIn(m, 'setup', ip, req.headers['user-agent'] ?? null);
-      await this.events.recordIn(m, { kind: 'sign_in', text: `signed in (setup) from ${ip || 'unknown address'}`, actor: 'owner' });
-      return cookie;
-    });
-    return { session, codes };
+    const { codes, also: session } = await this.setup.complete(token, dto, (m) => this.signIns.signInIn(m, origin, 'setup'));
+    this.signIns.notify(origin, 'setup');
+    return { session: session.token, codes };
+  }
+
+  async signedIn(req: AppRequest): Promise<SignedIn | null> {
+    const caller = req.caller;
+    if (caller?.kind !== 'session') return null;
+    const [owner, session] = await Promise.all([
+      this.db.manager.findOneBy(OwnerEntity, { id: 1 }),
+      this.db.manager.findOneBy(SessionEntity, { id: caller.sessionId }),
+    ]);
+    return owner && session ? { email: owner.email, method: session.method, since: session.created_at } : null;
   }
 
   async logout(req: AppRequest): Promise<void> {

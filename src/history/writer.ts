@@ -48,7 +48,12 @@ export interface WriterStats {
   written: number;
   flushes: number;
   lastFlushMs: number | null;
+  /** When the last write committed (epoch ms), null before the first. */
+  lastFlushAt: number | null;
   failures: number;
+  /** The last failed write's error (kept after writes work again) and when it happened (epoch ms). */
+  lastError: string | null;
+  lastErrorAt: number | null;
 }
 
 @Injectable()
@@ -65,7 +70,7 @@ export class CheckWriter implements OnApplicationShutdown {
   private readonly hooks: WriteHook[] = [];
   private readonly log = new Logger('writer');
   private readonly rowRate = new MinuteCounter();
-  readonly stats: WriterStats = { buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, failures: 0 };
+  readonly stats: WriterStats = { buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, lastFlushAt: null, failures: 0, lastError: null, lastErrorAt: null };
   private lastFailureLog = 0;
 
   constructor(
@@ -177,8 +182,11 @@ export class CheckWriter implements OnApplicationShutdown {
       this.stats.written += rows.length;
       this.stats.flushes += 1;
       this.stats.lastFlushMs = Math.round(performance.now() - started);
+      this.stats.lastFlushAt = this.clock.now();
     } catch (err) {
       this.stats.failures += 1;
+      this.stats.lastError = err instanceof Error ? err.message : String(err);
+      this.stats.lastErrorAt = this.clock.now();
       this.stats.failingInRow += 1;
       const now = Date.now();
       // One line when it starts, then one a minute: a full disk must not also fill the journal.

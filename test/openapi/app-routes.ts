@@ -26,6 +26,8 @@ export interface AppRoute {
     usesResponse: boolean;
     /** Takes it without `passthrough`: it writes the answer itself, past the interceptors. */
     writesItself: boolean;
+    /** @NeverReplayed: the route ignores Idempotency-Key (passwords, codes, secrets shown once). */
+    neverReplayed: boolean;
   } | null;
 }
 
@@ -79,6 +81,7 @@ export function appRoutes(app: INestApplication): AppRoute[] {
           status: (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ?? (method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK),
           usesResponse: takesResponse,
           writesItself: takesResponse && !passthrough,
+          neverReplayed: Reflect.getMetadata('idempotency:never', fn) === true,
         };
         for (const base of bases) for (const p of asList(paths)) handlers.set(key(method, join(base, p)), handler);
       }

@@ -2,6 +2,7 @@
  * Test harness: the real application on a real SQLite database in a temp dir, driven by a fake
  * clock. Helpers create the owner through the real setup flow and mint API keys through POST /keys.
  */
+import { SignInService } from '../../src/auth/sign-in.service';
 import { INestApplication } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -100,6 +101,8 @@ export async function createOwner(t: TestApp): Promise<{ cookie: string; codes: 
     .send({ ...OWNER, code: totpAt(secret, t.clock.now()) })
     .expect(200);
   const cookie = (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+  // The sign-in notice is mailed in the background: let it finish, so a test starts from quiet.
+  await t.app.get(SignInService).settled();
   return { cookie, codes: res.body.recovery_codes, secret };
 }
 

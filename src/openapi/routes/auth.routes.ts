@@ -6,6 +6,8 @@ const API = '/api/v1';
 const pub = { public: true } as const;
 const owner = { scope: 'admin', sessionOnly: true } as const;
 const ownerStepUp = { ...owner, stepUp: true } as const;
+/** The step-up routes: a session (which passes every scope) confirming it is the owner. */
+const session = { scope: 'read', sessionOnly: true } as const;
 const body = (name: string) => ({ schema: ref(name) });
 const ok = (description: string): Record<number, Answer> => ({ 200: { description, schema: ref('Ok') } });
 const COOKIE = { 'Set-Cookie': { description: 'the `service_session` cookie', schema: { type: 'string' } } };
@@ -31,9 +33,9 @@ export const AUTH_ROUTES: RouteDoc[] = [
   { method: 'get', path: `${API}/auth/enroll/{token}`, id: 'enrollInfo', tag: SIGN, summary: 'Read a break-glass passkey link', description: 'Links are issued by `farsight enroll-link`.', access: pub, params: TOKEN, answers: { 200: { description: 'whether the link is valid', schema: ref('EnrollInfo') } } },
   { method: 'post', path: `${API}/auth/enroll/{token}/options`, id: 'enrollOptions', tag: SIGN, summary: 'Start adding a passkey with a break-glass link', access: pub, params: TOKEN, body: body('ChallengeBody'), answers: { 200: { description: 'creation options', schema: ref('PasskeyCreationOptions') } } },
   { method: 'post', path: `${API}/auth/enroll/{token}/verify`, id: 'enrollVerify', tag: SIGN, summary: 'Add the passkey and sign in', access: pub, params: TOKEN, body: body('EnrollVerify'), answers: signedIn },
-  { method: 'post', path: `${API}/auth/step-up/passkey/options`, id: 'stepUpPasskeyOptions', tag: SIGN, summary: 'Start confirming it is you with a passkey (session)', access: pub, body: { schema: ref('Empty'), required: false }, answers: { 200: { description: 'request options', schema: ref('PasskeyOptions') } } },
-  { method: 'post', path: `${API}/auth/step-up/passkey/verify`, id: 'stepUpPasskeyVerify', tag: SIGN, summary: 'Confirm with a passkey', access: pub, body: body('StepUpVerify'), answers: { 200: { description: 'fresh until', schema: ref('Fresh') } } },
-  { method: 'post', path: `${API}/auth/step-up/password`, id: 'stepUpPassword', tag: SIGN, summary: 'Confirm with password and code', access: pub, body: body('StepUpPassword'), answers: { 200: { description: 'fresh until', schema: ref('Fresh') } } },
+  { method: 'post', path: `${API}/auth/step-up/passkey/options`, id: 'stepUpPasskeyOptions', tag: SIGN, summary: 'Start confirming it is you with a passkey (session)', access: session, body: { schema: ref('Empty'), required: false }, answers: { 200: { description: 'request options', schema: ref('PasskeyOptions') } } },
+  { method: 'post', path: `${API}/auth/step-up/passkey/verify`, id: 'stepUpPasskeyVerify', tag: SIGN, summary: 'Confirm with a passkey', access: session, body: body('StepUpVerify'), answers: { 200: { description: 'fresh until', schema: ref('Fresh') } } },
+  { method: 'post', path: `${API}/auth/step-up/password`, id: 'stepUpPassword', tag: SIGN, summary: 'Confirm with password and code', access: session, body: body('StepUpPassword'), answers: { 200: { description: 'fresh until', schema: ref('Fresh') } } },
 
   { method: 'get', path: `${API}/me`, id: 'getOwner', tag: OWN, summary: 'The owner', access: owner, answers: { 200: { description: 'the owner', schema: ref('Owner') } } },
   { method: 'get', path: `${API}/me/sessions`, id: 'listSessions', tag: OWN, summary: 'Signed-in sessions', access: owner, answers: { 200: { description: 'sessions', schema: ref('SessionList') } } },
@@ -41,7 +43,7 @@ export const AUTH_ROUTES: RouteDoc[] = [
   { method: 'post', path: `${API}/me/sessions/revoke-others`, id: 'revokeOtherSessions', tag: OWN, summary: 'Sign every other session out', access: ownerStepUp, body: { schema: ref('Empty'), required: false }, answers: ok('revoked') },
   { method: 'get', path: `${API}/me/passkeys`, id: 'listPasskeys', tag: OWN, summary: 'Passkeys', access: owner, answers: { 200: { description: 'passkeys', schema: ref('PasskeyList') } } },
   { method: 'post', path: `${API}/me/passkeys/options`, id: 'addPasskeyOptions', tag: OWN, summary: 'Start adding a passkey', access: ownerStepUp, body: { schema: ref('Empty'), required: false }, answers: { 200: { description: 'creation options', schema: ref('PasskeyCreationOptions') } } },
-  { method: 'post', path: `${API}/me/passkeys/verify`, id: 'addPasskeyVerify', tag: OWN, summary: 'Add the passkey', access: ownerStepUp, body: body('PasskeyAdd'), answers: { 200: { description: 'the passkey', schema: ref('Passkey') } } },
+  { method: 'post', path: `${API}/me/passkeys/verify`, id: 'addPasskeyVerify', tag: OWN, summary: 'Add the passkey', access: ownerStepUp, body: body('PasskeyAdd'), answers: { 201: { description: 'the passkey', schema: ref('Passkey') } } },
   { method: 'patch', path: `${API}/me/passkeys/{id}`, id: 'renamePasskey', tag: OWN, summary: 'Rename a passkey', access: owner, body: body('PasskeyLabel'), answers: { 200: { description: 'the passkey', schema: ref('Passkey') } } },
   { method: 'delete', path: `${API}/me/passkeys/{id}`, id: 'removePasskey', tag: OWN, summary: 'Remove a passkey', access: ownerStepUp, answers: ok('removed') },
   { method: 'post', path: `${API}/me/password`, id: 'changePassword', tag: OWN, summary: 'Change the password', description: 'Signs out every other session.', access: ownerStepUp, body: body('PasswordChange'), answers: { 200: { description: 'changed', schema: ref('SignedOut') } } },

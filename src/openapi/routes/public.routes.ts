@@ -53,6 +53,29 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     params: { token: { description: 'the setup token' } }, answers: { 200: page('the page') },
   },
   {
+    method: 'get', path: '/', id: 'landingPage', tag: 'Public', summary: 'The owner\'s landing page (on a status page host: the status page)', access: pub,
+    extra: 'signed out, it sends the browser to /signin (303); on one of the status page\'s own hosts it is the status page.',
+    answers: { 200: page('the page'), 303: { description: 'to the sign-in page', type: 'text/plain', schema: str() } },
+  },
+  { method: 'get', path: '/signin', id: 'signInPage', tag: 'Public', summary: 'The sign-in page (passkey, or email + password and a code)', access: pub,
+    extra: 'the page a person signs in on; it talks to /api/v1/auth/passkey/* and /api/v1/auth/password + /auth/code.', answers: { 200: page('the page') } },
+  { method: 'get', path: '/forgot', id: 'forgotPage', tag: 'Public', summary: 'The page that asks for a password reset link', access: pub,
+    extra: 'the page behind "Forgot your password?"; it talks to /api/v1/auth/forgot.', answers: { 200: page('the page') } },
+  {
+    method: 'get', path: '/reset/{token}', id: 'resetPage', tag: 'Public', summary: 'The page behind a password reset link', access: pub,
+    extra: 'the page the reset email links to; it talks to /api/v1/auth/reset.',
+    params: { token: { description: 'the reset token from the email' } }, answers: { 200: page('the page') },
+  },
+  {
+    method: 'get', path: '/enroll/{token}', id: 'enrollPage', tag: 'Public', summary: 'The page behind a break-glass link (`farsight enroll-link`)', access: pub,
+    extra: 'the page behind the link `farsight enroll-link` prints; it talks to /api/v1/auth/enroll/{token}.',
+    params: { token: { description: 'the enrolment token' } }, answers: { 200: page('the page') },
+  },
+  {
+    method: 'get', path: '/auth/assets/{file}', id: 'signInAsset', tag: 'Public', summary: 'A script or stylesheet of the sign-in pages', access: pub,
+    extra: 'the files the sign-in pages load (one script per page).', answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
+  },
+  {
     method: 'get', path: '/dashboard/assets/{file}', id: 'dashboardAsset', tag: 'Public', summary: 'A script or stylesheet of the dashboard pages', access: pub,
     extra: 'the files the dashboard pages load (one script per page at most).', answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
   },
