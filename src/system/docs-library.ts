@@ -36,12 +36,24 @@ export interface DocsLibrary {
 /** The side menu, in reading order, with each page's short name. */
 export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: string, label: string])[] }[] = [
   { title: 'Contract', pages: [['interface', 'Interface contract'], ['api', 'API conventions'], ['not-shown', 'Where the spec is silent']] },
-  { title: 'Run it', pages: [['install', 'Install'], ['configuration', 'Configuration'], ['security', 'Security'], ['storage', 'Storage'], ['packaging', 'Packaging']] },
+  {
+    title: 'Run it',
+    pages: [
+      ['install', 'Install'], ['configuration', 'Configuration'], ['settings', 'Settings'], ['security', 'Security'], ['passkeys', 'Passkeys and sign-in'],
+      ['backup', 'Backup and restore'], ['export-import', 'Export and import'], ['diagnostics', 'Diagnostics'], ['storage', 'Storage'], ['packaging', 'Packaging'],
+    ],
+  },
   {
     title: 'Use it',
-    pages: [['monitors', 'Monitors'], ['checks', 'Checks'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['channels', 'Alert channels'], ['events', 'Timeline'], ['stream', 'Live stream']],
+    pages: [
+      ['monitors', 'Monitors'], ['checks', 'Checks'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['channels', 'Alert channels'], ['status-page', 'Status page'],
+      ['events', 'Timeline'], ['stream', 'Live stream'],
+    ],
   },
-  { title: 'Inside', pages: [['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['performance', 'Performance']] },
+  {
+    title: 'Inside',
+    pages: [['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['reliability', 'Reliability'], ['performance', 'Performance']],
+  },
 ];
 const LABELS = new Map(SECTIONS.flatMap((s) => s.pages));
 

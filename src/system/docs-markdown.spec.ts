@@ -34,6 +34,10 @@ describe('rewriteHref', () => {
     ['../README.md', null],
     ['../src/common/time.ts', null],
     ['//evil.example/x', null],
+    ['images/status-horizon.png', '/docs/images/status-horizon.png'],
+    ['./images/icon.svg', '/docs/images/icon.svg'],
+    ['images/../secret.key', null],
+    ['images/sub/x.png', null],
     ['javascript:alert(1)', null],
   ])('%s -> %s', (href, want) => {
     expect(rewriteHref(href, PAGES)).toBe(want);
@@ -57,6 +61,8 @@ describe('renderDoc', () => {
     '| 1 | 2 |',
     '',
     '![diagram](x.png)',
+    '',
+    '![The page, dark](images/page-dark.png)',
   ].join('\n');
   const r = renderDoc(md, PAGES);
 
@@ -74,17 +80,19 @@ describe('renderDoc', () => {
   it('rewrites links between pages and drops links to files that are not served', () => {
     expect(r.html).toContain('<a href="/docs/stream">link</a>');
     expect(r.html).toContain('see the code,');
-    expect(r.links).toEqual(['/docs/stream', '/docs/stream#ids', '/docs/api']);
+    expect(r.links).toEqual(['/docs/stream', '/docs/stream#ids', '/docs/api', '/docs/images/page-dark.png']);
   });
 
   it('names a page by its name where the link text is only its file name', () => {
     expect(r.html).toContain('<a href="/docs/stream#ids">Live stream</a> and <a href="/docs/api">API conventions</a>');
   });
 
-  it('shows raw HTML as text and images as their text', () => {
-    expect(r.html).not.toMatch(/<script|<b>|<img/);
+  it('shows raw HTML as text, pictures from docs/images/ as pictures, any other picture as its text', () => {
+    expect(r.html).not.toMatch(/<script|<b>/);
     expect(r.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(r.html).toContain('diagram');
+    expect(r.html).toContain('<p>diagram</p>');
+    expect(r.html).toContain('<img src="/docs/images/page-dark.png" alt="The page, dark" loading="lazy" decoding="async">');
+    expect(r.html.match(/<img/g)).toHaveLength(1);
   });
 
   it('wraps tables so they scroll on a narrow screen', () => {

@@ -39,11 +39,14 @@ export function slugger(): (text: string) => string {
 /**
  * Where a link of a docs page points once served: another page (`x.md#a` → `/docs/x#a`, also
  * `docs/x.md` as README writes it), an anchor, an absolute http(s) or mailto address, or a served
- * path; null for a file that is not served (`../src/...`), whose link is then dropped.
+ * path, or a picture under docs/images/ (`images/x.png` → `/docs/images/x.png`); null for a file
+ * that is not served (`../src/...`), whose link is then dropped.
  */
 export function rewriteHref(href: string, pages: ReadonlyMap<string, string> | ReadonlySet<string>): string | null {
   if (/^(https?:|mailto:)/i.test(href) || href.startsWith('#')) return href;
   if (href.startsWith('/')) return href.startsWith('//') ? null : href;
+  const image = /^(?:\.\/)?(?:docs\/)?images\/([a-z0-9][a-z0-9._-]{0,100})$/i.exec(href);
+  if (image && !image[1].includes('..')) return `/docs/images/${image[1]}`;
   const m = /^(?:\.\/)?(?:docs\/)?([a-z0-9-]+)\.md(#[^\s]*)?$/i.exec(href);
   if (m && pages.has(m[1].toLowerCase())) return `/docs/${m[1].toLowerCase()}${m[2] ?? ''}`;
   return null;
@@ -95,7 +98,13 @@ export function renderDoc(markdown: string, pages: ReadonlyMap<string, string>):
     const external = /^https?:/i.test(to);
     return `<a href="${escapeHtml(to)}"${t ? ` title="${escapeHtml(t)}"` : ''}${external ? ' rel="noopener noreferrer"' : ''}>${inner}</a>`;
   };
-  renderer.image = ({ text }: Tokens.Image): string => escapeHtml(text);
+  // Pictures from docs/images/ are shown (served beside the pages); any other is its text.
+  renderer.image = ({ href, text }: Tokens.Image): string => {
+    const src = rewriteHref(href, pages);
+    if (src === null || !src.startsWith('/docs/images/')) return escapeHtml(text);
+    links.push(src);
+    return `<img src="${escapeHtml(src)}" alt="${escapeHtml(text)}" loading="lazy" decoding="async">`;
+  };
   renderer.html = ({ text }: Tokens.HTML | Tokens.Tag): string => escapeHtml(text);
   renderer.table = function (token: Tokens.Table): string {
     return `<div class="table-wrap" tabindex="0">${base.table.call(this, token)}</div>\n`;

@@ -1,6 +1,9 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../common/access';
+import { ApiError } from '../common/api-error';
+import { tryReadResource } from '../common/resources';
+import { contentTypeFor, isSafeAssetName } from '../common/static-files';
 import { DocsService } from './docs.service';
 
 /** The pages carry one stylesheet and nothing else: no script, no inline style, no frames. */
@@ -24,6 +27,18 @@ export class DocsController {
   async page(@Param('page') id: string, @Res() res: Response): Promise<void> {
     const html = await this.docs.pageHtml(id);
     sendPage(res, html === null ? 404 : 200, html ?? (await this.docs.missingHtml()));
+  }
+
+  /** The pictures the pages show (docs/images/). An SVG opened on its own runs nothing: it is sandboxed. */
+  @Get('docs/images/:file')
+  image(@Param('file') file: string, @Res() res: Response): void {
+    const type = isSafeAssetName(file) ? contentTypeFor(file) : null;
+    const data = type?.startsWith('image/') ? tryReadResource(`docs/images/${file}`) : null;
+    if (!type || !data) throw ApiError.notFound('image');
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    res.send(data);
   }
 
   @Get('docs.css')

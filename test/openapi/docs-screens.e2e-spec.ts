@@ -14,7 +14,7 @@ import { startApp, TestApp } from '../support/app';
 const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts', 'docs');
 const AXE = require.resolve('axe-core/axe.min.js');
-const PAGES = ['/docs', '/docs/interface', '/docs/api', '/docs/not-shown', '/docs/nope'];
+const PAGES = ['/docs', '/docs/interface', '/docs/api', '/docs/not-shown', '/docs/status-page', '/docs/nope'];
 const WIDTHS = [390, 1280];
 
 interface AxeResults {

@@ -55,7 +55,9 @@ describe('the served documentation', () => {
 
   it('carries one stylesheet and nothing else: no script, no inline style, no raw HTML from the Markdown', async () => {
     for (const [id, html] of [...pages, ['index', (await t.http.get('/docs').expect(200)).text] as const]) {
-      expect([id, html.match(/<script|<style|\sstyle=|<iframe|<img|\son[a-z]+=/gi)]).toEqual([id, null]);
+      expect([id, html.match(/<script|<style|\sstyle=|<iframe|<object|<embed|\son[a-z]+=/gi)]).toEqual([id, null]);
+      // Pictures only from docs/images/, each with its words.
+      for (const img of html.match(/<img [^>]*>/g) ?? []) expect([id, img]).toEqual([id, expect.stringMatching(/^<img src="\/docs\/images\/[^"]+" alt="[^"]+"/)]);
       const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
       expect([id, sheets]).toEqual([id, [expect.stringMatching(/^\/docs\.css\?v=[0-9a-f]{12}$/)]]);
     }
@@ -71,11 +73,22 @@ describe('the served documentation', () => {
         const [where, anchor] = to.split('#');
         const target = where === '' ? html : where.startsWith('/docs/') ? pages.get(where.slice('/docs/'.length)) : undefined;
         if (where === '/docs' || where === '/api/openapi.json' || where === '/llms.txt') continue;
+        if (where.startsWith('/docs/images/')) continue;
         if (target === undefined) dead.push(`${id}: ${to} (no such page)`);
         else if (anchor !== undefined && !ids(target).has(anchor)) dead.push(`${id}: ${to} (no such anchor)`);
       }
     }
     expect(dead).toEqual([]);
+  });
+
+  it('serves every picture the pages show or link, as an image, an SVG sandboxed', async () => {
+    const srcs = new Set([...pages.values()].flatMap((html) => [...html.matchAll(/(?:src|href)="(\/docs\/images\/[^"]+)"/g)].map((m) => m[1])));
+    for (const src of srcs) {
+      const res = await t.http.get(src);
+      expect([src, res.status, res.headers['content-type']]).toEqual([src, 200, expect.stringMatching(/^image\//)]);
+      expect([src, res.headers['content-security-policy']]).toEqual([src, expect.stringContaining('sandbox')]);
+    }
+    for (const bad of ['/docs/images/nope.png', '/docs/images/..%2F..%2Fpackage.json', '/docs/images/interface.md']) await t.http.get(bad).expect(404);
   });
 
   it('answers an unknown page 404 in HTML, and refuses names that are not page names', async () => {

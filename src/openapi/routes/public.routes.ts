@@ -44,6 +44,11 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     answers: { 200: page('the page'), 404: page('no such page') },
   },
   {
+    method: 'get', path: '/docs/images/{file}', id: 'docsImage', tag: 'Public', summary: 'A picture shown in the documentation', access: pub,
+    extra: 'the pictures the documentation pages show (docs/images/), served beside them; an SVG is sandboxed.',
+    answers: { 200: { description: 'the picture', type: 'image/*', schema: str({ format: 'binary' }) } },
+  },
+  {
     method: 'get', path: '/docs.css', id: 'docsCss', tag: 'Public', summary: 'The stylesheet of the documentation', access: pub,
     extra: 'the documentation pages\' one stylesheet (the pages carry no inline style).', answers: { 200: { description: 'stylesheet', type: 'text/css', schema: str() } },
   },
