@@ -11,6 +11,7 @@ import { LastAlive1767657600000 } from '../../migrations/1767657600000-LastAlive
 import { Incidents1767744000000 } from '../../migrations/1767744000000-Incidents';
 import { Alerts1767830400000 } from '../../migrations/1767830400000-Alerts';
 import { Passkeys1768089600000 } from '../../migrations/1768089600000-Passkeys';
+import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   Incidents1767744000000,
   Alerts1767830400000,
   Passkeys1768089600000,
+  CheckLog1768348800000,
 ];
