@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds dist/farsight: a Node single executable application (SEA) holding the whole app, its views/
+# Builds dist/farsight: a Node single executable application (SEA) holding the whole app, its views/, docs/
 # and public/ files and the sqlite3 addon. It needs no node_modules and no Node on the target machine.
 #
 #   bash packaging/build-binary.sh

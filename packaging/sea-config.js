@@ -13,10 +13,12 @@ const path = require('node:path');
 const { SQLITE3_ASSET_KEY } = require('./bundle.js');
 
 const ROOT = path.resolve(__dirname, '..');
+/** The sentinel postject looks for (build-binary.sh); assembled so that this file does not hold it whole. */
+const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
 /** Kept in step with src/common/resources.ts. */
 const RESOURCE_MANIFEST_KEY = 'resources.json';
-/** Folders whose files the app reads through readResource(); walked recursively. */
-const ASSET_DIRS = ['views', 'public'];
+/** Folders whose files the app reads through readResource(); walked recursively (docs/: the served /docs pages). */
+const ASSET_DIRS = ['views', 'public', 'docs'];
 
 function walk(dir, out) {
   if (!fs.existsSync(dir)) return out;
@@ -50,6 +52,9 @@ function main() {
   for (const dir of ASSET_DIRS) {
     for (const file of walk(path.join(ROOT, dir), [])) {
       const key = path.relative(ROOT, file).split(path.sep).join('/');
+      // postject finds the SEA fuse by searching the binary for its sentinel string; a second copy
+      // inside an asset (a doc quoting it) makes the injection fail with a puzzling message.
+      if (fs.readFileSync(file).includes(SEA_FUSE)) throw new Error(`${key} contains the SEA fuse string: write it differently (postject would find it twice)`);
       assets[key] = file;
       assetBytes += fs.statSync(file).size;
     }

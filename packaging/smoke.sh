@@ -116,6 +116,15 @@ css_type=$(curl -fsS --max-time 5 -o "$work/dashboard.css" -w '%{content_type}' 
 cmp -s "$work/dashboard.css" "$ROOT/public/dashboard/dashboard.css" || fail "dashboard.css served by the binary differs from public/dashboard/dashboard.css"
 ok "the setup page renders (layout + partial) and dashboard.css is served byte for byte"
 
+step "the served docs and the route description, from inside the binary"
+docs=$(curl -fsS --max-time 5 "$base/docs/interface") || fail "GET /docs/interface failed"
+printf '%s' "$docs" | grep -q '<title>Uptime Monitoring Service: Interface Specification' || fail "/docs/interface did not render docs/interface.md: ${docs:0:300}"
+printf '%s' "$docs" | grep -q 'href="/docs/not-shown"' || fail "/docs/interface does not list the other pages: ${docs:0:300}"
+openapi=$(curl -fsS --max-time 5 "$base/api/openapi.json") || fail "GET /api/openapi.json failed"
+printf '%s' "$openapi" | grep -q '"openapi":"3.1.0"' || fail "/api/openapi.json is not OpenAPI 3.1: ${openapi:0:200}"
+curl -fsS --max-time 5 "$base/llms.txt" | head -1 | grep -q '^# Farsight$' || fail "/llms.txt does not start with its H1"
+ok "/docs/interface, /api/openapi.json and /llms.txt are served"
+
 step "owner setup to an admin API key, over HTTP alone"
 # The authenticator code is computed the way an app would (RFC 6238, SHA-1, 30 s, 6 digits).
 secret=$(printf '%s' "$answer" | sed -n 's/.*"secret":"\([A-Z2-7]*\)".*/\1/p')

@@ -3,7 +3,10 @@
 # As root it installs them with apt-get; otherwise it names the exact command and stops.
 # Keep in step with what test/ uses: the ping checker's system `ping`, and Debian's Chromium (with a
 # font) for the email rendering test (test/channels/email-render.e2e-spec.ts, driven by playwright-core),
-# python3 to run the webhook verification snippet of docs/channels.md (test/channels/webhook-docs.e2e-spec.ts).
+# python3 to run the webhook verification snippet of docs/channels.md (test/channels/webhook-docs.e2e-spec.ts),
+# iproute2's `ip` for the network namespaces of the uplink and DNS rebinding tests (test/faults/uplink,
+# test/security/ssrf-rebinding), and systemd's `systemd-analyze` to rate the unit's sandbox
+# (test/security/systemd-unit; installing the package in a container starts nothing).
 set -euo pipefail
 
 need=()
@@ -11,6 +14,8 @@ command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

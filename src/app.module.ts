@@ -29,6 +29,9 @@ import { SettingsModule } from './settings/settings.module';
 import { MailModule } from './mail/mail.module';
 import { STARTED_AT } from './system/health.controller';
 import { SystemModule } from './system/system.module';
+import { DocsModule } from './system/docs.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { StatusModule } from './status/status.module';
 import { StreamModule } from './stream/stream.module';
 import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
 
@@ -68,6 +71,9 @@ export class AppModule {
         StreamModule,
         ChannelsModule,
         SystemModule,
+        DocsModule,
+        OpenApiModule,
+        StatusModule,
         DashboardModule,
       ],
       providers: [

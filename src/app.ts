@@ -22,11 +22,13 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
   express.set('etag', false);
-  installSecurityHeaders(express);
   await app.init();
   // Heartbeat pings are answered ahead of express: the busiest route needs none of the framework.
   installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy));
   // Installed last so it runs first: a URL over the limit is answered before any route looks at it.
-  installRequestLimits(app.getHttpServer());
+  const https = deps.config.publicUrl.startsWith('https:');
+  installRequestLimits(app.getHttpServer(), https);
+  // Last, so it runs first: every answer, whoever writes it, carries the security headers.
+  installSecurityHeaders(app.getHttpServer(), https);
   return app;
 }

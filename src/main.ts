@@ -1,5 +1,6 @@
 /**
- * The `farsight` command: `serve` (default), `setup-link`, `backup FILE`, `--version`, `--help`.
+ * The `farsight` command: `serve` (default), `setup-link`, `enroll-link`, `backup FILE`,
+ * `restore FILE [--force]`, `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -11,6 +12,9 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
+import { issueEnrollLink } from './auth/passkeys/enroll-link';
+import { passkeyProblem } from './auth/passkeys/relying-party';
+import { EventsService } from './events/events.service';
 import { systemClock } from './common/clock';
 import { LineLogger } from './common/logger';
 import { logUnhandledRejections } from './common/process-guards';
@@ -26,13 +30,18 @@ import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
 import { loadSecretBox } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
+import { restoreCommand } from './cli-restore';
 
 const USAGE = `Usage: farsight [command]
 
 Commands:
   serve          run the service (default)
   setup-link     print the first-run setup link (exit 1 when the owner exists)
+  enroll-link    print a break-glass link that adds a passkey and signs in (single use, 1 hour)
   backup FILE    write a consistent copy of the database to FILE while the service runs
+  restore FILE [--force]
+                 put a backup in place of the database (the service must be stopped;
+                 --force replaces an existing database, which is kept beside it)
   --version      print the version
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
@@ -59,9 +68,13 @@ async function main(argv: string[]): Promise<number> {
       return serve(config);
     case 'setup-link':
       return withDatabase(config, (db) => setupLink(config, db));
+    case 'enroll-link':
+      return withDatabase(config, (db) => enrollLink(config, db));
     case 'backup':
       if (rest.length !== 1) return fail('usage: farsight backup FILE');
       return withDatabase(config, (db) => backup(db, rest[0]));
+    case 'restore':
+      return restoreCommand(config, rest);
     default:
       return fail(`unknown command "${command}"\n\n${USAGE}`);
   }
@@ -93,6 +106,8 @@ async function serve(config: AppConfig): Promise<number> {
       log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
     }
     log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
+    const passkeys = passkeyProblem(config.publicUrl);
+    if (passkeys) log.log(`Note: ${passkeys} (docs/passkeys.md)`);
     const signal = await stopSignal;
     log.log(`${signal} received, shutting down`);
   } catch (err) {
@@ -156,6 +171,15 @@ async function setupLink(config: AppConfig, db: Database): Promise<number> {
     return fail(`the owner account already exists; sign in at ${config.publicUrl}`, 1);
   }
   const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
+  process.stdout.write(`${link.url}\n`);
+  return 0;
+}
+
+async function enrollLink(config: AppConfig, db: Database): Promise<number> {
+  if (!(await ownerExists(db.manager))) {
+    return fail('there is no owner account yet: finish the first-run setup (`farsight setup-link` prints its link)', 1);
+  }
+  const link = await issueEnrollLink(db, new EventsService(db, systemClock), systemClock.now(), config.publicUrl);
   process.stdout.write(`${link.url}\n`);
   return 0;
 }

@@ -94,8 +94,9 @@ describe('farsight command', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/setup/[A-Za-z0-9_-]{32}\\n$`));
     const db = path.join(env.FARSIGHT_DATA_DIR as string, 'farsight.db');
-    const ok = spawnSync('sqlite3', [db, "INSERT INTO owner VALUES (1, 'a@b.c', 'x', 'y', 0, 0)"]);
+    const ok = spawnSync('sqlite3', [db, "INSERT INTO owner (id, email, password_hash, totp_secret, created_at, updated_at) VALUES (1, 'a@b.c', 'x', 'y', 0, 0)"]);
     if (ok.error) return; // sqlite3 CLI not installed: the refusal is covered by the e2e setup tests
+    expect(ok.status).toBe(0);
     const again = run('setup-link');
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('already exists');

@@ -5,6 +5,12 @@
  * against the target) and `concurrency` clients over keep-alive connections (load). Routes that
  * answer 404 are not built yet and report n/a.
  *   GET /monitors lists at most 500 per page, so "list all" = page 1 + page 2 through next_cursor.
+ *   The status page: `public` of the monitors (100) are made public and given `history` days (90)
+ * of rollups (bench/status-page.ts), then the service restarts on that database. The first
+ * /status after the restart is timed once (cold: it reads the history into memory); then the
+ * public routes cached (as served for 30 s) and uncached (a settings change before each timed
+ * request drops every cached page; one client), for the default range (90d), 24h and 12mo; and
+ * the page weight a browser loads, brotli-compressed.
  */
 import * as http from 'node:http';
 import type { Options } from '../args';
@@ -16,6 +22,7 @@ import { monotonicUs, ProfileWindow } from '../profile';
 import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../service';
+import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../stats';
 
@@ -25,17 +32,21 @@ interface Route {
   label: string;
   target?: Target;
   task: LoadTask;
+  /** One client only (the uncached routes: each request changes the settings first). */
+  single?: boolean;
 }
 
 export const apiScenario: Scenario = {
   name: NAME,
-  summary: 'p50/p99 of GET /monitors, /monitors/{id}/series, /summary, /api/public/status, /status',
-  options: ['monitors', 'requests', 'concurrency'],
+  summary: 'p50/p99 of GET /monitors, /monitors/{id}/series, /summary, /api/public/status, /status (cached and uncached), page weight',
+  options: ['monitors', 'requests', 'concurrency', 'public', 'history'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const n = o.number('monitors', ctx.smoke ? 20 : 1000);
     const requests = o.number('requests', ctx.smoke ? 10 : 200);
     const concurrency = Math.max(1, o.number('concurrency', 4));
+    const publicCount = o.number('public', ctx.smoke ? 10 : 100);
+    const historyDays = Math.max(1, o.number('history', ctx.smoke ? 10 : 90));
     const notes: string[] = [];
     const farm = await Farm.start(n, 0);
     const dir = tempDir(NAME);
@@ -46,8 +57,8 @@ export const apiScenario: Scenario = {
       // With --profile, the notes show where the service spent the first route's timed passes.
       service = await Service.start({ dataDir: dir, profileDir: prof });
       const svc = service;
-      // A list is 2 requests; 6 routes, two passes: size the key pool for all of them in a minute.
-      const keys = await svc.adminKeys(KeyPool.sizeFor(requests * 2 * 2 * 6 + 100));
+      // A list is 2 requests, an uncached page 2; 15 routes, two passes: size the key pool for all of them in a minute.
+      const keys = await svc.adminKeys(KeyPool.sizeFor(requests * 2 * 2 * 15 + 100));
       log(NAME, `creating ${n} http monitors and waiting for their first checks`);
       const createStarted = performance.now();
       await svc.createMonitors(keys, httpMonitors(n, farm, 60));
@@ -56,16 +67,44 @@ export const apiScenario: Scenario = {
       log(NAME, `all checked after ${Math.round(performance.now() - createStarted)} ms`);
       const ids = await svc.monitorIds(keys);
 
-      const api = `${svc.url}/api/v1`;
+      const shown = ids.slice(0, Math.min(publicCount, ids.length));
+      await makePublic(svc.url, keys, shown);
+      await svc.stop();
+      service = null;
+      const seeded = await seedHistory(svc.dbFile, shown, historyDays, Date.now());
+      log(NAME, `${shown.length} public monitors with ${historyDays} days of history (${seeded.rows} rollup rows); restarting`);
+      service = await Service.start({ dataDir: dir, profileDir: prof });
+      const url = service.url;
+      const cold = await request('GET', `${url}/status`);
+      if (cold.status !== 200) throw new Error(`GET /status after the restart: HTTP ${cold.status}`);
+      const weight = await pageWeight(url);
+      notes.push(
+        `status page: ${shown.length} public services in ${Math.ceil(shown.length / 10)} sections, ${historyDays} days of daily and 35 days of hourly rollups; ` +
+          `page weight (brotli): HTML ${kb(weight.html)} KB, CSS ${kb(weight.css)} KB, JS ${kb(weight.js)} KB, font ${kb(weight.font)} KB`,
+      );
+      const status = (path: string) => getTask(() => `${url}${path}`);
+      const br = (path: string) => getTask(() => `${url}${path}`, () => ({ 'Accept-Encoding': 'br, gzip' }));
+
+      const api = `${url}/api/v1`;
       const routes: Route[] = [
         { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(50), task: listAll(api, keys) },
         { label: 'GET /monitors?limit=50 (first page)', task: getTask(() => `${api}/monitors?limit=50`, () => keys.header()) },
         { label: 'GET /monitors/{id}/series?range=90d', task: getTask((i) => `${api}/monitors/${ids[i % ids.length]}/series?range=90d`, () => keys.header()) },
         { label: 'GET /summary', task: getTask(() => `${api}/summary`, () => keys.header()) },
-        { label: 'GET /api/public/status', task: getTask(() => `${svc.url}/api/public/status`) },
-        { label: 'GET /status (HTML)', target: atMost(20), task: getTask(() => `${svc.url}/status`) },
+        { label: 'GET /api/public/status, cached', target: atMost(2), task: status('/api/public/status') },
+        { label: 'GET /api/public/status, uncached', target: atMost(20), task: uncachedTask(`${url}/api/public/status`, api, keys), single: true },
+        { label: 'GET /api/public/status?range=12mo, uncached', target: atMost(20), task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys), single: true },
+        { label: 'GET /status (HTML), cached', target: atMost(2), task: status('/status') },
+        { label: 'GET /status (HTML), cached, brotli', target: atMost(2), task: br('/status') },
+        { label: 'GET /status (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status`, api, keys), single: true },
+        { label: 'GET /status (HTML), uncached, brotli', target: atMost(20), task: uncachedTask(`${url}/status`, api, keys, { 'Accept-Encoding': 'br, gzip' }), single: true },
+        { label: 'GET /status?range=24h (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status?range=24h`, api, keys), single: true },
+        { label: 'GET /status?range=12mo (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status?range=12mo`, api, keys), single: true },
       ];
-      const metrics: Metric[] = [];
+      const metrics: Metric[] = [
+        metric('GET /status (HTML), the first after a restart (cold)', cold.ms, 'ms'),
+        metric('status page weight: HTML + CSS + JS + one font, brotli', weight.total / 1024, 'KB', atMost(150)),
+      ];
       for (const route of routes) {
         const probe = await runLoad({ concurrency: 1, requests: 1, task: route.task });
         if (probe.statuses[404]) {
@@ -77,26 +116,27 @@ export const apiScenario: Scenario = {
         const sample = await route.task(0, new http.Agent());
         const fromUs = monotonicUs();
         const one = await runLoad({ concurrency: 1, requests, task: route.task });
-        const many = await runLoad({ concurrency, requests, task: route.task });
         window ??= { fromUs, toUs: monotonicUs() };
         check(route.label, one);
-        check(route.label, many);
         const s1 = spread(one.latencies);
-        const sc = spread(many.latencies);
-        metrics.push(
-          metric(`${route.label} p50`, s1.p50, 'ms'),
-          metric(`${route.label} p99`, s1.p99, 'ms', route.target),
-          metric(`${route.label} p99 with ${concurrency} clients`, sc.p99, 'ms'),
-          metric(`${route.label} throughput with ${concurrency} clients`, (okCount(many) * 1000) / many.elapsedMs, 'req/s'),
-          metric(`${route.label} answer size`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'),
-        );
+        metrics.push(metric(`${route.label} p50`, s1.p50, 'ms'), metric(`${route.label} p99`, s1.p99, 'ms', route.target));
+        if (!route.single) {
+          const many = await runLoad({ concurrency, requests, task: route.task });
+          check(route.label, many);
+          const sc = spread(many.latencies);
+          metrics.push(
+            metric(`${route.label} p99 with ${concurrency} clients`, sc.p99, 'ms'),
+            metric(`${route.label} throughput with ${concurrency} clients`, (okCount(many) * 1000) / many.elapsedMs, 'req/s'),
+          );
+        }
+        metrics.push(metric(`${route.label} answer size`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'));
         log(NAME, `${route.label}: p50 ${s1.p50?.toFixed(1)} ms, p99 ${s1.p99?.toFixed(1)} ms`);
       }
       notes.push(`${n} http monitors checked once each; ${requests} requests one at a time, then ${requests} with ${concurrency} clients (keep-alive)`);
-      await svc.stop();
+      await service.stop();
       service = null;
       notes.push(...profileNotes(prof, window));
-      return { scenario: NAME, options: { monitors: n, requests, concurrency }, metrics, notes, elapsedS: elapsedS(started) };
+      return { scenario: NAME, options: { monitors: n, requests, concurrency, public: publicCount, history: historyDays }, metrics, notes, elapsedS: elapsedS(started) };
     } finally {
       if (service) await service.stop();
       await farm.stop();
@@ -105,6 +145,8 @@ export const apiScenario: Scenario = {
     }
   },
 };
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /** Both pages of the full list, as a dashboard that shows every monitor loads it. */
 function listAll(api: string, keys: KeyPool): LoadTask {

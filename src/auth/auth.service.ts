@@ -4,11 +4,21 @@ import { readCookie } from '../common/cookies';
 import { Database } from '../db/database';
 import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
+import { OwnerEntity } from './entities/owner.entity';
+import { PasskeyEntity } from './entities/passkey.entity';
+import { SessionEntity, SignInMethod } from './entities/session.entity';
 import { ownerExists } from './links';
 import { AppRequest } from '../common/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
 import { SignInService, signInOrigin } from './sign-in.service';
+
+/** Who holds a session, for the pages (the landing page shows it). */
+export interface SignedIn {
+  email: string;
+  method: SignInMethod;
+  since: number;
+}
 
 export interface AuthState {
   setup_needed: boolean;
@@ -32,8 +42,7 @@ export class AuthService {
     return {
       setup_needed: !owner,
       signed_in: req.caller?.kind === 'session',
-      // Passkeys arrive with the sign-in issue; until then an owner signs in with password + code.
-      methods: { passkey: false, password: owner },
+      methods: { passkey: owner && (await this.db.manager.count(PasskeyEntity)) > 0, password: owner },
       challenge_site_key: this.challenge.siteKey,
     };
   }
@@ -46,6 +55,16 @@ export class AuthService {
     const { codes, also: session } = await this.setup.complete(token, dto, (m) => this.signIns.signInIn(m, origin, 'setup'));
     this.signIns.notify(origin, 'setup');
     return { session: session.token, codes };
+  }
+
+  async signedIn(req: AppRequest): Promise<SignedIn | null> {
+    const caller = req.caller;
+    if (caller?.kind !== 'session') return null;
+    const [owner, session] = await Promise.all([
+      this.db.manager.findOneBy(OwnerEntity, { id: 1 }),
+      this.db.manager.findOneBy(SessionEntity, { id: caller.sessionId }),
+    ]);
+    return owner && session ? { email: owner.email, method: session.method, since: session.created_at } : null;
   }
 
   async logout(req: AppRequest): Promise<void> {

@@ -1,7 +1,8 @@
 /**
- * Dashboard sessions: a random cookie value, stored only as a hash. Sessions last 30 days from
- * their last use; a sign-in or step-up keeps them "fresh" for 12 hours. A sign-out is announced
- * once it has committed (`access.ended`): the session's open streams close.
+ * Dashboard sessions: a random cookie value, stored only as a hash. A session ends after 14 days
+ * without use or 30 days after its sign-in, whichever comes first (session-lifetime.ts); a sign-in
+ * or step-up keeps it "fresh" for 12 hours. A sign-out is announced once it has committed
+ * (`access.ended`): the session's open streams close.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -10,9 +11,11 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
 import { randomToken, sha256 } from '../common/tokens';
+import { SESSION_MAX_MS, sessionExpiry } from './session-lifetime';
 
 export const SESSION_COOKIE = 'service_session';
-export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+/** The cookie's Max-Age: the absolute lifetime (the server ends idle sessions earlier). */
+export const SESSION_TTL_MS = SESSION_MAX_MS;
 export const FRESH_MS = 12 * 3600_000;
 /** Writes of seen_at / expires_at are coalesced so reads do not become writes on every request. */
 const TOUCH_EVERY_MS = 60_000;
@@ -49,7 +52,7 @@ export class SessionsService {
           method,
           created_at: now,
           seen_at: now,
-          expires_at: now + SESSION_TTL_MS,
+          expires_at: sessionExpiry(now, now),
           fresh_until: now + FRESH_MS,
           ip,
           device: device ? device.slice(0, 100) : null,
@@ -67,7 +70,7 @@ export class SessionsService {
     if (!s || s.expires_at <= now) return null;
     if (now - s.seen_at >= TOUCH_EVERY_MS || s.ip !== ip) {
       s.seen_at = now;
-      s.expires_at = now + SESSION_TTL_MS;
+      s.expires_at = sessionExpiry(s.created_at, now);
       s.ip = ip;
       await this.db.tx((m) => m.update(SessionEntity, { id: s.id }, { seen_at: now, expires_at: s.expires_at, ip }));
     }

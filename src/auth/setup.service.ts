@@ -1,6 +1,5 @@
 /** First-run setup (spec, Authentication 5c): the link shows an authenticator secret, then creates the owner. */
 import { Inject, Injectable } from '@nestjs/common';
-import * as QRCode from 'qrcode';
 import { EntityManager } from 'typeorm';
 import { ApiError, invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
@@ -14,7 +13,8 @@ import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { findLiveLink, ownerExists } from './links';
 import { hashPassword, passwordProblem } from './password';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
-import { TOTP_ISSUER, totpUri, verifyTotp } from './totp';
+import { acceptedTotpStep } from './second-factor';
+import { totpEnrolment } from './totp';
 
 export interface SetupInfo {
   valid: boolean;
@@ -37,13 +37,11 @@ export class SetupService {
     if (!link || !link.totp_secret || (await ownerExists(m))) {
       return { valid: false, email: null, expires_at: null, totp: null };
     }
-    const uri = totpUri(link.totp_secret, `${TOTP_ISSUER} owner`);
-    const qr = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return {
       valid: true,
       email: null,
       expires_at: toIso(link.expires_at),
-      totp: { secret: link.totp_secret, uri, qr_svg: qr },
+      totp: await totpEnrolment(link.totp_secret),
     };
   }
 
@@ -62,13 +60,15 @@ export class SetupService {
     const passwordHash = await hashPassword(dto.password);
     const codes = newRecoveryCodes();
     const also = await this.db.tx(async (m) => {
-      const link = await this.liveLinkWithCode(m, token, dto.code, now);
+      const { link, step } = await this.liveLinkWithCode(m, token, dto.code, now);
       await m.save(
         m.create(OwnerEntity, {
           id: 1,
           email,
           password_hash: passwordHash,
           totp_secret: link.totp_secret as string,
+          // The setup's code is spent: it cannot sign in again within its 90 seconds.
+          totp_last_step: step,
           created_at: now,
           updated_at: now,
         }),
@@ -81,14 +81,15 @@ export class SetupService {
     return { codes, also };
   }
 
-  private async liveLinkWithCode(m: EntityManager, token: string, code: string, now: number): Promise<LinkTokenEntity> {
+  private async liveLinkWithCode(m: EntityManager, token: string, code: string, now: number): Promise<{ link: LinkTokenEntity; step: number }> {
     const link = await findLiveLink(m, 'setup', token, now);
     if (!link || !link.totp_secret || (await ownerExists(m))) {
       throw new ApiError('not_found', 'this setup link is not valid: it was used, replaced or has expired');
     }
-    if (!verifyTotp(link.totp_secret, code, now)) {
+    const step = acceptedTotpStep(link.totp_secret, code, now, null);
+    if (step === null) {
       throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
     }
-    return link;
+    return { link, step };
   }
 }

@@ -1,5 +1,6 @@
 /** Authenticator codes (RFC 6238, 6 digits, 30 s) read against an injected time. */
 import { authenticator } from 'otplib';
+import * as QRCode from 'qrcode';
 
 export const TOTP_ISSUER = 'Farsight';
 
@@ -9,6 +10,13 @@ export function newTotpSecret(): string {
 
 export function totpUri(secret: string, account: string): string {
   return authenticator.keyuri(account, TOTP_ISSUER, secret);
+}
+
+/** What a person needs to add the secret to an authenticator app: the secret, its URI and a QR code of it. */
+export async function totpEnrolment(secret: string): Promise<{ secret: string; uri: string; qr_svg: string }> {
+  const uri = totpUri(secret, `${TOTP_ISSUER} owner`);
+  const qr = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { secret, uri, qr_svg: qr };
 }
 
 /** Accepts the code of the current 30 s step and one step either side (clock drift). */

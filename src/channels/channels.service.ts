@@ -5,6 +5,7 @@
  * answer, and `********` sent back keeps the stored value while the URL stays the same.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { actorName, Caller } from '../common/caller';
 import { MonitorsRepository } from '../catalog/monitors.repository';
@@ -17,7 +18,7 @@ import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
 import { requireAccess } from '../common/scope';
 import { keepSecrets, maskSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
-import { Channel, ChannelAnswer, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
+import { Channel, ChannelAnswer, ChannelInput, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
 import { ChannelsRepository } from './channels.repository';
 import { DispatcherService, TestAnswer } from './dispatcher.service';
 import { senderOf } from './senders/registry';
@@ -109,6 +110,34 @@ export class ChannelsService {
 
   async test(ref: string): Promise<TestAnswer> {
     return this.dispatcher.test(this.find(ref));
+  }
+
+  // ---- for export and import (system/) ---------------------------------------------------
+
+  /** Every channel with its real secrets: for exports (which mask them unless asked) and imports; never an answer. */
+  all(): Channel[] {
+    return this.repo.all();
+  }
+
+  /**
+   * Creates a channel (existing null) or replaces one's name, enabled, events and config, inside
+   * the caller's transaction. Memory is not touched: once the transaction commits, the caller
+   * hands what it saved to committed(); after a rollback there is nothing to undo.
+   */
+  async saveIn(m: EntityManager, input: ChannelInput, existing: Channel | null): Promise<Channel> {
+    const now = this.clock.now();
+    if (!existing) return this.repo.insertIn(m, input, now);
+    const next: Channel = { ...existing, name: input.name, enabled: input.enabled, events: [...input.events], config: input.config, updated_at: now };
+    await this.repo.updateIn(m, next);
+    return next;
+  }
+
+  /** After saveIn's transaction committed: memory follows the table; a channel now disabled fails its pending messages, as PATCH does. */
+  async committed(saved: readonly { channel: Channel; before: Channel | null }[]): Promise<void> {
+    for (const s of saved) this.repo.remember(s.channel);
+    for (const s of saved) {
+      if (s.before?.enabled && !s.channel.enabled) await this.dispatcher.failPendingOf(s.channel.id, 'the channel was disabled');
+    }
   }
 
   /** Channel ids a monitor names that do not exist (monitors/ refuses them with 422). */

@@ -20,8 +20,8 @@ export const LARGE_JSON_PATHS: Record<string, string> = {
   '/api/v1/monitors/bulk': '10mb',
   '/api/v1/import': '10mb',
 };
-/** Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text). */
-export const RAW_BODY_PREFIXES = ['/hb/'];
+/** Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text; the status page's logo and icon are images). */
+export const RAW_BODY_PREFIXES = ['/hb/', '/api/v1/status-page/logo', '/api/v1/status-page/icon'];
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 

@@ -3,8 +3,12 @@
  * repeating a key with the same request within 24 h gets the first answer (status and body) again
  * and the work is not repeated. The same key with a different request is 422; a repeat while
  * the first is still running is 409. Answers of 5xx and 429 are not kept (nothing was decided).
+ *
+ * Routes marked @NeverReplayed ignore the header: their requests carry passwords or codes (whose
+ * hash would be kept) or their answers carry secrets shown once (recovery codes, an authenticator
+ * secret, a sign-in ticket), and neither may sit in the idempotency table for a day.
  */
-import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { Interval } from '@nestjs/schedule';
@@ -20,6 +24,10 @@ import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+const NEVER_REPLAYED = 'idempotency:never';
+
+/** The route's requests or answers carry secrets: Idempotency-Key is ignored, nothing is stored. */
+export const NeverReplayed = () => SetMetadata(NEVER_REPLAYED, true);
 
 /** Thrown to answer with a stored response; the error filter renders it verbatim. */
 export class StoredAnswer {
@@ -43,6 +51,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = ctx.switchToHttp().getRequest<AppRequest>();
     const key = req.headers['idempotency-key'];
     if (req.method !== 'POST' || key === undefined || !req.caller) return next.handle();
+    if (this.reflector.get<boolean>(NEVER_REPLAYED, ctx.getHandler()) === true) return next.handle();
     if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
       throw new ApiError('bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }

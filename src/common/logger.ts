@@ -1,18 +1,87 @@
 /**
  * Plain one-line logs for journald and terminals: `<time> <LEVEL> [context] message`, no colours.
  * Nest's start-up chatter (module wiring, route mapping) only shows at debug.
+ *
+ * Every warning and error, whatever the log level, is also kept in a ring of the last 50
+ * (`recentProblems`) for GET /diagnostics, with anything that looks like a secret masked
+ * (maskSecretsInText): the ring is readable with a `read` key, the journal is not.
  */
 import { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/config';
+import { MASK } from './secrets';
 
 const RANK: Record<string, number> = { fatal: 0, error: 0, warn: 1, log: 2, debug: 3, verbose: 3 };
 const LIMIT: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 const CHATTY = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
+/** One warning or error as the ring keeps it. */
+export interface LoggedProblem {
+  /** RFC 3339, as in the log line. */
+  at: string;
+  level: 'warn' | 'error';
+  context: string;
+  /** The message's first line, secrets masked, at most 500 characters. */
+  message: string;
+}
+
+export const PROBLEM_RING_SIZE = 50;
+const PROBLEM_MAX_CHARS = 500;
+
+/** The last `size` problems, oldest overwritten first. */
+export class ProblemRing {
+  private readonly items: LoggedProblem[] = [];
+  private next = 0;
+
+  constructor(private readonly size = PROBLEM_RING_SIZE) {}
+
+  add(p: LoggedProblem): void {
+    if (this.items.length < this.size) this.items.push(p);
+    else this.items[this.next] = p;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  /** Newest first. */
+  list(): LoggedProblem[] {
+    const n = this.items.length;
+    const out: LoggedProblem[] = [];
+    for (let i = 1; i <= n; i++) out.push({ ...this.items[(this.next - i + n * 2) % n] });
+    return out;
+  }
+}
+
+/**
+ * The ring every LineLogger of this process feeds by default. Logging is process-wide (Nest's
+ * Logger is static), so its ring is too.
+ */
+export const recentProblems = new ProblemRing();
+
+/** Names of things that hold secrets, as they appear in query strings, headers and `name=value` text. */
+const SECRET_NAME = '[A-Za-z0-9_.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|signature|sig|auth|session|cookie|credential)[A-Za-z0-9_.-]*';
+const MASKS: [RegExp, string][] = [
+  // API keys: fs_ and 48 hex.
+  [/\bfs_[0-9a-f]{48}\b/gi, `fs_${MASK}`],
+  // Authorization header values.
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`],
+  // A password in a URL: scheme://user:password@host.
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi, `$1:${MASK}@`],
+  // Links that carry a token in their path: heartbeat pings, setup, enrolment and reset links.
+  [/(\/(?:hb|setup|enroll|reset)\/)[A-Za-z0-9_-]{8,}/g, `$1${MASK}`],
+  // name=value and "name": "value" where the name says secret.
+  [new RegExp(`((?:^|[?&;,\\s{"'])${SECRET_NAME}["']?\\s*[=:]\\s*["']?)(?!Bearer\\b|Basic\\b|\\*{8})[^\\s"'&;,}]+`, 'gi'), `$1${MASK}`],
+];
+
+/** The text with anything that looks like a secret replaced by ********. Pure. */
+export function maskSecretsInText(text: string): string {
+  let out = text;
+  for (const [re, to] of MASKS) out = out.replace(re, to);
+  return out;
+}
+
 export class LineLogger implements LoggerService {
   constructor(
     private readonly level: LogLevel,
     private readonly out: (line: string) => void = (line) => process.stderr.write(line),
+    private readonly problems: ProblemRing = recentProblems,
   ) {}
 
   log(message: unknown, context?: string): void {
@@ -38,11 +107,23 @@ export class LineLogger implements LoggerService {
   }
 
   private write(kind: string, message: unknown, context?: string): void {
+    if (kind === 'warn' || kind === 'error' || kind === 'fatal') this.keepProblem(kind === 'warn' ? 'warn' : 'error', message, context);
     let rank = RANK[kind] ?? 2;
     if (context && CHATTY.has(context) && rank === 2) rank = 3;
     if (rank > LIMIT[this.level]) return;
     const level = kind === 'log' ? 'INFO' : kind.toUpperCase();
     this.out(`${new Date().toISOString()} ${level} [${context ?? 'farsight'}] ${stringify(message)}\n`);
+  }
+
+  private keepProblem(level: LoggedProblem['level'], message: unknown, context: string | undefined): void {
+    const first = (message instanceof Error ? message.message : stringify(message)).split('\n')[0];
+    const masked = maskSecretsInText(first);
+    this.problems.add({
+      at: new Date().toISOString(),
+      level,
+      context: context ?? 'farsight',
+      message: masked.length > PROBLEM_MAX_CHARS ? `${masked.slice(0, PROBLEM_MAX_CHARS - 1)}…` : masked,
+    });
   }
 }
 

@@ -9,6 +9,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from './api-error';
+import { securityHeaders } from './security-headers';
 
 export const URL_MAX_BYTES = 8 * 1024;
 /** Node's default maxHeaderSize (request line and headers together); the service does not change it. */
@@ -56,7 +57,9 @@ function envelope(message: string): string {
 }
 
 /** Wraps the server's request listener (heartbeat routes, then express) and answers client errors. */
-export function installRequestLimits(server: Server): void {
+export function installRequestLimits(server: Server, https = false): void {
+  // A malformed request never reaches a request listener: its answer carries the headers itself.
+  const rawHeaders = { ...securityHeaders(https), ...JSON_HEADERS };
   const [next] = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -74,7 +77,7 @@ export function installRequestLimits(server: Server): void {
       return;
     }
     const body = envelope(answer.message);
-    const head = Object.entries({ ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+    const head = Object.entries({ ...rawHeaders, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
     socket.write(`HTTP/1.1 ${answer.status} ${STATUS_TEXT[answer.status]}\r\n${head}\r\n${body}`);

@@ -44,6 +44,7 @@ describe('loadConfig defaults', () => {
       ],
       canaryDefaults: true,
       trustProxy: [],
+      serverIps: null,
       challenge: null,
       logLevel: 'info',
       secretKeyFile: null,
@@ -219,6 +220,19 @@ describe('loadConfig FARSIGHT_CANARIES', () => {
 
   it('rejects ":443", a canary without a host', () => {
     expect(configError({ FARSIGHT_CANARIES: ':443' }).message).toMatch(/^FARSIGHT_CANARIES: /);
+  });
+});
+
+describe('loadConfig FARSIGHT_SERVER_IPS', () => {
+  it.each<[string, string[]]>([
+    ['203.0.113.7', ['203.0.113.7']],
+    ['203.0.113.7, 2001:db8::7', ['203.0.113.7', '2001:db8::7']],
+  ])('reads %j as %j', (value, ips) => {
+    expect(loadConfig({ FARSIGHT_SERVER_IPS: value }).serverIps).toEqual(ips);
+  });
+
+  it.each(['status.example.com', '203.0.113.7/24', ',', '300.1.1.1'])('rejects %j', (value) => {
+    expect(configError({ FARSIGHT_SERVER_IPS: value }).message).toMatch(/^FARSIGHT_SERVER_IPS: /);
   });
 });
 

@@ -39,6 +39,8 @@ export interface AppConfig {
    */
   canaryDefaults: boolean;
   trustProxy: string[];
+  /** FARSIGHT_SERVER_IPS: the addresses this server is reached at (`server_ips`); null = discovered. */
+  serverIps: string[] | null;
   challenge: { siteKey: string; secret: string; verifyUrl: string } | null;
   logLevel: LogLevel;
   /**
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     canaries: parseCanaries(get('FARSIGHT_CANARIES') ?? DEFAULT_CANARIES),
     canaryDefaults: get('FARSIGHT_CANARIES') === undefined,
     trustProxy: optional(get('FARSIGHT_TRUST_PROXY'), parseTrustProxy) ?? [],
+    serverIps: optional(get('FARSIGHT_SERVER_IPS'), parseServerIps),
     challenge:
       siteKey && secret
         ? {
@@ -239,6 +242,14 @@ function parseCanaries(text: string): ListenAddress[] {
     }
     return addr;
   });
+}
+
+function parseServerIps(text: string): string[] {
+  const ips = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = ips.find((ip) => !net.isIP(ip));
+  if (bad !== undefined) throw new ConfigError(`FARSIGHT_SERVER_IPS: "${bad}" is not an IP address`);
+  if (ips.length === 0) throw new ConfigError('FARSIGHT_SERVER_IPS: empty list');
+  return ips;
 }
 
 function parseTrustProxy(text: string): string[] {

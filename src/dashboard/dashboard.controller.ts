@@ -5,10 +5,10 @@ import { ApiError } from '../common/api-error';
 import { tryReadResource } from '../common/resources';
 import { contentTypeFor, isSafeAssetName } from '../common/static-files';
 import { render } from '../common/views';
+import { pageCsp } from './page-csp';
 
 /** Dashboard pages are plain Handlebars views with one external script each; no inline code. */
-const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_CSP = pageCsp({ challenge: false });
 
 @Public()
 @Controller()

@@ -10,7 +10,9 @@ import { HistoryOrphans1767571200000 } from '../../migrations/1767571200000-Hist
 import { LastAlive1767657600000 } from '../../migrations/1767657600000-LastAlive';
 import { Incidents1767744000000 } from '../../migrations/1767744000000-Incidents';
 import { Alerts1767830400000 } from '../../migrations/1767830400000-Alerts';
+import { StatusPage1767916800000 } from '../../migrations/1767916800000-StatusPage';
 import { Passkeys1768089600000 } from '../../migrations/1768089600000-Passkeys';
+import { SignInSecurity1768176000000 } from '../../migrations/1768176000000-SignInSecurity';
 import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 
 export const MIGRATIONS = [
@@ -22,6 +24,8 @@ export const MIGRATIONS = [
   LastAlive1767657600000,
   Incidents1767744000000,
   Alerts1767830400000,
+  StatusPage1767916800000,
   Passkeys1768089600000,
+  SignInSecurity1768176000000,
   CheckLog1768348800000,
 ];

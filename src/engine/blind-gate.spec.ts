@@ -106,6 +106,31 @@ describe('BlindGate', () => {
     await canary.down();
   });
 
+  it('judges a failure on a fresh probe: not counted right after the network is lost, counted as soon as it is back', async () => {
+    const canary = await canaryServer();
+    const gate = gateFor(`127.0.0.1:${canary.port}`);
+    gate.judge(result('up', clock.now()), clock.now());
+    await gate.settled();
+
+    // One failure, no pile-up yet: the canaries are asked before it is judged.
+    await canary.down();
+    clock.advance(20_000);
+    await gate.freshen(clock.now());
+    expect(gate.judge(result('down', clock.now()), clock.now())).toEqual({ counted: false, note: BLIND_NOTE });
+
+    // The network is back seconds later: the next failure is the target's, not ours.
+    await canary.up();
+    clock.advance(3_000);
+    await gate.freshen(clock.now());
+    expect(gate.status()).toMatchObject({ active: false });
+    expect(gate.judge(result('down', clock.now()), clock.now())).toEqual({ counted: true, note: null });
+    // A probe within FRESH_MS is reused, not repeated.
+    clock.advance(1_000);
+    await canary.down();
+    await gate.freshen(clock.now());
+    expect(gate.status()).toMatchObject({ active: false });
+  });
+
   it('never goes blind on a canary that has not answered since start, and says once that detection cannot work', async () => {
     const canary = await canaryServer();
     await canary.down();

@@ -23,6 +23,9 @@ import { localCanaries } from './local-canaries';
 export const PILE_UP_FAILURES = 3;
 export const PILE_UP_WINDOW_MS = 10_000;
 export const PROBE_EVERY_MS = 60_000;
+/** How old the canaries' last answer may be when a failure is judged: while seeing, and while blind. */
+export const FRESH_MS = PILE_UP_WINDOW_MS;
+export const FRESH_WHILE_BLIND_MS = 2_000;
 export const BLIND_NOTE = 'not counted: the service itself was offline (no canary that had answered is reachable)';
 export const DETECTION_KIND = 'blind_detection';
 const HOW_TO = 'set FARSIGHT_CANARIES to host:port pairs this machine can reach, e.g. FARSIGHT_CANARIES=192.168.1.1:53,1.1.1.1:443 (your router and a public server)';
@@ -40,6 +43,8 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
   private failures: number[] = [];
   private probing: Promise<void> | null = null;
   private lastProbe = -Infinity;
+  /** When the last probe's answers were in. */
+  private lastSettled = -Infinity;
   private blindSince: number | null = null;
   private everAnswered = new Set<string>();
   private detection: BlindDetection;
@@ -66,6 +71,11 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     return { active: this.blindSince !== null, since: this.blindSince, detection: this.detection };
   }
 
+  /** Each canary (`1.1.1.1:443`) and whether it has answered since start (diagnostics). */
+  canaryStates(): { canary: string; answered: boolean }[] {
+    return this.canaries.map((c) => ({ canary: canaryKey(c), answered: this.everAnswered.has(canaryKey(c)) }));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (this.enabled) {
       this.log.log(`blind detection: canaries ${this.canaries.map(nameOf).join(', ')}`);
@@ -88,6 +98,19 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     return { counted: true, note: null };
   }
 
+  /**
+   * Before a failed check is judged: makes sure the canaries were asked within FRESH_MS (2 s while
+   * blind), waiting for a probe if not. Without it the first failures after a cut were judged on
+   * an old answer and counted (a monitor with confirm_after 1 went Down before the pile-up probe
+   * was back), and once the network returned a real failure went uncounted until the
+   * once-a-minute probe ended the blind period (found by test/faults/uplink.e2e-spec.ts).
+   */
+  async freshen(now: number): Promise<void> {
+    if (!this.enabled) return;
+    if (now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS)) return;
+    await this.probe();
+  }
+
   /** Probes the canaries now (one probe at a time) and opens or closes the blind period. */
   probe(): Promise<void> {
     if (this.probing) return this.probing;
@@ -108,6 +131,7 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async settle(answers: boolean[]): Promise<void> {
     const now = this.clock.now();
+    this.lastSettled = now;
     const v = blindVerdict(this.everAnswered, this.canaries.map((c, i) => ({ key: canaryKey(c), ok: answers[i] })));
     this.everAnswered = new Set(v.everAnswered);
     await this.detect(v.detection);

@@ -332,6 +332,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         return m.config.interval_s * 1000;
       }
     }
+    if (result.outcome === 'down') {
+      // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
+      await this.blind.freshen(this.clock.now());
+      if (this.live.get(id) !== m || m.config.paused) return null;
+    }
     this.record(id, result, { kind: 'scheduled' });
     return result.outcome === 'down' ? m.config.retry_interval_s * 1000 : m.config.interval_s * 1000;
   }

@@ -26,11 +26,24 @@ export const EVENT_KINDS = {
   monitor_created: 'a monitor was created (POST, PUT by slug, bulk)',
   monitor_updated: 'a monitor was changed, paused, resumed, muted or given a new heartbeat URL (data.fields: the names, never the values)',
   monitor_deleted: 'a monitor was deleted (data.monitor_id, data.slug)',
+  settings_changed: 'service settings were changed (PATCH /settings; data.changes: each field with its old and new value)',
+  exported: 'an export with secrets in clear was taken (GET /export?secrets=1); exports with masked secrets are not recorded',
+  imported: 'an import was applied (POST /import; data: the monitors and channels created and updated)',
+  status_page_updated: 'the public status page\'s settings, logo or icon changed (data.fields: the names, never the values)',
   key_created: 'an API key was created',
   key_revoked: 'an API key was revoked',
   // The owner
   setup: 'the owner account was created',
   sign_in: 'the owner signed in',
+  password_changed: 'the owner changed the password, or set a new one with a reset link (data.signed_out: sessions ended)',
+  totp_replaced: 'the owner replaced the authenticator (data.signed_out: other sessions ended)',
+  recovery_codes: 'the owner made 10 new recovery codes; the old ones stopped working',
+  sessions_revoked: 'the owner ended one session or every other session (data.signed_out)',
+  address_blocked: 'an address (an IPv6 client: its /64) was blocked after failed sign-in attempts (data.ip, data.until, data.reason)',
+  address_unblocked: 'the owner unblocked an address (data.ip)',
+  passkey_added: 'a passkey was added (data.passkey_id, data.via: dashboard or enrolment link)',
+  passkey_removed: 'a passkey was removed (data.passkey_id)',
+  enroll_link: 'a break-glass enrolment link was issued on the server with farsight enroll-link (data.expires_at)',
 } as const;
 
 export type EventKind = keyof typeof EVENT_KINDS;

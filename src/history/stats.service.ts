@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { intQuery } from '../common/paging';
+import { intQuery, LimitRule } from '../common/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { MonitorStats, SparkPoint } from './monitor-stats';
@@ -20,6 +20,8 @@ import { CheckWriter } from './writer';
 export const SERIES_RANGES = ['1h', '24h', '7d', '30d', '90d'] as const;
 export type SeriesRange = (typeof SERIES_RANGES)[number];
 const CACHE_MS = 30_000;
+/** GET /monitors/{id}/uptime `days` (spec "Limits"). */
+export const UPTIME_DAYS: LimitRule = { default: 90, min: 1, max: 400 };
 
 export interface SeriesAnswer {
   range: SeriesRange;
@@ -113,7 +115,7 @@ export class StatsService {
   }
 
   async uptime(ref: string, query: Record<string, unknown>): Promise<UptimeAnswer> {
-    const days = intQuery('days', query.days, { default: 90, min: 1, max: 400 });
+    const days = intQuery('days', query.days, UPTIME_DAYS);
     const monitor = await this.monitors.resolve(ref);
     const now = this.clock.now();
     const tz = (await this.settings.get()).tz_offset_min;

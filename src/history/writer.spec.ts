@@ -57,7 +57,7 @@ describe('CheckWriter', () => {
     await writer.flush();
     expect(writer.pending()).toHaveLength(0);
     expect(await stored(1)).toEqual([T0]);
-    expect(writer.stats).toMatchObject({ written: 2, flushes: 1, buffered: 0 });
+    expect(writer.stats).toMatchObject({ written: 2, flushes: 1, buffered: 0, lastFlushAt: T0, lastError: null });
   });
 
   it('moves a second result of a monitor in the same millisecond one millisecond on', async () => {
@@ -140,7 +140,7 @@ describe('CheckWriter', () => {
     });
     writer.add(check(1, T0));
     await writer.flush();
-    expect(writer.stats).toMatchObject({ failures: 1, failingInRow: 1 });
+    expect(writer.stats).toMatchObject({ failures: 1, failingInRow: 1, lastFlushAt: null, lastError: expect.stringContaining('disk is full'), lastErrorAt: T0 });
     for (let i = 1; i <= 2 * FLUSH_AT_ROWS; i++) writer.add(check(1, T0 + i));
     await new Promise((r) => setImmediate(r));
     expect(writer.stats.failures).toBe(1);

@@ -84,7 +84,12 @@ export interface WriterStats {
   /** Successful writes. */
   flushes: number;
   lastFlushMs: number | null;
+  /** When the last write committed (epoch ms), null before the first. */
+  lastFlushAt: number | null;
   failures: number;
+  /** The last failed write's error (kept after writes work again) and when it happened (epoch ms). */
+  lastError: string | null;
+  lastErrorAt: number | null;
   /** Monitors with results in the log that have not moved into `checks` yet. */
   unfoldedMonitors: number;
   /** Monitor folds done. */
@@ -146,7 +151,8 @@ export class CheckWriter implements OnApplicationShutdown {
   private readonly log = new Logger('writer');
   private readonly rowRate = new MinuteCounter();
   readonly stats: WriterStats = {
-    buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, failures: 0, unfoldedMonitors: 0, folds: 0,
+    buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, lastFlushAt: null, failures: 0, lastError: null, lastErrorAt: null,
+    unfoldedMonitors: 0, folds: 0,
   };
   private lastFailureLog = 0;
 
@@ -458,6 +464,7 @@ export class CheckWriter implements OnApplicationShutdown {
       this.stats.written += rows.length;
       this.stats.flushes += 1;
       this.stats.lastFlushMs = Math.round(performance.now() - started);
+      this.stats.lastFlushAt = this.clock.now();
       if (this.buffer.length >= FLUSH_AT_ROWS) setImmediate(() => void this.run());
       else if (this.buffer.length > 0) this.schedule(COMMIT_EVERY_MS);
       // A quiet service still folds what it logged.
@@ -465,6 +472,8 @@ export class CheckWriter implements OnApplicationShutdown {
     } catch (err) {
       if (plan) for (const hook of this.hooks) hook.rolledBack?.();
       this.stats.failures += 1;
+      this.stats.lastError = err instanceof Error ? err.message : String(err);
+      this.stats.lastErrorAt = this.clock.now();
       this.stats.failingInRow += 1;
       const now = Date.now();
       // One line when it starts, then one a minute: a full disk must not also fill the journal.

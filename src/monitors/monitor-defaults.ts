@@ -7,13 +7,17 @@ import type { MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 
-export function commonDefaults(d: Readonly<MonitorDefaults>): Plain {
+/**
+ * The defaults of the common fields for a new monitor of `kind`. A heartbeat's interval has its own
+ * range (30 s and up), so a service default below it (settings allow 10 s) is raised to 30 s there.
+ */
+export function commonDefaults(d: Readonly<MonitorDefaults>, kind?: string): Plain {
   return {
     group: null,
     tags: [],
     description: null,
     runbook_url: null,
-    interval_s: d.interval_s,
+    interval_s: kind === 'heartbeat' ? Math.max(d.interval_s, HEARTBEAT_INTERVAL.min) : d.interval_s,
     timeout_ms: d.timeout_ms,
     confirm_after: d.confirm_after,
     retry_interval_s: d.retry_interval_s,

@@ -126,6 +126,17 @@ describe('parseMonitorBody', () => {
       expect(r.ok && r.config).toMatchObject(defaults);
     });
 
+    it.each<[MonitorKind, number, number]>([
+      ['heartbeat', 10, 30],
+      ['heartbeat', 29, 30],
+      ['heartbeat', 45, 45],
+      ['http', 10, 10],
+    ])('gives a %s monitor the default interval %i s as %i s (a heartbeat checks every 30 s at most)', (kind, setting, expected) => {
+      const defaults = { interval_s: setting, timeout_ms: 5000, confirm_after: 3, retry_interval_s: 5, recover_after: 2, slow_after: 5 };
+      const r = parse(MINIMAL[kind], null, defaults);
+      expect(r.ok && r.config.interval_s).toBe(expected);
+    });
+
     it.each<[string, unknown]>([
       ['interval_s', 60],
       ['timeout_ms', 10000],

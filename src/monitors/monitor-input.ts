@@ -40,7 +40,7 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
   // 1. Defaults.
   const kind = raw.kind as MonitorKind;
   const kindKnown = (MONITOR_KINDS as readonly string[]).includes(kind);
-  const filled: Plain = withDefaults(raw, commonDefaults(defaults));
+  const filled: Plain = withDefaults(raw, commonDefaults(defaults, kind));
   const missing: FieldError[] = [];
   if (raw.name === undefined) missing.push({ field: 'name', message: 'required' });
   if (raw.kind === undefined) missing.push({ field: 'kind', message: 'required' });

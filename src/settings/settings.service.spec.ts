@@ -63,6 +63,23 @@ describe('SettingsService.get', () => {
     expect(() => ((after as StoredSettings).defaults.timeout_ms = 1)).toThrow(TypeError);
   });
 
+  it('saveChangedIn writes only the keys whose value changed, and the next get() sees them', async () => {
+    const { db, manager } = fakeDb({ daily_cap: 50 });
+    const written: string[] = [];
+    const spy = { query: async (sql: string, params: [string, string]) => { written.push(params[0]); return manager.query(sql, params); } } as unknown as EntityManager;
+    const service = new SettingsService(db);
+    const current = await service.get();
+    const next = structuredClone(current) as StoredSettings;
+    next.tz_offset_min = 60;
+    next.retention.checks_days = 2;
+    await service.saveChangedIn(spy, current, next);
+    expect(written.sort()).toEqual(['retention', 'tz_offset_min']);
+    expect(await service.get()).toEqual(next);
+    written.length = 0;
+    await service.saveChangedIn(spy, next, next);
+    expect(written).toEqual([]);
+  });
+
   it.each(writes)('keeps the built-in defaults frozen against a write to %s', (_what, write) => {
     const before = structuredClone(DEFAULT_SETTINGS);
     expect(() => write(DEFAULT_SETTINGS as StoredSettings)).toThrow(TypeError);

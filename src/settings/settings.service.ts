@@ -38,4 +38,11 @@ export class SettingsService {
     }
     this.cache = null;
   }
+
+  /** Saves, inside the caller's transaction, each key whose value in `next` differs from `current`. */
+  async saveChangedIn(m: EntityManager, current: Settings, next: StoredSettings): Promise<void> {
+    const changed = (Object.keys(next) as Key[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
+    if (changed.length === 0) return;
+    await this.setIn(m, Object.fromEntries(changed.map((k) => [k, next[k]])) as Partial<StoredSettings> as StoredSettings);
+  }
 }

@@ -1,5 +1,23 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { ChannelsModule } from '../channels/channels.module';
+import { EngineModule } from '../engine/engine.module';
+import { HistoryModule } from '../history/history.module';
+import { MonitorsModule } from '../monitors/monitors.module';
+import { StatusModule } from '../status/status.module';
+import { DiagnosticsController } from './diagnostics.controller';
+import { DiagnosticsService } from './diagnostics.service';
+import { ExportController } from './export.controller';
+import { ExportService } from './export.service';
 import { HealthController } from './health.controller';
+import { ImportService } from './import.service';
+import { SettingsApiService } from './settings-api.service';
+import { SettingsController } from './settings.controller';
 
-@Module({ controllers: [HealthController] })
+/** The service as a whole: health, settings, export and import, diagnostics. */
+@Module({
+  imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
+  controllers: [HealthController, SettingsController, ExportController, DiagnosticsController],
+  providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService],
+})
 export class SystemModule {}

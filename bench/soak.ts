@@ -1,0 +1,282 @@
+/**
+ * The soak: the built service under a steady load for a long time, watched from outside.
+ *
+ *   2,000 http monitors at 10 s on loopback targets, 5 % of them flapping (500 during every other
+ *   15 s window), a webhook channel taking the alerts that causes, and a steady API load (reads
+ *   of lists, summaries, single monitors and the timeline, and description writes, 5 a second).
+ *
+ * Sampled every 5 s from /proc: RSS and the number of open file descriptors of the service.
+ * Measured by the targets: the gaps between two checks of each steady target, minus the
+ * interval, is how late checks ran. After a warm-up (the first checks, caches, the heap finding
+ * its size) the report gives the least-squares slope of RSS (MB per 5 minutes), the handle count
+ * at the start and end of the window and its slope, and the lateness p50/p99/max.
+ *
+ * CI runs 5 minutes through test/faults/soak.e2e-spec.ts; a long run (hours) for local use:
+ *   npm run build && node dist/tsc/bench/soak.js --minutes 180 [--monitors 2000] [--out file.json]
+ * or FAULTS_SOAK_MINUTES=180 npx jest test/faults/soak.e2e-spec.ts.
+ */
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { keepAliveAgent, request } from './http-client';
+import { memory } from './proc';
+import { KeyPool, Service } from './service';
+import { round, spread, Spread } from './stats';
+import { removeDir, tempDir } from './paths';
+
+export interface SoakOptions {
+  minutes: number;
+  monitors: number;
+  intervalS: number;
+  /** Share of targets that flap, 0-1. */
+  flapping: number;
+  /** API requests per second. */
+  apiRps: number;
+  /** Samples before this are warm-up; default: 2 minutes, or 40 % of a shorter run (the heap grows to its working size first). */
+  warmupS?: number;
+  /** Progress lines go here (one per minute). */
+  progress?: (line: string) => void;
+}
+
+export interface SoakReport {
+  minutes: number;
+  monitors: number;
+  warmupS: number;
+  checks: number;
+  /** Least-squares slope of RSS over the window after warm-up, MB per 5 minutes. */
+  rssSlopeMbPer5Min: number;
+  rssMb: { first: number; last: number; max: number };
+  /** Open file descriptors of the service (sockets, database files, pipes): first and last are the lowest count of the first and last minute. */
+  handles: { first: number; last: number; max: number; slopePer5Min: number };
+  /** |gap between two checks of a steady target − interval|, ms, after warm-up. */
+  latenessMs: Spread;
+  api: { requests: number; ok: number; p99Ms: number | null; errors: number };
+  alerts: number;
+  samples: { t_s: number; rss_mb: number; handles: number }[];
+}
+
+/** Least-squares slope of y over x. */
+export function slope(points: readonly { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+/** The lowest handle count of each minute of samples, at the minute's middle. */
+export function minuteFloors(samples: readonly { t_s: number; handles: number }[]): { t_s: number; handles: number }[] {
+  const byMinute = new Map<number, number>();
+  for (const s of samples) {
+    const m = Math.floor(s.t_s / 60);
+    byMinute.set(m, Math.min(byMinute.get(m) ?? Infinity, s.handles));
+  }
+  return [...byMinute].sort((a, b) => a[0] - b[0]).map(([m, handles]) => ({ t_s: m * 60 + 30, handles }));
+}
+
+export function handleCount(pid: number): number {
+  return fs.readdirSync(`/proc/${pid}/fd`).length;
+}
+
+const FLAP_MS = 15_000;
+const SAMPLE_MS = 5_000;
+
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const warmupS = o.warmupS ?? Math.min(120, Math.round(o.minutes * 60 * 0.4));
+  const dir = tempDir('soak');
+  const flaps = (i: number) => i % Math.round(1 / o.flapping) === 0;
+  const targets = await startSoakTargets(flaps);
+  const receiver = await startCountingReceiver();
+  let service: Service | null = null;
+  try {
+    service = await Service.start({ dataDir: dir });
+    const keys: KeyPool = await service.adminKeys(2);
+    const [writeKey, readKey] = keys.keys;
+    await request('POST', `${service.url}/api/v1/channels`, {
+      headers: { Authorization: `Bearer ${writeKey}` },
+      body: { kind: 'webhook', name: 'soak', config: { url: receiver.url, secret: 'soak-signing-secret-0123456789', headers: [] } },
+    });
+    await service.createMonitors(
+      new KeyPool([writeKey]),
+      Array.from({ length: o.monitors }, (_, i) => ({ name: `soak ${i}`, slug: `soak-${i}`, kind: 'http', interval_s: o.intervalS, http: { url: `${targets.url}/t/${i}` } })),
+    );
+    // Monitors are named by slug (`slug:soak-<i>`): no list of 2,000 ids to fetch first.
+    const ids = Array.from({ length: o.monitors }, (_, i) => `slug:soak-${i}`);
+    const started = Date.now();
+    const end = started + o.minutes * 60_000;
+    const pid = service.pid;
+    const samples: SoakReport['samples'] = [];
+    const sample = () => {
+      const t = (Date.now() - started) / 1000;
+      samples.push({ t_s: round(t, 1) ?? t, rss_mb: round(memory(pid).rss / 1e6, 2) ?? 0, handles: handleCount(pid) });
+    };
+    sample();
+    const sampler = setInterval(sample, SAMPLE_MS);
+    let lastMinute = 0;
+    const progress = setInterval(() => {
+      const min = Math.floor((Date.now() - started) / 60_000);
+      if (min > lastMinute && o.progress) {
+        lastMinute = min;
+        const s = samples[samples.length - 1];
+        o.progress(`soak: ${min}/${o.minutes} min, RSS ${s.rss_mb} MB, ${s.handles} handles`);
+      }
+    }, 1000);
+
+    // Steady API load: one request every 1/apiRps s, never more than 4 at once.
+    const api = { requests: 0, ok: 0, errors: 0, ms: [] as number[] };
+    const agent = keepAliveAgent(4);
+    const url = service.url;
+    const one = async (n: number) => {
+      const id = ids[n % ids.length];
+      const auth = { Authorization: `Bearer ${n % 5 === 4 ? writeKey : readKey}` };
+      const calls: [string, string, unknown?][] = [
+        ['GET', '/api/v1/monitors?limit=50'],
+        ['GET', '/api/v1/summary'],
+        ['GET', `/api/v1/monitors/${id}`],
+        ['GET', '/api/v1/events?limit=20'],
+        ['PATCH', `/api/v1/monitors/${ids[n % 50]}`, { description: `soak write ${n}` }],
+      ];
+      const [method, p, body] = calls[n % calls.length];
+      api.requests++;
+      try {
+        const a = await request(method, `${url}${p}`, { headers: auth, body, agent, timeoutMs: 10_000 });
+        api.ms.push(a.ms);
+        if (a.status >= 200 && a.status < 300) api.ok++;
+        else api.errors++;
+      } catch {
+        api.errors++;
+      }
+    };
+    let inFlight = 0;
+    let n = 0;
+    const loadTimer = setInterval(() => {
+      if (inFlight >= 4) return;
+      inFlight++;
+      void one(n++).finally(() => inFlight--);
+    }, 1000 / o.apiRps);
+
+    await new Promise((r) => setTimeout(r, end - Date.now()));
+    clearInterval(loadTimer);
+    clearInterval(sampler);
+    clearInterval(progress);
+    sample();
+    agent.destroy();
+    while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
+
+    const window = samples.filter((s) => s.t_s >= warmupS);
+    const fiveMin = 300;
+    const rssSlope = slope(window.map((s) => ({ x: s.t_s, y: s.rss_mb }))) * fiveMin;
+    // The count swings with the checks in flight (a socket each): the floor of each minute is what a leak raises.
+    const floors = minuteFloors(window);
+    const handleSlope = slope(floors.map((f) => ({ x: f.t_s, y: f.handles }))) * fiveMin;
+    const lateness = targets.lateness(o.intervalS * 1000, started + warmupS * 1000, (i) => !flaps(i));
+    const checks = targets.total();
+    await service.stop();
+    service = null;
+    return {
+      minutes: o.minutes,
+      monitors: o.monitors,
+      warmupS,
+      checks,
+      rssSlopeMbPer5Min: round(rssSlope, 3) ?? 0,
+      rssMb: { first: window[0].rss_mb, last: window[window.length - 1].rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)) },
+      handles: { first: floors[0].handles, last: floors[floors.length - 1].handles, max: Math.max(...window.map((s) => s.handles)), slopePer5Min: round(handleSlope, 2) ?? 0 },
+      latenessMs: lateness,
+      api: { requests: api.requests, ok: api.ok, p99Ms: round(spread(api.ms).p99), errors: api.errors },
+      alerts: receiver.count(),
+      samples,
+    };
+  } finally {
+    if (service) await service.stop().catch(() => undefined);
+    await Promise.all([targets.close(), receiver.close()]);
+    removeDir(dir);
+  }
+}
+
+/** GET /t/<i>: 200, or 500 in every other 15 s window for flapping targets; the time of each hit is kept. */
+async function startSoakTargets(flaps: (i: number) => boolean) {
+  const hits = new Map<number, number[]>();
+  let total = 0;
+  const server = http.createServer((req, res) => {
+    const m = /^\/t\/(\d+)$/.exec(req.url ?? '');
+    if (!m) return void res.writeHead(404).end();
+    const i = Number(m[1]);
+    total++;
+    let list = hits.get(i);
+    if (!list) hits.set(i, (list = []));
+    list.push(Date.now());
+    if (list.length > 2000) list.splice(0, 1000);
+    const bad = flaps(i) && Math.floor((Date.now() + i * 7919) / FLAP_MS) % 2 === 1;
+    res.writeHead(bad ? 500 : 200, { 'Content-Type': 'text/plain' }).end(bad ? 'flapping' : 'ok');
+  });
+  const close = closer(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    total: () => total,
+    lateness(intervalMs: number, from: number, steady: (i: number) => boolean): Spread {
+      const drift: number[] = [];
+      for (const [i, list] of hits) {
+        if (!steady(i)) continue;
+        for (let k = 1; k < list.length; k++) if (list[k] >= from) drift.push(Math.abs(list[k] - list[k - 1] - intervalMs));
+      }
+      return spread(drift);
+    },
+    close,
+  };
+}
+
+async function startCountingReceiver() {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      n++;
+      res.writeHead(200).end('ok');
+    });
+  });
+  const close = closer(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, count: () => n, close };
+}
+
+function closer(server: http.Server): () => Promise<void> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return () =>
+    new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    });
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (require.main === module) {
+  const minutes = Number(argValue('minutes') ?? '60');
+  const monitors = Number(argValue('monitors') ?? '2000');
+  const out = argValue('out');
+  runSoak({ minutes, monitors, intervalS: 10, flapping: 0.05, apiRps: 5, progress: (l) => process.stderr.write(`${l}\n`) })
+    .then((r) => {
+      const { samples, ...summary } = r;
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      if (out) fs.writeFileSync(out, JSON.stringify(r, null, 2));
+      process.stderr.write(`soak: ${samples.length} samples${out ? ` in ${out}` : ''}\n`);
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`soak failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    });
+}

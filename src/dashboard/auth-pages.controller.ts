@@ -1,0 +1,89 @@
+/**
+ * The sign-in pages (sign in, forgot, reset, enrolment link) and the landing page after sign-in.
+ * Each is a Handlebars view with one script module under /auth/assets/, nothing inline, and a
+ * strict content security policy; the scripts talk to the API routes of the spec. Pages with a
+ * token in their address send no Referer.
+ */
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Public } from '../common/access';
+import { ApiError } from '../common/api-error';
+import type { AppRequest } from '../common/request-context';
+import { tryReadResource } from '../common/resources';
+import { contentTypeFor, isSafeAssetName } from '../common/static-files';
+import { render } from '../common/views';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { AuthService } from '../auth/auth.service';
+import { OwnerPasskeysService } from '../auth/passkeys/owner-passkeys.service';
+import { passkeyProblem } from '../auth/passkeys/relying-party';
+import { homeView, PageFrame } from './auth-pages';
+import { pageCsp } from './page-csp';
+
+@Public()
+@Controller()
+export class AuthPagesController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly passkeys: OwnerPasskeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The landing page: who is signed in, their passkeys, sign out. Signed out, it is the sign-in page. */
+  @Get()
+  async home(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    const signedIn = await this.auth.signedIn(req);
+    if (!signedIn) return res.redirect(303, '/signin');
+    const { items } = await this.passkeys.list();
+    this.page(res, 'home', { ...this.frame('Farsight', 'home.js'), ...homeView(signedIn, items) });
+  }
+
+  @Get('signin')
+  async signIn(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    if (await this.auth.signedIn(req)) return res.redirect(303, '/');
+    this.page(res, 'signin', this.frame('Sign in · Farsight', 'signin.js'));
+  }
+
+  @Get('forgot')
+  forgot(@Res() res: Response): void {
+    this.page(res, 'forgot', this.frame('Reset your password · Farsight', 'forgot.js'));
+  }
+
+  @Get('reset/:token')
+  reset(@Res() res: Response): void {
+    this.page(res, 'reset', this.frame('Choose a new password · Farsight', 'reset.js'));
+  }
+
+  @Get('enroll/:token')
+  enroll(@Res() res: Response): void {
+    this.page(res, 'enroll', this.frame('Add a passkey · Farsight', 'enroll.js'));
+  }
+
+  @Get('auth/assets/:file')
+  asset(@Param('file') file: string, @Res() res: Response): void {
+    const type = isSafeAssetName(file) ? contentTypeFor(file) : null;
+    const data = type ? tryReadResource(`public/auth/${file}`) : null;
+    if (!type || !data) throw ApiError.notFound('asset');
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.send(data);
+  }
+
+  private frame(title: string, script: string): PageFrame {
+    return {
+      title,
+      script,
+      publicOrigin: this.config.publicOrigin,
+      passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
+      siteKey: this.config.challenge?.siteKey ?? '',
+    };
+  }
+
+  private page(res: Response, view: string, model: PageFrame & object): void {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', pageCsp({ challenge: model.siteKey !== '' }));
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.send(render(`auth/${view}`, { ...model }, 'auth/layout'));
+  }
+}

@@ -1,0 +1,26 @@
+import { pageCsp } from './page-csp';
+
+describe('pageCsp', () => {
+  it('allows only our own scripts, styles and API, nothing inline, no framing', () => {
+    const csp = pageCsp({ challenge: false });
+    expect(csp.split('; ')).toEqual([
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ]);
+    expect(csp).not.toContain('unsafe');
+  });
+
+  it('lets the challenge widget in, and only it, when a bot challenge is configured', () => {
+    const csp = pageCsp({ challenge: true });
+    expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com");
+    expect(csp).toContain('frame-src https://challenges.cloudflare.com');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe');
+  });
+});

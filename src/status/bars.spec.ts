@@ -1,0 +1,73 @@
+import { barState, percentText, uptimeOf, worstState } from './bars';
+import { overallOf } from './overall';
+
+const DAY = 86_400_000;
+const period = { end: 10 * DAY };
+/** A day with `down` ms of downtime out of `total` ms watched. */
+const t = (down: number, total = DAY) => ({ up_ms: total - down, down_ms: down });
+
+describe('barState', () => {
+  it.each([
+    ['before watching began', t(0), 10 * DAY, false, 'not_watched'],
+    ['watching began at its very end', t(0), 10 * DAY, true, 'not_watched'],
+    ['no up or down time', { up_ms: 0, down_ms: 0 }, 0, false, 'no_data'],
+    ['all up', t(0), 0, false, 'ok'],
+    ['one second down (99.9988 %)', t(1000), 0, false, 'warn'],
+    ['exactly 99.9 % (86.4 s down)', t(86_400), 0, false, 'warn'],
+    ['just under 99.9 %', t(86_401), 0, false, 'warn'],
+    ['exactly 99 % (14.4 min down)', t(864_000), 0, false, 'warn'],
+    ['just under 99 %', t(864_001), 0, false, 'bad'],
+    ['all down', t(DAY), 0, false, 'bad'],
+    ['a month at exactly 99.9 %', t(86_400), 0, true, 'ok'],
+    ['a month one millisecond under 99.9 %', t(86_401), 0, true, 'warn'],
+    ['a month with a second down', t(1000), 0, true, 'ok'],
+    ['a month just under 99 %', t(864_001), 0, true, 'bad'],
+    ['watching began inside the bar', t(1000, DAY / 2), 9.5 * DAY, false, 'warn'],
+  ] as const)('%s: %s', (_name, tally, watchedFrom, monthly, state) => {
+    expect(barState(tally, period, watchedFrom, monthly)).toBe(state);
+  });
+});
+
+describe('worstState', () => {
+  it.each([
+    [[], 'not_watched'],
+    [['not_watched', 'no_data'], 'no_data'],
+    [['no_data', 'ok'], 'ok'],
+    [['ok', 'warn', 'ok'], 'warn'],
+    [['warn', 'bad', 'no_data'], 'bad'],
+  ] as const)('%j -> %s', (states, worst) => expect(worstState([...states])).toBe(worst));
+});
+
+describe('uptime figures', () => {
+  it.each([
+    [t(0), 100],
+    [t(86_400), 99.9],
+    [t(DAY / 3), 66.667],
+    [{ up_ms: 0, down_ms: 0 }, null],
+  ])('uptimeOf(%j) = %j', (tally, pct) => expect(uptimeOf(tally)).toBe(pct));
+
+  it.each([
+    [100, 0, '100%'],
+    [100, 5, '99.99%'],
+    [99.9996, 1, '99.99%'],
+    [99.956, 1, '99.95%'],
+    [12.3, 1, '12.30%'],
+    [null, 0, 'No data'],
+  ])('percentText(%j, %j) = %s', (pct, down, text) => expect(percentText(pct, down)).toBe(text));
+});
+
+describe('overallOf (the rule in ARCHITECTURE.md)', () => {
+  it.each([
+    [[], 'operational'],
+    [['up', 'up', 'unknown'], 'operational'],
+    [['up', 'paused'], 'operational'],
+    [['up', 'slow'], 'degraded'],
+    [['up', 'up', 'down'], 'partial_outage'],
+    [['up', 'slow', 'slow', 'down'], 'partial_outage'],
+    [['up', 'down'], 'major_outage'],
+    [['down'], 'major_outage'],
+    [['up', 'down', 'paused', 'paused'], 'major_outage'],
+    [['up', 'up', 'down', 'down', 'slow'], 'partial_outage'],
+    [['up', 'down', 'down', 'unknown'], 'major_outage'],
+  ] as const)('%j is %s', (statuses, overall) => expect(overallOf(statuses)).toBe(overall));
+});

@@ -1,0 +1,67 @@
+/**
+ * Judging a bar (spec "Bar state"): not_watched before the service was watched, no_data without
+ * any up or down time, bad under 99 %, warn with any downtime or under 99.9 % (months: only under
+ * 99.9 %, as every month of a real service has some), ok otherwise. Thresholds are compared on
+ * exact times, never on a rounded percentage. Pure.
+ */
+import type { Period } from './periods';
+
+export const BAR_STATES = ['not_watched', 'no_data', 'ok', 'warn', 'bad'] as const;
+export type BarState = (typeof BAR_STATES)[number];
+
+/** The part of a rollup a bar needs. */
+export interface Tally {
+  up_ms: number;
+  down_ms: number;
+  lat_n: number;
+  lat_sum: number;
+}
+
+export function emptyTally(): Tally {
+  return { up_ms: 0, down_ms: 0, lat_n: 0, lat_sum: 0 };
+}
+
+export function addTally(into: Tally, t: Tally): void {
+  into.up_ms += t.up_ms;
+  into.down_ms += t.down_ms;
+  into.lat_n += t.lat_n;
+  into.lat_sum += t.lat_sum;
+}
+
+export function barState(t: Pick<Tally, 'up_ms' | 'down_ms'>, period: Pick<Period, 'end'>, watchedFrom: number, monthly: boolean): BarState {
+  if (period.end <= watchedFrom) return 'not_watched';
+  const total = t.up_ms + t.down_ms;
+  if (total === 0) return 'no_data';
+  if (t.up_ms * 100 < total * 99) return 'bad';
+  if (t.up_ms * 1000 < total * 999) return 'warn';
+  if (!monthly && t.down_ms > 0) return 'warn';
+  return 'ok';
+}
+
+const RANK: Record<BarState, number> = { not_watched: 0, no_data: 1, ok: 2, warn: 3, bad: 4 };
+
+/** The worst of several bars (a section's bar shows its worst service). */
+export function worstState(states: BarState[]): BarState {
+  return states.reduce<BarState>((w, s) => (RANK[s] > RANK[w] ? s : w), 'not_watched');
+}
+
+/** Uptime percent with 3 decimals, as the API answers it elsewhere; null without data. */
+export function uptimeOf(t: Pick<Tally, 'up_ms' | 'down_ms'>): number | null {
+  const total = t.up_ms + t.down_ms;
+  return total === 0 ? null : Math.round((t.up_ms / total) * 100_000) / 1000;
+}
+
+export function averageOf(t: Pick<Tally, 'lat_n' | 'lat_sum'>): number | null {
+  return t.lat_n === 0 ? null : Math.round(t.lat_sum / t.lat_n);
+}
+
+/**
+ * Uptime for people: two decimals, cut rather than rounded, so any downtime never reads as
+ * "100%" (99.9996 is "99.99%"); whole 100 when nothing was down.
+ */
+export function percentText(uptime: number | null, downMs = 0): string {
+  if (uptime === null) return 'No data';
+  if (uptime >= 100 && downMs === 0) return '100%';
+  const cut = Math.min(Math.floor(uptime * 100) / 100, 99.99);
+  return `${cut.toFixed(2)}%`;
+}

@@ -1,0 +1,41 @@
+import { Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, RequestMethod } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { CatalogModule } from '../catalog/catalog.module';
+import { HistoryModule } from '../history/history.module';
+import { MonitorsModule } from '../monitors/monitors.module';
+import { requestHost } from './hosts';
+import { PublicData } from './public-data';
+import { PublicStatusController } from './public-status.controller';
+import { PublicStatusService } from './public-status.service';
+import { StatusAssets } from './status-assets';
+import { StatusPageController } from './status-page.controller';
+import { StatusPageRepository } from './status-page.repository';
+import { StatusPageService } from './status-page.service';
+
+/** On one of the page's own hosts, `/` is the status page (spec: the manifest starts there). */
+@Injectable()
+export class PageHostMiddleware implements NestMiddleware {
+  constructor(private readonly repo: StatusPageRepository) {}
+
+  async use(req: Request, _res: Response, next: NextFunction): Promise<void> {
+    const host = requestHost(req.headers.host);
+    if (host !== null && (req.path === '/' || req.path === '') && (await this.repo.getSettings()).hosts.includes(host)) {
+      const q = req.url.indexOf('?');
+      req.url = `/status${q < 0 ? '' : req.url.slice(q)}`;
+    }
+    next();
+  }
+}
+
+/** The public status page: settings, public JSON and HTML, assets, logo and icon, preview. */
+@Module({
+  imports: [CatalogModule, HistoryModule, MonitorsModule],
+  controllers: [StatusPageController, PublicStatusController],
+  providers: [StatusPageRepository, PublicData, PublicStatusService, StatusPageService, StatusAssets, PageHostMiddleware],
+  exports: [StatusPageService],
+})
+export class StatusModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PageHostMiddleware).forRoutes({ path: '/', method: RequestMethod.GET });
+  }
+}

@@ -1,0 +1,58 @@
+import { emptyTally } from './bars';
+import { TallyCache, TallyRow } from './tally-cache';
+
+const row = (id: number, key: number, up: number, down = 0): TallyRow => ({ id, key, up_ms: up, down_ms: down, lat_n: 1, lat_sum: 10 });
+const sum = (c: TallyCache, id: number, from: number, to: number) => {
+  const t = emptyTally();
+  c.addInto(id, from, to, t);
+  return t;
+};
+
+describe('TallyCache', () => {
+  it('asks for what it does not hold, on either side, and nothing twice', () => {
+    const c = new TallyCache(1000);
+    expect(c.missing(1, 10, 20)).toEqual([[10, 20]]);
+    c.fill(1, 10, 20, [row(1, 12, 5), row(1, 20, 7, 1)]);
+    expect(c.missing(1, 10, 20)).toEqual([]);
+    expect(c.missing(1, 5, 25)).toEqual([[5, 9], [21, 25]]);
+    expect(c.missing(1, 12, 15)).toEqual([]);
+    expect(c.missing(1, 30, 29)).toEqual([]);
+    expect(c.missing(2, 10, 20)).toEqual([[10, 20]]);
+  });
+
+  it('sums held keys, and zero for keys without a row', () => {
+    const c = new TallyCache(1000);
+    c.fill(1, 10, 20, [row(1, 12, 5), row(1, 20, 7, 1), row(1, 99, 1000)]);
+    expect(sum(c, 1, 10, 20)).toEqual({ up_ms: 12, down_ms: 1, lat_n: 2, lat_sum: 20 });
+    expect(sum(c, 1, 13, 19)).toEqual(emptyTally());
+    expect(sum(c, 1, 0, 12)).toEqual({ up_ms: 5, down_ms: 0, lat_n: 1, lat_sum: 10 });
+    expect(sum(c, 2, 0, 100)).toEqual(emptyTally());
+  });
+
+  it('grows on both sides keeping what it held', () => {
+    const c = new TallyCache(1000);
+    c.fill(1, 10, 20, [row(1, 15, 1)]);
+    c.fill(1, 21, 25, [row(1, 25, 2)]);
+    c.fill(1, 5, 9, [row(1, 5, 4)]);
+    expect(sum(c, 1, 0, 100)).toEqual({ up_ms: 7, down_ms: 0, lat_n: 3, lat_sum: 30 });
+    expect(c.heldTo(1)).toBe(25);
+  });
+
+  it('drops the oldest keys past its limit', () => {
+    const c = new TallyCache(10);
+    c.fill(1, 0, 9, [row(1, 0, 1), row(1, 9, 2)]);
+    c.fill(1, 10, 14, [row(1, 14, 4)]);
+    expect(c.missing(1, 0, 14)).toEqual([[0, 4]]);
+    expect(sum(c, 1, 0, 14)).toEqual({ up_ms: 6, down_ms: 0, lat_n: 2, lat_sum: 20 });
+  });
+
+  it('forgets monitors', () => {
+    const c = new TallyCache(10);
+    c.fill(1, 0, 1, []);
+    c.fill(2, 0, 1, []);
+    c.keepOnly(new Set([2]));
+    expect(c.size).toBe(1);
+    c.drop(2);
+    expect(c.size).toBe(0);
+  });
+});

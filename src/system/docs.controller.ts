@@ -1,0 +1,51 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Public } from '../common/access';
+import { DocsService } from './docs.service';
+
+/** The pages carry one stylesheet and nothing else: no script, no inline style, no frames. */
+export const DOCS_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The served documentation (`/docs`, `/docs/<page>`: docs/*.md rendered to HTML, the interface
+ * contract among them), its stylesheet, and `/llms.txt`. All public.
+ */
+@Public()
+@Controller()
+export class DocsController {
+  constructor(private readonly docs: DocsService) {}
+
+  @Get('docs')
+  async index(@Res() res: Response): Promise<void> {
+    sendPage(res, 200, await this.docs.indexHtml());
+  }
+
+  @Get('docs/:page')
+  async page(@Param('page') id: string, @Res() res: Response): Promise<void> {
+    const html = await this.docs.pageHtml(id);
+    sendPage(res, html === null ? 404 : 200, html ?? (await this.docs.missingHtml()));
+  }
+
+  @Get('docs.css')
+  stylesheet(@Query('v') v: unknown, @Res() res: Response): void {
+    const css = this.docs.stylesheet();
+    res.setHeader('Content-Type', 'text/css; charset=utf-8');
+    res.setHeader('Cache-Control', v === css.version ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.send(css.text);
+  }
+
+  @Get('llms.txt')
+  llms(@Res() res: Response): void {
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.send(this.docs.llmsTxt());
+  }
+}
+
+function sendPage(res: Response, status: number, html: string): void {
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Security-Policy', DOCS_CSP);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.send(html);
+}

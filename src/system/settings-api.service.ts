@@ -1,0 +1,114 @@
+/**
+ * GET and PATCH /settings: the stored settings (settings/) with the values shown beside them
+ * (email status from mail/, the owner's email, the public URL from the environment). A change is
+ * one transaction with its timeline line naming who made it and what changed (old and new values:
+ * no setting is a secret).
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import { actorName, Caller } from '../common/caller';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { Database } from '../db/database';
+import { EventsService } from '../events/events.service';
+import { MailService } from '../mail/mail.service';
+import type { Settings, StoredSettings } from '../settings/settings-defaults';
+import { describeChanges, planSettingsPatch, ReadOnlyValues, SettingChange } from '../settings/settings-patch';
+import { SettingsService } from '../settings/settings.service';
+
+/** The settings object (spec "Settings object"), plus `allow_private_targets` (ARCHITECTURE.md "Private targets"). */
+export interface SettingsAnswer {
+  defaults: Settings['defaults'];
+  tz_offset_min: number;
+  email: { configured: boolean; providers: string[]; from: string; daily_cap: number; sent_today: number };
+  owner_email: string | null;
+  public_url: string;
+  retention: Settings['retention'];
+  allow_private_targets: boolean;
+}
+
+@Injectable()
+export class SettingsApiService {
+  constructor(
+    private readonly db: Database,
+    private readonly settings: SettingsService,
+    private readonly mail: MailService,
+    private readonly events: EventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async get(): Promise<SettingsAnswer> {
+    return toAnswer(await this.settings.get(), await this.shown());
+  }
+
+  /**
+   * Checked against the settings as read, then written in one transaction with its timeline line.
+   * When another change committed in between, the body is checked again over it inside the
+   * transaction, so two PATCHes of different keys sent together both stay.
+   */
+  async patch(body: unknown, caller: Caller): Promise<SettingsAnswer> {
+    const shown = await this.shown();
+    const seen = await this.settings.get();
+    const first = checked(body, seen, shown, caller);
+    if (first.changes.length > 0) {
+      await this.db.tx(async (m) => {
+        // The cache is dropped by every write, so this is what is stored now.
+        const current = await this.settings.get();
+        const plan = current === seen ? first : checked(body, current, shown, caller);
+        if (plan.changes.length === 0) return;
+        await this.settings.saveChangedIn(m, current, plan.next);
+        await this.events.recordIn(m, {
+          kind: 'settings_changed',
+          text: `settings changed: ${describeChanges(plan.changes)}`,
+          actor: actorName(caller),
+          data: { changes: plan.changes },
+        });
+      });
+    }
+    return this.get();
+  }
+
+  private async shown(): Promise<ReadOnlyValues> {
+    const status = await this.mail.status();
+    const [owner] = (await this.db.query('SELECT email FROM owner LIMIT 1')) as { email: string }[];
+    return {
+      owner_email: owner?.email ?? null,
+      public_url: this.config.publicUrl,
+      email: { configured: status.configured, providers: status.providers, from: status.from, sent_today: status.sent_today },
+    };
+  }
+}
+
+/**
+ * The patch's plan, or the error to answer. Turning private targets on or off is an owner's
+ * decision (ARCHITECTURE.md "Private targets"): an API key may send the current value back, never
+ * a new one.
+ */
+function checked(body: unknown, current: Settings, shown: ReadOnlyValues, caller: Caller): { next: StoredSettings; changes: SettingChange[] } {
+  const plan = planSettingsPatch(body, current, shown);
+  if (!plan.ok) throw ApiError.invalid(plan.errors);
+  if (caller.kind !== 'session' && plan.changes.some((c) => c.field === 'allow_private_targets')) {
+    throw new ApiError('forbidden', 'only the owner, signed in to the dashboard, may change allow_private_targets; API keys cannot', {
+      field: 'allow_private_targets',
+    });
+  }
+  return plan;
+}
+
+function toAnswer(s: Settings, shown: ReadOnlyValues): SettingsAnswer {
+  return {
+    defaults: { ...s.defaults },
+    tz_offset_min: s.tz_offset_min,
+    email: {
+      configured: shown.email.configured,
+      providers: [...shown.email.providers],
+      from: shown.email.from,
+      daily_cap: s.daily_cap,
+      sent_today: shown.email.sent_today,
+    },
+    owner_email: shown.owner_email,
+    public_url: shown.public_url,
+    retention: { ...s.retention },
+    allow_private_targets: s.allow_private_targets,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The `status_page` section of the export document: the one place export and import touch the
+ * status page. The section is the settings object of GET /status-page without its read-only keys
+ * (url, logo, domains, server_ips) and without `monitors` (each monitor carries its public fields
+ * in its own entry). The logo and icon are not exported (binary assets; upload them again).
+ * Import checks the section exactly as PUT /status-page does (same rules, same field names) and
+ * writes it inside the import's transaction; keys it leaves out keep their stored values.
+ */
+import type { EntityManager } from 'typeorm';
+import type { FieldError } from '../common/api-error';
+import { parseSettingsBody } from '../status/page-settings';
+import type { StatusPageService } from '../status/status-page.service';
+
+export async function statusPageForExport(pages: StatusPageService): Promise<Record<string, unknown>> {
+  return structuredClone(await pages.settings()) as unknown as Record<string, unknown>;
+}
+
+export interface StatusPageImport {
+  /** Problems with the section, by key (`title`, `links[1].url`); any makes the whole import fail. */
+  errors: FieldError[];
+  /** Whether applying it changes the stored page. */
+  changed: boolean;
+  /** Writes the section inside the import's transaction (called only when there are no errors). */
+  applyIn(m: EntityManager, actor: string): Promise<void>;
+}
+
+export async function importStatusPage(pages: StatusPageService, section: Record<string, unknown>): Promise<StatusPageImport> {
+  const errors: FieldError[] = [];
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(section)) {
+    if (key === 'monitors') errors.push({ field: 'monitors', message: 'each monitor carries its public fields in its own entry; the section has no monitors list' });
+    else body[key] = value;
+  }
+  const parsed = parseSettingsBody(body, await pages.settings());
+  if (!parsed.ok) errors.push(...parsed.errors);
+  if (errors.length || !parsed.ok) return { errors, changed: false, applyIn: async () => undefined };
+  const { next, changed } = parsed.patch;
+  return {
+    errors,
+    changed: changed.length > 0,
+    applyIn: async (m, actor) => {
+      if (changed.length) await pages.saveIn(m, next, changed, actor);
+    },
+  };
+}
