@@ -57,7 +57,9 @@ describe('bench harness (smoke)', () => {
     expect(files).toHaveLength(1);
     const report = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) as { commit: string; date: string; results: Result[] };
     expect(report.commit).toMatch(/\S/);
-    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine']);
+    // The engine runs twice: its default size, then 200 monitors (a small box's bytes written per check).
+    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine', 'engine']);
+    expect(report.results.filter((r) => r.scenario === 'engine').map((r) => r.metrics.find((m) => m.name === 'monitors')?.value)).toEqual([20, 200]);
     for (const r of report.results) {
       expect(r.metrics.length).toBeGreaterThan(0);
       for (const m of r.metrics) {
