@@ -70,13 +70,20 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   return den === 0 ? 0 : num / den;
 }
 
-/** The lowest handle count of each minute of samples, at the minute's middle. */
-export function minuteFloors(samples: readonly { t_s: number; handles: number }[]): { t_s: number; handles: number }[] {
+/**
+ * The lowest handle count of each minute of samples, at the minute's middle. A minute with fewer
+ * than half its samples (the last sample, taken as the run ends, opens a minute of its own) is
+ * left out: its "lowest" would be one reading, taken whenever the checks in flight peaked.
+ */
+export function minuteFloors(samples: readonly { t_s: number; handles: number }[], perMinute = 60_000 / SAMPLE_MS): { t_s: number; handles: number }[] {
   const byMinute = new Map<number, number>();
+  const counts = new Map<number, number>();
   for (const s of samples) {
     const m = Math.floor(s.t_s / 60);
     byMinute.set(m, Math.min(byMinute.get(m) ?? Infinity, s.handles));
+    counts.set(m, (counts.get(m) ?? 0) + 1);
   }
+  for (const [m, n] of counts) if (n < perMinute / 2) byMinute.delete(m);
   return [...byMinute].sort((a, b) => a[0] - b[0]).map(([m, handles]) => ({ t_s: m * 60 + 30, handles }));
 }
 
@@ -274,6 +281,7 @@ if (require.main === module) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       if (out) fs.writeFileSync(out, JSON.stringify(r, null, 2));
       process.stderr.write(`soak: ${samples.length} samples${out ? ` in ${out}` : ''}\n`);
+      process.exit(0);
     })
     .catch((err: unknown) => {
       process.stderr.write(`soak failed: ${err instanceof Error ? err.stack : String(err)}\n`);
