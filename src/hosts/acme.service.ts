@@ -1,0 +1,161 @@
+/**
+ * Certificate orders with acme-client, step by step (not client.auto: our states, pre-check and
+ * back-off sit between the steps):
+ *   1. the account (one key in the data dir, registered or found again at each order);
+ *   2. an order for the host, its authorization, the HTTP-01 challenge's key authorization put
+ *      where the listeners answer it;
+ *   3. our own pre-check: the challenge fetched on port 80 at each address the zone's
+ *      nameservers gave, under the host's name, before the CA is told to validate;
+ *   4. validation, finalization with a fresh ECDSA P-256 key, the chain downloaded, checked
+ *      against the key, and saved (cert-store.ts).
+ * acme-client's own retries sleep for minutes (and for a Retry-After of hours): they are off, and a
+ * rate limit's Retry-After goes back to the caller, who waits it out in the domain's back-off.
+ */
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import * as acme from 'acme-client';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as tls from 'node:tls';
+import { CLOCK, Clock } from '../common/clock';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { describeAcmeError, isRateLimit, parseRetryAfter } from './acme-errors';
+import { CertStore, StoredCert } from './cert-store';
+import { ChallengeStore } from './challenges';
+import { HOSTS_OPTIONS, HostsOptions } from './hosts-options';
+import { fetchChallenge } from './reach-probe';
+
+export type OrderOutcome = { ok: true; cert: StoredCert } | { ok: false; detail: string; retryAfterMs: number | null };
+
+interface Trace {
+  agent: https.Agent;
+  timeoutMs: number;
+  retryAfterMs: number | null;
+}
+
+class OrderFailure extends Error {}
+
+@Injectable()
+export class AcmeService implements OnModuleDestroy {
+  private readonly trace = new AsyncLocalStorage<Trace>();
+  private readonly agent: https.Agent;
+  private readonly interceptors: { request: number; response: number };
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HOSTS_OPTIONS) private readonly opts: HostsOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly store: CertStore,
+    private readonly challenges: ChallengeStore,
+  ) {
+    const extra = config.acmeCaFile ? [fs.readFileSync(config.acmeCaFile, 'utf8')] : [];
+    this.agent = new https.Agent({ ca: [...tls.rootCertificates, ...extra], keepAlive: false });
+    // acme-client's shared axios instance: its sleeping retries off; our timeout, CA and no proxy
+    // for the requests of our orders only (the trace of the order running them).
+    (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+    this.interceptors = {
+      request: acme.axios.interceptors.request.use((cfg) => {
+        const t = this.trace.getStore();
+        if (t) {
+          cfg.timeout = t.timeoutMs;
+          cfg.httpsAgent = t.agent;
+          cfg.proxy = false;
+          cfg.maxContentLength = 1 << 20;
+        }
+        return cfg;
+      }),
+      response: acme.axios.interceptors.response.use((resp) => {
+        const t = this.trace.getStore();
+        if (t && isRateLimit(resp.status, resp.data)) t.retryAfterMs = parseRetryAfter(resp.headers['retry-after'], this.clock.now()) ?? t.retryAfterMs;
+        return resp;
+      }),
+    };
+  }
+
+  onModuleDestroy(): void {
+    acme.axios.interceptors.request.eject(this.interceptors.request);
+    acme.axios.interceptors.response.eject(this.interceptors.response);
+  }
+
+  /** Orders a certificate for `host`, which the zone's nameservers say points at `pointsAt`. */
+  async order(host: string, pointsAt: readonly string[]): Promise<OrderOutcome> {
+    const trace: Trace = { agent: this.agent, timeoutMs: this.opts.acmeTimeoutMs, retryAfterMs: null };
+    return this.trace.run(trace, async () => {
+      const tokens: string[] = [];
+      try {
+        return { ok: true, cert: await this.run(host, pointsAt, tokens) };
+      } catch (err) {
+        const detail = err instanceof OrderFailure ? err.message : describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs);
+        return { ok: false, detail, retryAfterMs: trace.retryAfterMs };
+      } finally {
+        for (const t of tokens) this.challenges.delete(t);
+      }
+    });
+  }
+
+  private async run(host: string, pointsAt: readonly string[], tokens: string[]): Promise<StoredCert> {
+    const accountKey = this.store.accountKey(() => createEcKey());
+    const client = new acme.Client({
+      directoryUrl: this.config.acmeDirectory,
+      accountKey,
+      backoffAttempts: this.opts.pollAttempts,
+      backoffMin: this.opts.pollMinMs,
+      backoffMax: this.opts.pollMaxMs,
+    });
+    await client.createAccount({ termsOfServiceAgreed: true });
+    const order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
+    for (const authz of await client.getAuthorizations(order)) {
+      if (authz.status === 'valid') continue;
+      const challenge = authz.challenges.find((c) => c.type === 'http-01');
+      if (!challenge) throw new OrderFailure(`the CA offers no HTTP-01 challenge for ${host} (offered: ${authz.challenges.map((c) => c.type).join(', ') || 'none'})`);
+      const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
+      tokens.push(challenge.token);
+      this.challenges.set(challenge.token, keyAuthorization);
+      await this.preCheck(host, pointsAt, challenge.token, keyAuthorization);
+      await client.completeChallenge(challenge);
+      await this.waitValid(client, challenge, host, 'validation');
+    }
+    const [key, csr] = await acme.crypto.createCsr({ commonName: host, altNames: [host] }, createEcKey());
+    const finalized = await client.finalizeOrder(order, csr);
+    const chain = await client.getCertificate(finalized);
+    checkIssued(host, key.toString(), chain);
+    return this.store.save(host, key.toString(), chain);
+  }
+
+  /** Every address must answer the challenge under the host's name, as the CA will ask it. */
+  private async preCheck(host: string, pointsAt: readonly string[], token: string, keyAuthorization: string): Promise<void> {
+    for (const ip of pointsAt) {
+      const r = await fetchChallenge(ip, this.opts.challengePort, host, token, keyAuthorization, this.opts.probeTimeoutMs);
+      if (!r.ok) throw new OrderFailure(`pre-check before asking the CA: ${r.detail}`);
+    }
+  }
+
+  private async waitValid(client: acme.Client, item: { url: string }, host: string, what: string): Promise<void> {
+    try {
+      await client.waitForValidStatus(item);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      if (text === 'Operation is pending or processing') throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time`);
+      throw new OrderFailure(`the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}`);
+    }
+  }
+}
+
+function createEcKey(): Buffer {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return Buffer.from(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+}
+
+/** The chain must name the host and belong to our key: a CA (or an impostor) could send anything. */
+function checkIssued(host: string, key: string, chain: string): void {
+  let leaf: X509Certificate;
+  try {
+    leaf = new X509Certificate(chain);
+  } catch {
+    throw new OrderFailure('the CA sent something that is not a certificate');
+  }
+  if (!leaf.checkPrivateKey(createPrivateKey(key))) throw new OrderFailure('the CA sent a certificate for another key');
+  if (leaf.checkHost(host) === undefined) throw new OrderFailure(`the CA sent a certificate that does not name ${host}`);
+}
