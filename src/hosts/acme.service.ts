@@ -1,7 +1,7 @@
 /**
  * Certificate orders with acme-client, step by step (not client.auto: our states, pre-check and
  * back-off sit between the steps):
- *   1. the account (one key in the data dir, registered or found again at each order);
+ *   1. the account (one key in the data dir, registered once per ACME directory, its URL kept);
  *   2. an order for the host, its authorization, the HTTP-01 challenge's key authorization put
  *      where the listeners answer it;
  *   3. our own pre-check: the challenge fetched on port 80 at each address the zone's
@@ -96,16 +96,31 @@ export class AcmeService implements OnModuleDestroy {
   }
 
   private async run(host: string, pointsAt: readonly string[], tokens: string[]): Promise<StoredCert> {
+    const directory = this.config.acmeDirectory;
     const accountKey = this.store.accountKey(() => createEcKey());
+    const accountUrl = this.store.accountUrl(directory);
     const client = new acme.Client({
-      directoryUrl: this.config.acmeDirectory,
+      directoryUrl: directory,
       accountKey,
+      ...(accountUrl ? { accountUrl } : {}),
       backoffAttempts: this.opts.pollAttempts,
       backoffMin: this.opts.pollMinMs,
       backoffMax: this.opts.pollMaxMs,
     });
-    await client.createAccount({ termsOfServiceAgreed: true });
-    const order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
+    if (!accountUrl) {
+      await client.createAccount({ termsOfServiceAgreed: true });
+      this.store.setAccountUrl(directory, client.getAccountUrl());
+    }
+    let order: acme.Order;
+    try {
+      order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
+    } catch (err) {
+      // A CA that lost the account (a reset test CA, a deactivated account): registered again next time.
+      if (accountUrl && /account/i.test(String((err as Error).message)) && /not exist|unknown|deactivated/i.test(String((err as Error).message))) {
+        this.store.setAccountUrl(directory, null);
+      }
+      throw err;
+    }
     for (const authz of await client.getAuthorizations(order)) {
       if (authz.status === 'valid') continue;
       const challenge = authz.challenges.find((c) => c.type === 'http-01');

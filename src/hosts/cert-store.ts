@@ -2,6 +2,7 @@
  * Certificates and keys on disk, in the data dir (spec: certificates live there; the database
  * backup does not carry them, and a lost one is simply ordered again):
  *   <data dir>/acme/account.key      the ACME account key (ECDSA P-256)
+ *   <data dir>/acme/account.json     the account's URL at each ACME directory it was registered with
  *   <data dir>/certs/<host>.key      a host's private key
  *   <data dir>/certs/<host>.crt      its certificate chain (leaf first)
  * Directories 0700, files 0600 whatever the umask; each file is written to a temporary name and
@@ -39,6 +40,29 @@ export class CertStore {
     const key = create();
     writePrivate(file, key);
     return key;
+  }
+
+  /** The account's URL at `directory`, once registered there. */
+  accountUrl(directory: string): string | null {
+    const urls = this.accountUrls();
+    return typeof urls[directory] === 'string' ? urls[directory] : null;
+  }
+
+  /** Remembers (or, with null, forgets: the CA no longer knows it) the account's URL at `directory`. */
+  setAccountUrl(directory: string, url: string | null): void {
+    const urls = this.accountUrls();
+    if (url === null) delete urls[directory];
+    else urls[directory] = url;
+    writePrivate(path.join(this.dir('acme'), 'account.json'), Buffer.from(JSON.stringify(urls, null, 2)));
+  }
+
+  private accountUrls(): Record<string, string> {
+    try {
+      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir('acme'), 'account.json'), 'utf8')) as unknown;
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
   }
 
   /** The host's certificate, or null when there is none or it cannot be read as one. */

@@ -92,7 +92,7 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
         const cert = this.https ? this.store.load(row.host) : null;
         if (cert && cert.notAfter > now) this.served.put(cert);
         const restart = (this.https && (row.state === 'not_managed' || row.state === 'certificate')) || (!this.https && row.state !== 'not_managed');
-        if (restart) await this.move(m, row, step(row.state, { kind: 'added', https: this.https }, this.facts(row, now)).to, this.addedDetail(), now, 'the service started');
+        if (restart) await this.move(m, row, step(row.state, { kind: 'added', https: this.https }, this.facts(row, now)).to, this.addedDetail(), now, 'the service started', { due: now });
         else await this.repo.saveIn(m, { ...row, next_check_at: this.https ? now : null });
       }
     });
@@ -120,7 +120,7 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
         failures: 0, retry_at: null, next_check_at: null, updated_at: now,
       };
       const to = step(base.state, { kind: 'added', https: this.https }, this.facts(base, now)).to;
-      await this.move(m, { ...base, active: true }, to, this.addedDetail(), now, `added by ${actor}`, { from: row ? row.state : null });
+      await this.move(m, { ...base, active: true }, to, this.addedDetail(), now, `added by ${actor}`, { from: row ? row.state : null, due: now });
     }
     for (const row of rows.values()) {
       if (!row.active || hosts.includes(row.host)) continue;
@@ -131,10 +131,10 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
 
   /** After the transaction of syncIn committed: removed hosts stop being served, new ones are checked at once. */
   committed(): void {
-    void this.repo.all().then((rows) => {
-      for (const r of rows) if (!r.active) this.served.drop(r.host);
-      this.kick();
+    void this.enqueue(async () => {
+      for (const r of await this.repo.all()) if (!r.active) this.served.drop(r.host);
     });
+    this.kick();
   }
 
   /** One answer per host of the page, in the page's order. */
@@ -283,11 +283,13 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
    */
   private async move(
     m: EntityManager, row: DomainRow, to: DomainState, detail: string, now: number, why: string,
-    { always = false, from = row.state }: { always?: boolean; from?: DomainState | null } = {},
+    { always = false, from = row.state, due }: { always?: boolean; from?: DomainState | null; due?: number } = {},
   ): Promise<void> {
     const changed = from !== to;
     const next: DomainRow = { ...row, state: to, detail, since: changed ? now : row.since, updated_at: now, next_check_at: null };
-    next.next_check_at = to === 'certificate' || !next.active ? null : nextCheckAt({ state: to, now, since: next.since, notAfter: this.store.load(row.host)?.notAfter ?? null, retryAt: next.retry_at });
+    const scheduled = nextCheckAt({ state: to, now, since: next.since, notAfter: this.store.load(row.host)?.notAfter ?? null, retryAt: next.retry_at });
+    // A save or a start checks at once (`due`); otherwise the schedule says when.
+    next.next_check_at = !next.active || scheduled === null ? null : (due ?? scheduled);
     await this.repo.saveIn(m, next);
     if (changed || always) {
       const moved = from === null || !changed ? to : `${from} → ${to}`;
