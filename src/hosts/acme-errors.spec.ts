@@ -12,6 +12,7 @@ describe('ACME errors in words', () => {
     ['garbage instead of a directory', new Error('Unable to locate API resource URL in ACME directory: "newNonce"'), 'did not answer with an ACME directory'],
     ['the CA\'s own reason', new Error('Error creating new order :: too many certificates already issued'), 'refused the order: Error creating new order'],
     ['no reason at all', new Error(''), 'no reason given'],
+    ['a network failure whose cause was lost', new TypeError("Cannot read properties of undefined (reading 'config')"), 'did not answer properly'],
   ])('%s', (_name, err, words) => {
     const text = describeAcmeError(err, DIR, 500);
     expect(text).toContain(words);

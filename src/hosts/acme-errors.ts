@@ -22,6 +22,7 @@ export function describeAcmeError(err: unknown, directory: string, timeoutMs: nu
   if (/Unable to locate API resource URL in ACME directory|read ACME directory/.test(message)) {
     return `${ca} did not answer with an ACME directory (${clean(message)})`;
   }
+  if (/Cannot read properties of undefined/.test(message)) return `${ca} did not answer properly (the connection failed)`;
   if (message === 'Unexpected end of JSON input' || /JSON/.test(message)) return `${ca} answered something that is not ACME (${clean(message)})`;
   return `${ca} refused the order: ${clean(message) || 'no reason given'}`;
 }

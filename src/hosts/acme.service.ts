@@ -16,7 +16,9 @@ import * as acme from 'acme-client';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { CLOCK, Clock } from '../common/clock';
 import type { AppConfig } from '../config/config';
@@ -30,9 +32,11 @@ import { fetchChallenge } from './reach-probe';
 export type OrderOutcome = { ok: true; cert: StoredCert } | { ok: false; detail: string; retryAfterMs: number | null };
 
 interface Trace {
-  agent: https.Agent;
+  agents: { http: http.Agent; https: https.Agent };
   timeoutMs: number;
   retryAfterMs: number | null;
+  /** The last network failure (timeout, refusal): acme-client's retry interceptor loses it on the way. */
+  transportError: unknown;
 }
 
 class OrderFailure extends Error {}
@@ -40,7 +44,7 @@ class OrderFailure extends Error {}
 @Injectable()
 export class AcmeService implements OnModuleDestroy {
   private readonly trace = new AsyncLocalStorage<Trace>();
-  private readonly agent: https.Agent;
+  private readonly ca: string[];
   private readonly interceptors: { request: number; response: number };
 
   constructor(
@@ -51,7 +55,7 @@ export class AcmeService implements OnModuleDestroy {
     private readonly challenges: ChallengeStore,
   ) {
     const extra = config.acmeCaFile ? [fs.readFileSync(config.acmeCaFile, 'utf8')] : [];
-    this.agent = new https.Agent({ ca: [...tls.rootCertificates, ...extra], keepAlive: false });
+    this.ca = [...tls.rootCertificates, ...extra];
     // acme-client's shared axios instance: its sleeping retries off; our timeout, CA and no proxy
     // for the requests of our orders only (the trace of the order running them).
     (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
@@ -59,8 +63,10 @@ export class AcmeService implements OnModuleDestroy {
       request: acme.axios.interceptors.request.use((cfg) => {
         const t = this.trace.getStore();
         if (t) {
-          cfg.timeout = t.timeoutMs;
-          cfg.httpsAgent = t.agent;
+          cfg.httpAgent = t.agents.http;
+          cfg.httpsAgent = t.agents.https;
+          // A backstop for a server that trickles bytes; the sockets' own idle timeout (below) says why.
+          cfg.timeout = 4 * t.timeoutMs;
           cfg.proxy = false;
           cfg.maxContentLength = 1 << 20;
         }
@@ -81,16 +87,20 @@ export class AcmeService implements OnModuleDestroy {
 
   /** Orders a certificate for `host`, which the zone's nameservers say points at `pointsAt`. */
   async order(host: string, pointsAt: readonly string[]): Promise<OrderOutcome> {
-    const trace: Trace = { agent: this.agent, timeoutMs: this.opts.acmeTimeoutMs, retryAfterMs: null };
+    const trace: Trace = { agents: { http: new http.Agent(), https: new https.Agent({ ca: this.ca }) }, timeoutMs: this.opts.acmeTimeoutMs, retryAfterMs: null, transportError: null };
+    watchSockets(trace);
     return this.trace.run(trace, async () => {
       const tokens: string[] = [];
       try {
         return { ok: true, cert: await this.run(host, pointsAt, tokens) };
       } catch (err) {
-        const detail = err instanceof OrderFailure ? err.message : describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs);
+        const cause = err instanceof OrderFailure ? err : (trace.transportError ?? err);
+        const detail = cause instanceof OrderFailure ? cause.message : describeAcmeError(cause, this.config.acmeDirectory, this.opts.acmeTimeoutMs);
         return { ok: false, detail, retryAfterMs: trace.retryAfterMs };
       } finally {
         for (const t of tokens) this.challenges.delete(t);
+        trace.agents.http.destroy();
+        trace.agents.https.destroy();
       }
     });
   }
@@ -155,6 +165,28 @@ export class AcmeService implements OnModuleDestroy {
       if (text === 'Operation is pending or processing') throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time`);
       throw new OrderFailure(`the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}`);
     }
+  }
+}
+
+/**
+ * Every socket of an order's agents: an idle timeout, and its error kept in the trace, because
+ * acme-client's retry interceptor drops a network error's cause (it answers a TypeError instead).
+ */
+function watchSockets(t: Trace): void {
+  for (const agent of [t.agents.http, t.agents.https] as (http.Agent & { createConnection: (...a: unknown[]) => Socket })[]) {
+    const create = agent.createConnection.bind(agent);
+    agent.createConnection = (...args: unknown[]) => {
+      const socket = create(...args);
+      socket.setTimeout(t.timeoutMs, () => {
+        const err = Object.assign(new Error(`timeout of ${t.timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
+        t.transportError = err;
+        socket.destroy(err);
+      });
+      socket.on('error', (err) => {
+        t.transportError ??= err;
+      });
+      return socket;
+    };
   }
 }
 

@@ -3,7 +3,11 @@
  * address of the test's own (each test file has its own address, so files running side by side
  * never share a port), the app started with the custom hosts' variables, and small readers.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
+import forge from 'node-forge';
 import * as tls from 'node:tls';
 import { startDnsFarm, DnsFarm } from '../fixtures/dns-farm';
 import type { RecordData } from '../fixtures/dns-wire';
@@ -124,4 +128,22 @@ export function fetchHttp(ip: string, host: string, path: string): Promise<{ sta
       })
       .on('error', reject);
   });
+}
+
+/** A self-signed certificate for `host` expiring at `notAfter`, as if an earlier order had fetched it. */
+export function placeCertificate(dataDir: string, host: string, notAfter: number): void {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(rsa.publicKey);
+  cert.serialNumber = '0abc';
+  cert.validity.notBefore = new Date(notAfter - 90 * 86_400_000);
+  cert.validity.notAfter = new Date(notAfter);
+  cert.setSubject([{ name: 'commonName', value: host }]);
+  cert.setIssuer([{ name: 'commonName', value: host }]);
+  cert.setExtensions([{ name: 'subjectAltName', altNames: [{ type: 2, value: host }] }]);
+  cert.sign(forge.pki.privateKeyFromPem(rsa.privateKey), forge.md.sha256.create());
+  const dir = path.join(dataDir, 'certs');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dir, `${host}.key`), rsa.privateKey, { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, `${host}.crt`), forge.pki.certificateToPem(cert), { mode: 0o600 });
 }
