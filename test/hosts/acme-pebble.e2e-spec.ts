@@ -103,7 +103,12 @@ describe('custom hosts with Pebble', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.headers['strict-transport-security']).toBe('max-age=31536000');
-    expect(page.body).toContain('<html');
+    // The status page itself (at `/` on a page host), not the dashboard's landing page.
+    expect(page.body).toContain('<title>Status</title>');
+    // Every asset the page names is served on that name too.
+    const assets = [...page.body.matchAll(/(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'));
+    expect(assets).toEqual(expect.arrayContaining([expect.stringMatching(/^\/status\.css\?v=/), expect.stringMatching(/^\/status\.js\?v=/)]));
+    for (const asset of new Set(assets)) expect([asset, (await fetchHttps(IP, 'status.example.test', asset, root)).status]).toEqual([asset, 200]);
     expect(page.cert.subjectaltname).toBe('DNS:status.example.test');
     // The page's own JSON and assets are served there; the API and the dashboard are not.
     expect((await fetchHttps(IP, 'status.example.test', '/api/public/status', root)).status).toBe(200);
