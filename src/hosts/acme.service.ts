@@ -10,9 +10,11 @@
  *      against the key, and saved (cert-store.ts).
  * acme-client's own retries sleep for minutes (and for a Retry-After of hours): they are off, and a
  * rate limit's Retry-After goes back to the caller, who waits it out in the domain's back-off.
+ * acme-client (with axios and node-forge) takes about 300 ms to load: it is loaded at the first
+ * order, not at start.
  */
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import * as acme from 'acme-client';
+import type * as Acme from 'acme-client';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -45,7 +47,7 @@ class OrderFailure extends Error {}
 export class AcmeService implements OnModuleDestroy {
   private readonly trace = new AsyncLocalStorage<Trace>();
   private readonly ca: string[];
-  private readonly interceptors: { request: number; response: number };
+  private loaded: Promise<{ acme: typeof Acme; interceptors: { request: number; response: number } }> | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -56,33 +58,42 @@ export class AcmeService implements OnModuleDestroy {
   ) {
     const extra = config.acmeCaFile ? [fs.readFileSync(config.acmeCaFile, 'utf8')] : [];
     this.ca = [...tls.rootCertificates, ...extra];
-    // acme-client's shared axios instance: its sleeping retries off; our timeout, CA and no proxy
-    // for the requests of our orders only (the trace of the order running them).
-    (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
-    this.interceptors = {
-      request: acme.axios.interceptors.request.use((cfg) => {
-        const t = this.trace.getStore();
-        if (t) {
-          cfg.httpAgent = t.agents.http;
-          cfg.httpsAgent = t.agents.https;
-          // A backstop for a server that trickles bytes; the sockets' own idle timeout (below) says why.
-          cfg.timeout = 4 * t.timeoutMs;
-          cfg.proxy = false;
-          cfg.maxContentLength = 1 << 20;
-        }
-        return cfg;
-      }),
-      response: acme.axios.interceptors.response.use((resp) => {
-        const t = this.trace.getStore();
-        if (t && isRateLimit(resp.status, resp.data)) t.retryAfterMs = parseRetryAfter(resp.headers['retry-after'], this.clock.now()) ?? t.retryAfterMs;
-        return resp;
-      }),
-    };
   }
 
-  onModuleDestroy(): void {
-    acme.axios.interceptors.request.eject(this.interceptors.request);
-    acme.axios.interceptors.response.eject(this.interceptors.response);
+  private acme(): Promise<typeof Acme> {
+    this.loaded ??= import('acme-client').then((acme) => {
+      // acme-client's shared axios instance: its sleeping retries off; our timeouts, CAs and no
+      // proxy for the requests of our orders only (the trace of the order running them).
+      (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+      const interceptors = {
+        request: acme.axios.interceptors.request.use((cfg) => {
+          const t = this.trace.getStore();
+          if (t) {
+            cfg.httpAgent = t.agents.http;
+            cfg.httpsAgent = t.agents.https;
+            // A backstop for a server that trickles bytes; the sockets' own idle timeout (below) says why.
+            cfg.timeout = 4 * t.timeoutMs;
+            cfg.proxy = false;
+            cfg.maxContentLength = 1 << 20;
+          }
+          return cfg;
+        }),
+        response: acme.axios.interceptors.response.use((resp) => {
+          const t = this.trace.getStore();
+          if (t && isRateLimit(resp.status, resp.data)) t.retryAfterMs = parseRetryAfter(resp.headers['retry-after'], this.clock.now()) ?? t.retryAfterMs;
+          return resp;
+        }),
+      };
+      return { acme, interceptors };
+    });
+    return this.loaded.then((l) => l.acme);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.loaded) return;
+    const { acme, interceptors } = await this.loaded;
+    acme.axios.interceptors.request.eject(interceptors.request);
+    acme.axios.interceptors.response.eject(interceptors.response);
   }
 
   /** Orders a certificate for `host`, which the zone's nameservers say points at `pointsAt`. */
@@ -106,6 +117,7 @@ export class AcmeService implements OnModuleDestroy {
   }
 
   private async run(host: string, pointsAt: readonly string[], tokens: string[]): Promise<StoredCert> {
+    const acme = await this.acme();
     const directory = this.config.acmeDirectory;
     const accountKey = this.store.accountKey(() => createEcKey());
     const accountUrl = this.store.accountUrl(directory);
@@ -121,7 +133,7 @@ export class AcmeService implements OnModuleDestroy {
       await client.createAccount({ termsOfServiceAgreed: true });
       this.store.setAccountUrl(directory, client.getAccountUrl());
     }
-    let order: acme.Order;
+    let order: Acme.Order;
     try {
       order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
     } catch (err) {
@@ -157,7 +169,7 @@ export class AcmeService implements OnModuleDestroy {
     }
   }
 
-  private async waitValid(client: acme.Client, item: { url: string }, host: string, what: string): Promise<void> {
+  private async waitValid(client: Acme.Client, item: { url: string }, host: string, what: string): Promise<void> {
     try {
       await client.waitForValidStatus(item);
     } catch (err) {

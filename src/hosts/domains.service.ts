@@ -86,6 +86,8 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
    */
   async onApplicationBootstrap(): Promise<void> {
     const now = this.clock.now();
+    // Most services have no custom host: no transaction at start for them.
+    if (!(await this.repo.all()).some((r) => r.active)) return;
     await this.db.tx(async (m) => {
       for (const row of await this.repo.all(m)) {
         if (!row.active) continue;
