@@ -5,7 +5,10 @@
  *   2. an order for the host, its authorization, the HTTP-01 challenge's key authorization put
  *      where the listeners answer it;
  *   3. our own pre-check: the challenge fetched on port 80 at each address the zone's
- *      nameservers gave, under the host's name, before the CA is told to validate;
+ *      nameservers gave, under the host's name, before the CA is told to validate. Another
+ *      server answering there fails the order at once (the CA would fail it too); no answer at
+ *      all does not (a router without NAT loopback never lets a server reach its own public
+ *      address, while the CA can), but its words join the CA's if validation then fails;
  *   4. validation, finalization with a fresh ECDSA P-256 key, the chain downloaded, checked
  *      against the key, and saved (cert-store.ts).
  * acme-client's own retries sleep for minutes (and for a Retry-After of hours): they are off, and a
@@ -150,9 +153,9 @@ export class AcmeService implements OnModuleDestroy {
       const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
       tokens.push(challenge.token);
       this.challenges.set(challenge.token, keyAuthorization);
-      await this.preCheck(host, pointsAt, challenge.token, keyAuthorization);
+      const hint = await this.preCheck(host, pointsAt, challenge.token, keyAuthorization);
       await client.completeChallenge(challenge);
-      await this.waitValid(client, challenge, host, 'validation');
+      await this.waitValid(client, challenge, host, 'validation', hint);
     }
     const [key, csr] = await acme.crypto.createCsr({ commonName: host, altNames: [host] }, createEcKey());
     const finalized = await client.finalizeOrder(order, csr);
@@ -161,21 +164,29 @@ export class AcmeService implements OnModuleDestroy {
     return this.store.save(host, key.toString(), chain);
   }
 
-  /** Every address must answer the challenge under the host's name, as the CA will ask it. */
-  private async preCheck(host: string, pointsAt: readonly string[], token: string, keyAuthorization: string): Promise<void> {
+  /**
+   * Every address should answer the challenge under the host's name, as the CA will ask it.
+   * Throws when another server answers; returns what could not be reached (or null).
+   */
+  private async preCheck(host: string, pointsAt: readonly string[], token: string, keyAuthorization: string): Promise<string | null> {
+    const unreachable: string[] = [];
     for (const ip of pointsAt) {
       const r = await fetchChallenge(ip, this.opts.challengePort, host, token, keyAuthorization, this.opts.probeTimeoutMs);
-      if (!r.ok) throw new OrderFailure(`pre-check before asking the CA: ${r.detail}`);
+      if (r.ok) continue;
+      if (r.kind === 'wrong') throw new OrderFailure(`pre-check before asking the CA: ${r.detail}`);
+      unreachable.push(r.detail);
     }
+    return unreachable.length ? unreachable.join('; ') : null;
   }
 
-  private async waitValid(client: Acme.Client, item: { url: string }, host: string, what: string): Promise<void> {
+  private async waitValid(client: Acme.Client, item: { url: string }, host: string, what: string, hint: string | null = null): Promise<void> {
     try {
       await client.waitForValidStatus(item);
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
-      if (text === 'Operation is pending or processing') throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time`);
-      throw new OrderFailure(`the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}`);
+      const also = hint ? ` (our own pre-check could not reach it either: ${hint})` : '';
+      if (text === 'Operation is pending or processing') throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time${also}`);
+      throw new OrderFailure(`the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}${also}`);
     }
   }
 }

@@ -47,6 +47,8 @@ export interface DomainAnswer {
 }
 
 const DNS_NOT_RIGHT: readonly DomainState[] = ['dns_missing', 'dns_elsewhere', 'proxied'];
+/** How long a stop waits for a check or an order in hand (an order cut off is ordered again at the next start). */
+const SHUTDOWN_WAIT_MS = 5_000;
 
 @Injectable()
 export class DomainsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -101,10 +103,17 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
     this.kick();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** Lets the work in hand finish, but a CA that is slow to validate does not hold the stop up long. */
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer !== null) this.timers.clear(this.timer);
-    return this.chain;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([this.chain, limit]);
+    clearTimeout(timer);
   }
 
   /**
@@ -242,12 +251,14 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
       zone: found.zone ?? row.zone,
       provider: found.provider?.name ?? (found.ok ? null : row.provider),
     };
-    await this.db.tx(async (m) => {
+    const stillListed = await this.db.tx(async (m) => {
       const fresh = await this.fresh(m, row);
-      if (!fresh) return;
+      if (!fresh) return false;
       await this.move(m, { ...fresh, ...seen }, s.to, detail, now, verdict === 'unknown' ? 'the DNS could not be read' : `DNS: ${verdict}`);
+      return fresh.active;
     });
-    if (s.order !== 'none') await this.order(host, pointsAt, s.order);
+    // A host taken off the list while its DNS was read is not ordered for.
+    if (s.order !== 'none' && stillListed) await this.order(host, pointsAt, s.order);
   }
 
   private async order(host: string, pointsAt: string[], kind: OrderKind): Promise<void> {

@@ -10,6 +10,7 @@ describe('schedule of re-checks', () => {
     ['not managed: never', { state: 'not_managed' }, null],
     ['an order runs: never', { state: 'certificate' }, null],
     ['a failed lookup: a minute', { state: 'checking' }, NOW + MINUTE_MS],
+    ['lookups failing for over an hour: 30 minutes', { state: 'checking', since: NOW - 2 * HOUR_MS }, NOW + 30 * MINUTE_MS],
     ['dns_missing, fresh: 5 minutes', { state: 'dns_missing', since: NOW - 10 * MINUTE_MS }, NOW + 5 * MINUTE_MS],
     ['dns_elsewhere after an hour: 30 minutes', { state: 'dns_elsewhere', since: NOW - 2 * HOUR_MS }, NOW + 30 * MINUTE_MS],
     ['proxied after an hour: 30 minutes', { state: 'proxied', since: NOW - HOUR_MS }, NOW + 30 * MINUTE_MS],

@@ -1,6 +1,6 @@
 /**
  * When the background loop looks at a host again (docs/custom-hosts.md, "Schedule"). Pure.
- *   checking (a lookup failed)           1 minute
+ *   checking (a lookup failed)           1 minute during the hour after the state began, then 30 minutes
  *   dns_missing, dns_elsewhere, proxied  5 minutes during the hour after the state began, then 30 minutes
  *   failed                               when its back-off wait runs out (at least 5 minutes on)
  *   live                                 every 12 hours, and at the start of the renewal window
@@ -39,7 +39,7 @@ export function nextCheckAt(f: ScheduleFacts): number | null {
     case 'certificate':
       return null;
     case 'checking':
-      return f.now + MINUTE_MS;
+      return f.now + (f.now - f.since < HOUR_MS ? MINUTE_MS : PENDING_SLOW_MS);
     case 'dns_missing':
     case 'dns_elsewhere':
     case 'proxied':

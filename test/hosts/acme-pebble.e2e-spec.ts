@@ -5,6 +5,7 @@
  * certificates the service then serves on 127.0.53.1:443 by SNI.
  */
 import { X509Certificate } from 'node:crypto';
+import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DnsFarm } from '../fixtures/dns-farm';
@@ -12,8 +13,10 @@ import { Pebble, startPebble } from '../fixtures/pebble';
 import { baseZone, fetchHttp, fetchHttps, HostsApp, startHostsApp, startZone, Zone } from './support';
 
 const IP = '127.0.53.1';
-/** Listed as this server's too, but nothing listens there: a host pointing at it fails its pre-check. */
+/** Listed as this server's too, but nothing listens there: the CA's validation fails. */
 const DEAD_IP = '127.0.53.9';
+/** Listed as this server's too, but another web server answers there: our pre-check fails the order. */
+const OTHER_IP = '127.0.53.8';
 const DAY = 86_400_000;
 
 describe('custom hosts with Pebble', () => {
@@ -24,6 +27,7 @@ describe('custom hosts with Pebble', () => {
   let env: Record<string, string>;
   let root: string;
   let dataDir: string | null = null;
+  let other: http.Server;
 
   beforeAll(async () => {
     zone = {
@@ -40,7 +44,9 @@ describe('custom hosts with Pebble', () => {
     dns = await startZone(IP, zone);
     pebble = await startPebble(`${IP}:53`);
     root = await pebble.issuingRoot();
-    env = { FARSIGHT_ACME_DIRECTORY: pebble.directory, FARSIGHT_ACME_CA_FILE: pebble.caFile, FARSIGHT_SERVER_IPS: `${IP},${DEAD_IP}` };
+    other = http.createServer((_req, res) => res.end('a web server of its own\n'));
+    await new Promise<void>((resolve) => other.listen(80, OTHER_IP, resolve));
+    env = { FARSIGHT_ACME_DIRECTORY: pebble.directory, FARSIGHT_ACME_CA_FILE: pebble.caFile, FARSIGHT_SERVER_IPS: `${IP},${DEAD_IP},${OTHER_IP}` };
     a = await startHostsApp(IP, env);
   });
 
@@ -48,6 +54,7 @@ describe('custom hosts with Pebble', () => {
     await a?.t.close();
     await pebble?.stop();
     await dns?.close();
+    await new Promise((resolve) => (other ? other.close(resolve) : resolve(undefined)));
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -64,6 +71,7 @@ describe('custom hosts with Pebble', () => {
       records: [
         { type: 'A', name: 'status.example.test', value: IP },
         { type: 'A', name: 'status.example.test', value: DEAD_IP },
+        { type: 'A', name: 'status.example.test', value: OTHER_IP },
       ],
     });
     expect(await a.domain('away.example.test')).toMatchObject({
@@ -136,11 +144,18 @@ describe('custom hosts with Pebble', () => {
     expect(new X509Certificate(pems[pems.length - 1]).verify(new X509Certificate(root).publicKey)).toBe(true);
   });
 
-  it('a second host fails (its address does not answer the pre-check) while the first keeps serving', async () => {
+  it('other hosts fail (nothing answers at one\'s address, another server at the other\'s) while the first keeps serving', async () => {
     zone['broken.example.test'] = [{ type: 'A', address: DEAD_IP }];
-    await a.setHosts(['status.example.test', 'away.example.test', 'www.cf.test', 'broken.example.test']);
+    zone['impostor.example.test'] = [{ type: 'A', address: OTHER_IP }];
+    await a.setHosts(['status.example.test', 'away.example.test', 'www.cf.test', 'broken.example.test', 'impostor.example.test']);
+    const impostor = await a.domain('impostor.example.test');
+    expect(impostor.state).toBe('failed');
+    expect(impostor.detail).toContain(`certificate order failed: pre-check before asking the CA: http://impostor.example.test/.well-known/acme-challenge/`);
+    expect(impostor.detail).toContain(`at ${OTHER_IP}: answered something else than the challenge (another server answers there)`);
     const broken = await a.domain('broken.example.test');
-    expect(broken).toMatchObject({ state: 'failed', detail: expect.stringContaining('pre-check before asking the CA') });
+    expect(broken).toMatchObject({ state: 'failed', detail: expect.stringContaining('the CA\'s validation of broken.example.test failed') });
+    expect(broken.detail).toContain(`(our own pre-check could not reach it either: http://broken.example.test/.well-known/acme-challenge/`);
+    expect(broken.detail).toContain(`at ${DEAD_IP}: connection refused (nothing listens on port 80 there)`);
     expect(broken.detail).toContain('1 failed order in a row; next try');
     expect((await a.domain('status.example.test')).state).toBe('live');
     expect((await fetchHttps(IP, 'status.example.test', '/', root)).status).toBe(200);
