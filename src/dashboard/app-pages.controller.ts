@@ -1,0 +1,90 @@
+/**
+ * The dashboard's pages: one shell (views/dashboard/app.hbs: navigation, dialogs, banners) around
+ * each page's view, and one entry module per page under /dashboard/assets/ that loads what the page
+ * shows from /api/v1 with the owner's session, as a script with a key would. Signed out, every
+ * page sends the visitor to the sign-in page.
+ */
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Public } from '../common/access';
+import { ApiError } from '../common/api-error';
+import { readCookie } from '../common/cookies';
+import type { AppRequest } from '../common/request-context';
+import { isSafeAssetName } from '../common/static-files';
+import { render } from '../common/views';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { AuthService } from '../auth/auth.service';
+import { OwnerPasskeysService } from '../auth/passkeys/owner-passkeys.service';
+import { passkeyProblem } from '../auth/passkeys/relying-party';
+import { homeView } from './auth-pages';
+import { DashboardAssets } from './dashboard-assets';
+import { navFor, PageKey, themeChoices, themeOf } from './nav';
+import { pageCsp } from './page-csp';
+
+const APP_CSP = pageCsp({ challenge: false, app: true });
+export const THEME_COOKIE = 'farsight_theme';
+
+@Public()
+@Controller()
+export class AppPagesController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly passkeys: OwnerPasskeysService,
+    private readonly assets: DashboardAssets,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async overview(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'overview', 'Overview', 'overview', {});
+  }
+
+  /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */
+  @Get('account')
+  async account(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    const signedIn = await this.auth.signedIn(req);
+    if (!signedIn) return res.redirect(303, '/signin');
+    const { items } = await this.passkeys.list();
+    this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', this.assets.url('account.js'), homeView(signedIn, items));
+  }
+
+  @Get('dashboard/assets/:file')
+  asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
+    const a = isSafeAssetName(file) ? this.assets.get(file) : null;
+    if (!a) throw ApiError.notFound('asset');
+    this.assets.send(req, res, a);
+  }
+
+  private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object): Promise<void> {
+    const signedIn = await this.auth.signedIn(req);
+    if (!signedIn) return res.redirect(303, '/signin');
+    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, this.assets.url(`${view}.js`), model);
+  }
+
+  private send(req: AppRequest, res: Response, email: string, key: PageKey, title: string, view: string, script: string, model: object): void {
+    const theme = themeOf(readCookie(req.headers.cookie, THEME_COOKIE));
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', APP_CSP);
+    res.setHeader('Cache-Control', 'no-store');
+    // Runbook and target links leave the dashboard without its addresses.
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.send(
+      render(view, {
+        ...model,
+        title: `${title} · Farsight`,
+        heading: title,
+        email,
+        script,
+        nav: navFor(key),
+        theme,
+        themes: themeChoices(theme),
+        css: this.assets.url('app.css'),
+        baseCss: this.assets.url('dashboard.css'),
+        mark: '/auth/assets/mark.svg',
+        publicOrigin: this.config.publicOrigin,
+        passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
+      }, 'dashboard/app'),
+    );
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The dashboard as the owner uses it, in Debian's Chromium: one browser and one served app for
+ * the whole file. The shell and the overview (empty and seeded, light and dark, 1280 and 390 px,
+ * axe-core clean), a local target flipping down and up seen live, the step-up and signed-out
+ * dialogs repeating an action without losing the page. Screenshots go to test/artifacts/dashboard/
+ * (git-ignored), to look at after a change.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { totpAt } from '../../src/auth/totp';
+import { bearer, OWNER } from '../support/app';
+import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import { startSwitchServer, SwitchServer } from '../support/switch-server';
+import { seedStatusPage } from '../status/seed';
+
+jest.setTimeout(120_000);
+
+const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts', 'dashboard');
+
+let browser: Browser;
+let s: Served;
+let owner: { secret: string };
+let target: SwitchServer;
+
+beforeAll(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  [browser, s, target] = await Promise.all([launch(), serve(), startSwitchServer()]);
+  owner = await createOwnerAt(s);
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.t.close();
+  await target?.close();
+});
+
+/** A signed-in page at a width, with the theme given (or the system's, light). */
+async function open(width: number, opts: { dark?: boolean; cookie?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await signedInContext(browser, s, opts.cookie ?? (await ownerSession(s)), {
+    viewport: { width, height: 900 },
+    colorScheme: opts.dark ? 'dark' : 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Nothing runs off the side of the page (a 360 px phone must not scroll sideways). */
+async function horizontalOverflow(page: Page): Promise<number> {
+  return (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+}
+
+/**
+ * Runs `fn(api)` in the page with the page's own instance of the dashboard's API module (the
+ * content-hashed URL its entry module imports), as a page action would call it.
+ */
+function withApi(page: Page, fn: string): Promise<unknown> {
+  return page.evaluate(`(async () => {
+    if (!window.testApi) {
+      const entry = document.querySelector('script[type=module]').src;
+      const source = await (await fetch(entry)).text();
+      window.testApi = await import(new URL(source.match(/'(\\.\\/api\\.js\\?v=[0-9a-f]+)'/)[1], entry).href);
+    }
+    return (${fn})(window.testApi);
+  })()`);
+}
+
+const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
+
+describe('the overview', () => {
+  it('teaches on an empty install: what a monitor is, the kinds, and the first-run checklist', async () => {
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/`);
+      await page.locator('#empty:not([hidden])').waitFor();
+      await page.locator('#checklist:not([hidden])').waitFor();
+      expect(await text(page, '#empty')).toContain('No monitors yet');
+      expect(await text(page, '#checklist')).toContain('Add a monitor (to do)');
+      expect(await page.locator('nav[aria-label="Main"] a[aria-current="page"]').innerText()).toBe('Overview');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'overview-empty-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'overview-empty-390');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the monitors grouped, with counts, filters and search; light and dark, wide and narrow', async () => {
+    const cookie = await ownerSession(s);
+    const write = await keyAt(s, 'write', 'seed');
+    const seeded = await seedStatusPage(s.t, bearer(write), undefined, 40);
+    // Groups of the owner's own (the seed sets public sections only).
+    for (const [name, group] of [['Homepage', 'Website'], ['Blog', 'Website'], ['Shop', 'Website'], ['Router', 'Network'], ['NAS', 'Network']]) {
+      await s.t.http.patch(`/api/v1/monitors/${seeded.byName.get(name)}`).set(bearer(write)).send({ group }).expect(200);
+    }
+    for (const dark of [false, true]) {
+      for (const width of [1280, 390]) {
+        const { context, page, errors } = await open(width, { dark, cookie });
+        try {
+          await page.goto(`${s.base}/`);
+          await page.locator('#list .mon').first().waitFor();
+          expect(await page.locator('#list .mon').count()).toBe(10);
+          expect(await text(page, '#counts')).toContain('10 monitors');
+          if (width === 390) expect(await horizontalOverflow(page)).toBe(0);
+          expect(await seriousAxeFindings(page)).toEqual([]);
+          await shot(page, `overview-${dark ? 'dark' : 'light'}-${width}`);
+          if (!dark && width === 1280) {
+            // By name, and by target (the seed's hosts are svc-<n>.home.lan).
+            await page.getByLabel('Search').fill('nas');
+            await page.locator('#shown', { hasText: '1 of 10 monitors matches' }).waitFor();
+            expect(await page.locator('#list .mon .name > :first-child').allInnerTexts()).toEqual(['NAS']);
+            expect(page.url()).toBe(`${s.base}/?q=nas`);
+            await page.getByLabel('Search').fill('home.lan');
+            await page.locator('#shown', { hasText: '10 of 10 monitors match' }).waitFor();
+            await page.getByLabel('Group').selectOption('Website');
+            expect(await page.locator('#list .mon .name > :first-child').allInnerTexts()).toEqual(['Homepage', 'Blog', 'Shop']);
+            await page.getByRole('button', { name: 'Clear the filters' }).click();
+            expect(await page.locator('#list .mon').count()).toBe(10);
+          }
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  });
+
+  it('shows a local target going down and coming back as it happens, without a reload', async () => {
+    const cookie = await ownerSession(s);
+    const write = await keyAt(s, 'write', 'live');
+    const created = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ name: 'Flip target', kind: 'http', confirm_after: 1, recover_after: 1, http: { url: target.url } })
+      .expect(201);
+    const id = created.body.id as number;
+    const { context, page, errors } = await open(1280, { cookie });
+    try {
+      await page.goto(`${s.base}/?q=flip`);
+      const row = page.locator(`.mon[data-id="${id}"]`);
+      await row.waitFor();
+      await page.locator('#live', { hasText: 'Live' }).waitFor();
+      await page.evaluate('window.__loads = performance.getEntriesByType("navigation").length');
+
+      target.status = 500;
+      await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
+      await row.locator('.status.down').waitFor();
+      expect(await text(page, '#incidents')).toContain('Flip target');
+
+      target.status = 200;
+      await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
+      await row.locator('.status.up').waitFor();
+      await page.locator('#incident-list li', { hasText: 'Flip target' }).waitFor({ state: 'detached' });
+      // The same document all along: nothing was reloaded.
+      expect(await page.evaluate('window.__loads')).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the shell', () => {
+  beforeAll(async () => {
+    const write = await keyAt(s, 'write', 'shell');
+    await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name: 'Shell fixture', kind: 'ping', ping: { host: '127.0.0.1' } }).expect(201);
+  });
+
+  it('asks for a fresh sign-in when an action needs one, then repeats the action', async () => {
+    const cookie = await ownerSession(s);
+    const write = await keyAt(s, 'write', 'step');
+    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name: 'To delete', kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } }).expect(201);
+    // The session is older than 12 hours: deleting a monitor asks to confirm.
+    s.t.clock.advance(13 * 3600_000);
+    const { context, page, errors } = await open(1280, { cookie });
+    try {
+      await page.goto(`${s.base}/`);
+      await page.locator('#list .mon').first().waitFor();
+      const result = withApi(page, `(m) => m.del('monitors/${created.body.id}').then(() => 'deleted', (e) => 'failed: ' + e.code)`);
+      const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+      await Promise.race([dialog.waitFor(), result.then((r) => { throw new Error(`no dialog: ${r} ${errors}`); })]);
+      await dialog.getByLabel('Password').fill(OWNER.password);
+      await dialog.getByLabel('Authenticator code').fill('000000');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await dialog.locator('.form-error', { hasText: 'Wrong password or code.' }).waitFor();
+      s.t.clock.advance(30_000);
+      await dialog.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      expect(await result).toBe('deleted');
+      await s.t.http.get(`/api/v1/monitors/${created.body.id}`).set(bearer(write)).expect(404);
+      expect(await dialog.isVisible()).toBe(false);
+      expect(errors.filter((e) => !e.includes('403') && !e.includes('401'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the page when the session ends: signs in again in a dialog and repeats the request', async () => {
+    const cookie = await ownerSession(s);
+    const { context, page, errors } = await open(1280, { cookie });
+    try {
+      await page.goto(`${s.base}/`);
+      await page.getByLabel('Search').fill('kept while signed out');
+      await context.clearCookies();
+      const result = withApi(page, `(m) => m.get('summary').then((r) => typeof r.counts.total, (e) => 'failed: ' + e.code)`);
+      const dialog = page.getByRole('dialog', { name: 'You were signed out' });
+      await dialog.waitFor();
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'dialog-signed-out-1280');
+      await dialog.getByLabel('Email').fill(OWNER.email);
+      await dialog.getByLabel('Password').fill(OWNER.password);
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      s.t.clock.advance(30_000);
+      await dialog.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      expect(await result).toBe('number');
+      expect(await page.getByLabel('Search').inputValue()).toBe('kept while signed out');
+      expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the offline banner while the service cannot be reached, and carries on when it can', async () => {
+    const { context, page } = await open(390);
+    try {
+      await page.goto(`${s.base}/`);
+      await page.locator('#list .mon').first().waitFor();
+      await withApi(page, '() => null');
+      await context.setOffline(true);
+      const result = withApi(page, `(m) => m.get('summary').then((r) => typeof r.counts.total)`);
+      await page.locator('#offline:not([hidden])').waitFor();
+      expect(await text(page, '#offline')).toContain('Farsight cannot be reached');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'offline-390');
+      // Retrying while still offline keeps the banner (and the request) waiting.
+      await page.getByRole('button', { name: 'Retry now' }).click();
+      await page.locator('#offline-text', { hasText: 'Trying again in 2 s' }).waitFor();
+      await context.setOffline(false);
+      expect(await result).toBe('number');
+      await page.locator('#offline').waitFor({ state: 'hidden' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens the navigation from the menu button on a phone, and closes it with Escape', async () => {
+    const { context, page } = await open(360);
+    try {
+      await page.goto(`${s.base}/`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.isVisible()).toBe(false);
+      await page.getByRole('button', { name: 'Menu' }).focus();
+      await page.keyboard.press('Enter');
+      await nav.waitFor();
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Overview');
+      await shot(page, 'nav-open-360');
+      await page.keyboard.press('Escape');
+      await nav.waitFor({ state: 'hidden' });
+      expect(await horizontalOverflow(page)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
