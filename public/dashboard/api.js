@@ -116,8 +116,9 @@ export function fieldErrors(form, err, words = {}) {
     p.className = FIELD_ERROR;
     p.id = 'err-' + f.field.replace(/[^a-z0-9_-]/gi, '-');
     p.textContent = sentence(f.message);
-    const anchor = input.closest('.field') || input;
-    anchor.after(p);
+    const field = input.closest('.field');
+    if (field) field.appendChild(p);
+    else input.after(p);
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-describedby', ((input.getAttribute('aria-describedby') || '') + ' ' + p.id).trim());
     first = first || input;

@@ -9,9 +9,7 @@ import { buildRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
-/** The monitor pages exist from this version on: rows link to them. */
-const MONITOR_PAGES = document.body.dataset.monitorPages === '1';
-const monitorLink = (id) => (MONITOR_PAGES ? '/monitors/' + id : null);
+const monitorLink = (id) => '/monitors/' + id;
 
 const monitors = new Map(); // id -> monitor answer
 const rows = new Map(); // id -> row element
@@ -125,8 +123,8 @@ function drawIncidents() {
   const items = [...openIncidents.values()].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
   for (const i of items) {
     const li = el('li');
-    const name = MONITOR_PAGES ? el('a', null, i.monitor_name) : el('strong', null, i.monitor_name);
-    if (MONITOR_PAGES) name.href = monitorLink(i.monitor_id);
+    const name = el('a', null, i.monitor_name);
+    name.href = monitorLink(i.monitor_id);
     li.append(el('span', 'status down', 'Down'), name, el('span', 'cause', (i.cause && i.cause.message) || ''));
     const t = el('time', 'muted', 'since ' + ago(i.started_at) + ' (' + duration(Date.now() - Date.parse(i.started_at)) + ')');
     t.dateTime = i.started_at;
@@ -404,10 +402,6 @@ function live(up) {
 
 readFilters();
 openStream({ onEvent: apply, onStatus: live });
-loadAll().then(() => {
-  $('add-monitor').hidden = !MONITOR_PAGES;
-  $('empty-action').hidden = !MONITOR_PAGES;
-  if (MONITOR_PAGES) $('step-monitor-link').href = '/monitors/new';
-});
+loadAll();
 // Durations of open incidents grow while the page is open.
 setInterval(drawIncidents, 30_000);

@@ -24,6 +24,21 @@ import { pageCsp } from './page-csp';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
+const ID = /^[1-9][0-9]{0,15}$/;
+
+/** The choices the monitor form offers (the kinds with a line each, and the kinds' enumerations). */
+const FORM_CHOICES = {
+  kinds: [
+    { value: 'http', label: 'HTTP', hint: 'a web page or API' },
+    { value: 'tcp', label: 'TCP', hint: 'a port accepts connections' },
+    { value: 'ping', label: 'Ping', hint: 'a host answers' },
+    { value: 'dns', label: 'DNS', hint: 'a name resolves' },
+    { value: 'tls', label: 'TLS', hint: 'a certificate stays valid' },
+    { value: 'heartbeat', label: 'Heartbeat', hint: 'a job checks in' },
+  ],
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  records: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'],
+};
 
 @Public()
 @Controller()
@@ -38,6 +53,23 @@ export class AppPagesController {
   @Get()
   async overview(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     await this.page(req, res, 'overview', 'Overview', 'overview', {});
+  }
+
+  @Get('monitors/new')
+  async newMonitor(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'overview', 'Add a monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Add the monitor', back: '/', monitorId: '' });
+  }
+
+  @Get('monitors/:id')
+  async monitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    if (!ID.test(id)) throw ApiError.notFound('monitor');
+    await this.page(req, res, 'overview', 'Monitor', 'monitor', { monitorId: id });
+  }
+
+  @Get('monitors/:id/edit')
+  async editMonitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    if (!ID.test(id)) throw ApiError.notFound('monitor');
+    await this.page(req, res, 'overview', 'Edit the monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Save the changes', back: `/monitors/${id}`, monitorId: id });
   }
 
   /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */
