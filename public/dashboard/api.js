@@ -107,14 +107,16 @@ export function fieldErrors(form, err, words = {}) {
   let first = null;
   const fields = err instanceof ApiFailure && err.code === 'invalid' ? (err.fields.length ? err.fields : [{ field: err.field, message: err.message }]) : [];
   for (const f of fields) {
-    const input = f.field ? form.querySelector('[name="' + CSS.escape(f.field) + '"]') : null;
+    // Inputs of list items are named `http.headers.1.value`; the API says `http.headers[1].value`.
+    const name = f.field ? f.field.replace(/\[(\d+)\]/g, '.$1') : null;
+    const input = name ? form.querySelector('[name="' + CSS.escape(name) + '"]') : null;
     if (!input) {
       loose.push((words[f.field] || f.field || '') + (f.field ? ': ' : '') + f.message);
       continue;
     }
     const p = document.createElement('p');
     p.className = FIELD_ERROR;
-    p.id = 'err-' + f.field.replace(/[^a-z0-9_-]/gi, '-');
+    p.id = 'err-' + name.replace(/[^a-z0-9_-]/gi, '-');
     p.textContent = sentence(f.message);
     const field = input.closest('.field');
     if (field) field.appendChild(p);

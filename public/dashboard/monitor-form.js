@@ -4,10 +4,11 @@
 // back as ******** and are sent back as ******** (kept) unless the owner types a new value.
 // "Test now" runs the unsaved monitor once (POST /monitors/test) and shows the result.
 import './shell.js';
-import { ApiFailure, clearErrors, fieldErrors, get, getAll, patch, post, say } from './api.js';
+import { ApiFailure, clearErrors, fieldErrors, get, getAll, patch, post } from './api.js';
 import { el } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { resultView } from './check-result.js';
+import { addRow as addListRow, checkField, selectField, textField } from './rows.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('monitor-form');
@@ -21,80 +22,18 @@ const input = (name) => form.elements.namedItem(name);
 
 const ROWS = {
   'http.headers': (i, v = {}) => [
-    field(`http.headers.${i}.name`, 'Name', v.name, { autocomplete: 'off' }),
-    field(`http.headers.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
-    check(`http.headers.${i}.secret`, 'Secret', !!v.secret),
+    textField(`http.headers.${i}.name`, 'Name', v.name, { autocomplete: 'off' }),
+    textField(`http.headers.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
+    checkField(`http.headers.${i}.secret`, 'Secret', !!v.secret),
   ],
   'http.json': (i, v = {}) => [
-    field(`http.json.${i}.path`, 'Path', v.path, { placeholder: '$.status' }),
-    select(`http.json.${i}.op`, 'Test', OPS, v.op || '=='),
-    field(`http.json.${i}.value`, 'Value', v.value === undefined || v.value === null ? '' : typeof v.value === 'string' ? v.value : JSON.stringify(v.value)),
+    textField(`http.json.${i}.path`, 'Path', v.path, { placeholder: '$.status' }),
+    selectField(`http.json.${i}.op`, 'Test', OPS, v.op || '=='),
+    textField(`http.json.${i}.value`, 'Value', v.value === undefined || v.value === null ? '' : typeof v.value === 'string' ? v.value : JSON.stringify(v.value)),
   ],
 };
 
-let uid = 0;
-function field(name, label, value, attrs = {}) {
-  const id = 'f' + ++uid;
-  const d = el('div', 'field');
-  const l = el('label', null, label);
-  l.htmlFor = id;
-  const i = el('input');
-  i.id = id;
-  i.name = name;
-  i.value = value === undefined || value === null ? '' : value;
-  for (const [k, v] of Object.entries(attrs)) i.setAttribute(k, v);
-  d.append(l, i);
-  return d;
-}
-
-function select(name, label, options, value) {
-  const id = 'f' + ++uid;
-  const d = el('div', 'field');
-  const l = el('label', null, label);
-  l.htmlFor = id;
-  const s = el('select');
-  s.id = id;
-  s.name = name;
-  for (const o of options) s.appendChild(new Option(o, o, false, o === value));
-  d.append(l, s);
-  return d;
-}
-
-function check(name, label, checked) {
-  const l = el('label', 'check');
-  const i = el('input');
-  i.type = 'checkbox';
-  i.name = name;
-  i.checked = checked;
-  l.append(i, document.createTextNode(' ' + label));
-  return l;
-}
-
-function addRow(list, value) {
-  const box = form.querySelector(`[data-list="${list}"]`);
-  const row = el('div', 'rep-row');
-  row.append(...ROWS[list](box.children.length, value));
-  const remove = el('button', 'secondary small', 'Remove');
-  remove.type = 'button';
-  remove.setAttribute('aria-label', 'Remove this row');
-  remove.addEventListener('click', () => {
-    row.remove();
-    renumber(list);
-  });
-  row.appendChild(remove);
-  box.appendChild(row);
-  return row;
-}
-
-/** Row inputs are named by their index; after a removal the names follow the new order. */
-function renumber(list) {
-  const box = form.querySelector(`[data-list="${list}"]`);
-  [...box.children].forEach((row, i) => {
-    row.querySelectorAll('[name]').forEach((inp) => {
-      inp.name = inp.name.replace(new RegExp('^' + list.replace('.', '\\.') + '\\.\\d+\\.'), `${list}.${i}.`);
-    });
-  });
-}
+const addRow = (list, value) => addListRow(form, list, ROWS[list], value);
 
 form.querySelectorAll('[data-add]').forEach((b) => b.addEventListener('click', () => {
   const row = addRow(b.dataset.add);

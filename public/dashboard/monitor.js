@@ -140,7 +140,10 @@ async function loadIncidents() {
     li.append(el('span', 'status ' + (i.ended_at ? 'up' : 'down'), i.ended_at ? 'Ended' : 'Open'));
     const t = el('time', null, when(i.started_at));
     t.dateTime = i.started_at;
-    li.append(t, el('span', 'muted', duration(i.duration_ms)), el('span', 'cause', (i.cause && i.cause.message) || ''));
+    const a = el('a');
+    a.href = '/incidents/' + i.id;
+    a.appendChild(t);
+    li.append(a, el('span', 'muted', duration(i.duration_ms)), el('span', 'cause', (i.cause && i.cause.message) || ''));
     if (i.acknowledged_at) li.appendChild(el('span', 'tag-ack', 'acknowledged'));
     if (i.note) li.appendChild(el('span', 'muted', '“' + i.note + '”'));
     ul.appendChild(li);

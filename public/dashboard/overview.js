@@ -124,7 +124,7 @@ function drawIncidents() {
   for (const i of items) {
     const li = el('li');
     const name = el('a', null, i.monitor_name);
-    name.href = monitorLink(i.monitor_id);
+    name.href = '/incidents/' + i.id;
     li.append(el('span', 'status down', 'Down'), name, el('span', 'cause', (i.cause && i.cause.message) || ''));
     const t = el('time', 'muted', 'since ' + ago(i.started_at) + ' (' + duration(Date.now() - Date.parse(i.started_at)) + ')');
     t.dateTime = i.started_at;

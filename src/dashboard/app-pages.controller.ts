@@ -40,6 +40,17 @@ const FORM_CHOICES = {
   records: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'],
 };
 
+/** The alert events a channel may receive (spec "Alert events"), in words. */
+const ALERT_EVENTS = [
+  { value: 'down', label: 'Down' },
+  { value: 'up', label: 'Up again' },
+  { value: 'slow', label: 'Slow, and back to normal' },
+  { value: 'flapping', label: 'Flapping' },
+  { value: 'cert', label: 'Certificate expiry' },
+  { value: 'reminder', label: 'Reminders while down' },
+  { value: 'notice', label: 'Notices of the service' },
+];
+
 @Public()
 @Controller()
 export class AppPagesController {
@@ -70,6 +81,27 @@ export class AppPagesController {
   async editMonitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
     if (!ID.test(id)) throw ApiError.notFound('monitor');
     await this.page(req, res, 'overview', 'Edit the monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Save the changes', back: `/monitors/${id}`, monitorId: id });
+  }
+
+  @Get('incidents')
+  async incidents(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'incidents', 'Incidents', 'incidents', {});
+  }
+
+  @Get('incidents/:id')
+  async incident(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    if (!ID.test(id)) throw ApiError.notFound('incident');
+    await this.page(req, res, 'incidents', 'Incident', 'incident', { incidentId: id });
+  }
+
+  @Get('channels')
+  async channels(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'channels', 'Alert channels', 'channels', { events: ALERT_EVENTS });
+  }
+
+  @Get('keys')
+  async keys(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'keys', 'API keys', 'keys', {});
   }
 
   /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */

@@ -17,12 +17,12 @@ interface NavEntry {
 
 export const NAV: readonly NavEntry[] = [
   { key: 'overview', href: '/', label: 'Overview', ready: true },
-  { key: 'incidents', href: '/incidents', label: 'Incidents', ready: false },
-  { key: 'channels', href: '/channels', label: 'Channels', ready: false },
+  { key: 'incidents', href: '/incidents', label: 'Incidents', ready: true },
+  { key: 'channels', href: '/channels', label: 'Channels', ready: true },
   { key: 'status-page', href: '/status-page', label: 'Status page', ready: false },
   { key: 'settings', href: '/settings', label: 'Settings', ready: false },
   { key: 'security', href: '/security', label: 'Security', ready: false },
-  { key: 'keys', href: '/keys', label: 'API keys', ready: false },
+  { key: 'keys', href: '/keys', label: 'API keys', ready: true },
   { key: 'timeline', href: '/timeline', label: 'Timeline', ready: false },
   { key: 'diagnostics', href: '/diagnostics', label: 'Diagnostics', ready: false },
 ];

@@ -6,6 +6,8 @@
  * (git-ignored), to look at after a change.
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpAt } from '../../src/auth/totp';
@@ -55,6 +57,8 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** Nothing runs off the side of the page (a 360 px phone must not scroll sideways). */
 async function horizontalOverflow(page: Page): Promise<number> {
+  // After a resize: measured once the page has laid itself out again.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   return (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
 }
 
@@ -308,6 +312,122 @@ describe('the monitor forms and page', () => {
       await page.getByRole('dialog', { name: 'Delete this monitor?' }).getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL(`${s.base}/`);
       await s.t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(404);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('incidents, channels and keys', () => {
+  it('acknowledges an incident and leaves a note, seen in its timeline', async () => {
+    const write = await keyAt(s, 'write', 'incident');
+    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write))
+      .send({ name: 'Ack target', kind: 'http', confirm_after: 1, http: { url: target.url } }).expect(201);
+    target.status = 503;
+    await s.t.http.post(`/api/v1/monitors/${created.body.id}/check`).set(bearer(write)).send({}).expect(200);
+    target.status = 200;
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/incidents?state=open`);
+      await page.getByRole('link', { name: 'Ack target' }).click();
+      await page.locator('#incident:not([hidden])').waitFor();
+      expect(await text(page, '#timeline')).toContain('down');
+      await page.getByLabel('Acknowledged: someone is on it').check();
+      await page.getByLabel(/^Note/).fill('Router rebooting, back in 5 min');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.locator('#ack-saved:not([hidden])').waitFor();
+      await page.locator('#timeline li.tl-ack').waitFor();
+      expect(await text(page, '#facts')).toContain('Router rebooting, back in 5 min');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'incident-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'incident-390');
+      await page.goto(`${s.base}/incidents`);
+      await page.locator('#rows tr').first().waitFor();
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'incidents-390');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await shot(page, 'incidents-1280');
+      const row = (await s.t.db.query('SELECT acknowledged_at, note FROM incidents WHERE monitor_id = ?', [created.body.id])) as { acknowledged_at: number; note: string }[];
+      expect(row[0].note).toBe('Router rebooting, back in 5 min');
+      expect(row[0].acknowledged_at).not.toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('adds a webhook channel, sends a test that the receiver gets signed, and shows the delivery', async () => {
+    const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/channels`);
+      await page.locator('#loading').waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Add a channel' }).click();
+      await page.getByRole('radio', { name: /^Webhook/ }).check();
+      await page.getByLabel('Name', { exact: true }).fill('Home automation');
+      await page.getByLabel('Receiver URL').fill('ftp://nope');
+      await page.getByLabel('Signing secret').fill('a-signing-secret-of-some-length');
+      await page.getByRole('button', { name: 'Add the channel' }).click();
+      await page.locator('.field-error').first().waitFor();
+      expect(await page.getByLabel('Receiver URL').getAttribute('aria-invalid')).toBe('true');
+      await page.getByLabel('Receiver URL').fill(url);
+      await page.getByRole('button', { name: 'Add the channel' }).click();
+      await page.locator('.channel h3', { hasText: 'Home automation' }).waitFor();
+      await page.getByRole('button', { name: 'Send a test: Home automation' }).click();
+      await page.locator('.test-answer.ok-text').waitFor();
+      expect(await text(page, '.test-answer')).toContain('Delivered');
+      await page.locator('#log tr', { hasText: 'Home automation' }).waitFor();
+      expect(received).toHaveLength(1);
+      expect(received[0].headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'channels-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'channels-390');
+      expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise((r) => receiver.close(r));
+    }
+  });
+
+  it('creates an API key shown once, which works, and revokes it', async () => {
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/keys`);
+      await page.locator('#loading').waitFor({ state: 'hidden' });
+      await page.getByLabel('Name').fill('grafana');
+      await page.getByLabel('Scope').selectOption('read');
+      await page.getByRole('button', { name: 'Create the key' }).click();
+      await page.locator('#new-key:not([hidden])').waitFor();
+      const key = await page.locator('#nk-value').innerText();
+      expect(key).toMatch(/^fs_[0-9a-f]{48}$/);
+      await s.t.http.get('/api/v1/summary').set(bearer(key)).expect(200);
+      await shot(page, 'keys-new-1280');
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      expect(await page.locator('#nk-value').innerText()).toBe('');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      page.once('dialog', (d) => d.accept());
+      await page.getByRole('button', { name: 'Revoke grafana' }).click();
+      await page.getByRole('button', { name: 'Revoke grafana' }).waitFor({ state: 'detached' });
+      await s.t.http.get('/api/v1/summary').set(bearer(key)).expect(401);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'keys-390');
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }
