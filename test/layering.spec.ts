@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   status: ['monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   system: ['status', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   openapi: ['system', 'status', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
-  dashboard: ['status', 'auth', 'common', 'config'],
+  dashboard: ['status', 'auth', 'events', 'common', 'config'],
 };
 
 /**

@@ -21,6 +21,7 @@ import { homeView } from './auth-pages';
 import { DashboardAssets } from './dashboard-assets';
 import { navFor, PageKey, themeChoices, themeOf } from './nav';
 import { pageCsp } from './page-csp';
+import { kindGroups } from './timeline-kinds';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
@@ -102,6 +103,26 @@ export class AppPagesController {
   @Get('keys')
   async keys(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     await this.page(req, res, 'keys', 'API keys', 'keys', {});
+  }
+
+  @Get('security')
+  async security(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'security', 'Security', 'security', {});
+  }
+
+  @Get('settings')
+  async settings(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'settings', 'Settings', 'settings', {});
+  }
+
+  @Get('diagnostics')
+  async diagnostics(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'diagnostics', 'Diagnostics', 'diagnostics', {});
+  }
+
+  @Get('timeline')
+  async timeline(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'timeline', 'Timeline', 'timeline', { kindGroups: kindGroups() });
   }
 
   /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */

@@ -20,11 +20,11 @@ export const NAV: readonly NavEntry[] = [
   { key: 'incidents', href: '/incidents', label: 'Incidents', ready: true },
   { key: 'channels', href: '/channels', label: 'Channels', ready: true },
   { key: 'status-page', href: '/status-page', label: 'Status page', ready: false },
-  { key: 'settings', href: '/settings', label: 'Settings', ready: false },
-  { key: 'security', href: '/security', label: 'Security', ready: false },
+  { key: 'settings', href: '/settings', label: 'Settings', ready: true },
+  { key: 'security', href: '/security', label: 'Security', ready: true },
   { key: 'keys', href: '/keys', label: 'API keys', ready: true },
-  { key: 'timeline', href: '/timeline', label: 'Timeline', ready: false },
-  { key: 'diagnostics', href: '/diagnostics', label: 'Diagnostics', ready: false },
+  { key: 'timeline', href: '/timeline', label: 'Timeline', ready: true },
+  { key: 'diagnostics', href: '/diagnostics', label: 'Diagnostics', ready: true },
 ];
 
 export interface NavItem {

@@ -8,11 +8,13 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpAt } from '../../src/auth/totp';
 import { bearer, OWNER } from '../support/app';
-import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext, virtualAuthenticator } from '../support/browser';
+import { sha256 } from '../../src/common/tokens';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { seedStatusPage } from '../status/seed';
 
@@ -37,8 +39,9 @@ afterAll(async () => {
 });
 
 /** A signed-in page at a width, with the theme given (or the system's, light). */
-async function open(width: number, opts: { dark?: boolean; cookie?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await signedInContext(browser, s, opts.cookie ?? (await ownerSession(s)), {
+async function open(width: number, opts: { dark?: boolean; cookie?: string; at?: Served } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const at = opts.at ?? s;
+  const context = await signedInContext(browser, at, opts.cookie ?? (await ownerSession(at)), {
     viewport: { width, height: 900 },
     colorScheme: opts.dark ? 'dark' : 'light',
   });
@@ -101,18 +104,25 @@ describe('the overview', () => {
   });
 
   it('shows the monitors grouped, with counts, filters and search; light and dark, wide and narrow', async () => {
-    const cookie = await ownerSession(s);
-    const write = await keyAt(s, 'write', 'seed');
-    const seeded = await seedStatusPage(s.t, bearer(write), undefined, 40);
+    // Its own app: the seed writes months of history, states and incidents behind the engine's
+    // back, so the app is started again on the same data to show them as after a restart.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-dash-'));
+    const first = await serve({}, { dataDir });
+    await createOwnerAt(first);
+    const seedKey = await keyAt(first, 'write', 'seed');
+    const seeded = await seedStatusPage(first.t, bearer(seedKey), undefined, 40);
     // Groups of the owner's own (the seed sets public sections only).
     for (const [name, group] of [['Homepage', 'Website'], ['Blog', 'Website'], ['Shop', 'Website'], ['Router', 'Network'], ['NAS', 'Network']]) {
-      await s.t.http.patch(`/api/v1/monitors/${seeded.byName.get(name)}`).set(bearer(write)).send({ group }).expect(200);
+      await first.t.http.patch(`/api/v1/monitors/${seeded.byName.get(name)}`).set(bearer(seedKey)).send({ group }).expect(200);
     }
+    await first.t.close();
+    const own = await serve({}, { dataDir });
+    const cookie = await ownerSession(own);
     for (const dark of [false, true]) {
       for (const width of [1280, 390]) {
-        const { context, page, errors } = await open(width, { dark, cookie });
+        const { context, page, errors } = await open(width, { dark, cookie, at: own });
         try {
-          await page.goto(`${s.base}/`);
+          await page.goto(`${own.base}/`);
           await page.locator('#list .mon').first().waitFor();
           expect(await page.locator('#list .mon').count()).toBe(10);
           expect(await text(page, '#counts')).toContain('10 monitors');
@@ -124,7 +134,7 @@ describe('the overview', () => {
             await page.getByLabel('Search').fill('nas');
             await page.locator('#shown', { hasText: '1 of 10 monitors matches' }).waitFor();
             expect(await page.locator('#list .mon .name > :first-child').allInnerTexts()).toEqual(['NAS']);
-            expect(page.url()).toBe(`${s.base}/?q=nas`);
+            expect(page.url()).toBe(`${own.base}/?q=nas`);
             await page.getByLabel('Search').fill('home.lan');
             await page.locator('#shown', { hasText: '10 of 10 monitors match' }).waitFor();
             await page.getByLabel('Group').selectOption('Website');
@@ -138,6 +148,8 @@ describe('the overview', () => {
         }
       }
     }
+    await own.t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows a local target going down and coming back as it happens, without a reload', async () => {
@@ -350,9 +362,9 @@ describe('incidents, channels and keys', () => {
       await shot(page, 'incidents-390');
       await page.setViewportSize({ width: 1280, height: 900 });
       await shot(page, 'incidents-1280');
-      const row = (await s.t.db.query('SELECT acknowledged_at, note FROM incidents WHERE monitor_id = ?', [created.body.id])) as { acknowledged_at: number; note: string }[];
-      expect(row[0].note).toBe('Router rebooting, back in 5 min');
-      expect(row[0].acknowledged_at).not.toBeNull();
+      const stored = await s.t.http.get(`/api/v1/incidents?monitor_id=${created.body.id}`).set(bearer(write)).expect(200);
+      expect(stored.body.items[0].note).toBe('Router rebooting, back in 5 min');
+      expect(stored.body.items[0].acknowledged_at).not.toBeNull();
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -428,6 +440,102 @@ describe('incidents, channels and keys', () => {
       expect(await horizontalOverflow(page)).toBe(0);
       await shot(page, 'keys-390');
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('security, settings, timeline and diagnostics', () => {
+  it('adds a passkey, renames it, confirms a removal with it, makes recovery codes and ends another session', async () => {
+    const cookie = await ownerSession(s);
+    const other = await ownerSession(s);
+    // Just these two sessions (earlier tests left theirs).
+    await s.t.db.query('DELETE FROM sessions WHERE token_hash NOT IN (?, ?)', [sha256(cookie), sha256(other)]);
+    const { context, page, errors } = await open(1280, { cookie });
+    await virtualAuthenticator(context, page);
+    try {
+      await page.goto(`${s.base}/security`);
+      await page.locator('#security:not([hidden])').waitFor();
+      await page.getByRole('button', { name: 'Add a passkey' }).click();
+      await page.getByLabel('Name for the new passkey').fill('Laptop');
+      await page.getByRole('button', { name: 'Create the passkey' }).click();
+      await page.getByRole('button', { name: 'Rename Laptop' }).click();
+      await page.getByLabel('New name for Laptop').fill('Work laptop');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Remove Work laptop' }).waitFor();
+
+      page.once('dialog', (d) => d.accept());
+      await page.getByRole('button', { name: 'Make 10 new codes' }).click();
+      await page.locator('#rc-codes li').nth(9).waitFor();
+
+      expect(await text(page, '#sessions')).toContain('this browser');
+      expect(await page.locator('#sessions li').count()).toBe(2);
+      await page.getByRole('button', { name: /^Sign out .*127\.0\.0\.1/ }).click();
+      await page.locator('#sessions li').nth(1).waitFor({ state: 'detached' });
+      expect(await s.t.db.query('SELECT id FROM sessions WHERE token_hash = ?', [sha256(other)])).toEqual([]);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'security-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'security-390');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // 13 hours later, removing the passkey asks to confirm: with the passkey itself.
+      s.t.clock.advance(13 * 3600_000);
+      page.once('dialog', (d) => d.accept());
+      await page.getByRole('button', { name: 'Remove Work laptop' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+      await dialog.getByRole('button', { name: 'Confirm with a passkey' }).click();
+      await page.getByRole('button', { name: 'Remove Work laptop' }).waitFor({ state: 'detached' });
+      expect(await s.t.db.query("SELECT id FROM passkeys WHERE label = 'Work laptop'")).toEqual([]);
+      expect(errors.filter((e) => !e.includes('403'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('changes a setting, says why a value is refused, and shows the timeline and diagnostics', async () => {
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/settings`);
+      await page.locator('#settings-form:not([hidden])').waitFor();
+      await page.getByLabel('Hourly figures (days)').fill('10');
+      await page.getByLabel('Check every (seconds)').fill('120');
+      await page.getByRole('button', { name: 'Save the settings' }).click();
+      await page.locator('.field-error').first().waitFor();
+      expect(await page.getByLabel('Hourly figures (days)').getAttribute('aria-invalid')).toBe('true');
+      await page.getByLabel('Hourly figures (days)').fill('60');
+      await page.getByRole('button', { name: 'Save the settings' }).click();
+      await page.locator('#saved:not([hidden])').waitFor();
+      const settings = await s.t.http.get('/api/v1/settings').set(bearer(await keyAt(s, 'read', 'settings'))).expect(200);
+      expect(settings.body.defaults.interval_s).toBe(120);
+      expect(settings.body.retention.hourly_days).toBe(60);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'settings-1280');
+
+      await page.goto(`${s.base}/timeline`);
+      await page.locator('#lines li').first().waitFor();
+      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.locator('#lines li.tl-settings_changed').first().waitFor();
+      expect(await page.locator('#lines li:not(.tl-settings_changed)').count()).toBe(0);
+      expect(page.url()).toContain('kind=settings_changed');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'timeline-1280');
+
+      await page.goto(`${s.base}/diagnostics`);
+      await page.locator('#diag:not([hidden])').waitFor();
+      expect((await text(page, '#sections')).toLowerCase()).toContain('checks a minute');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'diagnostics-1280');
+      for (const path of ['settings', 'timeline', 'diagnostics']) {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`${s.base}/${path}`);
+        await page.locator('#loading').waitFor({ state: 'hidden' });
+        expect(await horizontalOverflow(page)).toBe(0);
+        await shot(page, `${path}-390`);
+      }
+      expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
     } finally {
       await context.close();
     }

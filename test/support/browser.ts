@@ -10,7 +10,7 @@ import { freePort } from '../../bench/paths';
 import { issueSetupLink } from '../../src/auth/links';
 import { SessionsService } from '../../src/auth/sessions.service';
 import { totpAt } from '../../src/auth/totp';
-import { OWNER, startApp, TestApp } from './app';
+import { OWNER, StartOptions, startApp, TestApp } from './app';
 
 export const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -21,10 +21,10 @@ export interface Served {
   port: number;
 }
 
-export async function serve(env: Record<string, string> = {}): Promise<Served> {
+export async function serve(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Served> {
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const t = await startApp({ FARSIGHT_PUBLIC_URL: base, ...env });
+  const t = await startApp({ FARSIGHT_PUBLIC_URL: base, ...env }, opts);
   await new Promise<void>((resolve, reject) => {
     const server = t.app.getHttpServer();
     server.once('error', reject);
