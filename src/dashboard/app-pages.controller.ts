@@ -105,6 +105,11 @@ export class AppPagesController {
     await this.page(req, res, 'keys', 'API keys', 'keys', {});
   }
 
+  @Get('status-page')
+  async statusPage(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'status-page', 'Status page', 'status-page', { ranges: ['24h', '7d', '30d', '90d', '12mo'] });
+  }
+
   @Get('security')
   async security(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     await this.page(req, res, 'security', 'Security', 'security', {});

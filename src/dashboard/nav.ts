@@ -19,7 +19,7 @@ export const NAV: readonly NavEntry[] = [
   { key: 'overview', href: '/', label: 'Overview', ready: true },
   { key: 'incidents', href: '/incidents', label: 'Incidents', ready: true },
   { key: 'channels', href: '/channels', label: 'Channels', ready: true },
-  { key: 'status-page', href: '/status-page', label: 'Status page', ready: false },
+  { key: 'status-page', href: '/status-page', label: 'Status page', ready: true },
   { key: 'settings', href: '/settings', label: 'Settings', ready: true },
   { key: 'security', href: '/security', label: 'Security', ready: true },
   { key: 'keys', href: '/keys', label: 'API keys', ready: true },

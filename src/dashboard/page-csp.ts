@@ -17,7 +17,8 @@ export function pageCsp(opts: { challenge: boolean; app?: boolean }): string {
     `connect-src 'self'${extra}`,
     ...(opts.challenge ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
     // The installable dashboard: its manifest and its service worker, both our own.
-    ...(opts.app ? ["manifest-src 'self'", "worker-src 'self'"] : []),
+    // ... and the status page preview, drawn in a frame from the page's own stylesheet and fonts.
+    ...(opts.app ? ["font-src 'self'", "frame-src 'self'", "manifest-src 'self'", "worker-src 'self'"] : []),
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",

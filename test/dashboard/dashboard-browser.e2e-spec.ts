@@ -542,6 +542,55 @@ describe('security, settings, timeline and diagnostics', () => {
   });
 });
 
+describe('the status page editor', () => {
+  it('previews a change before saving it, orders the services, saves, and makes the icon from an uploaded logo', async () => {
+    const write = await keyAt(s, 'write', 'page');
+    for (const name of ['Public web', 'Public mail']) {
+      await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name, kind: 'http', group: 'Public', http: { url: target.url } }).expect(201);
+    }
+    const logo = path.join(ARTIFACTS, 'logo.svg');
+    fs.writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80"><rect width="240" height="80" rx="16" fill="#0f766e"/><circle cx="40" cy="40" r="22" fill="#fff"/></svg>');
+    const { context, page, errors } = await open(1440);
+    try {
+      await page.goto(`${s.base}/status-page`);
+      await page.locator('#editor:not([hidden])').waitFor();
+      const frame = page.frameLocator('#preview');
+      await frame.locator('body').waitFor();
+
+      await page.getByLabel('Title').fill('Acme services');
+      await frame.getByText('Acme services').first().waitFor();
+      await page.getByRole('checkbox', { name: 'Public mail' }).check();
+      await page.getByRole('checkbox', { name: 'Public web' }).check();
+      await frame.getByText('Public mail').first().waitFor();
+      await page.getByRole('button', { name: 'Move Public web up' }).click();
+      await page.getByLabel('Layout').selectOption('ledger');
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Save the status page' }).click();
+      await page.locator('#saved:not([hidden])').waitFor();
+      const saved = await s.t.http.get('/api/v1/status-page').set(bearer(write)).expect(200);
+      expect(saved.body.title).toBe('Acme services');
+      expect(saved.body.layout).toBe('ledger');
+      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public).sort((a: { sort: number }, b: { sort: number }) => a.sort - b.sort);
+      const names = new Map((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
+      expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public web', 'Public mail']);
+
+      await page.getByLabel(/^Upload a logo/).setInputFiles(logo);
+      await page.locator('#logo-ok:not([hidden])').waitFor();
+      await page.getByRole('button', { name: 'Make the home-screen icon from the logo' }).click();
+      await page.locator('#logo-ok', { hasText: 'home-screen icon is saved' }).waitFor();
+      const withIcon = await s.t.http.get('/api/v1/status-page').set(bearer(write)).expect(200);
+      expect(withIcon.body.logo.icon).not.toBeNull();
+      await shot(page, 'status-page-editor-1440');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await horizontalOverflow(page)).toBe(0);
+      await shot(page, 'status-page-editor-390');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the shell', () => {
   beforeAll(async () => {
     const write = await keyAt(s, 'write', 'shell');
