@@ -62,7 +62,11 @@ export function buildRow(m, link) {
   const target = el('span', 'target', m.target);
   target.title = m.target;
   name.appendChild(target);
-  row.append(statusBadge(m.state), name, spark(m.stats && m.stats.spark), num('lat', '', 'latest'), num('u24', '', '24 h'), num('u30', '', '30 d'));
+  const pick = el('input', 'pick');
+  pick.type = 'checkbox';
+  pick.value = String(m.id);
+  pick.setAttribute('aria-label', 'Select ' + m.name);
+  row.append(pick, statusBadge(m.state), name, spark(m.stats && m.stats.spark), num('lat', '', 'latest'), num('u24', '', '24 h'), num('u30', '', '30 d'));
   row.appendChild(el('span', 'err'));
   updateRow(row, m);
   return row;
@@ -72,7 +76,7 @@ export function buildRow(m, link) {
 export function updateRow(row, m) {
   const st = m.state || {};
   const status = st.status || 'unknown';
-  const badge = row.firstChild;
+  const badge = row.querySelector('.status');
   const word = (STATUS_WORDS[status] || status) + (st.muted ? ' · muted' : '');
   if (badge.className !== 'status ' + status) badge.className = 'status ' + status;
   if (badge.textContent !== word) badge.textContent = word;

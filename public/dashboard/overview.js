@@ -3,7 +3,7 @@
 // stream events are gathered and applied once per animation frame, so a burst of events costs
 // one layout, not one per event.
 import './shell.js';
-import { get, getAll } from './api.js';
+import { del, errorWords, get, getAll, post, say } from './api.js';
 import { ago, duration, el, when } from './format.js';
 import { buildRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream } from './stream.js';
@@ -213,7 +213,7 @@ function drawList() {
     section.appendChild(h);
     const head = el('div', 'mon-head');
     head.setAttribute('aria-hidden', 'true');
-    head.append(el('span', null, 'Status'), el('span', null, 'Monitor'), el('span', null, 'Latency, 24 h'), el('span', 'num', 'Latest'), el('span', 'num', 'Up 24 h'), el('span', 'num', 'Up 30 d'));
+    head.append(el('span'), el('span', null, 'Status'), el('span', null, 'Monitor'), el('span', null, 'Latency, 24 h'), el('span', 'num', 'Latest'), el('span', 'num', 'Up 24 h'), el('span', 'num', 'Up 30 d'));
     section.appendChild(head);
     for (const m of list) section.appendChild(rowOf(m));
     frag.appendChild(section);
@@ -226,7 +226,79 @@ function drawList() {
   $('shown').textContent = filtered ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}` : plural(monitors.size);
   $('clear-filters').hidden = !filtered;
   if (shown.length === 0) listEl.appendChild(el('p', 'card-section', 'No monitor matches these filters.'));
+  drawSelection();
 }
+
+// --- selection and bulk actions ---------------------------------------------------------------
+
+const selected = new Set();
+
+function drawSelection() {
+  for (const [id, row] of rows) row.querySelector('.pick').checked = selected.has(id);
+  const n = selected.size;
+  $('bulk').hidden = n === 0;
+  $('bulk-count').textContent = n + (n === 1 ? ' monitor selected' : ' monitors selected');
+  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
+  const all = $('select-all');
+  all.checked = shown.length > 0 && shown.every((id) => selected.has(id));
+  all.indeterminate = !all.checked && shown.some((id) => selected.has(id));
+}
+
+$('list').addEventListener('change', (ev) => {
+  if (!ev.target.classList.contains('pick')) return;
+  const id = Number(ev.target.value);
+  if (ev.target.checked) selected.add(id);
+  else selected.delete(id);
+  drawSelection();
+});
+$('select-all').addEventListener('change', (ev) => {
+  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
+  for (const id of shown) {
+    if (ev.target.checked) selected.add(id);
+    else selected.delete(id);
+  }
+  drawSelection();
+});
+$('bulk-clear').addEventListener('click', () => {
+  selected.clear();
+  drawSelection();
+  say($('bulk-result'), null);
+});
+
+const BULK = {
+  pause: { words: 'Pausing', call: (id) => post(`monitors/${id}/pause`) },
+  resume: { words: 'Resuming', call: (id) => post(`monitors/${id}/resume`) },
+  mute60: { words: 'Muting', call: (id) => post(`monitors/${id}/mute`, { minutes: 60 }) },
+  mute1440: { words: 'Muting', call: (id) => post(`monitors/${id}/mute`, { minutes: 1440 }) },
+  unmute: { words: 'Unmuting', call: (id) => post(`monitors/${id}/unmute`) },
+  delete: { words: 'Deleting', call: (id) => del(`monitors/${id}`) },
+};
+
+$('bulk').addEventListener('click', async (ev) => {
+  const b = ev.target.closest('button[data-bulk]');
+  if (!b) return;
+  const action = BULK[b.dataset.bulk];
+  const ids = [...selected];
+  if (b.dataset.bulk === 'delete' && !confirm('Delete ' + ids.length + (ids.length === 1 ? ' monitor' : ' monitors') + ' with their history? This cannot be undone.')) return;
+  const buttons = $('bulk').querySelectorAll('button');
+  buttons.forEach((x) => { x.disabled = true; });
+  const failed = [];
+  let done = 0;
+  // One at a time: a step-up asked by the first is then good for the rest.
+  for (const id of ids) {
+    say($('bulk-result'), action.words + ' ' + (done + 1) + ' of ' + ids.length + '…');
+    try {
+      await action.call(id);
+      selected.delete(id);
+    } catch (err) {
+      failed.push((monitors.get(id) || { name: '#' + id }).name + ': ' + errorWords(err));
+    }
+    done += 1;
+  }
+  buttons.forEach((x) => { x.disabled = false; });
+  say($('bulk-result'), failed.length ? 'Done, except ' + failed.length + ': ' + failed.join('; ') : 'Done: ' + ids.length + (ids.length === 1 ? ' monitor.' : ' monitors.'));
+  drawSelection();
+});
 
 // --- filters in the form and in the address --------------------------------------------------
 
@@ -352,6 +424,7 @@ function apply(name, data) {
     case 'monitors':
       for (const id of data.deleted) {
         monitors.delete(id);
+        selected.delete(id);
         const row = rows.get(id);
         if (row) row.remove();
         rows.delete(id);
@@ -385,6 +458,7 @@ async function refetchChanged() {
       updateRow(row, m);
       replaceSpark(row, m);
       row.querySelector('.name > :first-child').textContent = m.name;
+      row.querySelector('.pick').setAttribute('aria-label', 'Select ' + m.name);
       row.querySelector('.target').textContent = m.target;
     }
   }

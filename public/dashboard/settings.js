@@ -1,9 +1,11 @@
 // Service settings: monitor defaults, the time zone of days, retention, the email cap and
 // private targets, with what comes from the environment shown read-only. Only changed values
-// are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it).
+// are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it). Export and
+// import live here too (transfer.js).
 import './shell.js';
 import { clearErrors, errorWords, fieldErrors, get, patch } from './api.js';
 import { el } from './format.js';
+import './transfer.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('settings-form');

@@ -591,6 +591,68 @@ describe('the status page editor', () => {
   });
 });
 
+describe('bulk changes', () => {
+  it('pauses and resumes several monitors picked in the overview', async () => {
+    const write = await keyAt(s, 'write', 'bulk');
+    const ids: number[] = [];
+    for (const name of ['Bulk one', 'Bulk two', 'Bulk three']) {
+      ids.push((await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name, kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } }).expect(201)).body.id);
+    }
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/?q=bulk`);
+      await page.locator('#list .mon').nth(2).waitFor();
+      await page.getByLabel('Select all shown').check();
+      await page.getByLabel('Select Bulk three').uncheck();
+      expect(await text(page, '#bulk-count')).toBe('2 monitors selected');
+      await page.getByRole('region', { name: 'Selected monitors' }).getByRole('button', { name: 'Pause' }).click();
+      await page.locator('#bulk-result', { hasText: 'Done: 2 monitors.' }).waitFor();
+      await page.locator(`.mon[data-id="${ids[0]}"] .status.paused`).waitFor();
+      await page.locator(`.mon[data-id="${ids[1]}"] .status.paused`).waitFor();
+      expect(await page.locator(`.mon[data-id="${ids[2]}"] .status.paused`).count()).toBe(0);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, 'overview-bulk-1280');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('exports to a file, and imports one after showing what it would do', async () => {
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/settings`);
+      await page.locator('#transfer:not([hidden])').waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the export' }).click()]);
+      const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+      expect(exported.service_export).toBe(1);
+      expect(exported.monitors.map((m: { slug: string }) => m.slug)).toEqual(expect.arrayContaining(['bulk-one', 'bulk-two', 'bulk-three']));
+
+      const file = path.join(ARTIFACTS, 'import.json');
+      const doc = { service_export: 1, monitors: [{ name: 'Imported NAS', slug: 'imported-nas', kind: 'ping', ping: { host: '127.0.0.1' } }, { name: 'Broken', slug: 'broken', kind: 'tcp', tcp: { host: '127.0.0.1', port: 70000 } }], channels: [], status_page: {} };
+      fs.writeFileSync(file, JSON.stringify(doc));
+      await page.getByLabel('Import a file').setInputFiles(file);
+      await page.locator('#x-plan:not([hidden])').waitFor();
+      expect(await text(page, '#x-plan')).toContain('tcp.port');
+      expect(await page.getByRole('button', { name: 'Apply the import' }).isVisible()).toBe(false);
+      await shot(page, 'import-errors-1280');
+
+      fs.writeFileSync(file, JSON.stringify({ ...doc, monitors: [doc.monitors[0]] }));
+      await page.getByLabel('Import a file').setInputFiles(file);
+      await page.getByRole('heading', { name: 'What importing import.json would do' }).waitFor();
+      expect(await text(page, '#x-plan')).toContain('Created: 1');
+      await s.t.http.get('/api/v1/monitors/slug:imported-nas').set(bearer(await keyAt(s, 'read', 'imp'))).expect(404);
+      await page.getByRole('button', { name: 'Apply the import' }).click();
+      await page.locator('#x-done:not([hidden])').waitFor();
+      expect(await text(page, '#x-done')).toContain('1 monitors created');
+      await s.t.http.get('/api/v1/monitors/slug:imported-nas').set(bearer(await keyAt(s, 'read', 'imp2'))).expect(200);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the shell', () => {
   beforeAll(async () => {
     const write = await keyAt(s, 'write', 'shell');
