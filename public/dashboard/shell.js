@@ -39,3 +39,8 @@ $('sign-out').addEventListener('click', async (ev) => {
 
 initOffline();
 localTimes();
+
+// Installable: the worker keeps the shell, never an API answer (sw.js).
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+}

@@ -11,6 +11,7 @@ import { ApiError } from '../common/api-error';
 import { readCookie } from '../common/cookies';
 import type { AppRequest } from '../common/request-context';
 import { isSafeAssetName } from '../common/static-files';
+import { readResource } from '../common/resources';
 import { render } from '../common/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -18,9 +19,11 @@ import { AuthService } from '../auth/auth.service';
 import { OwnerPasskeysService } from '../auth/passkeys/owner-passkeys.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
 import { homeView } from './auth-pages';
+import { Packed, pickEncoding } from '../status/compression';
 import { DashboardAssets } from './dashboard-assets';
 import { navFor, PageKey, themeChoices, themeOf } from './nav';
 import { pageCsp } from './page-csp';
+import { serviceWorkerSource } from './service-worker';
 import { kindGroups } from './timeline-kinds';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
@@ -55,6 +58,8 @@ const ALERT_EVENTS = [
 @Public()
 @Controller()
 export class AppPagesController {
+  private serviceWorkerText: string | undefined;
+
   constructor(
     private readonly auth: AuthService,
     private readonly passkeys: OwnerPasskeysService,
@@ -139,6 +144,49 @@ export class AppPagesController {
     this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', this.assets.url('account.js'), homeView(signedIn, items));
   }
 
+  /** The installable app's manifest: the dashboard, from /, with Farsight's own icons. */
+  @Get('dashboard/manifest.webmanifest')
+  manifest(@Res() res: Response): void {
+    res.setHeader('Content-Type', 'application/manifest+json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.send(JSON.stringify({
+      name: 'Farsight',
+      short_name: 'Farsight',
+      description: 'Uptime monitoring: your monitors, incidents and alerts.',
+      id: '/',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#564be6',
+      background_color: '#111114',
+      icons: [
+        { src: this.assets.url('icon-192.png'), sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: this.assets.url('icon-512.png'), sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: this.assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    }));
+  }
+
+  /** The service worker, at the root so that its scope is the whole dashboard (service-worker.ts). */
+  @Get('sw.js')
+  serviceWorker(@Res() res: Response): void {
+    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    // A worker runs under its own script's policy: it fetches the shell from here, nothing else.
+    res.setHeader('Content-Security-Policy', "default-src 'none'; connect-src 'self'");
+    res.send(this.serviceWorkerText ??= serviceWorkerSource(readResource('public/dashboard/sw.js').toString('utf8'), [...this.assets.urls(), '/offline']));
+  }
+
+  /** What the installed app shows when the server cannot be reached (kept by the service worker). */
+  @Get('offline')
+  offline(@Res() res: Response): void {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', APP_CSP);
+    res.setHeader('Cache-Control', 'no-cache');
+    // Named by its hashed URL, which the service worker keeps: the page is drawn offline too.
+    res.send(render('dashboard/offline', { title: 'Offline · Farsight', baseCss: this.assets.url('dashboard.css') }, 'dashboard/layout'));
+  }
+
   @Get('dashboard/assets/:file')
   asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
     const a = isSafeAssetName(file) ? this.assets.get(file) : null;
@@ -159,22 +207,28 @@ export class AppPagesController {
     res.setHeader('Cache-Control', 'no-store');
     // Runbook and target links leave the dashboard without its addresses.
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.send(
-      render(view, {
-        ...model,
-        title: `${title} · Farsight`,
-        heading: title,
-        email,
-        script,
-        nav: navFor(key),
-        theme,
-        themes: themeChoices(theme),
-        css: this.assets.url('app.css'),
-        baseCss: this.assets.url('dashboard.css'),
-        mark: '/auth/assets/mark.svg',
-        publicOrigin: this.config.publicOrigin,
-        passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
-      }, 'dashboard/app'),
-    );
+    const html = render(view, {
+      ...model,
+      title: `${title} · Farsight`,
+      heading: title,
+      email,
+      script,
+      nav: navFor(key),
+      theme,
+      themes: themeChoices(theme),
+      css: this.assets.url('app.css'),
+      baseCss: this.assets.url('dashboard.css'),
+      mark: '/auth/assets/mark.svg',
+      appleIcon: this.assets.url('apple-touch-icon.png'),
+      publicOrigin: this.config.publicOrigin,
+      passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
+    }, 'dashboard/app');
+    // Compressed like every asset: the page weight is what travels.
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    const body = new Packed(html).body(encoding);
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
   }
 }

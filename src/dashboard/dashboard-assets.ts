@@ -45,6 +45,11 @@ export class DashboardAssets {
     return this.load().get(name) ?? null;
   }
 
+  /** Every file's versioned URL (what the service worker keeps), the worker's own source left out. */
+  urls(): string[] {
+    return [...this.load().keys()].filter((n) => n !== 'sw.js').map((n) => this.url(n));
+  }
+
   /** `/dashboard/assets/<name>?v=<hash>`: the URL a page names a file by. */
   url(name: string): string {
     const a = this.get(name);

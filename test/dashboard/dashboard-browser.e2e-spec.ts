@@ -58,6 +58,11 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** The first screen only, for docs/images/dashboard-<name>.png (copied by hand after a look). */
+async function docShot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `docs-${name}.png`) });
+}
+
 /** Nothing runs off the side of the page (a 360 px phone must not scroll sideways). */
 async function horizontalOverflow(page: Page): Promise<number> {
   // After a resize: measured once the page has laid itself out again.
@@ -129,6 +134,8 @@ describe('the overview', () => {
           if (width === 390) expect(await horizontalOverflow(page)).toBe(0);
           expect(await seriousAxeFindings(page)).toEqual([]);
           await shot(page, `overview-${dark ? 'dark' : 'light'}-${width}`);
+          if (!dark && width === 1280) await docShot(page, 'overview');
+          if (dark && width === 390) await docShot(page, 'overview-dark-phone');
           if (!dark && width === 1280) {
             // By name, and by target (the seed's hosts are svc-<n>.home.lan).
             await page.getByLabel('Search').fill('nas');
@@ -302,6 +309,7 @@ describe('the monitor forms and page', () => {
         expect(await seriousAxeFindings(page)).toEqual([]);
         if (width === 390) expect(await horizontalOverflow(page)).toBe(0);
         await shot(page, `monitor-page-${width}`);
+        if (width === 1280) await docShot(page, 'monitor');
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -352,6 +360,7 @@ describe('incidents, channels and keys', () => {
       expect(await text(page, '#facts')).toContain('Router rebooting, back in 5 min');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'incident-1280');
+      await docShot(page, 'incident');
       await page.setViewportSize({ width: 390, height: 844 });
       expect(await horizontalOverflow(page)).toBe(0);
       await shot(page, 'incident-390');
@@ -581,6 +590,8 @@ describe('the status page editor', () => {
       const withIcon = await s.t.http.get('/api/v1/status-page').set(bearer(write)).expect(200);
       expect(withIcon.body.logo.icon).not.toBeNull();
       await shot(page, 'status-page-editor-1440');
+      await page.locator('#sp-title').scrollIntoViewIfNeeded();
+      await docShot(page, 'status-page');
       await page.setViewportSize({ width: 390, height: 844 });
       expect(await horizontalOverflow(page)).toBe(0);
       await shot(page, 'status-page-editor-390');
@@ -732,6 +743,30 @@ describe('the shell', () => {
       await context.setOffline(false);
       expect(await result).toBe('number');
       await page.locator('#offline').waitFor({ state: 'hidden' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('installs: a manifest with icons, a service worker that keeps the shell only, an offline page', async () => {
+    const { context, page } = await open(1280);
+    try {
+      await page.goto(`${s.base}/`);
+      await page.locator('#list .mon').first().waitFor();
+      const manifest = await (await page.request.get(`${s.base}/dashboard/manifest.webmanifest`)).json();
+      expect(manifest).toMatchObject({ start_url: '/', scope: '/', display: 'standalone' });
+      for (const icon of manifest.icons) expect((await page.request.get(`${s.base}${icon.src}`)).headers()['content-type']).toBe('image/png');
+      expect(await page.evaluate('Promise.race([navigator.serviceWorker.ready.then((r) => r.scope), new Promise((r) => setTimeout(() => r("not ready"), 10000))])')).toBe(`${s.base}/`);
+      // Installed: the shell is in the cache once the worker is active.
+      await page.waitForFunction('navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then((r) => r.active && r.active.state === "activated")');
+      const cached = (await page.evaluate(`caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k).then((c) => c.keys())))).then((ls) => ls.flat().map((r) => new URL(r.url).pathname))`)) as string[];
+      expect(cached).toContain('/offline');
+      expect(cached).toContain('/dashboard/assets/app.css');
+      expect(cached.filter((p) => p.startsWith('/api/') || p === '/')).toEqual([]);
+      await context.setOffline(true);
+      await page.goto(`${s.base}/incidents`).catch(() => undefined);
+      await page.getByRole('heading', { name: 'Farsight cannot be reached' }).waitFor();
+      await context.setOffline(false);
     } finally {
       await context.close();
     }
