@@ -9,6 +9,7 @@ import { startupScenario } from './startup';
 import { storageScenario } from './storage';
 import { streamScenario } from './stream';
 import { writerScenario } from './writer';
+import { dashboardScenario } from '../dashboard';
 
 export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, heartbeatsScenario, startupScenario, storageScenario, streamScenario, alertsScenario, engineScenario];
 
@@ -18,5 +19,8 @@ export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, hear
  */
 export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, string> }[] = [{ scenario: engineScenario, options: { monitors: '200' } }];
 
-/** Run only when named: reference figures for reading the others, not targets. */
-export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario];
+/**
+ * Run only when named: `floor` (reference figures for reading the others, not targets) and
+ * `dashboard` (drives Debian's Chromium, which the other scenarios do not need).
+ */
+export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario, dashboardScenario];
