@@ -173,7 +173,7 @@ export class AppPagesController {
     res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
     // A worker runs under its own script's policy: it fetches the shell from here, nothing else.
-    res.setHeader('Content-Security-Policy', "default-src 'none'; connect-src 'self'");
+    res.setHeader('Content-Security-Policy', "default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
     res.send(this.serviceWorkerText ??= serviceWorkerSource(readResource('public/dashboard/sw.js').toString('utf8'), [...this.assets.urls(), '/offline']));
   }
 
