@@ -89,7 +89,12 @@ export class RollupsService {
       prepare: async () => {
         this.tz = (await this.settings.get()).tz_offset_min;
       },
-      added: (row) => accountRow(row, this.tails, this.capFor(row.monitor_id), this.tz, this.deltas),
+      added: (row) => {
+        // The zone as the settings say now (a PATCH answers with the settings it read back after
+        // its commit), so a result after a change of tz_offset_min lands in its new local day.
+        this.tz = this.settings.peek()?.tz_offset_min ?? this.tz;
+        accountRow(row, this.tails, this.capFor(row.monitor_id), this.tz, this.deltas);
+      },
       snapshot: (_kind, folding) => {
         this.writing = this.deltas.take(folding);
       },
