@@ -102,7 +102,7 @@ it('serves the manifest, the service worker (its shell by hash, its own policy) 
   expect(m.icons.map((i: { purpose: string }) => i.purpose)).toEqual(['any', 'any', 'maskable']);
   const sw = await t.http.get('/sw.js').expect(200);
   expect(sw.headers['content-type']).toBe('text/javascript; charset=utf-8');
-  expect(sw.headers['content-security-policy']).toBe("default-src 'none'; connect-src 'self'");
+  expect(sw.headers['content-security-policy']).toBe("default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
   const shell = JSON.parse(/^const SHELL = (.*);$/m.exec(sw.text)![1]) as string[];
   expect(shell).toContain('/offline');
   expect(shell.filter((u) => u !== '/offline').every((u) => /^\/dashboard\/assets\/[a-z0-9-]+\.[a-z]+\?v=[0-9a-f]{12}$/.test(u))).toBe(true);
