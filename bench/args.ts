@@ -63,4 +63,14 @@ export class Options {
     throw new ArgError(`--${name} is a flag (no value or true/false)`);
   }
 
+  has(name: string): boolean {
+    return this.raw.has(name);
+  }
+
+  /** The same options with some set (when not given on the command line). */
+  withDefaults(defaults: Record<string, string>): Options {
+    const raw = new Map(this.raw);
+    for (const [k, v] of Object.entries(defaults)) if (!raw.has(k)) raw.set(k, v);
+    return new Options(raw);
+  }
 }

@@ -19,7 +19,8 @@ export interface Child {
 
 const TAIL_LINES = 40;
 
-export function startChild(command: string, args: readonly string[], options: SpawnOptions = {}): Child {
+/** `onLine` sees every line the child writes (stdout and stderr), as it comes. */
+export function startChild(command: string, args: readonly string[], options: SpawnOptions = {}, onLine?: (line: string) => void): Child {
   hookExit();
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   if (proc.pid === undefined) throw new Error(`could not start ${command}`);
@@ -28,6 +29,7 @@ export function startChild(command: string, args: readonly string[], options: Sp
   const keep = (chunk: Buffer): void => {
     for (const line of chunk.toString('utf8').split('\n')) {
       if (line.trim() === '') continue;
+      onLine?.(line);
       lines.push(line);
       if (lines.length > TAIL_LINES) lines.shift();
     }

@@ -3,7 +3,7 @@
  * targets (docs/performance.md). Prints a table on stdout, progress on stderr, and writes the
  * results as JSON to bench/results/ (git-ignored).
  *
- *   (none) | all     every scenario with small defaults (a few minutes)
+ *   (none) | all     every scenario with small defaults (a few minutes), and the engine again with 200 monitors
  *   engine | writer | api | heartbeats | storage | startup | stream | alerts
  *   floor            CPU of a bare GET at the engine's rate: the floor under CPU per check (not in all)
  *   farm --port P --endpoints N [--tcp-ports K]     the target farm alone (until Ctrl-C)
@@ -22,11 +22,11 @@ import { DEFAULT_RESULTS_DIR } from './paths';
 import { callersOf, formatProfile, profileWindow, summariseProfile } from './profile';
 import { codeWarning, printTable, runInfo, ScenarioResult, writeJson } from './report';
 import { log, RunContext } from './scenario';
-import { EXTRA_SCENARIOS, SCENARIOS } from './scenarios';
+import { EXTRA_RUNS, EXTRA_SCENARIOS, SCENARIOS } from './scenarios';
 
 const HELP = `usage: npm run bench -- [scenario] [options]
 
-scenarios (default: all, with small defaults):
+scenarios (default: all, with small defaults; all also runs the engine with --monitors 200):
 ${SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary}`).join('\n')}
 ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`).join('\n')}
   farm        the target farm alone: --port P --endpoints N [--tcp-ports K]
@@ -87,13 +87,21 @@ async function main(argv: string[]): Promise<number> {
     profile: o.flag('profile'),
     keep: o.flag('keep'),
   };
+  const runs = chosen.map((scenario) => ({ scenario, options: o }));
+  // The extra runs of `all` (the engine with 200 monitors), unless the size was given; a smoke
+  // run keeps its tiny sizes (it only proves that the harness still runs them).
+  if (name === 'all') {
+    for (const x of EXTRA_RUNS) {
+      if (!Object.keys(x.options).some((k) => o.has(k))) runs.push({ scenario: x.scenario, options: ctx.smoke ? o : o.withDefaults(x.options) });
+    }
+  }
   const results: ScenarioResult[] = [];
   const started = performance.now();
   const startInfo = runInfo();
   try {
-    for (const scenario of chosen) {
+    for (const { scenario, options } of runs) {
       log(scenario.name, 'start');
-      const r = await scenario.run(o, ctx);
+      const r = await scenario.run(options, ctx);
       results.push(r);
       log(scenario.name, `done in ${r.elapsedS} s`);
     }

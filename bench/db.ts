@@ -30,8 +30,12 @@ export class Sqlite {
 }
 
 export interface DbSize {
+  /** Stored check results: rows of `checks` plus rows of `check_log` (results not folded yet). */
   rows: number;
-  /** page_count × page_size as this reader sees it: the database file size once the WAL is checkpointed. */
+  /**
+   * Pages in use × page_size as this reader sees it: the database file size once the WAL is
+   * checkpointed, less the free pages SQLite keeps for reuse (the log's pages after a fold).
+   */
   logicalBytes: number;
 }
 
@@ -41,10 +45,14 @@ export async function measureDb(file: string): Promise<DbSize> {
   try {
     await db.run('BEGIN');
     const { n } = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks');
+    // Databases from before the log (a baseline run of an older commit) have no check_log.
+    const { log } = await db.get<{ log: number }>("SELECT COUNT(*) AS log FROM sqlite_master WHERE name = 'check_log'");
+    const logged = log ? (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM check_log')).n : 0;
     const { page_count } = await db.get<{ page_count: number }>('PRAGMA page_count');
+    const { freelist_count } = await db.get<{ freelist_count: number }>('PRAGMA freelist_count');
     const { page_size } = await db.get<{ page_size: number }>('PRAGMA page_size');
     await db.run('COMMIT');
-    return { rows: n, logicalBytes: page_count * page_size };
+    return { rows: n + logged, logicalBytes: (page_count - freelist_count) * page_size };
   } finally {
     await db.close();
   }

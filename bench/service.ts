@@ -27,6 +27,8 @@ export interface StartOptions {
   /** Extra environment for the service (FARSIGHT_SMTP, ...); the harness's own variables below win over it. */
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /** Sees every line the service writes (its log, and what --trace-gc prints). */
+  onLine?: (line: string) => void;
 }
 
 export class Service {
@@ -65,8 +67,8 @@ export class Service {
     const nodeArgs = [...(o.nodeArgs ?? []), ...(o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [])];
     const started = performance.now();
     const child = o.binary
-      ? startChild(o.binary, ['serve'], { env })
-      : startChild(process.execPath, [...nodeArgs, SERVICE_ENTRY, 'serve'], { env });
+      ? startChild(o.binary, ['serve'], { env }, o.onLine)
+      : startChild(process.execPath, [...nodeArgs, SERVICE_ENTRY, 'serve'], { env }, o.onLine);
     const startupMs = await waitHealthy(url, child, started, o.startTimeoutMs ?? 60_000);
     return new Service(child, url, o.dataDir, startupMs, env);
   }

@@ -32,7 +32,7 @@ export interface SoakOptions {
   flapping: number;
   /** API requests per second. */
   apiRps: number;
-  /** Samples before this are warm-up; default: 2 minutes, or 40 % of a shorter run (the heap grows to its working size first). */
+  /** Samples before this are warm-up; default: 70 minutes in runs of 2 hours or more, else 2 minutes, or 40 % of a shorter run (the heap grows to its working size first). */
   warmupS?: number;
   /** Progress lines go here (one per minute). */
   progress?: (line: string) => void;
@@ -45,12 +45,27 @@ export interface SoakReport {
   checks: number;
   /** Least-squares slope of RSS over the window after warm-up, MB per 5 minutes. */
   rssSlopeMbPer5Min: number;
+  /**
+   * What the V8 heap holds right after each full collection (--trace-gc's Mark-Compact lines): the
+   * memory the service keeps alive, free of the garbage between collections that makes RSS a saw.
+   * Least-squares slope over the window after warm-up, MB per 5 minutes, and how many collections.
+   */
+  liveHeap: { first: number | null; last: number | null; collections: number; slopeMbPer5Min: number };
   rssMb: { first: number; last: number; max: number };
   /** Open file descriptors of the service (sockets, database files, pipes): first and last are the lowest count of the first and last minute. */
   handles: { first: number; last: number; max: number; slopePer5Min: number };
   /** |gap between two checks of a steady target − interval|, ms, after warm-up. */
   latenessMs: Spread;
-  api: { requests: number; ok: number; p99Ms: number | null; errors: number };
+  api: {
+    requests: number;
+    ok: number;
+    p99Ms: number | null;
+    errors: number;
+    /** p99 per route (method and path with the monitor named by `:id`), ms. */
+    p99ByRoute: Record<string, number | null>;
+    /** The first errors, as `METHOD path: status or error`. */
+    firstErrors: string[];
+  };
   alerts: number;
   samples: { t_s: number; rss_mb: number; handles: number }[];
 }
@@ -70,13 +85,20 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   return den === 0 ? 0 : num / den;
 }
 
-/** The lowest handle count of each minute of samples, at the minute's middle. */
-export function minuteFloors(samples: readonly { t_s: number; handles: number }[]): { t_s: number; handles: number }[] {
+/**
+ * The lowest handle count of each minute of samples, at the minute's middle. A minute with fewer
+ * than half its samples (the last sample, taken as the run ends, opens a minute of its own) is
+ * left out: its "lowest" would be one reading, taken whenever the checks in flight peaked.
+ */
+export function minuteFloors(samples: readonly { t_s: number; handles: number }[], perMinute = 60_000 / SAMPLE_MS): { t_s: number; handles: number }[] {
   const byMinute = new Map<number, number>();
+  const counts = new Map<number, number>();
   for (const s of samples) {
     const m = Math.floor(s.t_s / 60);
     byMinute.set(m, Math.min(byMinute.get(m) ?? Infinity, s.handles));
+    counts.set(m, (counts.get(m) ?? 0) + 1);
   }
+  for (const [m, n] of counts) if (n < perMinute / 2) byMinute.delete(m);
   return [...byMinute].sort((a, b) => a[0] - b[0]).map(([m, handles]) => ({ t_s: m * 60 + 30, handles }));
 }
 
@@ -86,16 +108,30 @@ export function handleCount(pid: number): number {
 
 const FLAP_MS = 15_000;
 const SAMPLE_MS = 5_000;
+/** A full collection in --trace-gc's words: `Mark-Compact 81.1 (120.4) -> 57.3 (122.9) MB, ...`; the number after the arrow is what survived. */
+export const MARK_COMPACT = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(/;
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
-  const warmupS = o.warmupS ?? Math.min(120, Math.round(o.minutes * 60 * 0.4));
+  // A long run's warm-up ends after every monitor's first fold (about an hour: until then each
+  // monitor's rollup contributions and latency histograms are held in memory and still grow;
+  // docs/storage.md); a short run's after two minutes.
+  const warmupS = o.warmupS ?? (o.minutes >= 120 ? 70 * 60 : Math.min(120, Math.round(o.minutes * 60 * 0.4)));
   const dir = tempDir('soak');
   const flaps = (i: number) => i % Math.round(1 / o.flapping) === 0;
   const targets = await startSoakTargets(flaps);
   const receiver = await startCountingReceiver();
   let service: Service | null = null;
   try {
-    service = await Service.start({ dataDir: dir });
+    const gcs: { t_s: number; mb: number }[] = [];
+    let gcStart = Date.now();
+    service = await Service.start({
+      dataDir: dir,
+      nodeArgs: ['--trace-gc'],
+      onLine: (line) => {
+        const m = MARK_COMPACT.exec(line);
+        if (m) gcs.push({ t_s: (Date.now() - gcStart) / 1000, mb: Number(m[1]) });
+      },
+    });
     const keys: KeyPool = await service.adminKeys(2);
     const [writeKey, readKey] = keys.keys;
     await request('POST', `${service.url}/api/v1/channels`, {
@@ -109,6 +145,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // Monitors are named by slug (`slug:soak-<i>`): no list of 2,000 ids to fetch first.
     const ids = Array.from({ length: o.monitors }, (_, i) => `slug:soak-${i}`);
     const started = Date.now();
+    gcStart = started;
+    gcs.length = 0;
     const end = started + o.minutes * 60_000;
     const pid = service.pid;
     const samples: SoakReport['samples'] = [];
@@ -129,7 +167,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     }, 1000);
 
     // Steady API load: one request every 1/apiRps s, never more than 4 at once.
-    const api = { requests: 0, ok: 0, errors: 0, ms: [] as number[] };
+    const api = { requests: 0, ok: 0, errors: 0, ms: [] as number[], byRoute: new Map<string, number[]>(), firstErrors: [] as string[] };
     const agent = keepAliveAgent(4);
     const url = service.url;
     const one = async (n: number) => {
@@ -144,13 +182,21 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       ];
       const [method, p, body] = calls[n % calls.length];
       api.requests++;
+      const route = `${method} ${p.replace(id, ':id').replace(ids[n % 50], ':id')}`;
+      const failed = (why: string) => {
+        api.errors++;
+        if (api.firstErrors.length < 10) api.firstErrors.push(`${method} ${p}: ${why}`);
+      };
       try {
         const a = await request(method, `${url}${p}`, { headers: auth, body, agent, timeoutMs: 10_000 });
         api.ms.push(a.ms);
+        const list = api.byRoute.get(route) ?? [];
+        list.push(a.ms);
+        api.byRoute.set(route, list);
         if (a.status >= 200 && a.status < 300) api.ok++;
-        else api.errors++;
-      } catch {
-        api.errors++;
+        else failed(`HTTP ${a.status} ${a.body.slice(0, 200)}`);
+      } catch (err) {
+        failed(err instanceof Error ? err.message : String(err));
       }
     };
     let inFlight = 0;
@@ -175,6 +221,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // The count swings with the checks in flight (a socket each): the floor of each minute is what a leak raises.
     const floors = minuteFloors(window);
     const handleSlope = slope(floors.map((f) => ({ x: f.t_s, y: f.handles }))) * fiveMin;
+    const liveWindow = gcs.filter((g) => g.t_s >= warmupS);
+    const liveSlope = slope(liveWindow.map((g) => ({ x: g.t_s, y: g.mb }))) * fiveMin;
     const lateness = targets.lateness(o.intervalS * 1000, started + warmupS * 1000, (i) => !flaps(i));
     const checks = targets.total();
     await service.stop();
@@ -185,10 +233,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       warmupS,
       checks,
       rssSlopeMbPer5Min: round(rssSlope, 3) ?? 0,
+      liveHeap: {
+        first: liveWindow[0]?.mb ?? null,
+        last: liveWindow[liveWindow.length - 1]?.mb ?? null,
+        collections: liveWindow.length,
+        slopeMbPer5Min: round(liveSlope, 3) ?? 0,
+      },
       rssMb: { first: window[0].rss_mb, last: window[window.length - 1].rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)) },
       handles: { first: floors[0].handles, last: floors[floors.length - 1].handles, max: Math.max(...window.map((s) => s.handles)), slopePer5Min: round(handleSlope, 2) ?? 0 },
       latenessMs: lateness,
-      api: { requests: api.requests, ok: api.ok, p99Ms: round(spread(api.ms).p99), errors: api.errors },
+      api: {
+        requests: api.requests,
+        ok: api.ok,
+        p99Ms: round(spread(api.ms).p99),
+        errors: api.errors,
+        p99ByRoute: Object.fromEntries([...api.byRoute].map(([r, ms]) => [r, round(spread(ms).p99)])),
+        firstErrors: api.firstErrors,
+      },
       alerts: receiver.count(),
       samples,
     };
@@ -274,6 +335,7 @@ if (require.main === module) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       if (out) fs.writeFileSync(out, JSON.stringify(r, null, 2));
       process.stderr.write(`soak: ${samples.length} samples${out ? ` in ${out}` : ''}\n`);
+      process.exit(0);
     })
     .catch((err: unknown) => {
       process.stderr.write(`soak failed: ${err instanceof Error ? err.stack : String(err)}\n`);

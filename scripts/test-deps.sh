@@ -5,8 +5,9 @@
 # font) for the email rendering test (test/channels/email-render.e2e-spec.ts, driven by playwright-core),
 # python3 to run the webhook verification snippet of docs/channels.md (test/channels/webhook-docs.e2e-spec.ts),
 # iproute2's `ip` for the network namespaces of the uplink and DNS rebinding tests (test/faults/uplink,
-# test/security/ssrf-rebinding), and systemd's `systemd-analyze` to rate the unit's sandbox
-# (test/security/systemd-unit; installing the package in a container starts nothing).
+# test/security/ssrf-rebinding), systemd's `systemd-analyze` to rate the unit's sandbox
+# (test/security/systemd-unit; installing the package in a container starts nothing), and `pebble`,
+# Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/).
 set -euo pipefail
 
 need=()
@@ -16,6 +17,7 @@ command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v pebble >/dev/null 2>&1 || need+=(pebble)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -34,6 +34,8 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { StatusModule } from './status/status.module';
 import { StreamModule } from './stream/stream.module';
 import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
+import { HostsModule } from './hosts/hosts.module';
+import { HOSTS_OPTIONS, HOSTS_TIMERS, HostsOptions, hostsOptions } from './hosts/hosts-options';
 
 export interface AppDeps {
   config: AppConfig;
@@ -47,6 +49,8 @@ export interface AppDeps {
   timers?: Timers;
   /** The live stream's limits and periods (tests shorten the keep-alive); defaults otherwise. */
   stream?: Partial<StreamOptions>;
+  /** Custom hosts' timings (tests shorten the ACME timeouts and polling); defaults otherwise. */
+  hosts?: Partial<HostsOptions>;
 }
 
 @Module({})
@@ -73,6 +77,7 @@ export class AppModule {
         SystemModule,
         DocsModule,
         OpenApiModule,
+        HostsModule,
         StatusModule,
         DashboardModule,
       ],
@@ -82,6 +87,8 @@ export class AppModule {
         { provide: STARTED_AT, useValue: deps.clock.now() },
         { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
         { provide: STREAM_OPTIONS, useValue: streamOptions(deps.stream) },
+        { provide: HOSTS_OPTIONS, useValue: hostsOptions(deps.hosts) },
+        { provide: HOSTS_TIMERS, useValue: deps.timers ?? realTimers },
         { provide: CHECKER_ENV, useValue: { clock: deps.clock, ca: deps.ca } satisfies CheckerEnv },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
@@ -91,7 +98,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, STREAM_OPTIONS],
+      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, STREAM_OPTIONS, HOSTS_OPTIONS, HOSTS_TIMERS],
     };
   }
 }

@@ -13,6 +13,9 @@ import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
 import { installRequestLimits } from './common/request-limits';
 import { LineLogger } from './common/logger';
+import { ChallengeStore } from './hosts/challenges';
+import { HostListeners } from './hosts/listeners';
+import type { RequestListener } from 'node:http';
 
 export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } = {}): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {
@@ -30,5 +33,18 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   installRequestLimits(app.getHttpServer(), https);
   // Last, so it runs first: every answer, whoever writes it, carries the security headers.
   installSecurityHeaders(app.getHttpServer(), https);
+  // HTTP-01 challenges on the main listener too (an owner may forward port 80 to it), ahead of everything.
+  installChallengeRoute(app.getHttpServer(), app.get(ChallengeStore));
+  // The custom hosts' listeners hand their requests to this same handler: one status page.
+  const [handler] = app.getHttpServer().listeners('request') as RequestListener[];
+  await app.get(HostListeners).start(handler);
   return app;
+}
+
+function installChallengeRoute(server: import('node:http').Server, challenges: ChallengeStore): void {
+  const [next] = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    if (!challenges.respond(req, res)) next(req, res);
+  });
 }

@@ -16,6 +16,7 @@ import { issueEnrollLink } from './auth/passkeys/enroll-link';
 import { passkeyProblem } from './auth/passkeys/relying-party';
 import { EventsService } from './events/events.service';
 import { systemClock } from './common/clock';
+import { tuneHeap } from './common/heap-tuning';
 import { LineLogger } from './common/logger';
 import { logUnhandledRejections } from './common/process-guards';
 import { SecretBoxError } from './db/secret-box';
@@ -81,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: AppConfig): Promise<number> {
+  tuneHeap();
   Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
   logUnhandledRejections(log);

@@ -24,10 +24,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   monitors: ['channels', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  status: ['monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  system: ['status', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
-  openapi: ['system', 'status', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
-  dashboard: ['auth', 'common', 'config'],
+  hosts: ['probes', 'events', 'db', 'common', 'config'],
+  status: ['hosts', 'monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
+  system: ['status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
+  openapi: ['system', 'status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
+  dashboard: ['status', 'auth', 'events', 'common', 'config'],
 };
 
 /**

@@ -9,8 +9,18 @@ import { startupScenario } from './startup';
 import { storageScenario } from './storage';
 import { streamScenario } from './stream';
 import { writerScenario } from './writer';
+import { dashboardScenario } from '../dashboard';
 
 export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, heartbeatsScenario, startupScenario, storageScenario, streamScenario, alertsScenario, engineScenario];
 
-/** Run only when named: reference figures for reading the others, not targets. */
-export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario];
+/**
+ * Runs `all` adds after SCENARIOS, each with options of its own unless given on the command line:
+ * the engine again with 200 monitors, the size of a small box, for its bytes written per check.
+ */
+export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, string> }[] = [{ scenario: engineScenario, options: { monitors: '200' } }];
+
+/**
+ * Run only when named: `floor` (reference figures for reading the others, not targets) and
+ * `dashboard` (drives Debian's Chromium, which the other scenarios do not need).
+ */
+export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario, dashboardScenario];

@@ -1,5 +1,5 @@
-// The landing page: times in the visitor's zone, adding a passkey (with a step-up when the
-// sign-in is older than 12 hours), signing out.
+// The account page of the dashboard: times in the visitor's zone, adding a passkey (with a
+// step-up when the sign-in is older than 12 hours). Signing out is the dashboard shell's.
 import {
   $, api, ApiFailure, busy, createPasskey, errorWords, explainNoPasskeys, getPasskey, localTimes, passkeySupport, say, sentence,
 } from './common.js';
@@ -101,17 +101,4 @@ $('step-up-cancel').addEventListener('click', () => {
   stepUpForm.hidden = true;
   stepUpForm.reset();
   addButton.hidden = !support.ok;
-});
-
-$('sign-out-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  const form = ev.currentTarget;
-  busy(form.querySelector('button'), 'Signing out…', async () => {
-    try {
-      await api('auth/logout', {});
-      location.replace('/signin');
-    } catch (err) {
-      say(form.querySelector('.form-error'), errorWords(err));
-    }
-  });
 });

@@ -21,6 +21,9 @@ import { SESSION_COOKIE, SessionsService } from './sessions.service';
 export const API_RATE_PER_MINUTE = 600;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Uploads a session may send (PUT /status-page/logo and /icon); every other change is JSON. */
+const SESSION_UPLOAD_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']);
+
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly limiter = new RateLimiter(API_RATE_PER_MINUTE);
@@ -98,13 +101,17 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  /** A cookie request that changes something must be JSON from the dashboard's own origin. */
+  /**
+   * A cookie request that changes something must come from the dashboard's own origin as JSON, or
+   * as an image (the status page's logo and icon uploads). Neither type can be sent cross-site
+   * without a CORS preflight, which this service never grants; the upload routes check the bytes.
+   */
   private checkCookieMutation(req: AppRequest): void {
     if (req.headers.origin !== this.config.publicOrigin) {
       throw new ApiError('forbidden', `cookie requests that change something need Origin: ${this.config.publicOrigin}`);
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/json') {
+    if (type !== 'application/json' && !SESSION_UPLOAD_TYPES.has(type)) {
       throw new ApiError('forbidden', 'cookie requests that change something must send Content-Type: application/json');
     }
   }

@@ -53,6 +53,7 @@ export class OutboxService implements AlertSink {
         ? `Farsight lost its network at ${new Date(since).toISOString()}: no canary answers, so failed checks are not counted until it is back`
         : `Farsight has its network back (it was blind since ${new Date(since).toISOString()}): checks count again`),
     );
+    bus.on('notice', ({ message }) => this.notice(message));
     bus.on('offline', ({ from, to, clean }) =>
       this.notice(`Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${new Date(from).toISOString()} to ${new Date(to).toISOString()} (${formatDuration(to - from)}): nothing was checked meanwhile`),
     );

@@ -1,5 +1,5 @@
 /**
- * The sign-in pages (sign in, forgot, reset, enrolment link) and the landing page after sign-in.
+ * The sign-in pages (sign in, forgot, reset, enrolment link); after sign-in the dashboard (app-pages.controller.ts).
  * Each is a Handlebars view with one script module under /auth/assets/, nothing inline, and a
  * strict content security policy; the scripts talk to the API routes of the spec. Pages with a
  * token in their address send no Referer.
@@ -15,9 +15,8 @@ import { render } from '../common/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService } from '../auth/auth.service';
-import { OwnerPasskeysService } from '../auth/passkeys/owner-passkeys.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
-import { homeView, PageFrame } from './auth-pages';
+import { PageFrame } from './auth-pages';
 import { pageCsp } from './page-csp';
 
 @Public()
@@ -25,18 +24,8 @@ import { pageCsp } from './page-csp';
 export class AuthPagesController {
   constructor(
     private readonly auth: AuthService,
-    private readonly passkeys: OwnerPasskeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** The landing page: who is signed in, their passkeys, sign out. Signed out, it is the sign-in page. */
-  @Get()
-  async home(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    const signedIn = await this.auth.signedIn(req);
-    if (!signedIn) return res.redirect(303, '/signin');
-    const { items } = await this.passkeys.list();
-    this.page(res, 'home', { ...this.frame('Farsight', 'home.js'), ...homeView(signedIn, items) });
-  }
 
   @Get('signin')
   async signIn(@Req() req: AppRequest, @Res() res: Response): Promise<void> {

@@ -1,9 +1,5 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Header } from '@nestjs/common';
 import { Public } from '../common/access';
-import { ApiError } from '../common/api-error';
-import { tryReadResource } from '../common/resources';
-import { contentTypeFor, isSafeAssetName } from '../common/static-files';
 import { render } from '../common/views';
 import { pageCsp } from './page-csp';
 
@@ -21,15 +17,5 @@ export class DashboardController {
   @Header('Referrer-Policy', 'no-referrer')
   setup(): string {
     return render('dashboard/setup', { title: 'Set up Farsight' }, 'dashboard/layout');
-  }
-
-  @Get('dashboard/assets/:file')
-  asset(@Param('file') file: string, @Res() res: Response): void {
-    const type = isSafeAssetName(file) ? contentTypeFor(file) : null;
-    const data = type ? tryReadResource(`public/dashboard/${file}`) : null;
-    if (!type || !data) throw ApiError.notFound('asset');
-    res.setHeader('Content-Type', type);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.send(data);
   }
 }

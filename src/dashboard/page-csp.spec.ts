@@ -23,4 +23,13 @@ describe('pageCsp', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
   });
+
+  it('lets the dashboard have its manifest, its service worker and blob images, still nothing inline', () => {
+    const csp = pageCsp({ challenge: false, app: true });
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('unsafe');
+  });
 });

@@ -6,15 +6,19 @@
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 export const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js?render=explicit`;
 
-export function pageCsp(opts: { challenge: boolean }): string {
+export function pageCsp(opts: { challenge: boolean; app?: boolean }): string {
   const extra = opts.challenge ? ` ${TURNSTILE_ORIGIN}` : '';
   return [
     "default-src 'none'",
     `script-src 'self'${extra}`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    // The dashboard shows uploaded logos and icons drawn in a canvas (blob: and data: URLs).
+    opts.app ? "img-src 'self' data: blob:" : "img-src 'self' data:",
     `connect-src 'self'${extra}`,
     ...(opts.challenge ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
+    // The installable dashboard: its manifest and its service worker, both our own.
+    // ... and the status page preview, drawn in a frame from the page's own stylesheet and fonts.
+    ...(opts.app ? ["font-src 'self'", "frame-src 'self'", "manifest-src 'self'", "worker-src 'self'"] : []),
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -13,6 +13,8 @@ import { Alerts1767830400000 } from '../../migrations/1767830400000-Alerts';
 import { StatusPage1767916800000 } from '../../migrations/1767916800000-StatusPage';
 import { Passkeys1768089600000 } from '../../migrations/1768089600000-Passkeys';
 import { SignInSecurity1768176000000 } from '../../migrations/1768176000000-SignInSecurity';
+import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
+import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -26,4 +28,6 @@ export const MIGRATIONS = [
   StatusPage1767916800000,
   Passkeys1768089600000,
   SignInSecurity1768176000000,
+  CheckLog1768348800000,
+  Domains1768435200000,
 ];

@@ -18,7 +18,7 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
-import { engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
+import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate } from './blind-gate';
@@ -34,7 +34,8 @@ import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { latestChecks } from '../history/latest-checks';
 import { RollupsService } from '../history/rollups.service';
-import { CheckWriter } from '../history/writer';
+import { CheckWriter, WriteKind } from '../history/writer';
+import type { CheckRow } from '../history/check-row';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
@@ -57,15 +58,23 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    * batch). A new object on every change, so readers may cache by identity.
    */
   private readonly states = new Map<number, MonitorState>();
-  /** Monitors whose state row must be written, with a generation so a write never clears a newer change. */
+  /**
+   * Monitors whose state row differs from the disk, with the generation of their last change (so
+   * a write never clears a newer one). Written at the writer's next fold.
+   */
   private readonly dirty = new Map<number, number>();
+  /**
+   * Of those, the ones whose change must be durable within a second (a status, a count, an error,
+   * an incident: durableChange()), with the generation that made it so. Written at the next commit.
+   */
+  private readonly urgent = new Map<number, number>();
   private generation = 0;
   private pendingEvents: EventInput[] = [];
   /** Bus announcements waiting for their state rows and lines to commit (durable, then announced). */
   private pendingAnnouncements: Announcement[] = [];
   /** What the writer's open transaction is writing; dropped from the queues once it commits. */
   private writing: {
-    /** Monitor id → generation, to clear `dirty` after the commit. */
+    /** Monitor id → generation written, to clear `dirty` and `urgent` after the commit. */
     states: Map<number, number>;
     /** The state rows as they were at the snapshot (STATE_WRITE_COLUMNS order). */
     stateRows: unknown[][];
@@ -107,11 +116,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
     writer.addHook({
-      snapshot: () => this.snapshot(),
+      snapshot: (kind, folding) => this.snapshot(kind, folding),
       onRows: (m) => this.persist(m),
       afterCommit: () => this.persisted(),
-      hasWork: () =>
-        this.dirty.size > 0 || this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
+      hasWork: (kind) =>
+        this.urgent.size > 0 || (kind === 'flush' && this.dirty.size > 0) ||
+        this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
     });
   }
 
@@ -121,7 +131,16 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // One look at each monitor's newest stored check serves both the writer and the rollups.
     const latest = await latestChecks(this.db);
     this.writer.seedLastTimes(latest);
-    this.rollups.start((id) => this.capOf(id), latest);
+    // Results committed to the log but not folded (the last stop was not clean): back in memory,
+    // into the rollups, and into the states, whose rows may predate them.
+    const logged = await this.writer.restore();
+    await this.rollups.start((id) => this.capOf(id), latest, logged);
+    const loggedOf = new Map<number, CheckRow[]>();
+    for (const r of logged) {
+      const list = loggedOf.get(r.monitor_id);
+      if (list) list.push(r);
+      else loggedOf.set(r.monitor_id, [r]);
+    }
     const [{ last }] = (await this.db.query('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
     this.incidents.restore((await this.db.query('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
     const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
@@ -131,6 +150,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const stored = this.monitors.toStored(row);
       const s = states.get(row.id);
       const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
+      const since = loggedOf.get(row.id);
+      if (since) restored.state = catchUp(restored.state, since.sort((a, b) => a.at - b.at), policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }));
       this.add({ id: row.id, config: stored.config, ...restored, incidentId: this.incidents.openOf(row.id)?.id ?? null }, 'spread');
       this.reconcile(this.live.get(row.id)!, now);
     }
@@ -175,9 +196,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private markDirty(m: LiveMonitor): void {
+  /** The monitor's state changed: answers show it now; `urgent` changes are durable within a second, the others at the next fold. */
+  private markDirty(m: LiveMonitor, urgent = true): void {
     this.states.set(m.id, toMonitorState(m));
-    this.dirty.set(m.id, ++this.generation);
+    const generation = ++this.generation;
+    this.dirty.set(m.id, generation);
+    if (!urgent) return;
+    this.urgent.set(m.id, generation);
     this.writer.soon();
   }
 
@@ -247,7 +272,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const at = this.keep(id, result, gate.note);
     if (!m) return at;
     const policy = policyOf(m.config, source);
-    this.apply(m, step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy));
+    const s = step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy);
+    this.apply(m, s);
+    // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
+    if (s.transitions.length > 0) this.writer.settleNow(id, at);
     if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
     return at;
   }
@@ -266,7 +294,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const days = certWarning(notAfter, now, warnDays, m.certWarned);
     if (days === null) return;
     m.certWarned = { notAfter, days };
-    this.dirty.set(m.id, ++this.generation);
+    this.markDirty(m);
     const left = Math.floor((notAfter - now) / 86_400_000);
     const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
     this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
@@ -333,7 +361,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private pathProblem(m: LiveMonitor, failed: CheckResult, second: CheckResult): void {
     const note = `not counted: a network path problem (a second check succeeded${failed.error ? ` after "${failed.error.message}"` : ''})`;
     const at = this.keep(m.id, failed, note);
-    this.apply(m, step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' })));
+    const s = step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' }));
+    this.apply(m, s);
+    if (s.transitions.length > 0) this.writer.settleNow(m.id, at);
     const host = describeHost(m.config);
     this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
     this.announceLater({ name: 'path', payload: { host, at } });
@@ -350,14 +380,16 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private apply(m: LiveMonitor, s: Step): void {
+    const before = m.state;
     m.state = s.state;
     for (const t of s.transitions) this.announce(m, t);
     // Another failed check of an open incident: its count and latest error.
     if (m.incidentId !== null && s.state.status === 'down') {
       this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });
     }
-    // A change without a check row (pause, config change, a quiet run) still reaches the disk soon.
-    this.markDirty(m);
+    // A change without a check row (pause, config change) still reaches the disk within a second;
+    // a result that only moved the time of the last check waits for the next fold.
+    this.markDirty(m, s.transitions.length > 0 || durableChange(before, s.state));
   }
 
   /**
@@ -477,10 +509,21 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /**
    * At the instant the writer takes its rows: the states, lines and incidents those rows caused.
-   * Results that arrive while the write runs wait for the next one, with their rows.
+   * Results that arrive while the write runs wait for the next one, with their rows. A write
+   * carries the states with urgent changes and those of the monitors that fold in it (a flush:
+   * every state that differs from the disk).
    */
-  private snapshot(): void {
-    const states = new Map(this.dirty);
+  private snapshot(kind: WriteKind, folding: ReadonlySet<number>): void {
+    const states = new Map<number, number>();
+    for (const id of this.urgent.keys()) states.set(id, this.dirty.get(id) ?? this.urgent.get(id)!);
+    if (kind === 'flush') {
+      for (const [id, generation] of this.dirty) states.set(id, generation);
+    } else {
+      for (const id of folding) {
+        const generation = this.dirty.get(id);
+        if (generation !== undefined) states.set(id, generation);
+      }
+    }
     const stateRows: unknown[][] = [];
     for (const id of states.keys()) {
       const m = this.live.get(id);
@@ -535,7 +578,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   private persisted(): void {
     if (!this.writing) return;
-    for (const [id, generation] of this.writing.states) if (this.dirty.get(id) === generation) this.dirty.delete(id);
+    for (const [id, generation] of this.writing.states) {
+      if ((this.dirty.get(id) ?? 0) <= generation) this.dirty.delete(id);
+      if ((this.urgent.get(id) ?? 0) <= generation) this.urgent.delete(id);
+    }
     this.pendingEvents.splice(0, this.writing.events);
     this.incidents.written(this.writing.incidents);
     const alerted = this.pendingAlerts.splice(0, this.writing.alerts).length;
@@ -556,6 +602,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       this.incidents.forget(id);
       this.live.delete(id);
       this.dirty.delete(id);
+      this.urgent.delete(id);
       this.states.delete(id);
       this.scheduler.remove(id);
     });
@@ -609,7 +656,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       if (start.note) {
         m.state = { ...m.state, note: start.note };
         this.states.set(m.id, toMonitorState(m));
-        this.dirty.set(m.id, ++this.generation);
+        // Written with the next commit (nothing asks for one: the start is not a change to announce).
+        const generation = ++this.generation;
+        this.dirty.set(m.id, generation);
+        this.urgent.set(m.id, generation);
       }
       this.scheduler.at(m.id, start.due);
       return;

@@ -2,11 +2,13 @@
  * A monitor as the engine holds it, and the conversions between its machine state and the stored
  * state row (the counters travel as JSON in the row's `engine` column). Pure.
  */
+import { CheckRow, fromRow } from '../history/check-row';
+import { isCounted } from '../history/rollup-math';
 import type { MonitorConfig } from '../probes/monitor-config';
 import type { MonitorState } from '../probes/status';
 import type { CertWarned } from './cert-warnings';
 import type { ResultSource } from './engine.service';
-import { FRESH_COUNTERS, MachineCounters, MachineState, Policy } from './state-machine';
+import { FRESH_COUNTERS, MachineCounters, MachineState, Policy, step } from './state-machine';
 
 export interface LiveMonitor {
   id: number;
@@ -76,3 +78,43 @@ export function fromStoredState(row: MonitorState & { engine: string | null }): 
   return { state: { ...rest, ...counters }, certWarned };
 }
 
+
+/**
+ * Whether a step changed what the state row must keep across a power cut. The time of the last
+ * check, the last good check and its latency (and the machine's run counters) change with every
+ * result; the row is written with them at the next fold, and a start after a crash takes them
+ * from the results in the log (catchUp). Everything else is written within a second.
+ */
+export function durableChange(a: MachineState, b: MachineState): boolean {
+  return (
+    a.status !== b.status ||
+    a.since !== b.since ||
+    a.failing !== b.failing ||
+    a.flapping !== b.flapping ||
+    a.error_code !== b.error_code ||
+    a.error_message !== b.error_message ||
+    a.cert_expires_at !== b.cert_expires_at ||
+    a.note !== b.note ||
+    a.failingSince !== b.failingSince
+  );
+}
+
+/**
+ * A stored state brought up to the results committed after its row was written (a start after a
+ * crash: the monitor's unfolded rows of check_log, oldest first). The machine steps through them
+ * again. A change of anything durableChange() looks at was written with the result that made it,
+ * so these steps only move what is written lazily: the time of the last check and of the last
+ * good one, the latency, the run counters and the flapping window. Should a step still change more
+ * (the configuration changed since), the replay stops before it and the next result decides.
+ */
+export function catchUp(state: MachineState, rows: readonly CheckRow[], policy: Policy): MachineState {
+  let s = state;
+  for (const r of rows) {
+    if (s.last_check_at !== null && r.at <= s.last_check_at) continue;
+    const result = fromRow(r);
+    const next = step(s, { ...result, counted: isCounted(r) }, policy);
+    if (next.transitions.length > 0 || durableChange(s, next.state)) break;
+    s = next.state;
+  }
+  return s;
+}

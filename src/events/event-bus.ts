@@ -44,6 +44,8 @@ export interface BusEvents {
   'access.ended': { kind: 'key'; keyId: number } | { kind: 'session'; sessionId: number } | { kind: 'all-sessions'; except: number | null };
   /** On start: the service itself was not running from `from` to `to` (clean: it was stopped, not killed). */
   offline: { from: number; to: number; clean: boolean };
+  /** One of the service's own notices in words (a custom host's certificate failed to renew), after its timeline line committed. */
+  notice: { message: string; at: number };
 }
 
 /** One bus event with its payload, for queues that announce later. */

@@ -19,8 +19,8 @@ import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
 import { historySpan } from './latest-checks';
 import { CheckWriter } from './writer';
 
-/** Every table that holds a monitor's history, keyed by monitor_id. */
-export const HISTORY_TABLES = ['checks', 'rollup_hour', 'rollup_day'] as const;
+/** Every table that holds a monitor's history, keyed by monitor_id (check_log is keyed by bucket first: writer.deleteLoggedIn). */
+export const HISTORY_TABLES = ['checks', 'check_marks', 'rollup_hour', 'rollup_day'] as const;
 
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
 
@@ -34,8 +34,9 @@ export class HistoryService {
     private readonly monitors: MonitorsRepository,
   ) {}
 
-  /** Deletes a monitor's whole history (check rows, hourly and daily rollups) in the caller's transaction. */
+  /** Deletes a monitor's whole history (check rows, logged ones, its mark, hourly and daily rollups) in the caller's transaction. */
   async deleteMonitorIn(m: EntityManager, monitorId: number): Promise<void> {
+    await this.writer.deleteLoggedIn(m, monitorId);
     for (const table of HISTORY_TABLES) await m.query(`DELETE FROM ${table} WHERE monitor_id = ?`, [monitorId]);
   }
 
@@ -77,11 +78,12 @@ export class HistoryService {
   /** Failed checks of one monitor from `from` to `to` (null: until now), newest first, unwritten ones included (an incident's `checks`). */
   async failedChecks(monitorId: number, from: number, to: number | null, limit: number): Promise<CheckResultDto[]> {
     const end = to ?? Number.MAX_SAFE_INTEGER;
+    // Results not in `checks` first: one only ever moves from there into `checks` (writer.ts).
+    const pending = (await this.writer.unfoldedOf(monitorId)).filter((r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end);
     const stored = (await this.db.query(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND outcome = ? AND at >= ? AND at <= ? ORDER BY at DESC LIMIT ?`,
       [monitorId, OUTCOME_CODE.down, from, end, limit],
     )) as CheckRow[];
-    const pending = this.writer.pending(monitorId).filter((r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end);
     return merge(stored, pending, limit).map(toItem);
   }
 
@@ -96,15 +98,16 @@ export class HistoryService {
       where.push('outcome = ?');
       params.push(OUTCOME_CODE[outcome]);
     }
+    const pending = (await this.writer.unfoldedOf(id)).filter((r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]));
     const stored = (await this.db.query(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where.join(' AND ')} ORDER BY at DESC LIMIT ?`,
       [...params, n],
     )) as CheckRow[];
-    const pending = this.writer.pending(id).filter((r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]));
     return merge(stored, pending, n);
   }
 
   private async downRows(cursor: CheckCursor | null, n: number): Promise<CheckRow[]> {
+    const pending = await this.writer.unfoldedDown(n, cursor, OUTCOME_CODE.down);
     const params: unknown[] = [OUTCOME_CODE.down];
     let where = 'outcome = ?';
     if (cursor) {
@@ -115,11 +118,11 @@ export class HistoryService {
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
       [...params, n],
     )) as CheckRow[];
-    return merge(stored, this.writer.pending().filter((r) => r.outcome === OUTCOME_CODE.down && isAfterCursor(r, cursor)), n);
+    return merge(stored, pending, n);
   }
 
   private async windowRows(cursor: CheckCursor | null, n: number): Promise<CheckRow[]> {
-    const pending = this.writer.pending().filter((r) => isAfterCursor(r, cursor));
+    const pending = await this.writer.newestUnfolded(n, cursor);
     const { oldest, newest } = await historySpan(this.db);
     const collected: CheckRow[] = [];
     let hi = cursor ? cursor.at + 1 : (newest ?? 0) + 1;

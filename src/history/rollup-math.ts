@@ -59,30 +59,38 @@ export function dayStart(index: number, tzOffsetMin: number): number {
   return index * DAY_MS - tzOffsetMin * 60_000;
 }
 
-export class RollupBatch {
-  readonly hours = new Map<string, { monitorId: number; key: number; acc: RollupAcc }>();
-  readonly days = new Map<string, { monitorId: number; key: number; acc: RollupAcc }>();
+export type RollupTable = 'rollup_hour' | 'rollup_day';
 
-  constructor(private readonly tzOffsetMin: number) {}
+/** One accumulator of a RollupDeltas: a monitor, a table and its key (hour or local day). */
+export interface RollupEntry {
+  monitorId: number;
+  table: RollupTable;
+  key: number;
+  acc: RollupAcc;
+}
 
-  private accs(monitorId: number, t: number): RollupAcc[] {
-    const hour = Math.floor(t / HOUR_MS);
-    const day = dayIndex(t, this.tzOffsetMin);
-    return [this.get(this.hours, monitorId, hour), this.get(this.days, monitorId, day)];
+/**
+ * Contributions to the rollups not yet on disk, per monitor: its hours and its local days. Rows
+ * and spans are added as they come; the writer moves them to the database at each fold.
+ */
+export class RollupDeltas {
+  private readonly monitors = new Map<number, { hours: Map<number, RollupAcc>; days: Map<number, RollupAcc> }>();
+
+  get monitorCount(): number {
+    return this.monitors.size;
   }
 
-  private get(map: RollupBatch['hours'], monitorId: number, key: number): RollupAcc {
-    const k = `${monitorId}:${key}`;
-    let e = map.get(k);
-    if (!e) {
-      e = { monitorId, key, acc: emptyAcc() };
-      map.set(k, e);
+  private accs(monitorId: number, t: number, tzOffsetMin: number): [RollupAcc, RollupAcc] {
+    let m = this.monitors.get(monitorId);
+    if (!m) {
+      m = { hours: new Map(), days: new Map() };
+      this.monitors.set(monitorId, m);
     }
-    return e.acc;
+    return [slot(m.hours, Math.floor(t / HOUR_MS)), slot(m.days, dayIndex(t, tzOffsetMin))];
   }
 
-  addCheck(row: CheckRow): void {
-    for (const acc of this.accs(row.monitor_id, row.at)) {
+  addCheck(row: CheckRow, tzOffsetMin: number): void {
+    for (const acc of this.accs(row.monitor_id, row.at, tzOffsetMin)) {
       if (row.outcome === OUTCOME_CODE.up) acc.n_up += 1;
       else if (row.outcome === OUTCOME_CODE.slow) acc.n_slow += 1;
       else if (row.outcome === OUTCOME_CODE.down) acc.n_down += 1;
@@ -99,16 +107,66 @@ export class RollupBatch {
   }
 
   /** Adds [from, to) of one outcome, split at hour and local-day boundaries. */
-  addSpan(monitorId: number, from: number, to: number, kind: SpanKind): void {
+  addSpan(monitorId: number, from: number, to: number, kind: SpanKind, tzOffsetMin: number): void {
     let t = from;
     while (t < to) {
       const hourEnd = (Math.floor(t / HOUR_MS) + 1) * HOUR_MS;
-      const dayEnd = dayStart(dayIndex(t, this.tzOffsetMin) + 1, this.tzOffsetMin);
+      const dayEnd = dayStart(dayIndex(t, tzOffsetMin) + 1, tzOffsetMin);
       const end = Math.min(to, hourEnd, dayEnd);
-      for (const acc of this.accs(monitorId, t)) acc[`${kind}_ms`] += end - t;
+      for (const acc of this.accs(monitorId, t, tzOffsetMin)) acc[`${kind}_ms`] += end - t;
       t = end;
     }
   }
+
+  /** One monitor's accumulators of a table, by key (undefined when it has none). */
+  of(monitorId: number, table: RollupTable): ReadonlyMap<number, RollupAcc> | undefined {
+    const m = this.monitors.get(monitorId);
+    return m && (table === 'rollup_hour' ? m.hours : m.days);
+  }
+
+  *entries(): IterableIterator<RollupEntry> {
+    for (const [monitorId, m] of this.monitors) {
+      for (const [key, acc] of m.hours) yield { monitorId, table: 'rollup_hour', key, acc };
+      for (const [key, acc] of m.days) yield { monitorId, table: 'rollup_day', key, acc };
+    }
+  }
+
+  /** Adds everything of `other` (a fold that failed gives its contributions back). */
+  absorb(other: RollupDeltas): void {
+    for (const e of other.entries()) {
+      let m = this.monitors.get(e.monitorId);
+      if (!m) {
+        m = { hours: new Map(), days: new Map() };
+        this.monitors.set(e.monitorId, m);
+      }
+      mergeAcc(slot(e.table === 'rollup_hour' ? m.hours : m.days, e.key), e.acc);
+    }
+  }
+
+  drop(monitorId: number): void {
+    this.monitors.delete(monitorId);
+  }
+
+  /** Moves the accumulators of these monitors out into a RollupDeltas of their own. */
+  take(monitorIds: Iterable<number>): RollupDeltas {
+    const out = new RollupDeltas();
+    for (const id of monitorIds) {
+      const m = this.monitors.get(id);
+      if (!m) continue;
+      out.monitors.set(id, m);
+      this.monitors.delete(id);
+    }
+    return out;
+  }
+}
+
+function slot(map: Map<number, RollupAcc>, key: number): RollupAcc {
+  let acc = map.get(key);
+  if (!acc) {
+    acc = emptyAcc();
+    map.set(key, acc);
+  }
+  return acc;
 }
 
 /** The part of a tail's span that lies before `next` (capped). */
@@ -117,22 +175,25 @@ export function closedSpan(tail: Tail, next: number, capMs: number): [number, nu
 }
 
 /**
- * Accounts a batch of rows (any order) against the open tails: each monitor's previous check
- * closes its span at the next check. Mutates `tails`.
+ * Accounts one row against its monitor's open tail: the previous check's span closes at this
+ * check (at most `capMs` long), the check itself is counted, and it becomes the tail. Rows of one
+ * monitor must come in time order; one not after the tail is counted but moves no span.
  */
-export function accountRows(rows: readonly CheckRow[], tails: Map<number, Tail>, capFor: (monitorId: number) => number, tzOffsetMin: number): RollupBatch {
-  const batch = new RollupBatch(tzOffsetMin);
-  const sorted = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
-  for (const row of sorted) {
-    batch.addCheck(row);
-    const tail = tails.get(row.monitor_id);
-    if (tail && row.at > tail.at) {
-      const [from, to] = closedSpan(tail, row.at, capFor(row.monitor_id));
-      batch.addSpan(row.monitor_id, from, to, tail.kind);
-    }
-    if (!tail || row.at > tail.at) tails.set(row.monitor_id, { at: row.at, kind: spanKind(row) });
+export function accountRow(row: CheckRow, tails: Map<number, Tail>, capMs: number, tzOffsetMin: number, into: RollupDeltas): void {
+  into.addCheck(row, tzOffsetMin);
+  const tail = tails.get(row.monitor_id);
+  if (tail && row.at > tail.at) {
+    const [from, to] = closedSpan(tail, row.at, capMs);
+    into.addSpan(row.monitor_id, from, to, tail.kind, tzOffsetMin);
   }
-  return batch;
+  if (!tail || row.at > tail.at) tails.set(row.monitor_id, { at: row.at, kind: spanKind(row) });
+}
+
+/** Accounts a batch of rows (any order): sorted by monitor and time, then one by one. Mutates `tails`. */
+export function accountRows(rows: readonly CheckRow[], tails: Map<number, Tail>, capFor: (monitorId: number) => number, tzOffsetMin: number, into = new RollupDeltas()): RollupDeltas {
+  const sorted = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+  for (const row of sorted) accountRow(row, tails, capFor(row.monitor_id), tzOffsetMin, into);
+  return into;
 }
 
 export function mergeAcc(into: RollupAcc, from: RollupAcc): void {

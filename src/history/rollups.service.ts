@@ -1,7 +1,14 @@
 /**
- * Keeps rollup_hour and rollup_day in step with the checks table, inside the writer's
- * transaction (rollup-math.ts says how rows become rollups). Also answers "the rollups as they
- * will be": committed rows plus the results still buffered plus each monitor's open span up to now.
+ * Keeps rollup_hour and rollup_day in step with the check results (rollup-math.ts says how rows
+ * become rollups), writing few pages: each result is accounted in memory the moment it is queued
+ * (RollupDeltas), and a monitor's contributions are added to its rows when it folds (about once an
+ * hour, in the transaction that moves the results they came from into `checks`): a page of
+ * rollup_hour and one of rollup_day per monitor and hour, instead of both pages every second.
+ * Rows are sums, so a contribution adds up whenever it is written.
+ *
+ * After a crash, what the folds had not written is rebuilt from the results in `check_log` after
+ * each monitor's mark (start()). Reads answer "the rollups as they will be": the tables plus the
+ * contributions in memory plus each monitor's open span up to now.
  */
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -11,12 +18,14 @@ import { SettingsService } from '../settings/settings.service';
 import { CheckRow } from './check-row';
 import type { LatestCheck } from './latest-checks';
 import { decodeHistogram, encodeHistogram } from './latency-histogram';
-import { accountRows, emptyAcc, mergeAcc, RollupAcc, RollupBatch, spanKind, Tail } from './rollup-math';
+import { accountRow, accountRows, emptyAcc, mergeAcc, RollupAcc, RollupDeltas, RollupEntry, RollupTable, spanKind, Tail } from './rollup-math';
 import { CheckWriter, WriteHook } from './writer';
 
-export type RollupTable = 'rollup_hour' | 'rollup_day';
+export type { RollupTable } from './rollup-math';
 const KEY: Record<RollupTable, string> = { rollup_hour: 'hour', rollup_day: 'day' };
 const ACC_COLUMNS = ['up_ms', 'down_ms', 'unknown_ms', 'n_up', 'n_slow', 'n_down', 'n_unknown', 'lat_n', 'lat_sum', 'lat_min', 'lat_max'] as const;
+const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
+const PER_STATEMENT = 200;
 
 export interface RollupRow extends Omit<RollupAcc, 'hist'> {
   monitor_id: number;
@@ -26,8 +35,14 @@ export interface RollupRow extends Omit<RollupAcc, 'hist'> {
 
 @Injectable()
 export class RollupsService {
-  private tails = new Map<number, Tail>();
-  private next: Map<number, Tail> | null = null;
+  /** Each monitor's newest result, whose span is still open. */
+  private readonly tails = new Map<number, Tail>();
+  /** Contributions not written yet. */
+  private deltas = new RollupDeltas();
+  /** What the write in progress writes (the folding monitors' contributions, taken at its snapshot); given back if it fails. */
+  private writing: RollupDeltas | null = null;
+  private readonly deleted = new Set<number>();
+  private tz = 0;
   private capFor: (monitorId: number) => number = () => 0;
 
   constructor(
@@ -36,42 +51,80 @@ export class RollupsService {
     private readonly writer: CheckWriter,
     bus: EventBus,
   ) {
-    bus.on('monitor.deleted', ({ id }) => this.tails.delete(id));
+    bus.on('monitor.deleted', ({ id }) => {
+      this.tails.delete(id);
+      this.deltas.drop(id);
+      this.writing?.drop(id);
+      this.deleted.add(id);
+    });
   }
 
   /**
-   * Wires the rollups into the writer; `capFor` says how long a check's outcome may hold, and
-   * `latest` (each monitor's newest stored check) opens the spans that the next results close.
+   * Wires the rollups into the writer; `capFor` says how long a check's outcome may hold.
+   * `latest` (each monitor's newest check in `checks`) opens the spans that the next results
+   * close; `unfolded` are the results no fold has written (after a crash), accounted again.
    */
-  start(capFor: (monitorId: number) => number, latest: LatestCheck[]): void {
+  async start(capFor: (monitorId: number) => number, latest: LatestCheck[], unfolded: readonly CheckRow[]): Promise<void> {
     this.capFor = capFor;
+    this.tz = (await this.settings.get()).tz_offset_min;
     for (const r of latest) this.tails.set(r.monitor_id, { at: r.at, kind: spanKind(r) });
+    if (unfolded.length > 0) {
+      // A result that carried a transition was written into `checks` as well as into the log:
+      // the span before the unfolded results belongs to the newest check in `checks` before them.
+      const first = new Map<number, number>();
+      for (const r of unfolded) if (!first.has(r.monitor_id) || r.at < first.get(r.monitor_id)!) first.set(r.monitor_id, r.at);
+      for (const [id, at] of first) {
+        const tail = this.tails.get(id);
+        if (!tail || tail.at < at) continue;
+        const [before] = (await this.db.query(
+          'SELECT at, outcome, info FROM checks WHERE monitor_id = ? AND at < ? ORDER BY at DESC LIMIT 1',
+          [id, at],
+        )) as LatestCheck[];
+        if (before) this.tails.set(id, { at: before.at, kind: spanKind(before) });
+        else this.tails.delete(id);
+      }
+      accountRows(unfolded, this.tails, capFor, this.tz, this.deltas);
+    }
     const hook: WriteHook = {
-      onRows: (m, batch) => this.write(m, batch),
+      prepare: async () => {
+        this.tz = (await this.settings.get()).tz_offset_min;
+      },
+      added: (row) => {
+        // The zone as the settings say now (a PATCH answers with the settings it read back after
+        // its commit), so a result after a change of tz_offset_min lands in its new local day.
+        this.tz = this.settings.peek()?.tz_offset_min ?? this.tz;
+        accountRow(row, this.tails, this.capFor(row.monitor_id), this.tz, this.deltas);
+      },
+      snapshot: (_kind, folding) => {
+        this.writing = this.deltas.take(folding);
+      },
+      onRows: (m) => this.write(m),
       afterCommit: () => {
-        if (this.next) this.tails = this.next;
-        this.next = null;
+        this.writing = null;
+      },
+      rolledBack: () => {
+        if (this.writing) this.deltas.absorb(this.writing);
+        this.writing = null;
       },
     };
     this.writer.addHook(hook);
   }
 
-  private async write(m: EntityManager, rows: CheckRow[]): Promise<void> {
-    // Work on a copy: the tails move on only once the transaction commits (afterCommit).
-    const tails = new Map(this.tails);
-    const batch = accountRows(rows, tails, this.capFor, (await this.settings.get()).tz_offset_min);
-    this.next = tails;
-    await this.upsert(m, 'rollup_hour', [...batch.hours.values()]);
-    await this.upsert(m, 'rollup_day', [...batch.days.values()]);
+  /** Inside the write's transaction: the folding monitors' contributions are added to their rows. */
+  private async write(m: EntityManager): Promise<void> {
+    const taken = this.writing;
+    if (!taken || taken.monitorCount === 0) return;
+    const entries = [...taken.entries()].filter((e) => !this.deleted.has(e.monitorId));
+    for (const table of ['rollup_hour', 'rollup_day'] as const) await this.addTo(m, table, entries.filter((e) => e.table === table));
   }
 
-  private async upsert(m: EntityManager, table: RollupTable, entries: { monitorId: number; key: number; acc: RollupAcc }[]): Promise<void> {
+  /** Adds accumulators to the rows of a table, reading the rows that exist. */
+  private async addTo(m: EntityManager, table: RollupTable, entries: RollupEntry[]): Promise<void> {
     const key = KEY[table];
-    for (let i = 0; i < entries.length; i += 200) {
-      const part = entries.slice(i, i + 200);
+    for (let i = 0; i < entries.length; i += PER_STATEMENT) {
+      const part = entries.slice(i, i + PER_STATEMENT);
       const existing = (await m.query(
-        `SELECT monitor_id, ${key} AS key, ${ACC_COLUMNS.join(', ')}, hist FROM ${table}
-         WHERE (monitor_id, ${key}) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`,
+        `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE (monitor_id, ${key}) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`,
         part.flatMap((e) => [e.monitorId, e.key]),
       )) as RollupRow[];
       const byKey = new Map(existing.map((r) => [`${r.monitor_id}:${r.key}`, r]));
@@ -93,47 +146,51 @@ export class RollupsService {
 
   /**
    * Rollups of some monitors between `from` and `to` (keys of the table: hours or local days), as
-   * they stand now: committed rows merged with a batch made from the buffered results and the open
-   * span of each monitor's latest check up to `now`.
+   * they stand now: the table's rows, the contributions in memory, and the open span of each
+   * monitor's latest check up to `now`.
    */
   async read(table: RollupTable, ids: number[], from: number, to: number, now: number): Promise<Map<number, Map<number, RollupAcc>>> {
     const out = new Map<number, Map<number, RollupAcc>>(ids.map((id) => [id, new Map()]));
     if (ids.length === 0) return out;
+    this.tz = (await this.settings.get()).tz_offset_min;
+    const add = (id: number, key: number, acc: RollupAcc): void => {
+      if (key < from || key > to) return;
+      const per = out.get(id);
+      if (!per) return;
+      const have = per.get(key);
+      if (have) mergeAcc(have, acc);
+      else per.set(key, acc);
+    };
     const key = KEY[table];
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
       const rows = (await this.db.query(
-        `SELECT monitor_id, ${key} AS key, ${ACC_COLUMNS.join(', ')}, hist FROM ${table}
-         WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${key} >= ? AND ${key} <= ?`,
+        `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${key} >= ? AND ${key} <= ?`,
         [...part, from, to],
       )) as RollupRow[];
-      for (const r of rows) out.get(r.monitor_id)?.set(r.key, toAcc(r));
+      for (const r of rows) add(r.monitor_id, r.key, toAcc(r));
     }
-    const live = await this.liveBatch(new Set(ids), now);
-    for (const e of (table === 'rollup_hour' ? live.hours : live.days).values()) {
-      if (e.key < from || e.key > to) continue;
-      const per = out.get(e.monitorId);
-      if (!per) continue;
-      const acc = per.get(e.key) ?? emptyAcc();
-      mergeAcc(acc, e.acc);
-      per.set(e.key, acc);
+    const live = new RollupDeltas();
+    for (const id of ids) {
+      for (const source of [this.writing, this.deltas]) {
+        for (const [k, acc] of source?.of(id, table) ?? []) add(id, k, copyAcc(acc));
+      }
+      // What is left open is each monitor's latest span, which holds until now (or its cap).
+      const tail = this.tails.get(id);
+      if (tail) {
+        const end = Math.min(now, tail.at + this.capFor(id));
+        if (end > tail.at) live.addSpan(id, tail.at, end, tail.kind, this.tz);
+      }
     }
+    for (const id of ids) for (const [k, acc] of live.of(id, table) ?? []) add(id, k, acc);
     return out;
   }
+}
 
-  private async liveBatch(ids: Set<number>, now: number): Promise<RollupBatch> {
-    const tz = (await this.settings.get()).tz_offset_min;
-    const tails = new Map([...this.tails].filter(([id]) => ids.has(id)));
-    const pending = this.writer.pending().filter((r) => ids.has(r.monitor_id));
-    const batch = accountRows(pending, tails, this.capFor, tz);
-    // accountRows added the buffered rows and the spans they closed; what is left open is each
-    // monitor's latest span, which holds until now (or its cap).
-    for (const [id, tail] of tails) {
-      const end = Math.min(now, tail.at + this.capFor(id));
-      if (end > tail.at) batch.addSpan(id, tail.at, end, tail.kind);
-    }
-    return batch;
-  }
+function copyAcc(a: RollupAcc): RollupAcc {
+  const c = emptyAcc();
+  mergeAcc(c, a);
+  return c;
 }
 
 function toAcc(r: RollupRow): RollupAcc {

@@ -1,8 +1,22 @@
 /**
- * The only writer of check rows. Results are buffered and committed in one transaction every
- * second or every 500 rows, whichever comes first; readers merge the unflushed buffer so a result
- * is visible the moment it exists. Shutdown flushes. Two results of one monitor in the same
- * millisecond are kept apart by moving the later one a millisecond on (the key is monitor + time).
+ * The only writer of check rows, built to write few bytes (docs/storage.md, docs/decisions/0001-check-log.md).
+ *
+ * A **commit** (one transaction) appends the waiting results to `check_log` as one bucket (the
+ * commit's number first in the key, so the rows land together at the end of the table: two or
+ * three pages whatever the monitors) together with whatever the hooks must make durable (state
+ * changes, timeline lines, incidents, outbox rows). Plain results wait at most COMMIT_EVERY_MS for
+ * it; work that must reach the disk before it is announced asks for one within FLUSH_EVERY_MS (soon()).
+ *
+ * In the same commit a few monitors **fold**: their logged results move into `checks` (keyed by
+ * monitor) in one sorted pass, their mark in `check_marks` moves on, and the hooks write what they
+ * kept in memory for them (rollup contributions, state rows whose only change is the time of the
+ * last check). Monitors take turns so that each folds about once every FOLD_EVERY_MS: an hour of
+ * results fills most of a page of `checks`, where a write per result would rewrite that page every
+ * time. Buckets whose rows have all moved are dropped. flush() folds every monitor (shutdown).
+ *
+ * Readers see every result the moment it exists: waiting ones from memory (pending()), logged
+ * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown()). Two results of one monitor
+ * in the same millisecond are kept apart by moving the later one a millisecond on.
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -12,8 +26,16 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { CHECK_COLUMNS, CheckRow, StoredCheck, toRow } from './check-row';
 
+/** N of docs/storage.md: plain results wait at most this long in memory before they are committed. */
+export const COMMIT_EVERY_MS = 10_000;
+/** Work that must be durable before it is announced (soon()) waits at most this long. */
 export const FLUSH_EVERY_MS = 1000;
-export const FLUSH_AT_ROWS = 500;
+/** A commit as soon as this many results wait (a burst of heartbeat pings). */
+export const FLUSH_AT_ROWS = 2000;
+/** Each monitor's logged results move into `checks` about this often. */
+export const FOLD_EVERY_MS = 60 * 60_000;
+/** While results wait in the log, a write runs at least this often, so that folds keep their pace when no result comes. */
+export const FOLD_TICK_MS = 60_000;
 /**
  * Results kept in memory while the database cannot be written (a full disk): about 15 MB, 83
  * minutes of 1,000 monitors at 60 s. Past it the oldest results are dropped first (they show as
@@ -23,29 +45,43 @@ export const MAX_PENDING_ROWS = 100_000;
 /** Retries after a failed write: 1 s, 2 s, 4 s ... at most 30 s apart. */
 export const RETRY_MAX_MS = 30_000;
 const ROWS_PER_STATEMENT = 500;
+const COLUMN_LIST = CHECK_COLUMNS.join(', ');
+const LOG_COLUMNS = `c.${CHECK_COLUMNS.join(', c.')}`;
+
+/** `commit`: results into the log, what must be durable, and the folds that are due. `flush`: every monitor folds (shutdown). */
+export type WriteKind = 'commit' | 'flush';
 
 /** Work that must commit in the same transaction as the rows (rollups, state rows, timeline lines). */
 export interface WriteHook {
+  /** Before the transaction is queued (asynchronous preparations: settings the snapshot needs). */
+  prepare?(): Promise<void>;
+  /** A result was queued (synchronously, in add()). */
+  added?(row: CheckRow): void;
   /**
    * Called at the start of the transaction, synchronously, at the same instant the rows to write
    * are taken: the hook takes what it will write now, so what it writes was caused by those rows
-   * (a state or an incident is never written without the check that made it).
+   * (a state or an incident is never written without the check that made it). `folding`: the
+   * monitors whose results move into `checks` in this transaction.
    */
-  snapshot?(): void;
-  onRows(m: EntityManager, rows: CheckRow[]): Promise<void>;
+  snapshot?(kind: WriteKind, folding: ReadonlySet<number>): void;
+  onRows(m: EntityManager, rows: CheckRow[], kind: WriteKind, folding: ReadonlySet<number>): Promise<void>;
   /** Called once the transaction committed (in-memory bookkeeping and announcements that must not run ahead of the disk). */
-  afterCommit?(): void;
-  /** True while the hook has something to write even without check rows (a pause, a config change). */
-  hasWork?(): boolean;
+  afterCommit?(kind: WriteKind): void;
+  /** Called when the transaction failed after the snapshot: what it took is given back. */
+  rolledBack?(): void;
+  /** True while the hook has something to write even without check rows (a pause, a config change); for a flush, also what only a fold writes. */
+  hasWork?(kind: WriteKind): boolean;
 }
 
 export interface WriterStats {
+  /** Results not yet durable (waiting for the next commit). */
   buffered: number;
   /** Results dropped because MAX_PENDING_ROWS were already waiting (a long storage outage). */
   dropped: number;
   /** Failed writes in a row; 0 while writing works. */
   failingInRow: number;
   written: number;
+  /** Successful writes. */
   flushes: number;
   lastFlushMs: number | null;
   /** When the last write committed (epoch ms), null before the first. */
@@ -54,23 +90,70 @@ export interface WriterStats {
   /** The last failed write's error (kept after writes work again) and when it happened (epoch ms). */
   lastError: string | null;
   lastErrorAt: number | null;
+  /** Monitors with results in the log that have not moved into `checks` yet. */
+  unfoldedMonitors: number;
+  /** Monitor folds done. */
+  folds: number;
+}
+
+interface BucketSpan {
+  lo: number;
+  hi: number;
+  /** Clock time of the commit (of the start, for buckets read back). */
+  t: number;
+}
+
+/** What one write does, decided at its snapshot; applied to memory once it committed. */
+interface Plan {
+  bucket: number;
+  folding: Set<number>;
+  /** The first unfolded bucket of each monitor after the write. */
+  unfolded: Map<number, number>;
+  dropThrough: number;
+  span: BucketSpan | null;
+  credit: number;
+  cursor: number;
+  tick: number;
 }
 
 @Injectable()
 export class CheckWriter implements OnApplicationShutdown {
+  /** Results not yet committed, in the order they came. */
   private buffer: CheckRow[] = [];
+  /** Buffered results that go straight into `checks` too: they carried a transition. */
+  private readonly settle = new Set<CheckRow>();
   private readonly lastAt = new Map<number, number>();
   /**
    * Monitors deleted since start (ids are never reused). A flush that took its rows before the
    * deletion may run after it: its rows of these monitors are dropped when it writes.
    */
   private readonly deleted = new Set<number>();
+  /** The number of the last bucket written. */
+  private lastBucket = 0;
+  /** Per monitor: its results in buckets up to this one are in `checks` (check_marks). */
+  private readonly marks = new Map<number, number>();
+  /** Per monitor with logged results not in `checks` yet: the first bucket holding one. */
+  private unfolded = new Map<number, number>();
+  /** The buckets still in the log, oldest first, with the time span of their results and when they were written. */
+  private readonly spans = new Map<number, BucketSpan>();
+  private droppedThrough = 0;
+  /** The rotation of folds: the last monitor folded, the share of a fold owed, and when it was reckoned. */
+  private foldCursor = 0;
+  private foldCredit = 0;
+  private foldTick: number;
+  /** How often each monitor folds (FOLD_EVERY_MS; shorter in crash tests). */
+  foldEveryMs = FOLD_EVERY_MS;
   private timer: NodeJS.Timeout | null = null;
+  /** performance.now() when the timer fires. */
+  private timerDue = Infinity;
   private flushing: Promise<void> | null = null;
   private readonly hooks: WriteHook[] = [];
   private readonly log = new Logger('writer');
   private readonly rowRate = new MinuteCounter();
-  readonly stats: WriterStats = { buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, lastFlushAt: null, failures: 0, lastError: null, lastErrorAt: null };
+  readonly stats: WriterStats = {
+    buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, lastFlushAt: null, failures: 0, lastError: null, lastErrorAt: null,
+    unfoldedMonitors: 0, folds: 0,
+  };
   private lastFailureLog = 0;
 
   constructor(
@@ -78,10 +161,15 @@ export class CheckWriter implements OnApplicationShutdown {
     bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
+    this.foldTick = clock.now();
     bus.on('monitor.deleted', ({ id }) => {
       this.buffer = this.buffer.filter((r) => r.monitor_id !== id);
+      for (const r of this.settle) if (r.monitor_id === id) this.settle.delete(r);
       this.lastAt.delete(id);
+      this.unfolded.delete(id);
+      this.marks.delete(id);
       this.deleted.add(id);
+      this.stats.buffered = this.buffer.length;
     });
   }
 
@@ -96,19 +184,50 @@ export class CheckWriter implements OnApplicationShutdown {
     if (last !== undefined && row.at <= last) row.at = last + 1;
     this.lastAt.set(row.monitor_id, row.at);
     this.buffer.push(row);
+    for (const hook of this.hooks) hook.added?.(row);
     this.rowRate.add(this.clock.now());
     if (this.buffer.length > MAX_PENDING_ROWS) this.dropOldest();
     this.stats.buffered = this.buffer.length;
     // While writes fail, only the back-off timer retries: not one failing transaction per result.
-    if (this.buffer.length >= FLUSH_AT_ROWS && this.stats.failingInRow === 0) void this.flush();
-    else this.soon();
+    if (this.buffer.length >= FLUSH_AT_ROWS && this.stats.failingInRow === 0) {
+      // A write in progress looks at the buffer again when it ends.
+      if (!this.flushing) void this.run();
+    } else {
+      this.schedule(COMMIT_EVERY_MS);
+    }
     return row.at;
   }
 
-  /** Asks for a flush within FLUSH_EVERY_MS: a hook has work that came without a check row. */
+  /**
+   * The result just added for this monitor at `at` carried a transition: it is written into
+   * `checks` with the commit that makes the transition durable, not only into the log.
+   */
+  settleNow(monitorId: number, at: number): void {
+    for (let i = this.buffer.length - 1; i >= 0; i--) {
+      const r = this.buffer[i];
+      if (r.monitor_id === monitorId && r.at === at) {
+        this.settle.add(r);
+        return;
+      }
+    }
+  }
+
+  /** Asks for a commit within FLUSH_EVERY_MS: a hook has work that must be durable before it is announced. */
   soon(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush(), this.retryDelayMs());
+    this.schedule(FLUSH_EVERY_MS);
+  }
+
+  private schedule(delayMs: number): void {
+    const delay = this.stats.failingInRow > 0 ? this.retryDelayMs() : delayMs;
+    const due = performance.now() + delay;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerDue = Infinity;
+      void this.run();
+    }, delay);
     this.timer.unref();
   }
 
@@ -120,7 +239,7 @@ export class CheckWriter implements OnApplicationShutdown {
   private dropOldest(): void {
     // A chunk at a time, so a long outage does not shift the whole array on every result.
     const n = this.buffer.length - MAX_PENDING_ROWS + 1000;
-    this.buffer.splice(0, n);
+    for (const r of this.buffer.splice(0, n)) this.settle.delete(r);
     if (this.stats.dropped === 0) this.log.error(`${MAX_PENDING_ROWS} check results are waiting to be written: dropping the oldest from now on`);
     this.stats.dropped += n;
   }
@@ -130,60 +249,228 @@ export class CheckWriter implements OnApplicationShutdown {
     return this.rowRate.count(this.clock.now());
   }
 
-  /** Results not yet committed, oldest first (readers merge them). */
+  /** Results not yet durable (waiting for the next commit), oldest first. */
   pending(monitorId?: number): readonly CheckRow[] {
     return monitorId === undefined ? this.buffer : this.buffer.filter((r) => r.monitor_id === monitorId);
   }
 
-  /** Commits everything buffered so far; resolves when it is on disk. */
+  /**
+   * One monitor's results that are not in `checks` yet (in the log, or waiting), oldest first.
+   * Read `checks` after this resolves: a result only ever moves from here to there, so nothing
+   * falls between the two reads.
+   */
+  async unfoldedOf(monitorId: number): Promise<CheckRow[]> {
+    const waiting = this.buffer.filter((r) => r.monitor_id === monitorId);
+    const first = this.unfolded.get(monitorId);
+    const logged = first === undefined ? [] : ((await this.db.query(
+      `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
+       SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
+      [first, this.lastBucket, monitorId],
+    )) as CheckRow[]);
+    return mergeRows(logged, waiting);
+  }
+
+  /**
+   * Up to `n` results of any monitor not in `checks` yet, newest first, that come after a GET
+   * /checks cursor and pass `keep`. Read `checks` after this resolves (see unfoldedOf).
+   */
+  async newestUnfolded(n: number, cursor: { at: number; monitorId: number } | null, keep?: (row: CheckRow) => boolean): Promise<CheckRow[]> {
+    const ok = (r: CheckRow): boolean => isAfter(r, cursor) && (!keep || keep(r));
+    const out: CheckRow[] = this.buffer.filter(ok);
+    const unfolded = this.unfolded;
+    const buckets = [...this.spans.keys()].reverse();
+    // Buckets are in the order they were written; a result can be older than its bucket by at
+    // most the time its check took, so once a bucket's newest result is older than the n-th
+    // newest found, no older bucket holds a newer one.
+    const slack = 5 * 60_000;
+    for (let i = 0; i < buckets.length; i += 20) {
+      const part = buckets.slice(i, i + 20);
+      if (out.length >= n) {
+        const nth = out.sort(newestFirst)[n - 1];
+        if (part.every((b) => (this.spans.get(b)?.hi ?? -Infinity) + slack < nth.at)) break;
+      }
+      const rows = (await this.db.query(
+        `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
+        [part[part.length - 1], part[0]],
+      )) as (CheckRow & { bucket: number })[];
+      for (const { bucket, ...r } of rows) if (bucket >= (unfolded.get(r.monitor_id) ?? Infinity) && ok(r)) out.push(r);
+    }
+    return dedupe(out.sort(newestFirst)).slice(0, n);
+  }
+
+  /** Up to `n` failed results of any monitor not in `checks` yet, newest first, after a GET /checks cursor. */
+  async unfoldedDown(n: number, cursor: { at: number; monitorId: number } | null, down: number): Promise<CheckRow[]> {
+    const waiting = this.buffer.filter((r) => r.outcome === down && isAfter(r, cursor));
+    const params: unknown[] = [down];
+    let where = 'outcome = ?';
+    if (cursor) {
+      where += ' AND (at < ? OR (at = ? AND monitor_id < ?))';
+      params.push(cursor.at, cursor.at, cursor.monitorId);
+    }
+    // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
+    const logged = (await this.db.query(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
+    return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
+  }
+
+  /**
+   * Deletes a monitor's rows from the log in the caller's transaction (a deletion), with one seek
+   * per bucket still in the log, folded or not: a row left there would come back at the next start.
+   */
+  async deleteLoggedIn(m: EntityManager, monitorId: number): Promise<void> {
+    // The buckets a write in progress may add are covered by the deletion event (its rows are dropped).
+    if (this.lastBucket <= this.droppedThrough) return;
+    await m.query(
+      `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
+       DELETE FROM check_log WHERE (bucket, monitor_id, at) IN (SELECT c.bucket, c.monitor_id, c.at FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?)`,
+      [this.droppedThrough + 1, this.lastBucket, monitorId],
+    );
+  }
+
+  /** The time span of the results in the log (null when it is empty). */
+  logSpan(): { oldest: number; newest: number } | null {
+    let oldest = Infinity;
+    let newest = -Infinity;
+    for (const s of this.spans.values()) {
+      oldest = Math.min(oldest, s.lo);
+      newest = Math.max(newest, s.hi);
+    }
+    for (const r of this.buffer) {
+      oldest = Math.min(oldest, r.at);
+      newest = Math.max(newest, r.at);
+    }
+    return newest === -Infinity ? null : { oldest, newest };
+  }
+
+  /** Writes everything now, each thing in its final place: every monitor folds. Resolves when it is on disk. */
   async flush(): Promise<void> {
-    if (this.timer) {
+    await this.writeNow('flush');
+  }
+
+  /** Makes everything that waits durable now (a commit, with the folds that are due). */
+  async commit(): Promise<void> {
+    await this.writeNow('commit');
+  }
+
+  private run(): Promise<void> {
+    return this.writeNow('commit');
+  }
+
+  private hasWork(kind: WriteKind): boolean {
+    if (this.buffer.length > 0) return true;
+    if (kind === 'flush' ? this.unfolded.size > 0 : this.foldsDue(this.clock.now())) return true;
+    return this.hooks.some((h) => h.hasWork?.(kind));
+  }
+
+  private async writeNow(kind: WriteKind): Promise<void> {
+    if (kind === 'flush' && this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
+      this.timerDue = Infinity;
     }
     while (this.flushing) await this.flushing;
-    if (this.buffer.length === 0 && !this.hooks.some((h) => h.hasWork?.())) return;
-    this.flushing = this.write().finally(() => {
+    if (!this.hasWork(kind)) return;
+    this.flushing = this.write(kind).finally(() => {
       this.flushing = null;
     });
     await this.flushing;
   }
 
-  private async write(): Promise<void> {
+  private foldsDue(now: number): boolean {
+    if (this.foldsOwed(now).count > 0) return true;
+    const overdue = now - 2 * this.foldEveryMs;
+    for (const first of this.unfolded.values()) if ((this.spans.get(first)?.t ?? now) <= overdue) return true;
+    return false;
+  }
+
+  /** How many monitors are owed a fold by now (each folds once every foldEveryMs), and the credit behind it. */
+  private foldsOwed(now: number): { count: number; credit: number } {
+    const credit = this.foldCredit + (this.unfolded.size * Math.max(0, now - this.foldTick)) / this.foldEveryMs;
+    return { count: Math.min(this.unfolded.size, Math.floor(credit)), credit };
+  }
+
+  /** Decides, at the snapshot, what this write does. */
+  private plan(kind: WriteKind, rows: readonly CheckRow[]): Plan {
+    const now = this.clock.now();
+    const bucket = rows.length > 0 ? this.lastBucket + 1 : this.lastBucket;
+    const folding = new Set<number>();
+    let credit = 0;
+    let cursor = this.foldCursor;
+    if (kind === 'flush') {
+      for (const id of this.unfolded.keys()) folding.add(id);
+      for (const r of rows) folding.add(r.monitor_id);
+    } else {
+      const owed = this.foldsOwed(now);
+      credit = owed.credit - owed.count;
+      if (owed.count > 0) {
+        // The next monitors after the cursor, in id order, wrapping round.
+        const ids = [...this.unfolded.keys()].sort((a, b) => a - b);
+        let i = ids.findIndex((id) => id > this.foldCursor);
+        if (i < 0) i = 0;
+        for (let k = 0; k < owed.count; k++) folding.add(ids[(i + k) % ids.length]);
+        cursor = ids[(i + owed.count - 1) % ids.length];
+      }
+      // The rotation goes round the monitors that have results in the log; when few get new ones
+      // (a quiet service), a monitor waiting twice as long as it should folds anyway.
+      const overdue = now - 2 * this.foldEveryMs;
+      for (const [id, first] of this.unfolded) if ((this.spans.get(first)?.t ?? now) <= overdue) folding.add(id);
+    }
+    const unfolded = new Map(this.unfolded);
+    for (const id of folding) unfolded.delete(id);
+    let span: Plan['span'] = null;
+    for (const r of rows) {
+      if (!folding.has(r.monitor_id) && !unfolded.has(r.monitor_id)) unfolded.set(r.monitor_id, bucket);
+      span = span ? { lo: Math.min(span.lo, r.at), hi: Math.max(span.hi, r.at), t: now } : { lo: r.at, hi: r.at, t: now };
+    }
+    let dropThrough = bucket;
+    for (const first of unfolded.values()) dropThrough = Math.min(dropThrough, first - 1);
+    return { bucket, folding, unfolded, dropThrough, span, credit, cursor, tick: now };
+  }
+
+  private async write(kind: WriteKind): Promise<void> {
     const started = performance.now();
     let taken: CheckRow[] = [];
     let rows: CheckRow[] = [];
+    let plan: Plan | null = null;
     try {
+      for (const hook of this.hooks) await hook.prepare?.();
       await this.db.tx(async (m) => {
         // Taken once the transaction has begun (it may have waited for others), together with the
         // hooks' snapshots, before any await: rows, states and incidents of one instant.
         taken = this.buffer.slice();
-        for (const hook of this.hooks) hook.snapshot?.();
         // Decided inside the transaction: a deletion that committed before it is known by now.
         rows = this.deleted.size ? taken.filter((r) => !this.deleted.has(r.monitor_id)) : taken;
-        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-          const part = rows.slice(i, i + ROWS_PER_STATEMENT);
-          const values = part.map(() => `(${CHECK_COLUMNS.map(() => '?').join(',')})`).join(',');
-          await m.query(
-            `INSERT OR REPLACE INTO checks (${CHECK_COLUMNS.join(',')}) VALUES ${values}`,
-            part.flatMap((r) => CHECK_COLUMNS.map((c) => r[c])),
-          );
+        const p = this.plan(kind, rows);
+        plan = p;
+        for (const hook of this.hooks) hook.snapshot?.(kind, p.folding);
+        if (rows.length > 0) {
+          const sorted = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+          await insertRows(m, 'INSERT INTO check_log (bucket, ', sorted, p.bucket);
         }
-        for (const hook of this.hooks) await hook.onRows(m, rows);
+        await insertRows(m, 'INSERT OR REPLACE INTO checks (', rows.filter((r) => this.settle.has(r)), null);
+        if (p.folding.size > 0) await this.fold(m, p, kind);
+        if (p.dropThrough > this.droppedThrough) await m.query('DELETE FROM check_log WHERE bucket <= ?', [p.dropThrough]);
+        for (const hook of this.hooks) await hook.onRows(m, rows, kind, p.folding);
       });
-      for (const hook of this.hooks) hook.afterCommit?.();
+      for (const hook of this.hooks) hook.afterCommit?.(kind);
       if (this.stats.failingInRow > 0) {
         this.log.log(`check results are written again after ${this.stats.failingInRow} failed attempts (${rows.length} results in this write, ${this.stats.dropped} dropped in all)`);
         this.stats.failingInRow = 0;
       }
+      this.applied(plan!);
       // Only now leave the buffer: readers saw the rows in the buffer until they were committed.
       const written = new Set(taken);
       this.buffer = this.buffer.filter((r) => !written.has(r));
+      for (const r of taken) this.settle.delete(r);
       this.stats.written += rows.length;
       this.stats.flushes += 1;
       this.stats.lastFlushMs = Math.round(performance.now() - started);
       this.stats.lastFlushAt = this.clock.now();
+      if (this.buffer.length >= FLUSH_AT_ROWS) setImmediate(() => void this.run());
+      else if (this.buffer.length > 0) this.schedule(COMMIT_EVERY_MS);
+      // A quiet service still folds what it logged.
+      else if (this.unfolded.size > 0) this.schedule(FOLD_TICK_MS);
     } catch (err) {
+      if (plan) for (const hook of this.hooks) hook.rolledBack?.();
       this.stats.failures += 1;
       this.stats.lastError = err instanceof Error ? err.message : String(err);
       this.stats.lastErrorAt = this.clock.now();
@@ -196,18 +483,143 @@ export class CheckWriter implements OnApplicationShutdown {
       }
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
-      this.soon();
+      this.timerDue = Infinity;
+      this.schedule(FLUSH_EVERY_MS);
     } finally {
       this.stats.buffered = this.buffer.length;
     }
+  }
+
+  /**
+   * Moves the folding monitors' logged results into `checks`, sorted by monitor and time, and
+   * moves their marks on. A monitor's rows before its first unfolded bucket are in `checks` already.
+   */
+  private async fold(m: EntityManager, p: Plan, kind: WriteKind): Promise<void> {
+    const ids = [...p.folding].sort((a, b) => a - b);
+    if (kind === 'flush') {
+      // Every monitor: one pass over the log, each row against its monitor's mark. Rows of a
+      // monitor deleted while a write raced its deletion stay behind (dropped with their bucket).
+      const gone = [...this.deleted];
+      await m.query(
+        `INSERT OR REPLACE INTO checks (${COLUMN_LIST}) SELECT ${LOG_COLUMNS} FROM check_log c
+         LEFT JOIN check_marks k ON k.monitor_id = c.monitor_id
+         WHERE c.bucket > COALESCE(k.bucket, 0)${gone.length ? ` AND c.monitor_id NOT IN (${gone.map(() => '?').join(', ')})` : ''}
+         ORDER BY c.monitor_id, c.at`,
+        gone,
+      );
+    } else {
+      for (let i = 0; i < ids.length; i += 200) {
+        const part = ids.slice(i, i + 200).filter((id) => this.unfolded.has(id));
+        if (part.length === 0) continue;
+        const lo = Math.min(...part.map((id) => this.unfolded.get(id)!));
+        // One seek per monitor and bucket: the key is (bucket, monitor_id, at).
+        await m.query(
+          `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?),
+             f(id, first) AS (VALUES ${part.map(() => '(?, ?)').join(', ')})
+           INSERT OR REPLACE INTO checks (${COLUMN_LIST})
+           SELECT ${LOG_COLUMNS} FROM f CROSS JOIN b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = f.id
+           WHERE b.x >= f.first ORDER BY c.monitor_id, c.at`,
+          [lo, p.bucket, ...part.flatMap((id) => [id, this.unfolded.get(id)!])],
+        );
+      }
+    }
+    for (let i = 0; i < ids.length; i += 400) {
+      const part = ids.slice(i, i + 400);
+      await m.query(`INSERT OR REPLACE INTO check_marks (monitor_id, bucket) VALUES ${part.map(() => '(?, ?)').join(', ')}`, part.flatMap((id) => [id, p.bucket]));
+    }
+  }
+
+  /** The write committed: memory follows what it did. */
+  private applied(p: Plan): void {
+    this.lastBucket = p.bucket;
+    if (p.span) this.spans.set(p.bucket, p.span);
+    for (const id of p.folding) if (!this.deleted.has(id)) this.marks.set(id, p.bucket);
+    // Monitors deleted while the write ran are gone from the plan's map too.
+    for (const id of [...p.unfolded.keys()]) if (this.deleted.has(id)) p.unfolded.delete(id);
+    this.unfolded = p.unfolded;
+    if (p.dropThrough > this.droppedThrough) {
+      for (const b of [...this.spans.keys()]) if (b <= p.dropThrough) this.spans.delete(b);
+      this.droppedThrough = p.dropThrough;
+    }
+    this.foldCredit = p.credit;
+    this.foldCursor = p.cursor;
+    this.foldTick = p.tick;
+    this.stats.folds += p.folding.size;
+    this.stats.unfoldedMonitors = this.unfolded.size;
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 
+  /**
+   * At start: the marks, and the log as the last run left it. After a clean stop the log is
+   * empty; after a crash it holds the results of the last hour or so, and those after their
+   * monitor's mark are returned (oldest first per monitor) to be accounted again.
+   */
+  async restore(): Promise<CheckRow[]> {
+    for (const r of (await this.db.query('SELECT monitor_id, bucket FROM check_marks')) as { monitor_id: number; bucket: number }[]) {
+      this.marks.set(r.monitor_id, r.bucket);
+      this.lastBucket = Math.max(this.lastBucket, r.bucket);
+    }
+    // Rows of a monitor deleted while a write raced its deletion may be left: they go now.
+    const [{ n }] = (await this.db.query('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as { n: number }[];
+    if (n > 0) await this.db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
+    const rows = (await this.db.query(`SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`)) as (CheckRow & { bucket: number })[];
+    const out: CheckRow[] = [];
+    this.droppedThrough = rows.length > 0 ? rows[0].bucket - 1 : this.lastBucket;
+    for (const { bucket, ...r } of rows) {
+      this.lastBucket = Math.max(this.lastBucket, bucket);
+      const s = this.spans.get(bucket);
+      this.spans.set(bucket, s ? { lo: Math.min(s.lo, r.at), hi: Math.max(s.hi, r.at), t: s.t } : { lo: r.at, hi: r.at, t: this.clock.now() });
+      if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
+      if (bucket <= (this.marks.get(r.monitor_id) ?? 0)) continue;
+      if (!this.unfolded.has(r.monitor_id)) this.unfolded.set(r.monitor_id, bucket);
+      out.push(r);
+    }
+    this.stats.unfoldedMonitors = this.unfolded.size;
+    if (out.length > 0) {
+      this.log.warn(`${out.length} check results committed since their monitors' last fold were read back from the log (the last stop was not clean)`);
+      this.schedule(FOLD_TICK_MS);
+    }
+    return out.sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+  }
+
   /** Restores the last stored time per monitor after a restart (so clash handling stays right). */
   seedLastTimes(latest: readonly { monitor_id: number; at: number }[]): void {
     for (const r of latest) if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
   }
+}
+
+/** `head` (an INSERT up to its column list's opening parenthesis) for rows, with a bucket first when given. */
+async function insertRows(m: EntityManager, head: string, rows: readonly CheckRow[], bucket: number | null): Promise<void> {
+  const marks = `(${bucket === null ? '' : '?,'}${CHECK_COLUMNS.map(() => '?').join(',')})`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const values: unknown[] = [];
+    for (const r of part) {
+      if (bucket !== null) values.push(bucket);
+      for (const c of CHECK_COLUMNS) values.push(r[c]);
+    }
+    await m.query(`${head}${COLUMN_LIST}) VALUES ${part.map(() => marks).join(',')}`, values);
+  }
+}
+
+function isAfter(r: { at: number; monitor_id: number }, cursor: { at: number; monitorId: number } | null): boolean {
+  return !cursor || r.at < cursor.at || (r.at === cursor.at && r.monitor_id < cursor.monitorId);
+}
+
+function newestFirst(a: CheckRow, b: CheckRow): number {
+  return b.at - a.at || b.monitor_id - a.monitor_id;
+}
+
+/** Rows sorted newest first without repeats of one (monitor, time). */
+function dedupe(sorted: CheckRow[]): CheckRow[] {
+  return sorted.filter((r, i) => i === 0 || r.at !== sorted[i - 1].at || r.monitor_id !== sorted[i - 1].monitor_id);
+}
+
+/** Logged and waiting rows of one monitor, oldest first, each time once. */
+function mergeRows(logged: CheckRow[], waiting: CheckRow[]): CheckRow[] {
+  const seen = new Set(logged.map((r) => r.at));
+  return [...logged, ...waiting.filter((r) => !seen.has(r.at))].sort((a, b) => a.at - b.at);
 }

@@ -28,6 +28,11 @@ export class SettingsService {
     return this.cache;
   }
 
+  /** The settings as last read, without waiting: null while a change has dropped them and nobody has read them since. */
+  peek(): Settings | null {
+    return this.cache;
+  }
+
   /** Saves some keys inside the caller's transaction; the cache is dropped so the next read sees them. */
   async setIn<K extends Key>(m: EntityManager, values: Pick<StoredSettings, K>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {

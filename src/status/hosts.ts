@@ -15,6 +15,7 @@ export function normalizeHost(raw: string): HostCheck {
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(text) || /[/?#@\s]/.test(text)) {
     return { ok: false, message: 'must be a host name only, without scheme, path or user (e.g. status.example.com)' };
   }
+  if (text.includes('*')) return { ok: false, message: 'must be one host name: wildcards are not supported (list each host, at most 5)' };
   const bare = text.replace(/^\[(.*)\]$/, '$1');
   if (isIP(bare) !== 0) return { ok: false, message: 'must be a host name, not an IP address' };
   if (text.includes(':')) return { ok: false, message: 'must be a host name without a port' };
@@ -27,6 +28,8 @@ export function normalizeHost(raw: string): HostCheck {
   if (isIP(ascii) !== 0) return { ok: false, message: 'must be a host name, not an IP address' };
   if (ascii.length > 253) return { ok: false, message: 'must be at most 253 characters long' };
   const labels = ascii.split('.');
+  // RFC 6761: localhost names never leave the machine, so no CA can check them.
+  if (labels[labels.length - 1] === 'localhost') return { ok: false, message: 'must be a public host name: localhost names cannot get a certificate' };
   if (labels.length < 2) return { ok: false, message: 'must be a full domain name with a dot (e.g. status.example.com)' };
   if (!labels.every((l) => LABEL.test(l))) {
     return { ok: false, message: 'each part between dots must be 1-63 letters, digits or inner hyphens' };
@@ -34,11 +37,5 @@ export function normalizeHost(raw: string): HostCheck {
   return { ok: true, host: ascii };
 }
 
-/** The host of a request (Host header), lower case and without port or final dot, for matching. */
-export function requestHost(header: string | undefined): string | null {
-  if (!header) return null;
-  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(header.trim().toLowerCase());
-  if (!m) return null;
-  const host = m[1].replace(/\.$/, '');
-  return host === '' ? null : host;
-}
+/** The host of a request (Host header): one rule for the main listener and the custom hosts' ones. */
+export { requestHost } from '../hosts/host-names';

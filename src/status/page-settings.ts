@@ -230,6 +230,7 @@ export function parseSettingsBody(
   body: Plain,
   current: PageSettings,
   ignore: string[] = [],
+  opts: { dashboardHost?: string } = {},
 ): { ok: true; patch: SettingsPatch } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const next: PageSettings = structuredClone(current);
@@ -249,6 +250,14 @@ export function parseSettingsBody(
     const before = errors.length;
     const canonical = KEYS[k](value, errors);
     if (errors.length > before) continue;
+    if (k === 'hosts' && opts.dashboardHost) {
+      // The dashboard's own host shows the dashboard at `/`: it cannot be the page's as well.
+      const i = (canonical as string[]).indexOf(opts.dashboardHost);
+      if (i >= 0) {
+        errors.push({ field: `hosts[${i}]`, message: `is the dashboard's own host (FARSIGHT_PUBLIC_URL); the status page is at /status there` });
+        continue;
+      }
+    }
     if (JSON.stringify(canonical) !== JSON.stringify(current[k])) changed.push(k);
     (next as unknown as Plain)[k] = canonical;
   }

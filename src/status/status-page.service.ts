@@ -5,7 +5,6 @@
  */
 import type { EntityManager } from 'typeorm';
 import { Inject, Injectable } from '@nestjs/common';
-import * as os from 'node:os';
 import { ApiError, FieldError } from '../common/api-error';
 import { actorName, Caller } from '../common/caller';
 import { CLOCK, Clock } from '../common/clock';
@@ -18,6 +17,7 @@ import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repositor
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { MonitorsService } from '../monitors/monitors.service';
+import { DomainAnswer, DomainsService } from '../hosts/domains.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { checkIcon, checkLogo, logoType } from './image-check';
 import { PAGE_KEYS, PageSettings, Range } from './look';
@@ -27,16 +27,6 @@ import { PublicStatusService } from './public-status.service';
 import { StatusPageRepository, versionOf } from './status-page.repository';
 
 export const UPLOAD_MAX = 256 * 1024;
-
-export interface DomainAnswer {
-  host: string;
-  state: string;
-  detail: string;
-  checked_at: string | null;
-  points_at: string[];
-  zone: string | null;
-  provider: string | null;
-}
 
 export type StatusPageAnswer = PageSettings & {
   monitors: { id: number; public: boolean; public_name: string | null; public_group: string | null; sort: number }[];
@@ -58,7 +48,13 @@ export class StatusPageService {
     private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly domains: DomainsService,
   ) {}
+
+  /** The dashboard's own host name: never a custom host of the page (it is the dashboard there). */
+  dashboardHost(): string {
+    return new URL(this.config.publicUrl).hostname.toLowerCase();
+  }
 
   /** The stored settings (no read-only keys, no monitors: each monitor carries its public fields). */
   settings(): Promise<PageSettings> {
@@ -68,6 +64,7 @@ export class StatusPageService {
   /** Writes settings inside a transaction the caller holds (an import), with the timeline line. */
   async saveIn(m: EntityManager, next: PageSettings, changed: string[], actor: string): Promise<void> {
     await this.repo.saveSettingsIn(m, next, this.clock.now());
+    if (changed.includes('hosts')) await this.domains.syncIn(m, next.hosts, actor);
     await this.events.recordIn(m, { kind: 'status_page_updated', text: `status page changed: ${changed.join(', ')}`, actor, data: { fields: changed } });
   }
 
@@ -75,6 +72,7 @@ export class StatusPageService {
   committed(): void {
     this.repo.forget();
     this.pages.invalidate();
+    this.domains.committed();
   }
 
   async get(): Promise<StatusPageAnswer> {
@@ -100,46 +98,15 @@ export class StatusPageService {
             icon: icon ? { url: `${this.config.publicUrl}/status/icon.png?v=${icon.v}`, v: icon.v, size: icon.width ?? 0 } : null,
           }
         : null,
-      domains: s.hosts.map((host) => this.domain(host)),
-      server_ips: this.serverIps(),
+      domains: await this.domains.answers(s.hosts),
+      server_ips: this.domains.serverIps(),
     };
-  }
-
-  /**
-   * Until custom hosts are served by the service itself, it manages no domain: each host is
-   * `not_managed`, and the owner points it at a proxy that forwards to the service.
-   */
-  private domain(host: string): DomainAnswer {
-    return {
-      host,
-      state: 'not_managed',
-      detail: this.config.httpsListen
-        ? 'This version does not fetch certificates for custom hosts yet: serve the host through a reverse proxy that forwards to Farsight.'
-        : 'This server does not serve HTTPS itself (FARSIGHT_HTTPS_LISTEN is unset): point the host at a reverse proxy that forwards to Farsight; it shows the status page at /.',
-      checked_at: null,
-      points_at: [],
-      zone: null,
-      provider: null,
-    };
-  }
-
-  /** FARSIGHT_SERVER_IPS, or the addresses of this machine's network interfaces (loopback and link-local left out). */
-  serverIps(): string[] {
-    if (this.config.serverIps) return [...this.config.serverIps];
-    const out: string[] = [];
-    for (const list of Object.values(os.networkInterfaces())) {
-      for (const a of list ?? []) {
-        if (a.internal || a.address.startsWith('fe80:') || a.address.startsWith('169.254.')) continue;
-        out.push(a.address);
-      }
-    }
-    return [...new Set(out)];
   }
 
   async put(body: unknown, caller: Caller): Promise<StatusPageAnswer> {
     requireObjectBody(body);
     const current = await this.repo.getSettings();
-    const parsed = parseSettingsBody(body, current);
+    const parsed = parseSettingsBody(body, current, [], { dashboardHost: this.dashboardHost() });
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
     const { next, changed, monitors } = parsed.patch;
     // `hosts` needs admin (and a session a fresh sign-in) only when it really changes.
@@ -148,13 +115,7 @@ export class StatusPageService {
     const announced: { id: number; config: MonitorConfig }[] = [];
     await this.tx(async (m) => {
       if (changed.length) {
-        await this.repo.saveSettingsIn(m, next, this.clock.now());
-        await this.events.recordIn(m, {
-          kind: 'status_page_updated',
-          text: `status page changed: ${changed.join(', ')}`,
-          actor: actorName(caller),
-          data: { fields: changed },
-        });
+        await this.saveIn(m, next, changed, actorName(caller));
       }
       for (const [i, item] of monitors.entries()) {
         // Read again inside the transaction: a monitor deleted meanwhile is a 422, and nothing is kept.
@@ -166,7 +127,7 @@ export class StatusPageService {
       }
     });
     for (const a of announced) this.bus.emit('monitor.changed', { id: a.id, created: false, targetChanged: false, config: a.config, endedIncident: null });
-    if (changed.length) this.pages.invalidate();
+    if (changed.length) this.committed();
     return this.get();
   }
 

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CatalogModule } from '../catalog/catalog.module';
 import { HistoryModule } from '../history/history.module';
 import { MonitorsModule } from '../monitors/monitors.module';
+import { HostsModule } from '../hosts/hosts.module';
 import { requestHost } from './hosts';
 import { PublicData } from './public-data';
 import { PublicStatusController } from './public-status.controller';
@@ -29,7 +30,7 @@ export class PageHostMiddleware implements NestMiddleware {
 
 /** The public status page: settings, public JSON and HTML, assets, logo and icon, preview. */
 @Module({
-  imports: [CatalogModule, HistoryModule, MonitorsModule],
+  imports: [CatalogModule, HistoryModule, MonitorsModule, HostsModule],
   controllers: [StatusPageController, PublicStatusController],
   providers: [StatusPageRepository, PublicData, PublicStatusService, StatusPageService, StatusAssets, PageHostMiddleware],
   exports: [StatusPageService],

@@ -31,7 +31,7 @@ export async function importStatusPage(pages: StatusPageService, section: Record
     if (key === 'monitors') errors.push({ field: 'monitors', message: 'each monitor carries its public fields in its own entry; the section has no monitors list' });
     else body[key] = value;
   }
-  const parsed = parseSettingsBody(body, await pages.settings());
+  const parsed = parseSettingsBody(body, await pages.settings(), [], { dashboardHost: pages.dashboardHost() });
   if (!parsed.ok) errors.push(...parsed.errors);
   if (errors.length || !parsed.ok) return { errors, changed: false, applyIn: async () => undefined };
   const { next, changed } = parsed.patch;

@@ -39,9 +39,9 @@ async function passkeyRows(label?: string): Promise<{ label: string; counter: nu
     : s.t.db.query('SELECT label, counter, last_used_at FROM passkeys WHERE label = ?', [label]);
 }
 
-/** Adds a passkey through the landing page of a signed-in page. */
+/** Adds a passkey through the account page of the dashboard. */
 async function addPasskeyOnLandingPage(page: Page, label: string): Promise<void> {
-  await page.goto(`${s.base}/`);
+  await page.goto(`${s.base}/account`);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.getByLabel('Name for the new passkey').fill(label);
   await page.getByRole('button', { name: 'Create the passkey' }).click();
@@ -53,7 +53,7 @@ it('adds a passkey on the landing page, signs out, and signs in with it from the
   const page = await context.newPage();
   const { cdp, id } = await virtualAuthenticator(context, page);
   try {
-    await page.goto(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('You are signed in as owner@example.com with the first-run setup link');
     await addPasskeyOnLandingPage(page, 'Test laptop');
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId: id });
@@ -66,6 +66,7 @@ it('adds a passkey on the landing page, signs out, and signs in with it from the
     // Passkey first: the big button, and the password form's button is the secondary one.
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('with a passkey');
     const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId: id });
     const [row] = await passkeyRows('Test laptop');
@@ -115,6 +116,7 @@ it('enrols a passkey with a break-glass link and lands signed in', async () => {
     await page.getByLabel(/Name for this passkey/).fill('Spare phone');
     await page.getByRole('button', { name: 'Create the passkey and sign in' }).click();
     await page.waitForURL(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('with a break-glass enrolment link');
     expect(await text(page, '.passkeys')).toContain('Spare phone');
     // Used: the same link now says so.
@@ -144,6 +146,7 @@ it('signs in with email, password and the authenticator code; a wrong password i
     await page.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('with password and authenticator code');
   } finally {
     await context.close();
@@ -162,6 +165,7 @@ it('signs in with email, password and a recovery code', async () => {
     await page.getByLabel('Recovery code').fill(owner.codes[0].toUpperCase());
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('with password and a recovery code');
   } finally {
     await context.close();
@@ -217,6 +221,7 @@ it('asks for a reset link, and sets a new password with a reset link and the aut
     await page.getByLabel('Authenticator code').fill(totpAt(owner.secret, s.t.clock.now()));
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
     await page.waitForURL(`${s.base}/`);
+    await page.goto(`${s.base}/account`);
     expect(await text(page, '.who')).toContain('with a password reset');
 
     // Spent: the same link again is refused in words.

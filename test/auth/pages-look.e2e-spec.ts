@@ -92,11 +92,11 @@ const STATES: PageState[] = [
   { name: 'enroll', open: () => enrollPath, ready: '#enroll-form:not([hidden])' },
   { name: 'enroll-lan-http', open: () => `http://farsight.lan:${s.port}${enrollPath}`, ready: '#passkey-unavailable:not([hidden])' },
   { name: 'enroll-invalid', open: () => `/enroll/${'x'.repeat(32)}`, ready: '#invalid:not([hidden])' },
-  { name: 'home', open: () => '/', session: 'fresh', ready: '#add-passkey:not([hidden])' },
-  { name: 'home-add', open: () => '/', session: 'fresh', ready: '#add-form:not([hidden])', then: async (page) => page.getByRole('button', { name: 'Add a passkey' }).click() },
+  { name: 'home', open: () => '/account', session: 'fresh', ready: '#add-passkey:not([hidden])' },
+  { name: 'home-add', open: () => '/account', session: 'fresh', ready: '#add-form:not([hidden])', then: async (page) => page.getByRole('button', { name: 'Add a passkey' }).click() },
   {
     name: 'home-step-up',
-    open: () => '/',
+    open: () => '/account',
     session: 'stale',
     ready: '#step-up-form:not([hidden])',
     then: async (page) => {

@@ -71,26 +71,27 @@ describe('sign-in pages', () => {
     expect(res.headers.location).toBe('/signin');
   });
 
-  it('shows a signed-in owner the landing page: who, how, since when, the passkeys; and sends them from /signin to it', async () => {
+  it('shows a signed-in owner their account page: who, how, since when, the passkeys; and sends them from /signin to the dashboard', async () => {
     const { cookie } = await createOwner(t);
     await t.db.query(
       "INSERT INTO passkeys (credential_id, public_key, counter, label, created_at, last_used_at) VALUES ('abc', x'00', 0, 'Phone <b>', ?, NULL)",
       [t.clock.now()],
     );
-    const res = await t.http.get('/').set('Cookie', cookie).expect(200);
+    const res = await t.http.get('/account').set('Cookie', cookie).expect(200);
     expectPageHeaders(res);
     expectNoInlineCode(res.text);
     expect(res.text).toContain('<strong>owner@example.com</strong> with the first-run setup link');
     expect(res.text).toContain(`<time datetime="${new Date(t.clock.now()).toISOString()}">`);
     expect(res.text).toContain('Phone &lt;b&gt;');
     expect(res.text).toContain('not used yet');
-    expect(res.text).toContain('<script type="module" src="/auth/assets/home.js"></script>');
+    expect(res.text).toMatch(/<script type="module" src="\/dashboard\/assets\/account\.js\?v=[0-9a-f]{12}"><\/script>/);
     const signin = await t.http.get('/signin').set('Cookie', cookie).expect(303);
     expect(signin.headers.location).toBe('/');
   });
 
   it('treats an expired or unknown session cookie as signed out', async () => {
     await t.http.get('/').set('Cookie', 'service_session=' + 'x'.repeat(43)).expect(303);
+    await t.http.get('/account').set('Cookie', 'service_session=' + 'x'.repeat(43)).expect(303);
   });
 
   it('links the finished setup page to the landing page', async () => {

@@ -20,6 +20,7 @@ import { Database } from '../../src/db/database';
 import { loadSecretBox } from '../../src/db/secret-key';
 import { sealedSecretSample } from '../../src/catalog/monitors.repository';
 import type { StreamOptions } from '../../src/stream/stream-options';
+import type { HostsOptions } from '../../src/hosts/hosts-options';
 
 export const PUBLIC_URL = 'http://farsight.test';
 export const ORIGIN = PUBLIC_URL;
@@ -45,6 +46,8 @@ export interface StartOptions {
   clock?: FakeClock;
   /** The live stream's limits and periods (a short keep-alive, a small ring). */
   stream?: Partial<StreamOptions>;
+  /** Custom hosts' timings (short ACME timeouts and polling). */
+  hosts?: Partial<HostsOptions>;
 }
 
 export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestApp> {
@@ -66,7 +69,7 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
   // Scheduled checks never run by themselves in tests: a test moves the fake clock and calls tick().
-  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers, stream: opts.stream }, { logger });
+  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers, stream: opts.stream, hosts: opts.hosts }, { logger });
   const server = app.getHttpServer();
   return {
     app,

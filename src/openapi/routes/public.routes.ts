@@ -21,6 +21,16 @@ const ping = (method: 'get' | 'post' | 'head', id: string): RouteDoc => ({
   answers: PING_ANSWERS,
 });
 const page = (description: string): Answer => ({ description, type: 'text/html', schema: str() });
+const SIGN_IN = { description: 'signed out: to the sign-in page', type: 'text/plain', schema: str() };
+const ID = (what: string) => ({ id: { schema: str({ pattern: '^[1-9][0-9]{0,15}$' }), description: `the ${what}'s id` } });
+/** A page of the dashboard (docs/dashboard.md): the owner's, so signed out it sends the browser to /signin. */
+const dashboardPage = (path: string, id: string, summary: string, talksTo: string, params?: RouteDoc['params']): RouteDoc => ({
+  method: 'get', path, id, tag: 'Public', summary, access: pub, ...(params ? { params } : {}),
+  extra: `a page of the dashboard; signed out it sends the browser to /signin (303). It talks to ${talksTo}.`,
+  answers: params
+    ? { 200: page('the page'), 303: SIGN_IN, 404: { description: 'not an id', type: 'application/json', schema: { type: 'object' } } }
+    : { 200: page('the page'), 303: SIGN_IN },
+});
 
 export const PUBLIC_ROUTES: RouteDoc[] = [
   {
@@ -58,10 +68,35 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     params: { token: { description: 'the setup token' } }, answers: { 200: page('the page') },
   },
   {
-    method: 'get', path: '/', id: 'landingPage', tag: 'Public', summary: 'The owner\'s landing page (on a status page host: the status page)', access: pub,
-    extra: 'signed out, it sends the browser to /signin (303); on one of the status page\'s own hosts it is the status page.',
+    method: 'get', path: '/', id: 'landingPage', tag: 'Public', summary: 'The dashboard\'s overview (on a status page host: the status page)', access: pub,
+    extra: 'signed out, it sends the browser to /signin (303); on one of the status page\'s own hosts it is the status page (docs/dashboard.md).',
     answers: { 200: page('the page'), 303: { description: 'to the sign-in page', type: 'text/plain', schema: str() } },
   },
+  dashboardPage('/account', 'accountPage', 'Who is signed in, and adding a passkey', '/api/v1/me/passkeys/*'),
+  dashboardPage('/monitors/new', 'monitorNewPage', 'The form that adds a monitor', '/api/v1/monitors, /monitors/test and /settings'),
+  dashboardPage('/monitors/{id}', 'monitorPage', 'One monitor: state, charts, checks, incidents, actions', '/api/v1/monitors/{id}/*', ID('monitor')),
+  dashboardPage('/monitors/{id}/edit', 'monitorEditPage', 'The form that changes a monitor', 'PATCH /api/v1/monitors/{id}', ID('monitor')),
+  dashboardPage('/incidents', 'incidentsPage', 'Every incident, by state and monitor', '/api/v1/incidents'),
+  dashboardPage('/incidents/{id}', 'incidentPage', 'One incident: timeline, failed checks, acknowledge and note', '/api/v1/incidents/{id}', ID('incident')),
+  dashboardPage('/channels', 'channelsPage', 'Alert channels and the delivery log', '/api/v1/channels and /deliveries'),
+  dashboardPage('/status-page', 'statusPageEditor', 'The status page editor with a live preview', '/api/v1/status-page/*'),
+  dashboardPage('/settings', 'settingsPage', 'Service settings, export and import', '/api/v1/settings, /export and /import'),
+  dashboardPage('/security', 'securityPage', 'Passkeys, password, authenticator, recovery codes, sessions, blocked addresses', '/api/v1/me/*'),
+  dashboardPage('/keys', 'keysPage', 'API keys', '/api/v1/keys'),
+  dashboardPage('/timeline', 'timelinePage', 'The timeline, by kind and monitor', '/api/v1/events'),
+  dashboardPage('/diagnostics', 'diagnosticsPage', 'The service\'s own health', '/api/v1/diagnostics'),
+  {
+    method: 'get', path: '/dashboard/manifest.webmanifest', id: 'dashboardManifest', tag: 'Public', summary: 'The installable dashboard\'s web app manifest', access: pub,
+    extra: 'makes the dashboard installable (docs/dashboard.md).',
+    answers: { 200: { description: 'the manifest', type: 'application/manifest+json', schema: { type: 'object' } } },
+  },
+  {
+    method: 'get', path: '/sw.js', id: 'dashboardServiceWorker', tag: 'Public', summary: 'The dashboard\'s service worker (keeps the shell, never an API answer)', access: pub,
+    extra: 'the installed dashboard\'s worker, at the root so its scope is the whole dashboard.',
+    answers: { 200: { description: 'the worker', type: 'text/javascript', schema: str() } },
+  },
+  { method: 'get', path: '/offline', id: 'offlinePage', tag: 'Public', summary: 'What the installed dashboard shows when the server cannot be reached', access: pub,
+    extra: 'kept by the service worker and shown when a page cannot be loaded.', answers: { 200: page('the page') } },
   { method: 'get', path: '/signin', id: 'signInPage', tag: 'Public', summary: 'The sign-in page (passkey, or email + password and a code)', access: pub,
     extra: 'the page a person signs in on; it talks to /api/v1/auth/passkey/* and /api/v1/auth/password + /auth/code.', answers: { 200: page('the page') } },
   { method: 'get', path: '/forgot', id: 'forgotPage', tag: 'Public', summary: 'The page that asks for a password reset link', access: pub,
@@ -82,6 +117,6 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
   },
   {
     method: 'get', path: '/dashboard/assets/{file}', id: 'dashboardAsset', tag: 'Public', summary: 'A script or stylesheet of the dashboard pages', access: pub,
-    extra: 'the files the dashboard pages load (one script per page at most).', answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
+    extra: 'the files the dashboard pages load (one entry module per page, which imports shared modules), named `?v=<content hash>` and then cached for a year.', answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
   },
 ];

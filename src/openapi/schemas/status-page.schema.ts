@@ -56,7 +56,7 @@ const DOMAIN = obj(
     points_at: list(str()),
     zone: nullable(str()),
     provider: nullable(str()),
-    records: list(obj({ type: str(), name: str(), value: str() }), { description: 'present only while the DNS is not right' }),
+    records: list(obj({ type: oneOfValues(['A', 'AAAA']), name: str({ description: 'the host, in full' }), value: str({ description: 'an address of server_ips' }) }), { description: 'the records to create; present only while the DNS is not right' }),
     dashboard: str({ description: 'the DNS provider\'s dashboard; present only while the DNS is not right' }),
   },
   { required: ['host', 'state', 'detail', 'checked_at', 'points_at', 'zone', 'provider'], ...open },

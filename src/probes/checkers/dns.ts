@@ -16,17 +16,21 @@ import { checkAddress } from './connect-address';
 
 type Resolver = dnsPromises.Resolver;
 
-const QUERIES: Record<DnsRecord, (resolver: Resolver, name: string) => Promise<string[]>> = {
+const QUERIES: Record<DnsQueryType, (resolver: Resolver, name: string) => Promise<string[]>> = {
   A: (r, name) => r.resolve4(name),
   AAAA: (r, name) => r.resolve6(name),
   CNAME: (r, name) => r.resolveCname(name),
   NS: (r, name) => r.resolveNs(name),
   MX: async (r, name) => (await r.resolveMx(name)).map((mx) => `${mx.priority} ${mx.exchange}`),
   TXT: async (r, name) => (await r.resolveTxt(name)).map((chunks) => chunks.join('')),
+  SOA: async (r, name) => {
+    const soa = await r.resolveSoa(name);
+    return [`${soa.nsname} ${soa.hostmaster}`];
+  },
 };
 
 // c-ares error codes, with the rcode that produced them where there is one.
-const ERRORS: Record<string, { rcode: number | null; error: (name: string, record: DnsRecord, server: string) => CheckError }> = {
+const ERRORS: Record<string, { rcode: number | null; error: (name: string, record: DnsQueryType, server: string) => CheckError }> = {
   ENOTFOUND: { rcode: 3, error: (name, _r, server) => failure('nxdomain', `${name} does not exist (NXDOMAIN from ${server})`) },
   ESERVFAIL: { rcode: 2, error: (name, _r, server) => failure('servfail', `${server} failed to resolve ${name} (SERVFAIL)`) },
   ENODATA: { rcode: 0, error: (name, record) => failure('no_answer', `${name} has no ${record} record`) },
@@ -45,27 +49,45 @@ export async function checkDns(settings: DnsSettings, ctx: CheckContext, env: Ch
   if ('code' in server) return judged(atMs, { latency_ms: null }, server);
   const problem = checkAddress(server.address, 'auto', ctx.allow_private_targets);
   if (problem) return judged(atMs, { latency_ms: null }, problem);
-  const timedOut = (): CheckResult =>
-    judged(atMs, { latency_ms: msSince(start) }, failure('timeout', `no answer from ${server.text} within ${ctx.timeout_ms} ms`));
+  const answer = await dnsQuery([server.text], settings.name, settings.record, ctx.timeout_ms);
+  if (answer.ok) {
+    const error = judgeDnsExpect(settings.record, answer.answers, settings.expect);
+    return judged(atMs, { latency_ms: msSince(start), status: 0, detail: describeAnswers(settings.record, answer.answers) }, error);
+  }
+  return judged(atMs, { latency_ms: msSince(start), status: answer.rcode }, answer.error);
+}
+
+export type DnsQueryType = DnsRecord | 'SOA';
+
+export type DnsQueryAnswer =
+  | { ok: true; answers: string[] }
+  /** rcode: the DNS rcode where one is known (3 NXDOMAIN, 0 for an empty answer). */
+  | { ok: false; rcode: number | null; error: CheckError };
+
+/**
+ * One query of `type` for `name` to `servers` (`ip` or `ip:port` texts; null: the system's
+ * resolvers from resolv.conf, never getaddrinfo), answered within `timeoutMs`. The dns checker
+ * and the custom hosts' zone walk (hosts/) both ask through here. SOA answers read
+ * `<primary ns> <hostmaster>`.
+ */
+export async function dnsQuery(servers: readonly string[] | null, name: string, type: DnsQueryType, timeoutMs: number): Promise<DnsQueryAnswer> {
   // c-ares has its own timeout, but the race below is what guarantees the deadline.
-  const resolver = new dnsPromises.Resolver({ timeout: ctx.timeout_ms, tries: 1 });
-  resolver.setServers([server.text]);
+  const resolver = new dnsPromises.Resolver({ timeout: timeoutMs, tries: 1 });
+  if (servers) resolver.setServers([...servers]);
+  const via = servers ? servers.join(', ') : 'the system resolvers';
+  const timedOut = (): DnsQueryAnswer => ({ ok: false, rcode: null, error: failure('timeout', `no answer from ${via} within ${timeoutMs} ms`) });
   return withDeadline(
-    ctx.timeout_ms,
+    timeoutMs,
     async (signal) => {
       signal.addEventListener('abort', () => resolver.cancel(), { once: true });
       try {
-        const answers = await QUERIES[settings.record](resolver, settings.name);
-        const error = judgeDnsExpect(settings.record, answers, settings.expect);
-        return judged(atMs, { latency_ms: msSince(start), status: 0, detail: describeAnswers(settings.record, answers) }, error);
+        return { ok: true, answers: await QUERIES[type](resolver, name) };
       } catch (err) {
         const code = (err as { code?: string }).code ?? '';
         if (code === 'ETIMEOUT' || code === 'ECANCELLED') return timedOut();
         const known = ERRORS[code];
-        const error = known
-          ? known.error(settings.name, settings.record, server.text)
-          : failure('dns', `query to ${server.text} failed (${code || 'unknown error'})`);
-        return judged(atMs, { latency_ms: msSince(start), status: known?.rcode ?? null }, error);
+        const error = known ? known.error(name, type, via) : failure('dns', `query to ${via} failed (${code || 'unknown error'})`);
+        return { ok: false, rcode: known?.rcode ?? null, error };
       }
     },
     timedOut,

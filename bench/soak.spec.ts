@@ -1,0 +1,31 @@
+import { MARK_COMPACT, minuteFloors, slope } from './soak';
+
+describe('soak figures', () => {
+  it.each([
+    ['flat', [[0, 5], [60, 5], [120, 5]], 0],
+    ['one per second', [[0, 0], [1, 1], [2, 2]], 1],
+    ['falling', [[0, 10], [10, 0]], -1],
+    ['a single point', [[0, 3]], 0],
+  ] as const)('slope: %s', (_name, points, expected) => {
+    expect(slope(points.map(([x, y]) => ({ x, y })))).toBeCloseTo(expected, 9);
+  });
+
+  it('takes the lowest handle count of each minute, at its middle', () => {
+    const samples = Array.from({ length: 24 }, (_, i) => ({ t_s: 120 + i * 5, handles: i === 3 ? 280 : 25 + (i % 3) }));
+    expect(minuteFloors(samples)).toEqual([{ t_s: 150, handles: 25 }, { t_s: 210, handles: 25 }]);
+  });
+
+  it('leaves out a minute with fewer than half its samples (the reading taken as the run ends)', () => {
+    const samples = [...Array.from({ length: 12 }, (_, i) => ({ t_s: 240 + i * 5, handles: 26 })), { t_s: 300, handles: 212 }];
+    expect(minuteFloors(samples)).toEqual([{ t_s: 270, handles: 26 }]);
+  });
+
+  it.each([
+    ['[24069:0x2c3c1da0]     9660 ms: Mark-Compact 77.3 (100.9) -> 52.4 (104.7) MB, 22.90 / 0.01 ms  (+ 6.8 ms in 17 steps)', '52.4'],
+    ['[1:0x1]   100 ms: Mark-Compact (reduce) 60.1 (70.2) -> 40.5 (69.0) MB, 12.1 / 0.0 ms', '40.5'],
+    ['[1:0x1]   100 ms: Scavenge 60.1 (70.2) -> 58.5 (71.0) MB, 1.1 / 0.0 ms', null],
+    ['farsight: listening on 127.0.0.1:8080', null],
+  ])('reads what survived a full collection: %s', (line, mb) => {
+    expect(MARK_COMPACT.exec(line)?.[1] ?? null).toBe(mb);
+  });
+});

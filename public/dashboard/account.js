@@ -1,0 +1,3 @@
+// The account page: the shell, and the sign-in pages' landing-page script (who, passkeys).
+import './shell.js';
+import '/auth/assets/home.js';

@@ -1,0 +1,330 @@
+// One monitor: its state now, the response-time chart with phases, the uptime calendar, its
+// incidents and recent checks, and every action (check now, pause or resume, mute, edit, delete
+// with step-up, a new heartbeat URL). Live through the stream: checks and state changes of this
+// monitor show as they happen.
+import './shell.js';
+import { ApiFailure, del, errorWords, get, post, say } from './api.js';
+import { drawChart, legend } from './chart.js';
+import { resultView } from './check-result.js';
+import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
+import { heartbeatPanel } from './heartbeat.js';
+import { openStream } from './stream.js';
+
+const $ = (id) => document.getElementById(id);
+const root = $('monitor');
+const id = Number(root.dataset.monitorId);
+const RANGE_MS = { '1h': 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 };
+const KIND_WORDS = { http: 'HTTP', tcp: 'TCP', ping: 'Ping', dns: 'DNS', tls: 'TLS certificate', heartbeat: 'Heartbeat' };
+
+let m = null;
+let range = '24h';
+let checksBefore = null;
+
+function actionError(err) {
+  say($('action-error'), err ? errorWords(err) : null);
+}
+
+// --- the monitor and its state ---------------------------------------------------------------
+
+async function loadMonitor() {
+  m = await get('monitors/' + id);
+  drawHead();
+  drawFacts();
+}
+
+function drawHead() {
+  document.title = m.name + ' · Farsight';
+  $('m-name').textContent = m.name;
+  $('m-kind').textContent = KIND_WORDS[m.kind] || m.kind;
+  $('m-target').textContent = m.target;
+  $('crumb-group').textContent = m.group ? ' / ' + m.group : '';
+  $('edit').href = '/monitors/' + id + '/edit';
+  const paused = m.state.status === 'paused';
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('check-now').disabled = paused;
+  const muted = m.state.muted;
+  $('mute-open').hidden = muted;
+  $('unmute').hidden = !muted;
+  $('heartbeat-new').hidden = m.kind !== 'heartbeat';
+}
+
+function fact(dl, term, value) {
+  if (value === null || value === undefined || value === '') return;
+  const d = el('div');
+  d.append(el('dt', null, term));
+  const dd = el('dd');
+  if (value instanceof Node) dd.appendChild(value);
+  else dd.textContent = value;
+  d.appendChild(dd);
+  dl.appendChild(d);
+}
+
+function drawFacts() {
+  const st = m.state;
+  const dl = $('facts');
+  dl.textContent = '';
+  const status = el('span');
+  status.append(el('span', 'status ' + st.status, STATUS_WORDS[st.status] || st.status));
+  if (st.since) status.append(document.createTextNode(' since ' + when(st.since) + ' (' + duration(Date.now() - Date.parse(st.since)) + ')'));
+  fact(dl, 'Status', status);
+  if (st.failing > 0 && st.status !== 'down') fact(dl, 'Failing', st.failing + ' failed ' + (st.failing === 1 ? 'check' : 'checks') + ' in a row, not yet confirmed');
+  if (st.error) {
+    const e = el('span', 'bad-text', st.error.message);
+    e.title = st.error.code;
+    fact(dl, 'Last error', e);
+  }
+  fact(dl, 'Note', st.note);
+  fact(dl, 'Last check', st.last_check_at ? ago(st.last_check_at) + (st.latency_ms !== null ? ', ' + ms(st.latency_ms) : '') : 'not checked yet');
+  fact(dl, 'Last good check', st.last_ok_at ? ago(st.last_ok_at) : null);
+  if (st.cert_expires_at) {
+    const days = Math.floor((Date.parse(st.cert_expires_at) - Date.now()) / 86_400_000);
+    fact(dl, 'Certificate expires', when(st.cert_expires_at) + (days >= 0 ? ' (in ' + days + ' days)' : ' (expired)'));
+  }
+  if (st.flapping) fact(dl, 'Flapping', 'Yes: it keeps changing between up and down');
+  if (st.muted) fact(dl, 'Alerts', m.muted_until ? 'Muted until ' + when(m.muted_until) : 'Muted');
+  fact(dl, 'Uptime', `${pct(m.stats.uptime_24h)} (24 h) · ${pct(m.stats.uptime_7d)} (7 d) · ${pct(m.stats.uptime_30d)} (30 d)`);
+  if (m.stats.p50_ms_24h !== null) fact(dl, 'Latency, 24 h', `${ms(m.stats.p50_ms_24h)} typical, ${ms(m.stats.p95_ms_24h)} at the 95th percentile`);
+  fact(dl, 'Schedule', `Every ${duration(m.interval_s * 1000)}; down after ${m.confirm_after} failed ${m.confirm_after === 1 ? 'check' : 'checks'}` + (m.kind === 'heartbeat' ? `; ${m.heartbeat.grace_s} s grace` : `; ${ms(m.timeout_ms)} timeout`));
+  if (m.description) fact(dl, 'Description', m.description);
+  if (m.runbook_url) {
+    const a = el('a', null, m.runbook_url);
+    a.href = m.runbook_url;
+    a.rel = 'noopener noreferrer';
+    fact(dl, 'Runbook', a);
+  }
+  if (m.tags && m.tags.length) fact(dl, 'Tags', m.tags.join(', '));
+}
+
+// --- chart, calendar, incidents, checks ------------------------------------------------------
+
+async function loadChart() {
+  const series = await get(`monitors/${id}/series?range=${range}`);
+  const pts = series.points;
+  // The range ends now; a browser whose clock is behind the server's still shows every point.
+  const last = pts.length ? pts[pts.length - 1].t_ms : null;
+  const to = last === null ? Date.now() : Math.max(last, Math.min(Date.now(), last + RANGE_MS[range] / 24));
+  $('chart').replaceChildren(drawChart(series, to - RANGE_MS[range], to));
+  $('chart-legend').replaceChildren(...legend(series.resolution));
+}
+
+$('ranges').addEventListener('click', (ev) => {
+  const b = ev.target.closest('button[data-range]');
+  if (!b) return;
+  range = b.dataset.range;
+  $('ranges').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+  loadChart().catch(actionError);
+});
+
+async function loadCalendar() {
+  const u = await get(`monitors/${id}/uptime?days=90`);
+  const grid = $('calendar');
+  grid.textContent = '';
+  const withData = u.days.filter((d) => d.uptime !== null);
+  grid.setAttribute('role', 'img');
+  const bad = withData.filter((d) => d.uptime < 99.9).length;
+  grid.setAttribute('aria-label', withData.length ? `${withData.length} days watched, ${bad} of them under 99.9% up` : 'No days with checks yet');
+  for (const d of u.days) {
+    const cell = el('span', 'day ' + (d.uptime === null ? 'none' : d.uptime >= 99.9 ? 'ok' : d.uptime >= 99 ? 'warn' : 'bad'));
+    cell.title = d.date + ': ' + (d.uptime === null ? 'no checks' : pct(d.uptime) + (d.down_ms ? ', down ' + duration(d.down_ms) : ''));
+    grid.appendChild(cell);
+  }
+  $('cal-total').textContent = u.uptime === null ? '' : pct(u.uptime) + ' up';
+}
+
+async function loadIncidents() {
+  const list = await get(`incidents?monitor_id=${id}&limit=20`);
+  const ul = $('m-incidents');
+  ul.textContent = '';
+  for (const i of list.items) {
+    const li = el('li');
+    li.append(el('span', 'status ' + (i.ended_at ? 'up' : 'down'), i.ended_at ? 'Ended' : 'Open'));
+    const t = el('time', null, when(i.started_at));
+    t.dateTime = i.started_at;
+    const a = el('a');
+    a.href = '/incidents/' + i.id;
+    a.appendChild(t);
+    li.append(a, el('span', 'muted', duration(i.duration_ms)), el('span', 'cause', (i.cause && i.cause.message) || ''));
+    if (i.acknowledged_at) li.appendChild(el('span', 'tag-ack', 'acknowledged'));
+    if (i.note) li.appendChild(el('span', 'muted', '“' + i.note + '”'));
+    ul.appendChild(li);
+  }
+  if (!list.items.length) ul.appendChild(el('li', 'muted', 'No incidents: it has not been down since it was added (or since the history was pruned).'));
+}
+
+function checkRow(c) {
+  const tr = el('tr');
+  const when0 = el('td');
+  const t = el('time', null, when(c.at));
+  t.dateTime = c.at;
+  when0.appendChild(t);
+  const res = el('td');
+  res.appendChild(el('span', 'status ' + c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
+  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', c.status === null || c.status === undefined ? '–' : String(c.status)), el('td', 'err-cell', c.error ? c.error.message : ''));
+  return tr;
+}
+
+async function loadChecks(more) {
+  const outcome = $('checks-outcome').value;
+  const q = `monitors/${id}/checks?limit=50` + (outcome ? '&outcome=' + outcome : '') + (more && checksBefore !== null ? '&before=' + checksBefore : '');
+  const page = await get(q);
+  const body = $('checks-body');
+  if (!more) body.textContent = '';
+  for (const c of page.items) body.appendChild(checkRow(c));
+  if (!more && !page.items.length) {
+    const tr = el('tr');
+    const td = el('td', 'muted', outcome ? 'No checks with this result.' : 'No checks yet.');
+    td.colSpan = 5;
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  checksBefore = page.next_cursor;
+  $('checks-more').hidden = page.next_cursor === null;
+}
+
+$('checks-outcome').addEventListener('change', () => loadChecks(false).catch(actionError));
+$('checks-more').addEventListener('click', () => loadChecks(true).catch(actionError));
+
+// --- actions ---------------------------------------------------------------------------------
+
+async function act(button, label, work) {
+  const before = button.textContent;
+  button.disabled = true;
+  button.textContent = label;
+  actionError(null);
+  try {
+    await work();
+  } catch (err) {
+    actionError(err);
+  } finally {
+    button.disabled = false;
+    button.textContent = before;
+    drawHead();
+  }
+}
+
+$('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {
+  const r = await post(`monitors/${id}/check`);
+  $('cr-body').replaceChildren(resultView(r));
+  $('check-result').hidden = false;
+  await Promise.all([loadMonitor(), loadChecks(false)]);
+}));
+
+$('pause').addEventListener('click', (ev) => act(ev.currentTarget, 'Saving…', async () => {
+  await post(`monitors/${id}/${m.state.status === 'paused' ? 'resume' : 'pause'}`);
+  await loadMonitor();
+}));
+
+const mutePanel = $('mute-panel');
+function toggleMute(open) {
+  mutePanel.hidden = !open;
+  $('mute-open').setAttribute('aria-expanded', String(open));
+  if (open) mutePanel.querySelector('button').focus();
+  else $('mute-open').focus();
+}
+$('mute-open').addEventListener('click', () => toggleMute(mutePanel.hidden));
+$('mute-cancel').addEventListener('click', () => toggleMute(false));
+async function mute(body) {
+  const out = mutePanel.querySelector('.form-error');
+  say(out, null);
+  try {
+    await post(`monitors/${id}/mute`, body);
+    toggleMute(false);
+    await loadMonitor();
+  } catch (err) {
+    say(out, errorWords(err));
+  }
+}
+mutePanel.querySelectorAll('[data-minutes]').forEach((b) => b.addEventListener('click', () => mute({ minutes: Number(b.dataset.minutes) })));
+mutePanel.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const v = $('mute-until').value;
+  const at = v ? new Date(v) : null;
+  if (!at || isNaN(at)) return say(mutePanel.querySelector('.form-error'), 'Pick the date and time the alerts should start again.');
+  mute({ until: at.toISOString() });
+});
+$('unmute').addEventListener('click', (ev) => act(ev.currentTarget, 'Saving…', async () => {
+  await post(`monitors/${id}/unmute`);
+  await loadMonitor();
+}));
+
+$('heartbeat-new').addEventListener('click', (ev) => {
+  if (!confirm('Make a new heartbeat URL? The current URL stops working at once, so every job that calls it must be changed.')) return;
+  act(ev.currentTarget, 'Making…', async () => {
+    const r = await post(`monitors/${id}/heartbeat-token`);
+    $('hb-panel').replaceChildren(heartbeatPanel(r.heartbeat_url, m.interval_s, m.name));
+    $('heartbeat-shown').hidden = false;
+    $('hb-title').focus();
+  });
+});
+
+const delDialog = $('delete-dialog');
+$('delete').addEventListener('click', () => {
+  say(delDialog.querySelector('.form-error'), null);
+  delDialog.showModal();
+});
+delDialog.querySelector('[data-close]').addEventListener('click', () => delDialog.close());
+$('delete-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const button = ev.currentTarget.querySelector('button[type=submit]');
+  button.disabled = true;
+  try {
+    await del('monitors/' + id);
+    location.assign('/');
+  } catch (err) {
+    say(delDialog.querySelector('.form-error'), errorWords(err));
+    button.disabled = false;
+  }
+});
+
+// --- live ------------------------------------------------------------------------------------
+
+let reloadTimer = null;
+function reloadSoon(what) {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(() => Promise.all(what.map((f) => f())).catch(actionError), 300);
+}
+
+function onEvent(name, data) {
+  if (!m) return;
+  if (name === 'check' && data.monitor_id === id) {
+    m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
+    drawFacts();
+    const outcome = $('checks-outcome').value;
+    if (!outcome || outcome === data.outcome) {
+      const body = $('checks-body');
+      if (body.firstChild && body.firstChild.querySelector('td[colspan]')) body.textContent = '';
+      body.insertBefore(checkRow({ at: new Date(data.at_ms).toISOString(), outcome: data.outcome, latency_ms: data.latency_ms, status: data.status, error: data.error }), body.firstChild);
+    }
+  } else if (name === 'state' && data.monitor_id === id) {
+    m.state = data.state;
+    drawHead();
+    drawFacts();
+  } else if (name === 'incident' && data.monitor_id === id) {
+    reloadSoon([loadIncidents]);
+  } else if (name === 'monitors') {
+    if (data.deleted.includes(id)) {
+      root.hidden = true;
+      $('loading').hidden = false;
+      $('loading').textContent = 'This monitor was deleted.';
+    } else if (data.changed.includes(id)) reloadSoon([loadMonitor]);
+  } else if (name === 'reset') {
+    reloadSoon([loadMonitor, loadIncidents, () => loadChecks(false)]);
+  }
+}
+
+function live(up) {
+  const badge = $('live');
+  badge.classList.toggle('down', !up);
+  badge.textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
+}
+
+openStream({ onEvent, onStatus: live });
+loadMonitor()
+  .then(() => {
+    $('loading').hidden = true;
+    root.hidden = false;
+    return Promise.all([loadChart(), loadCalendar(), loadIncidents(), loadChecks(false)]);
+  })
+  .catch((err) => {
+    $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such monitor: it may have been deleted.' : 'The monitor could not be loaded: ' + errorWords(err);
+  });

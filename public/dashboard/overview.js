@@ -1,0 +1,481 @@
+// The overview: counts, the blind banner, open incidents, every monitor grouped by group with
+// filters, search and sort, kept live by the stream. Rows are built once and updated in place;
+// stream events are gathered and applied once per animation frame, so a burst of events costs
+// one layout, not one per event.
+import './shell.js';
+import { del, errorWords, get, getAll, post, say } from './api.js';
+import { ago, duration, el, when } from './format.js';
+import { buildRow, replaceSpark, updateRow } from './monitor-row.js';
+import { openStream } from './stream.js';
+
+const $ = (id) => document.getElementById(id);
+const monitorLink = (id) => '/monitors/' + id;
+
+const monitors = new Map(); // id -> monitor answer
+const rows = new Map(); // id -> row element
+const openIncidents = new Map(); // id -> incident
+let summary = null;
+let loaded = false;
+let buffered = [];
+
+const STATUS_RANK = { down: 0, slow: 1, unknown: 2, up: 3, paused: 4 };
+const filters = { q: '', status: '', group: '', tag: '', kind: '', sort: 'order' };
+
+// --- loading ----------------------------------------------------------------------------------
+
+async function loadAll() {
+  const [list, sum, incidents] = await Promise.all([getAll('monitors'), get('summary'), get('incidents?state=open&limit=100')]);
+  monitors.clear();
+  for (const m of list) monitors.set(m.id, m);
+  for (const [id, row] of rows) if (!monitors.has(id)) { row.remove(); rows.delete(id); }
+  for (const m of list) {
+    const row = rows.get(m.id);
+    if (row) {
+      updateRow(row, m);
+      replaceSpark(row, m);
+    }
+  }
+  summary = sum;
+  openIncidents.clear();
+  for (const i of incidents.items) openIncidents.set(i.id, i);
+  $('loading').hidden = true;
+  loaded = true;
+  drawAll();
+  checklist();
+  const queued = buffered;
+  buffered = [];
+  for (const [name, data] of queued) apply(name, data);
+}
+
+async function checklist() {
+  if (localStorage.getItem('farsight.checklist') === 'hidden') return;
+  const [channels, page] = await Promise.all([get('channels'), get('status-page')]);
+  const steps = [
+    ['step-monitor', monitors.size > 0],
+    ['step-channel', channels.items.length > 0],
+    // Published: switched on, with at least one monitor on it.
+    ['step-page', page.enabled && page.monitors.some((m) => m.public)],
+  ];
+  for (const [id, done] of steps) {
+    $(id).classList.toggle('done', done);
+    $(id).querySelector('.step-state').textContent = done ? ' (done)' : ' (to do)';
+  }
+  $('checklist').hidden = steps.every(([, done]) => done);
+}
+
+$('checklist-hide').addEventListener('click', () => {
+  localStorage.setItem('farsight.checklist', 'hidden');
+  $('checklist').hidden = true;
+});
+
+// --- drawing ----------------------------------------------------------------------------------
+
+function drawAll() {
+  drawCounts();
+  drawBlind();
+  drawIncidents();
+  drawFilterChoices();
+  drawList();
+}
+
+function countsNow() {
+  const c = { total: 0, up: 0, down: 0, slow: 0, paused: 0, unknown: 0 };
+  for (const m of monitors.values()) {
+    c.total += 1;
+    const s = (m.state && m.state.status) || 'unknown';
+    c[s] = (c[s] || 0) + 1;
+  }
+  return c;
+}
+
+function drawCounts() {
+  const c = countsNow();
+  const ul = $('counts');
+  ul.textContent = '';
+  const item = (cls, n, label) => {
+    const li = el('li', cls);
+    li.append(el('span', 'n', String(n)), el('span', 'label', label));
+    ul.appendChild(li);
+  };
+  item('', c.total, c.total === 1 ? 'monitor' : 'monitors');
+  item('up', c.up, 'up');
+  item(c.down ? 'down' : '', c.down, 'down');
+  item(c.slow ? 'slow' : '', c.slow, 'slow');
+  item('', c.paused, 'paused');
+  item('', openIncidents.size, openIncidents.size === 1 ? 'open incident' : 'open incidents');
+  if (summary) item('', Math.round(summary.checks_per_min * 10) / 10, 'checks a minute');
+  ul.hidden = monitors.size === 0;
+}
+
+function drawBlind() {
+  const b = summary && summary.blind;
+  const banner = $('blind');
+  banner.hidden = !(b && b.active);
+  if (b && b.active) {
+    banner.textContent = 'Farsight cannot reach the outside world since ' + when(b.since) +
+      ': checks that fail now are not counted and no monitor goes down, because the problem is most likely this server\'s own connection.';
+  }
+}
+
+function drawIncidents() {
+  const list = $('incident-list');
+  list.textContent = '';
+  const items = [...openIncidents.values()].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
+  for (const i of items) {
+    const li = el('li');
+    const name = el('a', null, i.monitor_name);
+    name.href = '/incidents/' + i.id;
+    li.append(el('span', 'status down', 'Down'), name, el('span', 'cause', (i.cause && i.cause.message) || ''));
+    const t = el('time', 'muted', 'since ' + ago(i.started_at) + ' (' + duration(Date.now() - Date.parse(i.started_at)) + ')');
+    t.dateTime = i.started_at;
+    t.title = when(i.started_at);
+    li.appendChild(t);
+    if (i.acknowledged_at) li.appendChild(el('span', 'tag-ack', 'acknowledged'));
+    list.appendChild(li);
+  }
+  $('incidents').hidden = items.length === 0;
+}
+
+function fillSelect(select, values, current) {
+  const keep = select.value || current;
+  select.length = 1;
+  for (const v of values) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v;
+    select.appendChild(o);
+  }
+  select.value = values.includes(keep) ? keep : '';
+}
+
+function drawFilterChoices() {
+  const groups = new Set();
+  const tags = new Set();
+  for (const m of monitors.values()) {
+    if (m.group) groups.add(m.group);
+    for (const t of m.tags || []) tags.add(t);
+  }
+  fillSelect($('f-group'), [...groups].sort(), filters.group);
+  fillSelect($('f-tag'), [...tags].sort(), filters.tag);
+}
+
+function matches(m) {
+  const s = (m.state && m.state.status) || 'unknown';
+  if (filters.status && s !== filters.status) return false;
+  if (filters.group && m.group !== filters.group) return false;
+  if (filters.tag && !(m.tags || []).includes(filters.tag)) return false;
+  if (filters.kind && m.kind !== filters.kind) return false;
+  if (filters.q) {
+    const q = filters.q.toLowerCase();
+    if (![m.name, m.slug, m.target].some((t) => t && t.toLowerCase().includes(q))) return false;
+  }
+  return true;
+}
+
+const byName = (a, b) => a.name.localeCompare(b.name);
+const SORTS = {
+  order: (a, b) => (a.sort || 0) - (b.sort || 0) || byName(a, b),
+  name: byName,
+  status: (a, b) => STATUS_RANK[a.state.status] - STATUS_RANK[b.state.status] || byName(a, b),
+  latency: (a, b) => (b.state.latency_ms ?? -1) - (a.state.latency_ms ?? -1) || byName(a, b),
+  uptime: (a, b) => (a.stats.uptime_24h ?? 101) - (b.stats.uptime_24h ?? 101) || byName(a, b),
+};
+
+function rowOf(m) {
+  let row = rows.get(m.id);
+  if (!row) {
+    row = buildRow(m, monitorLink(m.id));
+    rows.set(m.id, row);
+  }
+  return row;
+}
+
+function drawList() {
+  const empty = monitors.size === 0;
+  $('empty').hidden = !empty;
+  $('monitors').hidden = empty;
+  if (empty) return;
+  const shown = [...monitors.values()].filter(matches).sort(SORTS[filters.sort] || SORTS.order);
+  const groups = new Map();
+  for (const m of shown) {
+    const g = m.group || '';
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(m);
+  }
+  const names = [...groups.keys()].sort((a, b) => (a === '') - (b === '') || a.localeCompare(b));
+  const frag = document.createDocumentFragment();
+  for (const g of names) {
+    const list = groups.get(g);
+    const section = el('section', 'group');
+    const h = el('h3', null, g || (names.length > 1 ? 'Not in a group' : 'Monitors'));
+    const down = list.filter((m) => m.state.status === 'down').length;
+    h.appendChild(el('span', 'muted', list.length + (list.length === 1 ? ' monitor' : ' monitors') + (down ? ', ' + down + ' down' : '')));
+    section.appendChild(h);
+    const head = el('div', 'mon-head');
+    head.setAttribute('aria-hidden', 'true');
+    head.append(el('span'), el('span', null, 'Status'), el('span', null, 'Monitor'), el('span', null, 'Latency, 24 h'), el('span', 'num', 'Latest'), el('span', 'num', 'Up 24 h'), el('span', 'num', 'Up 30 d'));
+    section.appendChild(head);
+    for (const m of list) section.appendChild(rowOf(m));
+    frag.appendChild(section);
+  }
+  const listEl = $('list');
+  listEl.textContent = '';
+  listEl.appendChild(frag);
+  const filtered = Object.entries(filters).some(([k, v]) => k !== 'sort' && v);
+  const plural = (n) => n + (n === 1 ? ' monitor' : ' monitors');
+  $('shown').textContent = filtered ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}` : plural(monitors.size);
+  $('clear-filters').hidden = !filtered;
+  if (shown.length === 0) listEl.appendChild(el('p', 'card-section', 'No monitor matches these filters.'));
+  drawSelection();
+}
+
+// --- selection and bulk actions ---------------------------------------------------------------
+
+const selected = new Set();
+
+function drawSelection() {
+  for (const [id, row] of rows) row.querySelector('.pick').checked = selected.has(id);
+  const n = selected.size;
+  $('bulk').hidden = n === 0;
+  $('bulk-count').textContent = n + (n === 1 ? ' monitor selected' : ' monitors selected');
+  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
+  const all = $('select-all');
+  all.checked = shown.length > 0 && shown.every((id) => selected.has(id));
+  all.indeterminate = !all.checked && shown.some((id) => selected.has(id));
+}
+
+$('list').addEventListener('change', (ev) => {
+  if (!ev.target.classList.contains('pick')) return;
+  const id = Number(ev.target.value);
+  if (ev.target.checked) selected.add(id);
+  else selected.delete(id);
+  drawSelection();
+});
+$('select-all').addEventListener('change', (ev) => {
+  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
+  for (const id of shown) {
+    if (ev.target.checked) selected.add(id);
+    else selected.delete(id);
+  }
+  drawSelection();
+});
+$('bulk-clear').addEventListener('click', () => {
+  selected.clear();
+  drawSelection();
+  say($('bulk-result'), null);
+});
+
+const BULK = {
+  pause: { words: 'Pausing', call: (id) => post(`monitors/${id}/pause`) },
+  resume: { words: 'Resuming', call: (id) => post(`monitors/${id}/resume`) },
+  mute60: { words: 'Muting', call: (id) => post(`monitors/${id}/mute`, { minutes: 60 }) },
+  mute1440: { words: 'Muting', call: (id) => post(`monitors/${id}/mute`, { minutes: 1440 }) },
+  unmute: { words: 'Unmuting', call: (id) => post(`monitors/${id}/unmute`) },
+  delete: { words: 'Deleting', call: (id) => del(`monitors/${id}`) },
+};
+
+$('bulk').addEventListener('click', async (ev) => {
+  const b = ev.target.closest('button[data-bulk]');
+  if (!b) return;
+  const action = BULK[b.dataset.bulk];
+  const ids = [...selected];
+  if (b.dataset.bulk === 'delete' && !confirm('Delete ' + ids.length + (ids.length === 1 ? ' monitor' : ' monitors') + ' with their history? This cannot be undone.')) return;
+  const buttons = $('bulk').querySelectorAll('button');
+  buttons.forEach((x) => { x.disabled = true; });
+  const failed = [];
+  let done = 0;
+  // One at a time: a step-up asked by the first is then good for the rest.
+  for (const id of ids) {
+    say($('bulk-result'), action.words + ' ' + (done + 1) + ' of ' + ids.length + '…');
+    try {
+      await action.call(id);
+      selected.delete(id);
+    } catch (err) {
+      failed.push((monitors.get(id) || { name: '#' + id }).name + ': ' + errorWords(err));
+    }
+    done += 1;
+  }
+  buttons.forEach((x) => { x.disabled = false; });
+  say($('bulk-result'), failed.length ? 'Done, except ' + failed.length + ': ' + failed.join('; ') : 'Done: ' + ids.length + (ids.length === 1 ? ' monitor.' : ' monitors.'));
+  drawSelection();
+});
+
+// --- filters in the form and in the address --------------------------------------------------
+
+function readFilters() {
+  const q = new URLSearchParams(location.search);
+  for (const k of Object.keys(filters)) if (q.has(k)) filters[k] = q.get(k);
+  $('f-q').value = filters.q;
+  for (const k of ['status', 'kind', 'sort']) $('f-' + k).value = filters[k];
+}
+
+function writeFilters() {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v && !(k === 'sort' && v === 'order')) q.set(k, v);
+  const s = q.toString();
+  history.replaceState(null, '', s ? '?' + s : location.pathname);
+}
+
+let searchTimer = null;
+$('filters').addEventListener('input', (ev) => {
+  const name = ev.target.name;
+  if (!(name in filters)) return;
+  filters[name] = ev.target.value.trim();
+  clearTimeout(searchTimer);
+  // Typing waits a moment; a choice applies at once.
+  searchTimer = setTimeout(() => {
+    writeFilters();
+    drawList();
+  }, name === 'q' ? 120 : 0);
+});
+$('filters').addEventListener('submit', (ev) => ev.preventDefault());
+$('clear-filters').addEventListener('click', () => {
+  for (const k of Object.keys(filters)) filters[k] = k === 'sort' ? filters.sort : '';
+  $('f-q').value = '';
+  for (const k of ['status', 'group', 'tag', 'kind']) $('f-' + k).value = '';
+  writeFilters();
+  drawList();
+  $('f-q').focus();
+});
+
+// --- live -------------------------------------------------------------------------------------
+
+const pending = new Map(); // id -> true: rows to bring up to date at the next frame
+let frame = 0;
+let relist = false;
+let recount = false;
+let refetch = new Set();
+let refetchTimer = null;
+
+function schedule() {
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function flush() {
+  frame = 0;
+  for (const id of pending.keys()) {
+    const m = monitors.get(id);
+    const row = rows.get(id);
+    if (m && row) updateRow(row, m);
+  }
+  pending.clear();
+  if (recount) {
+    drawCounts();
+    recount = false;
+  }
+  if (relist) {
+    drawList();
+    relist = false;
+  }
+}
+
+/** Status-dependent views (a status filter, worst-first order) are redrawn at most once a second. */
+let relistTimer = null;
+function relistSoon() {
+  if (!(filters.status || filters.sort === 'status' || filters.sort === 'latency')) return;
+  if (relistTimer) return;
+  relistTimer = setTimeout(() => {
+    relistTimer = null;
+    relist = true;
+    schedule();
+  }, 1000);
+}
+
+function apply(name, data) {
+  if (!loaded) {
+    if (name === 'reset') buffered = [];
+    else buffered.push([name, data]);
+    return;
+  }
+  switch (name) {
+    case 'check': {
+      const m = monitors.get(data.monitor_id);
+      if (!m) return;
+      m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
+      if (data.outcome === 'down' && data.error) m.state.error = data.error;
+      pending.set(m.id, true);
+      schedule();
+      return;
+    }
+    case 'state': {
+      const m = monitors.get(data.monitor_id);
+      if (!m) return;
+      const before = m.state.status;
+      m.state = data.state;
+      pending.set(m.id, true);
+      if (before !== data.state.status) {
+        recount = true;
+        relistSoon();
+      }
+      schedule();
+      return;
+    }
+    case 'incident':
+      if (data.ended_at === null) openIncidents.set(data.id, data);
+      else openIncidents.delete(data.id);
+      drawIncidents();
+      recount = true;
+      schedule();
+      return;
+    case 'blind':
+      if (summary) summary.blind = data;
+      drawBlind();
+      return;
+    case 'monitors':
+      for (const id of data.deleted) {
+        monitors.delete(id);
+        selected.delete(id);
+        const row = rows.get(id);
+        if (row) row.remove();
+        rows.delete(id);
+      }
+      for (const id of data.changed) refetch.add(id);
+      if (data.deleted.length) {
+        relist = true;
+        recount = true;
+        schedule();
+      }
+      if (!refetchTimer && refetch.size) refetchTimer = setTimeout(refetchChanged, 250);
+      return;
+    case 'reset':
+      loadAll();
+      return;
+    default:
+  }
+}
+
+async function refetchChanged() {
+  refetchTimer = null;
+  const ids = [...refetch];
+  refetch = new Set();
+  if (ids.length > 50) return loadAll();
+  const got = await Promise.all(ids.map((id) => get('monitors/' + id).catch(() => null)));
+  for (const m of got) {
+    if (!m) continue;
+    monitors.set(m.id, m);
+    const row = rows.get(m.id);
+    if (row) {
+      updateRow(row, m);
+      replaceSpark(row, m);
+      row.querySelector('.name > :first-child').textContent = m.name;
+      row.querySelector('.pick').setAttribute('aria-label', 'Select ' + m.name);
+      row.querySelector('.target').textContent = m.target;
+    }
+  }
+  drawFilterChoices();
+  drawList();
+  drawCounts();
+  checklist();
+}
+
+function live(up) {
+  const badge = $('live');
+  badge.classList.toggle('down', !up);
+  badge.textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
+}
+
+readFilters();
+openStream({ onEvent: apply, onStatus: live });
+loadAll();
+// Durations of open incidents grow while the page is open.
+setInterval(drawIncidents, 30_000);

@@ -1,0 +1,75 @@
+// Repeatable rows of inputs named by their index (`config.headers.0.name`), so the API's field
+// errors for list items find their input; the names follow the order after a removal.
+import { el } from './format.js';
+
+let uid = 0;
+
+export function textField(name, label, value, attrs = {}) {
+  const id = 'r' + ++uid;
+  const d = el('div', 'field');
+  const l = el('label', null, label);
+  l.htmlFor = id;
+  const i = el('input');
+  i.id = id;
+  i.name = name;
+  i.value = value === undefined || value === null ? '' : value;
+  for (const [k, v] of Object.entries(attrs)) i.setAttribute(k, v);
+  d.append(l, i);
+  return d;
+}
+
+export function selectField(name, label, options, value) {
+  const id = 'r' + ++uid;
+  const d = el('div', 'field');
+  const l = el('label', null, label);
+  l.htmlFor = id;
+  const s = el('select');
+  s.id = id;
+  s.name = name;
+  for (const o of options) s.appendChild(new Option(o, o, false, o === value));
+  d.append(l, s);
+  return d;
+}
+
+export function checkField(name, label, checked) {
+  const l = el('label', 'check');
+  const i = el('input');
+  i.type = 'checkbox';
+  i.name = name;
+  i.checked = checked;
+  l.append(i, document.createTextNode(' ' + label));
+  return l;
+}
+
+/** Adds a row to the list `list` in `form`; `build(index, value)` gives its fields. */
+export function addRow(form, list, build, value) {
+  const box = form.querySelector(`[data-list="${list}"]`);
+  const row = el('div', 'rep-row');
+  row.append(...build(box.children.length, value));
+  const remove = el('button', 'secondary small', 'Remove');
+  remove.type = 'button';
+  remove.setAttribute('aria-label', 'Remove this row');
+  remove.addEventListener('click', () => {
+    row.remove();
+    renumber(form, list);
+  });
+  row.appendChild(remove);
+  box.appendChild(row);
+  return row;
+}
+
+export function renumber(form, list) {
+  const box = form.querySelector(`[data-list="${list}"]`);
+  const prefix = new RegExp('^' + list.replace(/\./g, '\\.') + '\\.\\d+\\.');
+  [...box.children].forEach((row, i) => {
+    row.querySelectorAll('[name]').forEach((inp) => { inp.name = inp.name.replace(prefix, `${list}.${i}.`); });
+  });
+}
+
+export function clearRows(form, list) {
+  form.querySelector(`[data-list="${list}"]`).textContent = '';
+}
+
+export function rowCount(form, list) {
+  return form.querySelector(`[data-list="${list}"]`).children.length;
+}

@@ -1,0 +1,38 @@
+import { importsOf, linkFiles } from './asset-links';
+
+const hash = (d: Buffer) => `h${d.length}`;
+const files = (o: Record<string, string>) => new Map(Object.entries(o).map(([k, v]) => [k, Buffer.from(v)]));
+
+describe('importsOf', () => {
+  it.each([
+    ["import { a } from './api.js';", ['api.js']],
+    ["import './shell.js';", ['shell.js']],
+    ["const m = await import('./chart.js');", ['chart.js']],
+    ["import x from '/auth/assets/common.js';", []],
+    ["import x from '../up.js';", []],
+    ["const s = 'from ./not-an-import.js';", []],
+  ])('%s imports %j', (text, deps) => {
+    expect(importsOf(text)).toEqual(deps);
+  });
+});
+
+describe('linkFiles', () => {
+  it('names each import with the hash of the imported file, leaves other files as they are', () => {
+    const out = linkFiles(files({ 'api.js': 'export const a = 1;', 'page.js': "import { a } from './api.js';", 'app.css': 'a{}' }), hash);
+    expect(out.get('api.js')!.data.toString()).toBe('export const a = 1;');
+    expect(out.get('page.js')!.data.toString()).toBe("import { a } from './api.js?v=h19';");
+    expect(out.get('app.css')!.v).toBe('h3');
+  });
+
+  it('changes the hash of every module that imports a changed one, through the chain', () => {
+    const before = linkFiles(files({ 'a.js': '1', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
+    const after = linkFiles(files({ 'a.js': '2', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
+    expect(after.get('c.js')!.v).not.toBe(before.get('c.js')!.v);
+    expect(after.get('d.js')!.v).toBe(before.get('d.js')!.v);
+  });
+
+  it('refuses an import of a missing file and an import cycle', () => {
+    expect(() => linkFiles(files({ 'a.js': "import './gone.js';" }), hash)).toThrow('imports gone.js, which is missing');
+    expect(() => linkFiles(files({ 'a.js': "import './b.js';", 'b.js': "import './a.js';" }), hash)).toThrow('cycle');
+  });
+});

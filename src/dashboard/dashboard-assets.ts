@@ -1,0 +1,76 @@
+/**
+ * The dashboard's shipped files (public/dashboard/): read once, linked (asset-links.ts: content
+ * hashes, imports rewritten), compressed once, and sent with a year's cache when asked for by
+ * their current hash.
+ */
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { listResources, readResource } from '../common/resources';
+import { contentTypeFor } from '../common/static-files';
+import { Packed, pickEncoding } from '../status/compression';
+import { versionOf } from '../status/status-page.repository';
+import { linkFiles } from './asset-links';
+
+const FOLDER = 'public/dashboard/';
+const YEAR = 'public, max-age=31536000, immutable';
+/** Already compressed, or too small to be worth it. */
+const STORED = /\.(png|woff2|ico)$/;
+
+export interface DashboardAsset {
+  packed: Packed;
+  v: string;
+  type: string;
+  compress: boolean;
+}
+
+@Injectable()
+export class DashboardAssets {
+  private files: Map<string, DashboardAsset> | null = null;
+
+  private load(): Map<string, DashboardAsset> {
+    if (this.files) return this.files;
+    const raw = new Map<string, Buffer>();
+    for (const key of listResources(FOLDER)) {
+      const name = key.slice(FOLDER.length);
+      if (!name.includes('/') && contentTypeFor(name)) raw.set(name, readResource(key));
+    }
+    const linked = linkFiles(raw, versionOf);
+    this.files = new Map(
+      [...linked].map(([name, f]) => [name, { packed: new Packed(f.data, 'max'), v: f.v, type: contentTypeFor(name)!, compress: !STORED.test(name) }]),
+    );
+    return this.files;
+  }
+
+  get(name: string): DashboardAsset | null {
+    return this.load().get(name) ?? null;
+  }
+
+  /** Every file's versioned URL (what the service worker keeps), the worker's own source left out. */
+  urls(): string[] {
+    return [...this.load().keys()].filter((n) => n !== 'sw.js').map((n) => this.url(n));
+  }
+
+  /** `/dashboard/assets/<name>?v=<hash>`: the URL a page names a file by. */
+  url(name: string): string {
+    const a = this.get(name);
+    if (!a) throw new Error(`dashboard asset ${name} is missing`);
+    return `/dashboard/assets/${name}?v=${a.v}`;
+  }
+
+  /** Sends a file: a year's cache for its current hash, revalidated otherwise; compressed as the client accepts. */
+  send(req: Request, res: Response, a: DashboardAsset): void {
+    const encoding = a.compress ? pickEncoding(req.headers['accept-encoding'] as string | undefined) : 'identity';
+    const body = a.packed.body(encoding);
+    res.setHeader('Content-Type', a.type);
+    res.setHeader('Cache-Control', req.query.v === a.v ? YEAR : 'no-cache');
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('ETag', `"${a.v}-${encoding}"`);
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    if (req.headers['if-none-match'] === `"${a.v}-${encoding}"`) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+}
