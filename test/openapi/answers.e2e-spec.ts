@@ -22,6 +22,9 @@ const TOURED = [
   'listMonitorChecks', 'listChecks', 'getMonitorSeries', 'getMonitorUptime', 'getSummary', 'listIncidents', 'getIncident', 'updateIncident',
   'listEvents', 'listChannels', 'getChannel', 'createChannel', 'updateChannel', 'deleteChannel', 'testChannel', 'listDeliveries',
   'listKeys', 'createKey', 'revokeKey',
+  // The second tour: settings, export and import, diagnostics, the status page, the owner's own routes.
+  'getSettings', 'updateSettings', 'exportSetup', 'importSetup', 'getDiagnostics', 'getStatusPage', 'updateStatusPage', 'previewStatusPage',
+  'getPublicStatus', 'getOwner', 'listSessions', 'listPasskeys', 'listBlockedIps',
 ];
 
 describe('answers match the route description', () => {
@@ -166,6 +169,39 @@ describe('answers match the route description', () => {
     expectStatus(await call('post', '/api/v1/channels', {}, { auth: bearer(h.write), body: { kind: 'email', name: 'x', config: { to: ['a@b.c'] } } }), 403);
     expectStatus(await call('delete', '/api/v1/monitors/{id}', { id: web.id }), 200);
 
+    expect(problems).toEqual([]);
+  });
+
+  it('holds the answers of settings, export and import, diagnostics, the status page and the owner routes', async () => {
+    const session = { Cookie: h.cookie, Origin: ORIGIN };
+    const settings = (await call('get', '/api/v1/settings')).body;
+    expectStatus(await call('patch', '/api/v1/settings', {}, { body: { defaults: { interval_s: 120 }, retention: { checks_days: 14 } } }), 200);
+    // A GET answer sent back as it is is a valid PATCH body.
+    expectStatus(await call('patch', '/api/v1/settings', {}, { body: settings, auth: session }), 200);
+    expectStatus(await call('patch', '/api/v1/settings', {}, { body: { tz_offset_min: 5000 }, invalid: true }), 422);
+
+    const web = (await call('post', '/api/v1/monitors', {}, { body: httpMonitor({ name: 'Export me' }, { url: h.target.url }) })).body;
+    const exported = (await call('get', '/api/v1/export')).body;
+    expect(exported.monitors.length).toBeGreaterThan(0);
+    expectStatus(await call('get', '/api/v1/export', {}, { query: 'secrets=1', auth: session }), 200);
+    expectStatus(await call('post', '/api/v1/import', {}, { body: { ...exported, dry_run: true } }), 200);
+    expectStatus(await call('post', '/api/v1/import', {}, { body: { ...exported, dry_run: false } }), 200);
+
+    await h.advance(60_000);
+    const diagnostics = (await call('get', '/api/v1/diagnostics')).body;
+    expect(diagnostics.monitors.total).toBeGreaterThan(0);
+
+    const page = (await call('get', '/api/v1/status-page')).body;
+    // The GET answer less its read-only keys is a valid PUT body.
+    const { url: _url, logo: _logo, server_ips: _ips, domains: _domains, ...writable } = page;
+    expectStatus(await call('put', '/api/v1/status-page', {}, { body: { ...writable, title: 'Home lab', monitors: [{ id: web.id, public: true, public_group: 'Web' }] } }), 200);
+    expectStatus(await call('post', '/api/v1/status-page/preview', {}, { body: { settings: { title: 'Preview' }, range: '24h' } }), 200);
+    expectStatus(await call('get', '/api/public/status', {}, { auth: {} }), 200);
+
+    expectStatus(await call('get', '/api/v1/me', {}, { auth: session }), 200);
+    expectStatus(await call('get', '/api/v1/me/sessions', {}, { auth: session }), 200);
+    expectStatus(await call('get', '/api/v1/me/passkeys', {}, { auth: session }), 200);
+    expectStatus(await call('get', '/api/v1/me/blocked-ips'), 200);
     expect(problems).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ const ok = (s: Schema, v: unknown, mode: 'request' | 'response' = 'response') =>
 describe('validate (JSON Schema words of the route description)', () => {
   it.each<[string, Schema, unknown]>([
     ['an integer', { type: 'integer', minimum: 1, maximum: 3 }, 2],
+    ['a multiple of the step', { type: 'integer', multipleOf: 15 }, -330],
     ['null where null is allowed', { type: ['string', 'null'] }, null],
     ['an enum value', { enum: ['a', 'b', null] }, null],
     ['a const', { const: true }, true],
@@ -29,6 +30,7 @@ describe('validate (JSON Schema words of the route description)', () => {
   it.each<[string, Schema, unknown, string]>([
     ['a number for an integer', { type: 'integer' }, 1.5, 'expected integer'],
     ['below the minimum', { type: 'integer', minimum: 1 }, 0, 'minimum'],
+    ['not a multiple of the step', { type: 'integer', multipleOf: 15 }, 20, 'not a multiple of 15'],
     ['too long (counting characters, not bytes)', { type: 'string', maxLength: 2 }, 'äöü', 'longer than 2'],
     ['not in the enum', { enum: ['a'] }, 'b', 'is not one of'],
     ['a time without milliseconds', { type: 'string', format: 'date-time' }, '2026-11-01T12:00:00Z', 'is not a date-time'],

@@ -9,7 +9,7 @@ export type Mode = 'request' | 'response';
 
 const KNOWN = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref',
-  'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems',
+  'minimum', 'maximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems',
   'description', 'default', 'readOnly', 'writeOnly', 'examples', 'title', 'minProperties',
 ]);
 const FORMATS: Record<string, RegExp> = {
@@ -35,6 +35,7 @@ export function validate(schema: Schema, value: unknown, root: Schema, mode: Mod
   if (typeof value === 'number') {
     if (typeof schema.minimum === 'number' && value < schema.minimum) errors.push(`${at}: ${value} < minimum ${schema.minimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) errors.push(`${at}: ${value} > maximum ${schema.maximum}`);
+    if (typeof schema.multipleOf === 'number' && value % schema.multipleOf !== 0) errors.push(`${at}: ${value} is not a multiple of ${schema.multipleOf}`);
   }
   if (typeof value === 'string') {
     const n = [...value].length;

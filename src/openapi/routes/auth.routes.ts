@@ -1,5 +1,5 @@
 /** Spec "Sign-in routes (no sign-in needed)" and "Owner routes (session only)". */
-import { ref } from '../../common/common.schema';
+import { pageQuery, ref } from '../../common/common.schema';
 import type { Answer, RouteDoc } from '../route-doc';
 
 const API = '/api/v1';
@@ -50,6 +50,6 @@ export const AUTH_ROUTES: RouteDoc[] = [
   { method: 'post', path: `${API}/me/totp/options`, id: 'totpOptions', tag: OWN, summary: 'Start replacing the authenticator', access: ownerStepUp, body: { schema: ref('Empty'), required: false }, answers: { 200: { description: 'the new secret to scan', schema: ref('TotpOptions') } } },
   { method: 'post', path: `${API}/me/totp`, id: 'replaceTotp', tag: OWN, summary: 'Replace the authenticator', description: 'Signs out every other session.', access: ownerStepUp, body: body('TotpConfirm'), answers: { 200: { description: 'replaced', schema: ref('SignedOut') } } },
   { method: 'post', path: `${API}/me/recovery-codes`, id: 'newRecoveryCodes', tag: OWN, summary: 'New recovery codes', description: 'The old codes stop working.', access: ownerStepUp, body: { schema: ref('Empty'), required: false }, answers: { 200: { description: '10 new codes', schema: ref('RecoveryCodes') } } },
-  { method: 'get', path: `${API}/me/blocked-ips`, id: 'listBlockedIps', tag: OWN, summary: 'Addresses blocked after failed sign-ins', access: { scope: 'admin' }, accessNote: 'The one owner route an admin API key may read.', answers: { 200: { description: 'blocked addresses', schema: ref('BlockedList') } } },
+  { method: 'get', path: `${API}/me/blocked-ips`, id: 'listBlockedIps', tag: OWN, summary: 'Addresses blocked after failed sign-ins, newest block first', access: { scope: 'admin' }, accessNote: 'The one owner route an admin API key may read.', query: pageQuery(), answers: { 200: { description: 'blocked addresses', schema: ref('BlockedList') } } },
   { method: 'delete', path: `${API}/me/blocked-ips/{ip}`, id: 'unblockIp', tag: OWN, summary: 'Unblock an address', access: ownerStepUp, answers: ok('unblocked') },
 ];

@@ -117,7 +117,18 @@ export function authSchemas(): SchemaSet {
     TotpOptions: obj({ setup_id: str(), secret: str(), uri: str(), qr_svg: str() }),
     TotpConfirm: obj({ setup_id: str(), code: CODE }),
     RecoveryCodes: obj({ codes: list(str(), { minItems: 10, maxItems: 10 }) }),
-    BlockedList: anyObject({ description: 'blocked addresses; item fields: not shown by the spec (see docs/security.md)' }),
+    BlockedList: page(
+      obj(
+        {
+          ip: str({ description: 'the address, or for IPv6 its /64 written `xxxx:xxxx:xxxx:xxxx::/64`' }),
+          blocked_at: time(),
+          blocked_until: time(),
+          failures: int(0, undefined, { description: 'failed attempts: those that caused the block plus any made while it lasts' }),
+          reason: oneOfValues(['failures', 'repeated'], { description: 'failures: 5 in 15 minutes (1 hour); repeated: the third block within a day (1 day)' }),
+        },
+        { description: 'A blocked address (the item fields are a decision: docs/security.md "Throttling")' },
+      ),
+    ),
     ApiKey: obj({
       id: int(1),
       name: str(),

@@ -1,75 +1,170 @@
 /**
- * Settings, export, import and diagnostics (spec "Settings object", "Export document"; issue 15).
- * Their routes are built in another branch; until their code is here these schemas follow the
- * spec and the issue, use the stored settings' own defaults (settings/settings-defaults.ts), and
- * leave room for fields that code adds (additionalProperties). Pure.
+ * Settings, export, import and diagnostics (spec "Settings object", "Export document"; docs
+ * settings.md, export-import.md, diagnostics.md). Ranges come from the validator itself
+ * (settings/settings-patch.ts SETTING_RANGES), defaults from settings/settings-defaults.ts, the
+ * limits of an import from system/import-document.ts, so the document cannot drift from what the
+ * routes accept; test/openapi/answers.e2e-spec.ts holds real answers against these schemas. Pure.
  */
-import { anyObject, bool, int, list, nullable, obj, QueryParam, ref, SchemaSet, str, time, oneOfValues } from '../../common/common.schema';
+import {
+  anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, QueryParam, ref, SchemaSet, str, time,
+} from '../../common/common.schema';
+import { MONITOR_KINDS } from '../../probes/kinds';
 import { DEFAULT_SETTINGS } from '../../settings/settings-defaults';
+import { NumericSetting, SETTING_RANGES } from '../../settings/settings-patch';
+import { EXPORT_FORMAT, TOKEN_FIELD } from '../../system/export-document';
+import { IMPORT_MAX_CHANNELS, IMPORT_MAX_MONITORS } from '../../system/import-document';
 
-const open = { additionalProperties: true } as const;
-const withDefaults = (values: Record<string, number>) =>
-  obj(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, int(0, undefined, { default: v })])));
+/** A writable number: its range from the validator (and its step), its default from the stored defaults. */
+function setting(path: NumericSetting, fallback: number): JsonSchema {
+  const r: { min: number; max: number; step?: number } = SETTING_RANGES[path];
+  return int(r.min, r.max, { default: fallback, ...(r.step ? { multipleOf: r.step } : {}) });
+}
 
-const DEFAULTS = withDefaults({ ...DEFAULT_SETTINGS.defaults });
-const RETENTION = withDefaults({ ...DEFAULT_SETTINGS.retention });
-
-const ITEM_RESULTS = obj(
+const D = DEFAULT_SETTINGS;
+const DEFAULTS = obj(
   {
+    interval_s: setting('defaults.interval_s', D.defaults.interval_s),
+    timeout_ms: described(setting('defaults.timeout_ms', D.defaults.timeout_ms), 'not above interval_s × 1000'),
+    confirm_after: setting('defaults.confirm_after', D.defaults.confirm_after),
+    retry_interval_s: described(setting('defaults.retry_interval_s', D.defaults.retry_interval_s), 'not above interval_s'),
+    recover_after: setting('defaults.recover_after', D.defaults.recover_after),
+    slow_after: setting('defaults.slow_after', D.defaults.slow_after),
+  },
+  { description: 'used for new monitors' },
+);
+const RETENTION = obj(
+  {
+    checks_days: setting('retention.checks_days', D.retention.checks_days),
+    hourly_days: setting('retention.hourly_days', D.retention.hourly_days),
+    events_days: setting('retention.events_days', D.retention.events_days),
+  },
+  { description: 'days kept, applied by the nightly retention' },
+);
+const TZ = described(setting('tz_offset_min', D.tz_offset_min), 'minutes east of UTC; drives uptime days, bars and history months');
+const EMAIL = obj(
+  {
+    configured: bool({ readOnly: true }),
+    providers: list(str(), { readOnly: true }),
+    from: str({ readOnly: true }),
+    daily_cap: setting('email.daily_cap', D.daily_cap),
+    sent_today: int(0, undefined, { readOnly: true }),
+  },
+  { description: 'the mail path: read-only but for daily_cap' },
+);
+const PRIVATE = bool({ default: D.allow_private_targets, description: 'checks may reach private addresses; changed only by an owner session' });
+
+const SETTINGS = obj({
+  defaults: DEFAULTS,
+  tz_offset_min: TZ,
+  email: EMAIL,
+  owner_email: described(nullable(str({ readOnly: true })), 'read-only: the owner account'),
+  public_url: str({ readOnly: true, description: 'read-only: FARSIGHT_PUBLIC_URL' }),
+  retention: RETENTION,
+  allow_private_targets: PRIVATE,
+});
+
+/** A PATCH body: the GET answer's shape, every key optional (read-only keys accepted when unchanged). */
+function patchOf(s: JsonSchema): JsonSchema {
+  const props = s.properties as Record<string, JsonSchema> | undefined;
+  if (!props) return s;
+  return { ...s, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, patchOf(v)])), required: undefined };
+}
+
+const ITEMS = (key: 'slug' | 'name') =>
+  obj({
     created: list(str()),
     updated: list(str()),
     unchanged: list(str()),
-    errors: list(obj({ slug: nullable(str()), index: int(0), fields: list(ref('FieldError')) }, open)),
-  },
-  open,
-);
+    errors: list(obj({ [key]: nullable(str()), index: int(0), fields: list(ref('FieldError')) })),
+  });
 
-/** Built when the document is (not at import: reading DTO metadata costs start-up time). */
+const COUNT = int(0);
+
 export function systemSchemas(): SchemaSet {
   return {
-    Settings: obj(
-      {
-        defaults: { ...DEFAULTS, description: 'used for new monitors' },
-        tz_offset_min: int(-840, 840, { default: DEFAULT_SETTINGS.tz_offset_min, description: 'drives uptime days, bars and history months' }),
-        email: obj(
-          { configured: bool(), providers: list(str()), from: str(), daily_cap: int(0), sent_today: int(0) },
-          { description: 'read-only: the mail providers\' status', ...open },
-        ),
-        owner_email: nullable(str()),
-        public_url: str({ readOnly: true, description: 'read-only, from FARSIGHT_PUBLIC_URL' }),
-        retention: { ...RETENTION, description: 'days kept, applied by the nightly retention' },
-        allow_private_targets: bool({ default: DEFAULT_SETTINGS.allow_private_targets, description: 'changed only by an owner session' }),
-      },
-      { required: ['defaults', 'tz_offset_min', 'email', 'owner_email', 'public_url', 'retention'], ...open },
-    ),
-    SettingsPatch: anyObject({ description: 'the settings fields to change; the keys a PATCH accepts are listed in the user docs under /docs; an unknown or out-of-range key is 422 naming it' }),
+    Settings: { ...SETTINGS, description: 'The settings object (spec "Settings object"), plus allow_private_targets.' },
+    SettingsPatch: {
+      ...patchOf(SETTINGS),
+      description: 'Every key optional; only the keys sent change. Read-only keys are accepted when they hold the value shown (a GET answer can be sent back). An unknown or out-of-range key is 422 naming it.',
+    },
     Export: obj(
       {
-        service_export: oneOfValues([1], { description: 'format number' }),
+        service_export: { const: EXPORT_FORMAT, description: 'format number' },
         exported_at: time(),
-        monitors: list(anyObject({ description: 'a monitor body, matched by slug on import' })),
-        channels: list(anyObject({ description: 'a channel body, matched by name on import' })),
-        status_page: anyObject(),
+        monitors: list(anyObject({ description: `a monitor body (its writable fields), channels named by channel name; heartbeat monitors also carry ${TOKEN_FIELD}` })),
+        channels: list(anyObject({ description: 'name, kind, enabled, events, config' })),
+        status_page: anyObject({ description: 'the status page settings without url, logo, domains, server_ips and monitors' }),
       },
-      { description: 'Secrets are masked unless `?secrets=1`; keys in a stable order, so two exports of the same setup diff cleanly.', ...open },
+      { description: 'Secrets are masked unless `?secrets=1`; keys in a stable order, so two exports of the same setup diff cleanly.' },
     ),
     Import: obj(
       {
-        service_export: oneOfValues([1]),
+        service_export: { const: EXPORT_FORMAT },
         exported_at: time(),
-        monitors: list(anyObject()),
-        channels: list(anyObject()),
+        monitors: list(anyObject(), { maxItems: IMPORT_MAX_MONITORS }),
+        channels: list(anyObject(), { maxItems: IMPORT_MAX_CHANNELS }),
         status_page: anyObject(),
         dry_run: bool({ default: true }),
       },
-      { required: ['service_export', 'monitors', 'channels', 'status_page'], description: 'an export document plus dry_run; all or nothing when not a dry run', ...open },
+      { required: ['service_export', 'monitors', 'channels', 'status_page'], description: 'an export document plus dry_run; all or nothing when not a dry run' },
     ),
-    ImportAnswer: obj({ monitors: ITEM_RESULTS, channels: ITEM_RESULTS }, { description: 'like bulk, per section', ...open }),
-    Diagnostics: anyObject({
-      description:
-        'version, uptime, memory, monitor count, checks per minute, database and WAL size, writer state, scheduler lateness, ' +
-        'canary state, outbox counts, email counts, an egress estimate, recent logged problems (the field names are listed in the user docs under /docs)',
-    }),
+    ImportAnswer: obj(
+      {
+        dry_run: bool(),
+        applied: bool({ description: 'true only when the import was written' }),
+        monitors: ITEMS('slug'),
+        channels: ITEMS('name'),
+        status_page: obj({ changed: bool(), errors: list(ref('FieldError')) }),
+      },
+      { description: 'Like bulk, per section (docs/export-import.md "The answer").' },
+    ),
+    Diagnostics: obj(
+      {
+        version: str(),
+        started_at: time(),
+        uptime_s: COUNT,
+        memory: obj({ rss_bytes: COUNT, heap_used_bytes: COUNT, heap_total_bytes: COUNT, external_bytes: COUNT }),
+        monitors: obj({ total: COUNT, running: COUNT, paused: COUNT, by_kind: obj(Object.fromEntries(MONITOR_KINDS.map((k) => [k, COUNT]))) }),
+        checks_per_min: num({ minimum: 0 }),
+        database: obj({ size_bytes: COUNT, wal_bytes: COUNT, writable: bool(), failing_since: nullable(time()), last_error: nullable(str()) }),
+        writer: obj({
+          queue_length: COUNT,
+          last_flush_at: nullable(time()),
+          last_flush_ms: nullable(num({ minimum: 0 })),
+          written: COUNT,
+          flushes: COUNT,
+          failures: COUNT,
+          failing_in_row: COUNT,
+          dropped: COUNT,
+          last_error: nullable(str()),
+          last_error_at: nullable(time()),
+        }),
+        scheduler: obj({
+          scheduled: COUNT,
+          in_flight: COUNT,
+          lateness_p50_ms: num({ minimum: 0 }),
+          lateness_p99_ms: num({ minimum: 0 }),
+          lateness_max_ms: num({ minimum: 0 }),
+          lateness_samples: COUNT,
+        }),
+        canary: obj({ detection: str(), blind: bool(), blind_since: nullable(time()), canaries: list(obj({ canary: str(), answered: bool() })) }),
+        outbox: obj(Object.fromEntries(['pending', 'sending', 'retrying', 'sent', 'failed'].map((s) => [s, COUNT]))),
+        email: obj({ configured: bool(), providers: list(str()), daily_cap: COUNT, sent_today: COUNT, failed_today: COUNT, cap_reached: bool() }),
+        egress: obj({
+          bytes_per_day: num({ minimum: 0 }),
+          checks_per_day: num({ minimum: 0 }),
+          by_kind: obj(
+            Object.fromEntries(MONITOR_KINDS.map((k) => [k, obj({ monitors: COUNT, checks_per_day: num({ minimum: 0 }), bytes_per_day: num({ minimum: 0 }) })])),
+            { required: [], description: 'only kinds that have running monitors' },
+          ),
+        }),
+        problems: list(obj({ at: time(), level: oneOfValues(['warn', 'error']), context: str(), message: str({ maxLength: 500 }) }), {
+          maxItems: 50,
+          description: 'the last 50 warnings and errors logged, secrets masked',
+        }),
+      },
+      { description: 'How the service is doing (docs/diagnostics.md lists every field).' },
+    ),
   };
 }
 
