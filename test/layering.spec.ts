@@ -100,3 +100,29 @@ describe('module layering', () => {
     for (const m of Object.keys(MAY_IMPORT)) expect(cycle(m, [])).toBeNull();
   });
 });
+
+/**
+ * Packages that are slow to load and used only now and then: a start of the service does not load
+ * them (docs/performance.md "Start-up"). They are imported for their types only, or with import()
+ * where they are used; class-validator only through src/common/class-validator.ts, file by file.
+ */
+const LOADED_WHEN_USED = ['@simplewebauthn/server', 'nodemailer', 'qrcode', 'acme-client'];
+
+describe('packages loaded when used, not at start', () => {
+  const files = sourceFiles(SRC);
+  const valueImports = (file: string, pkg: string): boolean => {
+    const text = fs.readFileSync(file, 'utf8');
+    const quoted = pkg.replace(/[/.-]/g, '\\$&');
+    // `import x from 'p'`, `import { x } from 'p'`, `export ... from 'p'`, `require('p')`: but not `import type`.
+    const statement = new RegExp(`^(?:import(?!\\s+type\\b)[^;]*?from|export(?!\\s+type\\b)[^;]*?from|import)\\s*['"]${quoted}['"]`, 'm');
+    return statement.test(text) || new RegExp(`require\\(\\s*['"]${quoted}['"]`).test(text);
+  };
+
+  it.each(LOADED_WHEN_USED)('%s is not imported at the top of any module', (pkg) => {
+    expect(files.filter((f) => valueImports(f, pkg)).map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+
+  it('class-validator is imported only by common/class-validator.ts', () => {
+    expect(files.filter((f) => valueImports(f, 'class-validator')).map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+});

@@ -127,6 +127,20 @@ describe('monitors API', () => {
       expect([q1.body.items[0].name, q2.body.items[0].name]).toEqual(['Wiki', 'Blog']);
     });
 
+    it('answers a list read again with what changed since: a rename, a mute that ran out, a deletion', async () => {
+      type Listed = { id: number; name: string; state: { muted: boolean } };
+      const list = async () => (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items as Listed[];
+      const first = await list();
+      const id = (name: string) => first.find((m) => m.name === name)!.id;
+      await t.http.post(`/api/v1/monitors/${id('Blog')}/mute`).set(as('write')).send({ minutes: 1 }).expect(200);
+      expect((await list()).find((m) => m.id === id('Blog'))!.state.muted).toBe(true);
+      t.clock.advance(60_001);
+      expect((await list()).find((m) => m.id === id('Blog'))!.state.muted).toBe(false);
+      await t.http.patch(`/api/v1/monitors/${id('Redis')}`).set(as('write')).send({ name: 'Cache' }).expect(200);
+      await t.http.delete(`/api/v1/monitors/${id('Wiki')}`).set(as('admin')).expect(200);
+      expect((await list()).map((m) => m.name)).toEqual(['Blog', 'Cache', 'Postgres']);
+    });
+
     it('summarises counts, groups and tags', async () => {
       const res = await t.http.get('/api/v1/summary').set(as('read')).expect(200);
       expect(res.body).toEqual({

@@ -163,10 +163,21 @@ function listAll(api: string, keys: KeyPool): LoadTask {
       body = a.body;
       size += a.body.length;
       if (a.status !== 200) break;
-      before = (JSON.parse(a.body) as { next_cursor: string | number | null }).next_cursor;
+      before = nextCursor(a.body);
     } while (before !== null);
     return { status, ms, body, bytes: size };
   };
+}
+
+/**
+ * The next_cursor of a page, read from the end of the answer (the service writes it last) instead
+ * of parsing a megabyte of JSON: with 4 clients in this one process, parsing the pages took as
+ * much CPU as the service spent answering them, and delayed the other clients' timings.
+ */
+export function nextCursor(body: string): string | number | null {
+  const m = /"next_cursor":(null|-?\d+|"(?:[^"\\]|\\.)*")\}\s*$/.exec(body.slice(-200));
+  if (!m) throw new Error(`no next_cursor at the end of the answer: …${body.slice(-80)}`);
+  return JSON.parse(m[1]) as string | number | null;
 }
 
 function check(label: string, r: LoadResult): void {

@@ -1,6 +1,5 @@
 /** Authenticator codes (RFC 6238, 6 digits, 30 s) read against an injected time. */
 import { authenticator } from 'otplib';
-import * as QRCode from 'qrcode';
 
 export const TOTP_ISSUER = 'Farsight';
 
@@ -15,6 +14,8 @@ export function totpUri(secret: string, account: string): string {
 /** What a person needs to add the secret to an authenticator app: the secret, its URI and a QR code of it. */
 export async function totpEnrolment(secret: string): Promise<{ secret: string; uri: string; qr_svg: string }> {
   const uri = totpUri(secret, `${TOTP_ISSUER} owner`);
+  // Loaded here, not at start: only setting up an authenticator draws a QR code.
+  const QRCode = await import('qrcode');
   const qr = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return { secret, uri, qr_svg: qr };
 }

@@ -244,6 +244,31 @@ export class MonitorsRepository implements OnModuleInit {
   /** Every monitor with its state, filtered, newest first, for one page (limit + 1 rows). */
   /** Monitor rows with their state columns (`s_<column>`; splitState reads them), newest first. */
   async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<ListedRow[]> {
+    return (await this.select(LISTED_COLUMNS, filter, filter.q === undefined ? limit : null, beforeId)) as ListedRow[];
+  }
+
+  /**
+   * The page of list() as its heads only (id, updated_at, muted_until): a tenth of the cost of
+   * whole rows, for a caller that keeps each monitor's answer and needs whole rows only for the
+   * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
+   */
+  async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number, beforeId: number | null): Promise<ListedHead[]> {
+    return (await this.select('m.id, m.updated_at, m.muted_until', filter, limit, beforeId)) as ListedHead[];
+  }
+
+  /** Whole list rows (as list() answers them) of these monitors; a deleted one is simply missing. */
+  async listedByIds(ids: readonly number[]): Promise<ListedRow[]> {
+    const out: ListedRow[] = [];
+    // A page is at most 500; SQLite's limit on bound parameters is higher, but not unlimited.
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const sql = `${listedFrom(LISTED_COLUMNS)} WHERE m.id IN (${part.map(() => '?').join(', ')})`;
+      out.push(...((await this.db.query(sql, part)) as ListedRow[]));
+    }
+    return out;
+  }
+
+  private async select(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): Promise<unknown[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status) {
@@ -266,11 +291,10 @@ export class MonitorsRepository implements OnModuleInit {
       where.push('m.id < ?');
       params.push(beforeId);
     }
-    const sql = `SELECT m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}
-      FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id
+    const sql = `${listedFrom(columns)}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY m.id DESC ${filter.q === undefined ? `LIMIT ${limit + 1}` : ''}`;
-    return (await this.db.query(sql, params)) as ListedRow[];
+      ORDER BY m.id DESC ${limit === null ? '' : `LIMIT ${limit + 1}`}`;
+    return (await this.db.query(sql, params)) as unknown[];
   }
 
   async stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
@@ -338,6 +362,15 @@ const STATE_COLUMNS = [
 ] as const;
 
 export type ListedRow = MonitorRow & Record<string, unknown>;
+/** What a list page needs to tell whether a kept answer is still right. */
+export interface ListedHead {
+  id: number;
+  updated_at: number;
+  muted_until: number | null;
+}
+
+const LISTED_COLUMNS = `m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}`;
+const listedFrom = (columns: string) => `SELECT ${columns} FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id`;
 
 export function splitState(row: ListedRow): MonitorState {
   return Object.fromEntries(STATE_COLUMNS.map((c) => [c, row[`s_${c}`]])) as unknown as MonitorState;

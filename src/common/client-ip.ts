@@ -35,7 +35,8 @@ export class ProxyTrust {
   /** Walks X-Forwarded-For from the right while hops are trusted proxies. */
   clientIp(peer: string | undefined, forwardedFor: string | string[] | undefined): string {
     let ip = normalizeIp(peer ?? '');
-    if (!this.trusts(ip) || !forwardedFor) return ip;
+    // Without the header there is nothing to walk (and the block-list check is the costly part).
+    if (!forwardedFor || !this.trusts(ip)) return ip;
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
       .split(',')
       .map((s) => normalizeIp(s.trim()));

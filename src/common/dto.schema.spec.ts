@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf,
   ValidateNested, IsNumber, IsEmail,
-} from 'class-validator';
+} from './class-validator';
 import { dtoSchema } from './dto.schema';
 import { IsJsonScalar, IsName, Nullable } from './validators';
 

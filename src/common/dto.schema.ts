@@ -5,7 +5,7 @@
  * Nested DTOs (`@ValidateNested() @Type(() => X)`) are described inline. Pure apart from reading
  * the decorators' metadata.
  */
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage } from './class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { JsonSchema, nullable } from './common.schema';
 

@@ -172,8 +172,9 @@ describe('pageJson', () => {
     [['{"id":2}', '{"id":1}'], null],
     [['{"id":3}'], 3],
     [['{"a":"b"}'], '1767225600000:7'],
+    [['{"name":"Café ☕"}', '{"name":"\\u0000"}'], null],
   ])('writes items %j with next_cursor %j as the JSON a Page would be', (items, next_cursor) => {
-    const text = pageJson({ items, next_cursor });
-    expect(JSON.parse(text)).toEqual({ items: items.map((i) => JSON.parse(i)), next_cursor });
+    const bytes = Buffer.concat(pageJson({ items: items.map((i) => Buffer.from(i)), next_cursor }));
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ items: items.map((i) => JSON.parse(i)), next_cursor });
   });
 });

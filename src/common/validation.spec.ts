@@ -12,7 +12,7 @@ import {
   Min,
   validateSync,
   ValidateNested,
-} from 'class-validator';
+} from './class-validator';
 import { ApiError, FieldError } from './api-error';
 import { flattenValidationErrors, validateDto } from './validation';
 

@@ -4,7 +4,7 @@
  */
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { validateSync, ValidationError } from './class-validator';
 import { ApiError, FieldError } from './api-error';
 
 /** Flattens class-validator's error tree into dotted paths with one message per field. */

@@ -1,5 +1,5 @@
 /** Small class-validator decorators shared by DTOs. */
-import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from './class-validator';
 import { nameProblem } from './text-rules';
 
 /** The field may be null; when it is not, the other decorators apply. */

@@ -67,17 +67,33 @@ export function engineBlob(m: LiveMonitor): string {
 }
 
 export function fromStoredState(row: MonitorState & { engine: string | null }): { state: MachineState; certWarned: CertWarned | null } {
-  let blob: EngineBlob = { ...FRESH_COUNTERS };
+  let blob: Partial<EngineBlob> = {};
   try {
-    if (row.engine) blob = { ...blob, ...(JSON.parse(row.engine) as Partial<EngineBlob>) };
+    if (row.engine) blob = JSON.parse(row.engine) as Partial<EngineBlob>;
   } catch {
     // A damaged blob only means runs start counting again.
   }
-  const { monitor_id: _id, incident_id: _incident, engine: _engine, ...rest } = row;
-  const { certWarned = null, ...counters } = blob;
-  return { state: { ...rest, ...counters }, certWarned };
+  // Field by field rather than by spreading the row: a start builds 10,000 of these, and copying
+  // with object rest and spread took a sixth of a second of it.
+  const state: MachineState = {
+    status: row.status,
+    since: row.since,
+    failing: row.failing,
+    flapping: row.flapping,
+    last_check_at: row.last_check_at,
+    last_ok_at: row.last_ok_at,
+    latency_ms: row.latency_ms,
+    error_code: row.error_code,
+    error_message: row.error_message,
+    cert_expires_at: row.cert_expires_at,
+    note: row.note,
+    good: blob.good ?? FRESH_COUNTERS.good,
+    slowRun: blob.slowRun ?? FRESH_COUNTERS.slowRun,
+    history: blob.history ?? FRESH_COUNTERS.history,
+    failingSince: blob.failingSince === undefined ? FRESH_COUNTERS.failingSince : blob.failingSince,
+  };
+  return { state, certWarned: blob.certWarned ?? null };
 }
-
 
 /**
  * Whether a step changed what the state row must keep across a power cut. The time of the last

@@ -14,6 +14,13 @@ export interface MonitorStats {
   spark: SparkPoint[];
 }
 
+/** Whether two stats say the same (readers that keep an answer per stats object can then keep it). */
+export function sameStats(a: MonitorStats, b: MonitorStats): boolean {
+  if (a.uptime_24h !== b.uptime_24h || a.uptime_7d !== b.uptime_7d || a.uptime_30d !== b.uptime_30d) return false;
+  if (a.p50_ms_24h !== b.p50_ms_24h || a.p95_ms_24h !== b.p95_ms_24h || a.spark.length !== b.spark.length) return false;
+  return a.spark.every((p, i) => p.t_ms === b.spark[i].t_ms && p.avg_ms === b.spark[i].avg_ms && p.worst === b.spark[i].worst);
+}
+
 export const HOUR_MS = 3600_000;
 
 /** The 24 hourly spark slots ending with the current hour, oldest first. */

@@ -8,7 +8,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { intQuery, LimitRule } from '../common/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
-import { MonitorStats, SparkPoint } from './monitor-stats';
+import { MonitorStats, sameStats, SparkPoint } from './monitor-stats';
 import { SettingsService } from '../settings/settings.service';
 import { CHECK_COLUMNS, CheckRow, OUTCOME_CODES } from './check-row';
 import { quantile } from './latency-histogram';
@@ -79,9 +79,12 @@ export class StatsService {
           return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
         }),
       };
+      // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay valid.
+      const before = this.cache.get(id)?.stats;
+      const kept = before && sameStats(before, stats) ? before : stats;
       // An answer without any data is not kept: a new monitor's first result must show at once.
-      if (hasData(stats)) this.cache.set(id, { at: now, stats });
-      out.set(id, stats);
+      if (hasData(kept)) this.cache.set(id, { at: now, stats: kept });
+      out.set(id, kept);
     }
     if (this.cache.size > 20_000) this.cache.clear();
     return out;

@@ -14,7 +14,7 @@
  */
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { clip, oneLine } from '../common/text-rules';
 import type { AppConfig } from '../config/config';
 import { certFailure } from '../probes/checkers/cert';
@@ -42,7 +42,8 @@ export interface MailTransportOptions {
 interface Provider {
   name: string;
   host: string;
-  transporter: Transporter;
+  /** Made at the first message: nodemailer is not loaded on a start (it takes a tenth of a second). */
+  transporter: () => Promise<Transporter>;
   /** Values scrubbed from anything said about this provider. */
   secrets: string[];
 }
@@ -84,7 +85,8 @@ function provider(url: URL, withPort: boolean, t: MailTimeouts, ca: string | und
   const port = url.port ? Number(url.port) : secure ? 465 : 587;
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
-  const transporter = createTransport({
+  let made: Promise<Transporter> | null = null;
+  const make = async (): Promise<Transporter> => (await import('nodemailer')).createTransport({
     host,
     port,
     secure,
@@ -97,6 +99,7 @@ function provider(url: URL, withPort: boolean, t: MailTimeouts, ca: string | und
     disableFileAccess: true,
     disableUrlAccess: true,
   });
+  const transporter = () => (made ??= make());
   const secrets = [user, pass, url.username, url.password, base64(user), base64(pass), base64(`\u0000${user}\u0000${pass}`)];
   return { name: withPort ? `${host}:${port}` : host, host, transporter, secrets: secrets.filter((s) => s.length >= 3) };
 }
@@ -123,7 +126,7 @@ class SmtpMailTransport implements MailTransport {
     const failures: Failure[] = [];
     for (const p of this.list) {
       try {
-        const info = await p.transporter.sendMail({
+        const info = await (await p.transporter()).sendMail({
           from: this.from,
           to: mail.to,
           subject: mail.subject,

@@ -5,6 +5,7 @@ import { CurrentCaller, Scope, StepUp } from '../common/access';
 import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { API_ROOT } from '../common/routes';
+import { sendJsonParts } from '../common/json-parts';
 import { parseIso } from '../common/time';
 import { BulkAnswer, BulkService } from './bulk.service';
 import { EmptyDto } from '../common/validation';
@@ -26,7 +27,7 @@ export class MonitorsController {
 
   @Get()
   async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
-    res.type('application/json').send(await this.monitors.listJson(query));
+    sendJsonParts(res, await this.monitors.listJson(query));
   }
 
   @Post()

@@ -29,7 +29,7 @@ import { EngineService } from '../engine/engine.service';
 import { ChannelsService } from '../channels/channels.service';
 import type { IncidentRow } from '../events/incident';
 import { MONITOR_KINDS } from '../probes/kinds';
-import { MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
+import { ListedHead, ListedRow, MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from '../probes/target';
 
@@ -40,7 +40,8 @@ interface ListedJson {
   state: MonitorState;
   stats: MonitorStats;
   muted: boolean;
-  json: string;
+  /** UTF-8: pages are put together from these bytes as they are. */
+  json: Buffer;
 }
 
 @Injectable()
@@ -70,33 +71,58 @@ export class MonitorsService {
    * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change:
    * serialising was the largest cost of a long list.
    */
-  async listJson(query: Record<string, unknown>): Promise<string> {
+  async listJson(query: Record<string, unknown>): Promise<Buffer[]> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
     const filter = listFilter(query);
-    let rows = await this.repo.list(filter, limit, before);
+    const now = this.clock.now();
     if (filter.q !== undefined) {
       const q = filter.q;
-      rows = rows.filter((r) => {
+      const rows = (await this.repo.list(filter, limit, before)).filter((r) => {
         const c = this.repo.toListed(r).config;
         return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
       });
+      const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
+      const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
+      return pageJson({ items: page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), next_cursor: page.next_cursor });
     }
-    const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
-    const now = this.clock.now();
-    const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
-    const items = page.items.map((r) => {
-      const state = this.engine.stateOf(r.id) ?? splitState(r);
-      const st = stats.get(r.id)!;
-      const muted = r.muted_until !== null && r.muted_until > now;
-      const cached = this.listed.get(r.id);
-      if (cached && cached.updatedAt === r.updated_at && cached.state === state && cached.stats === st && cached.muted === muted) return cached.json;
-      const m = this.repo.toListed(r);
-      const json = JSON.stringify(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
-      this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
-      return json;
-    });
+    // The page's heads first; whole rows only of the monitors whose kept answer is out of date.
+    const page = pageOf(await this.repo.listHeads(filter, limit, before), limit, (h) => ID_CURSOR.format(h.id));
+    const stats = await this.stats.statsFor(page.items.map((h) => h.id), now);
+    const kept = new Map<number, Buffer>();
+    for (const h of page.items) {
+      const json = this.keptJson(h, stats.get(h.id)!, now);
+      if (json !== null) kept.set(h.id, json);
+    }
+    const stale = page.items.filter((h) => !kept.has(h.id)).map((h) => h.id);
+    const rows = new Map((stale.length ? await this.repo.listedByIds(stale) : []).map((r) => [r.id, r]));
+    const items: Buffer[] = [];
+    for (const h of page.items) {
+      const row = rows.get(h.id);
+      // A monitor deleted between the two reads is left out, as if the page had been read a moment later.
+      const json = kept.get(h.id) ?? (row ? this.listedJson(row, stats.get(h.id)!, now) : null);
+      if (json !== null) items.push(json);
+    }
     if (this.listed.size > 2 * (this.engine.size + 1000)) this.listed.clear();
     return pageJson({ items, next_cursor: page.next_cursor });
+  }
+
+  /** The kept JSON of a listed monitor when its row, live state, stats and muted flag are as when it was made. */
+  private keptJson(h: ListedHead, st: MonitorStats, now: number): Buffer | null {
+    const c = this.listed.get(h.id);
+    const state = this.engine.stateOf(h.id);
+    return c && state && sameListing(c, { updatedAt: h.updated_at, state, stats: st, muted: mutedAt(h.muted_until, now) }) ? c.json : null;
+  }
+
+  /** One monitor of a list page as JSON text, kept until its row, live state, stats or muted flag change. */
+  private listedJson(r: ListedRow, st: MonitorStats, now: number): Buffer {
+    const state = this.engine.stateOf(r.id) ?? splitState(r);
+    const muted = mutedAt(r.muted_until, now);
+    const cached = this.listed.get(r.id);
+    if (cached && sameListing(cached, { updatedAt: r.updated_at, state, stats: st, muted })) return cached.json;
+    const m = this.repo.toListed(r);
+    const json = Buffer.from(JSON.stringify(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st)));
+    this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
+    return json;
   }
 
   async get(ref: string): Promise<MonitorDto> {
@@ -368,4 +394,13 @@ function listFilter(query: Record<string, unknown>) {
   const filter = { status, kind, group: text('group'), tag: text('tag'), q: q === undefined || q === '' ? undefined : q.toLowerCase() };
   if (errors.length) throw ApiError.invalid(errors);
   return filter;
+}
+
+function mutedAt(mutedUntil: number | null, now: number): boolean {
+  return mutedUntil !== null && mutedUntil > now;
+}
+
+/** Whether a kept list answer was made from the same row version, live state, stats and muted flag. */
+function sameListing(a: Omit<ListedJson, 'json'>, b: Omit<ListedJson, 'json'>): boolean {
+  return a.updatedAt === b.updatedAt && a.state === b.state && a.stats === b.stats && a.muted === b.muted;
 }

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, ValidateIf } from '../../common/class-validator';
 import { KEY_SCOPES, KeyScope } from '../../common/scope';
 import { IsName } from '../../common/validators';
 

@@ -4,22 +4,25 @@
  * User verification is always required: a passkey alone is a full sign-in, so the authenticator
  * must have checked a PIN or a biometric. No Nest, no database: the services store and look up.
  */
-import {
+import type {
   AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
+  AuthenticatorTransport,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import { CHALLENGE_TTL_MS } from './challenge-book';
 import type { RelyingParty } from './relying-party';
 
 /** How long the browser may wait for the person: as long as the challenge lives. */
 export const CEREMONY_TIMEOUT_MS = CHALLENGE_TTL_MS;
+
+/**
+ * The library and its dependencies (ASN.1, CBOR, COSE) take a third of a second to load: loaded at
+ * the first ceremony rather than on every start of the service.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** What the service keeps of a passkey to check its assertions. */
 export interface StoredCredential {
@@ -94,7 +97,8 @@ export async function requestOptions(
   challenge: string,
   credentials: readonly Pick<StoredCredential, 'credentialId' | 'transports'>[],
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  return generateAuthenticationOptions({
+  const lib = await webauthn();
+  return lib.generateAuthenticationOptions({
     rpID: rp.id,
     challenge: b64u(challenge),
     timeout: CEREMONY_TIMEOUT_MS,
@@ -113,7 +117,8 @@ export async function creationOptions(
   user: { handle: Uint8Array; name: string },
   existing: readonly Pick<StoredCredential, 'credentialId' | 'transports'>[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+  const lib = await webauthn();
+  return lib.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userID: new Uint8Array(user.handle),
@@ -138,10 +143,11 @@ export async function checkAssertion(
   response: AuthenticationResponseJSON,
   stored: StoredCredential,
 ): Promise<{ newCounter: number }> {
+  const lib = await webauthn();
   let verified: boolean;
   let newCounter: number;
   try {
-    const out = await verifyAuthenticationResponse({
+    const out = await lib.verifyAuthenticationResponse({
       response,
       expectedChallenge,
       expectedOrigin: rp.origin,
@@ -168,8 +174,9 @@ export async function checkAttestation(
   expectedChallenge: string,
   response: RegistrationResponseJSON,
 ): Promise<NewCredential> {
+  const lib = await webauthn();
   try {
-    const out = await verifyRegistrationResponse({
+    const out = await lib.verifyRegistrationResponse({
       response,
       expectedChallenge,
       expectedOrigin: rp.origin,

@@ -6,7 +6,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
-} from 'class-validator';
+} from '../../common/class-validator';
 import { IsJsonScalar, Nullable } from '../../common/validators';
 import { DNS_RECORDS, HTTP_METHODS, IP_VERSIONS, JSON_OPS } from '../../probes/kinds';
 

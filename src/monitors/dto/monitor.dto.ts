@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
   Min, ValidateNested,
-} from 'class-validator';
+} from '../../common/class-validator';
 import { IsName, Nullable } from '../../common/validators';
 import { MONITOR_KINDS } from '../../probes/kinds';
 import {

@@ -7,7 +7,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested,
-} from 'class-validator';
+} from '../../../common/class-validator';
 import { Nullable } from '../../../common/validators';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;

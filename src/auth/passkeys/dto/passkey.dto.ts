@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from '../../../common/class-validator';
 import { IsName } from '../../../common/validators';
 import { AssertionCredentialDto, AttestationCredentialDto } from './credential.dto';
 

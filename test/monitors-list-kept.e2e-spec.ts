@@ -1,0 +1,55 @@
+/**
+ * GET /monitors keeps each monitor's JSON between reads and reads whole rows only of monitors whose
+ * kept answer is out of date (monitors.service.ts listJson). These monitors have checks, so their
+ * stats stay the same object between reads and the kept answers are really used: each change below
+ * must still show in the very next list.
+ */
+import { bearer } from './support/app';
+import { EngineHarness, startEngineHarness } from './support/engine-harness';
+import { httpMonitor } from './support/monitors';
+
+type Listed = { id: number; name: string; muted_until: string | null; state: { status: string; muted: boolean; latency_ms: number | null }; stats: { uptime_24h: number | null } };
+
+describe('GET /monitors with kept answers', () => {
+  let h: EngineHarness;
+  const list = async (query = '') => (await h.t.http.get(`/api/v1/monitors${query}`).set(bearer(h.write)).expect(200)).body.items as Listed[];
+  const one = async (id: number) => (await list()).find((m) => m.id === id)!;
+
+  beforeAll(async () => {
+    h = await startEngineHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('shows a change of state, a mute that ran out, a rename and a deletion in the next read', async () => {
+    const made: Listed[] = [];
+    for (const name of ['Alpha', 'Beta', 'Gamma']) {
+      made.push((await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name, confirm_after: 1 }, { url: h.target.url })).expect(201)).body);
+    }
+    const [alpha, beta, gamma] = made.map((m) => m.id);
+    await h.advance(0);
+    await h.advance(60_000);
+    await h.writer.flush();
+    const first = await list();
+    expect(first.map((m) => [m.state.status, m.stats.uptime_24h])).toEqual([['up', 100], ['up', 100], ['up', 100]]);
+    // Read twice with nothing in between: the same answer (from what was kept).
+    expect(await list()).toEqual(first);
+
+    await h.t.http.post(`/api/v1/monitors/${alpha}/mute`).set(bearer(h.write)).send({ minutes: 1 }).expect(200);
+    expect((await one(alpha)).state.muted).toBe(true);
+    // Nothing is written when a mute runs out: only the time says so.
+    h.t.clock.advance(60_001);
+    expect((await one(alpha)).state.muted).toBe(false);
+
+    h.target.status = 500;
+    await h.advance(60_000);
+    expect((await list()).map((m) => m.state.status)).toEqual(['down', 'down', 'down']);
+
+    await h.t.http.patch(`/api/v1/monitors/${beta}`).set(bearer(h.write)).send({ name: 'Beta two' }).expect(200);
+    await h.t.http.delete(`/api/v1/monitors/${gamma}`).set(bearer(h.write)).expect(200);
+    expect((await list()).map((m) => m.name)).toEqual(['Beta two', 'Alpha']);
+    await h.writer.flush();
+    expect((await list('?status=down&limit=1')).map((m) => m.name)).toEqual(['Beta two']);
+  });
+});
