@@ -20,6 +20,11 @@ import { CheckWriter } from './writer';
 export const SERIES_RANGES = ['1h', '24h', '7d', '30d', '90d'] as const;
 export type SeriesRange = (typeof SERIES_RANGES)[number];
 const CACHE_MS = 30_000;
+/**
+ * How long one monitor's stats are kept: 15 to 30 s by its id, so that the stats of a long list,
+ * read together once, do not all expire (and their list answers get rebuilt) in the same request.
+ */
+export const statsTtlMs = (id: number): number => CACHE_MS - (id % 16) * 1_000;
 /** GET /monitors/{id}/uptime `days` (spec "Limits"). */
 export const UPTIME_DAYS: LimitRule = { default: 90, min: 1, max: 400 };
 
@@ -52,7 +57,7 @@ export class StatsService {
     const stale: number[] = [];
     for (const id of ids) {
       const c = this.cache.get(id);
-      if (c && now - c.at < CACHE_MS && now >= c.at) out.set(id, c.stats);
+      if (c && now - c.at < statsTtlMs(id) && now >= c.at) out.set(id, c.stats);
       else stale.push(id);
     }
     if (stale.length === 0) return out;
