@@ -85,8 +85,9 @@ describe.each(LAYOUTS)('the %s layout', (layout) => {
       for (const width of [390, 1280]) {
         const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, deviceScaleFactor: 1, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
         try {
-          // The palette only recolours the bars: its other pages are the standard palette's.
-          for (const route of palette === 'standard' ? ['/status', '/status/nextcloud', '/status/history'] : ['/status']) {
+          // The palette only recolours the bars: its other pages are the standard palette's. The
+          // service page and the history are narrow columns: the phone is where they can break.
+          for (const route of palette === 'standard' && width < 500 ? ['/status', '/status/nextcloud', '/status/history'] : ['/status']) {
             const page = await open(ctx, `${base}${route}`);
             expect([layout, theme, palette, width, route, await serious(page)]).toEqual([layout, theme, palette, width, route, []]);
             const scroll = (await page.evaluate('document.documentElement.scrollWidth')) as number;
