@@ -8,6 +8,8 @@
 # backup, then SIGTERM (exit 0 within 5 s). The .deb is checked with dpkg-deb (paths, control,
 # conffiles, maintainer scripts, the binary inside is the one tested). Exits non-zero on any failure.
 set -euo pipefail
+# Answers are matched with `grep -q PATTERN <<<"$answer"`, never `printf ... | grep -q`: grep -q stops
+# at the first match, and with pipefail the writer's SIGPIPE on a page over 64 KB fails the step.
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
@@ -91,8 +93,8 @@ while :; do
   sleep 0.01
 done
 cold_ms=$(($(now_ms) - t0))
-printf '%s' "$health" | grep -q '"ok":true' || fail "/api/health answered $health"
-printf '%s' "$health" | grep -q "\"version\":\"$version\"" || fail "/api/health has the wrong version: $health"
+grep -q '"ok":true' <<<"$health" || fail "/api/health answered $health"
+grep -q "\"version\":\"$version\"" <<<"$health" || fail "/api/health has the wrong version: $health"
 ok "healthy: $health"
 ok "cold start to healthy: ${cold_ms} ms"
 [ "$cold_ms" -lt 1000 ] || printf 'smoke: note: cold start %s ms is above the 1 s target\n' "$cold_ms"
@@ -103,13 +105,13 @@ link=$("${farsight[@]}" setup-link 2>"$work/setup-link.err") || fail "farsight s
 [[ $link =~ ^$base/setup/([A-Za-z0-9_-]+)$ ]] || fail "setup-link printed '$link', expected $base/setup/<token>"
 token=${BASH_REMATCH[1]}
 answer=$(curl -fsS --max-time 5 "$base/api/v1/auth/setup/$token") || fail "GET /api/v1/auth/setup/<token> failed"
-printf '%s' "$answer" | grep -q '"valid":true' || fail "the setup link is not valid: ${answer:0:200}"
+grep -q '"valid":true' <<<"$answer" || fail "the setup link is not valid: ${answer:0:200}"
 ok "$link is valid"
 
 step "a rendered page and an asset, from inside the binary"
 page=$(curl -fsS --max-time 5 "$base/setup/$token") || fail "GET /setup/<token> failed"
-printf '%s' "$page" | grep -q '<title>Set up Farsight</title>' || fail "the setup page did not render its head partial: ${page:0:300}"
-printf '%s' "$page" | grep -q '/dashboard/assets/setup.js' || fail "the setup page does not load its script: ${page:0:300}"
+grep -q '<title>Set up Farsight</title>' <<<"$page" || fail "the setup page did not render its head partial: ${page:0:300}"
+grep -q '/dashboard/assets/setup.js' <<<"$page" || fail "the setup page does not load its script: ${page:0:300}"
 css_type=$(curl -fsS --max-time 5 -o "$work/dashboard.css" -w '%{content_type}' "$base/dashboard/assets/dashboard.css") ||
   fail "GET /dashboard/assets/dashboard.css failed"
 [[ $css_type == text/css* ]] || fail "dashboard.css was served as '$css_type'"
@@ -118,11 +120,12 @@ ok "the setup page renders (layout + partial) and dashboard.css is served byte f
 
 step "the served docs and the route description, from inside the binary"
 docs=$(curl -fsS --max-time 5 "$base/docs/interface") || fail "GET /docs/interface failed"
-printf '%s' "$docs" | grep -q '<title>Uptime Monitoring Service: Interface Specification' || fail "/docs/interface did not render docs/interface.md: ${docs:0:300}"
-printf '%s' "$docs" | grep -q 'href="/docs/not-shown"' || fail "/docs/interface does not list the other pages: ${docs:0:300}"
+grep -q '<title>Uptime Monitoring Service: Interface Specification' <<<"$docs" || fail "/docs/interface did not render docs/interface.md: ${docs:0:300}"
+grep -q 'href="/docs/not-shown"' <<<"$docs" || fail "/docs/interface does not list the other pages: ${docs:0:300}"
 openapi=$(curl -fsS --max-time 5 "$base/api/openapi.json") || fail "GET /api/openapi.json failed"
-printf '%s' "$openapi" | grep -q '"openapi":"3.1.0"' || fail "/api/openapi.json is not OpenAPI 3.1: ${openapi:0:200}"
-curl -fsS --max-time 5 "$base/llms.txt" | head -1 | grep -q '^# Farsight$' || fail "/llms.txt does not start with its H1"
+grep -q '"openapi":"3.1.0"' <<<"$openapi" || fail "/api/openapi.json is not OpenAPI 3.1: ${openapi:0:200}"
+llms=$(curl -fsS --max-time 5 "$base/llms.txt") || fail "GET /llms.txt failed"
+[ "${llms%%$'\n'*}" = '# Farsight' ] || fail "/llms.txt does not start with its H1"
 ok "/docs/interface, /api/openapi.json and /llms.txt are served"
 
 step "owner setup to an admin API key, over HTTP alone"
@@ -145,7 +148,7 @@ key=$(curl -fsS --max-time 5 -H "Cookie: $cookie" -H "Origin: $base" -H 'Content
   -d '{"name":"smoke","scope":"admin"}' "$base/api/v1/keys" | sed -n 's/.*"key":"\(fs_[0-9a-f]*\)".*/\1/p')
 [ -n "$key" ] || fail "POST /api/v1/keys gave no key"
 keys=$(curl -fsS --max-time 5 -H "Authorization: Bearer $key" "$base/api/v1/keys") || fail "the new key was refused"
-printf '%s' "$keys" | grep -q '"name":"smoke"' || fail "GET /api/v1/keys does not list the key: ${keys:0:200}"
+grep -q '"name":"smoke"' <<<"$keys" || fail "GET /api/v1/keys does not list the key: ${keys:0:200}"
 ok "setup, session cookie, POST /keys and a request with the key all work"
 
 step "backup"
