@@ -79,6 +79,13 @@ export async function getAll(path, limit = 500) {
   }
 }
 
+/** Fills a monitor filter <select> with every monitor by name, choosing `selected` when given. */
+export async function fillMonitorFilter(select, selected) {
+  const monitors = await getAll('monitors');
+  for (const m of monitors.sort((a, b) => a.name.localeCompare(b.name))) select.appendChild(new Option(m.name, String(m.id)));
+  if (selected) select.value = selected;
+}
+
 // --- field errors ---------------------------------------------------------------------------
 
 const FIELD_ERROR = 'field-error';

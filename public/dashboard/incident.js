@@ -3,7 +3,7 @@
 import './shell.js';
 import { ApiFailure, clearErrors, errorWords, fieldErrors, get, patch } from './api.js';
 import { duration, el, ms, when } from './format.js';
-import { openStream } from './stream.js';
+import { reloadOnEvents } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 const root = $('incident');
@@ -92,18 +92,7 @@ form.addEventListener('submit', async (ev) => {
   }
 });
 
-let timer = null;
-openStream({
-  onEvent: (name, data) => {
-    if (!(name === 'reset' || (name === 'incident' && data.id === id))) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => load().catch(() => undefined), 300);
-  },
-  onStatus: (up) => {
-    $('live').classList.toggle('down', !up);
-    $('live').textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
-  },
-});
+reloadOnEvents((name, data) => name === 'reset' || (name === 'incident' && data.id === id), 300, () => load().catch(() => undefined), $('live'));
 load().catch((err) => {
   $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such incident.' : 'The incident could not be loaded: ' + errorWords(err);
 });

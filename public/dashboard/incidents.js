@@ -1,8 +1,8 @@
 // Incidents: every incident, open ones first in time, filtered by state and monitor, live.
 import './shell.js';
-import { errorWords, get, getAll } from './api.js';
+import { errorWords, fillMonitorFilter, get } from './api.js';
 import { duration, el, when } from './format.js';
-import { openStream } from './stream.js';
+import { reloadOnEvents } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 let before = null;
@@ -55,21 +55,6 @@ $('filters').addEventListener('change', () => {
 });
 $('more').addEventListener('click', () => load(true).catch(fail));
 
-getAll('monitors').then((monitors) => {
-  for (const m of monitors.sort((a, b) => a.name.localeCompare(b.name))) $('f-monitor').appendChild(new Option(m.name, String(m.id)));
-  if (params.get('monitor_id')) $('f-monitor').value = params.get('monitor_id');
-  return load(false);
-}).catch(fail);
+fillMonitorFilter($('f-monitor'), params.get('monitor_id')).then(() => load(false)).catch(fail);
 
-let timer = null;
-openStream({
-  onEvent: (name) => {
-    if (name !== 'incident' && name !== 'reset') return;
-    clearTimeout(timer);
-    timer = setTimeout(() => load(false).catch(fail), 300);
-  },
-  onStatus: (up) => {
-    $('live').classList.toggle('down', !up);
-    $('live').textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
-  },
-});
+reloadOnEvents((name) => name === 'incident' || name === 'reset', 300, () => load(false).catch(fail), $('live'));

@@ -8,7 +8,7 @@ import { drawChart, legend } from './chart.js';
 import { resultView } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
-import { openStream } from './stream.js';
+import { openStream, showLive } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 const root = $('monitor');
@@ -312,11 +312,7 @@ function onEvent(name, data) {
   }
 }
 
-function live(up) {
-  const badge = $('live');
-  badge.classList.toggle('down', !up);
-  badge.textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
-}
+const live = (up) => showLive($('live'), up);
 
 openStream({ onEvent, onStatus: live });
 loadMonitor()

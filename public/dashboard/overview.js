@@ -6,7 +6,7 @@ import './shell.js';
 import { del, errorWords, get, getAll, post, say } from './api.js';
 import { ago, duration, el, when } from './format.js';
 import { buildRow, replaceSpark, updateRow } from './monitor-row.js';
-import { openStream } from './stream.js';
+import { openStream, showLive } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 const monitorLink = (id) => '/monitors/' + id;
@@ -468,11 +468,7 @@ async function refetchChanged() {
   checklist();
 }
 
-function live(up) {
-  const badge = $('live');
-  badge.classList.toggle('down', !up);
-  badge.textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
-}
+const live = (up) => showLive($('live'), up);
 
 readFilters();
 openStream({ onEvent: apply, onStatus: live });

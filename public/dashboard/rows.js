@@ -4,31 +4,29 @@ import { el } from './format.js';
 
 let uid = 0;
 
-export function textField(name, label, value, attrs = {}) {
+/** A `.field` with its label and control, tied by a fresh id; the control gets `name`. */
+function labelled(label, control, name) {
   const id = 'r' + ++uid;
   const d = el('div', 'field');
   const l = el('label', null, label);
   l.htmlFor = id;
-  const i = el('input');
-  i.id = id;
-  i.name = name;
-  i.value = value === undefined || value === null ? '' : value;
-  for (const [k, v] of Object.entries(attrs)) i.setAttribute(k, v);
-  d.append(l, i);
+  control.id = id;
+  control.name = name;
+  d.append(l, control);
   return d;
 }
 
+export function textField(name, label, value, attrs = {}) {
+  const i = el('input');
+  i.value = value === undefined || value === null ? '' : value;
+  for (const [k, v] of Object.entries(attrs)) i.setAttribute(k, v);
+  return labelled(label, i, name);
+}
+
 export function selectField(name, label, options, value) {
-  const id = 'r' + ++uid;
-  const d = el('div', 'field');
-  const l = el('label', null, label);
-  l.htmlFor = id;
   const s = el('select');
-  s.id = id;
-  s.name = name;
   for (const o of options) s.appendChild(new Option(o, o, false, o === value));
-  d.append(l, s);
-  return d;
+  return labelled(label, s, name);
 }
 
 export function checkField(name, label, checked) {

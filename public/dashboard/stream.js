@@ -94,3 +94,25 @@ function parse(block) {
   if (!id && data.length === 0) return null;
   return { id, event, data: data.length ? data.join('\n') : null };
 }
+
+/** The page's "Live" badge: whether updates are flowing. */
+export function showLive(badge, up) {
+  badge.classList.toggle('down', !up);
+  badge.textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
+}
+
+/**
+ * For pages that simply reload: `reload()` runs `delayMs` after the last event that `wanted(name,
+ * data)` accepts (a burst is one reload), and `badge` shows whether updates are flowing.
+ */
+export function reloadOnEvents(wanted, delayMs, reload, badge) {
+  let timer = null;
+  openStream({
+    onEvent: (name, data) => {
+      if (!wanted(name, data)) return;
+      clearTimeout(timer);
+      timer = setTimeout(reload, delayMs);
+    },
+    onStatus: (up) => showLive(badge, up),
+  });
+}

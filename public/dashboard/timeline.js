@@ -2,9 +2,9 @@
 // made them, sign-ins and the service's own notices, newest first, filtered by kind and monitor,
 // with new lines added live.
 import './shell.js';
-import { errorWords, get, getAll } from './api.js';
+import { errorWords, fillMonitorFilter, get } from './api.js';
 import { el, when } from './format.js';
-import { openStream } from './stream.js';
+import { reloadOnEvents } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('filters');
@@ -67,22 +67,10 @@ for (const k of (params.get('kind') || '').split(',')) {
   if (box) box.checked = true;
 }
 
-getAll('monitors').then((monitors) => {
-  for (const m of monitors.sort((a, b) => a.name.localeCompare(b.name))) $('f-monitor').appendChild(new Option(m.name, String(m.id)));
-  if (params.get('monitor_id')) $('f-monitor').value = params.get('monitor_id');
-  return load(false);
-}).catch(fail);
+fillMonitorFilter($('f-monitor'), params.get('monitor_id')).then(() => load(false)).catch(fail);
 
 // New lines come with state changes, incidents and changes: reload the newest page shortly after.
-let timer = null;
-openStream({
-  onEvent: (name) => {
-    if (!['state', 'incident', 'monitors', 'blind', 'path', 'reset'].includes(name)) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => { if (before === null || $('lines').children.length <= 50) load(false).catch(fail); }, 1500);
-  },
-  onStatus: (up) => {
-    $('live').classList.toggle('down', !up);
-    $('live').textContent = up ? 'Live' : 'Live updates paused: reconnecting…';
-  },
-});
+const LINE_EVENTS = ['state', 'incident', 'monitors', 'blind', 'path', 'reset'];
+reloadOnEvents((name) => LINE_EVENTS.includes(name), 1500, () => {
+  if (before === null || $('lines').children.length <= 50) load(false).catch(fail);
+}, $('live'));

@@ -13,10 +13,10 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as sqlite3 from 'sqlite3';
 import { request, requestJson } from '../../bench/http-client';
 import { KeyPool, Service } from '../../bench/service';
 import { SseClient } from '../support/sse';
+import { query } from '../faults/support/db-invariants';
 
 const ROUNDS = 4;
 const HEARTBEATS = 32;
@@ -34,19 +34,6 @@ interface IncidentEvent {
   started_at: string;
   ended_at: string | null;
   end_reason: string | null;
-}
-
-function query<T>(file: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (err) => {
-      if (err) return reject(err);
-      db.all(sql, params, (e, rows) => {
-        db.close();
-        if (e) reject(e);
-        else resolve(rows as T[]);
-      });
-    });
-  });
 }
 
 async function server(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
