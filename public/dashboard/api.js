@@ -61,6 +61,18 @@ export async function api(method, path, body, opts = {}) {
 }
 
 export const get = (path) => api('GET', path);
+
+// A list asked for again (another filter, another range, a live reload) can be answered out of
+// order: newestOnly() gives a getter whose older answers come back as null once a newer request
+// was made, so only the newest is drawn.
+export function newestOnly() {
+  let asked = 0;
+  return async (path) => {
+    const mine = ++asked;
+    const answer = await get(path);
+    return mine === asked ? answer : null;
+  };
+}
 export const post = (path, body) => api('POST', path, body === undefined ? {} : body);
 export const patch = (path, body) => api('PATCH', path, body);
 export const put = (path, body) => api('PUT', path, body);

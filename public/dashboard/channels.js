@@ -2,7 +2,7 @@
 // recipients, a chat webhook URL, a signed webhook with its secret and headers), and the
 // delivery log of every attempt, filtered by channel.
 import './shell.js';
-import { clearErrors, del, errorWords, fieldErrors, get, patch, post, say } from './api.js';
+import { clearErrors, del, errorWords, fieldErrors, get, newestOnly, patch, post, say } from './api.js';
 import { el, when } from './format.js';
 import { addRow, clearRows, textField } from './rows.js';
 
@@ -18,6 +18,7 @@ let channels = [];
 const tested = new Map();
 let editing = null;
 let logBefore = null;
+const getLog = newestOnly();
 
 // --- the form --------------------------------------------------------------------------------
 
@@ -196,7 +197,8 @@ async function loadLog(more) {
   const q = new URLSearchParams({ limit: '50' });
   if ($('log-channel').value) q.set('channel_id', $('log-channel').value);
   if (more && logBefore !== null) q.set('before', logBefore);
-  const page = await get('deliveries?' + q);
+  const page = await getLog('deliveries?' + q);
+  if (!page) return; // a newer request draws the log
   const body = $('log');
   if (!more) body.textContent = '';
   for (const d of page.items) {

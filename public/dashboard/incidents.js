@@ -1,11 +1,12 @@
 // Incidents: every incident, open ones first in time, filtered by state and monitor, live.
 import './shell.js';
-import { errorWords, fillMonitorFilter, get } from './api.js';
+import { errorWords, fillMonitorFilter, newestOnly } from './api.js';
 import { duration, el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 let before = null;
+const getRows = newestOnly();
 
 function row(i) {
   const tr = el('tr');
@@ -28,7 +29,8 @@ async function load(more) {
   const q = new URLSearchParams({ limit: '50', state: $('f-state').value });
   if ($('f-monitor').value) q.set('monitor_id', $('f-monitor').value);
   if (more && before !== null) q.set('before', before);
-  const page = await get('incidents?' + q);
+  const page = await getRows('incidents?' + q);
+  if (!page) return; // a newer request draws the list
   if (!more) $('rows').textContent = '';
   for (const i of page.items) $('rows').appendChild(row(i));
   before = page.next_cursor;

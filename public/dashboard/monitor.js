@@ -3,7 +3,7 @@
 // with step-up, a new heartbeat URL). Live through the stream: checks and state changes of this
 // monitor show as they happen.
 import './shell.js';
-import { ApiFailure, del, errorWords, get, post, say } from './api.js';
+import { ApiFailure, del, errorWords, get, newestOnly, post, say } from './api.js';
 import { drawChart, legend } from './chart.js';
 import { resultView } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
@@ -19,6 +19,8 @@ const KIND_WORDS = { http: 'HTTP', tcp: 'TCP', ping: 'Ping', dns: 'DNS', tls: 'T
 let m = null;
 let range = '24h';
 let checksBefore = null;
+const getSeries = newestOnly();
+const getChecks = newestOnly();
 
 function actionError(err) {
   say($('action-error'), err ? errorWords(err) : null);
@@ -98,7 +100,8 @@ function drawFacts() {
 // --- chart, calendar, incidents, checks ------------------------------------------------------
 
 async function loadChart() {
-  const series = await get(`monitors/${id}/series?range=${range}`);
+  const series = await getSeries(`monitors/${id}/series?range=${range}`);
+  if (!series) return; // another range was asked for since
   const pts = series.points;
   // The range ends now; a browser whose clock is behind the server's still shows every point.
   const last = pts.length ? pts[pts.length - 1].t_ms : null;
@@ -166,7 +169,8 @@ function checkRow(c) {
 async function loadChecks(more) {
   const outcome = $('checks-outcome').value;
   const q = `monitors/${id}/checks?limit=50` + (outcome ? '&outcome=' + outcome : '') + (more && checksBefore !== null ? '&before=' + checksBefore : '');
-  const page = await get(q);
+  const page = await getChecks(q);
+  if (!page) return; // a newer request draws the table
   const body = $('checks-body');
   if (!more) body.textContent = '';
   for (const c of page.items) body.appendChild(checkRow(c));

@@ -2,13 +2,14 @@
 // made them, sign-ins and the service's own notices, newest first, filtered by kind and monitor,
 // with new lines added live.
 import './shell.js';
-import { errorWords, fillMonitorFilter, get } from './api.js';
+import { errorWords, fillMonitorFilter, newestOnly } from './api.js';
 import { el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('filters');
 let before = null;
+const getLines = newestOnly();
 
 const ACTOR = (a) => (a === 'owner' ? 'you' : a === 'system' ? null : a.startsWith('key:') ? 'key ' + a.slice(4) : a);
 
@@ -38,7 +39,8 @@ function query(more) {
 }
 
 async function load(more) {
-  const page = await get('events?' + query(more));
+  const page = await getLines('events?' + query(more));
+  if (!page) return; // a newer request draws the list
   if (!more) $('lines').textContent = '';
   for (const e of page.items) $('lines').appendChild(line(e));
   before = page.next_cursor;

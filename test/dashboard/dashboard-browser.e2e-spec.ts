@@ -526,11 +526,35 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.goto(`${s.base}/timeline`);
       await page.locator('#lines li').first().waitFor();
       await page.getByRole('checkbox', { name: 'settings_changed' }).check();
-      await page.locator('#lines li.tl-settings_changed').first().waitFor();
-      expect(await page.locator('#lines li:not(.tl-settings_changed)').count()).toBe(0);
+      // The unfiltered list already holds the settings change just made: wait for the filtered one.
+      await page.waitForFunction(() => {
+        const lines = document.querySelectorAll('#lines li');
+        return lines.length > 0 && [...lines].every((li) => li.classList.contains('tl-settings_changed'));
+      });
       expect(page.url()).toContain('kind=settings_changed');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'timeline-1280');
+
+      // An answer that comes back after a newer request's answer is not drawn: the unfiltered first
+      // page is held back until the filtered one is on screen, and must not replace it.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(/\/api\/v1\/events\?/, async (route) => {
+        if (!route.request().url().includes('kind=')) await held;
+        await route.continue();
+      });
+      const unfiltered = (u: string) => u.includes('/api/v1/events?') && !u.includes('kind=');
+      const asked = page.waitForRequest((r) => unfiltered(r.url()));
+      await page.goto(`${s.base}/timeline`);
+      await asked;
+      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.locator('#lines li.tl-settings_changed').first().waitFor();
+      const stale = page.waitForEvent('requestfinished', (r) => unfiltered(r.url()));
+      release();
+      await stale;
+      expect(await withApi(page, `(m) => { const g = m.newestOnly(); const a = g('events?limit=1'); const b = g('events?limit=2'); return Promise.all([a, b]).then(([x, y]) => [x, y.items.length <= 2]); }`)).toEqual([null, true]);
+      expect(await page.locator('#lines li:not(.tl-settings_changed)').count()).toBe(0);
+      await page.unroute(/\/api\/v1\/events\?/);
 
       await page.goto(`${s.base}/diagnostics`);
       await page.locator('#diag:not([hidden])').waitFor();
