@@ -1,4 +1,4 @@
-import { MonitorStats, sameStats } from './monitor-stats';
+import { MonitorStats, sameStats, StatsCache } from './monitor-stats';
 
 const base: MonitorStats = {
   uptime_24h: 99.5,
@@ -32,5 +32,66 @@ describe('sameStats', () => {
     const other = copy();
     change(other);
     expect(sameStats(base, other)).toBe(false);
+  });
+});
+
+describe('StatsCache', () => {
+  const other = (): MonitorStats => ({ ...copy(), uptime_24h: 98 });
+
+  it.each<[string, number, number, boolean]>([
+    // id, read after (ms), fresh?
+    ['id 0 just put', 0, 0, true],
+    ['id 0 at 29.9 s', 0, 29_999, true],
+    ['id 0 at 30 s', 0, 30_000, false],
+    ['id 15 at 14.9 s', 15, 14_999, true],
+    ['id 15 at 15 s', 15, 15_000, false],
+    ['id 16 at 29.9 s (ids take turns by id % 16)', 16, 29_999, true],
+    ['a clock that went back', 0, -1, false],
+  ])('fresh: %s', (_name, id, after, fresh) => {
+    const c = new StatsCache();
+    const s = copy();
+    c.put(id, s, 1_000_000, true);
+    expect(c.fresh(id, 1_000_000 + after)).toBe(fresh ? s : null);
+  });
+
+  it('keeps the earlier object when new figures say the same, even after it expired', () => {
+    const c = new StatsCache();
+    const first = copy();
+    expect(c.put(1, first, 0, true)).toBe(first);
+    expect(c.put(1, copy(), 40_000, true)).toBe(first);
+    const changed = other();
+    expect(c.put(1, changed, 50_000, true)).toBe(changed);
+  });
+
+  it('does not keep stats it is told not to keep, but still offers the kept object', () => {
+    const c = new StatsCache();
+    const s = copy();
+    c.put(1, s, 0, false);
+    expect(c.fresh(1, 0)).toBeNull();
+    expect(c.size).toBe(0);
+  });
+
+  it('sweeps entries older than two cache periods, at most once a period', () => {
+    const c = new StatsCache();
+    c.put(1, copy(), 0, true);
+    c.put(2, copy(), 35_000, true);
+    c.sweep(40_000); // a walk: entry 1 is 40 s old, kept
+    expect(c.size).toBe(2);
+    c.sweep(65_000); // entry 1 is 65 s old, but the last walk was 25 s ago: no walk
+    expect(c.size).toBe(2);
+    c.sweep(70_000); // a walk: entry 1 (70 s) goes, entry 2 (35 s) stays
+    expect(c.size).toBe(1);
+    const s2 = copy();
+    expect(c.put(2, s2, 70_000, true)).not.toBe(s2); // entry 2's object is the one kept
+    c.sweep(130_000);
+    expect(c.size).toBe(0);
+  });
+
+  it('sweeps everything after the clock went back', () => {
+    const c = new StatsCache();
+    c.put(1, copy(), 100_000, true);
+    c.sweep(100_000);
+    c.sweep(50_000);
+    expect(c.size).toBe(0);
   });
 });

@@ -21,6 +21,49 @@ export function sameStats(a: MonitorStats, b: MonitorStats): boolean {
   return a.spark.every((p, i) => p.t_ms === b.spark[i].t_ms && p.avg_ms === b.spark[i].avg_ms && p.worst === b.spark[i].worst);
 }
 
+const CACHE_MS = 30_000;
+/**
+ * How long one monitor's stats are kept: 15 to 30 s by its id, so that the stats of a long list,
+ * read together once, do not all expire (and their list answers get rebuilt) in the same request.
+ */
+export const statsTtlMs = (id: number): number => CACHE_MS - (id % 16) * 1_000;
+
+/**
+ * Each monitor's latest stats, fresh for statsTtlMs. An expired entry is still offered as the
+ * one to keep when new figures say the same (answers kept per stats object stay valid), but only
+ * for one more cache period: entries read longer ago are swept, so memory follows the monitors
+ * read lately and not every monitor ever read.
+ */
+export class StatsCache {
+  private readonly entries = new Map<number, { at: number; stats: MonitorStats }>();
+  private sweptAt = -Infinity;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The monitor's stats when still fresh at `now` (a clock that went back makes them stale). */
+  fresh(id: number, now: number): MonitorStats | null {
+    const e = this.entries.get(id);
+    return e && now - e.at < statsTtlMs(id) && now >= e.at ? e.stats : null;
+  }
+
+  /** New figures for a monitor: the object kept before when they say the same, else `stats`. */
+  put(id: number, stats: MonitorStats, now: number, keep: boolean): MonitorStats {
+    const before = this.entries.get(id)?.stats;
+    const kept = before && sameStats(before, stats) ? before : stats;
+    if (keep) this.entries.set(id, { at: now, stats: kept });
+    return kept;
+  }
+
+  /** Drops the entries older than two cache periods; does the walk at most once a period. */
+  sweep(now: number): void {
+    if (now - this.sweptAt < CACHE_MS && now >= this.sweptAt) return;
+    this.sweptAt = now;
+    for (const [id, e] of this.entries) if (now - e.at >= 2 * CACHE_MS || now < e.at) this.entries.delete(id);
+  }
+}
+
 export const HOUR_MS = 3600_000;
 
 /** The 24 hourly spark slots ending with the current hour, oldest first. */

@@ -8,7 +8,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { intQuery, LimitRule } from '../common/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
-import { MonitorStats, sameStats, SparkPoint } from './monitor-stats';
+import { MonitorStats, SparkPoint, StatsCache } from './monitor-stats';
 import { SettingsService } from '../settings/settings.service';
 import { CHECK_COLUMNS, CheckRow, OUTCOME_CODES } from './check-row';
 import { quantile } from './latency-histogram';
@@ -19,12 +19,6 @@ import { CheckWriter } from './writer';
 
 export const SERIES_RANGES = ['1h', '24h', '7d', '30d', '90d'] as const;
 export type SeriesRange = (typeof SERIES_RANGES)[number];
-const CACHE_MS = 30_000;
-/**
- * How long one monitor's stats are kept: 15 to 30 s by its id, so that the stats of a long list,
- * read together once, do not all expire (and their list answers get rebuilt) in the same request.
- */
-export const statsTtlMs = (id: number): number => CACHE_MS - (id % 16) * 1_000;
 /** GET /monitors/{id}/uptime `days` (spec "Limits"). */
 export const UPTIME_DAYS: LimitRule = { default: 90, min: 1, max: 400 };
 
@@ -41,7 +35,7 @@ export interface UptimeAnswer {
 
 @Injectable()
 export class StatsService {
-  private readonly cache = new Map<number, { at: number; stats: MonitorStats }>();
+  private readonly cache = new StatsCache();
 
   constructor(
     private readonly db: Database,
@@ -56,8 +50,8 @@ export class StatsService {
     const out = new Map<number, MonitorStats>();
     const stale: number[] = [];
     for (const id of ids) {
-      const c = this.cache.get(id);
-      if (c && now - c.at < statsTtlMs(id) && now >= c.at) out.set(id, c.stats);
+      const fresh = this.cache.fresh(id, now);
+      if (fresh) out.set(id, fresh);
       else stale.push(id);
     }
     if (stale.length === 0) return out;
@@ -84,14 +78,11 @@ export class StatsService {
           return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
         }),
       };
-      // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay valid.
-      const before = this.cache.get(id)?.stats;
-      const kept = before && sameStats(before, stats) ? before : stats;
-      // An answer without any data is not kept: a new monitor's first result must show at once.
-      if (hasData(kept)) this.cache.set(id, { at: now, stats: kept });
-      out.set(id, kept);
+      // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay
+      // valid. An answer without any data is not kept: a new monitor's first result must show at once.
+      out.set(id, this.cache.put(id, stats, now, hasData(stats)));
     }
-    if (this.cache.size > 20_000) this.cache.clear();
+    this.cache.sweep(now);
     return out;
   }
 

@@ -527,10 +527,10 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.locator('#lines li').first().waitFor();
       await page.getByRole('checkbox', { name: 'settings_changed' }).check();
       // The unfiltered list already holds the settings change just made: wait for the filtered one.
-      await page.waitForFunction(() => {
-        const lines = document.querySelectorAll('#lines li');
-        return lines.length > 0 && [...lines].every((li) => li.classList.contains('tl-settings_changed'));
-      });
+      await page.waitForFunction(`(() => {
+        const lines = [...document.querySelectorAll('#lines li')];
+        return lines.length > 0 && lines.every((li) => li.classList.contains('tl-settings_changed'));
+      })()`);
       expect(page.url()).toContain('kind=settings_changed');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'timeline-1280');
