@@ -24,6 +24,10 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 export function request(method: string, url: string, options: RequestOptions = {}): Promise<Answer> {
+  return send(method, url, options, true);
+}
+
+function send(method: string, url: string, options: RequestOptions, mayResend: boolean): Promise<Answer> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   let payload: Buffer | null = null;
   if (options.body !== undefined) {
@@ -47,7 +51,13 @@ export function request(method: string, url: string, options: RequestOptions = {
       res.on('error', reject);
     });
     req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => req.destroy(new Error(`${method} ${url}: no answer in time`)));
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive connection that the server closed as idle just as this request went out on
+      // it: the request never reached the service. Sent once more on a new connection, as
+      // browsers do (node's docs, request.reusedSocket); any other failure is the answer.
+      if (mayResend && req.reusedSocket && err.code === 'ECONNRESET') resolve(send(method, url, { ...options, agent: false }, false));
+      else reject(err);
+    });
     req.end(payload ?? undefined);
   });
 }

@@ -1,4 +1,4 @@
-import { MARK_COMPACT, minuteFloors, slope } from './soak';
+import { GC_PROBE_LINE, minuteFloors, slope } from './soak';
 
 describe('soak figures', () => {
   it.each([
@@ -21,11 +21,12 @@ describe('soak figures', () => {
   });
 
   it.each([
-    ['[24069:0x2c3c1da0]     9660 ms: Mark-Compact 77.3 (100.9) -> 52.4 (104.7) MB, 22.90 / 0.01 ms  (+ 6.8 ms in 17 steps)', '52.4'],
-    ['[1:0x1]   100 ms: Mark-Compact (reduce) 60.1 (70.2) -> 40.5 (69.0) MB, 12.1 / 0.0 ms', '40.5'],
-    ['[1:0x1]   100 ms: Scavenge 60.1 (70.2) -> 58.5 (71.0) MB, 1.1 / 0.0 ms', null],
+    ['gc-probe: heap 52400128 external 3100000 rss 210000000', ['52400128', '3100000', '210000000']],
+    ['[1:0x1]   100 ms: Mark-Compact 60.1 (70.2) -> 40.5 (69.0) MB, 12.1 / 0.0 ms', null],
     ['farsight: listening on 127.0.0.1:8080', null],
-  ])('reads what survived a full collection: %s', (line, mb) => {
-    expect(MARK_COMPACT.exec(line)?.[1] ?? null).toBe(mb);
+    ['gc-probe: heap 1 external 2', null],
+  ] as const)('reads the probe line: %s', (line, expected) => {
+    const m = GC_PROBE_LINE.exec(line);
+    expect(m ? [m[1], m[2], m[3]] : null).toEqual(expected);
   });
 });

@@ -5,7 +5,8 @@
  *   15 s window), a webhook channel taking the alerts that causes, and a steady API load (reads
  *   of lists, summaries, single monitors and the timeline, and description writes, 5 a second).
  *
- * Sampled every 5 s from /proc: RSS and the number of open file descriptors of the service.
+ * Sampled every 5 s from /proc: RSS and the number of open file descriptors of the service; every
+ * 10 s what the heap holds after a full collection (bench/gc-probe.ts, loaded into the service).
  * Measured by the targets: the gaps between two checks of each steady target, minus the
  * interval, is how late checks ran. After a warm-up (the first checks, caches, the heap finding
  * its size) the report gives the least-squares slope of RSS (MB per 5 minutes), the handle count
@@ -17,6 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { keepAliveAgent, request } from './http-client';
 import { memory } from './proc';
@@ -46,11 +48,12 @@ export interface SoakReport {
   /** Least-squares slope of RSS over the window after warm-up, MB per 5 minutes. */
   rssSlopeMbPer5Min: number;
   /**
-   * What the V8 heap holds right after each full collection (--trace-gc's Mark-Compact lines): the
-   * memory the service keeps alive, free of the garbage between collections that makes RSS a saw.
-   * Least-squares slope over the window after warm-up, MB per 5 minutes, and how many collections.
+   * What the service keeps alive: V8's heap plus the memory of its Buffers right after a forced
+   * full collection every 10 s (bench/gc-probe.ts), free of the garbage between collections that
+   * makes RSS a saw. Least-squares slope over the window after warm-up, MB per 5 minutes, and how
+   * many readings.
    */
-  liveHeap: { first: number | null; last: number | null; collections: number; slopeMbPer5Min: number };
+  liveHeap: { first: number | null; last: number | null; readings: number; slopeMbPer5Min: number };
   rssMb: { first: number; last: number; max: number };
   /** Open file descriptors of the service (sockets, database files, pipes): first and last are the lowest count of the first and last minute. */
   handles: { first: number; last: number; max: number; slopePer5Min: number };
@@ -68,6 +71,8 @@ export interface SoakReport {
   };
   alerts: number;
   samples: { t_s: number; rss_mb: number; handles: number }[];
+  /** The probe's readings of what stays alive (MB), the whole run. */
+  liveSamples: { t_s: number; mb: number; rss_mb: number }[];
 }
 
 /** Least-squares slope of y over x. */
@@ -108,8 +113,10 @@ export function handleCount(pid: number): number {
 
 const FLAP_MS = 15_000;
 const SAMPLE_MS = 5_000;
-/** A full collection in --trace-gc's words: `Mark-Compact 81.1 (120.4) -> 57.3 (122.9) MB, ...`; the number after the arrow is what survived. */
-export const MARK_COMPACT = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(/;
+const PROBE_MS = 10_000;
+const GC_PROBE = path.join(__dirname, 'gc-probe.js');
+/** bench/gc-probe.ts's line: bytes of heap and of Buffers alive after a forced full collection, and RSS then. */
+export const GC_PROBE_LINE = /^gc-probe: heap (\d+) external (\d+) rss (\d+)$/;
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   // A long run's warm-up ends after every monitor's first fold (about an hour: until then each
@@ -122,14 +129,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const receiver = await startCountingReceiver();
   let service: Service | null = null;
   try {
-    const gcs: { t_s: number; mb: number }[] = [];
-    let gcStart = Date.now();
+    const live: { t_s: number; mb: number; rss_mb: number }[] = [];
+    let liveStart = Date.now();
     service = await Service.start({
       dataDir: dir,
-      nodeArgs: ['--trace-gc'],
+      nodeArgs: ['--expose-gc', '--require', GC_PROBE],
       onLine: (line) => {
-        const m = MARK_COMPACT.exec(line);
-        if (m) gcs.push({ t_s: (Date.now() - gcStart) / 1000, mb: Number(m[1]) });
+        const m = GC_PROBE_LINE.exec(line);
+        if (m) live.push({ t_s: (Date.now() - liveStart) / 1000, mb: (Number(m[1]) + Number(m[2])) / 1e6, rss_mb: Number(m[3]) / 1e6 });
       },
     });
     const keys: KeyPool = await service.adminKeys(2);
@@ -145,8 +152,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // Monitors are named by slug (`slug:soak-<i>`): no list of 2,000 ids to fetch first.
     const ids = Array.from({ length: o.monitors }, (_, i) => `slug:soak-${i}`);
     const started = Date.now();
-    gcStart = started;
-    gcs.length = 0;
+    liveStart = started;
+    live.length = 0;
     const end = started + o.minutes * 60_000;
     const pid = service.pid;
     const samples: SoakReport['samples'] = [];
@@ -156,6 +163,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     };
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
+    const prober = setInterval(() => process.kill(pid, 'SIGUSR2'), PROBE_MS);
     let lastMinute = 0;
     const progress = setInterval(() => {
       const min = Math.floor((Date.now() - started) / 60_000);
@@ -210,6 +218,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     await new Promise((r) => setTimeout(r, end - Date.now()));
     clearInterval(loadTimer);
     clearInterval(sampler);
+    clearInterval(prober);
     clearInterval(progress);
     sample();
     agent.destroy();
@@ -221,7 +230,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // The count swings with the checks in flight (a socket each): the floor of each minute is what a leak raises.
     const floors = minuteFloors(window);
     const handleSlope = slope(floors.map((f) => ({ x: f.t_s, y: f.handles }))) * fiveMin;
-    const liveWindow = gcs.filter((g) => g.t_s >= warmupS);
+    const liveWindow = live.filter((g) => g.t_s >= warmupS);
     const liveSlope = slope(liveWindow.map((g) => ({ x: g.t_s, y: g.mb }))) * fiveMin;
     const lateness = targets.lateness(o.intervalS * 1000, started + warmupS * 1000, (i) => !flaps(i));
     const checks = targets.total();
@@ -234,9 +243,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       checks,
       rssSlopeMbPer5Min: round(rssSlope, 3) ?? 0,
       liveHeap: {
-        first: liveWindow[0]?.mb ?? null,
-        last: liveWindow[liveWindow.length - 1]?.mb ?? null,
-        collections: liveWindow.length,
+        first: round(liveWindow[0]?.mb ?? NaN, 2) ?? null,
+        last: round(liveWindow[liveWindow.length - 1]?.mb ?? NaN, 2) ?? null,
+        readings: liveWindow.length,
         slopeMbPer5Min: round(liveSlope, 3) ?? 0,
       },
       rssMb: { first: window[0].rss_mb, last: window[window.length - 1].rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)) },
@@ -252,6 +261,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       },
       alerts: receiver.count(),
       samples,
+      liveSamples: live.map((g) => ({ t_s: round(g.t_s, 1) ?? g.t_s, mb: round(g.mb, 2) ?? g.mb, rss_mb: round(g.rss_mb, 2) ?? g.rss_mb })),
     };
   } finally {
     if (service) await service.stop().catch(() => undefined);
@@ -331,10 +341,10 @@ if (require.main === module) {
   const out = argValue('out');
   runSoak({ minutes, monitors, intervalS: 10, flapping: 0.05, apiRps: 5, progress: (l) => process.stderr.write(`${l}\n`) })
     .then((r) => {
-      const { samples, ...summary } = r;
+      const { samples, liveSamples, ...summary } = r;
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       if (out) fs.writeFileSync(out, JSON.stringify(r, null, 2));
-      process.stderr.write(`soak: ${samples.length} samples${out ? ` in ${out}` : ''}\n`);
+      process.stderr.write(`soak: ${samples.length} samples, ${liveSamples.length} live-heap readings${out ? ` in ${out}` : ''}\n`);
       process.exit(0);
     })
     .catch((err: unknown) => {

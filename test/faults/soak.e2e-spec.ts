@@ -1,8 +1,8 @@
 /**
  * The shortened soak for CI (bench/soak.ts): 5 minutes, 2,000 monitors at 10 s, 5 % flapping,
- * a steady API load. After a two-minute warm-up: RSS grows by less than 1 MB per 5 minutes
- * (least-squares slope), the number of open handles does not grow, checks run less than 1 s late
- * at p99. FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last
+ * a steady API load. After a two-minute warm-up: what the service keeps alive shows no leak
+ * (least-squares slope under 2 MB per 5 minutes; 1 MB in runs of 2 hours or more), nor does RSS, the number of open handles does not
+ * grow, checks run less than 1 s late at p99. FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last
  * long run).
  *
  * The soak runs as its own process (the built dist/tsc/bench/soak.js, as an operator would run
@@ -44,19 +44,25 @@ describe('soak', () => {
     await runSoakProcess(out);
     const r = JSON.parse(fs.readFileSync(out, 'utf8')) as SoakReport;
     fs.rmSync(path.dirname(out), { recursive: true, force: true });
-    const { samples, ...summary } = r;
-    process.stdout.write(`soak: ${JSON.stringify(summary)}\nsoak samples (t_s rss_mb handles): ${samples.map((s) => `${s.t_s} ${s.rss_mb} ${s.handles}`).join(', ')}\n`);
+    const { samples, liveSamples, ...summary } = r;
+    process.stdout.write(
+      `soak: ${JSON.stringify(summary)}\nsoak samples (t_s rss_mb handles): ${samples.map((s) => `${s.t_s} ${s.rss_mb} ${s.handles}`).join(', ')}\n` +
+        `soak live heap (t_s mb): ${liveSamples.map((s) => `${s.t_s} ${s.mb}`).join(', ')}\n`,
+    );
     // Every monitor was checked about every 10 s.
     expect(r.checks).toBeGreaterThan(0.8 * 2000 * ((MINUTES * 60) / 10));
-    // No leak. The issue's bound, 1 MB per 5 minutes, holds for what stays alive after each full
-    // collection and for RSS once every monitor has folded (about an hour, docs/storage.md: until
-    // then each monitor's rollup contributions and latency histograms are held in memory and still
-    // grow a little); a run of 2 hours or more measures after 70 minutes and is held to it. The
-    // 5-minute CI run is held to the bounds that tell a leak of 1 MB a minute from that warm-up
-    // and from RSS's noise over 3 minutes (docs/reliability.md, "Soak").
+    // No leak. What stays alive after a forced full collection every 10 s (bench/gc-probe.ts) moves
+    // by about 0.1 MB between readings. A freshly started service still grows a little until each
+    // monitor's first fold, about an hour (rollup contributions and latency histograms held in
+    // memory, docs/storage.md; code V8 compiles as paths get hot): 0.0 to 0.8 MB per 5 minutes in
+    // the CI run's window. The CI run is held to 2 MB per 5 minutes, which a leak of 40 bytes per
+    // check fails; a run of 2 hours or more, measured after 70 minutes, to the issue's 1 MB. RSS
+    // moves by a few MB between samples as V8 and the allocator take and give back pages: the CI
+    // run holds it to what tells a leak of 5 MB a minute from that noise, a long run to 1 MB per 5
+    // minutes (docs/reliability.md, "Soak").
     const long = MINUTES >= 120;
-    expect(r.liveHeap.collections).toBeGreaterThanOrEqual(5);
-    expect(r.liveHeap.slopeMbPer5Min).toBeLessThan(long ? 1 : 5);
+    expect(r.liveHeap.readings).toBeGreaterThanOrEqual(15);
+    expect(r.liveHeap.slopeMbPer5Min).toBeLessThan(long ? 1 : 2);
     expect(r.rssSlopeMbPer5Min).toBeLessThan(long ? 1 : 25);
     expect(r.handles.slopePer5Min).toBeLessThan(2);
     expect(r.handles.last).toBeLessThanOrEqual(r.handles.first + 10);
