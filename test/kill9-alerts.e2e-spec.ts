@@ -86,15 +86,19 @@ describe('alerts survive SIGKILL', () => {
 
     // 20 s later both messages go out: one is delivered, the other hangs at its receiver.
     await until(() => held.hits.length === 1 && normal.hits.length === 1, 'both messages to be sent', 45_000);
+    // Delivered means answered and recorded: a kill between the receiver reading the request and
+    // the service writing "sent" is the in-flight case (sent again), not the delivered one.
+    const recorded = async (name: string) => {
+      const d = await requestJson<{ items: { channel_name: string; ok: boolean; outbox_state: string }[] }>('GET', `${service!.url}/api/v1/deliveries`, { headers: keys.header() });
+      return d.items.some((r) => r.channel_name === name && r.ok && r.outbox_state === 'sent');
+    };
+    await until(() => recorded('normal'), 'the delivered message to be recorded as sent');
     process.kill(service.pid, 'SIGKILL');
     await service.child.exited;
 
     held.state.hold = false;
     service = await Service.start({ dataDir: dir });
-    await until(async () => {
-      const d = await requestJson<{ items: { channel_name: string; ok: boolean; outbox_state: string }[] }>('GET', `${service!.url}/api/v1/deliveries`, { headers: keys.header() });
-      return d.items.some((r) => r.channel_name === 'held' && r.ok && r.outbox_state === 'sent');
-    }, 'the held message to be sent again after the restart');
+    await until(() => recorded('held'), 'the held message to be sent again after the restart');
 
     expect(held.hits).toHaveLength(2);
     expect(held.hits[1].messageId).toBe(held.hits[0].messageId);
