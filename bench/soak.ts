@@ -50,8 +50,8 @@ export interface SoakReport {
   /**
    * What the service keeps alive: V8's heap plus the memory of its Buffers right after a forced
    * full collection every 10 s (bench/gc-probe.ts), free of the garbage between collections that
-   * makes RSS a saw. Least-squares slope over the window after warm-up, MB per 5 minutes, and how
-   * many readings.
+   * makes RSS a saw. Median slope (medianSlope) over the window after warm-up, MB per 5 minutes,
+   * and how many readings.
    */
   liveHeap: { first: number | null; last: number | null; readings: number; slopeMbPer5Min: number };
   rssMb: { first: number; last: number; max: number };
@@ -88,6 +88,25 @@ export function slope(points: readonly { x: number; y: number }[]): number {
     den += (p.x - mx) ** 2;
   }
   return den === 0 ? 0 : num / den;
+}
+
+/**
+ * The Theil-Sen slope: the median of the slopes between every two points. One reading taken while
+ * a big answer or a commit was in flight (1.8 MB above its neighbours in one run) tilts a
+ * least-squares line; it does not move the median.
+ */
+export function medianSlope(points: readonly { x: number; y: number }[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const dx = points[j].x - points[i].x;
+      if (dx !== 0) slopes.push((points[j].y - points[i].y) / dx);
+    }
+  }
+  if (slopes.length === 0) return 0;
+  slopes.sort((a, b) => a - b);
+  const mid = slopes.length >> 1;
+  return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
 }
 
 /**
@@ -231,7 +250,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const floors = minuteFloors(window);
     const handleSlope = slope(floors.map((f) => ({ x: f.t_s, y: f.handles }))) * fiveMin;
     const liveWindow = live.filter((g) => g.t_s >= warmupS);
-    const liveSlope = slope(liveWindow.map((g) => ({ x: g.t_s, y: g.mb }))) * fiveMin;
+    const liveSlope = medianSlope(liveWindow.map((g) => ({ x: g.t_s, y: g.mb }))) * fiveMin;
     const lateness = targets.lateness(o.intervalS * 1000, started + warmupS * 1000, (i) => !flaps(i));
     const checks = targets.total();
     await service.stop();

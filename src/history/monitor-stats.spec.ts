@@ -63,7 +63,7 @@ describe('StatsCache', () => {
     expect(c.put(1, changed, 50_000, true)).toBe(changed);
   });
 
-  it('does not keep stats it is told not to keep, but still offers the kept object', () => {
+  it('does not keep stats it is told not to keep', () => {
     const c = new StatsCache();
     const s = copy();
     c.put(1, s, 0, false);

@@ -1,9 +1,9 @@
 /**
  * The shortened soak for CI (bench/soak.ts): 5 minutes, 2,000 monitors at 10 s, 5 % flapping,
  * a steady API load. After a two-minute warm-up: what the service keeps alive shows no leak
- * (least-squares slope under 2 MB per 5 minutes; 1 MB in runs of 2 hours or more), nor does RSS, the number of open handles does not
- * grow, checks run less than 1 s late at p99. FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last
- * long run).
+ * (median slope under 3 MB per 5 minutes; 1 MB in runs of 2 hours or more), nor does RSS; the
+ * number of open handles does not grow; checks run less than 1 s late at p99.
+ * FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last long run).
  *
  * The soak runs as its own process (the built dist/tsc/bench/soak.js, as an operator would run
  * it): its targets time every check, and in this test process they would share its event loop and
@@ -52,17 +52,19 @@ describe('soak', () => {
     // Every monitor was checked about every 10 s.
     expect(r.checks).toBeGreaterThan(0.8 * 2000 * ((MINUTES * 60) / 10));
     // No leak. What stays alive after a forced full collection every 10 s (bench/gc-probe.ts) moves
-    // by about 0.1 MB between readings. A freshly started service still grows a little until each
-    // monitor's first fold, about an hour (rollup contributions and latency histograms held in
-    // memory, docs/storage.md; code V8 compiles as paths get hot): 0.0 to 0.8 MB per 5 minutes in
-    // the CI run's window. The CI run is held to 2 MB per 5 minutes, which a leak of 40 bytes per
-    // check fails; a run of 2 hours or more, measured after 70 minutes, to the issue's 1 MB. RSS
-    // moves by a few MB between samples as V8 and the allocator take and give back pages: the CI
-    // run holds it to what tells a leak of 5 MB a minute from that noise, a long run to 1 MB per 5
-    // minutes (docs/reliability.md, "Soak").
+    // by about 0.1 MB between readings (now and then one reading is higher while a big answer is in
+    // flight: the median slope ignores it). A freshly started service still grows until each
+    // monitor's first fold, about an hour: the rollup contributions and latency histograms held in
+    // memory (docs/storage.md) gain buckets as latencies spread, 0.3, 0.8 and 1.2 MB per 5 minutes
+    // in the CI run's window in three runs of the same code (the rollup code alone, fed 2,000
+    // monitors' latencies outside the service, grows 0.8). The CI run is held to 3 MB per 5
+    // minutes, which a leak of 50 bytes per check fails; a run of 2 hours or more, measured after
+    // 70 minutes, to the issue's 1 MB. RSS moves by a few MB between samples as V8 and the
+    // allocator take and give back pages: the CI run holds it to what tells a leak of 5 MB a minute
+    // from that noise, a long run to 1 MB per 5 minutes (docs/reliability.md, "Soak").
     const long = MINUTES >= 120;
     expect(r.liveHeap.readings).toBeGreaterThanOrEqual(15);
-    expect(r.liveHeap.slopeMbPer5Min).toBeLessThan(long ? 1 : 2);
+    expect(r.liveHeap.slopeMbPer5Min).toBeLessThan(long ? 1 : 3);
     expect(r.rssSlopeMbPer5Min).toBeLessThan(long ? 1 : 25);
     expect(r.handles.slopePer5Min).toBeLessThan(2);
     expect(r.handles.last).toBeLessThanOrEqual(r.handles.first + 10);
