@@ -241,8 +241,10 @@ export class MonitorsRepository implements OnModuleInit {
     return new Set(rows.map((r) => r.slug));
   }
 
-  /** Every monitor with its state, filtered, newest first, for one page (limit + 1 rows). */
-  /** Monitor rows with their state columns (`s_<column>`; splitState reads them), newest first. */
+  /**
+   * Monitor rows with their state columns (`s_<column>`; splitState reads them), filtered, newest
+   * first: one page (limit + 1 rows), or every match when the filter has `q`.
+   */
   async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<ListedRow[]> {
     return (await this.select(LISTED_COLUMNS, filter, filter.q === undefined ? limit : null, beforeId)) as ListedRow[];
   }

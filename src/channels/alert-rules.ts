@@ -4,6 +4,7 @@
  */
 import type { AlertCauseKind } from '../engine/alert-causes';
 import type { AlertEventType } from './channel-kind';
+import { isMutedAt } from '../probes/status';
 
 /** A channel as the rules see it. */
 export interface ChannelTarget {
@@ -59,7 +60,7 @@ export function decideAlert(
   if ((cause === 'slow' || cause === 'slow_end') && !monitor.alert_on_slow) return { kind: 'none' };
   if ((cause === 'down' || cause === 'up' || cause === 'reminder') && flapping) return { kind: 'none' };
   const type = TYPE_OF[cause];
-  if (monitor.muted_until !== null && monitor.muted_until > now) return { kind: 'muted', type };
+  if (isMutedAt(monitor.muted_until, now)) return { kind: 'muted', type };
   return { kind: 'send', type, channelIds: channelsFor(monitor.channels, type, channels) };
 }
 

@@ -10,7 +10,6 @@ import type * as CV from 'class-validator';
 
 export type { ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 
-
 export const ArrayMaxSize: typeof CV.ArrayMaxSize = require('class-validator/cjs/decorator/array/ArrayMaxSize').ArrayMaxSize;
 export const ArrayUnique: typeof CV.ArrayUnique = require('class-validator/cjs/decorator/array/ArrayUnique').ArrayUnique;
 export const IsArray: typeof CV.IsArray = require('class-validator/cjs/decorator/typechecker/IsArray').IsArray;

@@ -21,7 +21,7 @@ import { canonicalJson, changedFields } from './canonical';
 import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
-import { initialState, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
+import { initialState, isMutedAt, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
@@ -110,13 +110,13 @@ export class MonitorsService {
   private keptJson(h: ListedHead, st: MonitorStats, now: number): Buffer | null {
     const c = this.listed.get(h.id);
     const state = this.engine.stateOf(h.id);
-    return c && state && sameListing(c, { updatedAt: h.updated_at, state, stats: st, muted: mutedAt(h.muted_until, now) }) ? c.json : null;
+    return c && state && sameListing(c, { updatedAt: h.updated_at, state, stats: st, muted: isMutedAt(h.muted_until, now) }) ? c.json : null;
   }
 
   /** One monitor of a list page as JSON text, kept until its row, live state, stats or muted flag change. */
   private listedJson(r: ListedRow, st: MonitorStats, now: number): Buffer {
     const state = this.engine.stateOf(r.id) ?? splitState(r);
-    const muted = mutedAt(r.muted_until, now);
+    const muted = isMutedAt(r.muted_until, now);
     const cached = this.listed.get(r.id);
     if (cached && sameListing(cached, { updatedAt: r.updated_at, state, stats: st, muted })) return cached.json;
     const m = this.repo.toListed(r);
@@ -394,10 +394,6 @@ function listFilter(query: Record<string, unknown>) {
   const filter = { status, kind, group: text('group'), tag: text('tag'), q: q === undefined || q === '' ? undefined : q.toLowerCase() };
   if (errors.length) throw ApiError.invalid(errors);
   return filter;
-}
-
-function mutedAt(mutedUntil: number | null, now: number): boolean {
-  return mutedUntil !== null && mutedUntil > now;
 }
 
 /** Whether a kept list answer was made from the same row version, live state, stats and muted flag. */

@@ -58,13 +58,18 @@ export function initialState(monitorId: number, paused: boolean, now: number): M
   };
 }
 
+/** Whether a monitor muted until `mutedUntil` (epoch ms, or null) is muted at `now`. */
+export function isMutedAt(mutedUntil: number | null, now: number): boolean {
+  return mutedUntil !== null && mutedUntil > now;
+}
+
 export function toStateAnswer(s: MonitorState, mutedUntil: number | null, now: number): StateAnswer {
   return {
     status: s.status,
     since: toIso(s.since),
     failing: s.failing,
     flapping: s.flapping === 1,
-    muted: mutedUntil !== null && mutedUntil > now,
+    muted: isMutedAt(mutedUntil, now),
     last_check_at: toIso(s.last_check_at),
     last_ok_at: toIso(s.last_ok_at),
     latency_ms: s.latency_ms,
