@@ -62,9 +62,9 @@ function drawMonitors() {
     const m = byId.get(id);
     const li = el('li', 'pub-row' + (m.public ? '' : ' off'));
     li.dataset.id = id;
-    li.draggable = true;
     const handle = el('span', 'handle', '⋮⋮');
     handle.setAttribute('aria-hidden', 'true');
+    handle.title = 'Drag to move';
     const check = el('label', 'check');
     const box = el('input');
     box.type = 'checkbox';
@@ -104,32 +104,48 @@ function move(id, by) {
   changed();
 }
 
-// Drag and drop: a row dropped on another takes its place.
-let dragged = null;
-$('pub-list').addEventListener('dragstart', (ev) => {
-  const li = ev.target.closest('li');
-  dragged = li ? Number(li.dataset.id) : null;
-  if (li) li.classList.add('dragging');
-  ev.dataTransfer.effectAllowed = 'move';
-});
-$('pub-list').addEventListener('dragover', (ev) => {
-  if (dragged !== null) ev.preventDefault();
-});
-$('pub-list').addEventListener('drop', (ev) => {
+// Dragging by the handle, with pointer events so that a mouse, a pen and a finger all work (the
+// HTML drag-and-drop API has no touch on most phones, and a draggable row would steal the text
+// selection of its inputs). The dragged row stays in the list while the rows it passes move
+// around it (moving the row itself would end its pointer capture); dropped, the list's order is
+// the new order. Escape or a cancelled pointer puts everything back.
+let drag = null;
+const pubList = $('pub-list');
+pubList.addEventListener('pointerdown', (ev) => {
+  const handle = ev.target.closest('.handle');
+  if (!handle || ev.button !== 0 || drag) return;
   ev.preventDefault();
-  const li = ev.target.closest('li');
-  if (!li || dragged === null) return;
-  const to = order.indexOf(Number(li.dataset.id));
-  order.splice(order.indexOf(dragged), 1);
-  order.splice(to, 0, dragged);
-  dragged = null;
+  const li = handle.closest('li');
+  handle.setPointerCapture(ev.pointerId);
+  drag = { li, pointer: ev.pointerId };
+  li.classList.add('dragging');
+});
+pubList.addEventListener('pointermove', (ev) => {
+  if (!drag || ev.pointerId !== drag.pointer) return;
+  const rows = [...pubList.children];
+  const over = rows.find((r) => {
+    const box = r.getBoundingClientRect();
+    return r !== drag.li && ev.clientY >= box.top && ev.clientY < box.bottom;
+  });
+  if (!over) return;
+  // A row is passed once the pointer is past its middle.
+  const box = over.getBoundingClientRect();
+  const below = rows.indexOf(over) > rows.indexOf(drag.li);
+  if (below && ev.clientY > box.top + box.height / 2) pubList.insertBefore(over, drag.li);
+  else if (!below && ev.clientY < box.top + box.height / 2) pubList.insertBefore(over, drag.li.nextSibling);
+});
+function endDrag(keep) {
+  if (!drag) return;
+  const next = [...pubList.children].map((li) => Number(li.dataset.id));
+  const moved = keep && next.some((id, i) => id !== order[i]);
+  drag = null;
+  if (moved) order = next;
   drawMonitors();
-  changed();
-});
-$('pub-list').addEventListener('dragend', () => {
-  dragged = null;
-  $('pub-list').querySelectorAll('.dragging').forEach((x) => x.classList.remove('dragging'));
-});
+  if (moved) changed();
+}
+pubList.addEventListener('pointerup', (ev) => { if (drag && ev.pointerId === drag.pointer) endDrag(true); });
+pubList.addEventListener('pointercancel', (ev) => { if (drag && ev.pointerId === drag.pointer) endDrag(false); });
+document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && drag) endDrag(false); });
 
 function sections() {
   const names = [...new Set(order.map((id) => monitors.find((m) => m.id === id)).filter((m) => m.public).map(sectionOf).filter(Boolean))];

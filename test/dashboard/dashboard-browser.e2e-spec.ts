@@ -596,6 +596,21 @@ describe('the status page editor', () => {
       await page.getByRole('checkbox', { name: 'Public web' }).check();
       await frame.getByText('Public mail').first().waitFor();
       await page.getByRole('button', { name: 'Move Public web up' }).click();
+      // A real drag by the handle (pointer events: mouse here, a finger on a phone): Public mail
+      // taken above Public web.
+      const row = (name: string) => page.locator('#pub-list li', { has: page.getByRole('checkbox', { name }) });
+      const publicOrder = async () => (await page.locator('#pub-list li label.check').allTextContents()).map((t) => t.trim()).filter((t) => t.startsWith('Public'));
+      expect(await publicOrder()).toEqual(['Public web', 'Public mail']);
+      const from = await row('Public mail').locator('.handle').boundingBox();
+      const over = await row('Public web').boundingBox();
+      if (!from || !over) throw new Error('the rows are not on screen');
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2, over.y + over.height * 0.25, { steps: 10 });
+      expect(await page.locator('#pub-list li.dragging').count()).toBe(1);
+      await page.mouse.up();
+      expect(await publicOrder()).toEqual(['Public mail', 'Public web']);
+      expect(await page.locator('#pub-list li.dragging').count()).toBe(0);
       await page.getByLabel('Layout').selectOption('ledger');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await page.getByRole('button', { name: 'Save the status page' }).click();
@@ -605,7 +620,7 @@ describe('the status page editor', () => {
       expect(saved.body.layout).toBe('ledger');
       const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public).sort((a: { sort: number }, b: { sort: number }) => a.sort - b.sort);
       const names = new Map((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
-      expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public web', 'Public mail']);
+      expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public mail', 'Public web']);
 
       await page.getByLabel(/^Upload a logo/).setInputFiles(logo);
       await page.locator('#logo-ok:not([hidden])').waitFor();
@@ -630,23 +645,34 @@ describe('bulk changes', () => {
   it('pauses and resumes several monitors picked in the overview', async () => {
     const write = await keyAt(s, 'write', 'bulk');
     const ids: number[] = [];
-    for (const name of ['Bulk one', 'Bulk two', 'Bulk three']) {
+    // Enough that the action runs several requests at once (six after the first).
+    const names = ['Bulk one', 'Bulk two', 'Bulk three', ...Array.from({ length: 9 }, (_, i) => `Bulk extra ${i + 1}`)];
+    for (const name of names) {
       ids.push((await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name, kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } }).expect(201)).body.id);
     }
+    const three = ids[2];
+    const paused = async () => (await s.t.http.get('/api/v1/monitors?q=bulk&limit=100').set(bearer(write)).expect(200)).body.items.filter((m: { paused: boolean }) => m.paused).map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b);
     const { context, page, errors } = await open(1280);
     try {
       await page.goto(`${s.base}/?q=bulk`);
-      await page.locator('#list .mon').nth(2).waitFor();
+      await page.locator('#list .mon').nth(names.length - 1).waitFor();
       await page.getByLabel('Select all shown').check();
       await page.getByLabel('Select Bulk three').uncheck();
-      expect(await text(page, '#bulk-count')).toBe('2 monitors selected');
+      expect(await text(page, '#bulk-count')).toBe('11 monitors selected');
       await page.getByRole('region', { name: 'Selected monitors' }).getByRole('button', { name: 'Pause' }).click();
-      await page.locator('#bulk-result', { hasText: 'Done: 2 monitors.' }).waitFor();
-      await page.locator(`.mon[data-id="${ids[0]}"] .status.paused`).waitFor();
-      await page.locator(`.mon[data-id="${ids[1]}"] .status.paused`).waitFor();
-      expect(await page.locator(`.mon[data-id="${ids[2]}"] .status.paused`).count()).toBe(0);
+      await page.locator('#bulk-result', { hasText: 'Done: 11 monitors.' }).waitFor();
+      expect(await paused()).toEqual(ids.filter((id) => id !== three).sort((a, b) => a - b));
+      for (const id of ids.filter((x) => x !== three)) await page.locator(`.mon[data-id="${id}"] .status.paused`).waitFor();
+      expect(await page.locator(`.mon[data-id="${three}"] .status.paused`).count()).toBe(0);
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'overview-bulk-1280');
+
+      await page.getByLabel('Select all shown').check();
+      expect(await text(page, '#bulk-count')).toBe('12 monitors selected');
+      await page.getByRole('region', { name: 'Selected monitors' }).getByRole('button', { name: 'Resume' }).click();
+      await page.locator('#bulk-result', { hasText: 'Done: 12 monitors.' }).waitFor();
+      expect(await paused()).toEqual([]);
+      for (const id of ids) await page.locator(`.mon[data-id="${id}"] .status:not(.paused)`).waitFor();
       expect(errors).toEqual([]);
     } finally {
       await context.close();
