@@ -141,7 +141,7 @@ export class AppPagesController {
     const signedIn = await this.auth.signedIn(req);
     if (!signedIn) return res.redirect(303, '/signin');
     const { items } = await this.passkeys.list();
-    this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', this.assets.url('account.js'), homeView(signedIn, items));
+    this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', 'account.js', homeView(signedIn, items));
   }
 
   /** The installable app's manifest: the dashboard, from /, with Farsight's own icons. */
@@ -197,9 +197,10 @@ export class AppPagesController {
   private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object): Promise<void> {
     const signedIn = await this.auth.signedIn(req);
     if (!signedIn) return res.redirect(303, '/signin');
-    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, this.assets.url(`${view}.js`), model);
+    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, `${view}.js`, model);
   }
 
+  /** A page of the app; `script` is its module's file name under public/dashboard/. */
   private send(req: AppRequest, res: Response, email: string, key: PageKey, title: string, view: string, script: string, model: object): void {
     const theme = themeOf(readCookie(req.headers.cookie, THEME_COOKIE));
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -212,7 +213,8 @@ export class AppPagesController {
       title: `${title} · Farsight`,
       heading: title,
       email,
-      script,
+      script: this.assets.url(script),
+      preload: this.assets.modulesOf(script),
       nav: navFor(key),
       theme,
       themes: themeChoices(theme),

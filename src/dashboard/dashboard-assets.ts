@@ -3,13 +3,13 @@
  * hashes, imports rewritten), compressed once, and sent with a year's cache when asked for by
  * their current hash.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { listResources, readResource } from '../common/resources';
 import { contentTypeFor } from '../common/static-files';
-import { Packed, pickEncoding } from '../status/compression';
+import { Packed, pickEncoding, precompressLater } from '../status/compression';
 import { versionOf } from '../status/status-page.repository';
-import { linkFiles } from './asset-links';
+import { importsOf, linkFiles } from './asset-links';
 
 const FOLDER = 'public/dashboard/';
 const YEAR = 'public, max-age=31536000, immutable';
@@ -21,11 +21,22 @@ export interface DashboardAsset {
   v: string;
   type: string;
   compress: boolean;
+  /** The modules this one imports (relative imports only), by name. */
+  imports: string[];
 }
 
 @Injectable()
-export class DashboardAssets {
+export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShutdown {
   private files: Map<string, DashboardAsset> | null = null;
+  private cancelPrecompress: (() => void) | null = null;
+
+  onApplicationBootstrap(): void {
+    this.cancelPrecompress = precompressLater(() => [...this.load().values()].filter((a) => a.compress).map((a) => a.packed));
+  }
+
+  onApplicationShutdown(): void {
+    this.cancelPrecompress?.();
+  }
 
   private load(): Map<string, DashboardAsset> {
     if (this.files) return this.files;
@@ -36,7 +47,10 @@ export class DashboardAssets {
     }
     const linked = linkFiles(raw, versionOf);
     this.files = new Map(
-      [...linked].map(([name, f]) => [name, { packed: new Packed(f.data, 'max'), v: f.v, type: contentTypeFor(name)!, compress: !STORED.test(name) }]),
+      [...linked].map(([name, f]) => [
+        name,
+        { packed: new Packed(f.data, 'max'), v: f.v, type: contentTypeFor(name)!, compress: !STORED.test(name), imports: name.endsWith('.js') ? importsOf(raw.get(name)!.toString('utf8')) : [] },
+      ]),
     );
     return this.files;
   }
@@ -55,6 +69,24 @@ export class DashboardAssets {
     const a = this.get(name);
     if (!a) throw new Error(`dashboard asset ${name} is missing`);
     return `/dashboard/assets/${name}?v=${a.v}`;
+  }
+
+  /**
+   * The versioned URLs of every module `name` imports, directly or not: a page names them as
+   * `modulepreload` links, so the browser fetches the whole graph at once instead of one level of
+   * imports after another.
+   */
+  modulesOf(name: string): string[] {
+    const seen = new Set<string>();
+    const visit = (n: string) => {
+      for (const dep of this.get(n)?.imports ?? []) {
+        if (seen.has(dep)) continue;
+        seen.add(dep);
+        visit(dep);
+      }
+    };
+    visit(name);
+    return [...seen].map((n) => this.url(n));
   }
 
   /** Sends a file: a year's cache for its current hash, revalidated otherwise; compressed as the client accepts. */

@@ -3,10 +3,10 @@
  * service's own icons. Read once, named by a hash of their bytes (`?v=`), compressed once. The
  * stylesheet names the fonts by their versioned URLs, so a new font makes a new stylesheet.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { readResource } from '../common/resources';
 import { themeCss } from './accent';
-import { Packed } from './compression';
+import { Packed, precompressLater } from './compression';
 import type { Font } from './look';
 import { versionOf } from './status-page.repository';
 
@@ -25,9 +25,18 @@ export const FONT_FILES: Record<Font, string[]> = {
 const ALL_FONTS = [...FONT_FILES.geist, ...FONT_FILES.plex];
 
 @Injectable()
-export class StatusAssets {
+export class StatusAssets implements OnApplicationBootstrap, OnApplicationShutdown {
   private loaded: { css: Asset; js: Asset; fonts: Map<string, Asset>; icon512: Asset; apple: Asset } | null = null;
   private readonly themes = new Map<string, Asset>();
+  private cancelPrecompress: (() => void) | null = null;
+
+  onApplicationBootstrap(): void {
+    this.cancelPrecompress = precompressLater(() => [this.css.packed, this.js.packed]);
+  }
+
+  onApplicationShutdown(): void {
+    this.cancelPrecompress?.();
+  }
 
   private load() {
     if (this.loaded) return this.loaded;

@@ -86,6 +86,12 @@ it('serves every file a page loads, through the imports, cached for a year under
   }
   expect([...seen].some((u) => u.startsWith('/dashboard/assets/api.js?v='))).toBe(true);
   expect(seen.size).toBeGreaterThan(6);
+  // Every module the page's script imports, however deep, is named up front for the browser to
+  // fetch at once (modulepreload), by the same versioned URL the imports use.
+  const preloaded = [...page.text.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  const entry = /<script type="module" src="([^"]+)"/.exec(page.text)![1];
+  const imported = [...seen].filter((u) => u.includes('.js?') && u !== entry);
+  expect([...preloaded].sort()).toEqual([...imported].sort());
 });
 
 it('revalidates a file asked for by another hash, and refuses names that are not files', async () => {
