@@ -24,6 +24,17 @@ function idempotencyKey() {
  * as is with `opts.type` (an upload); `opts.quiet` makes a 401 or step_up fail instead of asking.
  */
 export async function api(method, path, body, opts = {}) {
+  inFlight += 1;
+  try {
+    return await call(method, path, body, opts);
+  } finally {
+    inFlight -= 1;
+    lastDone = performance.now();
+    if (inFlight === 0) for (const w of [...idleWaiters]) w();
+  }
+}
+
+async function call(method, path, body, opts) {
   const key = method === 'POST' ? idempotencyKey() : null;
   for (;;) {
     const headers = { Accept: 'application/json' };
@@ -61,6 +72,28 @@ export async function api(method, path, body, opts = {}) {
 }
 
 export const get = (path) => api('GET', path);
+
+// Requests in flight, so that work which can wait (installing the service worker) waits until
+// the page has what it needs.
+let inFlight = 0;
+let lastDone = 0;
+const idleWaiters = new Set();
+
+/** Resolves once the page has loaded and no request has been in flight for `quietMs`. */
+export function afterFirstLoad(quietMs = 1000) {
+  const loaded = document.readyState === 'complete' ? Promise.resolve() : new Promise((r) => window.addEventListener('load', r, { once: true }));
+  return loaded.then(() => new Promise((resolve) => {
+    const attempt = () => {
+      idleWaiters.delete(attempt);
+      if (inFlight > 0) {
+        idleWaiters.add(attempt);
+        return;
+      }
+      setTimeout(() => (inFlight === 0 && performance.now() - lastDone >= quietMs ? resolve() : attempt()), quietMs);
+    };
+    attempt();
+  }));
+}
 
 // A list asked for again (another filter, another range, a live reload) can be answered out of
 // order: newestOnly() gives a getter whose older answers come back as null once a newer request

@@ -1,6 +1,6 @@
 // The dashboard's shell, for every page: the navigation on small screens, the theme picker,
 // signing out, the offline banner's retry button, times in the browser's zone.
-import { initOffline, post } from './api.js';
+import { afterFirstLoad, initOffline, post } from './api.js';
 import { localTimes } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,7 +40,9 @@ $('sign-out').addEventListener('click', async (ev) => {
 initOffline();
 localTimes();
 
-// Installable: the worker keeps the shell, never an API answer (sw.js).
+// Installable: the worker keeps the shell, never an API answer (sw.js). It is registered once the
+// page has its first answers: installing fetches the whole shell (about thirty files), which on a
+// first visit would otherwise compete with the page's own data.
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  afterFirstLoad().then(() => navigator.serviceWorker.register('/sw.js')).catch(() => undefined);
 }

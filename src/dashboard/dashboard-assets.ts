@@ -21,8 +21,17 @@ export interface DashboardAsset {
   v: string;
   type: string;
   compress: boolean;
-  /** The modules this one imports (relative imports only), by name. */
+  /** The dashboard's modules this one imports, by name. */
   imports: string[];
+  /** Modules of the sign-in pages it imports by their absolute URL (`/auth/assets/common.js`). */
+  shared: string[];
+}
+
+/** Imports of the sign-in pages' modules, which the dashboard shares by absolute URL. */
+const SHARED_IMPORT = /\bfrom\s*(['"])(\/auth\/assets\/[a-z0-9][a-z0-9._-]*\.js)\1/gi;
+
+function sharedImportsOf(text: string): string[] {
+  return [...text.matchAll(SHARED_IMPORT)].map((m) => m[2]);
 }
 
 @Injectable()
@@ -49,7 +58,14 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
     this.files = new Map(
       [...linked].map(([name, f]) => [
         name,
-        { packed: new Packed(f.data, 'max'), v: f.v, type: contentTypeFor(name)!, compress: !STORED.test(name), imports: name.endsWith('.js') ? importsOf(raw.get(name)!.toString('utf8')) : [] },
+        {
+          packed: new Packed(f.data, 'max'),
+          v: f.v,
+          type: contentTypeFor(name)!,
+          compress: !STORED.test(name),
+          imports: name.endsWith('.js') ? importsOf(raw.get(name)!.toString('utf8')) : [],
+          shared: name.endsWith('.js') ? sharedImportsOf(raw.get(name)!.toString('utf8')) : [],
+        },
       ]),
     );
     return this.files;
@@ -78,15 +94,18 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
    */
   modulesOf(name: string): string[] {
     const seen = new Set<string>();
+    const shared = new Set<string>();
     const visit = (n: string) => {
-      for (const dep of this.get(n)?.imports ?? []) {
+      const a = this.get(n);
+      for (const url of a?.shared ?? []) shared.add(url);
+      for (const dep of a?.imports ?? []) {
         if (seen.has(dep)) continue;
         seen.add(dep);
         visit(dep);
       }
     };
     visit(name);
-    return [...seen].map((n) => this.url(n));
+    return [...[...seen].map((n) => this.url(n)), ...shared];
   }
 
   /** Sends a file: a year's cache for its current hash, revalidated otherwise; compressed as the client accepts. */
