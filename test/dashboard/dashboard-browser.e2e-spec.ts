@@ -608,6 +608,7 @@ describe('the status page editor', () => {
       await page.mouse.down();
       await page.mouse.move(from.x + from.width / 2, over.y + over.height * 0.25, { steps: 10 });
       expect(await page.locator('#pub-list li.dragging').count()).toBe(1);
+      await row('Public mail').screenshot({ path: path.join(ARTIFACTS, 'status-page-dragging.png') });
       await page.mouse.up();
       expect(await publicOrder()).toEqual(['Public mail', 'Public web']);
       expect(await page.locator('#pub-list li.dragging').count()).toBe(0);
