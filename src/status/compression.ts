@@ -51,8 +51,15 @@ export class Packed {
    * nor the checks running meanwhile wait behind a slow brotli pass on the event loop.
    */
   async prepare(): Promise<void> {
-    if (!this.br) this.br = await brotliAsync(this.raw, this.brotliOptions());
-    if (!this.gz) this.gz = await gzipAsync(this.raw, this.gzipOptions());
+    // A request may have compressed one on the spot meanwhile: its bytes are kept (they are the same).
+    if (!this.br) {
+      const br = await brotliAsync(this.raw, this.brotliOptions());
+      this.br ??= br;
+    }
+    if (!this.gz) {
+      const gz = await gzipAsync(this.raw, this.gzipOptions());
+      this.gz ??= gz;
+    }
   }
 
   private brotliOptions(): BrotliOptions {
