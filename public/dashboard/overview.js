@@ -282,6 +282,7 @@ $('bulk').addEventListener('click', async (ev) => {
   if (!b) return;
   const action = BULK[b.dataset.bulk];
   const ids = [...selected];
+  if (ids.length === 0) return;
   if (b.dataset.bulk === 'delete' && !confirm('Delete ' + ids.length + (ids.length === 1 ? ' monitor' : ' monitors') + ' with their history? This cannot be undone.')) return;
   const buttons = $('bulk').querySelectorAll('button');
   buttons.forEach((x) => { x.disabled = true; });
