@@ -20,6 +20,13 @@ export function importsOf(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => m[3]);
 }
 
+/** Imports of the sign-in pages' modules, which the dashboard shares by absolute URL (`/auth/assets/common.js`). */
+const SHARED_IMPORT = /\bfrom\s*(['"])(\/auth\/assets\/[a-z0-9][a-z0-9._-]*\.js)\1/gi;
+
+export function sharedImportsOf(text: string): string[] {
+  return [...text.matchAll(SHARED_IMPORT)].map((m) => m[2]);
+}
+
 /**
  * Hashes every file; modules (`.js`) after the modules they import, with those imports rewritten
  * to `./x.js?v=<hash>`. Throws on an import of a file that is not there, or an import cycle.

@@ -9,7 +9,7 @@ import { listResources, readResource } from '../common/resources';
 import { contentTypeFor } from '../common/static-files';
 import { Packed, pickEncoding, precompressLater } from '../status/compression';
 import { versionOf } from '../status/status-page.repository';
-import { importsOf, linkFiles } from './asset-links';
+import { importsOf, linkFiles, sharedImportsOf } from './asset-links';
 
 const FOLDER = 'public/dashboard/';
 const YEAR = 'public, max-age=31536000, immutable';
@@ -27,17 +27,12 @@ export interface DashboardAsset {
   shared: string[];
 }
 
-/** Imports of the sign-in pages' modules, which the dashboard shares by absolute URL. */
-const SHARED_IMPORT = /\bfrom\s*(['"])(\/auth\/assets\/[a-z0-9][a-z0-9._-]*\.js)\1/gi;
-
-function sharedImportsOf(text: string): string[] {
-  return [...text.matchAll(SHARED_IMPORT)].map((m) => m[2]);
-}
-
 @Injectable()
 export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShutdown {
   private files: Map<string, DashboardAsset> | null = null;
   private cancelPrecompress: (() => void) | null = null;
+  /** modulesOf() per page script: the files never change while the process runs. */
+  private readonly graphs = new Map<string, string[]>();
 
   onApplicationBootstrap(): void {
     this.cancelPrecompress = precompressLater(() => [...this.load().values()].filter((a) => a.compress).map((a) => a.packed));
@@ -56,17 +51,20 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
     }
     const linked = linkFiles(raw, versionOf);
     this.files = new Map(
-      [...linked].map(([name, f]) => [
-        name,
-        {
-          packed: new Packed(f.data, 'max'),
-          v: f.v,
-          type: contentTypeFor(name)!,
-          compress: !STORED.test(name),
-          imports: name.endsWith('.js') ? importsOf(raw.get(name)!.toString('utf8')) : [],
-          shared: name.endsWith('.js') ? sharedImportsOf(raw.get(name)!.toString('utf8')) : [],
-        },
-      ]),
+      [...linked].map(([name, f]) => {
+        const source = name.endsWith('.js') ? raw.get(name)!.toString('utf8') : '';
+        return [
+          name,
+          {
+            packed: new Packed(f.data, 'max'),
+            v: f.v,
+            type: contentTypeFor(name)!,
+            compress: !STORED.test(name),
+            imports: importsOf(source),
+            shared: sharedImportsOf(source),
+          },
+        ];
+      }),
     );
     return this.files;
   }
@@ -93,6 +91,12 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
    * imports after another.
    */
   modulesOf(name: string): string[] {
+    let urls = this.graphs.get(name);
+    if (!urls) this.graphs.set(name, (urls = this.walkImports(name)));
+    return urls;
+  }
+
+  private walkImports(name: string): string[] {
     const seen = new Set<string>();
     const shared = new Set<string>();
     const visit = (n: string) => {
