@@ -36,6 +36,8 @@ const INTERVAL_S = 10;
 const SLACK_MS = (INTERVAL_S * 1000) / 2;
 const OFFLINE_ROUND = Math.floor(KILLS / 2);
 const BACKDATE_MS = 10 * 60_000;
+/** Longer than the writer's FLUSH_EVERY_MS (1 s) and a target's answer: what the drain waits for quiet. */
+const STEADY_MS = 3000;
 
 interface KillRecord {
   at: number;
@@ -177,10 +179,23 @@ describe('crash loops: SIGKILL under load', () => {
       writing = false;
       await Promise.all([creator, describer]);
       targets.freeze();
+      // Read from disk in one snapshot, not from the API: the API answers with the live state, up
+      // to a writer's flush (FLUSH_EVERY_MS) ahead of the transition and outbox rows it commits.
+      // Twice, STEADY_MS apart, with nothing new in the outbox: a result that was in flight at the
+      // freeze is committed by then, with any alert it brings.
+      let last: string | null = null;
       await until(async () => {
-        const open = await service!.api.json<{ counts: { down: number } }>('GET', '/api/v1/summary', { headers: bearer(keys[0]) });
-        const busy = await query<{ n: number }>(dbFile, "SELECT COUNT(*) AS n FROM outbox WHERE state IN ('pending', 'sending', 'retrying')");
-        return open.counts.down === 0 && busy[0].n === 0;
+        const [row] = await query<{ down: number; busy: number; newest: number | null }>(
+          dbFile,
+          `SELECT (SELECT COUNT(*) FROM monitor_state WHERE status = 'down') AS down,
+                  (SELECT COUNT(*) FROM outbox WHERE state IN ('pending', 'sending', 'retrying')) AS busy,
+                  (SELECT MAX(id) FROM outbox) AS newest`,
+        );
+        const seen = row.down === 0 && row.busy === 0 ? String(row.newest) : null;
+        const steady = seen !== null && seen === last;
+        last = seen;
+        if (seen !== null && !steady) await new Promise((r) => setTimeout(r, STEADY_MS));
+        return steady;
       }, 'every monitor up and the outbox drained', 120_000);
       await service.stop();
       service = null;
