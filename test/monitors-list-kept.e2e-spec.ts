@@ -8,7 +8,7 @@ import { bearer } from './support/app';
 import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { httpMonitor } from './support/monitors';
 
-type Listed = { id: number; name: string; muted_until: string | null; state: { status: string; muted: boolean; latency_ms: number | null }; stats: { uptime_24h: number | null } };
+type Listed = { id: number; name: string; muted_until: string | null; state: { status: string; muted: boolean; latency_ms: number | null }; stats: { uptime_24h: number | null; spark: { worst: string | null }[] } };
 
 describe('GET /monitors with kept answers', () => {
   let h: EngineHarness;
@@ -51,5 +51,18 @@ describe('GET /monitors with kept answers', () => {
     expect((await list()).map((m) => m.name)).toEqual(['Beta two', 'Alpha']);
     await h.writer.flush();
     expect((await list('?status=down&limit=1')).map((m) => m.name)).toEqual(['Beta two']);
+  });
+
+  it('keeps the answer of a monitor without data until its first result, which shows in the next read', async () => {
+    const made = (await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: 'Delta', confirm_after: 1 }, { url: h.target.url })).expect(201)).body as Listed;
+    const before = await one(made.id);
+    expect(before.stats.uptime_24h).toBeNull();
+    expect(before.stats.spark.every((p) => p.worst === null)).toBe(true);
+    expect(await one(made.id)).toEqual(before);
+    h.target.status = 200;
+    // Its first result (check now: recorded like a scheduled check), not written yet; the clock has
+    // not moved, so without the first result's say the kept figures would still be fresh.
+    await h.t.http.post(`/api/v1/monitors/${made.id}/check`).set(bearer(h.write)).send({}).expect(200);
+    expect((await one(made.id)).stats.spark.at(-1)!.worst).toBe('up');
   });
 });

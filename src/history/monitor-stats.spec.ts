@@ -1,4 +1,4 @@
-import { MonitorStats, sameStats, StatsCache } from './monitor-stats';
+import { MonitorStats, noStats, sameStats, StatsCache } from './monitor-stats';
 
 const base: MonitorStats = {
   uptime_24h: 99.5,
@@ -50,31 +50,55 @@ describe('StatsCache', () => {
   ])('fresh: %s', (_name, id, after, fresh) => {
     const c = new StatsCache();
     const s = copy();
-    c.put(id, s, 1_000_000, true);
+    c.put(id, s, 1_000_000);
     expect(c.fresh(id, 1_000_000 + after)).toBe(fresh ? s : null);
   });
 
   it('keeps the earlier object when new figures say the same, even after it expired', () => {
     const c = new StatsCache();
     const first = copy();
-    expect(c.put(1, first, 0, true)).toBe(first);
-    expect(c.put(1, copy(), 40_000, true)).toBe(first);
+    expect(c.put(1, first, 0)).toBe(first);
+    expect(c.put(1, copy(), 40_000)).toBe(first);
     const changed = other();
-    expect(c.put(1, changed, 50_000, true)).toBe(changed);
+    expect(c.put(1, changed, 50_000)).toBe(changed);
   });
 
-  it('does not keep stats it is told not to keep', () => {
+  it('keeps figures without data until the monitor has a result', () => {
     const c = new StatsCache();
-    const s = copy();
-    c.put(1, s, 0, false);
+    const empty = noStats(0);
+    c.put(1, empty, 0);
+    c.put(2, copy(), 0);
+    expect(c.fresh(1, 1000)).toBe(empty);
+    c.resultAdded(1);
+    c.resultAdded(2); // figures with data stay until they expire
+    expect(c.fresh(1, 1000)).toBeNull();
+    expect(c.fresh(2, 1000)).not.toBeNull();
+  });
+
+  it('does not keep figures without data read while the monitor got a result', async () => {
+    const c = new StatsCache();
+    let release: () => void = () => undefined;
+    const read = c.reading(async () => {
+      await new Promise<void>((r) => (release = r));
+      c.put(1, noStats(0), 0);
+      c.put(2, noStats(0), 0);
+      c.put(3, copy(), 0);
+    });
+    c.resultAdded(1); // the read may have missed it
+    release();
+    await read;
     expect(c.fresh(1, 0)).toBeNull();
-    expect(c.size).toBe(0);
+    expect(c.fresh(2, 0)).not.toBeNull();
+    expect(c.fresh(3, 0)).not.toBeNull();
+    // Once no read runs, what came during one is forgotten.
+    c.put(1, noStats(0), 10);
+    expect(c.fresh(1, 10)).not.toBeNull();
   });
 
   it('sweeps entries older than two cache periods, at most once a period', () => {
     const c = new StatsCache();
-    c.put(1, copy(), 0, true);
-    c.put(2, copy(), 35_000, true);
+    c.put(1, copy(), 0);
+    c.put(2, copy(), 35_000);
     c.sweep(40_000); // a walk: entry 1 is 40 s old, kept
     expect(c.size).toBe(2);
     c.sweep(65_000); // entry 1 is 65 s old, but the last walk was 25 s ago: no walk
@@ -82,14 +106,14 @@ describe('StatsCache', () => {
     c.sweep(70_000); // a walk: entry 1 (70 s) goes, entry 2 (35 s) stays
     expect(c.size).toBe(1);
     const s2 = copy();
-    expect(c.put(2, s2, 70_000, true)).not.toBe(s2); // entry 2's object is the one kept
+    expect(c.put(2, s2, 70_000)).not.toBe(s2); // entry 2's object is the one kept
     c.sweep(130_000);
     expect(c.size).toBe(0);
   });
 
   it('sweeps everything after the clock went back', () => {
     const c = new StatsCache();
-    c.put(1, copy(), 100_000, true);
+    c.put(1, copy(), 100_000);
     c.sweep(100_000);
     c.sweep(50_000);
     expect(c.size).toBe(0);

@@ -33,10 +33,18 @@ export const statsTtlMs = (id: number): number => CACHE_MS - (id % 16) * 1_000;
  * one to keep when new figures say the same (answers kept per stats object stay valid), but only
  * for one more cache period: entries read longer ago are swept, so memory follows the monitors
  * read lately and not every monitor ever read.
+ *
+ * Stats without any data (a monitor that has no result yet) are kept too, until the monitor's
+ * first result: `resultAdded` drops them, so that result shows at once. A result that comes while
+ * figures are being read (inside `reading`) may be missing from them: such figures are not kept
+ * when they have no data.
  */
 export class StatsCache {
-  private readonly entries = new Map<number, { at: number; stats: MonitorStats }>();
+  private readonly entries = new Map<number, { at: number; stats: MonitorStats; empty: boolean }>();
   private sweptAt = -Infinity;
+  private reads = 0;
+  /** Monitors that got a result while a read was running (cleared when none runs). */
+  private readonly fedDuringRead = new Set<number>();
 
   get size(): number {
     return this.entries.size;
@@ -48,12 +56,33 @@ export class StatsCache {
     return e && now - e.at < statsTtlMs(id) && now >= e.at ? e.stats : null;
   }
 
-  /** New figures for a monitor: the object kept before when they say the same, else `stats`. */
-  put(id: number, stats: MonitorStats, now: number, keep: boolean): MonitorStats {
+  /** Around the reading of new figures and their put(): results that come meanwhile are noted (see put). */
+  async reading<T>(read: () => Promise<T>): Promise<T> {
+    this.reads += 1;
+    try {
+      return await read();
+    } finally {
+      this.reads -= 1;
+      if (this.reads === 0) this.fedDuringRead.clear();
+    }
+  }
+
+  /**
+   * New figures for a monitor: the object kept before when they say the same, else `stats`.
+   * Figures without data are not kept when a result came for the monitor while they were read.
+   */
+  put(id: number, stats: MonitorStats, now: number): MonitorStats {
     const before = this.entries.get(id)?.stats;
     const kept = before && sameStats(before, stats) ? before : stats;
-    if (keep) this.entries.set(id, { at: now, stats: kept });
+    const empty = !hasData(stats);
+    if (!empty || !this.fedDuringRead.has(id)) this.entries.set(id, { at: now, stats: kept, empty });
     return kept;
+  }
+
+  /** A result was queued for the monitor: kept figures without data are out of date. */
+  resultAdded(id: number): void {
+    if (this.entries.get(id)?.empty) this.entries.delete(id);
+    if (this.reads > 0) this.fedDuringRead.add(id);
   }
 
   /** Drops the entries older than two cache periods; does the walk at most once a period. */
@@ -62,6 +91,11 @@ export class StatsCache {
     this.sweptAt = now;
     for (const [id, e] of this.entries) if (now - e.at >= 2 * CACHE_MS || now < e.at) this.entries.delete(id);
   }
+}
+
+/** Whether the figures say anything (a monitor with no result in 30 days has none). */
+export function hasData(s: MonitorStats): boolean {
+  return s.uptime_30d !== null || s.uptime_24h !== null || s.spark.some((p) => p.worst !== null);
 }
 
 export const HOUR_MS = 3600_000;

@@ -44,7 +44,9 @@ export class StatsService {
     private readonly monitors: MonitorsRepository,
     private readonly settings: SettingsService,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    writer.addHook({ added: (row) => this.cache.resultAdded(row.monitor_id) });
+  }
 
   async statsFor(ids: number[], now: number): Promise<Map<number, MonitorStats>> {
     const out = new Map<number, MonitorStats>();
@@ -58,30 +60,33 @@ export class StatsService {
     const tz = (await this.settings.get()).tz_offset_min;
     const hourNow = Math.floor(now / HOUR_MS);
     const today = dayIndex(now, tz);
-    const [hours, days] = await Promise.all([
-      this.rollups.read('rollup_hour', stale, hourNow - 23, hourNow, now),
-      this.rollups.read('rollup_day', stale, today - 29, today, now),
-    ]);
-    for (const id of stale) {
-      const h = hours.get(id) ?? new Map<number, RollupAcc>();
-      const d = days.get(id) ?? new Map<number, RollupAcc>();
-      const last24 = sum(h, hourNow - 23, hourNow);
-      const stats: MonitorStats = {
-        uptime_24h: uptimePct(last24),
-        uptime_7d: uptimePct(sum(d, today - 6, today)),
-        uptime_30d: uptimePct(sum(d, today - 29, today)),
-        p50_ms_24h: quantile(last24.hist, 0.5),
-        p95_ms_24h: quantile(last24.hist, 0.95),
-        spark: Array.from({ length: 24 }, (_, i): SparkPoint => {
-          const hour = hourNow - 23 + i;
-          const acc = h.get(hour) ?? emptyAcc();
-          return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
-        }),
-      };
-      // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay
-      // valid. An answer without any data is not kept: a new monitor's first result must show at once.
-      out.set(id, this.cache.put(id, stats, now, hasData(stats)));
-    }
+    // Read and kept inside reading(): a result that comes meanwhile may be missing (StatsCache).
+    await this.cache.reading(async () => {
+      const [hours, days] = await Promise.all([
+        this.rollups.read('rollup_hour', stale, hourNow - 23, hourNow, now),
+        this.rollups.read('rollup_day', stale, today - 29, today, now),
+      ]);
+      for (const id of stale) {
+        const h = hours.get(id) ?? new Map<number, RollupAcc>();
+        const d = days.get(id) ?? new Map<number, RollupAcc>();
+        const last24 = sum(h, hourNow - 23, hourNow);
+        const stats: MonitorStats = {
+          uptime_24h: uptimePct(last24),
+          uptime_7d: uptimePct(sum(d, today - 6, today)),
+          uptime_30d: uptimePct(sum(d, today - 29, today)),
+          p50_ms_24h: quantile(last24.hist, 0.5),
+          p95_ms_24h: quantile(last24.hist, 0.95),
+          spark: Array.from({ length: 24 }, (_, i): SparkPoint => {
+            const hour = hourNow - 23 + i;
+            const acc = h.get(hour) ?? emptyAcc();
+            return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
+          }),
+        };
+        // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay
+        // valid. Figures without data are kept until the monitor's first result (StatsCache).
+        out.set(id, this.cache.put(id, stats, now));
+      }
+    });
     this.cache.sweep(now);
     return out;
   }
@@ -194,8 +199,4 @@ function rawPoint(r: CheckRow): Record<string, unknown> {
 /** YYYY-MM-DD of a local day index. */
 function localDate(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
-}
-
-function hasData(s: MonitorStats): boolean {
-  return s.uptime_30d !== null || s.uptime_24h !== null || s.spark.some((p) => p.worst !== null);
 }

@@ -64,7 +64,8 @@ export interface WriteHook {
    * monitors whose results move into `checks` in this transaction.
    */
   snapshot?(kind: WriteKind, folding: ReadonlySet<number>): void;
-  onRows(m: EntityManager, rows: CheckRow[], kind: WriteKind, folding: ReadonlySet<number>): Promise<void>;
+  /** Inside the transaction: what the hook writes for these rows. */
+  onRows?(m: EntityManager, rows: CheckRow[], kind: WriteKind, folding: ReadonlySet<number>): Promise<void>;
   /** Called once the transaction committed (in-memory bookkeeping and announcements that must not run ahead of the disk). */
   afterCommit?(kind: WriteKind): void;
   /** Called when the transaction failed after the snapshot: what it took is given back. */
@@ -449,7 +450,7 @@ export class CheckWriter implements OnApplicationShutdown {
         await insertRows(m, 'INSERT OR REPLACE INTO checks (', rows.filter((r) => this.settle.has(r)), null);
         if (p.folding.size > 0) await this.fold(m, p, kind);
         if (p.dropThrough > this.droppedThrough) await m.query('DELETE FROM check_log WHERE bucket <= ?', [p.dropThrough]);
-        for (const hook of this.hooks) await hook.onRows(m, rows, kind, p.folding);
+        for (const hook of this.hooks) await hook.onRows?.(m, rows, kind, p.folding);
       });
       for (const hook of this.hooks) hook.afterCommit?.(kind);
       if (this.stats.failingInRow > 0) {
