@@ -28,7 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   status: ['hosts', 'monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
   system: ['status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   openapi: ['system', 'status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
-  dashboard: ['status', 'auth', 'events', 'common', 'config'],
+  dashboard: ['status', 'catalog', 'auth', 'events', 'common', 'config'],
 };
 
 /**

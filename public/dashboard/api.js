@@ -111,16 +111,17 @@ export const patch = (path, body) => api('PATCH', path, body);
 export const put = (path, body) => api('PUT', path, body);
 export const del = (path) => api('DELETE', path);
 
-/** Every page of a list (`{items, next_cursor}`), followed with `before`. */
+/** Every page of a list (`{items, next_cursor}`), followed with `before`; the next page is asked for before this one is taken in. */
 export async function getAll(path, limit = 500) {
+  const url = (before) => path + (path.includes('?') ? '&' : '?') + 'limit=' + limit + (before === null ? '' : '&before=' + encodeURIComponent(before));
   const items = [];
-  let before = null;
-  const sep = path.includes('?') ? '&' : '?';
+  let asked = get(url(null));
   for (;;) {
-    const page = await get(path + sep + 'limit=' + limit + (before === null ? '' : '&before=' + encodeURIComponent(before)));
+    const page = await asked;
+    const more = page.next_cursor !== null && page.next_cursor !== undefined && page.items.length > 0;
+    if (more) asked = get(url(page.next_cursor));
     items.push(...page.items);
-    if (page.next_cursor === null || page.next_cursor === undefined || page.items.length === 0) return items;
-    before = page.next_cursor;
+    if (!more) return items;
   }
 }
 

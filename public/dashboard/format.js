@@ -1,19 +1,21 @@
 // Words and numbers as the dashboard shows them: moments in the browser's own time zone,
 // durations, latencies and uptime percentages. Pure functions of their arguments.
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+// Made at first use: a formatter loads the locale's data, which a page that shows no moment
+// (the overview before any incident) need not wait for.
+let dateTime = null;
+let timeOnly = null;
 
 /** A moment (RFC 3339 or epoch ms) in the browser's zone; '' for none. */
 export function when(t) {
   if (t === null || t === undefined) return '';
   const d = new Date(t);
-  return isNaN(d) ? '' : dateTime.format(d);
+  return isNaN(d) ? '' : (dateTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })).format(d);
 }
 
 export function clock(t) {
   const d = new Date(t);
-  return isNaN(d) ? '' : timeOnly.format(d);
+  return isNaN(d) ? '' : (timeOnly ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })).format(d);
 }
 
 /** "3 h 4 min", "45 s", "2 d 3 h". */

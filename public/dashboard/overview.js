@@ -5,7 +5,7 @@
 import './shell.js';
 import { del, errorWords, get, getAll, post, say } from './api.js';
 import { ago, duration, el, when } from './format.js';
-import { buildRow, replaceSpark, updateRow } from './monitor-row.js';
+import { buildRows, renameRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream, showLive } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
@@ -181,15 +181,11 @@ const SORTS = {
   uptime: (a, b) => (a.stats.uptime_24h ?? 101) - (b.stats.uptime_24h ?? 101) || byName(a, b),
 };
 
-function rowOf(m) {
-  let row = rows.get(m.id);
-  if (!row) {
-    row = buildRow(m, monitorLink(m.id));
-    rows.set(m.id, row);
-  }
-  return row;
-}
 
+/** The monitors the list shows, in order. */
+let shownIds = [];
+
+/** Draws the groups with their rows; the rows not built yet are built in one go (buildRows). */
 function drawList() {
   const empty = monitors.size === 0;
   $('empty').hidden = !empty;
@@ -202,6 +198,8 @@ function drawList() {
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(m);
   }
+  const missing = shown.filter((m) => !rows.has(m.id));
+  if (missing.length) for (const [id, row] of buildRows(missing, (m) => monitorLink(m.id))) rows.set(id, row);
   const names = [...groups.keys()].sort((a, b) => (a === '') - (b === '') || a.localeCompare(b));
   const frag = document.createDocumentFragment();
   for (const g of names) {
@@ -215,12 +213,13 @@ function drawList() {
     head.setAttribute('aria-hidden', 'true');
     head.append(el('span'), el('span', null, 'Status'), el('span', null, 'Monitor'), el('span', null, 'Latency, 24 h'), el('span', 'num', 'Latest'), el('span', 'num', 'Up 24 h'), el('span', 'num', 'Up 30 d'));
     section.appendChild(head);
-    for (const m of list) section.appendChild(rowOf(m));
+    for (const m of list) section.appendChild(rows.get(m.id));
     frag.appendChild(section);
   }
   const listEl = $('list');
   listEl.textContent = '';
   listEl.appendChild(frag);
+  shownIds = shown.map((m) => m.id);
   const filtered = Object.entries(filters).some(([k, v]) => k !== 'sort' && v);
   const plural = (n) => n + (n === 1 ? ' monitor' : ' monitors');
   $('shown').textContent = filtered ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}` : plural(monitors.size);
@@ -234,14 +233,16 @@ function drawList() {
 const selected = new Set();
 
 function drawSelection() {
-  for (const [id, row] of rows) row.querySelector('.pick').checked = selected.has(id);
+  for (const [id, row] of rows) {
+    const pick = row.querySelector('.pick');
+    if (pick.checked !== selected.has(id)) pick.checked = selected.has(id);
+  }
   const n = selected.size;
   $('bulk').hidden = n === 0;
   $('bulk-count').textContent = n + (n === 1 ? ' monitor selected' : ' monitors selected');
-  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
   const all = $('select-all');
-  all.checked = shown.length > 0 && shown.every((id) => selected.has(id));
-  all.indeterminate = !all.checked && shown.some((id) => selected.has(id));
+  all.checked = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
+  all.indeterminate = !all.checked && shownIds.some((id) => selected.has(id));
 }
 
 $('list').addEventListener('change', (ev) => {
@@ -252,8 +253,7 @@ $('list').addEventListener('change', (ev) => {
   drawSelection();
 });
 $('select-all').addEventListener('change', (ev) => {
-  const shown = [...$('list').querySelectorAll('.mon')].map((r) => Number(r.dataset.id));
-  for (const id of shown) {
+  for (const id of shownIds) {
     if (ev.target.checked) selected.add(id);
     else selected.delete(id);
   }
@@ -472,9 +472,7 @@ async function refetchChanged() {
     if (row) {
       updateRow(row, m);
       replaceSpark(row, m);
-      row.querySelector('.name > :first-child').textContent = m.name;
-      row.querySelector('.pick').setAttribute('aria-label', 'Select ' + m.name);
-      row.querySelector('.target').textContent = m.target;
+      renameRow(row, m);
     }
   }
   drawFilterChoices();

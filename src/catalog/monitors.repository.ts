@@ -258,6 +258,17 @@ export class MonitorsRepository implements OnModuleInit {
     return (await this.select('m.id, m.updated_at, m.muted_until', filter, limit, beforeId)) as ListedHead[];
   }
 
+  /**
+   * The `before` cursors of the unfiltered list's pages after the first (ids, newest first, as
+   * select() pages them), up to `pages` pages in all: what a client following next_cursor asks.
+   */
+  async pageCursors(limit: number, pages: number): Promise<number[]> {
+    const ids = ((await this.db.query('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])) as { id: number }[]).map((r) => r.id);
+    const out: number[] = [];
+    for (let k = 1; k < pages && ids.length > k * limit; k++) out.push(ids[k * limit - 1]);
+    return out;
+  }
+
   /** Whole list rows (as list() answers them) of these monitors; a deleted one is simply missing. */
   async listedByIds(ids: readonly number[]): Promise<ListedRow[]> {
     const out: ListedRow[] = [];

@@ -16,6 +16,7 @@ import { render } from '../common/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService } from '../auth/auth.service';
+import { MonitorsRepository } from '../catalog/monitors.repository';
 import { OwnerPasskeysService } from '../auth/passkeys/owner-passkeys.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
 import { homeView } from './auth-pages';
@@ -29,6 +30,22 @@ import { kindGroups } from './timeline-kinds';
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
 const ID = /^[1-9][0-9]{0,15}$/;
+/**
+ * The overview's first API requests (overview.js loadAll and api.js getAll), named in its HTML as
+ * `preload` links: they start while its modules load instead of after. Each must be the exact
+ * path the page asks for (a preload nobody asks for is fetched for nothing).
+ */
+const LIST_PAGE = 500;
+/** Pages of the monitor list preloaded: 2,000 monitors; a longer list's further pages are asked for as usual. */
+const LIST_PAGES_PRELOADED = 4;
+export function overviewFetches(cursors: readonly number[]): string[] {
+  return [
+    `/api/v1/monitors?limit=${LIST_PAGE}`,
+    ...cursors.map((c) => `/api/v1/monitors?limit=${LIST_PAGE}&before=${c}`),
+    '/api/v1/summary',
+    '/api/v1/incidents?state=open&limit=100',
+  ];
+}
 
 /** The choices the monitor form offers (the kinds with a line each, and the kinds' enumerations). */
 const FORM_CHOICES = {
@@ -64,12 +81,15 @@ export class AppPagesController {
     private readonly auth: AuthService,
     private readonly passkeys: OwnerPasskeysService,
     private readonly assets: DashboardAssets,
+    private readonly monitors: MonitorsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
   async overview(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    await this.page(req, res, 'overview', 'Overview', 'overview', {});
+    await this.page(req, res, 'overview', 'Overview', 'overview', async () => ({
+      fetches: overviewFetches(await this.monitors.pageCursors(LIST_PAGE, LIST_PAGES_PRELOADED)),
+    }));
   }
 
   @Get('monitors/new')
@@ -194,10 +214,11 @@ export class AppPagesController {
     this.assets.send(req, res, a);
   }
 
-  private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object): Promise<void> {
+  /** A page for the signed-in owner; `model` may be work to do once the owner is known to be signed in. */
+  private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object | (() => Promise<object>)): Promise<void> {
     const signedIn = await this.auth.signedIn(req);
     if (!signedIn) return res.redirect(303, '/signin');
-    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, `${view}.js`, model);
+    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, `${view}.js`, typeof model === 'function' ? await model() : model);
   }
 
   /** A page of the app; `script` is its module's file name under public/dashboard/. */

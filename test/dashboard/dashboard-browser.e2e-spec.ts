@@ -54,8 +54,20 @@ async function open(width: number, opts: { dark?: boolean; cookie?: string; at?:
   return { context, page, errors };
 }
 
+/**
+ * The whole page. The window is made as tall as the page first: rows off screen are not drawn
+ * until they come near it (`content-visibility: auto`), and a full-page capture alone does not
+ * bring them near.
+ */
 async function shot(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize()!;
+  const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+  if (height > size.height) {
+    await page.setViewportSize({ width: size.width, height });
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  }
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  if (height > size.height) await page.setViewportSize(size);
 }
 
 /** The first screen only, for docs/images/dashboard-<name>.png (copied by hand after a look). */
@@ -157,6 +169,48 @@ describe('the overview', () => {
     }
     await own.t.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('asks for every page of a long list once, each named in the HTML as a preload', async () => {
+    const own = await serve();
+    try {
+      await createOwnerAt(own);
+      const key = await keyAt(own, 'write', 'many');
+      const monitors = Array.from({ length: 520 }, (_, i) => ({ name: `job ${i}`, kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } }));
+      const made = await own.t.http.post('/api/v1/monitors/bulk').set(bearer(key)).send({ monitors }).expect(200);
+      expect(made.body.errors).toEqual([]);
+      const { context, page, errors } = await open(1280, { at: own });
+      const warnings: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text());
+      });
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/v1/')) asked.push(new URL(r.url()).pathname + new URL(r.url()).search);
+      });
+      try {
+        const html = await (await page.goto(`${own.base}/`))!.text();
+        const preloads = [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)">/g)].map((m) => m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'));
+        // The second page's cursor is the id of the first page's last monitor (newest first).
+        const ids = (await own.t.http.get('/api/v1/monitors?limit=500').set(bearer(key)).expect(200)).body as { items: { id: number }[]; next_cursor: number };
+        expect(preloads).toEqual([
+          '/api/v1/monitors?limit=500',
+          `/api/v1/monitors?limit=500&before=${ids.next_cursor}`,
+          '/api/v1/summary',
+          '/api/v1/incidents?state=open&limit=100',
+        ]);
+        await page.locator('#shown', { hasText: '520 monitors' }).waitFor();
+        expect(await page.locator('#list .mon').count()).toBe(520);
+        // Each preload was the page's own request: none was asked for a second time.
+        for (const url of preloads) expect([url, asked.filter((a) => a === url).length]).toEqual([url, 1]);
+        expect(warnings.filter((w) => w.includes('preload'))).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await own.t.close();
+    }
   });
 
   it('shows a local target going down and coming back as it happens, without a reload', async () => {
