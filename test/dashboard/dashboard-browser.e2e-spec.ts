@@ -177,6 +177,9 @@ describe('the overview', () => {
       await createOwnerAt(own);
       const key = await keyAt(own, 'write', 'many');
       const monitors = Array.from({ length: 520 }, (_, i) => ({ name: `job ${i}`, kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } }));
+      // Rows are built from HTML text: a name with markup in it must stay text.
+      const hostile = `zz <img src=x onerror="window.__pwned=1"> & 'q' </span></div>`;
+      monitors[7] = { ...monitors[7], name: hostile };
       const made = await own.t.http.post('/api/v1/monitors/bulk').set(bearer(key)).send({ monitors }).expect(200);
       expect(made.body.errors).toEqual([]);
       const { context, page, errors } = await open(1280, { at: own });
@@ -207,7 +210,10 @@ describe('the overview', () => {
         // innerText: rows off screen are not rendered (content-visibility), so they have none.
         const names = await page.locator('#list .mon .name > :first-child').allTextContents();
         expect(names.slice(0, 3)).toEqual(['job 0', 'job 1', 'job 2']);
-        expect(names.slice(-2)).toEqual(['job 518', 'job 519']);
+        expect(names.slice(-2)).toEqual(['job 519', hostile]);
+        expect(await page.locator('#list .mon .name img').count()).toBe(0);
+        expect(await page.locator('#list .mon').last().locator('.pick').getAttribute('aria-label')).toBe(`Select ${hostile}`);
+        expect(await page.evaluate('window.__pwned')).toBeUndefined();
         // Each preload was the page's own request: none was asked for a second time.
         for (const url of preloads) expect([url, asked.filter((a) => a === url).length]).toEqual([url, 1]);
         expect(warnings.filter((w) => w.includes('preload'))).toEqual([]);
