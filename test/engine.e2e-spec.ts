@@ -94,6 +94,40 @@ describe('check engine', () => {
     expect(engine.dueOf(m.id)).toBe(t.clock.now() + 60_000);
   });
 
+  it('keeps a running check through an edit of its name or interval, and drops it for a new target', async () => {
+    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 60 }, { url: target.url })).expect(201)).body;
+    await advance(0);
+    const checks = async () => (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200)).body.items.length as number;
+    expect(await checks()).toBe(1);
+    // The next check is held at the target; the monitor is edited meanwhile.
+    const during = async (edit: Record<string, unknown>) => {
+      const hits = target.hits;
+      target.delayMs = 400;
+      t.clock.advance(engine.dueOf(m.id)! - t.clock.now());
+      engine.tick();
+      while (target.hits === hits) await new Promise((r) => setTimeout(r, 10));
+      await t.http.patch(`/api/v1/monitors/${m.id}`).set(bearer(write)).send(edit).expect(200);
+      await engine.idle();
+      target.delayMs = 0;
+    };
+    await during({ description: 'the NAS in the cupboard', interval_s: 120 });
+    // Its result counts, and the next check comes an interval later (the new one), not at once.
+    expect(target.hits).toBe(2);
+    expect(await checks()).toBe(2);
+    expect(engine.dueOf(m.id)).toBe(t.clock.now() + 120_000);
+    const other = await startSwitchServer();
+    try {
+      await during({ http: { url: other.url } });
+      // The old target's result is dropped, and the new target is checked at once (its one result).
+      expect(target.hits).toBe(3);
+      expect(other.hits).toBe(1);
+      expect(await checks()).toBe(3);
+      expect(engine.dueOf(m.id)).toBe(t.clock.now() + 120_000);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('shows results before they are written, and GET /checks pages across monitors', async () => {
     const a = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'a' }, { url: target.url })).expect(201)).body;
     const b = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'b' }, { url: target.url })).expect(201)).body;

@@ -54,6 +54,12 @@ export interface ResultSource {
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly live = new Map<number, LiveMonitor>();
   /**
+   * Per monitor, a count of the changes that make a running check's result meaningless: created,
+   * paused, resumed, its target changed. Other edits (a name, a description) replace the live
+   * object too, but a check that was running meanwhile still counts.
+   */
+  private readonly targetEpoch = new Map<number, number>();
+  /**
    * Each monitor's state as answers show it, fresher than its row (rows are written with the next
    * batch). A new object on every change, so readers may cache by identity.
    */
@@ -316,29 +322,39 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       this.record(id, missedHeartbeat(now, m.config.interval_s, m.config.settings.grace_s), { kind: 'missed' });
       return m.config.interval_s * 1000;
     }
+    const epoch = this.targetEpoch.get(id);
+    // The monitor may have been removed, paused or given another target while the check ran (the
+    // result is then dropped and the change decided when it runs next), or edited otherwise (the
+    // result counts, under the monitor as it is now).
+    const current = (): LiveMonitor | null => {
+      const c = this.live.get(id);
+      return c && !c.config.paused && this.targetEpoch.get(id) === epoch ? c : null;
+    };
     let result: CheckResult;
     try {
       result = await this.runner.run(m.config);
     } catch (err) {
       result = unknownResult(now, err);
     }
-    // The monitor may have been removed, paused or changed while the check ran.
-    if (this.live.get(id) !== m || m.config.paused) return null;
-    if (result.outcome === 'down' && this.wouldConfirmDown(m)) {
-      const second = await this.secondOpinion(m);
-      if (this.live.get(id) !== m || m.config.paused) return null;
+    let live = current();
+    if (!live) return null;
+    if (result.outcome === 'down' && this.wouldConfirmDown(live)) {
+      const second = await this.secondOpinion(live);
+      live = current();
+      if (!live) return null;
       if (second && second.outcome !== 'down') {
-        this.pathProblem(m, result, second);
-        return m.config.interval_s * 1000;
+        this.pathProblem(live, result, second);
+        return live.config.interval_s * 1000;
       }
     }
     if (result.outcome === 'down') {
       // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
       await this.blind.freshen(this.clock.now());
-      if (this.live.get(id) !== m || m.config.paused) return null;
+      live = current();
+      if (!live) return null;
     }
     this.record(id, result, { kind: 'scheduled' });
-    return result.outcome === 'down' ? m.config.retry_interval_s * 1000 : m.config.interval_s * 1000;
+    return result.outcome === 'down' ? live.config.retry_interval_s * 1000 : live.config.interval_s * 1000;
   }
 
   private wouldConfirmDown(m: LiveMonitor): boolean {
@@ -601,6 +617,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       this.endedElsewhere(id, endedIncident);
       this.incidents.forget(id);
       this.live.delete(id);
+      this.targetEpoch.delete(id);
       this.dirty.delete(id);
       this.urgent.delete(id);
       this.states.delete(id);
@@ -614,6 +631,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const now = this.clock.now();
     const prev = this.live.get(id);
     if (!prev || created) {
+      this.newTarget(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null }, 'now');
       this.states.set(id, toMonitorState(this.live.get(id)!));
       return;
@@ -626,7 +644,18 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);
     else if (targetChanged) s = configChanged(prev.state, now);
     if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
-    this.schedule(next, s.state !== prev.state ? 'now' : 'keep');
+    if (s.state !== prev.state) {
+      this.newTarget(id);
+      this.schedule(next, 'now');
+    } else if (!this.scheduler.isRunning(id)) {
+      this.schedule(next, 'keep');
+    }
+    // Else the running check's result counts and decides the next one, at the new interval.
+  }
+
+  /** A running check of this monitor no longer counts (runDue). */
+  private newTarget(id: number): void {
+    this.targetEpoch.set(id, (this.targetEpoch.get(id) ?? 0) + 1);
   }
 
   private add(m: LiveMonitor, when: 'spread' | 'now'): void {

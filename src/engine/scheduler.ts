@@ -68,6 +68,11 @@ export class Scheduler {
     this.heap.remove(id);
   }
 
+  /** Whether this monitor's check is running now. */
+  isRunning(id: number): boolean {
+    return this.running.has(id);
+  }
+
   dueOf(id: number): number | undefined {
     return this.heap.dueOf(id);
   }
