@@ -644,7 +644,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);
     else if (targetChanged) s = configChanged(prev.state, now);
     if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
-    if (s.state !== prev.state) {
+    if (s.state !== prev.state || targetChanged || stored.config.paused !== prev.config.paused) {
       this.newTarget(id);
       this.schedule(next, 'now');
     } else if (!this.scheduler.isRunning(id)) {
