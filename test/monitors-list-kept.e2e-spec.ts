@@ -46,9 +46,16 @@ describe('GET /monitors with kept answers', () => {
     await h.advance(60_000);
     expect((await list()).map((m) => m.state.status)).toEqual(['down', 'down', 'down']);
 
+    // A status filter matches the live state, before the change is written (the writer has not run).
+    expect(h.writer.stats.buffered).toBeGreaterThan(0);
+    expect((await list('?status=down')).map((m) => m.name)).toEqual(['Gamma', 'Beta', 'Alpha']);
+    expect(await list('?status=up')).toEqual([]);
     await h.t.http.patch(`/api/v1/monitors/${beta}`).set(bearer(h.write)).send({ name: 'Beta two' }).expect(200);
     await h.t.http.delete(`/api/v1/monitors/${gamma}`).set(bearer(h.write)).expect(200);
     expect((await list()).map((m) => m.name)).toEqual(['Beta two', 'Alpha']);
+    const downPage = (await h.t.http.get('/api/v1/monitors?status=down&limit=1').set(bearer(h.write)).expect(200)).body;
+    expect([downPage.items.map((m: Listed) => m.name), downPage.next_cursor]).toEqual([['Beta two'], beta]);
+    expect((await list(`?status=down&limit=1&before=${beta}`)).map((m) => m.name)).toEqual(['Alpha']);
     await h.writer.flush();
     expect((await list('?status=down&limit=1')).map((m) => m.name)).toEqual(['Beta two']);
   });

@@ -13,7 +13,7 @@ import { Database } from '../db/database';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { KindSettings, MonitorKind } from '../probes/kinds';
 import { kindConfig, MonitorConfig } from '../probes/monitor-config';
-import { MonitorState } from '../probes/status';
+import { MonitorState, MonitorStatus } from '../probes/status';
 
 export interface MonitorRow {
   id: number;
@@ -54,8 +54,8 @@ export interface StoredMonitor {
   hasHeartbeatToken: boolean;
 }
 
+/** What the stored rows are filtered by (a status is matched by the caller, on the live state). */
 export interface MonitorFilter {
-  status?: string;
   group?: string;
   tag?: string;
   kind?: string;
@@ -254,8 +254,8 @@ export class MonitorsRepository implements OnModuleInit {
    * whole rows, for a caller that keeps each monitor's answer and needs whole rows only for the
    * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
    */
-  async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number, beforeId: number | null): Promise<ListedHead[]> {
-    return (await this.select('m.id, m.updated_at, m.muted_until', filter, limit, beforeId)) as ListedHead[];
+  async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number | null, beforeId: number | null): Promise<ListedHead[]> {
+    return (await this.select('m.id, m.updated_at, m.muted_until, s.status', filter, limit, beforeId)) as ListedHead[];
   }
 
   /**
@@ -284,10 +284,6 @@ export class MonitorsRepository implements OnModuleInit {
   private async select(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): Promise<unknown[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.status) {
-      where.push('s.status = ?');
-      params.push(filter.status);
-    }
     if (filter.group !== undefined) {
       where.push('m.group_name = ?');
       params.push(filter.group);
@@ -380,6 +376,8 @@ export interface ListedHead {
   id: number;
   updated_at: number;
   muted_until: number | null;
+  /** As stored (the engine's live status may be a write ahead of it). */
+  status: MonitorStatus;
 }
 
 const LISTED_COLUMNS = `m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}`;

@@ -21,7 +21,7 @@ import { canonicalJson, changedFields } from './canonical';
 import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
-import { initialState, isMutedAt, MONITOR_STATUSES, MonitorState, toStateAnswer } from '../probes/status';
+import { initialState, isMutedAt, MONITOR_STATUSES, MonitorState, MonitorStatus, toStateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
@@ -73,20 +73,27 @@ export class MonitorsService {
    */
   async listJson(query: Record<string, unknown>): Promise<Buffer[]> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
-    const filter = listFilter(query);
+    // `status` is matched against the live state, as the answers show it: the stored one can be
+    // up to a write (a second) behind, and a monitor that just went down belongs in ?status=down.
+    const { status, ...filter } = listFilter(query);
+    const hasStatus = (id: number, stored: MonitorStatus) => status === undefined || (this.engine.stateOf(id)?.status ?? stored) === status;
     const now = this.clock.now();
     if (filter.q !== undefined) {
       const q = filter.q;
       const rows = (await this.repo.list(filter, limit, before)).filter((r) => {
         const c = this.repo.toListed(r).config;
-        return [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
+        return hasStatus(r.id, splitState(r).status) && [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
       });
       const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
       const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
       return pageJson({ items: page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), next_cursor: page.next_cursor });
     }
     // The page's heads first; whole rows only of the monitors whose kept answer is out of date.
-    const page = pageOf(await this.repo.listHeads(filter, limit, before), limit, (h) => ID_CURSOR.format(h.id));
+    // With a status, every head after the cursor is read and matched (ids and four columns).
+    const heads = status === undefined
+      ? await this.repo.listHeads(filter, limit, before)
+      : (await this.repo.listHeads(filter, null, before)).filter((h) => hasStatus(h.id, h.status));
+    const page = pageOf(heads, limit, (h) => ID_CURSOR.format(h.id));
     const stats = await this.stats.statsFor(page.items.map((h) => h.id), now);
     const kept = new Map<number, Buffer>();
     for (const h of page.items) {
