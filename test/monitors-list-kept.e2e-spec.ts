@@ -4,6 +4,7 @@
  * stats stay the same object between reads and the kept answers are really used: each change below
  * must still show in the very next list.
  */
+import { MonitorsRepository } from '../src/catalog/monitors.repository';
 import { bearer } from './support/app';
 import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { httpMonitor } from './support/monitors';
@@ -58,6 +59,22 @@ describe('GET /monitors with kept answers', () => {
     expect((await list(`?status=down&limit=1&before=${beta}`)).map((m) => m.name)).toEqual(['Alpha']);
     await h.writer.flush();
     expect((await list('?status=down&limit=1')).map((m) => m.name)).toEqual(['Beta two']);
+  });
+
+  it('names the cursors of the list pages after the first, as next_cursor leads through them', async () => {
+    const repo = h.t.app.get(MonitorsRepository);
+    const listed = async (limit: number, before?: number) =>
+      (await h.t.http.get(`/api/v1/monitors?limit=${limit}${before === undefined ? '' : `&before=${before}`}`).set(bearer(h.write)).expect(200)).body as { next_cursor: number | null };
+    for (const name of ['P1', 'P2', 'P3']) {
+      await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name }, { url: h.target.url })).expect(201);
+    }
+    // Follow next_cursor with pages of 2; pageCursors(2, n) must name the same cursors, at most n - 1.
+    const cursors: number[] = [];
+    for (let page = await listed(2); page.next_cursor !== null; page = await listed(2, page.next_cursor)) cursors.push(page.next_cursor);
+    expect(cursors.length).toBeGreaterThan(1);
+    expect(await repo.pageCursors(2, 100)).toEqual(cursors);
+    expect(await repo.pageCursors(2, 2)).toEqual(cursors.slice(0, 1));
+    expect(await repo.pageCursors(500, 4)).toEqual([]);
   });
 
   it('keeps the answer of a monitor without data until its first result, which shows in the next read', async () => {
