@@ -11,7 +11,7 @@ const SPARK_KINDS = ['up', 'slow', 'down', 'none'];
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text made safe for HTML text and quoted attribute values. */
-export function esc(v) {
+function esc(v) {
   return String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
@@ -63,7 +63,7 @@ function rowHtml(m, link) {
   return `<div class="mon" data-id="${esc(m.id)}">` +
     `<input class="pick" type="checkbox" value="${esc(m.id)}" aria-label="${esc('Select ' + m.name)}">` +
     `<span class="status ${f.status}">${esc(f.word)}</span>` +
-    `<span class="name">${title}<span class="target" title="${esc(m.target)}">${esc(m.target)}</span></span>` +
+    `<span class="name">${title}<span class="target" title="${esc(m.target ?? '')}">${esc(m.target ?? '')}</span></span>` +
     `<svg class="spark" viewBox="0 0 ${SPARK_W} ${SPARK_H}" preserveAspectRatio="none" role="img" aria-label="${esc(sparkLabel(points))}">${sparkPaths(points)}</svg>` +
     `<span class="num lat">${esc(f.lat)}<small>latest</small></span>` +
     `<span class="num u24">${esc(f.u24)}<small>24 h</small></span>` +
@@ -100,8 +100,8 @@ export function renameRow(row, m) {
   pick.setAttribute('aria-label', 'Select ' + m.name);
   name.firstElementChild.textContent = m.name;
   const target = name.lastElementChild;
-  target.textContent = m.target;
-  target.title = m.target;
+  target.textContent = m.target ?? '';
+  target.title = m.target ?? '';
 }
 
 function setNum(span, text) {
