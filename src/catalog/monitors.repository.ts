@@ -250,7 +250,7 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   /**
-   * The page of list() as its heads only (id, updated_at, muted_until): a tenth of the cost of
+   * The page of list() as its heads only (id, updated_at, muted_until, stored status): a tenth of the cost of
    * whole rows, for a caller that keeps each monitor's answer and needs whole rows only for the
    * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
    */

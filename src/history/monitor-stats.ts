@@ -94,7 +94,7 @@ export class StatsCache {
 }
 
 /** Whether the figures say anything (a monitor with no result in 30 days has none). */
-export function hasData(s: MonitorStats): boolean {
+function hasData(s: MonitorStats): boolean {
   return s.uptime_30d !== null || s.uptime_24h !== null || s.spark.some((p) => p.worst !== null);
 }
 
