@@ -33,16 +33,31 @@ export class OwnerSecurityService implements OnModuleInit {
   /**
    * A hash of a random password with the current parameters: an unknown email is checked against
    * it, so it costs the same scrypt as a wrong password (no timing tells which emails exist).
+   * Made in the thread pool while the service starts, not awaited by the start (a scrypt is
+   * 150-200 ms on a small box, on purpose); a sign-in waits for it in the unlikely case it is
+   * not ready yet.
    */
-  private dummyHash = '';
+  private dummyHash: Promise<string> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly bus: EventBus,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    this.dummyHash = await hashPassword(randomToken(16));
+  onModuleInit(): void {
+    this.dummy().catch(() => undefined);
+  }
+
+  private dummy(): Promise<string> {
+    if (!this.dummyHash) {
+      const made = hashPassword(randomToken(16));
+      // A failed hash is made again at the next need, not kept as a failure.
+      made.catch(() => {
+        if (this.dummyHash === made) this.dummyHash = null;
+      });
+      this.dummyHash = made;
+    }
+    return this.dummyHash;
   }
 
   owner(m: EntityManager = this.db.manager): Promise<OwnerEntity | null> {
@@ -58,7 +73,7 @@ export class OwnerSecurityService implements OnModuleInit {
   /** Email and password: the same scrypt on every path. */
   async checkEmailAndPassword(owner: OwnerEntity | null, email: string, password: string): Promise<boolean> {
     const matches = this.emailMatches(owner, email);
-    const right = await verifyPassword(password, matches && owner ? owner.password_hash : this.dummyHash);
+    const right = await verifyPassword(password, matches && owner ? owner.password_hash : await this.dummy());
     return matches && right;
   }
 

@@ -4,6 +4,7 @@
  * or GROUP BY over it reads every row: millions once history builds up (118 ms for the span on
  * 2 M rows, against 2.4 ms monitor by monitor).
  */
+import { readRows } from '../db/bulk-read';
 import { Database } from '../db/database';
 import type { CheckRow } from './check-row';
 
@@ -15,9 +16,12 @@ export type LatestCheck = Pick<CheckRow, 'monitor_id' | 'at' | 'outcome' | 'info
  * on 2 M rows of 1,000 monitors, 3.9 ms this way against 619 ms that way (and 175 ms for a GROUP BY).
  */
 export function latestChecks(db: Database): Promise<LatestCheck[]> {
-  return db.query(
-    `WITH latest(id, at) AS (SELECT m.id, (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) FROM monitors m)
-     SELECT c.monitor_id, c.at, c.outcome, c.info FROM latest l CROSS JOIN checks c ON c.monitor_id = l.id AND c.at = l.at`,
+  // One row per monitor, so read as JSON (db/bulk-read.ts): 10,000 monitors at start.
+  return readRows<LatestCheck>(
+    db,
+    ['monitor_id', 'at', 'outcome', 'info'],
+    `FROM (WITH latest(id, at) AS (SELECT m.id, (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) FROM monitors m)
+     SELECT c.monitor_id, c.at, c.outcome, c.info FROM latest l CROSS JOIN checks c ON c.monitor_id = l.id AND c.at = l.at)`,
   );
 }
 
