@@ -8,7 +8,7 @@ import { openDatabase } from '../db/data-source';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { NO_PHASES } from '../probes/check-result';
-import type { StoredCheck } from './check-row';
+import { CHECK_COLUMNS, StoredCheck, toRow } from './check-row';
 import { CheckWriter, FLUSH_AT_ROWS, MAX_PENDING_ROWS } from './writer';
 
 const MIN = 60_000;
@@ -180,6 +180,26 @@ describe('CheckWriter', () => {
         );
       }
     };
+
+    it('stores every value as given, through the log and the fold (text with quotes, nulls, big numbers)', async () => {
+      await addMonitors(1, 2);
+      const odd: StoredCheck[] = [
+        { ...check(1, T0 + 1), outcome: 'down', latency_ms: null, status: null, error: { code: 'status', message: 'HTTP 500 "quoted" \\ back\nnew line ✓ 🚀' }, detail: '<b>detail</b>' },
+        { ...check(2, T0 + 2), outcome: 'slow', latency_ms: 2 ** 31 + 0.4, phases: { dns_ms: 1.6, connect_ms: 0, tls_ms: null, ttfb_ms: 99999 } },
+        { ...check(1, T0 + 3), outcome: 'unknown', note: "blind: the service's own network was down" },
+      ];
+      for (const c of odd) writer.add(c);
+      const expected = odd.map(toRow).sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+      const cols = CHECK_COLUMNS.join(', ');
+      await writer.commit();
+      expect(await db.query(`SELECT ${cols} FROM check_log ORDER BY monitor_id, at`)).toEqual(expected);
+      await writer.flush();
+      expect(await db.query(`SELECT ${cols} FROM checks ORDER BY monitor_id, at`)).toEqual(expected);
+      expect(await db.query('SELECT typeof(at) AS a, typeof(latency) AS l, typeof(info) AS i FROM checks WHERE monitor_id = 1 ORDER BY at')).toEqual([
+        { a: 'integer', l: 'null', i: 'text' },
+        { a: 'integer', l: 'integer', i: 'text' },
+      ]);
+    });
 
     it('commits results to the log, one bucket per commit sorted by monitor, and readers still see them', async () => {
       writer.add(check(2, T0 + 1));

@@ -23,6 +23,7 @@ import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
+import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
 import { CHECK_COLUMNS, CheckRow, StoredCheck, toRow } from './check-row';
 
@@ -44,8 +45,11 @@ export const FOLD_TICK_MS = 60_000;
 export const MAX_PENDING_ROWS = 100_000;
 /** Retries after a failed write: 1 s, 2 s, 4 s ... at most 30 s apart. */
 export const RETRY_MAX_MS = 30_000;
-const ROWS_PER_STATEMENT = 500;
+/** Rows per INSERT: one JSON text each, so no bound-variable limit, but a bounded statement. */
+const ROWS_PER_STATEMENT = 5_000;
 const COLUMN_LIST = CHECK_COLUMNS.join(', ');
+/** A check row's columns out of its JSON array (insertRows), in CHECK_COLUMNS order. */
+const JSON_VALUES = CHECK_COLUMNS.map((_, i) => `value->>${i}`).join(', ');
 const LOG_COLUMNS = `c.${CHECK_COLUMNS.join(', c.')}`;
 
 /** `commit`: results into the log, what must be durable, and the folds that are due. `flush`: every monitor folds (shutdown). */
@@ -559,7 +563,7 @@ export class CheckWriter implements OnApplicationShutdown {
    * monitor's mark are returned (oldest first per monitor) to be accounted again.
    */
   async restore(): Promise<CheckRow[]> {
-    for (const r of (await this.db.query('SELECT monitor_id, bucket FROM check_marks')) as { monitor_id: number; bucket: number }[]) {
+    for (const r of await readTable<{ monitor_id: number; bucket: number }>(this.db, 'check_marks')) {
       this.marks.set(r.monitor_id, r.bucket);
       this.lastBucket = Math.max(this.lastBucket, r.bucket);
     }
@@ -592,17 +596,18 @@ export class CheckWriter implements OnApplicationShutdown {
   }
 }
 
-/** `head` (an INSERT up to its column list's opening parenthesis) for rows, with a bucket first when given. */
+/**
+ * `head` (an INSERT up to its column list's opening parenthesis) for rows, with a bucket first when
+ * given. The rows go in as one JSON text per statement, which SQLite takes apart (json_each) in the
+ * database's worker thread: binding 11 values per row cost the main thread 15 µs a row in the
+ * sqlite3 module, 5-6 % of it at 3,500 pings a second. Integers and text keep their SQL types
+ * (`->>`), nulls stay NULL, and rows are inserted in the order given.
+ */
 async function insertRows(m: EntityManager, head: string, rows: readonly CheckRow[], bucket: number | null): Promise<void> {
-  const marks = `(${bucket === null ? '' : '?,'}${CHECK_COLUMNS.map(() => '?').join(',')})`;
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const part = rows.slice(i, i + ROWS_PER_STATEMENT);
-    const values: unknown[] = [];
-    for (const r of part) {
-      if (bucket !== null) values.push(bucket);
-      for (const c of CHECK_COLUMNS) values.push(r[c]);
-    }
-    await m.query(`${head}${COLUMN_LIST}) VALUES ${part.map(() => marks).join(',')}`, values);
+    const json = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT).map((r) => CHECK_COLUMNS.map((c) => r[c])));
+    const sql = `${head}${COLUMN_LIST}) SELECT ${bucket === null ? '' : '?, '}${JSON_VALUES} FROM json_each(?)`;
+    await m.query(sql, bucket === null ? [json] : [bucket, json]);
   }
 }
 
