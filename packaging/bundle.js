@@ -2,7 +2,8 @@
 /**
  * Bundles the tsc output (never the .ts sources: esbuild cannot emit the decorator metadata Nest needs).
  *
- *   node packaging/bundle.js dev   dist/tsc/src/main.js -> dist/main.js, npm packages stay external
+ *   node packaging/bundle.js dev   dist/tsc/src/main.js -> dist/app.js, npm packages inlined but sqlite3,
+ *                                  and dist/main.js, the launcher that runs it from a V8 code cache
  *                                  (what `npm run build` runs after tsc; `node dist/main.js <command>`)
  *   node packaging/bundle.js sea   dist/tsc/src/main.js -> dist/sea/farsight.js, everything inlined,
  *                                  the main script of the single executable (packaging/build-binary.sh)
@@ -161,16 +162,40 @@ function baseOptions(args) {
   };
 }
 
+/**
+ * dist/app.js holds the service and its npm packages (sqlite3 stays outside: its loader finds its
+ * .node file in node_modules), so a start reads one file instead of resolving ~900 modules, and
+ * dist/main.js is packaging/launcher.js, which runs app.js from a V8 code cache. Optional packages
+ * stay runtime requires, as in the sea bundle.
+ */
 async function bundleDev(args) {
   requireEntry(args.entry);
+  const dir = path.dirname(args.outfile);
+  const appFile = path.join(dir, 'app.js');
   const result = await esbuild.build({
     ...baseOptions(args),
-    packages: 'external',
+    outfile: appFile,
+    // As the sea bundle: 30 % less to read at each start, names kept, stack lines mapped by app.js.map.
+    ...MINIFY[DEFAULT_MINIFY],
+    external: ['sqlite3'],
     sourcemap: true,
+    sourcesContent: false,
     logLevel: 'warning',
     metafile: true,
+    plugins: [optionalPlugin(), legacyBufferPlugin(new Set())],
   });
-  report(args, result);
+  const buildId = crypto.createHash('sha256').update(fs.readFileSync(appFile)).digest('hex').slice(0, 16);
+  for (const f of fs.readdirSync(dir)) {
+    if (/^app\.js\.[0-9a-f]+\.v8-cache/.test(f)) fs.rmSync(path.join(dir, f), { force: true });
+  }
+  await esbuild.build({
+    ...baseOptions(args),
+    entryPoints: [path.join(path.dirname(args.entry), 'launcher.js')],
+    define: { FARSIGHT_BUILD_ID: JSON.stringify(buildId) },
+    logLevel: 'warning',
+  });
+  fs.rmSync(`${args.outfile}.map`, { force: true });
+  report({ ...args, outfile: appFile }, result);
 }
 
 /** Wraps the module-level `require` (see the header). Plain ES2020, runs before anything else. */

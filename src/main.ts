@@ -32,6 +32,7 @@ import { Database } from './db/database';
 import { loadSecretBox } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
+import { startupDone } from './common/startup-done';
 
 const USAGE = `Usage: farsight [command]
 
@@ -82,7 +83,6 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: AppConfig): Promise<number> {
-  tuneHeap();
   Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
   logUnhandledRejections(log);
@@ -103,6 +103,12 @@ async function serve(config: AppConfig): Promise<number> {
     cleanups.unshift(() => app.close());
     // Listening comes before the setup link, so a start that fails never hands out a link.
     await listen(app, config.listen);
+    // Start-up is done: the code cache is written now (under V8's flags as they were at compile
+    // time), then the long-running heap is tuned. Start-up itself allocates fast (10,000 monitors
+    // loaded): a tight heap there cost 130 ms of full collections, against a few MB more until the
+    // first full collection after it.
+    startupDone();
+    tuneHeap();
     if (!(await ownerExists(db.manager))) {
       const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
       log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
