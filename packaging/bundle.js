@@ -165,7 +165,7 @@ function baseOptions(args) {
 /**
  * dist/app.js holds the service and its npm packages (sqlite3 stays outside: its loader finds its
  * .node file in node_modules), so a start reads one file instead of resolving ~900 modules, and
- * dist/main.js is packaging/launcher.js, which runs app.js from a V8 code cache. Optional packages
+ * dist/main.js is src/launcher.ts (bundled), which runs app.js from a V8 code cache. Optional packages
  * stay runtime requires, as in the sea bundle.
  */
 async function bundleDev(args) {
