@@ -10,8 +10,8 @@
  * The cache is written by the first `serve` that gets to listening (startupDone() in main.ts), so it
  * holds what start-up compiled: the modules, Nest's wiring, the engine's loading. It is written again
  * when V8 refused it (a new Node, other V8 flags: `serve` tunes the heap only after writing it, so
- * the flags it is made under are the ones of the next start's compile). The single executable does not use this file: its code cache is
- * built into the binary (packaging/sea-config.js, useCodeCache).
+ * the flags it is made under are the ones of the next start's compile). The single executable does
+ * not use this file: its code cache is built into the binary (packaging/sea-config.js, useCodeCache).
  *
  * Trust: the cache is bytecode that runs as this process, so it is only read from beside the bundle,
  * when it is a regular file that only its owner (this user or the bundle's) can write, and its name

@@ -18,7 +18,7 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
-import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
+import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, StoredStateRow, toMonitorState } from './live-monitor';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate } from './blind-gate';
@@ -138,7 +138,7 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
    * routes. Nothing writes these tables before the engine starts (sealing clear-text secrets at
    * start changes how a value is stored, not what it opens to).
    */
-  private preload: Promise<[LatestCheck[], MonitorRow[], (MonitorState & { engine: string | null })[]]> | null = null;
+  private preload: Promise<[LatestCheck[], MonitorRow[], StoredStateRow[]]> | null = null;
 
   onModuleInit(): void {
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
@@ -149,7 +149,7 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
     this.preload ??= Promise.all([
       latestChecks(this.db),
       readTable<MonitorRow>(this.db, 'monitors'),
-      readTable<MonitorState & { engine: string | null }>(this.db, 'monitor_state'),
+      readTable<StoredStateRow>(this.db, 'monitor_state'),
     ]);
     return this.preload;
   }

@@ -66,7 +66,10 @@ export function engineBlob(m: LiveMonitor): string {
   return JSON.stringify(blob);
 }
 
-export function fromStoredState(row: MonitorState & { engine: string | null }): { state: MachineState; certWarned: CertWarned | null } {
+/** A `monitor_state` row as stored: the state's columns and the engine's blob. */
+export type StoredStateRow = MonitorState & { engine: string | null };
+
+export function fromStoredState(row: StoredStateRow): { state: MachineState; certWarned: CertWarned | null } {
   let blob: Partial<EngineBlob> = {};
   try {
     if (row.engine) blob = JSON.parse(row.engine) as Partial<EngineBlob>;
