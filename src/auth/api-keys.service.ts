@@ -116,7 +116,7 @@ export class ApiKeysService {
   /** Which of these keys still exist and have not expired at `now` (open streams are checked with it). */
   async liveIds(ids: readonly number[], now: number): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.query<{ id: number }[]>(
+    const rows = await this.db.read<{ id: number }[]>(
       `SELECT id FROM api_keys WHERE id IN (${ids.map(() => '?').join(',')}) AND (expires_at IS NULL OR expires_at > ?)`,
       [...ids, now],
     );

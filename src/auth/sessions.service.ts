@@ -96,7 +96,7 @@ export class SessionsService {
   /** Which of these sessions still exist and have not expired at `now` (open streams are checked with it). */
   async liveIds(ids: readonly number[], now: number): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.query<{ id: number }[]>(
+    const rows = await this.db.read<{ id: number }[]>(
       `SELECT id FROM sessions WHERE id IN (${ids.map(() => '?').join(',')}) AND expires_at > ?`,
       [...ids, now],
     );

@@ -133,7 +133,7 @@ function configValues(c: MonitorConfig, seal: (value: string) => string): unknow
  * it to tell "first start" from "the key file went missing" and to check the key at start.
  */
 export async function sealedSecretSample(db: Database): Promise<string | null> {
-  const rows = (await db.query(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
+  const rows = (await db.read(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
   if (!rows[0]) return null;
   const sealed = new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(rows[0].settings);
   return sealed ? sealed[1] : null;
@@ -179,7 +179,7 @@ export class MonitorsRepository implements OnModuleInit {
    * (every one has an auth object or a header with "secret":true); the kind's secret schema decides.
    */
   async sealClearSecrets(): Promise<number> {
-    const rows = (await this.db.query(
+    const rows = (await this.db.read(
       `SELECT id, settings FROM monitors WHERE kind = 'http' AND (json_extract(settings, '$.auth') IS NOT NULL OR settings LIKE '%"secret":true%')`,
     )) as { id: number; settings: string }[];
     const changed: [string, number][] = [];
@@ -274,7 +274,7 @@ export class MonitorsRepository implements OnModuleInit {
    * select() pages them), up to `pages` pages in all: what a client following next_cursor asks.
    */
   async pageCursors(limit: number, pages: number): Promise<number[]> {
-    const ids = ((await this.db.query('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])) as { id: number }[]).map((r) => r.id);
+    const ids = ((await this.db.read('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])) as { id: number }[]).map((r) => r.id);
     const out: number[] = [];
     for (let k = 1; k < pages && ids.length > k * limit; k++) out.push(ids[k * limit - 1]);
     return out;
@@ -287,7 +287,7 @@ export class MonitorsRepository implements OnModuleInit {
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
       const sql = `${listedFrom(LISTED_COLUMNS)} WHERE m.id IN (${part.map(() => '?').join(', ')})`;
-      out.push(...((await this.db.query(sql, part)) as ListedRow[]));
+      out.push(...((await this.db.read(sql, part)) as ListedRow[]));
     }
     return out;
   }
@@ -314,7 +314,7 @@ export class MonitorsRepository implements OnModuleInit {
     const sql = `${listedFrom(columns)}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY m.id DESC ${limit === null ? '' : `LIMIT ${limit + 1}`}`;
-    return (await this.db.query(sql, params)) as unknown[];
+    return (await this.db.read(sql, params)) as unknown[];
   }
 
   async stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
@@ -362,14 +362,14 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async stateRows(): Promise<MonitorState[]> {
-    return this.db.query(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state`);
+    return this.db.read(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state`);
   }
 
   async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {
-    const groups = (await this.db.query(
+    const groups = (await this.db.read(
       'SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g',
     )) as { g: string }[];
-    const tags = (await this.db.query('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t')) as {
+    const tags = (await this.db.read('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t')) as {
       t: string;
     }[];
     return { groups: groups.map((r) => r.g), tags: tags.map((r) => r.t) };

@@ -40,7 +40,7 @@ export class ChannelsRepository implements OnModuleInit {
 
   private async load(): Promise<void> {
     if (this.loaded) return;
-    const rows = (await this.db.query('SELECT * FROM channels ORDER BY id')) as ChannelRow[];
+    const rows = (await this.db.read('SELECT * FROM channels ORDER BY id')) as ChannelRow[];
     for (const r of rows) this.byId.set(r.id, this.fromRow(r));
     this.loaded = true;
   }

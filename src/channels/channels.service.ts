@@ -152,7 +152,7 @@ export class ChannelsService {
   }
 
   private async answer(c: Channel): Promise<ChannelAnswer> {
-    const [last] = (await this.db.query('SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1', [c.id])) as {
+    const [last] = (await this.db.read('SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1', [c.id])) as {
       at: number;
       ok: number;
       error: string | null;

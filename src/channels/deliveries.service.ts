@@ -58,7 +58,7 @@ export class DeliveriesService {
       where.push('d.id < ?');
       params.push(before);
     }
-    const rows = (await this.db.query(
+    const rows = (await this.db.read(
       `SELECT d.*, o.state AS state FROM deliveries d LEFT JOIN outbox o ON o.id = d.outbox_id
        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.id DESC LIMIT ?`,
       [...params, limit + 1],

@@ -115,14 +115,14 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       await this.remind();
       for (;;) {
         const now = this.clock.now();
-        const due = (await this.db.query(
+        const due = (await this.db.read(
           "SELECT * FROM outbox WHERE state IN ('pending', 'retrying') AND due_at <= ? ORDER BY due_at, id LIMIT ?",
           [now, SEND_CONCURRENCY],
         )) as OutboxRow[];
         if (due.length === 0) break;
         await Promise.all(due.map((row) => this.attempt(row)));
       }
-      const [next] = (await this.db.query("SELECT MIN(due_at) AS at FROM outbox WHERE state IN ('pending', 'retrying')")) as { at: number | null }[];
+      const [next] = (await this.db.read("SELECT MIN(due_at) AS at FROM outbox WHERE state IN ('pending', 'retrying')")) as { at: number | null }[];
       this.schedule(Math.min(next.at ?? Infinity, this.clock.now() + TICK_MS));
     } catch (err) {
       this.log.error(`sending alerts failed, trying again in ${TICK_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
@@ -258,7 +258,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
   private async remind(): Promise<void> {
     const now = this.clock.now();
-    const open = (await this.db.query(
+    const open = (await this.db.read(
       'SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL',
     )) as { id: number; monitor_id: number; down_at: number; reminded_at: number | null; last_error_code: string | null; last_error_message: string | null }[];
     const targets = this.channels.targets();

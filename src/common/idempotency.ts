@@ -87,7 +87,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private async lookup(caller: string, key: string, hash: string): Promise<StoredAnswer | null> {
-    const rows = await this.db.query<{ request_hash: string; status: number; body: string }[]>(
+    const rows = await this.db.read<{ request_hash: string; status: number; body: string }[]>(
       'SELECT request_hash, status, body FROM idempotency WHERE caller = ? AND key = ? AND created_at > ?',
       [caller, key, this.clock.now() - IDEMPOTENCY_WINDOW_MS],
     );

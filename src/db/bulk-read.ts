@@ -19,7 +19,7 @@ function tableColumns(db: Database, table: string): Promise<string[]> {
   columnsByDb.set(db, columnsOf);
   let cols = columnsOf.get(table);
   if (!cols) {
-    cols = db.query<{ name: string }[]>('SELECT name FROM pragma_table_info(?)', [table]).then((rows) => {
+    cols = db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?)', [table]).then((rows) => {
       if (rows.length === 0) throw new Error(`bulk read: no table "${table}"`);
       return rows.map((r) => r.name);
     });
@@ -35,7 +35,7 @@ function tableColumns(db: Database, table: string): Promise<string[]> {
  */
 export async function readRows<T>(db: Database, columns: readonly string[], rest: string, params: unknown[] = []): Promise<T[]> {
   const pairs = columns.map((c) => `'${c}', "${c}"`).join(', ');
-  const [row] = await db.query<{ rows: string }[]>(`SELECT json_group_array(json_object(${pairs})) AS rows ${rest}`, params);
+  const [row] = await db.read<{ rows: string }[]>(`SELECT json_group_array(json_object(${pairs})) AS rows ${rest}`, params);
   return JSON.parse(row.rows) as T[];
 }
 

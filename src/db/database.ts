@@ -1,7 +1,14 @@
 /**
- * The database handle the services use. SQLite has one connection here, and TypeORM's sqlite
- * runner shares it between callers, so two interleaved transactions would nest into each other.
- * Every write therefore goes through tx(), which runs transactions one after another.
+ * The database handle the services use. Writes have one connection, and TypeORM's sqlite runner
+ * shares it between callers, so two interleaved transactions would nest into each other. Every
+ * write therefore goes through tx(), which runs transactions one after another.
+ *
+ * Reads that answer the API, fill caches or decide what to send go through read(): a second
+ * connection, query-only, that sees committed data only (WAL gives it a snapshot per statement).
+ * On the writing connection a read issued while a transaction is open sees that transaction's
+ * rows before they are committed: an answer could show a delivery as sent, or a state, that a
+ * SIGKILL or a full disk then takes back. The reading connection also runs in parallel with the
+ * writer's transactions instead of between their statements.
  *
  * A transaction that fails (a full disk, an I/O error) is rolled back and leaves the shared
  * connection clean for the next one; while writes fail for lack of space or a read-only file,
@@ -9,7 +16,9 @@
  * diagnostics. The first write that works again ends the episode.
  */
 import { Logger } from '@nestjs/common';
+import type * as sqlite3 from 'sqlite3';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SqliteConnectionOptions } from 'typeorm/driver/sqlite/SqliteConnectionOptions';
 
 /** The database cannot be written (disk full, I/O error, read-only file): nothing was changed. */
 export class StorageUnavailable extends Error {
@@ -49,8 +58,15 @@ interface RunnerState {
   transactionDepth: number;
 }
 
+/** How long a read waits when SQLite answers SQLITE_BUSY (rare in WAL mode: a recovery, a WAL restart). */
+const READ_BUSY_TIMEOUT_MS = 5000;
+
 export class Database {
   private tail: Promise<unknown> = Promise.resolve();
+  /** The reading connection, opened at the first read (a CLI command may never read). */
+  private reader: sqlite3.Database | null = null;
+  /** Callbacks for after the running transaction commits (transactions run one at a time). */
+  private commitHooks: (() => void)[] = [];
   private readonly log = new Logger('database');
   private readonly healthState: StorageHealth = { writable: true, failingSince: null, lastError: null, failedTransactions: 0 };
 
@@ -71,12 +87,26 @@ export class Database {
     return run;
   }
 
+  /**
+   * Inside a tx() callback: runs fn once the transaction has committed (not at all after a
+   * rollback). For caches filled by read(): one filled while the transaction was open holds what
+   * was committed before it, and must be dropped again when the change becomes visible.
+   */
+  afterCommit(fn: () => void): void {
+    this.commitHooks.push(fn);
+  }
+
   private async runTx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    this.commitHooks = [];
     try {
       const out = await this.ds.transaction(fn);
       if (!this.healthState.writable) this.recovered();
+      const hooks = this.commitHooks;
+      this.commitHooks = [];
+      for (const hook of hooks) hook();
       return out;
     } catch (err) {
+      this.commitHooks = [];
       await this.cleanUp();
       const code = storageFailureCode(err);
       if (!code) throw err;
@@ -118,8 +148,38 @@ export class Database {
     h.lastError = null;
   }
 
+  /**
+   * One statement on the writing connection, outside tx(): pragmas and upkeep (VACUUM, a
+   * checkpoint), and tests. A SELECT here would see an open transaction's rows: use read().
+   */
   query<T = unknown>(sql: string, params: unknown[] = []): Promise<T> {
     return this.ds.query(sql, params) as Promise<T>;
+  }
+
+  /** One SELECT on the reading connection: its rows, as committed when it ran. */
+  read<T = unknown>(sql: string, params: unknown[] = []): Promise<T> {
+    const reader = (this.reader ??= this.openReader());
+    return new Promise<T>((resolve, reject) => {
+      reader.all(sql, params, (err: Error | null, rows: unknown) => (err ? reject(err) : resolve(rows as T)));
+    });
+  }
+
+  /**
+   * The same file through the same sqlite3 module as TypeORM's connection (the single binary
+   * supplies its own). Opened read-write but query_only: a read-only open would need the WAL's
+   * shared-memory file to be writable by other means. node-sqlite3 holds statements until the
+   * file is open, and runs exec() alone, so the pragmas come before the first read.
+   */
+  private openReader(): sqlite3.Database {
+    const options = this.ds.options as SqliteConnectionOptions;
+    const driver = options.driver as typeof sqlite3 | undefined;
+    if (!driver) throw new Error('read(): the DataSource was not opened by openDatabase (no sqlite3 driver given)');
+    const reader = new driver.Database(options.database, driver.OPEN_READWRITE, (err) => {
+      if (err) this.log.error(`the database could not be opened for reading: ${err.message}`);
+    });
+    reader.configure('busyTimeout', READ_BUSY_TIMEOUT_MS);
+    reader.exec('PRAGMA query_only = ON; PRAGMA temp_store = MEMORY');
+    return reader;
   }
 
   /** Writes a consistent copy of the live database to file (works while the service runs). */
@@ -129,6 +189,9 @@ export class Database {
 
   async close(): Promise<void> {
     await this.tail;
+    const reader = this.reader;
+    this.reader = null;
+    if (reader) await new Promise<void>((resolve) => reader.close(() => resolve()));
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }

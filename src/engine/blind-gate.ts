@@ -178,7 +178,7 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async lastNotice(): Promise<BlindDetection | null> {
     if (this.noticed === undefined) {
-      const rows = await this.db.query<{ data: string | null }[]>('SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1', [DETECTION_KIND]);
+      const rows = await this.db.read<{ data: string | null }[]>('SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1', [DETECTION_KIND]);
       let last: BlindDetection | null = null;
       try {
         last = rows[0]?.data ? ((JSON.parse(rows[0].data) as { detection?: BlindDetection }).detection ?? null) : null;

@@ -171,8 +171,8 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
       if (list) list.push(r);
       else loggedOf.set(r.monitor_id, [r]);
     }
-    const [{ last }] = (await this.db.query('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
-    this.incidents.restore((await this.db.query('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
+    const [{ last }] = (await this.db.read('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
+    this.incidents.restore((await this.db.read('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
     const states = new Map(stateRows.map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
     for (const row of rows) {

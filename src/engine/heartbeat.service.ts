@@ -71,7 +71,7 @@ export class HeartbeatService {
   private async lookup(token: string): Promise<number | null> {
     const cached = this.ids.get(token);
     if (cached !== undefined) return cached;
-    const rows = (await this.db.query("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
+    const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
     if (!rows[0]) return null;
     if (this.ids.size >= CACHE_MAX) this.ids.clear();
     this.ids.set(token, rows[0].id);

@@ -45,7 +45,7 @@ export class LastAliveService implements OnApplicationShutdown {
   }
 
   private async begin(): Promise<StartInfo> {
-    const rows = await this.db.query<{ at: number; clean: number }[]>('SELECT at, clean FROM last_alive WHERE id = 1');
+    const rows = await this.db.read<{ at: number; clean: number }[]>('SELECT at, clean FROM last_alive WHERE id = 1');
     const mark: AliveMark | null = rows[0] ? { at: rows[0].at, clean: rows[0].clean === 1 } : null;
     const now = this.clock.now();
     const offline = offlinePeriod(mark, now);

@@ -65,7 +65,7 @@ export class EventsService {
       where.push('(at < ? OR (at = ? AND id < ?))');
       params.push(before.at, before.at, before.id);
     }
-    const rows = await this.db.query<EventRow[]>(
+    const rows = await this.db.read<EventRow[]>(
       `SELECT id, at, kind, monitor_id, incident_id, actor, text, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`,
       [...params, limit + 1],
     );

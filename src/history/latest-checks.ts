@@ -27,7 +27,7 @@ export function latestChecks(db: Database): Promise<LatestCheck[]> {
 
 /** The time span of the stored history of existing monitors, or nulls when there is none. */
 export async function historySpan(db: Database): Promise<{ oldest: number | null; newest: number | null }> {
-  const rows = (await db.query(
+  const rows = (await db.read(
     `SELECT MIN(lo) AS oldest, MAX(hi) AS newest FROM (
        SELECT (SELECT MIN(at) FROM checks WHERE monitor_id = m.id) AS lo,
               (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) AS hi

@@ -49,7 +49,7 @@ export class RetentionService {
   private async prune(): Promise<RetentionReport> {
     const now = this.clock.now();
     const s = await this.settings.get();
-    const ids = ((await this.db.query('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id);
+    const ids = ((await this.db.read('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id);
     const report: RetentionReport = { checks: 0, hours: 0, days: 0, events: 0 };
     const checksBefore = now - s.retention.checks_days * DAY_MS;
     const hoursBefore = Math.floor((now - s.retention.hourly_days * DAY_MS) / HOUR_MS);

@@ -76,7 +76,7 @@ export class RollupsService {
       for (const [id, at] of first) {
         const tail = this.tails.get(id);
         if (!tail || tail.at < at) continue;
-        const [before] = (await this.db.query(
+        const [before] = (await this.db.read(
           'SELECT at, outcome, info FROM checks WHERE monitor_id = ? AND at < ? ORDER BY at DESC LIMIT 1',
           [id, at],
         )) as LatestCheck[];
@@ -164,7 +164,7 @@ export class RollupsService {
     const key = KEY[table];
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
-      const rows = (await this.db.query(
+      const rows = (await this.db.read(
         `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${key} >= ? AND ${key} <= ?`,
         [...part, from, to],
       )) as RollupRow[];

@@ -138,7 +138,7 @@ export class StatsService {
   private async rawRows(id: number, from: number, to: number): Promise<CheckRow[]> {
     // Results not in `checks` first: one only ever moves from there into `checks` (writer.ts).
     const unfolded = await this.writer.unfoldedOf(id);
-    const stored = (await this.db.query(
+    const stored = (await this.db.read(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND at >= ? AND at <= ? ORDER BY at`,
       [id, from, to],
     )) as CheckRow[];

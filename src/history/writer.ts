@@ -267,7 +267,7 @@ export class CheckWriter implements OnApplicationShutdown {
   async unfoldedOf(monitorId: number): Promise<CheckRow[]> {
     const waiting = this.buffer.filter((r) => r.monitor_id === monitorId);
     const first = this.unfolded.get(monitorId);
-    const logged = first === undefined ? [] : ((await this.db.query(
+    const logged = first === undefined ? [] : ((await this.db.read(
       `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
        SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
       [first, this.lastBucket, monitorId],
@@ -294,7 +294,7 @@ export class CheckWriter implements OnApplicationShutdown {
         const nth = out.sort(newestFirst)[n - 1];
         if (part.every((b) => (this.spans.get(b)?.hi ?? -Infinity) + slack < nth.at)) break;
       }
-      const rows = (await this.db.query(
+      const rows = (await this.db.read(
         `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
         [part[part.length - 1], part[0]],
       )) as (CheckRow & { bucket: number })[];
@@ -313,7 +313,7 @@ export class CheckWriter implements OnApplicationShutdown {
       params.push(cursor.at, cursor.at, cursor.monitorId);
     }
     // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
-    const logged = (await this.db.query(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
+    const logged = (await this.db.read(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
     return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
   }
 
@@ -568,9 +568,9 @@ export class CheckWriter implements OnApplicationShutdown {
       this.lastBucket = Math.max(this.lastBucket, r.bucket);
     }
     // Rows of a monitor deleted while a write raced its deletion may be left: they go now.
-    const [{ n }] = (await this.db.query('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as { n: number }[];
+    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as { n: number }[];
     if (n > 0) await this.db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
-    const rows = (await this.db.query(`SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`)) as (CheckRow & { bucket: number })[];
+    const rows = (await this.db.read(`SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`)) as (CheckRow & { bucket: number })[];
     const out: CheckRow[] = [];
     this.droppedThrough = rows.length > 0 ? rows[0].bucket - 1 : this.lastBucket;
     for (const { bucket, ...r } of rows) {

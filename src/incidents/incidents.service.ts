@@ -72,7 +72,7 @@ export class IncidentsService {
       where.push('i.id < ?');
       params.push(before);
     }
-    const stored = (await this.db.query(`${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`, [
+    const stored = (await this.db.read(`${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`, [
       ...params,
       limit + 1,
     ])) as IncidentRow[];
@@ -130,7 +130,7 @@ export class IncidentsService {
 
   private async find(ref: string): Promise<{ row: IncidentRow; written: boolean }> {
     const id = parseId(ref, 'incident');
-    const [stored] = (await this.db.query(`${SELECT} WHERE i.id = ?`, [id])) as IncidentRow[];
+    const [stored] = (await this.db.read(`${SELECT} WHERE i.id = ?`, [id])) as IncidentRow[];
     if (stored) return { row: this.live(stored), written: true };
     const pending = this.engine.incidents.byId(id);
     if (pending && !pending.written) return pending;
@@ -155,7 +155,7 @@ export class IncidentsService {
   /** Its lines in time order, those waiting for the next write included. */
   private async timeline(row: IncidentRow, written: boolean): Promise<IncidentDetail['timeline']> {
     // Until the incident is written, lines of its failure run do not carry its id yet.
-    const rows = (await this.db.query(
+    const rows = (await this.db.read(
       written
         ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
         : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,

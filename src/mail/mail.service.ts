@@ -65,7 +65,7 @@ export class MailService {
     const now = this.clock.now();
     const offset = s.tz_offset_min * 60_000;
     const day = Math.floor((now + offset) / DAY_MS) * DAY_MS - offset;
-    const [{ n }] = (await this.db.query('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [day])) as { n: number }[];
+    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [day])) as { n: number }[];
     return { sent: n, cap: s.daily_cap, reached: n >= s.daily_cap, day };
   }
 

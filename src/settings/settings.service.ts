@@ -19,7 +19,7 @@ export class SettingsService {
 
   async get(): Promise<Settings> {
     if (this.cache) return this.cache;
-    const rows = await this.db.query<{ key: string; value: string }[]>('SELECT key, value FROM settings');
+    const rows = await this.db.read<{ key: string; value: string }[]>('SELECT key, value FROM settings');
     const merged = structuredClone(DEFAULT_SETTINGS) as StoredSettings;
     for (const row of rows) {
       if (row.key in merged) (merged as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
@@ -33,7 +33,10 @@ export class SettingsService {
     return this.cache;
   }
 
-  /** Saves some keys inside the caller's transaction; the cache is dropped so the next read sees them. */
+  /**
+   * Saves some keys inside the caller's transaction; the cache is dropped now and again at the
+   * commit (a get() meanwhile reads, and caches, the settings committed before it).
+   */
   async setIn<K extends Key>(m: EntityManager, values: Pick<StoredSettings, K>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {
       await m.query('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
@@ -42,6 +45,9 @@ export class SettingsService {
       ]);
     }
     this.cache = null;
+    this.db.afterCommit(() => {
+      this.cache = null;
+    });
   }
 
   /** Saves, inside the caller's transaction, each key whose value in `next` differs from `current`. */

@@ -66,7 +66,7 @@ export class PublicData {
   /** The public services; `overrides` (a preview's draft) may add, hide or rename some. */
   async services(overrides: Map<number, PublicOverride> = new Map()): Promise<ServiceInput[]> {
     const ids = [...overrides.keys()];
-    const rows = (await this.db.query(
+    const rows = (await this.db.read(
       `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
               m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
        FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
@@ -98,7 +98,7 @@ export class PublicData {
     const out: IncidentInput[] = [];
     for (let i = 0; i < keys.length; i += 500) {
       const part = keys.slice(i, i + 500);
-      const rows = (await this.db.query(
+      const rows = (await this.db.read(
         `SELECT monitor_id AS key, started_at, ended_at FROM incidents
          WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND (ended_at IS NULL OR ended_at >= ?)`,
         [...part, since],
@@ -111,7 +111,7 @@ export class PublicData {
   /** Incidents of these services that started in [from, to), oldest first excluded: newest first. */
   async incidentsBetween(keys: number[], from: number, to: number): Promise<IncidentInput[]> {
     if (keys.length === 0) return [];
-    return (await this.db.query(
+    return (await this.db.read(
       `SELECT monitor_id AS key, started_at, ended_at FROM incidents
        WHERE monitor_id IN (${keys.map(() => '?').join(', ')}) AND started_at >= ? AND started_at < ?
        ORDER BY started_at DESC, id DESC`,
@@ -122,7 +122,7 @@ export class PublicData {
   /** When the oldest incident of these services started, or null. */
   async firstIncident(keys: number[]): Promise<number | null> {
     if (keys.length === 0) return null;
-    const rows = (await this.db.query(`SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`, keys)) as {
+    const rows = (await this.db.read(`SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`, keys)) as {
       t: number | null;
     }[];
     return rows[0]?.t ?? null;
@@ -179,7 +179,7 @@ export class PublicData {
       const [a, b] = span.split(':').map(Number);
       for (let i = 0; i < group.length; i += 500) {
         const part = group.slice(i, i + 500);
-        const rows = (await this.db.query(
+        const rows = (await this.db.read(
           `SELECT monitor_id AS id, ${column} AS key, up_ms, down_ms, lat_n, lat_sum FROM ${table}
            WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?`,
           [...part, a, b],

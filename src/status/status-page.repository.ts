@@ -39,7 +39,7 @@ export class StatusPageRepository {
   /** The saved settings, shared by every reader and so handed out frozen (a change is a new object). */
   async getSettings(): Promise<PageSettings> {
     if (!this.settings) {
-      const rows = (await this.db.query('SELECT settings FROM status_page WHERE id = 1')) as { settings: string }[];
+      const rows = (await this.db.read('SELECT settings FROM status_page WHERE id = 1')) as { settings: string }[];
       this.settings = deepFreeze(fromStored(rows[0]?.settings ?? null)) as PageSettings;
     }
     return this.settings;
@@ -55,7 +55,7 @@ export class StatusPageRepository {
 
   async asset(kind: AssetKind): Promise<StoredAsset | null> {
     if (!this.assets) {
-      const rows = (await this.db.query('SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets')) as StoredAsset[];
+      const rows = (await this.db.read('SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets')) as StoredAsset[];
       this.assets = new Map(rows.map((r) => [r.kind, r]));
     }
     return this.assets.get(kind) ?? null;

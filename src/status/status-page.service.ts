@@ -77,7 +77,7 @@ export class StatusPageService {
 
   async get(): Promise<StatusPageAnswer> {
     const s = await this.repo.getSettings();
-    const monitors = (await this.db.query('SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id')) as {
+    const monitors = (await this.db.read('SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id')) as {
       id: number;
       public: number;
       public_name: string | null;
@@ -134,7 +134,7 @@ export class StatusPageService {
   /** Every monitor named must exist, checked before anything is written. */
   private async requireMonitors(items: MonitorPublicPatch[]): Promise<void> {
     if (items.length === 0) return;
-    const ids = new Set(((await this.db.query('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id));
+    const ids = new Set(((await this.db.read('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id));
     const errors: FieldError[] = items.flatMap((item, i) => (ids.has(item.id) ? [] : [{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }]));
     if (errors.length) throw ApiError.invalid(errors);
   }

@@ -70,7 +70,7 @@ export class DiagnosticsService {
   async get(): Promise<DiagnosticsAnswer> {
     const now = this.clock.now();
     const mem = process.memoryUsage();
-    const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
+    const rows = (await this.db.read('SELECT * FROM monitors')) as MonitorRow[];
     const byKind = Object.fromEntries(MONITOR_KINDS.map((k) => [k, 0])) as Record<MonitorKind, number>;
     for (const r of rows) byKind[r.kind] += 1;
     const paused = rows.filter((r) => r.paused === 1).length;
@@ -82,7 +82,7 @@ export class DiagnosticsService {
     const blind = this.blind.status();
     const cap = await this.mail.cap();
     const status = await this.mail.status();
-    const [{ failed }] = (await this.db.query('SELECT COUNT(*) AS failed FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?', [cap.day])) as { failed: number }[];
+    const [{ failed }] = (await this.db.read('SELECT COUNT(*) AS failed FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?', [cap.day])) as { failed: number }[];
     return {
       version: VERSION,
       started_at: toIso(this.startedAt),
@@ -133,7 +133,7 @@ export class DiagnosticsService {
   }
 
   private async outboxCounts(): Promise<DiagnosticsAnswer['outbox']> {
-    const rows = (await this.db.query('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) as { state: string; n: number }[];
+    const rows = (await this.db.read('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) as { state: string; n: number }[];
     const out = Object.fromEntries(OUTBOX_STATES.map((s) => [s, 0])) as DiagnosticsAnswer['outbox'];
     for (const r of rows) if ((OUTBOX_STATES as readonly string[]).includes(r.state)) out[r.state as keyof typeof out] = r.n;
     return out;

@@ -29,7 +29,7 @@ export class ExportService {
   async export(query: Record<string, unknown>, caller: Caller | null): Promise<ExportDocument> {
     const secrets = secretsWanted(query.secrets);
     // One read of the monitors and the channels' memory, with nothing awaited in between that could change either.
-    const rows = (await this.db.query('SELECT * FROM monitors')) as MonitorRow[];
+    const rows = (await this.db.read('SELECT * FROM monitors')) as MonitorRow[];
     const doc = exportDocument({
       exportedAt: this.clock.now(),
       monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),
