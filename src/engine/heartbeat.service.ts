@@ -26,6 +26,8 @@ const CACHE_MAX = 50_000;
 @Injectable()
 export class HeartbeatService {
   private readonly ids = new Map<string, number>();
+  /** Moves on at every forget: a look-up under way then is answered but not cached (see ReadCache). */
+  private generation = 0;
   private readonly perToken = new RateLimiter(600);
   private readonly unknownPerIp = new RateLimiter(60);
 
@@ -36,6 +38,7 @@ export class HeartbeatService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     const forget = ({ id }: { id: number }) => {
+      this.generation += 1;
       for (const [token, cached] of this.ids) if (cached === id) this.ids.delete(token);
     };
     bus.on('monitor.deleted', forget);
@@ -71,8 +74,10 @@ export class HeartbeatService {
   private async lookup(token: string): Promise<number | null> {
     const cached = this.ids.get(token);
     if (cached !== undefined) return cached;
+    const generation = this.generation;
     const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
     if (!rows[0]) return null;
+    if (generation !== this.generation) return rows[0].id;
     if (this.ids.size >= CACHE_MAX) this.ids.clear();
     this.ids.set(token, rows[0].id);
     return rows[0].id;

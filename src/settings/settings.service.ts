@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../db/database';
+import { ReadCache } from '../db/read-cache';
 import { deepFreeze } from '../common/freeze';
 import { DEFAULT_SETTINGS, Settings, StoredSettings } from './settings-defaults';
 
@@ -13,24 +14,24 @@ type Key = keyof StoredSettings;
 
 @Injectable()
 export class SettingsService {
-  private cache: Settings | null = null;
+  private readonly cache = new ReadCache<Settings>();
 
   constructor(private readonly db: Database) {}
 
-  async get(): Promise<Settings> {
-    if (this.cache) return this.cache;
-    const rows = await this.db.read<{ key: string; value: string }[]>('SELECT key, value FROM settings');
-    const merged = structuredClone(DEFAULT_SETTINGS) as StoredSettings;
-    for (const row of rows) {
-      if (row.key in merged) (merged as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
-    }
-    this.cache = deepFreeze(merged);
-    return this.cache;
+  get(): Promise<Settings> {
+    return this.cache.get(async () => {
+      const rows = await this.db.read<{ key: string; value: string }[]>('SELECT key, value FROM settings');
+      const merged = structuredClone(DEFAULT_SETTINGS) as StoredSettings;
+      for (const row of rows) {
+        if (row.key in merged) (merged as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
+      }
+      return deepFreeze(merged);
+    });
   }
 
   /** The settings as last read, without waiting: null while a change has dropped them and nobody has read them since. */
   peek(): Settings | null {
-    return this.cache;
+    return this.cache.peek();
   }
 
   /**
@@ -44,10 +45,8 @@ export class SettingsService {
         JSON.stringify(value),
       ]);
     }
-    this.cache = null;
-    this.db.afterCommit(() => {
-      this.cache = null;
-    });
+    this.cache.drop();
+    this.db.afterCommit(() => this.cache.drop());
   }
 
   /** Saves, inside the caller's transaction, each key whose value in `next` differs from `current`. */

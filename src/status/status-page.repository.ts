@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { deepFreeze } from '../common/freeze';
 import { Database } from '../db/database';
+import { ReadCache } from '../db/read-cache';
 import { fromStored, PageSettings } from './look';
 
 export type AssetKind = 'logo' | 'icon';
@@ -31,18 +32,17 @@ export function versionOf(data: Buffer | string): string {
 
 @Injectable()
 export class StatusPageRepository {
-  private settings: PageSettings | null = null;
-  private assets: Map<AssetKind, StoredAsset> | null = null;
+  private readonly settings = new ReadCache<PageSettings>();
+  private readonly assets = new ReadCache<Map<AssetKind, StoredAsset>>();
 
   constructor(private readonly db: Database) {}
 
   /** The saved settings, shared by every reader and so handed out frozen (a change is a new object). */
-  async getSettings(): Promise<PageSettings> {
-    if (!this.settings) {
+  getSettings(): Promise<PageSettings> {
+    return this.settings.get(async () => {
       const rows = (await this.db.read('SELECT settings FROM status_page WHERE id = 1')) as { settings: string }[];
-      this.settings = deepFreeze(fromStored(rows[0]?.settings ?? null)) as PageSettings;
-    }
-    return this.settings;
+      return deepFreeze(fromStored(rows[0]?.settings ?? null)) as PageSettings;
+    });
   }
 
   async saveSettingsIn(m: EntityManager, s: PageSettings, now: number): Promise<void> {
@@ -50,15 +50,15 @@ export class StatusPageRepository {
       'INSERT INTO status_page (id, settings, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at',
       [JSON.stringify(s), now],
     );
-    this.settings = null;
+    this.settings.drop();
   }
 
   async asset(kind: AssetKind): Promise<StoredAsset | null> {
-    if (!this.assets) {
+    const assets = await this.assets.get(async () => {
       const rows = (await this.db.read('SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets')) as StoredAsset[];
-      this.assets = new Map(rows.map((r) => [r.kind, r]));
-    }
-    return this.assets.get(kind) ?? null;
+      return new Map(rows.map((r) => [r.kind, r]));
+    });
+    return assets.get(kind) ?? null;
   }
 
   async putAssetIn(m: EntityManager, a: StoredAsset): Promise<void> {
@@ -66,17 +66,17 @@ export class StatusPageRepository {
       'INSERT OR REPLACE INTO status_assets (kind, type, data, v, width, height, logo_v, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [a.kind, a.type, a.data, a.v, a.width, a.height, a.logo_v, a.created_at],
     );
-    this.assets = null;
+    this.assets.drop();
   }
 
   async deleteAssetIn(m: EntityManager, kind: AssetKind): Promise<void> {
     await m.query('DELETE FROM status_assets WHERE kind = ?', [kind]);
-    this.assets = null;
+    this.assets.drop();
   }
 
   /** Drops what is kept in memory (a transaction that wrote here was rolled back). */
   forget(): void {
-    this.settings = null;
-    this.assets = null;
+    this.settings.drop();
+    this.assets.drop();
   }
 }
