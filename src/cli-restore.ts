@@ -23,7 +23,6 @@ import { StartupError } from './config/startup-failures';
 import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath } from './db/data-source';
-import type { Database } from './db/database';
 import { databaseHeaderProblem, HEADER_BYTES } from './db/database-header';
 import { MIGRATIONS } from './db/migrations';
 import { SEALED_PREFIX } from './db/secret-box';
@@ -175,7 +174,7 @@ async function check(file: string, name: string): Promise<Facts> {
     if (unknown.length) refuse(`it was made by a newer Farsight (it has migration ${unknown[0]}, which this version does not know); upgrade first`);
     const [{ n }] = await all<{ n: number }>(conn, 'SELECT COUNT(*) AS n FROM monitors');
     const query = (sql: string, params: unknown[] = []) => all(conn, sql, params);
-    const sealedSample = (await sealedSecretSample({ query } as unknown as Database)) ?? (tables.has('channels') ? await channelSealedSample(conn) : null);
+    const sealedSample = (await sealedSecretSample((sql) => query(sql))) ?? (tables.has('channels') ? await channelSealedSample(conn) : null);
     return { monitors: n, sealedSample };
   } finally {
     await new Promise((resolve) => conn.close(resolve));

@@ -98,7 +98,7 @@ async function serve(config: AppConfig): Promise<number> {
     await assertCanListen(config.listen);
     const db = new Database(await openDatabase(config.dataDir));
     cleanups.unshift(() => db.close());
-    const secrets = await loadSecretBox(config, () => sealedSecretSample(db));
+    const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
     const app = await createApp({ config, db, clock: systemClock, secrets });
     cleanups.unshift(() => app.close());
     // Listening comes before the setup link, so a start that fails never hands out a link.

@@ -132,8 +132,8 @@ function configValues(c: MonitorConfig, seal: (value: string) => string): unknow
  * One sealed secret value stored in the database, or null when there is none; loadSecretBox uses
  * it to tell "first start" from "the key file went missing" and to check the key at start.
  */
-export async function sealedSecretSample(db: Database): Promise<string | null> {
-  const rows = (await db.read(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
+export async function sealedSecretSample(read: (sql: string) => Promise<unknown>): Promise<string | null> {
+  const rows = (await read(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
   if (!rows[0]) return null;
   const sealed = new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(rows[0].settings);
   return sealed ? sealed[1] : null;

@@ -62,7 +62,7 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
   const clock = opts.clock ?? new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
   const db = new Database(await openDatabase(dataDir));
   // As `serve` does: the key file in the data dir (or FARSIGHT_SECRET_KEY_FILE), created on first start.
-  const secrets = await loadSecretBox(config, () => sealedSecretSample(db));
+  const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
   const logs: string[] = [];
   const logger = new LineLogger('debug', (line) => {
     logs.push(line);
