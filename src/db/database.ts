@@ -65,6 +65,7 @@ export class Database {
   private tail: Promise<unknown> = Promise.resolve();
   /** The reading connection, opened at the first read (a CLI command may never read). */
   private reader: sqlite3.Database | null = null;
+  private closed = false;
   /** Callbacks for after the running transaction commits (transactions run one at a time). */
   private commitHooks: (() => void)[] = [];
   private readonly log = new Logger('database');
@@ -158,6 +159,7 @@ export class Database {
 
   /** One SELECT on the reading connection: its rows, as committed when it ran. */
   read<T = unknown>(sql: string, params: unknown[] = []): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('read(): the database is closed'));
     const reader = (this.reader ??= this.openReader());
     return new Promise<T>((resolve, reject) => {
       reader.all(sql, params, (err: Error | null, rows: unknown) => (err ? reject(err) : resolve(rows as T)));
@@ -174,11 +176,12 @@ export class Database {
     const options = this.ds.options as SqliteConnectionOptions;
     const driver = options.driver as typeof sqlite3 | undefined;
     if (!driver) throw new Error('read(): the DataSource was not opened by openDatabase (no sqlite3 driver given)');
-    const reader = new driver.Database(options.database, driver.OPEN_READWRITE, (err) => {
+    const failed = (err: Error | null) => {
       if (err) this.log.error(`the database could not be opened for reading: ${err.message}`);
-    });
+    };
+    const reader = new driver.Database(options.database, driver.OPEN_READWRITE, failed);
     reader.configure('busyTimeout', READ_BUSY_TIMEOUT_MS);
-    reader.exec('PRAGMA query_only = ON; PRAGMA temp_store = MEMORY');
+    reader.exec('PRAGMA query_only = ON; PRAGMA temp_store = MEMORY', failed);
     return reader;
   }
 
@@ -188,6 +191,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.tail;
     const reader = this.reader;
     this.reader = null;
