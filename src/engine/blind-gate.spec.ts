@@ -24,6 +24,9 @@ const result = (outcome: 'up' | 'down', at: number): CheckResult => ({
   detail: null,
 });
 
+/** Every canary a test started, stopped after it (a failed expectation must not leave one listening). */
+const stops: (() => void)[] = [];
+
 /** A TCP listener that can be stopped and started again on the same port. */
 async function canaryServer(): Promise<{ port: number; up(): Promise<void>; down(): Promise<void> }> {
   let server: net.Server | null = null;
@@ -38,6 +41,11 @@ async function canaryServer(): Promise<{ port: number; up(): Promise<void>; down
       server.listen(port, '127.0.0.1', () => resolve((server!.address() as net.AddressInfo).port));
     });
   const port = await listen(0);
+  stops.push(() => {
+    for (const s of sockets) s.destroy();
+    server?.close();
+    server = null;
+  });
   return {
     port,
     up: async () => void (await listen(port)),
@@ -66,6 +74,7 @@ describe('BlindGate', () => {
     bus.on('blind', (b) => heard.push(b));
   });
   afterEach(async () => {
+    for (const stop of stops.splice(0)) stop();
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -129,6 +138,32 @@ describe('BlindGate', () => {
     await canary.down();
     await gate.freshen(clock.now());
     expect(gate.status()).toMatchObject({ active: false });
+  });
+
+  it('does not count a failure of a check that started while blind, even when it ends after the network is back', async () => {
+    const canary = await canaryServer();
+    const gate = gateFor(`127.0.0.1:${canary.port}`);
+    gate.judge(result('up', clock.now()), clock.now());
+    await gate.settled();
+    await canary.down();
+    clock.advance(20_000);
+    await gate.freshen(clock.now());
+    expect(gate.status()).toMatchObject({ active: true });
+
+    // A check starts while blind; the network comes back while it waits for its timeout.
+    const startedBlind = clock.now() + 500;
+    await canary.up();
+    clock.advance(2_500);
+    await gate.freshen(clock.now());
+    const endedAt = clock.now();
+    expect(gate.status()).toMatchObject({ active: false });
+    expect(gate.judge(result('down', startedBlind), clock.now())).toEqual({ counted: false, note: BLIND_NOTE });
+    // One that started after the blind period ended is the target's failure.
+    clock.advance(1_000);
+    expect(gate.judge(result('down', endedAt), clock.now())).toEqual({ counted: true, note: null });
+    expect(gate.judge(result('down', clock.now()), clock.now())).toEqual({ counted: true, note: null });
+    await gate.settled();
+    await canary.down();
   });
 
   it('never goes blind on a canary that has not answered since start, and says once that detection cannot work', async () => {

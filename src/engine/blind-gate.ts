@@ -46,6 +46,8 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
   /** When the last probe's answers were in. */
   private lastSettled = -Infinity;
   private blindSince: number | null = null;
+  /** When the last blind period ended: a check that started before then ran (partly) blind. */
+  private blindEndedAt = -Infinity;
   private everAnswered = new Set<string>();
   private detection: BlindDetection;
   /** The detection state the newest `blind_detection` line states (undefined: not read yet). */
@@ -85,7 +87,13 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.notice('off', 'Blind detection is off (FARSIGHT_CANARIES=off): failed checks count even while this machine has lost its network');
   }
 
-  /** Decides whether a result counts; may start a canary probe in the background. */
+  /**
+   * Decides whether a result counts; may start a canary probe in the background. A failure is not
+   * counted while the service is blind, nor when its check started before the blind period ended:
+   * a connection tried while the network was gone times out after it is back (found by
+   * test/faults/uplink.e2e-spec.ts: every monitor failing, and one with confirm_after 1 Down, at
+   * the moment the network returned).
+   */
   judge(result: CheckResult, now: number): { counted: boolean; note: string | null } {
     if (!this.enabled) return { counted: true, note: null };
     if (result.outcome === 'down') {
@@ -94,7 +102,7 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
       if (this.failures.length >= PILE_UP_FAILURES && now - this.lastProbe >= PILE_UP_WINDOW_MS) void this.probe();
     }
     if (now - this.lastProbe >= PROBE_EVERY_MS) void this.probe();
-    if (this.blindSince !== null && result.outcome === 'down') return { counted: false, note: BLIND_NOTE };
+    if (result.outcome === 'down' && (this.blindSince !== null || result.at_ms < this.blindEndedAt)) return { counted: false, note: BLIND_NOTE };
     return { counted: true, note: null };
   }
 
@@ -143,6 +151,7 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     } else if (!v.blind && this.blindSince !== null) {
       const since = this.blindSince;
       this.blindSince = null;
+      this.blindEndedAt = now;
       this.log.log('a canary is reachable again: checks count again');
       await this.events.record({ kind: 'blind', at: now, actor: 'system', text: `The service is online again after ${Math.round((now - since) / 1000)} s offline`, data: { active: false, since } });
       this.bus.emit('blind', { active: false, since });
