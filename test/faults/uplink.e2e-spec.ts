@@ -138,7 +138,9 @@ maybe('a cut uplink (network namespaces)', () => {
       const restoredAt = Date.now();
       await until(async () => !(await summary()).blind.active, 'the blind period to end', 90_000);
       const blindEndedAfterMs = Date.now() - restoredAt;
-      await until(async () => (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'down'")) > 0, 'target 0 to go Down (on disk)', 60_000);
+      await until(async () => (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'down' AND monitor_id = ?", [monitors[0].id])) > 0, 'target 0 to go Down (on disk)', 60_000);
+      // Only target 0: a check that had started while blind and timed out once the link was back is not counted.
+      expect(await query<{ monitor_id: number }>(db, "SELECT monitor_id FROM events WHERE kind = 'down'")).toEqual([{ monitor_id: monitors[0].id }]);
       const [failing] = await query<{ at: number }>(db, "SELECT at FROM events WHERE kind = 'failing' AND monitor_id = ? AND at >= ? ORDER BY at LIMIT 1", [monitors[0].id, cutAt]);
       const [down] = await query<{ at: number }>(db, "SELECT at FROM events WHERE kind = 'down' AND monitor_id = ?", [monitors[0].id]);
       const downAfterMs = down.at - failing.at;
