@@ -11,6 +11,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { parseIso, toIso } from '../common/time';
 import { Database } from '../db/database';
+import { ReadCacheMap } from '../db/read-cache';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { CreateKeyDto } from './dto/create-key.dto';
@@ -47,7 +48,7 @@ export function toApiKeyDto(k: ApiKeyEntity): ApiKeyDto {
 
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, ApiKeyEntity | null>();
+  private readonly cache = new ReadCacheMap<string, ApiKeyEntity | null>(1000);
 
   constructor(
     private readonly db: Database,
@@ -109,7 +110,7 @@ export class ApiKeysService {
         data: { key_id: id },
       });
     });
-    this.cache.clear();
+    this.cache.drop();
     this.bus.emit('access.ended', { kind: 'key', keyId: id });
   }
 
@@ -127,12 +128,7 @@ export class ApiKeysService {
   async resolve(value: string, ip: string): Promise<ApiKeyEntity | null> {
     if (!KEY_PATTERN.test(value)) return null;
     const hash = sha256(value);
-    let key = this.cache.get(hash);
-    if (key === undefined) {
-      key = await this.db.manager.findOneBy(ApiKeyEntity, { key_hash: hash });
-      if (this.cache.size > 1000) this.cache.clear();
-      this.cache.set(hash, key);
-    }
+    const key = await this.cache.get(hash, () => this.db.manager.findOneBy(ApiKeyEntity, { key_hash: hash }));
     const now = this.clock.now();
     if (!key || (key.expires_at !== null && key.expires_at <= now)) return null;
     if (key.last_used_at === null || now - key.last_used_at >= TOUCH_EVERY_MS || key.last_ip !== ip) {

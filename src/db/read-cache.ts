@@ -27,3 +27,32 @@ export class ReadCache<T> {
     this.value = null;
   }
 }
+
+/**
+ * Values read from the database by key, kept until dropped, with ReadCache's rule: a read under
+ * way when anything was dropped is answered but not kept. At most `max` values; when full, all go.
+ */
+export class ReadCacheMap<K, V> {
+  private readonly values = new Map<K, V>();
+  private generation = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** The kept value for `key`, or `load()`'s (kept when `keep` says so and no drop came meanwhile). */
+  async get(key: K, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    if (this.values.has(key)) return this.values.get(key) as V;
+    const generation = this.generation;
+    const value = await load();
+    if (generation === this.generation && keep(value)) {
+      if (this.values.size >= this.max) this.values.clear();
+      this.values.set(key, value);
+    }
+    return value;
+  }
+
+  /** Drops the values `which` picks (every value without it). */
+  drop(which: (value: V) => boolean = () => true): void {
+    this.generation += 1;
+    for (const [key, value] of this.values) if (which(value)) this.values.delete(key);
+  }
+}

@@ -10,6 +10,7 @@ import { addressBucket } from '../common/client-ip';
 import { CLOCK, Clock } from '../common/clock';
 import { RateLimiter } from '../common/rate-limit';
 import { Database } from '../db/database';
+import { ReadCacheMap } from '../db/read-cache';
 import { EventBus } from '../events/event-bus';
 import { CheckResult, NO_PHASES } from '../probes/check-result';
 import { EngineService } from './engine.service';
@@ -25,9 +26,7 @@ const CACHE_MAX = 50_000;
 
 @Injectable()
 export class HeartbeatService {
-  private readonly ids = new Map<string, number>();
-  /** Moves on at every forget: a look-up under way then is answered but not cached (see ReadCache). */
-  private generation = 0;
+  private readonly ids = new ReadCacheMap<string, number | null>(CACHE_MAX);
   private readonly perToken = new RateLimiter(600);
   private readonly unknownPerIp = new RateLimiter(60);
 
@@ -37,10 +36,7 @@ export class HeartbeatService {
     bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    const forget = ({ id }: { id: number }) => {
-      this.generation += 1;
-      for (const [token, cached] of this.ids) if (cached === id) this.ids.delete(token);
-    };
+    const forget = ({ id }: { id: number }) => this.ids.drop((cached) => cached === id);
     bus.on('monitor.deleted', forget);
     bus.on('monitor.changed', forget);
     bus.on('monitor.token', forget);
@@ -71,16 +67,15 @@ export class HeartbeatService {
   }
 
   /** Known tokens are cached by their text (only the hash is stored, and hashing every ping costs). */
-  private async lookup(token: string): Promise<number | null> {
-    const cached = this.ids.get(token);
-    if (cached !== undefined) return cached;
-    const generation = this.generation;
-    const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
-    if (!rows[0]) return null;
-    if (generation !== this.generation) return rows[0].id;
-    if (this.ids.size >= CACHE_MAX) this.ids.clear();
-    this.ids.set(token, rows[0].id);
-    return rows[0].id;
+  private lookup(token: string): Promise<number | null> {
+    return this.ids.get(
+      token,
+      async () => {
+        const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
+        return rows[0]?.id ?? null;
+      },
+      (id) => id !== null,
+    );
   }
 }
 
