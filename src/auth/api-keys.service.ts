@@ -128,7 +128,7 @@ export class ApiKeysService {
   async resolve(value: string, ip: string): Promise<ApiKeyEntity | null> {
     if (!KEY_PATTERN.test(value)) return null;
     const hash = sha256(value);
-    const key = await this.cache.get(hash, () => this.db.manager.findOneBy(ApiKeyEntity, { key_hash: hash }));
+    const key = await this.cache.get(hash, async () => (await this.db.read<ApiKeyEntity[]>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]))[0] ?? null);
     const now = this.clock.now();
     if (!key || (key.expires_at !== null && key.expires_at <= now)) return null;
     if (key.last_used_at === null || now - key.last_used_at >= TOUCH_EVERY_MS || key.last_ip !== ip) {

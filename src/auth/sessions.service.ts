@@ -66,7 +66,7 @@ export class SessionsService {
   async resolve(token: string, ip: string): Promise<SessionEntity | null> {
     if (token.length < 20 || token.length > 100) return null;
     const now = this.clock.now();
-    const s = await this.db.manager.findOneBy(SessionEntity, { token_hash: sha256(token) });
+    const [s] = await this.db.read<SessionEntity[]>('SELECT * FROM sessions WHERE token_hash = ?', [sha256(token)]);
     if (!s || s.expires_at <= now) return null;
     if (now - s.seen_at >= TOUCH_EVERY_MS || s.ip !== ip) {
       s.seen_at = now;
