@@ -1,37 +1,11 @@
 /**
- * A value read from the database and kept until it is dropped. A read that was under way when
- * the value was dropped answers its caller but is not kept: it may have run before the commit
- * that made the drop (Database.read sees committed rows only), and keeping it would hide that
- * change until the next drop.
+ * Values read from the database and kept until they are dropped. A read that was under way when
+ * anything was dropped answers its caller but is not kept: it may have run before the commit that
+ * made the drop (Database.read sees committed rows only), and keeping it would hide that change
+ * until the next drop.
  */
-export class ReadCache<T> {
-  private value: T | null = null;
-  private generation = 0;
 
-  /** The kept value, or `load()`'s (kept unless a drop came meanwhile). */
-  async get(load: () => Promise<T>): Promise<T> {
-    if (this.value !== null) return this.value;
-    const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) this.value = value;
-    return value;
-  }
-
-  /** The kept value without reading: null while nothing is kept. */
-  peek(): T | null {
-    return this.value;
-  }
-
-  drop(): void {
-    this.generation += 1;
-    this.value = null;
-  }
-}
-
-/**
- * Values read from the database by key, kept until dropped, with ReadCache's rule: a read under
- * way when anything was dropped is answered but not kept. At most `max` values; when full, all go.
- */
+/** Values by key, at most `max` of them (when full, all go). */
 export class ReadCacheMap<K, V> {
   private readonly values = new Map<K, V>();
   private generation = 0;
@@ -50,9 +24,33 @@ export class ReadCacheMap<K, V> {
     return value;
   }
 
+  /** The kept value for `key` without reading: undefined while nothing is kept. */
+  peek(key: K): V | undefined {
+    return this.values.get(key);
+  }
+
   /** Drops the values `which` picks (every value without it). */
   drop(which: (value: V) => boolean = () => true): void {
     this.generation += 1;
     for (const [key, value] of this.values) if (which(value)) this.values.delete(key);
+  }
+}
+
+/** One value (settings, a page's images). */
+export class ReadCache<T> {
+  private readonly kept = new ReadCacheMap<null, T>(1);
+
+  /** The kept value, or `load()`'s (kept unless a drop came meanwhile). */
+  get(load: () => Promise<T>): Promise<T> {
+    return this.kept.get(null, load);
+  }
+
+  /** The kept value without reading: null while nothing is kept. */
+  peek(): T | null {
+    return this.kept.peek(null) ?? null;
+  }
+
+  drop(): void {
+    this.kept.drop();
   }
 }

@@ -74,10 +74,13 @@ export class HeartbeatService {
         const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
         return rows[0]?.id ?? null;
       },
-      (id) => id !== null,
+      isKnown,
     );
   }
 }
+
+/** Only known tokens are kept: an unknown one may be sprayed by anyone, and costs a read each time. */
+const isKnown = (id: number | null): boolean => id !== null;
 
 /** Control characters out, whitespace folded: the text ends up in alerts and the timeline. */
 function clean(text: string): string {

@@ -35,8 +35,8 @@ export class SettingsService {
   }
 
   /**
-   * Saves some keys inside the caller's transaction; the cache is dropped now and again at the
-   * commit (a get() meanwhile reads, and caches, the settings committed before it).
+   * Saves some keys inside the caller's transaction; the cache is dropped at the commit (until
+   * then get() answers the settings committed before it).
    */
   async setIn<K extends Key>(m: EntityManager, values: Pick<StoredSettings, K>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {
@@ -45,7 +45,6 @@ export class SettingsService {
         JSON.stringify(value),
       ]);
     }
-    this.cache.drop();
     this.db.afterCommit(() => this.cache.drop());
   }
 
