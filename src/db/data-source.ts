@@ -1,6 +1,7 @@
 /**
- * Opens the SQLite database in the data dir: WAL, foreign keys, a busy timeout (so the CLI and
- * the service can share the file), and the migrations run before anything else touches it.
+ * Opens the SQLite database in the data dir: WAL, foreign keys, a busy timeout and transactions
+ * that take the write lock when they begin (so the CLI and the service can share the file), and
+ * the migrations run before anything else touches it.
  * A data dir or database that cannot be used stops with a StartupError that names the path.
  */
 import * as fs from 'node:fs';
@@ -14,6 +15,12 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export const DB_FILE = 'farsight.db';
+
+/**
+ * How long a statement waits for a lock another connection holds (the CLI beside the service, the
+ * service's reading connection beside its writing one) before SQLite answers SQLITE_BUSY.
+ */
+export const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * How the connection writes (docs/storage.md, "What a crash, a power cut and a SIGTERM can lose"):
@@ -51,11 +58,15 @@ export async function openDatabase(dataDir: string): Promise<DataSource> {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    enableWAL: true,
-    busyTimeout: 5000,
+    // TypeORM's enableWAL would send `PRAGMA journal_mode = WAL` before the busy timeout, so that
+    // first statement (it reads the file) would wait only node-sqlite3's default 1 s for a lock held
+    // elsewhere. Without it the busy timeout is the first statement, and WAL follows below.
+    busyTimeout: BUSY_TIMEOUT_MS,
   });
   try {
     await ds.initialize();
+    beginWritesImmediately(ds);
+    await ds.query('PRAGMA journal_mode = WAL');
     for (const pragma of DURABILITY_PRAGMAS) await ds.query(`PRAGMA ${pragma}`);
     await ds.runMigrations();
   } catch (err) {
@@ -64,6 +75,28 @@ export async function openDatabase(dataDir: string): Promise<DataSource> {
     throw line ? new StartupError(line) : err;
   }
   return ds;
+}
+
+/** The statement TypeORM's sqlite query runner begins every transaction with (a deferred BEGIN). */
+const TYPEORM_BEGIN = 'BEGIN TRANSACTION';
+
+/**
+ * Every transaction on this connection takes the write lock when it begins (BEGIN IMMEDIATE), and
+ * waits for it up to the busy timeout. With TypeORM's deferred BEGIN, a transaction's first SELECT
+ * only takes a snapshot; its first write must then upgrade it, and if another process (the CLI
+ * beside the service, or the service beside the CLI) committed in between, SQLite refuses at once
+ * with SQLITE_BUSY: the busy timeout does not cover a connection that already holds a snapshot.
+ * `farsight setup-link` failed that way beside a service that was still writing its first rows.
+ * Within one process nothing changes: its transactions already run one after another (Database.tx).
+ *
+ * TypeORM shares one query runner per sqlite connection (transactions, migrations, ds.query), so
+ * replacing its BEGIN there covers all of them; every other statement passes through unchanged.
+ */
+function beginWritesImmediately(ds: DataSource): void {
+  const runner = ds.createQueryRunner();
+  const query = runner.query.bind(runner) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
+  const immediate = (sql: string, ...rest: unknown[]) => query(sql === TYPEORM_BEGIN ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...rest);
+  runner.query = immediate as typeof runner.query;
 }
 
 function checkHeader(file: string): void {

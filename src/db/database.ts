@@ -19,6 +19,7 @@ import { Logger } from '@nestjs/common';
 import type * as sqlite3 from 'sqlite3';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SqliteConnectionOptions } from 'typeorm/driver/sqlite/SqliteConnectionOptions';
+import { BUSY_TIMEOUT_MS } from './data-source';
 
 /** The database cannot be written (disk full, I/O error, read-only file): nothing was changed. */
 export class StorageUnavailable extends Error {
@@ -57,9 +58,6 @@ interface RunnerState {
   isTransactionActive: boolean;
   transactionDepth: number;
 }
-
-/** How long a read waits when SQLite answers SQLITE_BUSY (rare in WAL mode: a recovery, a WAL restart). */
-const READ_BUSY_TIMEOUT_MS = 5000;
 
 export class Database {
   private tail: Promise<unknown> = Promise.resolve();
@@ -180,7 +178,7 @@ export class Database {
       if (err) this.log.error(`the database could not be opened for reading: ${err.message}`);
     };
     const reader = new driver.Database(options.database, driver.OPEN_READWRITE, failed);
-    reader.configure('busyTimeout', READ_BUSY_TIMEOUT_MS);
+    reader.configure('busyTimeout', BUSY_TIMEOUT_MS);
     reader.exec('PRAGMA query_only = ON; PRAGMA temp_store = MEMORY', failed);
     return reader;
   }
