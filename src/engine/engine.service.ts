@@ -598,7 +598,7 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
         part.flat(),
       );
     }
-    for (const e of events) await this.events.recordIn(tx, e);
+    await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
     for (const a of incidents.attach) {

@@ -18,6 +18,9 @@ export interface EventInput {
   at?: number;
 }
 
+/** 7 parameters a line: 700 a statement, well under SQLite's limit. */
+const EVENTS_PER_INSERT = 100;
+
 @Injectable()
 export class EventsService {
   constructor(
@@ -38,6 +41,21 @@ export class EventsService {
         data: e.data ? JSON.stringify(e.data) : null,
       }),
     );
+  }
+
+  /**
+   * Adds many lines inside the caller's transaction, in the order given, with one statement per
+   * 100 lines (the engine's flush after a mass outage carries one per monitor).
+   */
+  async recordAllIn(m: EntityManager, events: readonly EventInput[]): Promise<void> {
+    const now = this.clock.now();
+    for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
+      const part = events.slice(i, i + EVENTS_PER_INSERT);
+      await m.query(
+        `INSERT INTO events (at, kind, monitor_id, incident_id, actor, text, data) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        part.flatMap((e) => [e.at ?? now, e.kind, e.monitorId ?? null, e.incidentId ?? null, e.actor ?? null, e.text, e.data ? JSON.stringify(e.data) : null]),
+      );
+    }
   }
 
   record(e: EventInput): Promise<EventEntity> {
