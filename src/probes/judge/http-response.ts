@@ -42,8 +42,24 @@ export function rulesNeedBody(rules: HttpRules): boolean {
   return rules.body_contains !== null || rules.body_not_contains !== null || rules.json.length > 0;
 }
 
+/**
+ * expect_status as parsed, by its text: every check of an http monitor judges its status, and a
+ * box holds few distinct texts (the default `200-299` for most). Cleared when it grows past 1,000.
+ */
+const parsedStatus = new Map<string, ReturnType<typeof parseExpectStatus>>();
+
+function parsedExpectStatus(text: string): ReturnType<typeof parseExpectStatus> {
+  let parsed = parsedStatus.get(text);
+  if (!parsed) {
+    if (parsedStatus.size >= 1000) parsedStatus.clear();
+    parsed = parseExpectStatus(text);
+    parsedStatus.set(text, parsed);
+  }
+  return parsed;
+}
+
 function judgeStatus(expectStatus: string, status: number): CheckError | null {
-  const parsed = parseExpectStatus(expectStatus);
+  const parsed = parsedExpectStatus(expectStatus);
   if (!parsed.ok) return { code: 'status', message: `expect_status is not valid: ${parsed.message}` };
   if (statusMatches(parsed.ranges, status)) return null;
   return { code: 'status', message: `expected status ${expectStatus.replace(/\s+/g, '')}, got ${status}` };
