@@ -32,14 +32,20 @@ export function installHeartbeatRoutes(server: Server, heartbeats: HeartbeatServ
     }
     const ip = proxies.clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for']);
     const token = safeDecode(m[1]);
-    const answer = (text: string | null) =>
-      heartbeats.ping(token, m[2] ? 'fail' : 'ping', text, ip).then(
-        (a) => send(res, a),
-        (err: unknown) => {
-          log.error(`heartbeat failed: ${err instanceof Error ? err.stack : String(err)}`);
-          send(res, { status: 500, text: 'internal error' });
-        },
-      );
+    const failed = (err: unknown) => {
+      log.error(`heartbeat failed: ${err instanceof Error ? err.stack : String(err)}`);
+      send(res, { status: 500, text: 'internal error' });
+    };
+    const answer = (text: string | null) => {
+      let a: PingAnswer | Promise<PingAnswer>;
+      try {
+        a = heartbeats.ping(token, m[2] ? 'fail' : 'ping', text, ip);
+      } catch (err) {
+        return failed(err);
+      }
+      if (a instanceof Promise) a.then((done) => send(res, done), failed);
+      else send(res, a);
+    };
     if (req.method !== 'POST') return void answer(null);
     readCapped(req, (read) => {
       if (read === 'too_large') send(res, TOO_LARGE);

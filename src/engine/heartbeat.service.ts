@@ -42,9 +42,19 @@ export class HeartbeatService {
     bus.on('monitor.token', forget);
   }
 
-  async ping(token: string, kind: 'ping' | 'fail', text: string | null, ip: string): Promise<PingAnswer> {
+  /**
+   * Answers a ping or failure report. A token seen before is answered at once, without a promise
+   * (the common case, thousands a second); an unknown one after a read of the database.
+   */
+  ping(token: string, kind: 'ping' | 'fail', text: string | null, ip: string): PingAnswer | Promise<PingAnswer> {
+    if (!TOKEN_SHAPE.test(token)) return this.answer(null, kind, text, ip);
+    const id = this.ids.peek(token);
+    if (id !== undefined) return this.answer(id, kind, text, ip);
+    return this.lookup(token).then((found) => this.answer(found, kind, text, ip));
+  }
+
+  private answer(id: number | null, kind: 'ping' | 'fail', text: string | null, ip: string): PingAnswer {
     const now = this.clock.now();
-    const id = TOKEN_SHAPE.test(token) ? await this.lookup(token) : null;
     if (id === null) {
       const d = this.unknownPerIp.take(addressBucket(ip), now);
       if (!d.ok) return { status: 429, text: 'too many requests', retryAfterS: d.retryAfterS };
