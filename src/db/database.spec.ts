@@ -36,7 +36,8 @@ describe('StorageUnavailable', () => {
   });
 });
 
-describe('Database: reads see committed rows only', () => {
+/** Each test gets a database of its own in a temp dir, with a table t. */
+describe('Database on a file', () => {
   let dir: string;
   let db: Database;
 
@@ -51,148 +52,135 @@ describe('Database: reads see committed rows only', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const count = async (d: Database, how: 'read' | 'query') => {
-    const [{ n }] = await d[how]<{ n: number }[]>('SELECT COUNT(*) AS n FROM t');
-    return n;
-  };
+  describe('reads see committed rows only', () => {
+    const count = async (d: Database, how: 'read' | 'query') => {
+      const [{ n }] = await d[how]<{ n: number }[]>('SELECT COUNT(*) AS n FROM t');
+      return n;
+    };
 
-  it('does not see an open transaction, sees it once committed, never sees one rolled back', async () => {
-    const seen: Record<string, number> = {};
-    await db.tx(async (m) => {
-      await m.query("INSERT INTO t (v) VALUES ('a')");
-      seen.readInside = await count(db, 'read');
-      // The writing connection is the transaction's own: it sees the row already.
-      seen.queryInside = await count(db, 'query');
-    });
-    seen.readAfter = await count(db, 'read');
-    await expect(
-      db.tx(async (m) => {
-        await m.query("INSERT INTO t (v) VALUES ('b')");
-        seen.readBeforeRollback = await count(db, 'read');
-        throw new Error('changed my mind');
-      }),
-    ).rejects.toThrow('changed my mind');
-    seen.readAfterRollback = await count(db, 'read');
-    expect(seen).toEqual({ readInside: 0, queryInside: 1, readAfter: 1, readBeforeRollback: 1, readAfterRollback: 1 });
-  });
-
-  it('refuses to write through the reading connection', async () => {
-    await expect(db.read("INSERT INTO t (v) VALUES ('x')")).rejects.toThrow(/readonly|read-only|query_only/i);
-    expect(await count(db, 'query')).toBe(0);
-  });
-
-  it('runs afterCommit callbacks after the commit, in order, and drops them on a rollback', async () => {
-    const calls: string[] = [];
-    await db.tx(async (m) => {
-      db.afterCommit(() => calls.push('first'));
-      await m.query("INSERT INTO t (v) VALUES ('a')");
-      db.afterCommit(() => calls.push('second'));
-      calls.push('body done');
-    });
-    await db.tx(async () => {
-      db.afterCommit(() => calls.push('never'));
-      throw new Error('rolled back');
-    }).catch(() => undefined);
-    await db.tx(async () => undefined);
-    expect(calls).toEqual(['body done', 'first', 'second']);
-  });
-
-  it('answers reads while a long transaction holds the writing connection', async () => {
-    await db.query("INSERT INTO t (v) VALUES ('committed')");
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const tx = db.tx(async (m) => {
-      await m.query("UPDATE t SET v = 'changing'");
-      await held;
-    });
-    const rows = await db.read<{ v: string }[]>('SELECT v FROM t');
-    release();
-    await tx;
-    expect(rows).toEqual([{ v: 'committed' }]);
-    expect(await db.read('SELECT v FROM t')).toEqual([{ v: 'changing' }]);
-  });
-});
-
-describe('Database: sharing the file with another process', () => {
-  let dir: string;
-  let db: Database;
-
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-db-'));
-    db = new Database(await openDatabase(dir));
-    await db.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-  });
-
-  afterEach(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** A plain connection with no busy timeout (it answers SQLITE_BUSY at once), as another process would open it. */
-  const connect = (): Promise<sqlite3.Database> =>
-    new Promise((resolve, reject) => {
-      const c = new sqlite3.Database(databasePath(dir), sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(c)));
-    });
-  const exec = (c: sqlite3.Database, sql: string) => new Promise<void>((resolve, reject) => c.exec(sql, (err) => (err ? reject(err) : resolve())));
-  const close = (c: sqlite3.Database) => new Promise<void>((resolve) => c.close(() => resolve()));
-
-  /** Whether another connection could take the write lock right now. */
-  const writeLockFree = async (): Promise<boolean> => {
-    const c = await connect();
-    try {
-      await exec(c, 'BEGIN IMMEDIATE');
-      await exec(c, 'ROLLBACK');
-      return true;
-    } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
-      throw err;
-    } finally {
-      await close(c);
-    }
-  };
-
-  it('takes the write lock when a transaction begins, so a write from elsewhere waits instead of failing it', async () => {
-    const other = new Database(await openDatabase(dir));
-    try {
-      let otherWrite: Promise<void> | undefined;
-      let freeAfterRead: boolean | undefined;
+    it('does not see an open transaction, sees it once committed, never sees one rolled back', async () => {
+      const seen: Record<string, number> = {};
       await db.tx(async (m) => {
-        // A read first: after a deferred BEGIN this holds only a snapshot, another connection could
-        // commit now, and the write below would then fail at once with SQLITE_BUSY.
-        await m.query('SELECT COUNT(*) FROM t');
-        freeAfterRead = await writeLockFree();
-        otherWrite = other.tx(async (o) => {
-          await o.query("INSERT INTO t (v) VALUES ('other')");
-        });
-        await m.query("INSERT INTO t (v) VALUES ('mine')");
+        await m.query("INSERT INTO t (v) VALUES ('a')");
+        seen.readInside = await count(db, 'read');
+        // The writing connection is the transaction's own: it sees the row already.
+        seen.queryInside = await count(db, 'query');
       });
-      await otherWrite;
-      expect(freeAfterRead).toBe(false);
-      expect(await db.read('SELECT v FROM t ORDER BY id')).toEqual([{ v: 'mine' }, { v: 'other' }]);
-      expect(await writeLockFree()).toBe(true);
-    } finally {
-      await other.close();
-    }
+      seen.readAfter = await count(db, 'read');
+      await expect(
+        db.tx(async (m) => {
+          await m.query("INSERT INTO t (v) VALUES ('b')");
+          seen.readBeforeRollback = await count(db, 'read');
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      seen.readAfterRollback = await count(db, 'read');
+      expect(seen).toEqual({ readInside: 0, queryInside: 1, readAfter: 1, readBeforeRollback: 1, readAfterRollback: 1 });
+    });
+
+    it('refuses to write through the reading connection', async () => {
+      await expect(db.read("INSERT INTO t (v) VALUES ('x')")).rejects.toThrow(/readonly|read-only|query_only/i);
+      expect(await count(db, 'query')).toBe(0);
+    });
+
+    it('runs afterCommit callbacks after the commit, in order, and drops them on a rollback', async () => {
+      const calls: string[] = [];
+      await db.tx(async (m) => {
+        db.afterCommit(() => calls.push('first'));
+        await m.query("INSERT INTO t (v) VALUES ('a')");
+        db.afterCommit(() => calls.push('second'));
+        calls.push('body done');
+      });
+      await db.tx(async () => {
+        db.afterCommit(() => calls.push('never'));
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      await db.tx(async () => undefined);
+      expect(calls).toEqual(['body done', 'first', 'second']);
+    });
+
+    it('answers reads while a long transaction holds the writing connection', async () => {
+      await db.query("INSERT INTO t (v) VALUES ('committed')");
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const tx = db.tx(async (m) => {
+        await m.query("UPDATE t SET v = 'changing'");
+        await held;
+      });
+      const rows = await db.read<{ v: string }[]>('SELECT v FROM t');
+      release();
+      await tx;
+      expect(rows).toEqual([{ v: 'committed' }]);
+      expect(await db.read('SELECT v FROM t')).toEqual([{ v: 'changing' }]);
+    });
   });
 
-  it('waits for a lock held elsewhere from its very first statement when it opens', async () => {
-    // EXCLUSIVE locking mode keeps a lock on the file itself that no new connection can read past
-    // (it can only be taken while no other connection has the file open). Held 1.5 s: longer than
-    // the 1 s node-sqlite3 waits before its busy timeout is set, shorter than the busy timeout.
-    await db.close();
-    const holder = await connect();
-    await exec(holder, 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
-    let released = false;
-    const release = setTimeout(() => void close(holder).then(() => (released = true)), 1500);
-    try {
-      const second = new Database(await openDatabase(dir));
-      expect(released).toBe(true);
-      expect(await second.read('SELECT COUNT(*) AS n FROM t')).toEqual([{ n: 0 }]);
-      await second.close();
-    } finally {
-      clearTimeout(release);
-      if (!released) await close(holder);
-    }
+  describe('sharing the file with another process', () => {
+    /** A plain connection with no busy timeout (it answers SQLITE_BUSY at once), as another process would open it. */
+    const connect = (): Promise<sqlite3.Database> =>
+      new Promise((resolve, reject) => {
+        const c = new sqlite3.Database(databasePath(dir), sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(c)));
+      });
+    const exec = (c: sqlite3.Database, sql: string) => new Promise<void>((resolve, reject) => c.exec(sql, (err) => (err ? reject(err) : resolve())));
+    const close = (c: sqlite3.Database) => new Promise<void>((resolve) => c.close(() => resolve()));
+
+    /** Whether another connection could take the write lock right now. */
+    const writeLockFree = async (): Promise<boolean> => {
+      const c = await connect();
+      try {
+        await exec(c, 'BEGIN IMMEDIATE');
+        await exec(c, 'ROLLBACK');
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+        throw err;
+      } finally {
+        await close(c);
+      }
+    };
+
+    it('takes the write lock when a transaction begins, so a write from elsewhere waits instead of failing it', async () => {
+      const other = new Database(await openDatabase(dir));
+      try {
+        let otherWrite: Promise<void> | undefined;
+        let freeAfterRead: boolean | undefined;
+        await db.tx(async (m) => {
+          // A read first: after a deferred BEGIN this holds only a snapshot, another connection could
+          // commit now, and the write below would then fail at once with SQLITE_BUSY.
+          await m.query('SELECT COUNT(*) FROM t');
+          freeAfterRead = await writeLockFree();
+          otherWrite = other.tx(async (o) => {
+            await o.query("INSERT INTO t (v) VALUES ('other')");
+          });
+          await m.query("INSERT INTO t (v) VALUES ('mine')");
+        });
+        await otherWrite;
+        expect(freeAfterRead).toBe(false);
+        expect(await db.read('SELECT v FROM t ORDER BY id')).toEqual([{ v: 'mine' }, { v: 'other' }]);
+        expect(await writeLockFree()).toBe(true);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('waits for a lock held elsewhere from its very first statement when it opens', async () => {
+      // EXCLUSIVE locking mode keeps a lock on the file itself that no new connection can read past
+      // (it can only be taken while no other connection has the file open). Held 1.5 s: longer than
+      // the 1 s node-sqlite3 waits before its busy timeout is set, shorter than the busy timeout.
+      await db.close();
+      const holder = await connect();
+      await exec(holder, 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
+      let released = false;
+      const release = setTimeout(() => void close(holder).then(() => (released = true)), 1500);
+      try {
+        const second = new Database(await openDatabase(dir));
+        expect(released).toBe(true);
+        expect(await second.read('SELECT COUNT(*) AS n FROM t')).toEqual([{ n: 0 }]);
+        await second.close();
+      } finally {
+        clearTimeout(release);
+        if (!released) await close(holder);
+      }
+    });
   });
 });
-

@@ -83,6 +83,15 @@ describe('BlindGate', () => {
     new BlindGate(loadConfig({ FARSIGHT_DATA_DIR: dir, FARSIGHT_CANARIES: canaries }), clock, db, new EventsService(db, clock), bus);
   const lines = async (kind: string) => (await db.query<{ text: string }[]>('SELECT text FROM events WHERE kind = ? ORDER BY id', [kind])).map((r) => r.text);
 
+  /** A gate over one local canary that has answered once. */
+  const answeredOnce = async () => {
+    const canary = await canaryServer();
+    const gate = gateFor(`127.0.0.1:${canary.port}`);
+    gate.judge(result('up', clock.now()), clock.now());
+    await gate.settled();
+    return { canary, gate };
+  };
+
   it('goes blind when the canary that answered stops answering during a pile-up of failures, and back when it answers', async () => {
     const canary = await canaryServer();
     const gate = gateFor(`127.0.0.1:${canary.port}`);
@@ -116,10 +125,7 @@ describe('BlindGate', () => {
   });
 
   it('judges a failure on a fresh probe: not counted right after the network is lost, counted as soon as it is back', async () => {
-    const canary = await canaryServer();
-    const gate = gateFor(`127.0.0.1:${canary.port}`);
-    gate.judge(result('up', clock.now()), clock.now());
-    await gate.settled();
+    const { canary, gate } = await answeredOnce();
 
     // One failure, no pile-up yet: the canaries are asked before it is judged.
     await canary.down();
@@ -141,10 +147,7 @@ describe('BlindGate', () => {
   });
 
   it('does not count a failure of a check that started while blind, even when it ends after the network is back', async () => {
-    const canary = await canaryServer();
-    const gate = gateFor(`127.0.0.1:${canary.port}`);
-    gate.judge(result('up', clock.now()), clock.now());
-    await gate.settled();
+    const { canary, gate } = await answeredOnce();
     await canary.down();
     clock.advance(20_000);
     await gate.freshen(clock.now());

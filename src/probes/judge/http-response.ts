@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { CheckError } from '../check-result';
 import type { HttpSettings } from '../kinds';
 import { clip } from './clip';
-import { parseExpectStatus, statusMatches } from './expect-status';
+import { ParsedExpectStatus, parseExpectStatus, statusMatches } from './expect-status';
 import { evaluateJsonRule } from './json-path';
 
 export type HttpRules = Pick<
@@ -46,9 +46,9 @@ export function rulesNeedBody(rules: HttpRules): boolean {
  * expect_status as parsed, by its text: every check of an http monitor judges its status, and a
  * box holds few distinct texts (the default `200-299` for most). Cleared when it grows past 1,000.
  */
-const parsedStatus = new Map<string, ReturnType<typeof parseExpectStatus>>();
+const parsedStatus = new Map<string, ParsedExpectStatus>();
 
-function parsedExpectStatus(text: string): ReturnType<typeof parseExpectStatus> {
+function parsedExpectStatus(text: string): ParsedExpectStatus {
   let parsed = parsedStatus.get(text);
   if (!parsed) {
     if (parsedStatus.size >= 1000) parsedStatus.clear();
