@@ -26,13 +26,14 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   express.disable('x-powered-by');
   express.set('etag', false);
   await app.init();
-  // Heartbeat pings are answered ahead of express: the busiest route needs none of the framework.
-  installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy));
   // Installed last so it runs first: a URL over the limit is answered before any route looks at it.
   const https = deps.config.publicUrl.startsWith('https:');
   installRequestLimits(app.getHttpServer(), https);
   // Last, so it runs first: every answer, whoever writes it, carries the security headers.
   installSecurityHeaders(app.getHttpServer(), https);
+  // Heartbeat pings are answered ahead of all of that, with the same headers and limit of their
+  // own: the busiest route needs none of the framework, nor headers set one by one.
+  installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy), https);
   // HTTP-01 challenges on the main listener too (an owner may forward port 80 to it), ahead of everything.
   installChallengeRoute(app.getHttpServer(), app.get(ChallengeStore));
   // The custom hosts' listeners hand their requests to this same handler: one status page.

@@ -213,6 +213,34 @@ describe('heartbeats', () => {
     await t.http.head(url).expect(200);
   });
 
+  it('counts the deadline from the last ping, across deadlines set by earlier pings', async () => {
+    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    const url = new URL(m.heartbeat_url).pathname;
+    const tickAt = async (ms: number) => {
+      t.clock.advance(ms);
+      engine.tick();
+      await engine.idle();
+    };
+    await t.http.get(url).expect(200);
+    await tickAt(200_000);
+    await t.http.get(url).expect(200);
+    await tickAt(100_000);
+    await t.http.get(url).expect(200);
+    // The first ping's deadline (360 s) and the second's (560 s) pass: the third ping's (660 s) counts.
+    await tickAt(60_000);
+    await tickAt(200_000);
+    expect(await state(m.id)).toMatchObject({ status: 'up' });
+    await tickAt(99_000);
+    expect(await state(m.id)).toMatchObject({ status: 'up' });
+    await tickAt(1_000);
+    expect(await state(m.id)).toMatchObject({ status: 'down', error: { code: 'heartbeat' } });
+    // A failure report after a ping: down at once, and the next deadline runs from the report.
+    await t.http.get(url).expect(200);
+    await tickAt(100_000);
+    await t.http.post(`${url}/fail`).expect(200);
+    expect(await state(m.id)).toMatchObject({ status: 'down' });
+  });
+
   it('goes down at once on a failure report and keeps its text', async () => {
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(heartbeatMonitor()).expect(201)).body;
     const url = new URL(m.heartbeat_url).pathname;

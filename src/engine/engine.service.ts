@@ -414,7 +414,12 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
     const m = this.live.get(id);
     if (!m || m.config.kind !== 'heartbeat' || m.config.paused) return false;
     this.record(id, result, { kind: source });
-    this.scheduler.at(id, this.clock.now() + (m.config.interval_s + m.config.settings.grace_s) * 1000);
+    const due = this.clock.now() + (m.config.interval_s + m.config.settings.grace_s) * 1000;
+    // A ping only moves the deadline later, and runDue, when the earlier deadline comes, finds the
+    // newer ping and sets the deadline from it: one move in the due heap per window, not per ping.
+    // A failure report does not count as a ping there, so it sets its deadline itself.
+    const current = this.scheduler.dueOf(id);
+    if (source === 'fail' || current === undefined || current > due) this.scheduler.at(id, due);
     return true;
   }
 
