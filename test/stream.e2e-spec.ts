@@ -316,6 +316,34 @@ describe('GET /stream', () => {
     await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
   });
 
+  it('replays the check events made while no client was connected', async () => {
+    const away = await helloed(bearer(read));
+    const held = away.lastEventId;
+    away.close();
+    await away.closed;
+    // The service sees the close a moment after the client: polled, not slept.
+    for (let i = 0; i < 400 && hub.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(hub.size).toBe(0);
+
+    const m = await create(httpMonitor({ name: 'alone' }, { url: target.url }));
+    await advance(0);
+    target.status = 503;
+    await advance(60_000);
+    target.status = 200;
+    await commit();
+
+    const back = await helloed({ ...bearer(read), 'Last-Event-ID': held });
+    await back.until(() => checksOf(back, m.id).length === 2, 'the replayed checks');
+    expect(back.of('reset')).toEqual([]);
+    const seqs = back.events.slice(1).map((e) => seqOf(e.id));
+    expect(seqs).toEqual(seqs.map((_, i) => seqOf(held) + 1 + i));
+    const stored = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body.items as Record<string, unknown>[];
+    const pick = (r: Record<string, unknown>) => ({ monitor_id: m.id, at_ms: r.at_ms, outcome: r.outcome, latency_ms: r.latency_ms, status: r.status, error: r.error });
+    expect(checksOf(back, m.id).map((e) => e.data)).toEqual([pick(stored[1]), pick(stored[0])]);
+    expect(checksOf(back, m.id)[1].data).toMatchObject({ outcome: 'down', status: 503, error: { code: 'status' } });
+    await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
+  });
+
   it('tells a client to reload (reset) when its Last-Event-ID cannot be resumed exactly', async () => {
     flood(1100);
     const last = seqOf(hub.lastEventId);
