@@ -78,8 +78,8 @@ export async function dnsQuery(servers: readonly string[] | null, name: string, 
   const timedOut = (): DnsQueryAnswer => ({ ok: false, rcode: null, error: failure('timeout', `no answer from ${via} within ${timeoutMs} ms`) });
   return withDeadline(
     timeoutMs,
-    async (signal) => {
-      signal.addEventListener('abort', () => resolver.cancel(), { once: true });
+    async (deadline) => {
+      deadline.onExpire(() => resolver.cancel());
       try {
         return { ok: true, answers: await QUERIES[type](resolver, name) };
       } catch (err) {

@@ -9,7 +9,7 @@ import { isIP, LookupFunction, Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { CertInfo, CheckPhases } from '../check-result';
 import { certInfo, skipNodeIdentityCheck, verifyPeer } from './cert';
-import { lapTimer } from './deadline';
+import { Deadline, lapTimer } from './deadline';
 import { CheckFailure, failure } from './result-builders';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -55,7 +55,7 @@ export interface HopResponse {
 }
 
 /** Resolves at the response headers; rejects with the socket's error or a CheckFailure. */
-export function startHop(target: HopTarget, trace: HopTrace, signal: AbortSignal): Promise<HopResponse> {
+export function startHop(target: HopTarget, trace: HopTrace, deadline: Deadline): Promise<HopResponse> {
   return new Promise((resolve, reject) => {
     const secure = target.url.protocol === 'https:';
     trace.stage = isIP(target.connectHost) ? 'connecting' : 'resolving';
@@ -66,7 +66,6 @@ export function startHop(target: HopTarget, trace: HopTrace, signal: AbortSignal
       method: target.method,
       headers: target.headers,
       agent: false,
-      signal,
       lookup: target.lookup,
     };
     if (secure) {
@@ -85,6 +84,8 @@ export function startHop(target: HopTarget, trace: HopTrace, signal: AbortSignal
       return;
     }
     req.on('error', reject);
+    // What the deadline does to a request: it goes, with whatever it has opened.
+    deadline.onExpire(() => req.destroy(new Error('the check reached its deadline')));
     req.on('socket', (socket) => watchSocket(socket, secure, target, trace));
     req.on('response', (res) => {
       trace.stage = 'reading';

@@ -9,7 +9,7 @@ import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, HttpAuth, HttpSettings } from '../kinds';
 import { judgeHttpResponse, rulesNeedBody } from '../judge/http-response';
 import { trustOptions } from './cert';
-import { msSince, withDeadline } from './deadline';
+import { Deadline, msSince, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { HopTarget, HopTrace, Stage, startHop } from './http-exchange';
 import { describeUrl, Hop, hopKey, nextStep } from './http-redirect';
@@ -41,7 +41,7 @@ export async function checkHttp(settings: HttpSettings, ctx: CheckContext, env: 
     judged(atMs, { latency_ms, detail, phases: trace.phases, status: trace.status, cert: trace.cert }, error);
   return withDeadline(
     ctx.timeout_ms,
-    async (signal) => result(await probe(settings, ctx, env, trace, signal, start)),
+    async (deadline) => result(await probe(settings, ctx, env, trace, deadline, start)),
     () =>
       result({
         error: failure('timeout', `timed out after ${ctx.timeout_ms} ms ${STAGE_TEXT[trace.stage]}`),
@@ -56,7 +56,7 @@ async function probe(
   ctx: CheckContext,
   env: CheckerEnv,
   trace: HopTrace,
-  signal: AbortSignal,
+  deadline: Deadline,
   start: number,
 ): Promise<Verdict> {
   const verdict = (error: CheckError | null, detail: string | null = null): Verdict => ({
@@ -75,7 +75,7 @@ async function probe(
     trace.phases = emptyPhases(); // phases describe the last hop; latency covers them all
     const where = hostPort(target.connectHost, Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80));
     try {
-      const response = await startHop(target, trace, signal);
+      const response = await startHop(target, trace, deadline);
       const step = settings.follow_redirects
         ? nextStep(hop, response.status, response.headers.location, visited)
         : ({ kind: 'final' } as const);

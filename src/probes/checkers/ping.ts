@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, PingSettings } from '../kinds';
 import { judgePing, parsePingSummary, pingLatency, PingSummary } from '../judge/ping-summary';
-import { lapTimer, withDeadline } from './deadline';
+import { Deadline, lapTimer, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { describeSocketError } from './net-errors';
 import { emptyPhases, failure, judged } from './result-builders';
@@ -27,7 +27,7 @@ export async function checkPing(settings: PingSettings, ctx: CheckContext, env: 
   const phases = emptyPhases();
   return withDeadline(
     ctx.timeout_ms,
-    async (signal) => {
+    async (deadline) => {
       const lap = lapTimer();
       let address: string;
       try {
@@ -37,7 +37,7 @@ export async function checkPing(settings: PingSettings, ctx: CheckContext, env: 
       }
       if (!isIP(settings.host)) phases.dns_ms = lap();
       const waitS = replyWaitSeconds(ctx.timeout_ms - (performance.now() - start), settings.packets);
-      const run = await runPing(address, settings.packets, waitS, signal);
+      const run = await runPing(address, settings.packets, waitS, deadline);
       if ('error' in run) return judged(atMs, { latency_ms: null, phases }, run.error);
       const { summary } = run;
       const detail = describeSummary(summary);
@@ -53,12 +53,14 @@ function replyWaitSeconds(remainingMs: number, packets: number): string {
   return Math.max(MIN_WAIT_S, budget / 1000).toFixed(1);
 }
 
-function runPing(address: string, packets: number, waitS: string, signal: AbortSignal): Promise<PingRun> {
+function runPing(address: string, packets: number, waitS: string, deadline: Deadline): Promise<PingRun> {
+  const abort = new AbortController();
+  deadline.onExpire(() => abort.abort());
   const args = ['-n', '-c', String(packets), '-W', waitS, '-i', String(INTERVAL_MS / 1000), `-${isIP(address)}`, address];
   return new Promise((resolve) => {
     // env is passed explicitly so the PATH we see is the one used: jest's sandbox has its own
     // copy of process.env, and the stand-in ping of the tests is found through it.
-    execFile('ping', args, { signal, killSignal: 'SIGKILL', env: process.env }, (err, stdout, stderr) => {
+    execFile('ping', args, { signal: abort.signal, killSignal: 'SIGKILL', env: process.env }, (err, stdout, stderr) => {
       // ping exits 1 when replies are missing: the summary, not the exit code, tells what happened.
       const summary = parsePingSummary(stdout);
       if (summary) return resolve({ summary });

@@ -7,7 +7,7 @@ import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, TcpSettings } from '../kinds';
 import { BANNER_MAX_BYTES, bannerDecidable, firstLine, judgeBanner } from '../judge/banner';
 import { clip } from '../judge/clip';
-import { lapTimer, msSince, withDeadline } from './deadline';
+import { Deadline, lapTimer, msSince, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { describeSocketError, hostPort } from './net-errors';
 import { emptyPhases, failure, judged } from './result-builders';
@@ -29,8 +29,8 @@ export async function checkTcp(settings: TcpSettings, ctx: CheckContext, env: Ch
   const where = hostPort(settings.host, settings.port);
   return withDeadline(
     ctx.timeout_ms,
-    async (signal) => {
-      const { error, detail } = await probe(settings, ctx, signal, phases, progress);
+    async (deadline) => {
+      const { error, detail } = await probe(settings, ctx, deadline, phases, progress);
       return judged(atMs, { latency_ms: msSince(start), phases, detail }, error);
     },
     () => {
@@ -43,7 +43,7 @@ export async function checkTcp(settings: TcpSettings, ctx: CheckContext, env: Ch
 async function probe(
   settings: TcpSettings,
   ctx: CheckContext,
-  signal: AbortSignal,
+  deadline: Deadline,
   phases: CheckResult['phases'],
   progress: { stage: Stage },
 ): Promise<{ error: CheckError | null; detail: string | null }> {
@@ -56,7 +56,7 @@ async function probe(
     port: settings.port,
     lookup: guardedLookup(settings.ip_version, ctx.allow_private_targets),
   });
-  signal.addEventListener('abort', () => socket.destroy(), { once: true });
+  deadline.onExpire(() => socket.destroy());
   try {
     await connected(socket, phases);
     if (settings.send !== null) {

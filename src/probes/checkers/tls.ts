@@ -9,7 +9,7 @@ import type { CertInfo, CheckError, CheckResult } from '../check-result';
 import type { CheckContext, TlsSettings } from '../kinds';
 import { describeCertValidity } from '../judge/cert-validity';
 import { certInfo, skipNodeIdentityCheck, trustOptions, verifyPeer } from './cert';
-import { lapTimer, msSince, withDeadline } from './deadline';
+import { Deadline, lapTimer, msSince, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { describeSocketError, hostPort } from './net-errors';
 import { emptyPhases, failure, judged } from './result-builders';
@@ -22,8 +22,8 @@ export async function checkTls(settings: TlsSettings, ctx: CheckContext, env: Ch
   const where = hostPort(settings.host, settings.port);
   return withDeadline(
     ctx.timeout_ms,
-    async (signal) => {
-      const { error, cert } = await probe(settings, ctx, env, signal, phases);
+    async (deadline) => {
+      const { error, cert } = await probe(settings, ctx, env, deadline, phases);
       const detail = cert ? describeCertValidity(cert, atMs) : null;
       return judged(atMs, { latency_ms: msSince(start), phases, cert, detail }, error);
     },
@@ -39,7 +39,7 @@ async function probe(
   settings: TlsSettings,
   ctx: CheckContext,
   env: CheckerEnv,
-  signal: AbortSignal,
+  deadline: Deadline,
   phases: CheckResult['phases'],
 ): Promise<{ error: CheckError | null; cert: CertInfo | null }> {
   if (net.isIP(settings.host)) {
@@ -56,7 +56,7 @@ async function probe(
     lookup: guardedLookup('auto', ctx.allow_private_targets),
     ...trustOptions(env),
   });
-  signal.addEventListener('abort', () => socket.destroy(), { once: true });
+  deadline.onExpire(() => socket.destroy());
   try {
     await handshake(socket, phases);
     const cert = certInfo(socket.getPeerCertificate());
