@@ -113,26 +113,56 @@ export interface LoadResult {
   firstError: string | null;
 }
 
+/**
+ * The bookkeeping of a closed-loop load run, whatever sends the requests (runLoad here,
+ * runRawGetLoad in raw-load.ts): how many were sent, when to stop, answers by status.
+ */
+export class LoadTally {
+  private readonly latencies: number[] = [];
+  private readonly statuses: Record<number, number> = {};
+  private firstError: string | null = null;
+  private issued = 0;
+  private readonly started = performance.now();
+  private readonly deadline: number;
+  private readonly limit: number;
+
+  constructor(o: { requests?: number; durationMs?: number }) {
+    if (o.requests === undefined && o.durationMs === undefined) throw new Error('a load run needs requests or durationMs');
+    this.deadline = o.durationMs === undefined ? Infinity : this.started + o.durationMs;
+    this.limit = o.requests ?? Infinity;
+  }
+
+  /** The index of the next request, or null when the run is over. */
+  next(): number | null {
+    return this.issued < this.limit && performance.now() < this.deadline ? this.issued++ : null;
+  }
+
+  answered(status: number, ms: number, body: () => string): void {
+    this.latencies.push(ms);
+    this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+    if (status >= 400 && this.firstError === null) this.firstError = `HTTP ${status} ${body().slice(0, 200)}`;
+  }
+
+  failed(message: string): void {
+    this.statuses[0] = (this.statuses[0] ?? 0) + 1;
+    this.firstError ??= message;
+  }
+
+  result(): LoadResult {
+    return { latencies: this.latencies, statuses: this.statuses, elapsedMs: performance.now() - this.started, firstError: this.firstError };
+  }
+}
+
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  if (o.requests === undefined && o.durationMs === undefined) throw new Error('runLoad needs requests or durationMs');
+  const tally = new LoadTally(o);
   const agent = keepAliveAgent(o.concurrency);
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let firstError: string | null = null;
-  let issued = 0;
-  const started = performance.now();
-  const deadline = o.durationMs === undefined ? Infinity : started + o.durationMs;
-  const limit = o.requests ?? Infinity;
   const worker = async (): Promise<void> => {
-    while (issued < limit && performance.now() < deadline) {
+    for (let i = tally.next(); i !== null; i = tally.next()) {
       try {
-        const a = await o.task(issued++, agent);
-        latencies.push(a.ms);
-        statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-        if (a.status >= 400 && firstError === null) firstError = `HTTP ${a.status} ${(a.body ?? '').slice(0, 200)}`;
+        const a = await o.task(i, agent);
+        tally.answered(a.status, a.ms, () => a.body ?? '');
       } catch (err) {
-        statuses[0] = (statuses[0] ?? 0) + 1;
-        if (firstError === null) firstError = err instanceof Error ? err.message : String(err);
+        tally.failed(err instanceof Error ? err.message : String(err));
       }
     }
   };
@@ -141,7 +171,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   } finally {
     agent.destroy();
   }
-  return { latencies, statuses, elapsedMs: performance.now() - started, firstError };
+  return tally.result();
 }
 
 /** A task that sends one GET with the given headers. */

@@ -10,7 +10,7 @@
  * `Connection: close` is counted and the worker connects again.
  */
 import * as net from 'node:net';
-import type { LoadResult } from './http-client';
+import { LoadResult, LoadTally } from './http-client';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** An answer's head past this is not one of ours: refused. */
@@ -94,21 +94,9 @@ export interface RawGetLoadOptions {
 
 /** Like runLoad with getTask (http-client.ts), over raw sockets: latencies, answers by status (0 = failed). */
 export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
-  if (o.requests === undefined && o.durationMs === undefined) throw new Error('runRawGetLoad needs requests or durationMs');
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let firstError: string | null = null;
-  let issued = 0;
-  const started = performance.now();
-  const deadline = o.durationMs === undefined ? Infinity : started + o.durationMs;
-  const limit = o.requests ?? Infinity;
+  const tally = new LoadTally(o);
   const timeoutMs = o.timeoutMs ?? 10_000;
   const hostHeader = `Host: ${o.host}:${o.port}\r\n\r\n`;
-  const more = () => issued < limit && performance.now() < deadline;
-  const failed = (message: string) => {
-    statuses[0] = (statuses[0] ?? 0) + 1;
-    firstError ??= message;
-  };
 
   const worker = () =>
     new Promise<void>((finish) => {
@@ -117,7 +105,8 @@ export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
       let sentAt = 0;
       let inFlight = false;
       const next = () => {
-        if (!more()) {
+        const i = tally.next();
+        if (i === null) {
           const s = socket;
           socket = null;
           s?.destroy();
@@ -127,7 +116,7 @@ export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
         if (!socket) connect();
         sentAt = performance.now();
         inFlight = true;
-        socket!.write(`GET ${o.path(issued++)} HTTP/1.1\r\n${hostHeader}`, 'latin1');
+        socket!.write(`GET ${o.path(i)} HTTP/1.1\r\n${hostHeader}`, 'latin1');
       };
       const drop = (message: string) => {
         const s = socket;
@@ -135,7 +124,7 @@ export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
         s?.destroy();
         if (inFlight) {
           inFlight = false;
-          failed(message);
+          tally.failed(message);
           next();
         }
       };
@@ -161,9 +150,7 @@ export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
               return;
             }
             inFlight = false;
-            latencies.push(performance.now() - sentAt);
-            statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-            if (a.status >= 400) firstError ??= `HTTP ${a.status} ${a.body.toString('utf8', 0, 200)}`;
+            tally.answered(a.status, performance.now() - sentAt, () => a.body.toString('utf8', 0, 200));
             if (a.close) {
               socket = null;
               s.destroy();
@@ -181,10 +168,5 @@ export function runRawGetLoad(o: RawGetLoadOptions): Promise<LoadResult> {
       next();
     });
 
-  return Promise.all(Array.from({ length: o.concurrency }, worker)).then(() => ({
-    latencies,
-    statuses,
-    elapsedMs: performance.now() - started,
-    firstError,
-  }));
+  return Promise.all(Array.from({ length: o.concurrency }, worker)).then(() => tally.result());
 }
