@@ -41,6 +41,7 @@ options:
   --stall-mb M     stream: event MB sent to the readers that stay, for the stalled client to be cut off (10)
   --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)
   --concurrency C  api 4, heartbeats 16, alerts 16 (clients sending the failure reports)
+  --client K       heartbeats: raw (keep-alive raw sockets, the default) or http (node:http's client)
   --requests N     api: requests per route and pass (200)
   --rows N         writer: rows per run (100000)
   --repeat R       writer 3, startup 3
