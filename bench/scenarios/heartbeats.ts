@@ -2,9 +2,10 @@
  * heartbeats: sustained pings per second into GET /hb/{token} across N heartbeat monitors, with
  * `concurrency` keep-alive clients for a set duration, round-robin over the tokens (so no token
  * nears its 600-a-minute limit). The clients are raw sockets (raw-load.ts): node:http's client
- * took 70-77 % of a core from the service on this 2-core machine; `--client http` uses it anyway. Every token is pinged once before timing (the service caches the
- * token → monitor lookup; a cold cache is one query per token, once). Also the service's CPU per
- * ping, and after a graceful stop the stored rows against the pings answered OK.
+ * took 70-77 % of a core from the service on this 2-core machine; `--client http` uses it anyway.
+ * Every token is pinged once before timing (the service caches the token → monitor lookup; a cold
+ * cache is one query per token, once). Also the service's CPU per ping, and after a graceful stop
+ * the stored rows against the pings answered OK.
  */
 import type { Options } from '../args';
 import { measureDb } from '../db';

@@ -412,9 +412,10 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
   /** Heartbeat ping or failure report: the deadline moves on. */
   heartbeat(id: number, result: CheckResult, source: 'ping' | 'fail'): boolean {
     const m = this.live.get(id);
-    if (!m || m.config.kind !== 'heartbeat' || m.config.paused) return false;
+    const window = m ? heartbeatWindowMs(m.config) : null;
+    if (!m || window === null || m.config.paused) return false;
     this.record(id, result, { kind: source });
-    const due = this.clock.now() + (m.config.interval_s + m.config.settings.grace_s) * 1000;
+    const due = this.clock.now() + window;
     // A ping only moves the deadline later, and runDue, when the earlier deadline comes, finds the
     // newer ping and sets the deadline from it: one move in the due heap per window, not per ping.
     // A failure report does not count as a ping there, so it sets its deadline itself.
