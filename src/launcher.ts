@@ -61,7 +61,9 @@ function writeCache(script: vm.Script): void {
 }
 
 function run(): void {
-  const source = fs.readFileSync(BUNDLE, 'utf8');
+  // The bundle is ASCII (packaging/bundle.js makes sure): as latin1 it reads into the same string
+  // about four times faster than as UTF-8, which would first look for multi-byte sequences.
+  const source = fs.readFileSync(BUNDLE, 'latin1');
   const cachedData = trustedCache(fs.statSync(BUNDLE).uid);
   const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {

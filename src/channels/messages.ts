@@ -62,7 +62,7 @@ export function safeLink(text: string | null | undefined): string | null {
 export function withoutName(message: string, name: string | null): string {
   const text = oneLine(message);
   if (!name || !text.startsWith(name)) return text;
-  const rest = text.slice(name.length).replace(/^\s*[:\-—]\s*/, '').trim();
+  const rest = text.slice(name.length).replace(/^\s*[:\-\u2014]\s*/, '').trim();
   return rest || text;
 }
 
