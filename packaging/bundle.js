@@ -273,7 +273,7 @@ const NEW_BUFFER_HELPER =
  * character, so they are escaped in the source before esbuild reads it. assertAscii() stops the
  * build when another one turns up.
  */
-const ESCAPE_NON_ASCII = ['node_modules/validator/lib/', 'node_modules/ansis/'];
+const ESCAPE_NON_ASCII = ['validator/lib/', 'ansis/'];
 
 function escapeNonAscii(text) {
   return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
@@ -286,6 +286,8 @@ function packageRewritePlugin(bufferPatched) {
     setup(build) {
       build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
         const rel = path.relative(ROOT, args.path).split(path.sep).join('/');
+        // Matched on the path below the last node_modules: a symlinked node_modules resolves elsewhere.
+        const inPackage = rel.slice(rel.lastIndexOf('node_modules/') + 'node_modules/'.length);
         let text = await fs.promises.readFile(args.path, 'utf8');
         let changed = false;
         if (NEW_BUFFER.test(text)) {
@@ -296,7 +298,7 @@ function packageRewritePlugin(bufferPatched) {
           changed = true;
         }
         NEW_BUFFER.lastIndex = 0;
-        if (ESCAPE_NON_ASCII.some((dir) => rel.startsWith(dir)) && /[^\x00-\x7f]/.test(text)) {
+        if (ESCAPE_NON_ASCII.some((dir) => inPackage.startsWith(dir)) && /[^\x00-\x7f]/.test(text)) {
           text = escapeNonAscii(text);
           changed = true;
         }
