@@ -4,15 +4,15 @@
  * flow's transaction, so a code or recovery code works once even under concurrent requests), and
  * signing out every other session when a credential changes.
  */
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, MoreThan, Not } from 'typeorm';
-import { randomToken, safeEqual, sha256 } from '../common/tokens';
+import { safeEqual, sha256 } from '../common/tokens';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { OwnerEntity } from './entities/owner.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { SessionEntity } from './entities/session.entity';
-import { hashPassword, verifyPassword } from './password';
+import { UNMATCHABLE_HASH, verifyPassword } from './password';
 import { hashRecoveryCode } from './recovery-codes';
 import { SecondFactor, acceptedTotpStep } from './second-factor';
 
@@ -29,36 +29,11 @@ export function normalizeEmail(email: string): string {
 }
 
 @Injectable()
-export class OwnerSecurityService implements OnModuleInit {
-  /**
-   * A hash of a random password with the current parameters: an unknown email is checked against
-   * it, so it costs the same scrypt as a wrong password (no timing tells which emails exist).
-   * Made in the thread pool while the service starts, not awaited by the start (a scrypt is
-   * 150-200 ms on a small box, on purpose); a sign-in waits for it in the unlikely case it is
-   * not ready yet.
-   */
-  private dummyHash: Promise<string> | null = null;
-
+export class OwnerSecurityService {
   constructor(
     private readonly db: Database,
     private readonly bus: EventBus,
   ) {}
-
-  onModuleInit(): void {
-    this.dummy().catch(() => undefined);
-  }
-
-  private dummy(): Promise<string> {
-    if (!this.dummyHash) {
-      const made = hashPassword(randomToken(16));
-      // A failed hash is made again at the next need, not kept as a failure.
-      made.catch(() => {
-        if (this.dummyHash === made) this.dummyHash = null;
-      });
-      this.dummyHash = made;
-    }
-    return this.dummyHash;
-  }
 
   owner(m: EntityManager = this.db.manager): Promise<OwnerEntity | null> {
     return m.findOneBy(OwnerEntity, { id: 1 });
@@ -70,10 +45,10 @@ export class OwnerSecurityService implements OnModuleInit {
     return owner !== null && same;
   }
 
-  /** Email and password: the same scrypt on every path. */
+  /** Email and password: the same scrypt on every path (an unknown email against UNMATCHABLE_HASH). */
   async checkEmailAndPassword(owner: OwnerEntity | null, email: string, password: string): Promise<boolean> {
     const matches = this.emailMatches(owner, email);
-    const right = await verifyPassword(password, matches && owner ? owner.password_hash : await this.dummy());
+    const right = await verifyPassword(password, matches && owner ? owner.password_hash : UNMATCHABLE_HASH);
     return matches && right;
   }
 

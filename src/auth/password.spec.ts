@@ -1,4 +1,4 @@
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, passwordProblem, verifyPassword } from './password';
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, passwordProblem, UNMATCHABLE_HASH, verifyPassword } from './password';
 
 describe('passwordProblem', () => {
   const distinct = (n: number) => Array.from({ length: n }, (_, i) => 'abcdefghij'[i % 10]).join('');
@@ -64,4 +64,16 @@ describe('hashPassword and verifyPassword', () => {
       await expect(verifyPassword('correct horse battery', malformed)).resolves.toBe(false);
     },
   );
+});
+
+describe('UNMATCHABLE_HASH', () => {
+  it('has the parameters a new hash gets, so checking against it costs the same scrypt', async () => {
+    const params = (stored: string) => stored.split('$').slice(0, 4).join('$');
+    expect(params(UNMATCHABLE_HASH)).toBe(params(await hashPassword('another password here')));
+    expect(UNMATCHABLE_HASH).toMatch(/^scrypt\$32768\$8\$1\$A{22}==\$A{43}=$/);
+  });
+
+  it.each(['', 'correct horse battery', 'A'.repeat(64)])('opens for no password (%j)', async (password) => {
+    await expect(verifyPassword(password, UNMATCHABLE_HASH)).resolves.toBe(false);
+  });
 });

@@ -23,6 +23,15 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/**
+ * A stored form with the current parameters that no password opens: its key is 32 zero bytes, and
+ * finding a password whose scrypt gives those is as hard as inverting scrypt. Checking a password
+ * against it costs one scrypt, as against a real hash, so an unknown email is checked against it and
+ * takes as long as a wrong password. Nothing is hashed at start for it: a scrypt is 32 MiB and
+ * 100-200 ms of a core, which a start on a small box should not spend beside its own work.
+ */
+export const UNMATCHABLE_HASH = ['scrypt', N, R, P, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LEN).toString('base64')].join('$');
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
