@@ -267,16 +267,17 @@ const NEW_BUFFER_HELPER =
  * expression literals and tagged templates' raw text, and one such character is enough for V8 to
  * hold the whole bundle as a two-byte string for as long as the process runs (16 MB instead of 8:
  * RSS after a start with 10,000 monitors 197 -> 187 MB), and reading it as UTF-8 takes 40-50 ms
- * instead of 16 (4 ms as latin1, which only an ASCII file allows: src/launcher.ts).
- * In these packages every non-ASCII character is in a regular
- * expression or an untagged template (checked by hand), where its `\uXXXX` escape means the same
- * character, so they are escaped in the source before esbuild reads it. assertAscii() stops the
- * build when another one turns up.
+ * instead of 16 (4 ms as latin1, which only an ASCII file allows: src/launcher.ts). In these
+ * packages every non-ASCII character is in a regular expression or an untagged template (checked
+ * by hand), where its `\uXXXX` escape means the same character, so they are escaped in the source
+ * before esbuild reads it. assertAscii() stops the build when another one turns up.
  */
 const ESCAPE_NON_ASCII = ['validator/lib/', 'ansis/'];
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function escapeNonAscii(text) {
-  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.replace(new RegExp(NON_ASCII.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 /** Both rewrites of package sources in one onLoad (esbuild uses the first onLoad that answers). */
@@ -288,21 +289,15 @@ function packageRewritePlugin(bufferPatched) {
         const rel = path.relative(ROOT, args.path).split(path.sep).join('/');
         // Matched on the path below the last node_modules: a symlinked node_modules resolves elsewhere.
         const inPackage = rel.slice(rel.lastIndexOf('node_modules/') + 'node_modules/'.length);
-        let text = await fs.promises.readFile(args.path, 'utf8');
-        let changed = false;
-        if (NEW_BUFFER.test(text)) {
-          NEW_BUFFER.lastIndex = 0;
+        const original = await fs.promises.readFile(args.path, 'utf8');
+        let text = original.replace(NEW_BUFFER, '__farsightNewBuffer(');
+        if (text !== original) {
           bufferPatched.add(rel);
           // Appended, not prepended: a function declaration is hoisted, and a leading 'use strict' stays first.
-          text = text.replace(NEW_BUFFER, '__farsightNewBuffer(') + NEW_BUFFER_HELPER;
-          changed = true;
+          text += NEW_BUFFER_HELPER;
         }
-        NEW_BUFFER.lastIndex = 0;
-        if (ESCAPE_NON_ASCII.some((dir) => inPackage.startsWith(dir)) && /[^\x00-\x7f]/.test(text)) {
-          text = escapeNonAscii(text);
-          changed = true;
-        }
-        return changed ? { contents: text, loader: 'js' } : undefined;
+        if (ESCAPE_NON_ASCII.some((dir) => inPackage.startsWith(dir))) text = escapeNonAscii(text);
+        return text !== original ? { contents: text, loader: 'js' } : undefined;
       });
     },
   };
@@ -311,7 +306,7 @@ function packageRewritePlugin(bufferPatched) {
 /** Throws when `file` (a bundle with its source map beside it) still holds a non-ASCII character, naming its source. */
 function assertAscii(file) {
   const text = fs.readFileSync(file, 'utf8');
-  const m = /[^\x00-\x7f]/.exec(text);
+  const m = NON_ASCII.exec(text);
   if (!m) return;
   const before = text.slice(0, m.index);
   const line = before.split('\n').length - 1;
