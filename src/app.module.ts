@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CHECKER_ENV } from './probes/checkers/env';
@@ -62,7 +61,6 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(deps.config),
         DbModule.forRoot(deps.db),
-        ScheduleModule.forRoot(),
         EventsModule,
         SettingsModule,
         MailModule,

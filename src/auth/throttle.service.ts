@@ -9,11 +9,11 @@
  *    complete sign-in `clearIn` (the address proved itself: its count restarts).
  * Passkey sign-in never asks (spec: never blocked by address).
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager, MoreThan } from 'typeorm';
 import { ApiError, invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
+import { UpkeepJob } from '../common/upkeep';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { formatDuration, toIso } from '../common/time';
 import { Database } from '../db/database';
@@ -41,8 +41,9 @@ function toBlockedAddress(b: AddressBlockEntity): BlockedAddress {
 const PRUNE_EVERY_MS = 3600_000;
 
 @Injectable()
-export class ThrottleService {
+export class ThrottleService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('throttle');
+  private readonly pruning = new UpkeepJob('sign-in prune', { everyMs: PRUNE_EVERY_MS }, () => this.prune());
 
   constructor(
     private readonly db: Database,
@@ -50,6 +51,14 @@ export class ThrottleService {
     private readonly sessions: SessionsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.pruning.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.pruning.stop();
+  }
 
   /** Whether the address is blocked at `now`, read inside the caller's transaction. */
   async blockedIn(m: EntityManager, ip: string | null | undefined, now: number): Promise<boolean> {
@@ -126,7 +135,6 @@ export class ThrottleService {
    * Forgets what no rule looks at any more: failures and ended blocks older than a day, spent or
    * expired tickets and authenticator setups, expired sessions.
    */
-  @Interval('sign-in-prune', PRUNE_EVERY_MS)
   async prune(): Promise<void> {
     const now = this.clock.now();
     await this.db.tx(async (m) => {

@@ -8,10 +8,11 @@
  * hash would be kept) or their answers carry secrets shown once (recovery codes, an authenticator
  * secret, a sign-in ticket), and neither may sit in the idempotency table for a day.
  */
-import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import {
+  CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown, SetMetadata,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { Interval } from '@nestjs/schedule';
 import { createHash } from 'node:crypto';
 import { from, Observable, throwError } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
@@ -20,6 +21,7 @@ import type { AppRequest } from './request-context';
 import { Database } from '../db/database';
 import { ApiError } from './api-error';
 import { CLOCK, Clock } from './clock';
+import { UpkeepJob } from './upkeep';
 import { toErrorResponse } from './error-envelope';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
@@ -38,14 +40,23 @@ export class StoredAnswer {
 }
 
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly running = new Set<string>();
+  private readonly pruning = new UpkeepJob('idempotency prune', { everyMs: 3600_000 }, () => this.prune());
 
   constructor(
     private readonly db: Database,
     private readonly reflector: Reflector,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.pruning.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.pruning.stop();
+  }
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<AppRequest>();
@@ -111,7 +122,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  @Interval('idempotency-prune', 3600_000)
   async prune(): Promise<void> {
     await this.db.tx((m) =>
       m.query('DELETE FROM idempotency WHERE created_at <= ?', [this.clock.now() - IDEMPOTENCY_WINDOW_MS]),

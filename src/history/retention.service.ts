@@ -4,9 +4,9 @@
  * uptime and 12-month views). Deletes run monitor by monitor and in small batches, each its own
  * short transaction, so the writer is never held up for long. No VACUUM: SQLite reuses the pages.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Cron } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
+import { UpkeepJob } from '../common/upkeep';
 import { Database } from '../db/database';
 import { SettingsService } from '../settings/settings.service';
 import { DAY_MS, dayIndex, HOUR_MS } from './rollup-math';
@@ -22,8 +22,10 @@ export interface RetentionReport {
 }
 
 @Injectable()
-export class RetentionService {
+export class RetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('retention');
+  /** Every night at 03:30, the service's local time. */
+  private readonly job = new UpkeepJob('retention', { dailyAt: { hour: 3, minute: 30 } }, () => this.nightly());
   private running: Promise<RetentionReport> | null = null;
 
   constructor(
@@ -32,7 +34,14 @@ export class RetentionService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Cron('0 30 3 * * *', { name: 'retention' })
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.job.stop();
+  }
+
   async nightly(): Promise<void> {
     const r = await this.run();
     this.log.log(`removed ${r.checks} checks, ${r.hours} hourly and ${r.days} daily rollups, ${r.events} timeline lines`);
