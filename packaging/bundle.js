@@ -280,8 +280,27 @@ function escapeNonAscii(text) {
   return text.replace(new RegExp(NON_ASCII.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
-/** Both rewrites of package sources in one onLoad (esbuild uses the first onLoad that answers). */
+/**
+ * Work that packages do when loaded and the service never needs then, moved to first use. Each is
+ * an exact text: the build stops when one is not found (the package changed: look at it again).
+ */
+const LAZY_REWRITES = [
+  {
+    // Nest's console logger builds a date formatter when @nestjs/common is loaded, for a logger the
+    // service replaces with its own (common/logger.ts): ICU's first use, 15-35 ms of every start.
+    file: '@nestjs/common/services/console-logger.service.js',
+    from: 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {',
+    to:
+      'let farsightDateTimeFormatter;\n' +
+      'const dateTimeFormatter = { format: (t) => (farsightDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, farsightDateTimeOptions)).format(t) };\n' +
+      'const farsightDateTimeOptions = ({',
+    // The original's closing `});` now closes the parenthesis opened above.
+  },
+];
+
+/** Every rewrite of package sources in one onLoad (esbuild uses the first onLoad that answers). */
 function packageRewritePlugin(bufferPatched) {
+  const lazyDone = new Set();
   return {
     name: 'farsight-package-rewrites',
     setup(build) {
@@ -297,7 +316,18 @@ function packageRewritePlugin(bufferPatched) {
           text += NEW_BUFFER_HELPER;
         }
         if (ESCAPE_NON_ASCII.some((dir) => inPackage.startsWith(dir))) text = escapeNonAscii(text);
+        for (const r of LAZY_REWRITES) {
+          if (inPackage !== r.file) continue;
+          if (text.split(r.from).length !== 2) throw new Error(`${r.file}: the text to make lazy is not there once; look at the package again (packaging/bundle.js LAZY_REWRITES)`);
+          text = text.replace(r.from, r.to);
+          lazyDone.add(r.file);
+        }
         return text !== original ? { contents: text, loader: 'js' } : undefined;
+      });
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        const missed = LAZY_REWRITES.filter((r) => !lazyDone.has(r.file)).map((r) => r.file);
+        if (missed.length > 0) throw new Error(`never bundled, so not rewritten: ${missed.join(', ')} (packaging/bundle.js LAZY_REWRITES)`);
       });
     },
   };
@@ -461,7 +491,7 @@ async function main() {
   else await bundleSea(args);
 }
 
-module.exports = { OPTIONAL, SQLITE3_ADDON, SQLITE3_ASSET_KEY, escapeNonAscii, assertAscii };
+module.exports = { OPTIONAL, SQLITE3_ADDON, SQLITE3_ASSET_KEY, LAZY_REWRITES, escapeNonAscii, assertAscii };
 
 if (require.main === module) {
   main().catch((err) => {
