@@ -29,6 +29,7 @@ import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
+import { readColumns } from './db/bulk-read';
 import { loadSecretBox } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
@@ -98,6 +99,9 @@ async function serve(config: AppConfig): Promise<number> {
     await assertCanListen(config.listen);
     const db = new Database(await openDatabase(config.dataDir));
     cleanups.unshift(() => db.close());
+    // While nothing else runs: with the column names known, the engine's big reads reach SQLite
+    // as soon as it asks, and run while the main thread wires the rest (db/bulk-read.ts).
+    readColumns(db).catch(() => undefined);
     const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
     const app = await createApp({ config, db, clock: systemClock, secrets });
     cleanups.unshift(() => app.close());

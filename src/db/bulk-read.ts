@@ -11,21 +11,45 @@
  */
 import type { Database } from './database';
 
-/** Each database's tables' column names, read once from the schema (migrations never run after start). */
-const columnsByDb = new WeakMap<Database, Map<string, Promise<string[]>>>();
+/** Each database's tables and their column names, read once (migrations never run after start). */
+const schemas = new WeakMap<Database, Promise<Map<string, string[]>>>();
 
-function tableColumns(db: Database, table: string): Promise<string[]> {
-  const columnsOf = columnsByDb.get(db) ?? new Map<string, Promise<string[]>>();
-  columnsByDb.set(db, columnsOf);
-  let cols = columnsOf.get(table);
-  if (!cols) {
-    cols = db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?)', [table]).then((rows) => {
-      if (rows.length === 0) throw new Error(`bulk read: no table "${table}"`);
-      return rows.map((r) => r.name);
-    });
-    cols.catch(() => columnsOf.delete(table));
-    columnsOf.set(table, cols);
+/**
+ * Reads every table's column names in one statement, once per database. Asked for as soon as the
+ * database is open (main.ts), its answer is there before the start's big reads: they go to SQLite
+ * at once instead of each waiting for a round trip of its own through a busy main thread.
+ */
+export function readColumns(db: Database): Promise<Map<string, string[]>> {
+  let schema = schemas.get(db);
+  if (!schema) {
+    schema = db
+      .read<{ tbl: string; col: string }[]>(
+        `SELECT m.name AS tbl, p.name AS col FROM sqlite_schema m JOIN pragma_table_info(m.name) p
+         WHERE m.type = 'table' ORDER BY m.name, p.cid`,
+      )
+      .then((rows) => {
+        const out = new Map<string, string[]>();
+        for (const r of rows) {
+          const cols = out.get(r.tbl);
+          if (cols) cols.push(r.col);
+          else out.set(r.tbl, [r.col]);
+        }
+        return out;
+      });
+    schema.catch(() => schemas.delete(db));
+    schemas.set(db, schema);
   }
+  return schema;
+}
+
+async function tableColumns(db: Database, table: string): Promise<string[]> {
+  let cols = (await readColumns(db)).get(table);
+  if (!cols) {
+    // Not there when the schema was read: look once more before refusing.
+    schemas.delete(db);
+    cols = (await readColumns(db)).get(table);
+  }
+  if (!cols) throw new Error(`bulk read: no table "${table}"`);
   return cols;
 }
 

@@ -7,7 +7,7 @@
  * Flow of one result: run → (blind gate) → step() → writer.add(result) → dirty state → transitions
  * on the bus (incidents, alerts, stream) and as timeline lines.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { MinuteCounter } from '../common/minute-counter';
@@ -52,7 +52,7 @@ export interface ResultSource {
 }
 
 @Injectable()
-export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly live = new Map<number, LiveMonitor>();
   /**
    * Per monitor, a count of the changes that make a running check's result meaningless: created,
@@ -130,20 +130,17 @@ export class EngineService implements OnModuleInit, OnApplicationBootstrap, OnAp
         this.urgent.size > 0 || (kind === 'flush' && this.dirty.size > 0) ||
         this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
     });
-  }
-
-  /**
-   * The big reads of the start, asked for while Nest wires the rest of the service: SQLite builds
-   * them in its worker thread (10,000 monitors: about 150 ms) while the main thread registers the
-   * routes. Nothing writes these tables before the engine starts (sealing clear-text secrets at
-   * start changes how a value is stored, not what it opens to).
-   */
-  private preload: Promise<[LatestCheck[], MonitorRow[], StoredStateRow[]]> | null = null;
-
-  onModuleInit(): void {
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
     this.startReads().catch(() => undefined);
   }
+
+  /**
+   * The big reads of the start, asked for as soon as the engine exists: SQLite builds them in its
+   * worker thread (10,000 monitors: about 150 ms) while the main thread creates the other services
+   * and registers the routes. Nothing writes these tables before the engine starts (sealing
+   * clear-text secrets at start changes how a value is stored, not what it opens to).
+   */
+  private preload: Promise<[LatestCheck[], MonitorRow[], StoredStateRow[]]> | null = null;
 
   private startReads(): NonNullable<typeof this.preload> {
     this.preload ??= Promise.all([
