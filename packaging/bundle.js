@@ -281,21 +281,25 @@ function escapeNonAscii(text) {
 }
 
 /**
+ * Nest's loggers (both replaced by the service's own, common/logger.ts) build a date formatter when
+ * @nestjs/common is loaded: ICU's first use, 15-35 ms of every start. Made on first use instead.
+ */
+const LAZY_DATE_FORMATTER = {
+  from: 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {',
+  to:
+    'let farsightDateTimeFormatter;\n' +
+    'const dateTimeFormatter = { format: (t) => (farsightDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, farsightDateTimeOptions)).format(t) };\n' +
+    // The original's closing `});` closes this parenthesis.
+    'const farsightDateTimeOptions = ({',
+};
+
+/**
  * Work that packages do when loaded and the service never needs then, moved to first use. Each is
  * an exact text: the build stops when one is not found (the package changed: look at it again).
  */
 const LAZY_REWRITES = [
-  {
-    // Nest's console logger builds a date formatter when @nestjs/common is loaded, for a logger the
-    // service replaces with its own (common/logger.ts): ICU's first use, 15-35 ms of every start.
-    file: '@nestjs/common/services/console-logger.service.js',
-    from: 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {',
-    to:
-      'let farsightDateTimeFormatter;\n' +
-      'const dateTimeFormatter = { format: (t) => (farsightDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, farsightDateTimeOptions)).format(t) };\n' +
-      'const farsightDateTimeOptions = ({',
-    // The original's closing `});` now closes the parenthesis opened above.
-  },
+  { file: '@nestjs/common/services/console-logger.service.js', ...LAZY_DATE_FORMATTER },
+  { file: '@nestjs/common/services/logger.service.js', ...LAZY_DATE_FORMATTER },
 ];
 
 /** Every rewrite of package sources in one onLoad (esbuild uses the first onLoad that answers). */

@@ -6,6 +6,7 @@ import { CHECKER_ENV } from './probes/checkers/env';
 import type { CheckerEnv } from './probes/checkers';
 import { ENGINE_TIMERS } from './engine/engine.service';
 import { realTimers, Timers } from './engine/scheduler';
+import { EngineStartReads, ENGINE_START_READS } from './engine/start-reads';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/error.filter';
 import { SECRET_BOX, SecretBox } from './db/secret-box';
@@ -46,6 +47,8 @@ export interface AppDeps {
   ca?: string;
   /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
   timers?: Timers;
+  /** The engine's start reads, begun as soon as the database opened (engine/start-reads.ts). */
+  engineReads?: EngineStartReads;
   /** The live stream's limits and periods (tests shorten the keep-alive); defaults otherwise. */
   stream?: Partial<StreamOptions>;
   /** Custom hosts' timings (tests shorten the ACME timeouts and polling); defaults otherwise. */
@@ -84,6 +87,7 @@ export class AppModule {
         { provide: SECRET_BOX, useValue: deps.secrets },
         { provide: STARTED_AT, useValue: deps.clock.now() },
         { provide: ENGINE_TIMERS, useValue: deps.timers ?? realTimers },
+        { provide: ENGINE_START_READS, useValue: deps.engineReads ?? null },
         { provide: STREAM_OPTIONS, useValue: streamOptions(deps.stream) },
         { provide: HOSTS_OPTIONS, useValue: hostsOptions(deps.hosts) },
         { provide: HOSTS_TIMERS, useValue: deps.timers ?? realTimers },
@@ -96,7 +100,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, STREAM_OPTIONS, HOSTS_OPTIONS, HOSTS_TIMERS],
+      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, ENGINE_START_READS, STREAM_OPTIONS, HOSTS_OPTIONS, HOSTS_TIMERS],
     };
   }
 }

@@ -30,6 +30,7 @@ import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
 import { readColumns } from './db/bulk-read';
+import { startEngineReads } from './engine/start-reads';
 import { loadSecretBox } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
@@ -99,11 +100,12 @@ async function serve(config: AppConfig): Promise<number> {
     await assertCanListen(config.listen);
     const db = new Database(await openDatabase(config.dataDir));
     cleanups.unshift(() => db.close());
-    // While nothing else runs: with the column names known, the engine's big reads reach SQLite
-    // as soon as it asks, and run while the main thread wires the rest (db/bulk-read.ts).
+    // The column names the engine's start reads need, read beside the secret key's check.
     readColumns(db).catch(() => undefined);
     const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
-    const app = await createApp({ config, db, clock: systemClock, secrets });
+    // SQLite runs the engine's big reads while the main thread wires the service (engine/start-reads.ts).
+    const engineReads = await startEngineReads(db);
+    const app = await createApp({ config, db, clock: systemClock, secrets, engineReads });
     cleanups.unshift(() => app.close());
     // Listening comes before the setup link, so a start that fails never hands out a link.
     await listen(app, config.listen);

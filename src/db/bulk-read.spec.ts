@@ -48,6 +48,19 @@ describe('bulk reads (one JSON text per read)', () => {
     ]);
   });
 
+  it('keeps column names that SQL or JavaScript would read otherwise', async () => {
+    await db.query('CREATE TABLE odd ("order" INTEGER, "with space" TEXT, "constructor" TEXT, "1" INTEGER)');
+    await db.query('INSERT INTO odd VALUES (1, ?, ?, 2)', ['a', 'b']);
+    const plain = await db.query<Record<string, unknown>[]>('SELECT * FROM odd');
+    expect(await readTable(db, 'odd')).toEqual(plain);
+    expect(plain).toEqual([{ order: 1, 'with space': 'a', constructor: 'b', 1: 2 }]);
+  });
+
+  it('refuses a column named __proto__ (it would set the prototype)', async () => {
+    await db.query('CREATE TABLE proto ("__proto__" TEXT)');
+    await expect(readTable(db, 'proto')).rejects.toThrow('a column named __proto__');
+  });
+
   it('reads an empty table as no rows', async () => {
     expect(await readTable(db, 't')).toEqual([]);
   });

@@ -165,6 +165,28 @@ export class Database {
   }
 
   /**
+   * read(), for rows wanted a while later: resolves as soon as SQLite runs the statement, and
+   * `rows` gives its answer. node-sqlite3 passes through the main thread between preparing a
+   * statement and running it, so a read asked for just before the main thread gets busy (the
+   * start, while Nest wires the service) would otherwise only run once it is free again.
+   */
+  async startRead<T = unknown>(sql: string, params: unknown[] = []): Promise<{ rows: Promise<T> }> {
+    if (this.closed) throw new Error('read(): the database is closed');
+    const reader = (this.reader ??= this.openReader());
+    const statement = await new Promise<sqlite3.Statement>((resolve, reject) => {
+      const s = reader.prepare(sql, params, (err: Error | null) => (err ? reject(err) : resolve(s)));
+    });
+    const rows = new Promise<T>((resolve, reject) => {
+      statement.all((err: Error | null, out: unknown) => {
+        statement.finalize();
+        if (err) reject(err);
+        else resolve(out as T);
+      });
+    });
+    return { rows };
+  }
+
+  /**
    * The same file through the same sqlite3 module as TypeORM's connection (the single binary
    * supplies its own). Opened read-write but query_only: a read-only open would need the WAL's
    * shared-memory file to be writable by other means. node-sqlite3 holds statements until the

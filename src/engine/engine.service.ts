@@ -15,10 +15,10 @@ import { Database } from '../db/database';
 import { Announcement, EventBus } from '../events/event-bus';
 import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
-import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
+import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
-import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, StoredStateRow, toMonitorState } from './live-monitor';
+import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate } from './blind-gate';
@@ -32,8 +32,7 @@ import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import type { AlertCauseRecord, AlertSink } from './alert-causes';
 import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
-import { LatestCheck, latestChecks } from '../history/latest-checks';
-import { readTable } from '../db/bulk-read';
+import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
 import { RollupsService } from '../history/rollups.service';
 import { CheckWriter, WriteKind } from '../history/writer';
 import type { CheckRow } from '../history/check-row';
@@ -101,6 +100,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly checkRate = new MinuteCounter();
   /** The last moment the service ran before this start (last-alive mark), for heartbeat deadlines. */
   private stoppedAt: number | null = null;
+  /** The start's big reads, until onApplicationBootstrap takes them. */
+  private preload: Promise<EngineStartReads> | null;
 
   constructor(
     private readonly db: Database,
@@ -114,6 +115,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly monitors: MonitorsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ENGINE_TIMERS) private readonly timers: Timers,
+    @Inject(ENGINE_START_READS) startReads: EngineStartReads | null,
   ) {
     this.scheduler = new Scheduler({
       clock,
@@ -130,32 +132,19 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         this.urgent.size > 0 || (kind === 'flush' && this.dirty.size > 0) ||
         this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
     });
+    // The start's big reads (start-reads.ts): main.ts began them; otherwise they begin now.
+    this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
-    this.startReads().catch(() => undefined);
-  }
-
-  /**
-   * The big reads of the start, asked for as soon as the engine exists: SQLite builds them in its
-   * worker thread (10,000 monitors: about 150 ms) while the main thread creates the other services
-   * and registers the routes. Nothing writes these tables before the engine starts (sealing
-   * clear-text secrets at start changes how a value is stored, not what it opens to).
-   */
-  private preload: Promise<[LatestCheck[], MonitorRow[], StoredStateRow[]]> | null = null;
-
-  private startReads(): NonNullable<typeof this.preload> {
-    this.preload ??= Promise.all([
-      latestChecks(this.db),
-      readTable<MonitorRow>(this.db, 'monitors'),
-      readTable<StoredStateRow>(this.db, 'monitor_state'),
-    ]);
-    return this.preload;
+    this.preload.catch(() => undefined);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // Before anything is scheduled: the offline period is recorded and heartbeats need its start.
     this.stoppedAt = (await this.lastAlive.start(this.timers)).stoppedAt;
-    const [latest, rows, stateRows] = await this.startReads();
+    const reads = await this.preload;
     this.preload = null;
+    if (!reads) throw new Error('the engine was started twice');
+    const [latest, rows, stateRows] = await Promise.all([reads.latest, reads.monitors, reads.states]);
     // One look at each monitor's newest stored check serves both the writer and the rollups.
     this.writer.seedLastTimes(latest);
     // Results committed to the log but not folded (the last stop was not clean): back in memory,
