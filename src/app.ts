@@ -8,6 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { AppDeps, AppModule } from './app.module';
 import { HeartbeatService } from './engine/heartbeat.service';
+import { EngineService } from './engine/engine.service';
 import { installHeartbeatRoutes } from './engine/heartbeat.routes';
 import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
@@ -17,7 +18,11 @@ import { ChallengeStore } from './hosts/challenges';
 import { HostListeners } from './hosts/listeners';
 import type { RequestListener } from 'node:http';
 
-export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } = {}): Promise<INestApplication> {
+/**
+ * `holdChecks`: the engine starts no check until EngineService.releaseChecks() (main.ts, once the
+ * service listens); otherwise checks start when the application has bootstrapped.
+ */
+export async function createApp(deps: AppDeps, opts: { logger?: LoggerService; holdChecks?: boolean } = {}): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {
     bodyParser: false,
     logger: opts.logger ?? new LineLogger(deps.config.logLevel),
@@ -25,6 +30,7 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService } 
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
   express.set('etag', false);
+  if (opts.holdChecks) app.get(EngineService).holdChecks();
   await app.init();
   // Installed last so it runs first: a URL over the limit is answered before any route looks at it.
   const https = deps.config.publicUrl.startsWith('https:');

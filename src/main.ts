@@ -15,6 +15,7 @@ import { issueSetupLink, ownerExists } from './auth/links';
 import { issueEnrollLink } from './auth/passkeys/enroll-link';
 import { passkeyProblem } from './auth/passkeys/relying-party';
 import { EventsService } from './events/events.service';
+import { EngineService } from './engine/engine.service';
 import { systemClock } from './common/clock';
 import { collectOnceSoon, tuneHeap } from './common/heap-tuning';
 import { LineLogger } from './common/logger';
@@ -105,10 +106,12 @@ async function serve(config: AppConfig): Promise<number> {
     const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
     // SQLite runs the engine's big reads while the main thread wires the service (engine/start-reads.ts).
     const engineReads = await startEngineReads(db);
-    const app = await createApp({ config, db, clock: systemClock, secrets, engineReads });
+    const app = await createApp({ config, db, clock: systemClock, secrets, engineReads }, { holdChecks: true });
     cleanups.unshift(() => app.close());
-    // Listening comes before the setup link, so a start that fails never hands out a link.
+    // Listening comes before the setup link, so a start that fails never hands out a link, and
+    // before the first check, so it runs no check either (and checks do not slow the start).
     await listen(app, config.listen);
+    app.get(EngineService).releaseChecks();
     // Start-up is done: the code cache is written now (under V8's flags as they were at compile
     // time), then the long-running heap is tuned, and one full collection makes the tuning count
     // at once. Start-up itself allocates fast (10,000 monitors loaded): a tight heap there cost

@@ -24,6 +24,15 @@ describe('DueHeap', () => {
     expect(Array.from({ length: 3 }, () => h.popDue(1000)?.id)).toEqual(expected);
   });
 
+  it('moves every entry later by the same time, in the same order', () => {
+    const h = new DueHeap();
+    [[1, 50], [2, 10], [3, 30]].forEach(([id, due]) => h.set(id, due));
+    h.delayAll(100);
+    expect([h.dueOf(1), h.dueOf(2), h.dueOf(3)]).toEqual([150, 110, 130]);
+    expect(h.popDue(109)).toBeUndefined();
+    expect(Array.from({ length: 3 }, () => h.popDue(1000)?.id)).toEqual([2, 3, 1]);
+  });
+
   it('removes an entry from anywhere and keeps order', () => {
     const h = new DueHeap();
     for (let i = 1; i <= 10; i++) h.set(i, 100 - i);

@@ -56,6 +56,11 @@ export class DueHeap {
     }
   }
 
+  /** Moves every entry `ms` later; their order stays, so the heap does too. */
+  delayAll(ms: number): void {
+    for (const item of this.items) item.due += ms;
+  }
+
   /** Removes and returns the earliest entry if it is due at `now`. */
   popDue(now: number): DueEntry | undefined {
     const top = this.items[0];

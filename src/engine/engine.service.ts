@@ -221,6 +221,19 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.writer.soon();
   }
 
+  /**
+   * Checks start only when releaseChecks() is called; monitors are still loaded and scheduled at
+   * start. main.ts holds them until the service listens: a start that fails then has run no
+   * check, and the first checks do not compete with the end of the start.
+   */
+  holdChecks(): void {
+    this.scheduler.hold();
+  }
+
+  releaseChecks(): void {
+    this.scheduler.release();
+  }
+
   /** Runs whatever is due now (the timer does this by itself; tests with a fake clock call it). */
   tick(): void {
     this.scheduler.tick();

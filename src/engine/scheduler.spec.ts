@@ -45,6 +45,26 @@ describe('Scheduler', () => {
     await s2.stop();
   });
 
+  it('starts nothing while held, then each check as much later as it was held', async () => {
+    const q: { id: number; at: number }[] = [];
+    const s = new Scheduler({ clock, timers: realTimers, concurrency: 256, run: async (id) => (q.push({ id, at: Date.now() }), 60_000) });
+    s.hold();
+    for (let id = 1; id <= 10; id++) s.at(id, T0 + id * 100);
+    expect(jest.getTimerCount()).toBe(0);
+    s.tick();
+    await jest.advanceTimersByTimeAsync(500);
+    expect(q).toEqual([]);
+    s.release();
+    expect(s.dueOf(1)).toBe(T0 + 600);
+    await jest.advanceTimersByTimeAsync(99);
+    expect(q).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(q).toEqual(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, at: T0 + 500 + (i + 1) * 100 })));
+    s.release();
+    expect(jest.getTimerCount()).toBe(1);
+    await s.stop();
+  });
+
   it('never runs more than the concurrency limit at once, and starts a waiting check as soon as a slot frees', async () => {
     const j = jobs();
     const s = new Scheduler({ clock, timers: realTimers, concurrency: 2, run: (id) => j.run(id) });

@@ -42,6 +42,8 @@ export class Scheduler {
   private timer: unknown = null;
   private timerDue = Infinity;
   private stopped = false;
+  /** While held (since this time), monitors are scheduled but no check starts (hold()). */
+  private heldSince: number | null = null;
   private readonly lateness = new Float64Array(LATENESS_SAMPLES);
   private samples = 0;
   started = 0;
@@ -77,9 +79,29 @@ export class Scheduler {
     return this.heap.dueOf(id);
   }
 
+  /** Until release(), monitors are scheduled but no check starts (the timer is not armed). */
+  hold(): void {
+    this.heldSince ??= this.o.clock.now();
+    if (this.timer !== null) this.o.timers.clear(this.timer);
+    this.timer = null;
+    this.timerDue = Infinity;
+  }
+
+  /**
+   * Checks start again, every due time moved by the time held: what was spread over an interval
+   * from the moment of hold() is spread from now, and no burst of checks that fell due meanwhile
+   * starts at once.
+   */
+  release(): void {
+    if (this.heldSince === null) return;
+    this.heap.delayAll(Math.max(0, this.o.clock.now() - this.heldSince));
+    this.heldSince = null;
+    this.tick();
+  }
+
   /** Starts every due check the concurrency limit allows, then re-arms the timer. */
   tick(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.heldSince !== null) return;
     const now = this.o.clock.now();
     while (this.running.size < this.o.concurrency) {
       const entry = this.heap.popDue(now);
@@ -143,7 +165,7 @@ export class Scheduler {
   }
 
   private arm(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.heldSince !== null) return;
     const next = this.heap.peek();
     const due = next ? next.due : Infinity;
     if (due >= this.timerDue && this.timer !== null) return;
