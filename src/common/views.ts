@@ -4,19 +4,29 @@
  * under views/partials/ is a partial named by its path below that folder without `.hbs`
  * (`views/partials/page-head.hbs` is `{{> page-head}}`).
  */
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { listResources, readResource } from './resources';
 
 const PARTIALS = 'views/partials/';
 
-const hbs = Handlebars.create();
 const cache = new Map<string, Handlebars.TemplateDelegate>();
 let partialsRegistered = false;
+let instance: typeof Handlebars | null = null;
 
-hbs.registerHelper('json', (value: unknown) => new Handlebars.SafeString(
-  // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
-  JSON.stringify(value).replace(/</g, '\\u003c'),
-));
+/** Handlebars, loaded at the first render: loading it costs 10 ms that a start does not need. */
+function handlebars(): typeof Handlebars {
+  if (!instance) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded = require('handlebars') as typeof Handlebars;
+    const hbs = loaded.create();
+    hbs.registerHelper('json', (value: unknown) => new loaded.SafeString(
+      // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
+      JSON.stringify(value).replace(/</g, '\\u003c'),
+    ));
+    instance = hbs;
+  }
+  return instance;
+}
 
 /** The partials every view may use, by name. */
 export function partialNames(): string[] {
@@ -25,7 +35,7 @@ export function partialNames(): string[] {
 
 function registerPartials(): void {
   if (partialsRegistered) return;
-  for (const name of partialNames()) hbs.registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
+  for (const name of partialNames()) handlebars().registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
   partialsRegistered = true;
 }
 
@@ -49,7 +59,7 @@ function template(name: string, text = false): Handlebars.TemplateDelegate {
   const key = text ? `text:${name}` : name;
   let t = cache.get(key);
   if (!t) {
-    t = hbs.compile(readResource(`views/${name}.hbs`).toString('utf8'), { strict: false, noEscape: text });
+    t = handlebars().compile(readResource(`views/${name}.hbs`).toString('utf8'), { strict: false, noEscape: text });
     cache.set(key, t);
   }
   return t;

@@ -33,6 +33,19 @@ describe('DueHeap', () => {
     expect(Array.from({ length: 3 }, () => h.popDue(1000)?.id)).toEqual([2, 3, 1]);
   });
 
+  it('loads many entries unordered and orders them once, before anything needs the order', () => {
+    const h = new DueHeap();
+    const dues = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000);
+    dues.forEach((due, id) => h.load(id, due));
+    h.load(0, 5000);
+    expect(h.dueOf(0)).toBe(5000);
+    expect(h.size).toBe(1000);
+    const out: number[] = [];
+    let e;
+    while ((e = h.popDue(Infinity))) out.push(e.due);
+    expect(out).toEqual([...dues.slice(1), 5000].sort((a, b) => a - b));
+  });
+
   it('removes an entry from anywhere and keeps order', () => {
     const h = new DueHeap();
     for (let i = 1; i <= 10; i++) h.set(i, 100 - i);
@@ -55,7 +68,9 @@ describe('DueHeap', () => {
       const r = rand();
       if (r < 0.6) {
         const due = Math.floor(rand() * 10_000);
-        h.set(id, due);
+        // A third of the changes as bulk loads, which put the heap in order only when needed.
+        if (rand() < 0.33) h.load(id, due);
+        else h.set(id, due);
         model.set(id, due);
       } else if (r < 0.8) {
         h.remove(id);

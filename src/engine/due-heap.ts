@@ -10,6 +10,8 @@ export interface DueEntry {
 export class DueHeap {
   private readonly items: DueEntry[] = [];
   private readonly index = new Map<number, number>();
+  /** Entries were added by load() since the heap was last put in order. */
+  private unordered = false;
 
   get size(): number {
     return this.items.length;
@@ -25,11 +27,26 @@ export class DueHeap {
   }
 
   peek(): DueEntry | undefined {
+    this.order();
     return this.items[0];
+  }
+
+  /**
+   * set() for many entries at once (a start loads every monitor): each is stored as it comes and
+   * the heap is put in order once, at the next operation that needs it (O(n) instead of O(n log n)).
+   */
+  load(id: number, due: number): void {
+    const i = this.index.get(id);
+    if (i === undefined) {
+      this.items.push({ id, due });
+      this.index.set(id, this.items.length - 1);
+    } else this.items[i].due = due;
+    this.unordered = true;
   }
 
   /** Adds the monitor or moves it to a new due time. */
   set(id: number, due: number): void {
+    this.order();
     const i = this.index.get(id);
     if (i === undefined) {
       this.items.push({ id, due });
@@ -44,6 +61,7 @@ export class DueHeap {
   }
 
   remove(id: number): void {
+    this.order();
     const i = this.index.get(id);
     if (i === undefined) return;
     const last = this.items.length - 1;
@@ -63,10 +81,17 @@ export class DueHeap {
 
   /** Removes and returns the earliest entry if it is due at `now`. */
   popDue(now: number): DueEntry | undefined {
+    this.order();
     const top = this.items[0];
     if (!top || top.due > now) return undefined;
     this.remove(top.id);
     return top;
+  }
+
+  private order(): void {
+    if (!this.unordered) return;
+    this.unordered = false;
+    for (let i = (this.items.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
 
   private up(i: number): void {

@@ -61,6 +61,8 @@ export class Scheduler {
   /** Schedules (or reschedules) a monitor at an absolute time. */
   at(id: number, due: number): void {
     if (this.running.has(id)) this.touched.set(id, due);
+    // While held (a start loading every monitor), put in order once at release.
+    else if (this.heldSince !== null) this.heap.load(id, due);
     else this.heap.set(id, due);
     this.arm();
   }
