@@ -284,23 +284,66 @@ function escapeNonAscii(text) {
  * Nest's loggers (both replaced by the service's own, common/logger.ts) build a date formatter when
  * @nestjs/common is loaded: ICU's first use, 15-35 ms of every start. Made on first use instead.
  */
-const LAZY_DATE_FORMATTER = {
-  from: 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {',
-  to:
-    'let farsightDateTimeFormatter;\n' +
-    'const dateTimeFormatter = { format: (t) => (farsightDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, farsightDateTimeOptions)).format(t) };\n' +
-    // The original's closing `});` closes this parenthesis.
-    'const farsightDateTimeOptions = ({',
-};
+const LAZY_DATE_FORMATTER = [
+  {
+    from: 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {',
+    to:
+      'let farsightDateTimeFormatter;\n' +
+      'const dateTimeFormatter = { format: (t) => (farsightDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, farsightDateTimeOptions)).format(t) };\n' +
+      // The original's closing `});` closes this parenthesis.
+      'const farsightDateTimeOptions = ({',
+  },
+];
 
 /**
- * Work that packages do when loaded and the service never needs then, moved to first use. Each is
- * an exact text: the build stops when one is not found (the package changed: look at it again).
+ * mime-types fills its extension and type maps from mime-db's 2,500 types when loaded (version 3
+ * scores every conflict: 15-20 ms of every start, and express, multer and form-data each load a
+ * copy), for lookups the service makes only when it serves a file. `extensions` and `types` become
+ * getters that fill both maps at the first use.
+ */
+const LAZY_MIME_MAPS = [
+  { from: 'exports.extensions = Object.create(null)\n', to: '' },
+  { from: 'exports.types = Object.create(null)\n', to: '' },
+  {
+    from: 'populateMaps(exports.extensions, exports.types)\n',
+    to: [
+      'var farsightMaps = null',
+      'function farsightMimeMaps () {',
+      '  if (farsightMaps === null) {',
+      '    farsightMaps = { extensions: Object.create(null), types: Object.create(null) }',
+      '    populateMaps(farsightMaps.extensions, farsightMaps.types)',
+      '  }',
+      '  return farsightMaps',
+      '}',
+      "Object.defineProperty(exports, 'extensions', { enumerable: true, get: function () { return farsightMimeMaps().extensions } })",
+      "Object.defineProperty(exports, 'types', { enumerable: true, get: function () { return farsightMimeMaps().types } })",
+      '',
+    ].join('\n'),
+  },
+];
+
+/**
+ * Work that packages do when loaded and the service never needs then, moved to first use: each
+ * edit is an exact text that must be in the file once, or the build stops (the package changed:
+ * look at it again). `file` is the path below the last node_modules/, so every installed copy of
+ * a package is rewritten.
  */
 const LAZY_REWRITES = [
-  { file: '@nestjs/common/services/console-logger.service.js', ...LAZY_DATE_FORMATTER },
-  { file: '@nestjs/common/services/logger.service.js', ...LAZY_DATE_FORMATTER },
+  { file: '@nestjs/common/services/console-logger.service.js', edits: LAZY_DATE_FORMATTER },
+  { file: '@nestjs/common/services/logger.service.js', edits: LAZY_DATE_FORMATTER },
+  { file: 'mime-types/index.js', edits: LAZY_MIME_MAPS },
 ];
+
+/** Applies each exact edit, or stops the build naming the file when its text is not there once. */
+function applyEdits(text, edits, file) {
+  for (const e of edits) {
+    if (text.split(e.from).length !== 2) {
+      throw new Error(`${file}: the text to make lazy is not there once; look at the package again (packaging/bundle.js LAZY_REWRITES): ${JSON.stringify(e.from.slice(0, 60))}`);
+    }
+    text = text.replace(e.from, () => e.to);
+  }
+  return text;
+}
 
 /** Every rewrite of package sources in one onLoad (esbuild uses the first onLoad that answers). */
 function packageRewritePlugin(bufferPatched) {
@@ -322,8 +365,7 @@ function packageRewritePlugin(bufferPatched) {
         if (ESCAPE_NON_ASCII.some((dir) => inPackage.startsWith(dir))) text = escapeNonAscii(text);
         for (const r of LAZY_REWRITES) {
           if (inPackage !== r.file) continue;
-          if (text.split(r.from).length !== 2) throw new Error(`${r.file}: the text to make lazy is not there once; look at the package again (packaging/bundle.js LAZY_REWRITES)`);
-          text = text.replace(r.from, r.to);
+          text = applyEdits(text, r.edits, rel);
           lazyDone.add(r.file);
         }
         return text !== original ? { contents: text, loader: 'js' } : undefined;
@@ -495,7 +537,7 @@ async function main() {
   else await bundleSea(args);
 }
 
-module.exports = { OPTIONAL, SQLITE3_ADDON, SQLITE3_ASSET_KEY, LAZY_REWRITES, escapeNonAscii, assertAscii };
+module.exports = { OPTIONAL, SQLITE3_ADDON, SQLITE3_ASSET_KEY, LAZY_REWRITES, applyEdits, escapeNonAscii, assertAscii };
 
 if (require.main === module) {
   main().catch((err) => {
