@@ -10,10 +10,12 @@ import { listResources, readResource } from './resources';
 const PARTIALS = 'views/partials/';
 
 const cache = new Map<string, Handlebars.TemplateDelegate>();
-let partialsRegistered = false;
 let instance: typeof Handlebars | null = null;
 
-/** Handlebars, loaded at the first render: loading it costs 10 ms that a start does not need. */
+/**
+ * Handlebars with the helper and every partial, loaded at the first render: loading it costs
+ * 10 ms that a start does not need.
+ */
 function handlebars(): typeof Handlebars {
   if (!instance) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,6 +25,7 @@ function handlebars(): typeof Handlebars {
       // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
       JSON.stringify(value).replace(/</g, '\\u003c'),
     ));
+    for (const name of partialNames()) hbs.registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
     instance = hbs;
   }
   return instance;
@@ -33,15 +36,8 @@ export function partialNames(): string[] {
   return listResources(PARTIALS).filter((k) => k.endsWith('.hbs')).map((k) => k.slice(PARTIALS.length, -'.hbs'.length));
 }
 
-function registerPartials(): void {
-  if (partialsRegistered) return;
-  for (const name of partialNames()) handlebars().registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
-  partialsRegistered = true;
-}
-
 /** Renders `views/<name>.hbs` inside `views/<layout>.hbs` (as {{{body}}}) when a layout is given. */
 export function render(name: string, model: Record<string, unknown>, layout?: string): string {
-  registerPartials();
   const body = template(name)(model);
   return layout ? template(layout)({ ...model, body }) : body;
 }
@@ -51,7 +47,6 @@ export function render(name: string, model: Record<string, unknown>, layout?: st
  * Never for HTML: a text view's output must only ever be sent as text/plain.
  */
 export function renderText(name: string, model: Record<string, unknown>): string {
-  registerPartials();
   return template(name, true)(model);
 }
 

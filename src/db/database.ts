@@ -156,12 +156,8 @@ export class Database {
   }
 
   /** One SELECT on the reading connection: its rows, as committed when it ran. */
-  read<T = unknown>(sql: string, params: unknown[] = []): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('read(): the database is closed'));
-    const reader = (this.reader ??= this.openReader());
-    return new Promise<T>((resolve, reject) => {
-      reader.all(sql, params, (err: Error | null, rows: unknown) => (err ? reject(err) : resolve(rows as T)));
-    });
+  async read<T = unknown>(sql: string, params: unknown[] = []): Promise<T> {
+    return (await this.startRead<T>(sql, params)).rows;
   }
 
   /**
