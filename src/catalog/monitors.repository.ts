@@ -10,6 +10,7 @@ import { ApiError } from '../common/api-error';
 import { isSealed, SEALED_PREFIX, SECRET_BOX, SecretBox, SecretBoxError } from '../db/secret-box';
 import { mapSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
+import { readSelectRows } from '../db/bulk-read';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { KindSettings, MonitorKind } from '../probes/kinds';
 import { kindConfig, MonitorConfig } from '../probes/monitor-config';
@@ -266,7 +267,8 @@ export class MonitorsRepository implements OnModuleInit {
    * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
    */
   async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number | null, beforeId: number | null): Promise<ListedHead[]> {
-    return (await this.select('m.id, m.updated_at, m.muted_until, s.status', filter, limit, beforeId)) as ListedHead[];
+    const { sql, params } = this.selectSql('m.id, m.updated_at, m.muted_until, s.status', filter, limit, beforeId);
+    return readSelectRows<ListedHead>(this.db, HEAD_COLUMNS, sql, 'id DESC', params);
   }
 
   /**
@@ -293,6 +295,11 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   private async select(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): Promise<unknown[]> {
+    const { sql, params } = this.selectSql(columns, filter, limit, beforeId);
+    return (await this.db.read(sql, params)) as unknown[];
+  }
+
+  private selectSql(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): { sql: string; params: unknown[] } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.group !== undefined) {
@@ -314,7 +321,7 @@ export class MonitorsRepository implements OnModuleInit {
     const sql = `${listedFrom(columns)}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY m.id DESC ${limit === null ? '' : `LIMIT ${limit + 1}`}`;
-    return (await this.db.read(sql, params)) as unknown[];
+    return { sql, params };
   }
 
   async stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
@@ -390,6 +397,7 @@ export interface ListedHead {
   /** As stored (the engine's live status may be a write ahead of it). */
   status: MonitorStatus;
 }
+const HEAD_COLUMNS = ['id', 'updated_at', 'muted_until', 'status'] as const;
 
 const LISTED_COLUMNS = `m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}`;
 const listedFrom = (columns: string) => `SELECT ${columns} FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id`;

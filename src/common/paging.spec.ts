@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { CursorCodec, DEFAULT_LIMIT, EPOCH_CURSOR, ID_CURSOR, intQuery, LimitRule, pageJson, pageOf, pageQuery, toPage } from './paging';
+import { commaLedJson, CursorCodec, DEFAULT_LIMIT, EPOCH_CURSOR, ID_CURSOR, intQuery, LimitRule, pageJson, pageOf, pageQuery, toPage } from './paging';
 
 /** Runs fn and returns the ApiError it throws (fails the test when it throws nothing or something else). */
 function apiError(fn: () => unknown): ApiError {
@@ -174,7 +174,15 @@ describe('pageJson', () => {
     [['{"a":"b"}'], '1767225600000:7'],
     [['{"name":"Café ☕"}', '{"name":"\\u0000"}'], null],
   ])('writes items %j with next_cursor %j as the JSON a Page would be', (items, next_cursor) => {
-    const bytes = Buffer.concat(pageJson({ items: items.map((i) => Buffer.from(i)), next_cursor }));
+    const bytes = Buffer.concat(pageJson({ items: items.map((i) => commaLedJson(JSON.parse(i))), next_cursor }));
     expect(JSON.parse(bytes.toString('utf8'))).toEqual({ items: items.map((i) => JSON.parse(i)), next_cursor });
+  });
+
+  it('writes one piece per item, and leaves the kept items as they were', () => {
+    const items = [commaLedJson({ id: 2 }), commaLedJson({ id: 1 })];
+    const parts = pageJson({ items, next_cursor: null });
+    expect(parts).toHaveLength(items.length + 2);
+    expect(pageJson({ items, next_cursor: null }).map(String)).toEqual(parts.map(String));
+    expect(items.map(String)).toEqual([',{"id":2}', ',{"id":1}']);
   });
 });

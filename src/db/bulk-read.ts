@@ -77,6 +77,21 @@ export async function startReadRows<T>(db: Database, columns: readonly string[],
   return { rows: started.rows.then(([row]) => (JSON.parse(row.rows) as unknown[][]).map(toRow)) };
 }
 
+/**
+ * The rows of a SELECT of our own (`inner`, naming exactly `columns`, in `order`) through one JSON
+ * text: for a hot read of hundreds of small rows. A list page's heads (500 rows of 4 columns) were
+ * the largest part of its main-thread time after the answer's bytes: the whole list of 1,000
+ * took 9.7 ms of main thread with row objects, 6.6 ms this way. `order` orders them again in the
+ * aggregate (SQLite 3.44's ORDER BY inside an aggregate), e.g. `id DESC`.
+ */
+export async function readSelectRows<T>(db: Database, columns: readonly string[], inner: string, order: string, params: unknown[] = []): Promise<T[]> {
+  const toRow = rowBuilder<T>(columns);
+  const values = columns.map((c) => `"${c}"`).join(', ');
+  // Not json_group_array(... ORDER BY): SQLite's sorter drops the JSON subtype, and each row would come out as a quoted string.
+  const [row] = await db.read<{ rows: string }[]>(`SELECT '[' || coalesce(group_concat(json_array(${values}), ',' ORDER BY ${order}), '') || ']' AS rows FROM (${inner})`, params);
+  return (JSON.parse(row.rows) as unknown[][]).map(toRow);
+}
+
 const builders = new Map<string, (values: unknown[]) => unknown>();
 
 /**

@@ -9,7 +9,7 @@ import { actorName, Caller } from '../common/caller';
 import { randomToken, sha256 } from '../common/tokens';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
+import { commaLedJson, ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { requireObjectBody } from '../common/validation';
@@ -40,7 +40,7 @@ interface ListedJson {
   state: MonitorState;
   stats: MonitorStats;
   muted: boolean;
-  /** UTF-8: pages are put together from these bytes as they are. */
+  /** UTF-8, led by a comma (commaLedJson): pages are put together from these bytes as they are. */
   json: Buffer;
 }
 
@@ -127,7 +127,7 @@ export class MonitorsService {
     const cached = this.listed.get(r.id);
     if (cached && sameListing(cached, { updatedAt: r.updated_at, state, stats: st, muted })) return cached.json;
     const m = this.repo.toListed(r);
-    const json = Buffer.from(JSON.stringify(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st)));
+    const json = commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
     this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
     return json;
   }
