@@ -115,6 +115,44 @@ describe('Database on a file', () => {
     });
   });
 
+  describe('kept statements of the reader', () => {
+    const count = async () => (await db.read<{ n: number }[]>('SELECT count(*) AS n FROM t WHERE id > ?', [0]))[0].n;
+
+    it('sees each commit in the next read of the same statement (a kept statement holds no snapshot)', async () => {
+      expect(await count()).toBe(0);
+      await db.query('INSERT INTO t (v) VALUES (?)', ['a']);
+      expect(await count()).toBe(1);
+      // A read left open would keep the WAL from being emptied: TRUNCATE answers busy = 1 then.
+      const [cp] = await db.query<{ busy: number }[]>('PRAGMA wal_checkpoint(TRUNCATE)');
+      expect(cp.busy).toBe(0);
+      await db.query('INSERT INTO t (v) VALUES (?)', ['b']);
+      expect(await count()).toBe(2);
+    });
+
+    it('runs reads of one statement asked for together, each with its own parameters', async () => {
+      for (let i = 1; i <= 20; i++) await db.query('INSERT INTO t (id, v) VALUES (?, ?)', [i, `v${i}`]);
+      const sql = 'SELECT v FROM t WHERE id = ?';
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => db.read<{ v: string }[]>(sql, [i + 1])));
+      expect(answers.map((rows) => rows[0].v)).toEqual(Array.from({ length: 20 }, (_, i) => `v${i + 1}`));
+    });
+
+    it('answers a statement that does not prepare with its error, every time, and reads on after it', async () => {
+      await expect(db.read('SELECT nope FROM t')).rejects.toThrow(/no such column/);
+      await expect(db.read('SELECT nope FROM t')).rejects.toThrow(/no such column/);
+      await db.query('ALTER TABLE t ADD COLUMN nope TEXT');
+      expect(await db.read('SELECT nope FROM t')).toEqual([]);
+    });
+
+    it('keeps working past the number of statements it keeps, and closes with statements kept', async () => {
+      await db.query('INSERT INTO t (id, v) VALUES (1, ?)', ['x']);
+      for (let i = 0; i < 450; i++) {
+        const rows = await db.read<{ k: number }[]>(`SELECT id + ${i} AS k FROM t`);
+        expect(rows).toEqual([{ k: 1 + i }]);
+      }
+      // afterEach closes; a close that failed on unfinalized statements would leave the file busy.
+    });
+  });
+
   describe('sharing the file with another process', () => {
     /** A plain connection with no busy timeout (it answers SQLITE_BUSY at once), as another process would open it. */
     const connect = (): Promise<sqlite3.Database> =>

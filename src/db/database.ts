@@ -59,10 +59,15 @@ interface RunnerState {
   transactionDepth: number;
 }
 
+/** How many of the reader's prepared statements are kept (Database.prepared); ours are a few dozen texts. */
+const KEPT_STATEMENTS = 200;
+
 export class Database {
   private tail: Promise<unknown> = Promise.resolve();
   /** The reading connection, opened at the first read (a CLI command may never read). */
   private reader: sqlite3.Database | null = null;
+  /** The reader's prepared statements by SQL text, least recently used first (prepared()). */
+  private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
   private closed = false;
   /** Callbacks for after the running transaction commits (transactions run one at a time). */
   private commitHooks: (() => void)[] = [];
@@ -168,18 +173,43 @@ export class Database {
    */
   async startRead<T = unknown>(sql: string, params: unknown[] = []): Promise<{ rows: Promise<T> }> {
     if (this.closed) throw new Error('read(): the database is closed');
-    const reader = (this.reader ??= this.openReader());
-    const statement = await new Promise<sqlite3.Statement>((resolve, reject) => {
-      const s = reader.prepare(sql, params, (err: Error | null) => (err ? reject(err) : resolve(s)));
-    });
+    const statement = await this.prepared(sql);
     const rows = new Promise<T>((resolve, reject) => {
-      statement.all((err: Error | null, out: unknown) => {
-        statement.finalize();
-        if (err) reject(err);
-        else resolve(out as T);
-      });
+      statement.all(params, (err: Error | null, out: unknown) => (err ? reject(err) : resolve(out as T)));
     });
     return { rows };
+  }
+
+  /**
+   * The reader's statement for this SQL, prepared once and kept (up to KEPT_STATEMENTS, the least
+   * recently used dropped): each step of node-sqlite3 is a trip to its worker thread and back
+   * through the main thread, so a kept statement is one trip a read instead of two, which a busy
+   * main thread (a list page under load) made the larger part of a read's wait. A statement is
+   * reset when its rows are read, so it holds no snapshot between reads; node-sqlite3 runs the
+   * reads of one statement one after the other, and finalizes it after those already asked for.
+   */
+  private prepared(sql: string): Promise<sqlite3.Statement> {
+    const kept = this.statements.get(sql);
+    if (kept) {
+      this.statements.delete(sql);
+      this.statements.set(sql, kept);
+      return kept;
+    }
+    const reader = (this.reader ??= this.openReader());
+    const statement = new Promise<sqlite3.Statement>((resolve, reject) => {
+      const s = reader.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(s)));
+    });
+    this.statements.set(sql, statement);
+    // A statement that did not prepare (an error in it, a schema it names not there yet) is not kept.
+    statement.catch(() => {
+      if (this.statements.get(sql) === statement) this.statements.delete(sql);
+    });
+    if (this.statements.size > KEPT_STATEMENTS) {
+      const [oldest, dropped] = this.statements.entries().next().value as [string, Promise<sqlite3.Statement>];
+      this.statements.delete(oldest);
+      dropped.then((s) => s.finalize(), () => undefined);
+    }
+    return statement;
   }
 
   /**
@@ -211,6 +241,12 @@ export class Database {
     await this.tail;
     const reader = this.reader;
     this.reader = null;
+    // SQLite will not close a connection with statements still prepared.
+    const statements = [...this.statements.values()];
+    this.statements.clear();
+    for (const s of await Promise.allSettled(statements)) {
+      if (s.status === 'fulfilled') await new Promise<void>((resolve) => s.value.finalize(() => resolve()));
+    }
     if (reader) await new Promise<void>((resolve) => reader.close(() => resolve()));
     if (this.ds.isInitialized) await this.ds.destroy();
   }
