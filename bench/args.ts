@@ -67,6 +67,11 @@ export class Options {
     return this.raw.has(name);
   }
 
+  /** The options named in `keep` as command-line arguments again (`--name=value`, `--flag`). */
+  toArgs(keep: readonly string[]): string[] {
+    return [...this.raw].filter(([k]) => keep.includes(k)).map(([k, v]) => (v === true ? `--${k}` : `--${k}=${v}`));
+  }
+
   /** The same options with some set (when not given on the command line). */
   withDefaults(defaults: Record<string, string>): Options {
     const raw = new Map(this.raw);

@@ -14,6 +14,7 @@ const CLI = path.join(ROOT, 'dist', 'tsc', 'bench', 'cli.js');
 
 interface Result {
   scenario: string;
+  options: Record<string, unknown>;
   metrics: { name: string; value: number | null; unit: string; met: boolean | null }[];
   notes: string[];
 }
@@ -45,7 +46,9 @@ describe('bench harness (smoke)', () => {
   });
 
   it('runs every scenario with tiny sizes and writes one JSON result', async () => {
-    const child = spawn(process.execPath, [CLI, 'all', '--smoke', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Each scenario runs in a harness process of its own, given only the options it takes (the
+    // writer takes no --concurrency, and would refuse it).
+    const child = spawn(process.execPath, [CLI, 'all', '--smoke', '--concurrency', '2', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
@@ -60,6 +63,8 @@ describe('bench harness (smoke)', () => {
     // The engine runs twice in `all` (its default size, then 200 monitors); a smoke run keeps both tiny.
     expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine', 'engine']);
     expect(report.results.filter((r) => r.scenario === 'engine').map((r) => r.metrics.find((m) => m.name === 'monitors')?.value)).toEqual([20, 20]);
+    expect(report.results.find((r) => r.scenario === 'api')?.options).toMatchObject({ concurrency: 2 });
+    expect(fs.readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual(files);
     for (const r of report.results) {
       expect(r.metrics.length).toBeGreaterThan(0);
       for (const m of r.metrics) {
