@@ -267,7 +267,7 @@ export class MonitorsRepository implements OnModuleInit {
    * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
    */
   async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number | null, beforeId: number | null): Promise<ListedHead[]> {
-    const { sql, params } = this.selectSql('m.id, m.updated_at, m.muted_until, s.status', filter, limit, beforeId);
+    const { sql, params } = this.selectSql(HEAD_SELECT, filter, limit, beforeId);
     return readSelectRows<ListedHead>(this.db, HEAD_COLUMNS, sql, 'id DESC', params);
   }
 
@@ -397,6 +397,8 @@ export interface ListedHead {
   /** As stored (the engine's live status may be a write ahead of it). */
   status: MonitorStatus;
 }
+/** A head's columns as the page's SELECT names them, and as they come out of it. */
+const HEAD_SELECT = 'm.id, m.updated_at, m.muted_until, s.status';
 const HEAD_COLUMNS = ['id', 'updated_at', 'muted_until', 'status'] as const;
 
 const LISTED_COLUMNS = `m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}`;

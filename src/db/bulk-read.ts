@@ -71,10 +71,9 @@ export async function readRows<T>(db: Database, columns: readonly string[], rest
 
 /** readRows(), resolving once SQLite runs the statement (for rows wanted a while later). */
 export async function startReadRows<T>(db: Database, columns: readonly string[], rest: string, params: unknown[] = []): Promise<StartedRead<T>> {
-  const toRow = rowBuilder<T>(columns);
-  const values = columns.map((c) => `"${c}"`).join(', ');
-  const started = await db.startRead<{ rows: string }[]>(`SELECT json_group_array(json_array(${values})) AS rows ${rest}`, params);
-  return { rows: started.rows.then(([row]) => (JSON.parse(row.rows) as unknown[][]).map(toRow)) };
+  const toRows = rowsFromJson<T>(columns);
+  const started = await db.startRead<{ rows: string }[]>(`SELECT json_group_array(json_array(${quoted(columns)})) AS rows ${rest}`, params);
+  return { rows: started.rows.then(([row]) => toRows(row.rows)) };
 }
 
 /**
@@ -85,11 +84,21 @@ export async function startReadRows<T>(db: Database, columns: readonly string[],
  * aggregate (SQLite 3.44's ORDER BY inside an aggregate), e.g. `id DESC`.
  */
 export async function readSelectRows<T>(db: Database, columns: readonly string[], inner: string, order: string, params: unknown[] = []): Promise<T[]> {
-  const toRow = rowBuilder<T>(columns);
-  const values = columns.map((c) => `"${c}"`).join(', ');
+  const toRows = rowsFromJson<T>(columns);
   // Not json_group_array(... ORDER BY): SQLite's sorter drops the JSON subtype, and each row would come out as a quoted string.
-  const [row] = await db.read<{ rows: string }[]>(`SELECT '[' || coalesce(group_concat(json_array(${values}), ',' ORDER BY ${order}), '') || ']' AS rows FROM (${inner})`, params);
-  return (JSON.parse(row.rows) as unknown[][]).map(toRow);
+  const [row] = await db.read<{ rows: string }[]>(`SELECT '[' || coalesce(group_concat(json_array(${quoted(columns)}), ',' ORDER BY ${order}), '') || ']' AS rows FROM (${inner})`, params);
+  return toRows(row.rows);
+}
+
+/** The columns as SQL identifiers, for json_array(). */
+function quoted(columns: readonly string[]): string {
+  return columns.map((c) => `"${c}"`).join(', ');
+}
+
+/** Turns the JSON text of an array of rows (arrays of values in `columns` order) into row objects. */
+function rowsFromJson<T>(columns: readonly string[]): (text: string) => T[] {
+  const toRow = rowBuilder<T>(columns);
+  return (text) => (JSON.parse(text) as unknown[][]).map(toRow);
 }
 
 const builders = new Map<string, (values: unknown[]) => unknown>();
