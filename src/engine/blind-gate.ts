@@ -27,6 +27,14 @@ export const PROBE_EVERY_MS = 60_000;
 export const FRESH_MS = PILE_UP_WINDOW_MS;
 export const FRESH_WHILE_BLIND_MS = 2_000;
 export const BLIND_NOTE = 'not counted: the service itself was offline (no canary that had answered is reachable)';
+
+/** A verdict of judge(). The two there are, made once (judge runs for every result). */
+export interface GateVerdict {
+  readonly counted: boolean;
+  readonly note: string | null;
+}
+export const COUNTED: GateVerdict = Object.freeze({ counted: true, note: null });
+const NOT_COUNTED_BLIND: GateVerdict = Object.freeze({ counted: false, note: BLIND_NOTE });
 export const DETECTION_KIND = 'blind_detection';
 const HOW_TO = 'set FARSIGHT_CANARIES to host:port pairs this machine can reach, e.g. FARSIGHT_CANARIES=192.168.1.1:53,1.1.1.1:443 (your router and a public server)';
 
@@ -94,16 +102,16 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
    * test/faults/uplink.e2e-spec.ts: every monitor failing, and one with confirm_after 1 Down, at
    * the moment the network returned).
    */
-  judge(result: CheckResult, now: number): { counted: boolean; note: string | null } {
-    if (!this.enabled) return { counted: true, note: null };
+  judge(result: CheckResult, now: number): GateVerdict {
+    if (!this.enabled) return COUNTED;
     if (result.outcome === 'down') {
       this.failures.push(now);
       while (this.failures.length && this.failures[0] < now - PILE_UP_WINDOW_MS) this.failures.shift();
       if (this.failures.length >= PILE_UP_FAILURES && now - this.lastProbe >= PILE_UP_WINDOW_MS) void this.probe();
     }
     if (now - this.lastProbe >= PROBE_EVERY_MS) void this.probe();
-    if (result.outcome === 'down' && (this.blindSince !== null || result.at_ms < this.blindEndedAt)) return { counted: false, note: BLIND_NOTE };
-    return { counted: true, note: null };
+    if (result.outcome === 'down' && (this.blindSince !== null || result.at_ms < this.blindEndedAt)) return NOT_COUNTED_BLIND;
+    return COUNTED;
   }
 
   /**

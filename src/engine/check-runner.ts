@@ -3,11 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { SettingsService } from '../settings/settings.service';
+import type { Settings } from '../settings/settings-defaults';
 import type { CheckResult } from '../probes/check-result';
 import { CheckerEnv, runCheck } from '../probes/checkers';
 import { CHECKER_ENV } from '../probes/checkers/env';
 
 export { CHECKER_ENV } from '../probes/checkers/env';
+
+type ActiveConfig = Exclude<MonitorConfig, { kind: 'heartbeat' }>;
 
 @Injectable()
 export class CheckRunner {
@@ -16,16 +19,16 @@ export class CheckRunner {
     @Inject(CHECKER_ENV) private readonly env: CheckerEnv,
   ) {}
 
-  async run(config: MonitorConfig): Promise<CheckResult> {
+  run(config: MonitorConfig): Promise<CheckResult> {
     if (config.kind === 'heartbeat') {
-      throw ApiError.invalid([{ field: 'kind', message: 'heartbeat monitors are not checked actively: they wait for pings' }]);
+      return Promise.reject(ApiError.invalid([{ field: 'kind', message: 'heartbeat monitors are not checked actively: they wait for pings' }]));
     }
-    const { allow_private_targets } = await this.settings.get();
-    return runCheck(
-      config.kind,
-      config.settings,
-      { timeout_ms: config.timeout_ms, slow_ms: config.slow_ms, allow_private_targets },
-      this.env,
-    );
+    // The settings as last read when they are (every check but the first after a change): no wait.
+    const settings = this.settings.peek();
+    return settings ? this.start(config, settings) : this.settings.get().then((s) => this.start(config, s));
+  }
+
+  private start(config: ActiveConfig, { allow_private_targets }: Settings): Promise<CheckResult> {
+    return runCheck(config.kind, config.settings, { timeout_ms: config.timeout_ms, slow_ms: config.slow_ms, allow_private_targets }, this.env);
   }
 }

@@ -21,12 +21,12 @@ import { certWarning } from './cert-warnings';
 import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
-import { BlindGate } from './blind-gate';
+import { BlindGate, COUNTED } from './blind-gate';
 import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
 import { Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
-import { configChanged, initialMachineState, MachineState, pause, resume, step, Step } from './state-machine';
+import { configChanged, initialMachineState, machineInput, MachineState, pause, resume, step, Step } from './state-machine';
 import { CLOSE_WORDS, transitionLine } from './transition-text';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import type { AlertCauseRecord, AlertSink } from './alert-causes';
@@ -213,7 +213,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The monitor's state changed: answers show it now; `urgent` changes are durable within a second, the others at the next fold. */
   private markDirty(m: LiveMonitor, urgent = true): void {
-    this.states.set(m.id, toMonitorState(m));
+    this.states.delete(m.id);
     const generation = ++this.generation;
     this.dirty.set(m.id, generation);
     if (!urgent) return;
@@ -271,7 +271,14 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** A monitor's live state; undefined before the engine has loaded it. */
   stateOf(id: number): MonitorState | undefined {
-    return this.states.get(id);
+    let state = this.states.get(id);
+    if (state) return state;
+    const m = this.live.get(id);
+    if (!m) return undefined;
+    // Made at the first read after a change and kept until the next (readers compare it by identity).
+    state = toMonitorState(m);
+    this.states.set(id, state);
+    return state;
   }
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
@@ -294,13 +301,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    * returns the stored time of the result.
    */
   record(id: number, result: CheckResult, source: ResultSource): number {
-    this.checkRate.add(this.clock.now());
+    const now = this.clock.now();
+    this.checkRate.add(now);
     const m = this.live.get(id);
-    const gate = m ? this.blind.judge(result, this.clock.now()) : { counted: true, note: null };
+    const gate = m ? this.blind.judge(result, now) : COUNTED;
     const at = this.keep(id, result, gate.note);
     if (!m) return at;
-    const policy = policyOf(m.config, source);
-    const s = step(m.state, { ...result, at_ms: at, counted: gate.counted, note: gate.note }, policy);
+    const s = step(m.state, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
     this.apply(m, s);
     // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
     if (s.transitions.length > 0) this.writer.settleNow(id, at);
@@ -310,7 +317,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Hands a result to the writer and shows it on the live stream at once; returns its stored time. */
   private keep(id: number, result: CheckResult, note: string | null): number {
-    const at = this.writer.add({ ...result, monitor_id: id, note });
+    const at = this.writer.addResult(result, id, note);
     this.bus.emit('check', { id, at, outcome: result.outcome, latency_ms: result.latency_ms, status: result.status, error: result.error });
     return at;
   }
@@ -399,7 +406,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private pathProblem(m: LiveMonitor, failed: CheckResult, second: CheckResult): void {
     const note = `not counted: a network path problem (a second check succeeded${failed.error ? ` after "${failed.error.message}"` : ''})`;
     const at = this.keep(m.id, failed, note);
-    const s = step(m.state, { ...failed, at_ms: at, counted: false, note }, policyOf(m.config, { kind: 'scheduled' }));
+    const s = step(m.state, machineInput(failed, at, false, note), policyOf(m.config, { kind: 'scheduled' }));
     this.apply(m, s);
     if (s.transitions.length > 0) this.writer.settleNow(m.id, at);
     const host = describeHost(m.config);
@@ -661,7 +668,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!prev || created) {
       this.newTarget(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null }, 'now');
-      this.states.set(id, toMonitorState(this.live.get(id)!));
       return;
     }
     const next: LiveMonitor = { ...prev, config: stored.config };
@@ -688,7 +694,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   private add(m: LiveMonitor, when: 'spread' | 'now'): void {
     this.live.set(m.id, m);
-    this.states.set(m.id, toMonitorState(m));
+    this.states.delete(m.id);
     this.schedule(m, when);
   }
 
@@ -712,7 +718,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, now });
       if (start.note) {
         m.state = { ...m.state, note: start.note };
-        this.states.set(m.id, toMonitorState(m));
+        this.states.delete(m.id);
         // Written with the next commit (nothing asks for one: the start is not a change to announce).
         const generation = ++this.generation;
         this.dirty.set(m.id, generation);

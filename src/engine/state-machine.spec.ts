@@ -44,7 +44,7 @@ function check(letter: string, i: number): MachineInput {
     case 's':
       return { ...base, outcome: 'slow', latency_ms: 900, counted: true };
     case 'd':
-      return { ...base, outcome: 'down', latency_ms: 10000, status: null, error: TIMEOUT, counted: true };
+      return { ...base, outcome: 'down', latency_ms: 10000, error: TIMEOUT, counted: true };
     case 'b':
       return { ...base, outcome: 'down', latency_ms: null, error: TIMEOUT, counted: false, note: 'the service was offline' };
     case 'B':

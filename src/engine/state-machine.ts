@@ -39,12 +39,20 @@ export interface MachineCounters {
 /** The state row without the fields the machine does not own: the id, and incident_id (incident layer). */
 export type MachineState = Omit<MonitorState, 'monitor_id' | 'incident_id'> & MachineCounters;
 
-/** A check result as the engine hands it over, after the blind gate has judged whether it counts. */
-export interface MachineInput extends CheckResult {
+/**
+ * What the machine reads of a check result, as the engine hands it over after the blind gate has
+ * judged whether it counts. Built field by field (machineInput), not spread from the result: a
+ * spread copies every field of results of several shapes, on every check.
+ */
+export interface MachineInput extends Pick<CheckResult, 'at_ms' | 'outcome' | 'latency_ms' | 'error' | 'cert'> {
   /** false when the result says nothing about the target (the service was blind, a network path problem). */
   counted: boolean;
   /** Why it was not counted. */
   note?: string | null;
+}
+
+export function machineInput(result: CheckResult, at: number, counted: boolean, note: string | null): MachineInput {
+  return { at_ms: at, outcome: result.outcome, latency_ms: result.latency_ms, error: result.error, cert: result.cert, counted, note };
 }
 
 export interface Step {
@@ -73,22 +81,43 @@ export function step(state: MachineState, result: MachineInput, policy: Policy):
   // A paused monitor gets no checks; one that was already running when the pause came is dropped.
   if (policy.paused || state.status === 'paused') return { state, transitions: [] };
   const at = result.at_ms;
+  // The one copy a step makes: the helpers below change it, never `state`.
+  const next = copyState(state);
+  next.last_check_at = at;
   // An `unknown` outcome means the checker could not judge: like a blind result, it moves nothing.
   if (!result.counted || result.outcome === 'unknown') {
-    return { state: { ...state, last_check_at: at, note: result.note ?? null }, transitions: [] };
+    next.note = result.note ?? null;
+    return { state: next, transitions: [] };
   }
-  const observed: MachineState = {
-    ...state,
-    last_check_at: at,
-    latency_ms: result.latency_ms,
-    cert_expires_at: result.cert?.not_after ?? state.cert_expires_at,
-    note: null,
+  next.latency_ms = result.latency_ms;
+  next.cert_expires_at = result.cert?.not_after ?? state.cert_expires_at;
+  next.note = null;
+  const transitions: Transition[] = [];
+  if (result.outcome === 'down') onFailure(next, at, result.error, policy, transitions);
+  else onGood(next, at, result.outcome === 'slow' && slowIsOn(policy), policy, transitions);
+  withFlapping(state.status, next, at, transitions);
+  return { state: next, transitions };
+}
+
+/** A field-by-field copy: every state the machine makes has one object shape. */
+function copyState(s: MachineState): MachineState {
+  return {
+    status: s.status,
+    since: s.since,
+    failing: s.failing,
+    flapping: s.flapping,
+    last_check_at: s.last_check_at,
+    last_ok_at: s.last_ok_at,
+    latency_ms: s.latency_ms,
+    error_code: s.error_code,
+    error_message: s.error_message,
+    cert_expires_at: s.cert_expires_at,
+    note: s.note,
+    good: s.good,
+    slowRun: s.slowRun,
+    history: s.history,
+    failingSince: s.failingSince,
   };
-  const moved =
-    result.outcome === 'down'
-      ? onFailure(observed, at, result.error, policy)
-      : onGood(observed, at, result.outcome === 'slow' && slowIsOn(policy), policy);
-  return withFlapping(state.status, moved, at);
 }
 
 /** Stops checking; an open incident ends with `paused`. Pausing a paused monitor changes nothing. */
@@ -113,62 +142,70 @@ export function configChanged(state: MachineState, now: number): Step {
   return restart(state, 'unknown', now, { kind: 'unknown', at: now, reason: 'config_changed' }, 'config_changed');
 }
 
-function onFailure(s: MachineState, at: number, error: CheckError | null, policy: Policy): Step {
+/** A failed check, on the step's own copy `s`. */
+function onFailure(s: MachineState, at: number, error: CheckError | null, policy: Policy, transitions: Transition[]): void {
   const failingSince = s.failingSince ?? at;
-  const next: MachineState = {
-    ...s,
-    failing: s.failing + 1,
-    failingSince,
-    good: 0,
-    slowRun: 0,
-    error_code: error?.code ?? null,
-    error_message: error?.message ?? null,
-  };
+  const failedBefore = s.failing;
+  s.failing = failedBefore + 1;
+  s.failingSince = failingSince;
+  s.good = 0;
+  s.slowRun = 0;
+  s.error_code = error?.code ?? null;
+  s.error_message = error?.message ?? null;
   // While down, `failing` keeps counting: it is the number of failed checks of the open incident.
-  if (s.status === 'down') return { state: next, transitions: [] };
-  const transitions: Transition[] = [];
-  if (s.failing === 0) transitions.push({ kind: 'failing', at, error });
+  if (s.status === 'down') return;
+  if (failedBefore === 0) transitions.push({ kind: 'failing', at, error });
   // >= rather than ===: confirm_after may have been lowered below a run already under way.
-  if (next.failing >= policy.confirm_after) {
-    next.status = 'down';
-    next.since = at;
-    transitions.push({ kind: 'down', at, error, fails: next.failing, failingSince });
+  if (s.failing >= policy.confirm_after) {
+    s.status = 'down';
+    s.since = at;
+    transitions.push({ kind: 'down', at, error, fails: s.failing, failingSince });
   }
-  return { state: next, transitions };
 }
 
-function onGood(s: MachineState, at: number, slow: boolean, policy: Policy): Step {
-  const slowRun = slow ? s.slowRun + 1 : 0;
-  const seen = { ...s, slowRun, last_ok_at: at, error_code: null, error_message: null };
-  if (s.status === 'down') {
-    const good = s.good + 1;
+/** A good (or slow) check, on the step's own copy `s`. */
+function onGood(s: MachineState, at: number, slow: boolean, policy: Policy, transitions: Transition[]): void {
+  const status = s.status;
+  const since = s.since;
+  s.slowRun = slow ? s.slowRun + 1 : 0;
+  s.last_ok_at = at;
+  s.error_code = null;
+  s.error_message = null;
+  if (status === 'down' && s.good + 1 < policy.recover_after) {
     // Not recovered yet: the incident (and its failure count) stays open.
-    if (good < policy.recover_after) return { state: { ...seen, good }, transitions: [] };
+    s.good += 1;
+    return;
   }
-  const cleared: MachineState = { ...seen, good: 0, failing: 0, failingSince: null };
-  const slowEnough = slow && slowRun >= policy.slow_after;
-  switch (s.status) {
+  s.good = 0;
+  s.failing = 0;
+  s.failingSince = null;
+  const slowEnough = slow && s.slowRun >= policy.slow_after;
+  switch (status) {
     case 'down':
-      return land(cleared, at, slowEnough, { kind: 'up', at, recovered: true, downSince: s.since });
+      return land(s, at, slowEnough, { kind: 'up', at, recovered: true, downSince: since }, transitions);
     case 'unknown':
-      return land(cleared, at, slowEnough, { kind: 'up', at, recovered: false });
+      return land(s, at, slowEnough, { kind: 'up', at, recovered: false }, transitions);
     case 'up':
-      return slowEnough ? moveTo(cleared, 'slow', at, { kind: 'slow', at }) : { state: cleared, transitions: [] };
+      if (slowEnough) moveTo(s, 'slow', at, { kind: 'slow', at }, transitions);
+      return;
     case 'slow':
-      return slow ? { state: cleared, transitions: [] } : moveTo(cleared, 'up', at, { kind: 'slow_end', at });
+      if (!slow) moveTo(s, 'up', at, { kind: 'slow_end', at }, transitions);
+      return;
     case 'paused':
-      return { state: s, transitions: [] }; // unreachable: step() drops results while paused
+      return; // unreachable: step() drops results while paused
   }
 }
 
 /** Leaving down or unknown lands on up, or straight on slow when the run of slow checks is already long enough. */
-function land(s: MachineState, at: number, slowEnough: boolean, up: Transition): Step {
-  if (!slowEnough) return moveTo(s, 'up', at, up);
-  return { state: { ...s, status: 'slow', since: at }, transitions: [up, { kind: 'slow', at }] };
+function land(s: MachineState, at: number, slowEnough: boolean, up: Transition, transitions: Transition[]): void {
+  moveTo(s, slowEnough ? 'slow' : 'up', at, up, transitions);
+  if (slowEnough) transitions.push({ kind: 'slow', at });
 }
 
-function moveTo(s: MachineState, status: MonitorStatus, at: number, t: Transition): Step {
-  return { state: { ...s, status, since: at }, transitions: [t] };
+function moveTo(s: MachineState, status: MonitorStatus, at: number, t: Transition, transitions: Transition[]): void {
+  s.status = status;
+  s.since = at;
+  transitions.push(t);
 }
 
 /**
@@ -177,19 +214,16 @@ function moveTo(s: MachineState, status: MonitorStatus, at: number, t: Transitio
  * 2. 6 or more changes among the last 20 counted checks turns it on;
  * 3. while on, 20 counted checks in a row without a change turn it off.
  */
-function withFlapping(before: MonitorStatus, moved: Step, at: number): Step {
-  const changed = moved.state.status !== before;
-  const history = (moved.state.history + (changed ? '1' : '0')).slice(-FLAP_WINDOW);
-  const transitions = [...moved.transitions];
-  let flapping = moved.state.flapping;
-  if (flapping === 0 && countChanges(history) >= FLAP_CHANGES) {
-    flapping = 1;
+function withFlapping(before: MonitorStatus, s: MachineState, at: number, transitions: Transition[]): void {
+  const history = (s.history + (s.status !== before ? '1' : '0')).slice(-FLAP_WINDOW);
+  s.history = history;
+  if (s.flapping === 0 && countChanges(history) >= FLAP_CHANGES) {
+    s.flapping = 1;
     transitions.push({ kind: 'flapping', at, on: true });
-  } else if (flapping === 1 && quietRun(history) >= FLAP_QUIET) {
-    flapping = 0;
+  } else if (s.flapping === 1 && quietRun(history) >= FLAP_QUIET) {
+    s.flapping = 0;
     transitions.push({ kind: 'flapping', at, on: false });
   }
-  return { state: { ...moved.state, history, flapping }, transitions };
 }
 
 /**
@@ -218,7 +252,7 @@ function slowIsOn(policy: Policy): boolean {
 
 function countChanges(history: string): number {
   let n = 0;
-  for (const c of history) if (c === '1') n++;
+  for (let i = 0; i < history.length; i++) if (history.charCodeAt(i) === 49 /* '1' */) n++;
   return n;
 }
 

@@ -3,7 +3,7 @@
  * integers; message, detail and the note travel in `info` only when the check failed or was not
  * counted, so a good check costs a few bytes. Pure.
  */
-import { CHECK_ERROR_CODES, CheckErrorCode, CheckResult, NO_PHASES, Outcome } from '../probes/check-result';
+import { CHECK_ERROR_CODES, CheckError, CheckErrorCode, CheckResult, NO_PHASES, Outcome } from '../probes/check-result';
 
 export const OUTCOME_CODES: readonly Outcome[] = ['up', 'slow', 'down', 'unknown'];
 export const OUTCOME_CODE: Record<Outcome, number> = { up: 0, slow: 1, down: 2, unknown: 3 };
@@ -34,14 +34,14 @@ export interface StoredCheck extends CheckResult {
 const round = (v: number | null) => (v === null ? null : Math.round(v));
 
 export function toRow(c: StoredCheck): CheckRow {
-  const errorIndex = c.error ? CHECK_ERROR_CODES.indexOf(c.error.code) + 1 : 0;
-  const needsInfo = c.error !== null || c.note !== null;
-  const info: Record<string, string> = {};
-  if (c.error) info.m = c.error.message;
-  if (needsInfo && c.detail) info.d = c.detail;
-  if (c.note) info.n = c.note;
+  return checkRow(c, c.monitor_id, c.note);
+}
+
+/** The row of a probe's result (the engine's path: no StoredCheck is made for it). */
+export function checkRow(c: CheckResult, monitorId: number, note: string | null): CheckRow {
+  const failed = c.error !== null;
   return {
-    monitor_id: c.monitor_id,
+    monitor_id: monitorId,
     at: c.at_ms,
     outcome: OUTCOME_CODE[c.outcome],
     latency: round(c.latency_ms),
@@ -50,9 +50,17 @@ export function toRow(c: StoredCheck): CheckRow {
     tls: round(c.phases.tls_ms),
     ttfb: round(c.phases.ttfb_ms),
     status: c.status,
-    error: errorIndex > 0 ? errorIndex : null,
-    info: needsInfo ? JSON.stringify(info) : null,
+    error: failed ? CHECK_ERROR_CODES.indexOf((c.error as CheckError).code) + 1 || null : null,
+    info: failed || note !== null ? infoOf(c, note) : null,
   };
+}
+
+function infoOf(c: CheckResult, note: string | null): string {
+  const info: Record<string, string> = {};
+  if (c.error) info.m = c.error.message;
+  if (c.detail) info.d = c.detail;
+  if (note) info.n = note;
+  return JSON.stringify(info);
 }
 
 export function fromRow(r: CheckRow): StoredCheck {

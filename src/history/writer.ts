@@ -25,7 +25,8 @@ import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
 import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
-import { CHECK_COLUMNS, CheckRow, StoredCheck, toRow } from './check-row';
+import { CHECK_COLUMNS, checkRow, CheckRow, StoredCheck, toRow } from './check-row';
+import type { CheckResult } from '../probes/check-result';
 
 /** N of docs/storage.md: plain results wait at most this long in memory before they are committed. */
 export const COMMIT_EVERY_MS = 10_000;
@@ -184,7 +185,15 @@ export class CheckWriter implements OnApplicationShutdown {
 
   /** Queues a result; returns the stored time (moved on by a millisecond or two on a clash). */
   add(check: StoredCheck): number {
-    const row = toRow(check);
+    return this.addRow(toRow(check));
+  }
+
+  /** Queues a probe's result for a monitor (the engine's path, without a StoredCheck made for it). */
+  addResult(result: CheckResult, monitorId: number, note: string | null): number {
+    return this.addRow(checkRow(result, monitorId, note));
+  }
+
+  private addRow(row: CheckRow): number {
     const last = this.lastAt.get(row.monitor_id);
     if (last !== undefined && row.at <= last) row.at = last + 1;
     this.lastAt.set(row.monitor_id, row.at);
