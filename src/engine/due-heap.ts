@@ -3,13 +3,20 @@
  * The scheduler keeps every monitor here instead of a timer each. Pure data structure.
  */
 export interface DueEntry {
+  readonly id: number;
+  readonly due: number;
+}
+
+/** An entry knows its place in the heap: a swap moves two fields, not two Map entries. */
+interface Slot {
   id: number;
   due: number;
+  at: number;
 }
 
 export class DueHeap {
-  private readonly items: DueEntry[] = [];
-  private readonly index = new Map<number, number>();
+  private readonly items: Slot[] = [];
+  private readonly index = new Map<number, Slot>();
   /** Entries were added by load() since the heap was last put in order. */
   private unordered = false;
 
@@ -22,8 +29,7 @@ export class DueHeap {
   }
 
   dueOf(id: number): number | undefined {
-    const i = this.index.get(id);
-    return i === undefined ? undefined : this.items[i].due;
+    return this.index.get(id)?.due;
   }
 
   peek(): DueEntry | undefined {
@@ -31,55 +37,46 @@ export class DueHeap {
     return this.items[0];
   }
 
-  /**
-   * set() for many entries at once (a start loads every monitor): each is stored as it comes and
-   * the heap is put in order once, at the next operation that needs it (O(n) instead of O(n log n)).
-   */
+  /** Adds or moves an entry without ordering the heap (a start loads thousands; the next read orders them once). */
   load(id: number, due: number): void {
-    const i = this.index.get(id);
-    if (i === undefined) {
-      this.items.push({ id, due });
-      this.index.set(id, this.items.length - 1);
-    } else this.items[i].due = due;
+    const slot = this.index.get(id);
+    if (slot === undefined) this.push(id, due);
+    else slot.due = due;
     this.unordered = true;
   }
 
-  /** Adds the monitor or moves it to a new due time. */
   set(id: number, due: number): void {
     this.order();
-    const i = this.index.get(id);
-    if (i === undefined) {
-      this.items.push({ id, due });
-      this.index.set(id, this.items.length - 1);
-      this.up(this.items.length - 1);
+    const slot = this.index.get(id);
+    if (slot === undefined) {
+      this.up(this.push(id, due));
       return;
     }
-    const old = this.items[i].due;
-    this.items[i].due = due;
-    if (due < old) this.up(i);
-    else this.down(i);
+    const old = slot.due;
+    slot.due = due;
+    if (due < old) this.up(slot);
+    else this.down(slot);
   }
 
   remove(id: number): void {
     this.order();
-    const i = this.index.get(id);
-    if (i === undefined) return;
-    const last = this.items.length - 1;
-    this.swap(i, last);
-    this.items.pop();
+    const slot = this.index.get(id);
+    if (slot === undefined) return;
     this.index.delete(id);
-    if (i < this.items.length) {
-      this.up(i);
-      this.down(i);
-    }
+    const last = this.items.pop() as Slot;
+    if (last === slot) return;
+    last.at = slot.at;
+    this.items[slot.at] = last;
+    this.up(last);
+    this.down(last);
   }
 
-  /** Moves every entry `ms` later; their order stays, so the heap does too. */
+  /** Moves every due time later by `ms` (the order does not change). */
   delayAll(ms: number): void {
     for (const item of this.items) item.due += ms;
   }
 
-  /** Removes and returns the earliest entry if it is due at `now`. */
+  /** Takes the earliest entry if it is due at `now`. */
   popDue(now: number): DueEntry | undefined {
     this.order();
     const top = this.items[0];
@@ -88,42 +85,50 @@ export class DueHeap {
     return top;
   }
 
+  private push(id: number, due: number): Slot {
+    const slot: Slot = { id, due, at: this.items.length };
+    this.items.push(slot);
+    this.index.set(id, slot);
+    return slot;
+  }
+
   private order(): void {
     if (!this.unordered) return;
     this.unordered = false;
-    for (let i = (this.items.length >> 1) - 1; i >= 0; i--) this.down(i);
+    for (let i = (this.items.length >> 1) - 1; i >= 0; i--) this.down(this.items[i]);
   }
 
-  private up(i: number): void {
+  private up(slot: Slot): void {
+    const items = this.items;
+    let i = slot.at;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (this.items[parent].due <= this.items[i].due) return;
-      this.swap(i, parent);
+      const p = items[parent];
+      if (p.due <= slot.due) break;
+      items[i] = p;
+      p.at = i;
       i = parent;
     }
+    items[i] = slot;
+    slot.at = i;
   }
 
-  private down(i: number): void {
-    const n = this.items.length;
+  private down(slot: Slot): void {
+    const items = this.items;
+    const n = items.length;
+    let i = slot.at;
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= n) break;
       const r = l + 1;
-      let m = i;
-      if (l < n && this.items[l].due < this.items[m].due) m = l;
-      if (r < n && this.items[r].due < this.items[m].due) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
+      const c = r < n && items[r].due < items[l].due ? r : l;
+      const child = items[c];
+      if (child.due >= slot.due) break;
+      items[i] = child;
+      child.at = i;
+      i = c;
     }
-  }
-
-  private swap(a: number, b: number): void {
-    if (a === b) return;
-    const x = this.items[a];
-    const y = this.items[b];
-    this.items[a] = y;
-    this.items[b] = x;
-    this.index.set(y.id, a);
-    this.index.set(x.id, b);
+    items[i] = slot;
+    slot.at = i;
   }
 }

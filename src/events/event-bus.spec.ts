@@ -59,4 +59,36 @@ describe('EventBus', () => {
     bus.emit('monitor.deleted', { id: 2 });
     expect(heard).toEqual([1]);
   });
+
+  it('stops calling a listener once its unsubscribe runs, and only that one (the same function added twice stays once)', () => {
+    const bus = new EventBus();
+    const heard: string[] = [];
+    const a = ({ id }: { id: number }) => void heard.push(`a${id}`);
+    const offFirst = bus.on('monitor.token', a);
+    bus.on('monitor.token', a);
+    const offB = bus.on('monitor.token', ({ id }) => void heard.push(`b${id}`));
+    bus.emit('monitor.token', { id: 1 });
+    offFirst();
+    offB();
+    offB();
+    bus.emit('monitor.token', { id: 2 });
+    expect(heard).toEqual(['a1', 'a1', 'b1', 'a2']);
+  });
+
+  it('changes the listeners of the next emit, not of the one under way, when a listener adds or removes one', () => {
+    const bus = new EventBus();
+    const heard: string[] = [];
+    let offLate: (() => void) | null = null;
+    const offSecond = bus.on('monitor.token', ({ id }) => {
+      heard.push(`first${id}`);
+      offLate ??= bus.on('monitor.token', ({ id: n }) => void heard.push(`late${n}`));
+      offThird();
+    });
+    const offThird = bus.on('monitor.token', ({ id }) => void heard.push(`third${id}`));
+    bus.emit('monitor.token', { id: 1 });
+    bus.emit('monitor.token', { id: 2 });
+    offSecond();
+    bus.emit('monitor.token', { id: 3 });
+    expect(heard).toEqual(['first1', 'third1', 'first2', 'late2', 'late3']);
+  });
 });

@@ -1,11 +1,11 @@
 /**
  * The in-process event bus: monitors announce configuration changes here, the engine announces
- * transitions once they are committed; the scheduler, the live stream and caches listen. Typed
- * wrapper over EventEmitter. A listener that throws, or whose promise rejects, is logged and
- * never stops the others or the emitter.
+ * transitions once they are committed; the scheduler, the live stream and caches listen. A
+ * listener that throws, or whose promise rejects, is logged and never stops the others or the
+ * emitter. Each event's listeners are an array replaced (never changed) when one is added or
+ * removed, so an emit walks a fixed list without copying it (every check result is one emit).
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { EventEmitter } from 'node:events';
 import type { Transition } from '../probes/status';
 import type { MonitorConfig } from '../probes/monitor-config';
 import type { CheckError, Outcome } from '../probes/check-result';
@@ -48,22 +48,24 @@ export interface BusEvents {
   notice: { message: string; at: number };
 }
 
+/** One list type for every event's listeners (on() is where the event and its payload are tied). */
+type Listener = (payload: BusEvents[keyof BusEvents]) => unknown;
+
 /** One bus event with its payload, for queues that announce later. */
 export type Announcement = { [K in keyof BusEvents]: { name: K; payload: BusEvents[K] } }[keyof BusEvents];
 
 @Injectable()
 export class EventBus {
-  private readonly emitter = new EventEmitter({ captureRejections: false });
+  private readonly listeners = new Map<keyof BusEvents, readonly Listener[]>();
   private readonly log = new Logger('bus');
 
-  constructor() {
-    this.emitter.setMaxListeners(50);
-  }
-
   emit<K extends keyof BusEvents>(name: K, payload: BusEvents[K]): void {
-    for (const listener of this.emitter.listeners(name)) {
+    const listeners = this.listeners.get(name);
+    if (!listeners) return;
+    // A listener added or removed meanwhile changes the next emit, not this one.
+    for (const listener of listeners) {
       try {
-        const out = (listener as (p: BusEvents[K]) => unknown)(payload);
+        const out = listener(payload);
         if (out instanceof Promise) out.catch((err: unknown) => this.failed(name, err));
       } catch (err) {
         this.failed(name, err);
@@ -80,7 +82,12 @@ export class EventBus {
   }
 
   on<K extends keyof BusEvents>(name: K, listener: (payload: BusEvents[K]) => unknown): () => void {
-    this.emitter.on(name, listener);
-    return () => this.emitter.off(name, listener);
+    const added = listener as unknown as Listener;
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), added]);
+    return () => {
+      const now = this.listeners.get(name) ?? [];
+      const at = now.lastIndexOf(added);
+      if (at >= 0) this.listeners.set(name, [...now.slice(0, at), ...now.slice(at + 1)]);
+    };
   }
 }

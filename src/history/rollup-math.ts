@@ -80,40 +80,31 @@ export class RollupDeltas {
     return this.monitors.size;
   }
 
-  private accs(monitorId: number, t: number, tzOffsetMin: number): [RollupAcc, RollupAcc] {
+  private monitorAccs(monitorId: number): { hours: Map<number, RollupAcc>; days: Map<number, RollupAcc> } {
     let m = this.monitors.get(monitorId);
     if (!m) {
       m = { hours: new Map(), days: new Map() };
       this.monitors.set(monitorId, m);
     }
-    return [slot(m.hours, Math.floor(t / HOUR_MS)), slot(m.days, dayIndex(t, tzOffsetMin))];
+    return m;
   }
 
   addCheck(row: CheckRow, tzOffsetMin: number): void {
-    for (const acc of this.accs(row.monitor_id, row.at, tzOffsetMin)) {
-      if (row.outcome === OUTCOME_CODE.up) acc.n_up += 1;
-      else if (row.outcome === OUTCOME_CODE.slow) acc.n_slow += 1;
-      else if (row.outcome === OUTCOME_CODE.down) acc.n_down += 1;
-      else acc.n_unknown += 1;
-      // Latency statistics describe answers that came back good.
-      if ((row.outcome === OUTCOME_CODE.up || row.outcome === OUTCOME_CODE.slow) && row.latency !== null) {
-        acc.lat_n += 1;
-        acc.lat_sum += row.latency;
-        acc.lat_min = acc.lat_min === null ? row.latency : Math.min(acc.lat_min, row.latency);
-        acc.lat_max = acc.lat_max === null ? row.latency : Math.max(acc.lat_max, row.latency);
-        addTo(acc.hist, row.latency);
-      }
-    }
+    const m = this.monitorAccs(row.monitor_id);
+    countCheck(slot(m.hours, Math.floor(row.at / HOUR_MS)), row);
+    countCheck(slot(m.days, dayIndex(row.at, tzOffsetMin)), row);
   }
 
   /** Adds [from, to) of one outcome, split at hour and local-day boundaries. */
   addSpan(monitorId: number, from: number, to: number, kind: SpanKind, tzOffsetMin: number): void {
+    const m = this.monitorAccs(monitorId);
     let t = from;
     while (t < to) {
       const hourEnd = (Math.floor(t / HOUR_MS) + 1) * HOUR_MS;
       const dayEnd = dayStart(dayIndex(t, tzOffsetMin) + 1, tzOffsetMin);
       const end = Math.min(to, hourEnd, dayEnd);
-      for (const acc of this.accs(monitorId, t, tzOffsetMin)) acc[`${kind}_ms`] += end - t;
+      addMs(slot(m.hours, Math.floor(t / HOUR_MS)), kind, end - t);
+      addMs(slot(m.days, dayIndex(t, tzOffsetMin)), kind, end - t);
       t = end;
     }
   }
@@ -160,6 +151,27 @@ export class RollupDeltas {
   }
 }
 
+function countCheck(acc: RollupAcc, row: CheckRow): void {
+  if (row.outcome === OUTCOME_CODE.up) acc.n_up += 1;
+  else if (row.outcome === OUTCOME_CODE.slow) acc.n_slow += 1;
+  else if (row.outcome === OUTCOME_CODE.down) acc.n_down += 1;
+  else acc.n_unknown += 1;
+  // Latency statistics describe answers that came back good.
+  if ((row.outcome === OUTCOME_CODE.up || row.outcome === OUTCOME_CODE.slow) && row.latency !== null) {
+    acc.lat_n += 1;
+    acc.lat_sum += row.latency;
+    acc.lat_min = acc.lat_min === null ? row.latency : Math.min(acc.lat_min, row.latency);
+    acc.lat_max = acc.lat_max === null ? row.latency : Math.max(acc.lat_max, row.latency);
+    addTo(acc.hist, row.latency);
+  }
+}
+
+function addMs(acc: RollupAcc, kind: SpanKind, ms: number): void {
+  if (kind === 'up') acc.up_ms += ms;
+  else if (kind === 'down') acc.down_ms += ms;
+  else acc.unknown_ms += ms;
+}
+
 function slot(map: Map<number, RollupAcc>, key: number): RollupAcc {
   let acc = map.get(key);
   if (!acc) {
@@ -182,11 +194,15 @@ export function closedSpan(tail: Tail, next: number, capMs: number): [number, nu
 export function accountRow(row: CheckRow, tails: Map<number, Tail>, capMs: number, tzOffsetMin: number, into: RollupDeltas): void {
   into.addCheck(row, tzOffsetMin);
   const tail = tails.get(row.monitor_id);
-  if (tail && row.at > tail.at) {
+  if (!tail) {
+    tails.set(row.monitor_id, { at: row.at, kind: spanKind(row) });
+  } else if (row.at > tail.at) {
     const [from, to] = closedSpan(tail, row.at, capMs);
     into.addSpan(row.monitor_id, from, to, tail.kind, tzOffsetMin);
+    // The tail is this map's own (readers take its fields, never the object): moved in place.
+    tail.at = row.at;
+    tail.kind = spanKind(row);
   }
-  if (!tail || row.at > tail.at) tails.set(row.monitor_id, { at: row.at, kind: spanKind(row) });
 }
 
 /** Accounts a batch of rows (any order): sorted by monitor and time, then one by one. Mutates `tails`. */

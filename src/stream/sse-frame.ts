@@ -7,8 +7,13 @@
 
 /** One event, optionally opening with a `retry:` line (the client's reconnection delay). */
 export function eventFrame(id: string, event: string, data: unknown, retryMs?: number): string {
+  return jsonEventFrame(id, event, JSON.stringify(data), retryMs);
+}
+
+/** The same, with the data already written as JSON (one line: no raw CR or LF in it). */
+export function jsonEventFrame(id: string, event: string, json: string, retryMs?: number): string {
   const retry = retryMs === undefined ? '' : `retry: ${retryMs}\n`;
-  return `${retry}id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return `${retry}id: ${id}\nevent: ${event}\ndata: ${json}\n\n`;
 }
 
 /** A comment: clients ignore it; it keeps proxies and NAT tables from closing a quiet connection. */

@@ -1,6 +1,6 @@
 import type { IncidentRow } from '../events/incident';
 import { initialState } from '../probes/status';
-import { blindData, checkData, incidentData, pathData, stateData } from './stream-events';
+import { blindData, checkData, checkDataJson, incidentData, pathData, stateData } from './stream-events';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
 
@@ -18,6 +18,21 @@ describe('check event data', () => {
     ],
   ])('%s', (_, bus, data) => {
     expect(checkData(bus as Parameters<typeof checkData>[0])).toEqual(data);
+  });
+
+  type CheckBus = Parameters<typeof checkData>[0];
+  it.each<[string, CheckBus]>([
+    ['a good check', { id: 4, at: T, outcome: 'up', latency_ms: 12.6, status: 200, error: null }],
+    ['a slow check at half a millisecond', { id: 1, at: T, outcome: 'slow', latency_ms: 0.5, status: 204, error: null }],
+    ['no latency, no status', { id: 9, at: T + 1, outcome: 'unknown', latency_ms: null, status: null, error: null }],
+    ['a latency that is not a number', { id: 9, at: T + 1, outcome: 'down', latency_ms: Number.NaN, status: null, error: null }],
+    [
+      'a message with quotes, a backslash, control and non-ASCII characters',
+      { id: 2 ** 40, at: T, outcome: 'down', latency_ms: 9999.5, status: 503, error: { code: 'body', message: 'body does not contain "ok\\" \u0000\n\t é ✓ \ud83d\ude00 \u2028' } },
+    ],
+    ['an unpaired surrogate', { id: 3, at: T, outcome: 'down', latency_ms: 1, status: null, error: { code: 'dns', message: 'name \ud800 x' } }],
+  ])('writes the JSON of %s exactly as JSON.stringify does', (_, bus) => {
+    expect(checkDataJson(bus)).toBe(JSON.stringify(checkData(bus)));
   });
 });
 

@@ -31,6 +31,21 @@ export function checkData(c: BusEvents['check']): CheckEventData {
   };
 }
 
+/**
+ * JSON.stringify(checkData(c)), written directly: every check makes one, and the generic
+ * stringify of a fresh object cost several times more. A test holds the two texts equal.
+ */
+export function checkDataJson(c: BusEvents['check']): string {
+  const latency = c.latency_ms === null ? null : Math.round(c.latency_ms);
+  const error = c.error === null ? 'null' : `{"code":${JSON.stringify(c.error.code)},"message":${JSON.stringify(c.error.message)}}`;
+  return `{"monitor_id":${jsonNumber(c.id)},"at_ms":${jsonNumber(c.at)},"outcome":${JSON.stringify(c.outcome)},"latency_ms":${jsonNumber(latency)},"status":${jsonNumber(c.status)},"error":${error}}`;
+}
+
+/** A number as JSON writes it (null for null, NaN and the infinities). */
+function jsonNumber(n: number | null): string {
+  return n !== null && Number.isFinite(n) ? String(n) : 'null';
+}
+
 /** The monitor's state as GET /monitors/{id} shows it now. */
 export function stateData(state: MonitorState, mutedUntil: number | null, now: number): { monitor_id: number; state: StateAnswer } {
   return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now) };

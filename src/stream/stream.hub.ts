@@ -25,10 +25,10 @@ import { BusEvents, EventBus } from '../events/event-bus';
 import { EventRing } from './event-ring';
 import { MonitorChanges } from './monitor-changes';
 import { decideResume, eventId } from './resume';
-import { commentFrame, eventFrame } from './sse-frame';
+import { commentFrame, eventFrame, jsonEventFrame } from './sse-frame';
 import { accessEnded, stillLive } from './stream-access';
 import { StreamClient } from './stream-client';
-import { blindData, checkData, incidentData, pathData, stateData, StreamEvent } from './stream-events';
+import { blindData, checkDataJson, incidentData, pathData, stateData, StreamEvent } from './stream-events';
 import { STREAM_OPTIONS, StreamOptions } from './stream-options';
 
 export const SSE_HEADERS = {
@@ -71,7 +71,7 @@ export class StreamHub implements OnModuleDestroy {
   ) {
     this.ring = new EventRing(o.ringEvents, o.ringBytes);
     this.unsubscribe = [
-      bus.on('check', (c) => this.publish('check', checkData(c))),
+      bus.on('check', (c) => this.publishJson('check', checkDataJson(c))),
       bus.on('monitor.transition', ({ id }) => {
         this.transitioned.add(id);
         this.soon();
@@ -160,7 +160,11 @@ export class StreamHub implements OnModuleDestroy {
   }
 
   private publish(event: StreamEvent, data: unknown): void {
-    const frame = Buffer.from(eventFrame(eventId(this.boot, this.ring.next), event, data));
+    this.publishJson(event, JSON.stringify(data));
+  }
+
+  private publishJson(event: StreamEvent, json: string): void {
+    const frame = Buffer.from(jsonEventFrame(eventId(this.boot, this.ring.next), event, json));
     this.ring.push(frame);
     if (this.clients.size === 0) return;
     this.batch.push(frame);
