@@ -352,24 +352,17 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       return m.config.interval_s * 1000;
     }
     const epoch = this.targetEpoch.get(id);
-    // The monitor may have been removed, paused or given another target while the check ran (the
-    // result is then dropped and the change decided when it runs next), or edited otherwise (the
-    // result counts, under the monitor as it is now).
-    const current = (): LiveMonitor | null => {
-      const c = this.live.get(id);
-      return c && !c.config.paused && this.targetEpoch.get(id) === epoch ? c : null;
-    };
     let result: CheckResult;
     try {
       result = await this.runner.run(m.config);
     } catch (err) {
       result = unknownResult(now, err);
     }
-    let live = current();
+    let live = this.stillCurrent(id, epoch);
     if (!live) return null;
     if (result.outcome === 'down' && this.wouldConfirmDown(live)) {
       const second = await this.secondOpinion(live);
-      live = current();
+      live = this.stillCurrent(id, epoch);
       if (!live) return null;
       if (second && second.outcome !== 'down') {
         this.pathProblem(live, result, second);
@@ -379,11 +372,22 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (result.outcome === 'down') {
       // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
       await this.blind.freshen(this.clock.now());
-      live = current();
+      live = this.stillCurrent(id, epoch);
       if (!live) return null;
     }
     this.record(id, result, { kind: 'scheduled' });
     return result.outcome === 'down' ? live.config.retry_interval_s * 1000 : live.config.interval_s * 1000;
+  }
+
+  /**
+   * The monitor as it is now, if a check that began at target `epoch` still counts for it. It may
+   * have been removed, paused or given another target while the check ran (the result is then
+   * dropped and the change decided when it runs next), or edited otherwise (the result counts,
+   * under the monitor as it is now).
+   */
+  private stillCurrent(id: number, epoch: number | undefined): LiveMonitor | null {
+    const c = this.live.get(id);
+    return c && !c.config.paused && this.targetEpoch.get(id) === epoch ? c : null;
   }
 
   private wouldConfirmDown(m: LiveMonitor): boolean {

@@ -25,6 +25,7 @@ import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
 import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
+import { nextInRotation } from './fold-rotation';
 import { CHECK_COLUMNS, checkRow, CheckRow, StoredCheck, toRow } from './check-row';
 import type { CheckResult } from '../probes/check-result';
 
@@ -113,8 +114,8 @@ interface BucketSpan {
 interface Plan {
   bucket: number;
   folding: Set<number>;
-  /** The first unfolded bucket of each monitor after the write. */
-  unfolded: Map<number, number>;
+  /** Monitors that get their first unfolded results in this write, with its bucket (applied: folded ones leave `unfolded`, these join). */
+  added: Map<number, number>;
   dropThrough: number;
   span: BucketSpan | null;
   credit: number;
@@ -139,7 +140,7 @@ export class CheckWriter implements OnApplicationShutdown {
   /** Per monitor: its results in buckets up to this one are in `checks` (check_marks). */
   private readonly marks = new Map<number, number>();
   /** Per monitor with logged results not in `checks` yet: the first bucket holding one. */
-  private unfolded = new Map<number, number>();
+  private readonly unfolded = new Map<number, number>();
   /** The buckets still in the log, oldest first, with the time span of their results and when they were written. */
   private readonly spans = new Map<number, BucketSpan>();
   private droppedThrough = 0;
@@ -417,27 +418,25 @@ export class CheckWriter implements OnApplicationShutdown {
       credit = owed.credit - owed.count;
       if (owed.count > 0) {
         // The next monitors after the cursor, in id order, wrapping round.
-        const ids = [...this.unfolded.keys()].sort((a, b) => a - b);
-        let i = ids.findIndex((id) => id > this.foldCursor);
-        if (i < 0) i = 0;
-        for (let k = 0; k < owed.count; k++) folding.add(ids[(i + k) % ids.length]);
-        cursor = ids[(i + owed.count - 1) % ids.length];
+        const next = nextInRotation(this.unfolded.keys(), this.foldCursor, owed.count);
+        for (const id of next) folding.add(id);
+        cursor = next[next.length - 1];
       }
       // The rotation goes round the monitors that have results in the log; when few get new ones
       // (a quiet service), a monitor waiting twice as long as it should folds anyway.
       const overdue = now - 2 * this.foldEveryMs;
       for (const [id, first] of this.unfolded) if ((this.spans.get(first)?.t ?? now) <= overdue) folding.add(id);
     }
-    const unfolded = new Map(this.unfolded);
-    for (const id of folding) unfolded.delete(id);
+    // Not a copy of `unfolded` (10,000 entries at every write): what changes in it.
+    const added = new Map<number, number>();
     let span: Plan['span'] = null;
     for (const r of rows) {
-      if (!folding.has(r.monitor_id) && !unfolded.has(r.monitor_id)) unfolded.set(r.monitor_id, bucket);
+      if (!folding.has(r.monitor_id) && !this.unfolded.has(r.monitor_id)) added.set(r.monitor_id, bucket);
       span = span ? { lo: Math.min(span.lo, r.at), hi: Math.max(span.hi, r.at), t: now } : { lo: r.at, hi: r.at, t: now };
     }
-    let dropThrough = bucket;
-    for (const first of unfolded.values()) dropThrough = Math.min(dropThrough, first - 1);
-    return { bucket, folding, unfolded, dropThrough, span, credit, cursor, tick: now };
+    let dropThrough = added.size > 0 ? bucket - 1 : bucket;
+    for (const [id, first] of this.unfolded) if (!folding.has(id)) dropThrough = Math.min(dropThrough, first - 1);
+    return { bucket, folding, added, dropThrough, span, credit, cursor, tick: now };
   }
 
   private async write(kind: WriteKind): Promise<void> {
@@ -548,9 +547,9 @@ export class CheckWriter implements OnApplicationShutdown {
     this.lastBucket = p.bucket;
     if (p.span) this.spans.set(p.bucket, p.span);
     for (const id of p.folding) if (!this.deleted.has(id)) this.marks.set(id, p.bucket);
-    // Monitors deleted while the write ran are gone from the plan's map too.
-    for (const id of [...p.unfolded.keys()]) if (this.deleted.has(id)) p.unfolded.delete(id);
-    this.unfolded = p.unfolded;
+    // Only a deletion changes `unfolded` while a write runs (and takes its monitor out of it).
+    for (const id of p.folding) this.unfolded.delete(id);
+    for (const [id, bucket] of p.added) if (!this.deleted.has(id) && !this.unfolded.has(id)) this.unfolded.set(id, bucket);
     if (p.dropThrough > this.droppedThrough) {
       for (const b of [...this.spans.keys()]) if (b <= p.dropThrough) this.spans.delete(b);
       this.droppedThrough = p.dropThrough;

@@ -131,19 +131,21 @@ function readBody(req: http.ClientRequest, res: http.IncomingMessage, keep: bool
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (truncated: boolean): void => {
-      req.destroy();
-      resolve({ body: keep ? Buffer.concat(chunks) : null, truncated });
-    };
     res.on('data', (chunk: Buffer) => {
       if (keep && size < BODY_LIMIT) chunks.push(chunk.subarray(0, BODY_LIMIT - size));
       size += chunk.length;
-      if (size > BODY_LIMIT) done(true);
+      if (size > BODY_LIMIT) resolve(bodyRead(req, keep, chunks, true));
     });
-    res.on('end', () => done(false));
+    res.on('end', () => resolve(bodyRead(req, keep, chunks, false)));
     res.on('error', reject);
     res.on('close', () => {
       if (!res.complete) reject(new CheckFailure(failure('reset', 'connection closed in the middle of the response body')));
     });
   });
+}
+
+/** The body is read (or past the limit): the connection goes, and what was kept is the answer. */
+function bodyRead(req: http.ClientRequest, keep: boolean, chunks: Buffer[], truncated: boolean): BodyPrefix {
+  req.destroy();
+  return { body: keep ? Buffer.concat(chunks) : null, truncated };
 }
