@@ -45,7 +45,7 @@ ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`)
   profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
 
 options:
-  --monitors N     engine 1000 (target: 10000), api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000
+  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000
   --interval S     engine 60, storage 10, stream 60
   --warmup S       engine, storage, stream: one interval
   --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 (each of its windows)

@@ -34,7 +34,7 @@ export const engineScenario: Scenario = {
   options: ['monitors', 'interval', 'warmup', 'duration', 'node-args'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
-    const n = o.number('monitors', ctx.smoke ? 20 : 1000);
+    const n = o.number('monitors', ctx.smoke ? 20 : 10_000);
     const intervalS = o.number('interval', ctx.smoke ? 10 : 60);
     const warmupS = o.number('warmup', ctx.smoke ? 2 : intervalS);
     const durationS = o.number('duration', ctx.smoke ? 3 : Math.max(60, intervalS));
