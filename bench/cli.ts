@@ -6,6 +6,7 @@
  *   (none) | all     every scenario with small defaults (a few minutes), and the engine again with 200 monitors
  *   engine | writer | api | heartbeats | storage | startup | stream | alerts
  *   floor            CPU of a bare GET at the engine's rate: the floor under CPU per check (not in all)
+ *   compare --against OTHER/dist   this build and another side by side on one farm: B ÷ A of CPU per check (not in all)
  *   farm --port P --endpoints N [--tcp-ports K]     the target farm alone (until Ctrl-C)
  *   profile FILE.cpuprofile [--top N] [--from S] [--to S]   where a CPU profile spent its time (S: seconds from its start)
  *   profile FILE.cpuprofile --callers NAME [--depth D]   who calls the frames named NAME
@@ -45,10 +46,12 @@ ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`)
   profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
 
 options:
-  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000
+  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000, compare 10000
   --interval S     engine 60, storage 10, stream 60
-  --warmup S       engine, storage, stream: one interval
-  --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 (each of its windows)
+  --warmup S       engine, storage, stream: one interval; compare 70
+  --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 and compare 60 (each of their windows)
+  --against DIR    compare: the other build, A (another tree's dist/ or dist/main.js); this build is B
+  --windows N      compare: windows measured (4)
   --clients N      stream: SSE clients in its second window, one of them stalled (500)
   --stall-mb M     stream: event MB sent to the readers that stay, for the stalled client to be cut off (10)
   --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)

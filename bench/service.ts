@@ -22,6 +22,8 @@ export interface StartOptions {
   profileDir?: string;
   /** Run this single executable (packaging/) instead of `node dist/main.js`. */
   binary?: string;
+  /** Run this main.js with node instead of this tree's dist/main.js (another build, for `compare`). */
+  entry?: string;
   /** Extra node options for the service (experiments: --trace-gc, --max-semi-space-size=N, ...). */
   nodeArgs?: string[];
   /** Extra environment for the service (FARSIGHT_SMTP, ...); the harness's own variables below win over it. */
@@ -50,7 +52,7 @@ export class Service {
   }
 
   static async start(o: StartOptions): Promise<Service> {
-    const entry = o.binary ?? SERVICE_ENTRY;
+    const entry = o.binary ?? o.entry ?? SERVICE_ENTRY;
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -68,7 +70,7 @@ export class Service {
     const started = performance.now();
     const child = o.binary
       ? startChild(o.binary, ['serve'], { env }, o.onLine)
-      : startChild(process.execPath, [...nodeArgs, SERVICE_ENTRY, 'serve'], { env }, o.onLine);
+      : startChild(process.execPath, [...nodeArgs, entry, 'serve'], { env }, o.onLine);
     const startupMs = await waitHealthy(url, child, started, o.startTimeoutMs ?? 60_000);
     return new Service(child, url, o.dataDir, startupMs, env);
   }

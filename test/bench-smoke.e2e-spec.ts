@@ -109,6 +109,23 @@ describe('bench harness (smoke)', () => {
     expect(r.stdout).toContain('bare GET, CPU per request');
   }, 60_000);
 
+  it('compares two builds side by side (here this build with itself, given as a dist directory)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--out', out], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(0);
+    const file = fs.readdirSync(out).filter((f) => f.endsWith('-compare.json')).sort().pop() as string;
+    const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
+    const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+    expect(value('monitors')).toBe(20);
+    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A']) expect(value(name)).toBeGreaterThan(0);
+    expect(result.options.against).toBe(path.join(ROOT, 'dist', 'main.js'));
+  }, 120_000);
+
+  it('refuses to compare with a build that is not there, naming it', () => {
+    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', '/nonexistent/dist', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('/nonexistent/dist');
+  }, 60_000);
+
   it('refuses an unknown option before running anything', () => {
     const r = spawnSync(process.execPath, [CLI, 'engine', '--monitor', '10'], { encoding: 'utf8', timeout: 10_000 });
     expect(r.status).toBe(2);

@@ -1,6 +1,7 @@
 /** The scenarios `all` runs, in order (the long engine run last). */
 import type { Scenario } from '../scenario';
 import { alertsScenario } from './alerts';
+import { compareScenario } from './compare';
 import { apiScenario } from './api';
 import { engineScenario } from './engine';
 import { floorScenario } from './floor';
@@ -20,7 +21,8 @@ export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, hear
 export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, string> }[] = [{ scenario: engineScenario, options: { monitors: '200' } }];
 
 /**
- * Run only when named: `floor` (reference figures for reading the others, not targets) and
- * `dashboard` (drives Debian's Chromium, which the other scenarios do not need).
+ * Run only when named: `floor` (reference figures for reading the others, not targets),
+ * `dashboard` (drives Debian's Chromium, which the other scenarios do not need) and `compare`
+ * (this build against another, side by side).
  */
-export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario, dashboardScenario];
+export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario, dashboardScenario, compareScenario];
