@@ -4,7 +4,7 @@
  * hands results to the writer and announces transitions. State rows and timeline lines commit in
  * the writer's transaction, together with the results that caused them.
  *
- * Flow of one result: run → (blind gate) → step() → writer.add(result) → dirty state → transitions
+ * Flow of one result: run → (blind gate) → writer.addResult(result) → step() → dirty state → transitions
  * on the bus (incidents, alerts, stream) and as timeline lines.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';

@@ -3,7 +3,7 @@
  * integers; message, detail and the note travel in `info` only when the check failed or was not
  * counted, so a good check costs a few bytes. Pure.
  */
-import { CHECK_ERROR_CODES, CheckError, CheckErrorCode, CheckResult, NO_PHASES, Outcome } from '../probes/check-result';
+import { CHECK_ERROR_CODES, CheckErrorCode, CheckResult, NO_PHASES, Outcome } from '../probes/check-result';
 
 export const OUTCOME_CODES: readonly Outcome[] = ['up', 'slow', 'down', 'unknown'];
 export const OUTCOME_CODE: Record<Outcome, number> = { up: 0, slow: 1, down: 2, unknown: 3 };
@@ -39,7 +39,6 @@ export function toRow(c: StoredCheck): CheckRow {
 
 /** The row of a probe's result (the engine's path: no StoredCheck is made for it). */
 export function checkRow(c: CheckResult, monitorId: number, note: string | null): CheckRow {
-  const failed = c.error !== null;
   return {
     monitor_id: monitorId,
     at: c.at_ms,
@@ -50,8 +49,8 @@ export function checkRow(c: CheckResult, monitorId: number, note: string | null)
     tls: round(c.phases.tls_ms),
     ttfb: round(c.phases.ttfb_ms),
     status: c.status,
-    error: failed ? CHECK_ERROR_CODES.indexOf((c.error as CheckError).code) + 1 || null : null,
-    info: failed || note !== null ? infoOf(c, note) : null,
+    error: c.error ? CHECK_ERROR_CODES.indexOf(c.error.code) + 1 || null : null,
+    info: c.error || note !== null ? infoOf(c, note) : null,
   };
 }
 

@@ -125,11 +125,7 @@ export class RollupDeltas {
   /** Adds everything of `other` (a fold that failed gives its contributions back). */
   absorb(other: RollupDeltas): void {
     for (const e of other.entries()) {
-      let m = this.monitors.get(e.monitorId);
-      if (!m) {
-        m = { hours: new Map(), days: new Map() };
-        this.monitors.set(e.monitorId, m);
-      }
+      const m = this.monitorAccs(e.monitorId);
       mergeAcc(slot(e.table === 'rollup_hour' ? m.hours : m.days, e.key), e.acc);
     }
   }
