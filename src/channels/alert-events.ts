@@ -31,11 +31,13 @@ export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEven
     case 'down':
       return {
         ...base,
-        message: `${name} is down${r.error ? `: ${r.error.message}` : ''}`,
+        message: `${name} is down${r.error ? `: ${r.error.message}` : ''}${r.settled ? ' (it was flapping; this alert was held until it settled)' : ''}`,
         ...(r.durationMs !== undefined ? { duration_ms: r.durationMs } : {}),
         ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
       };
     case 'up':
+      // A settled up does not know how long it was down (it flapped meanwhile): it says how long it has been up.
+      if (r.settled) return { ...base, message: `${name} is up again: it stopped flapping and has been up for ${formatDuration(r.durationMs ?? 0)}` };
       return { ...base, message: `${name} is up again after ${formatDuration(r.durationMs ?? 0)} down`, duration_ms: r.durationMs ?? 0 };
     case 'slow':
       return { ...base, message: `${name} is slow (slower than ${r.config.slow_ms} ms)` };

@@ -1,4 +1,4 @@
-import { ChannelTarget, decideAlert, MAX_TRIES, MonitorAlerting, nextReminder, noticeChannels, retryAt } from './alert-rules';
+import { AlertDecision, ChannelTarget, decideAlert, MAX_TRIES, MonitorAlerting, nextReminder, noticeChannels, retryAt, unsentLine } from './alert-rules';
 
 const all: ChannelTarget[] = [
   { id: 1, enabled: true, events: ['down', 'up', 'notice'] },
@@ -16,10 +16,11 @@ describe('decideAlert', () => {
     ['slow needs alert_on_slow', 'slow', monitor(), false, { kind: 'none' }],
     ['slow with alert_on_slow', 'slow', monitor({ alert_on_slow: true }), false, { kind: 'send', type: 'slow', channelIds: [2] }],
     ['the return to normal is a slow event', 'slow_end', monitor({ alert_on_slow: true }), false, { kind: 'send', type: 'slow', channelIds: [2] }],
-    ['down while flapping collapses', 'down', monitor(), true, { kind: 'none' }],
-    ['up while flapping collapses', 'up', monitor(), true, { kind: 'none' }],
+    ['a down held while flapping is held, not dropped', 'down', monitor(), true, { kind: 'held', type: 'down' }],
+    ['an up held while flapping is held, not dropped', 'up', monitor(), true, { kind: 'held', type: 'up' }],
+    ['a held down of a muted monitor is held (the mute is judged when it is released)', 'down', monitor({ muted_until: NOW + 1 }), true, { kind: 'held', type: 'down' }],
     ['reminders pause while flapping', 'reminder', monitor(), true, { kind: 'none' }],
-    ['the flapping alert itself goes', 'flapping', monitor(), true, { kind: 'send', type: 'flapping', channelIds: [2] }],
+    ['the flapping alert itself goes', 'flapping', monitor(), false, { kind: 'send', type: 'flapping', channelIds: [2] }],
     ['muted holds it back', 'down', monitor({ muted_until: NOW + 1 }), false, { kind: 'muted', type: 'down' }],
     ['a mute that ended does not', 'down', monitor({ muted_until: NOW }), false, { kind: 'send', type: 'down', channelIds: [1, 2] }],
     ['paused sends nothing', 'down', monitor({ paused: true }), false, { kind: 'none' }],
@@ -29,6 +30,20 @@ describe('decideAlert', () => {
   });
 
   it('sends notices to every enabled channel that takes them', () => expect(noticeChannels(all)).toEqual([1]));
+});
+
+describe('unsentLine', () => {
+  it.each<[string, AlertDecision, string | null]>([
+    ['a muted down', { kind: 'muted', type: 'down' }, 'down alert not sent: NAS is muted'],
+    ['a muted up', { kind: 'muted', type: 'up' }, 'up alert not sent: NAS is muted'],
+    ['a held down', { kind: 'held', type: 'down' }, 'down alert held: NAS is flapping; it is sent if NAS is still down when it settles'],
+    ['a held up', { kind: 'held', type: 'up' }, 'up alert held: NAS is flapping; it is sent if NAS is up when it settles'],
+    ['a down no channel takes', { kind: 'send', type: 'down', channelIds: [] }, 'down alert not sent: no enabled channel takes down alerts for NAS'],
+    ['an up no channel takes says nothing', { kind: 'send', type: 'up', channelIds: [] }, null],
+    ['a sent down says nothing here (its delivery line does)', { kind: 'send', type: 'down', channelIds: [1] }, null],
+    ['a slow no channel takes says nothing', { kind: 'send', type: 'slow', channelIds: [] }, null],
+    ['nothing to send', { kind: 'none' }, null],
+  ])('%s', (_, d, want) => expect(unsentLine('NAS', d)).toBe(want));
 });
 
 describe('retryAt', () => {

@@ -31,7 +31,9 @@ export type AlertDecision =
   | { kind: 'send'; type: AlertEventType; channelIds: number[] }
   /** Held back: the monitor is muted (the incident timeline says so). */
   | { kind: 'muted'; type: AlertEventType }
-  /** Not an alert in this situation (slow without alert_on_slow, up/down while flapping, paused). */
+  /** Held back while the monitor flaps (the incident timeline says so; the engine sends it if it settles there). */
+  | { kind: 'held'; type: AlertEventType }
+  /** Not an alert in this situation (slow without alert_on_slow, a reminder while flapping, paused). */
   | { kind: 'none' };
 
 const TYPE_OF: Record<AlertCause, AlertEventType> = {
@@ -45,23 +47,37 @@ const TYPE_OF: Record<AlertCause, AlertEventType> = {
 };
 
 /**
- * One monitor's cause against the channels. `flapping`: whether the monitor is flapping after
- * this change: while it flaps, up and down alerts collapse into the flapping alert (the start
- * and the end of flapping are alerts themselves).
+ * One monitor's cause against the channels. `held`: the engine held this up or down back because
+ * the monitor flaps (engine/alert-hold.ts: it is delivered when the monitor settles), or, for a
+ * reminder, the monitor flaps now (reminders pause and resume when it settles).
  */
 export function decideAlert(
   cause: AlertCause,
   monitor: MonitorAlerting,
-  flapping: boolean,
+  held: boolean,
   channels: readonly ChannelTarget[],
   now: number,
 ): AlertDecision {
   if (monitor.paused) return { kind: 'none' };
   if ((cause === 'slow' || cause === 'slow_end') && !monitor.alert_on_slow) return { kind: 'none' };
-  if ((cause === 'down' || cause === 'up' || cause === 'reminder') && flapping) return { kind: 'none' };
+  if (cause === 'reminder' && held) return { kind: 'none' };
   const type = TYPE_OF[cause];
+  if ((cause === 'down' || cause === 'up') && held) return { kind: 'held', type };
   if (isMutedAt(monitor.muted_until, now)) return { kind: 'muted', type };
   return { kind: 'send', type, channelIds: channelsFor(monitor.channels, type, channels) };
+}
+
+/** The incident's `alert` line for an up or down that goes to no channel, or null when it is sent (or says nothing). */
+export function unsentLine(name: string, d: AlertDecision): string | null {
+  if (d.kind === 'muted') return `${d.type} alert not sent: ${name} is muted`;
+  if (d.kind === 'held') {
+    return d.type === 'down'
+      ? `down alert held: ${name} is flapping; it is sent if ${name} is still down when it settles`
+      : `up alert held: ${name} is flapping; it is sent if ${name} is up when it settles`;
+  }
+  // A down that reaches nobody says so; an up that reaches nobody follows such a down, or a choice.
+  if (d.kind === 'send' && d.channelIds.length === 0 && d.type === 'down') return `down alert not sent: no enabled channel takes down alerts for ${name}`;
+  return null;
 }
 
 /** The channels that take an event of `type` for a monitor with these `channels` settings. */

@@ -29,6 +29,8 @@ import { senderOf } from './senders/registry';
 
 /** Messages sent at once, at most (a slow receiver never holds up the others beyond this). */
 export const SEND_CONCURRENCY = 16;
+/** A message that was being sent when the service stopped is sent again this long after the next start. */
+export const RESEND_AFTER_START_MS = 10_000;
 /** How often reminders are looked for, and due messages at the latest. */
 export const TICK_MS = 30_000;
 const DAY_MS = 86_400_000;
@@ -67,8 +69,10 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    // Sent or not, we cannot know: try again (at-least-once; the message id lets receivers dedupe).
-    await this.db.tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE state = 'sending'", [this.clock.now()]));
+    // Sent or not, we cannot know: try again (at-least-once; the message id lets receivers dedupe),
+    // RESEND_AFTER_START_MS after the start, so a service killed again within seconds of each
+    // start (a crash loop) does not send the message once per start.
+    await this.db.tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE state = 'sending'", [this.clock.now() + RESEND_AFTER_START_MS]));
     this.wake();
   }
 

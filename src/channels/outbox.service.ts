@@ -14,7 +14,7 @@ import { formatDuration } from '../common/time';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { causeEvent, noticeEvent } from './alert-events';
-import { BATCH_MS, decideAlert, noticeChannels } from './alert-rules';
+import { BATCH_MS, decideAlert, noticeChannels, unsentLine } from './alert-rules';
 import type { AlertEvent } from './channel-kind';
 import { ChannelsRepository } from './channels.repository';
 
@@ -68,13 +68,16 @@ export class OutboxService implements AlertSink {
     const targets = this.channels.targets();
     const open = new Map<number, number>();
     for (const r of causes) {
-      const d = decideAlert(r.cause, { ...r.config }, r.flapping, targets, r.at);
+      const d = decideAlert(r.cause, r.config, r.held === true, targets, r.at);
       if (d.kind === 'none') continue;
-      const event = causeEvent(r, d.type);
-      if (d.kind === 'muted') {
-        if (r.incidentId !== null) await this.alertLine(tx, r.incidentId, r.monitorId, `${d.type} alert not sent: ${r.config.name} is muted`, r.at);
+      // Every up and down says in its incident's timeline where it went, or why nowhere.
+      const why = unsentLine(r.config.name, d);
+      if (why !== null) {
+        if (r.incidentId !== null) await this.alertLine(tx, r.incidentId, r.monitorId, why, r.at);
         continue;
       }
+      if (d.kind !== 'send') continue;
+      const event = causeEvent(r, d.type);
       for (const channelId of d.channelIds) await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at, open);
     }
   }
@@ -141,3 +144,4 @@ export class OutboxService implements AlertSink {
     await this.events.recordIn(tx, { kind: 'alert', at, monitorId, incidentId, actor: 'system', text });
   }
 }
+

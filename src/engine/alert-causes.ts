@@ -16,8 +16,12 @@ export interface AlertCauseRecord {
   incidentId: number | null;
   /** The monitor's configuration at that moment (channels, mute, name, target). */
   config: MonitorConfig;
-  /** Whether the monitor is flapping after the change (up and down alerts collapse while it flaps). */
+  /** Whether the monitor is flapping after the change (reminders pause while it flaps). */
   flapping: boolean;
+  /** down/up: held back because the monitor flaps (alert-hold.ts); an `alert` line says so. */
+  held?: boolean;
+  /** down/up: a held alert delivered when flapping ended (durationMs: up, how long it has been up). */
+  settled?: boolean;
   /** flapping: started (true) or stopped. */
   on?: boolean;
   error?: { code: string; message: string } | null;

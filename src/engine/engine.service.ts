@@ -30,6 +30,7 @@ import { configChanged, initialMachineState, machineInput, MachineState, pause, 
 import { CLOSE_WORDS, transitionLine } from './transition-text';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import type { AlertCauseRecord, AlertSink } from './alert-causes';
+import { assumedDownAlerted, holdAlerts, UpDownAlert } from './alert-hold';
 import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
@@ -59,6 +60,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    * object too, but a check that was running meanwhile still counts.
    */
   private readonly targetEpoch = new Map<number, number>();
+
   /**
    * Each monitor's state as answers show it, fresher than its row (rows are written with the next
    * batch). A new object on every change, so readers may cache by identity.
@@ -164,10 +166,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     for (const row of rows) {
       const stored = this.monitors.toStored(row);
       const s = states.get(row.id);
-      const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null };
+      const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
       const since = loggedOf.get(row.id);
       if (since) restored.state = catchUp(restored.state, since.sort((a, b) => a.at - b.at), policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }));
-      this.add({ id: row.id, config: stored.config, ...restored, incidentId: this.incidents.openOf(row.id)?.id ?? null }, 'spread');
+      const incidentId = this.incidents.openOf(row.id)?.id ?? null;
+      const downAlerted = restored.downAlerted !== undefined ? restored.downAlerted : assumedDownAlerted(incidentId, restored.state.flapping === 1);
+      this.add({ id: row.id, config: stored.config, state: restored.state, certWarned: restored.certWarned, downAlerted, incidentId }, 'spread');
       this.reconcile(this.live.get(row.id)!, now);
     }
     this.subscribe();
@@ -479,17 +483,38 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.alertOf(m, t, incidentId);
   }
 
-  /** The alert cause of a transition, if it is one (first_up, paused, unknown and closed are not). */
+  /**
+   * The alert causes of a transition (first_up, paused, unknown and closed are none): up and down
+   * go through the flapping hold (alert-hold.ts), which may also release a held one when flapping ends.
+   */
   private alertOf(m: LiveMonitor, t: Transition, incidentId: number | null): void {
-    const base = { monitorId: m.id, at: t.at, incidentId, config: m.config, flapping: m.state.flapping === 1 };
-    let record: AlertCauseRecord | null = null;
-    if (t.kind === 'down') record = { ...base, cause: 'down', error: t.error, durationMs: t.at - t.failingSince };
-    else if (t.kind === 'up' && t.recovered) record = { ...base, cause: 'up', durationMs: t.at - t.downSince };
-    else if (t.kind === 'slow' || t.kind === 'slow_end') record = { ...base, cause: t.kind };
-    else if (t.kind === 'flapping') record = { ...base, cause: 'flapping', on: t.on };
-    if (!record) return;
+    const flapping = m.state.flapping === 1;
+    const hold = holdAlerts(m.downAlerted, t, incidentId, m.incidentId, flapping, m.state.status);
+    m.downAlerted = hold.downAlerted;
     if (!this.alertSink) return;
-    this.pendingAlerts.push(record);
+    const base = { monitorId: m.id, at: t.at, config: m.config, flapping };
+    if (t.kind === 'slow' || t.kind === 'slow_end') this.pendingAlerts.push({ ...base, incidentId, cause: t.kind });
+    else if (t.kind === 'flapping') this.pendingAlerts.push({ ...base, incidentId, cause: 'flapping', on: t.on });
+    for (const a of hold.alerts) this.pendingAlerts.push(this.upDownRecord(m, t, a, base));
+  }
+
+  private upDownRecord(m: LiveMonitor, t: Transition, a: UpDownAlert, base: Omit<AlertCauseRecord, 'cause' | 'incidentId'>): AlertCauseRecord {
+    const record: AlertCauseRecord = { ...base, incidentId: a.incidentId, cause: a.cause, held: a.held, settled: a.settled };
+    const s = m.state;
+    if (t.kind === 'down') {
+      record.error = t.error;
+      record.durationMs = t.at - t.failingSince;
+    } else if (t.kind === 'up' && t.recovered) {
+      record.durationMs = t.at - t.downSince;
+    } else if (a.cause === 'down') {
+      // Settled Down: the error and the failure run are the state's.
+      record.error = s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null;
+      record.durationMs = t.at - (s.failingSince ?? s.since);
+    } else {
+      // Settled Up: how long it has been up (or slow) without a change.
+      record.durationMs = t.at - s.since;
+    }
+    return record;
   }
 
   /**
@@ -671,7 +696,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const prev = this.live.get(id);
     if (!prev || created) {
       this.newTarget(id);
-      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null }, 'now');
+      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
       return;
     }
     const next: LiveMonitor = { ...prev, config: stored.config };

@@ -1,5 +1,5 @@
 import type { CheckRow } from '../history/check-row';
-import { catchUp, durableChange } from './live-monitor';
+import { catchUp, durableChange, engineBlob, fromStoredState, LiveMonitor, StoredStateRow, toMonitorState } from './live-monitor';
 import { initialMachineState, MachineState, Policy } from './state-machine';
 
 const T0 = Date.UTC(2026, 10, 1);
@@ -51,5 +51,18 @@ describe('catchUp', () => {
   it('leaves a paused monitor alone', () => {
     const paused: MachineState = { ...up, status: 'paused' };
     expect(catchUp(paused, [row(T0 + 60_000, 0, 1)], policy)).toBe(paused);
+  });
+});
+
+describe('the engine blob', () => {
+  const stored = (m: LiveMonitor): StoredStateRow => ({ ...toMonitorState(m), engine: engineBlob(m) });
+  const live = (downAlerted: number | null): LiveMonitor => ({ id: 1, config: {} as LiveMonitor['config'], state: up, incidentId: 7, certWarned: null, downAlerted });
+
+  it.each([[7], [null]])('keeps which incident’s down alert went out (%s) across a restart', (downAlerted) => {
+    expect(fromStoredState(stored(live(downAlerted))).downAlerted).toBe(downAlerted);
+  });
+
+  it('says it does not know for a blob stored before it was kept', () => {
+    expect(fromStoredState({ ...toMonitorState(live(7)), engine: '{"good":0,"slowRun":0,"history":"","failingSince":null}' }).downAlerted).toBeUndefined();
   });
 });

@@ -17,11 +17,15 @@ export interface LiveMonitor {
   incidentId: number | null;
   /** The certificate expiry warning already given, if any. */
   certWarned: CertWarned | null;
+  /** The incident whose down alert went out and whose up has not (alert-hold.ts). */
+  downAlerted: number | null;
 }
 
 /** What the `engine` column stores besides the state row. */
 interface EngineBlob extends MachineCounters {
   certWarned?: CertWarned | null;
+  /** Absent in blobs stored before alerts were held while flapping (assumedDownAlerted). */
+  downAlerted?: number | null;
 }
 
 export function policyOf(c: MonitorConfig, source: ResultSource): Policy {
@@ -62,14 +66,21 @@ export function toMonitorState(m: LiveMonitor): MonitorState {
 
 export function engineBlob(m: LiveMonitor): string {
   const s = m.state;
-  const blob: EngineBlob = { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince, certWarned: m.certWarned };
+  const blob: EngineBlob = { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince, certWarned: m.certWarned, downAlerted: m.downAlerted };
   return JSON.stringify(blob);
 }
 
 /** A `monitor_state` row as stored: the state's columns and the engine's blob. */
 export type StoredStateRow = MonitorState & { engine: string | null };
 
-export function fromStoredState(row: StoredStateRow): { state: MachineState; certWarned: CertWarned | null } {
+export interface RestoredState {
+  state: MachineState;
+  certWarned: CertWarned | null;
+  /** undefined: the blob predates it. */
+  downAlerted: number | null | undefined;
+}
+
+export function fromStoredState(row: StoredStateRow): RestoredState {
   let blob: Partial<EngineBlob> = {};
   try {
     if (row.engine) blob = JSON.parse(row.engine) as Partial<EngineBlob>;
@@ -95,7 +106,7 @@ export function fromStoredState(row: StoredStateRow): { state: MachineState; cer
     history: blob.history ?? FRESH_COUNTERS.history,
     failingSince: blob.failingSince === undefined ? FRESH_COUNTERS.failingSince : blob.failingSince,
   };
-  return { state, certWarned: blob.certWarned ?? null };
+  return { state, certWarned: blob.certWarned ?? null, downAlerted: blob.downAlerted };
 }
 
 /**
