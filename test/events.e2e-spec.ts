@@ -41,7 +41,7 @@ describe('GET /events', () => {
       expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }
     const kinds = page.items.filter((e: { monitor_id: number }) => e.monitor_id === id).map((e: { kind: string }) => e.kind);
-    expect(kinds).toEqual(['monitor_updated', 'up', 'down', 'failing', 'first_up', 'monitor_created']);
+    expect(kinds).toEqual(['monitor_updated', 'up', 'alert', 'down', 'failing', 'first_up', 'monitor_created']);
     const updated = page.items[0];
     expect(updated).toMatchObject({ kind: 'monitor_updated', actor: 'key:write key', data: { fields: ['name'] }, incident_id: null });
     const down = page.items.find((e: { kind: string }) => e.kind === 'down');
@@ -57,7 +57,7 @@ describe('GET /events', () => {
     expect((await get('?kind=down,down')).items).toHaveLength(1);
     await h.t.http.delete(`/api/v1/monitors/${id}`).set(bearer(h.write)).expect(200);
     const mine = (await get(`?monitor_id=${id}`)).items.map((e: { kind: string }) => e.kind);
-    expect(mine).toEqual(['monitor_updated', 'up', 'down', 'failing', 'first_up', 'monitor_created']);
+    expect(mine).toEqual(['monitor_updated', 'up', 'alert', 'down', 'failing', 'first_up', 'monitor_created']);
     const deleted = (await get('?kind=monitor_deleted')).items[0];
     expect(deleted).toMatchObject({ monitor_id: null, data: { monitor_id: id } });
     expect((await get(`?monitor_id=${id + 1000}`)).items).toEqual([]);

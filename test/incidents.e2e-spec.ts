@@ -92,7 +92,9 @@ describe('incidents', () => {
     await h.advance(600_000);
     expect((await incident(id)).duration_ms).toBe(30_000);
     expect((await api().get('/api/v1/summary').set(w()).expect(200)).body.open_incidents).toBe(0);
-    expect(closed.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'up']);
+    // No channel takes the down: the `alert` line says so (docs/alerts.md).
+    expect(closed.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'up']);
+    expect(closed.timeline[2].text).toMatch(/down alert not sent: no enabled channel takes down alerts/);
   });
 
   it('reads a down/up cycle as one timeline in order, with acknowledgement and note lines naming who did it', async () => {
@@ -105,12 +107,12 @@ describe('incidents', () => {
     await h.advance(10_000);
     await h.writer.flush();
     const detail = await incident(id);
-    expect(detail.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'ack', 'note', 'up']);
+    expect(detail.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'ack', 'note', 'up']);
     const times = detail.timeline.map((l: { at: string }) => Date.parse(l.at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    expect(detail.timeline[2].text).toMatch(/API key "write key" acknowledged/);
-    expect(detail.timeline[3].text).toMatch(/added a note/);
-    expect(detail.timeline[4].text).toMatch(/up again/);
+    expect(detail.timeline[3].text).toMatch(/API key "write key" acknowledged/);
+    expect(detail.timeline[4].text).toMatch(/added a note/);
+    expect(detail.timeline[5].text).toMatch(/up again/);
     for (const l of detail.timeline) expect(Object.keys(l).sort()).toEqual(['at', 'kind', 'text']);
 
     // The same lines in GET /events, each naming its incident.
@@ -252,7 +254,7 @@ describe('incidents', () => {
     await api().post(`/api/v1/monitors/${p.id}/pause`).set(w()).expect(200);
     await h.writer.flush();
     expect(await incident(ip)).toMatchObject({ end_reason: 'paused' });
-    expect((await incident(ip)).timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'closed']);
+    expect((await incident(ip)).timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'closed']);
     expect((await state(p.id)).incident_id).toBeNull();
 
     // A name change leaves the incident open; a new target ends it.
@@ -264,7 +266,7 @@ describe('incidents', () => {
     await api().delete(`/api/v1/monitors/${d.id}`).set(w()).expect(200);
     const gone = await incident(id);
     expect(gone).toMatchObject({ monitor_id: d.id, monitor_name: 'Deleted one', end_reason: 'deleted', checks: [] });
-    expect(gone.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'closed']);
+    expect(gone.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'closed']);
     expect((await api().get(`/api/v1/incidents?monitor_id=${d.id}`).set(w()).expect(200)).body.items).toHaveLength(1);
     // Nothing the writer still held brings it back open.
     await h.advance(60_000);

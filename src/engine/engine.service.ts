@@ -24,7 +24,7 @@ import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind-gate';
 import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
-import { Scheduler, spreadOffset, Timers } from './scheduler';
+import { phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, machineInput, MachineState, pause, resume, step, Step } from './state-machine';
 import { CLOSE_WORDS, transitionLine } from './transition-text';
@@ -60,7 +60,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    * object too, but a check that was running meanwhile still counts.
    */
   private readonly targetEpoch = new Map<number, number>();
-
+  /**
+   * Monitors checked at once after a change of many together (bulk, import: created, resumed, a
+   * new target or interval): the check after that one falls on the monitor's own phase of its
+   * interval (phaseDelay), so monitors made together are not checked together forever.
+   */
+  private readonly rephase = new Set<number>();
   /**
    * Each monitor's state as answers show it, fresher than its row (rows are written with the next
    * batch). A new object on every change, so readers may cache by identity.
@@ -380,7 +385,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       if (!live) return null;
     }
     this.record(id, result, { kind: 'scheduled' });
-    return result.outcome === 'down' ? live.config.retry_interval_s * 1000 : live.config.interval_s * 1000;
+    if (result.outcome === 'down') return live.config.retry_interval_s * 1000;
+    if (this.rephase.delete(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
+    return live.config.interval_s * 1000;
   }
 
   /**
@@ -673,15 +680,16 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private subscribe(): void {
-    this.bus.on('monitor.changed', ({ id, created, targetChanged, config, endedIncident }) => {
+    this.bus.on('monitor.changed', ({ id, created, targetChanged, config, endedIncident, spread }) => {
       this.endedElsewhere(id, endedIncident);
-      this.reload(id, created, targetChanged, config);
+      this.reload(id, created, targetChanged, config, spread === true);
     });
     this.bus.on('monitor.deleted', ({ id, endedIncident }) => {
       this.endedElsewhere(id, endedIncident);
       this.incidents.forget(id);
       this.live.delete(id);
       this.targetEpoch.delete(id);
+      this.rephase.delete(id);
       this.dirty.delete(id);
       this.urgent.delete(id);
       this.states.delete(id);
@@ -690,15 +698,17 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Picks up a configuration change at once (synchronously, so the answer to the change already shows it). */
-  private reload(id: number, created: boolean, targetChanged: boolean, config: MonitorConfig): void {
+  private reload(id: number, created: boolean, targetChanged: boolean, config: MonitorConfig, spread: boolean): void {
     const stored = { config };
     const now = this.clock.now();
     const prev = this.live.get(id);
     if (!prev || created) {
       this.newTarget(id);
+      if (spread) this.rephase.add(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
       return;
     }
+    if (spread && (targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused))) this.rephase.add(id);
     const next: LiveMonitor = { ...prev, config: stored.config };
     this.live.set(id, next);
     this.incidents.rename(id, config.name);

@@ -1,6 +1,6 @@
 /** The scheduler as a service, on jest's fake timers and clock: nothing sleeps. */
 import type { Clock } from '../common/clock';
-import { realTimers, Scheduler, spreadOffset } from './scheduler';
+import { phaseDelay, realTimers, Scheduler, spreadOffset } from './scheduler';
 
 const T0 = Date.UTC(2026, 10, 1);
 const clock: Clock = { now: () => Date.now() };
@@ -159,5 +159,31 @@ describe('spreadOffset', () => {
     }
     expect(perSecond.size).toBe(60);
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(3 * (1000 / 60));
+  });
+});
+
+describe('phaseDelay', () => {
+  const T = Date.UTC(2026, 10, 28, 12, 0, 0, 250);
+  it.each([
+    [1, 20_000, T],
+    [2, 20_000, T + 7],
+    [2_000, 60_000, T],
+    [77, 10_000, T + 9_999],
+    [123_456, 86_400_000, T],
+  ])('monitor %i every %i ms: between half and one and a half intervals, on its own phase', (id, interval, now) => {
+    const delay = phaseDelay(id, interval, now);
+    expect(delay).toBeGreaterThanOrEqual(interval / 2);
+    expect(delay).toBeLessThan(1.5 * interval);
+    expect((now + delay) % interval).toBe(spreadOffset(id, interval));
+  });
+
+  it('spreads 2,000 monitors created in one bulk (checked together once) over the interval: no second holds more than twice its share', () => {
+    const perSecond = new Map<number, number>();
+    for (let id = 5_001; id <= 7_000; id++) {
+      const second = Math.floor(((T + phaseDelay(id, 20_000, T)) % 20_000) / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+    expect(perSecond.size).toBe(20);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * (2000 / 20));
   });
 });

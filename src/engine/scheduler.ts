@@ -189,3 +189,17 @@ export function spreadOffset(id: number, intervalMs: number): number {
   const frac = (id * 0.6180339887498949) % 1;
   return Math.floor(frac * intervalMs);
 }
+
+/**
+ * After a monitor's first check following a change (created, resumed, re-timed), the delay to its
+ * next one: the time in [half an interval, one and a half intervals) from now that falls on its own
+ * phase, spreadOffset(id) past a multiple of the interval since the epoch. Monitors created together
+ * (ids in a row) land spread over the interval, as a start spreads them, instead of checking together
+ * forever; the gap after the first check is never under half an interval.
+ */
+export function phaseDelay(id: number, intervalMs: number, now: number): number {
+  const offset = spreadOffset(id, intervalMs);
+  const earliest = now + Math.floor(intervalMs / 2);
+  const k = Math.ceil((earliest - offset) / intervalMs);
+  return k * intervalMs + offset - now;
+}

@@ -20,6 +20,11 @@ export interface BusEvents {
     config: MonitorConfig;
     /** The open incident the change ended (a pause, a new target), written in the change's transaction. */
     endedIncident?: IncidentRow | null;
+    /**
+     * One of many monitors changed at once (bulk, import): when it is new or re-timed, its checks
+     * after the first are spread over its interval instead of falling together with the others'.
+     */
+    spread?: boolean;
   };
   /** endedIncident: the open incident the deletion ended, written in its transaction. */
   'monitor.deleted': { id: number; endedIncident?: IncidentRow | null };

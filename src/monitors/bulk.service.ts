@@ -67,10 +67,10 @@ export class BulkService {
       for (const p of planned.plans) {
         if (!p.existing) {
           const { id } = await this.monitors.insertIn(m, p.config, caller, false);
-          out.push({ id, created: true, targetChanged: true, config: p.config });
+          out.push({ id, created: true, targetChanged: true, config: p.config, spread: true });
         } else {
           const r = await this.monitors.updateIn(m, p.existing, p.config, caller);
-          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident });
+          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident, spread: true });
         }
       }
       return { answer: answerFor(planned), changes: out };

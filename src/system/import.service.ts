@@ -214,12 +214,12 @@ export class ImportService {
         // their URL comes from POST /monitors/{id}/heartbeat-token, as for POST /monitors/bulk.
         const { id } = await this.monitors.insertIn(m, p.config, caller, false);
         if (p.setToken) await this.repo.setHeartbeatToken(m, id, p.setToken);
-        changes.push({ id, created: true, targetChanged: true, config: p.config });
+        changes.push({ id, created: true, targetChanged: true, config: p.config, spread: true });
         continue;
       }
       const id = p.existing.monitor.id;
       const r = await this.monitors.updateIn(m, p.existing.monitor, p.config, caller);
-      if (r.changed) changes.push({ id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident });
+      if (r.changed) changes.push({ id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident, spread: true });
       if (p.setToken) {
         await this.repo.setHeartbeatToken(m, id, p.setToken);
         tokens.push(id);
