@@ -99,6 +99,7 @@ describe('cleanSvg writes anew', () => {
     ['comments and processing instructions, left out', '<!-- a note --><?xml-stylesheet href="https://x.example/a.css"?><rect/>', '<rect/>'],
     ['a line break in a value, kept as a reference', '<path d="M0&#10;0 L1\n1"/>', '<path d="M0&#10;0 L1 1"/>'],
     ['transforms', '<g transform="translate(1 2) rotate(45)"/>', '<g transform="translate(1 2) rotate(45)"/>'],
+    ['an element inside a style, left out', '<style>.a{fill:red}<rect/>.b{fill:blue}</style>', '<style>.a{fill:red}.b{fill:blue}</style>'],
   ])('%s', (_what, inner, expected) => {
     const r = cleanSvg(doc(inner));
     expect(r).toEqual({ ok: true, svg: cleanDoc(expected) });

@@ -103,7 +103,7 @@ const BAD_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\uD800-\uDFFF]|[\uD800-\uDBF
 
 interface Open {
   qname: string;
-  scope: Map<string, string | null>;
+  scope: ReadonlyMap<string, string | null>;
   /** Written to the output (the element and every ancestor are kept). */
   kept: boolean;
   /** Written as `<style>`: its text is collected and judged as one stylesheet at the end tag. */
@@ -195,6 +195,7 @@ class Cleaner {
     this.i += 1;
     const el = this.name();
     const raw: { prefix: string | null; local: string; qname: string; value: string }[] = [];
+    const names = new Set<string>();
     let selfClosing = false;
     for (;;) {
       const spaced = this.spaces();
@@ -221,20 +222,24 @@ class Cleaner {
       const rawValue = this.s.slice(this.i + 1, end);
       if (rawValue.includes('<')) throw malformed(`a < in the value of ${a.qname}`);
       this.i = end + 1;
-      if (raw.some((r) => r.qname === a.qname)) throw malformed(`${a.qname} twice on <${el.qname}>`);
+      if (names.has(a.qname)) throw malformed(`${a.qname} twice on <${el.qname}>`);
+      names.add(a.qname);
       // Attribute-value normalisation (XML 1.0, 3.3.3): literal white space becomes a space; character references stay.
       raw.push({ ...a, value: decodeEntities(rawValue.replace(/[\t\n]/g, ' ')) });
     }
 
     const parent = this.stack[this.stack.length - 1];
-    const scope = new Map(parent?.scope ?? [['xml', XML_NS]]);
-    for (const a of raw) {
-      if (a.prefix === 'xmlns') {
-        if (a.local === 'xml' || a.local === 'xmlns' || a.value === '' || a.value === XML_NS || a.value === XMLNS_NS) throw malformed(`the namespace declaration ${a.qname}`);
-        scope.set(a.local, a.value);
-      } else if (a.prefix === null && a.local === 'xmlns') {
-        scope.set('', a.value === '' ? null : a.value);
+    // A new scope only where namespaces are declared; other elements share their parent's.
+    const declarations = raw.filter((a) => a.prefix === 'xmlns' || (a.prefix === null && a.local === 'xmlns'));
+    let scope: ReadonlyMap<string, string | null> = parent?.scope ?? new Map([['xml', XML_NS]]);
+    if (declarations.length) {
+      const own = new Map(scope);
+      for (const a of declarations) {
+        if (a.prefix === null) own.set('', a.value === '' ? null : a.value);
+        else if (a.local === 'xml' || a.local === 'xmlns' || a.value === '' || a.value === XML_NS || a.value === XMLNS_NS) throw malformed(`the namespace declaration ${a.qname}`);
+        else own.set(a.local, a.value);
       }
+      scope = own;
     }
     const resolve = (prefix: string | null): string | null => {
       if (prefix === null) return null;
@@ -244,7 +249,8 @@ class Cleaner {
     };
     // An unprefixed element is in the default namespace; with none declared, it is read as SVG (and judged as such).
     const elNs = el.prefix === null ? (scope.get('') ?? SVG_NS) : resolve(el.prefix);
-    const verdict = judgeElement(elNs, el.local);
+    // Inside <style> only text counts (its stylesheet); an element there is left out.
+    const verdict = parent?.style != null ? 'drop' : judgeElement(elNs, el.local);
     if (!parent && !(verdict === 'keep' && el.local === 'svg')) throw new Refused('the root element of the SVG must be <svg>');
     const kept = verdict === 'keep' && (parent?.kept ?? true);
 
