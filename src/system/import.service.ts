@@ -186,18 +186,11 @@ export class ImportService {
       }
       const previous = existing.get(split.item.slug) ?? null;
       const parsed = parse(index, split.item.body, previous?.monitor.config ?? null);
-      if (!parsed.ok) {
-        fail(parsed.errors);
-        continue;
-      }
+      // The token is judged whatever the parse found, so one answer lists every problem of the item.
       const token = tokenFor(split.item, previous);
-      if (!token.ok) {
-        fail([{ field: TOKEN_FIELD, message: token.message }]);
-        continue;
-      }
-      const clash = token.set === null ? null : holders.claim(token.set, index, split.item.slug);
-      if (clash) {
-        fail([{ field: TOKEN_FIELD, message: clash }]);
+      const tokenProblem = !token.ok ? token.message : token.set === null ? null : holders.claim(token.set, index, split.item.slug);
+      if (!parsed.ok || !token.ok || tokenProblem) {
+        fail([...(parsed.ok ? [] : parsed.errors), ...(tokenProblem ? [{ field: TOKEN_FIELD, message: tokenProblem }] : [])]);
         continue;
       }
       const config: MonitorConfig = { ...parsed.config, channels: split.item.channelNames === null ? null : split.item.channelNames.map(idOf) };

@@ -63,6 +63,11 @@ describe('import: one ping token hash, one monitor', () => {
     expect(answer.monitors.errors).toEqual([{ slug: 'two', index: 2, fields: [{ field: FIELD, message: expect.stringContaining('item 0 ("one")') }] }]);
   });
 
+  it('lists the token problem beside the item\'s other problems, so one corrected document goes through', async () => {
+    const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'One', [FIELD]: HASH }), heartbeatMonitor({ name: 'Two', interval_s: 5, [FIELD]: HASH })]));
+    expect(answer.monitors.errors).toEqual([{ slug: 'two', index: 1, fields: [expect.objectContaining({ field: 'interval_s' }), { field: FIELD, message: expect.stringContaining('item 0') }] }]);
+  });
+
   it('refuses a hash held by a stored monitor that the same document moves to another hash (one rule, whatever the order of writes)', async () => {
     await importDoc(docOf([heartbeatMonitor({ name: 'Old', [FIELD]: HASH })]), false).expect(200);
     const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'New', [FIELD]: HASH }), heartbeatMonitor({ name: 'Old', [FIELD]: 'cd'.repeat(32) })]));
