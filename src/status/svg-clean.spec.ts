@@ -33,6 +33,7 @@ describe('cleanSvg refuses', () => {
     ['a script', '<script>alert(1)</script>', 'a script element'],
     ['a SCRIPT in capitals', '<SCRIPT/>', 'a script element'],
     ['a script without a namespace (xmlns="")', '<g xmlns=""><script>alert(1)</script></g>', 'a script element'],
+    ['a script inside a style', '<style>.a{fill:red}<script>alert(1)</script></style>', 'a script element'],
     ['a handler element', '<handler type="application/ecmascript">alert(1)</handler>', 'a script element'],
     ['a foreignObject', '<foreignObject><div/></foreignObject>', 'foreignObject'],
     ['an iframe element', '<iframe src="https://x.example/"/>', 'embedded documents'],

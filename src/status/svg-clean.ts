@@ -249,8 +249,9 @@ class Cleaner {
     };
     // An unprefixed element is in the default namespace; with none declared, it is read as SVG (and judged as such).
     const elNs = el.prefix === null ? (scope.get('') ?? SVG_NS) : resolve(el.prefix);
-    // Inside <style> only text counts (its stylesheet); an element there is left out.
-    const verdict = parent?.style != null ? 'drop' : judgeElement(elNs, el.local);
+    // Judged wherever it stands (a script is refused, not dropped); inside <style> only text counts, so an element there is left out.
+    const judged = judgeElement(elNs, el.local);
+    const verdict = parent && parent.style !== null ? 'drop' : judged;
     if (!parent && !(verdict === 'keep' && el.local === 'svg')) throw new Refused('the root element of the SVG must be <svg>');
     const kept = verdict === 'keep' && (parent?.kept ?? true);
 
