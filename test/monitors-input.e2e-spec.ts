@@ -45,6 +45,29 @@ describe('monitor and key input', () => {
       expect(patched.body.error.field).toBe('public_name');
     });
 
+    // Issue 42: one text rule for every text of a monitor, not only its name.
+    it.each<[string, Record<string, unknown>, string]>([
+      ['a group with a right-to-left override', { group: 'Home\u202e' }, 'group'],
+      ['a tag with NUL', { tags: ['lan', 'a\u0000'] }, 'tags'],
+      ['a description with a right-to-left isolate', { description: 'Runs nightly.\n\u2067' }, 'description'],
+      ['a public_group with a C1 control', { public_group: 'Edge\u0085' }, 'public_group'],
+      ['a public_name with a lone surrogate', { public_name: 'Web \ud800' }, 'public_name'],
+    ])('refuses %s with 422 naming the field, in POST and PATCH', async (_, over, field) => {
+      const res = await t.http.post('/api/v1/monitors').set(write).send(tcpMonitor(over)).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field, message: expect.stringContaining(`${field}: must not contain`) });
+      expect(res.body.error.fields).toEqual([{ field, message: expect.stringMatching(/^must not contain (control characters|a lone surrogate)/) }]);
+      expect(await monitorCount()).toBe(0);
+      const m = await create(tcpMonitor({ description: 'Runs nightly.\r\n\tAsk first.' }));
+      const patched = await t.http.patch(`/api/v1/monitors/${m.id}`).set(write).send(over).expect(422);
+      expect(patched.body.error.field).toBe(field);
+    });
+
+    it('refuses a public_group with a right-to-left override in PUT /status-page too', async () => {
+      const m = await create(tcpMonitor());
+      const res = await t.http.put('/api/v1/status-page').set(write).send({ monitors: [{ id: m.id, public_group: 'gpj.\u202eexe' }] }).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'monitors[0].public_group' });
+    });
+
     it.each([['a right-to-left override', 'ci\u202e'], ['a tab', 'ci\tkey'], ['only spaces', '  ']])(
       'refuses an API key name with %s on field name',
       async (_, name) => {

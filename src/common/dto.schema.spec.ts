@@ -5,7 +5,7 @@ import {
   ValidateNested, IsNumber, IsEmail,
 } from './class-validator';
 import { dtoSchema } from './dto.schema';
-import { IsJsonScalar, IsName, Nullable } from './validators';
+import { IsJsonScalar, IsName, IsText, Nullable } from './validators';
 
 class Inner {
   @IsString() @Length(1, 10) a!: string;
@@ -24,6 +24,9 @@ class Outer {
   @Nullable() @ValidateNested() @Type(() => Inner) one!: Inner | null;
   @IsOptional() @ValidateIf((o: Outer) => o.when !== null) @IsString() when?: string | null;
   @IsOptional() @IsJsonScalar() value?: unknown;
+  @IsOptional() @IsString() @IsText() line?: string;
+  @IsOptional() @IsString() @IsText({ lines: true }) text?: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) @IsText({}, { each: true }) words?: string[];
 }
 
 class Unknown {
@@ -45,6 +48,9 @@ describe('dtoSchema (JSON Schema from class-validator decorators)', () => {
     ['one', { type: ['object', 'null'], properties: expect.any(Object), required: ['a'], additionalProperties: false }],
     ['when', { type: ['string', 'null'] }],
     ['value', { type: ['string', 'number', 'boolean', 'null'] }],
+    ['line', { type: 'string', description: expect.stringMatching(/^one line of text: no control/) }],
+    ['text', { type: 'string', description: expect.stringMatching(/^text: line breaks and tabs allowed/) }],
+    ['words', { type: 'array', items: { type: 'string', description: expect.stringMatching(/^one line of text/) } }],
   ])('describes %s', (name, want) => {
     expect(s.properties[name]).toEqual(want);
   });

@@ -8,6 +8,7 @@
 import { getMetadataStorage } from './class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { JsonSchema, nullable } from './common.schema';
+import { TEXT_RULE_WORDS } from './text-rules';
 
 type DtoClass = abstract new (...args: never[]) => object;
 
@@ -147,7 +148,10 @@ function applyConstraint(s: JsonSchema, check: string, c: unknown[], where: stri
       s.pattern = (c[0] instanceof RegExp ? c[0] : new RegExp(String(c[0]))).source;
       return;
     case 'isName':
-      s.description = 'a name: not blank, no control or bidirectional-override characters';
+      s.description = TEXT_RULE_WORDS.name;
+      return;
+    case 'isText':
+      s.description = c[0] ? TEXT_RULE_WORDS.lines : TEXT_RULE_WORDS.line;
       return;
     case 'isJsonScalar':
       s.type = ['string', 'number', 'boolean', 'null'];

@@ -1,4 +1,5 @@
-import { fieldValueProblem, isFieldName, nameProblem } from './text-rules';
+import { BAD_TEXT } from '../../test/support/bad-text';
+import { fieldValueProblem, isFieldName, nameProblem, textProblem } from './text-rules';
 
 describe('nameProblem (monitor names, public names, API key names)', () => {
   it.each([
@@ -30,9 +31,37 @@ describe('nameProblem (monitor names, public names, API key names)', () => {
     ['a line separator', 'Web\u2028server', 'control'],
     ['a paragraph separator', 'Web\u2029server', 'control'],
     ['a byte order mark', '\ufeffWeb', 'control'],
+    ['a lone high surrogate', 'Web\ud800', 'lone surrogate'],
+    ['a lone low surrogate', '\udc00Web', 'lone surrogate'],
   ])('refuses %s', (_label, text, words) => {
     expect(nameProblem(text)).toContain(words);
   });
+});
+
+describe('textProblem: the one rule of every text people enter (names, groups, tags, descriptions, notes)', () => {
+  it.each<[string, string, boolean]>([
+    ['plain text', 'Home lab', false],
+    ['other scripts and an emoji pair', 'Café 東京 👨‍👩‍👧', false],
+    ['an empty string (blankness is the name rule\'s business)', '', false],
+    ['line breaks and tabs in a multi-line text', 'one\n\ttwo\r\nthree\r', true],
+  ])('accepts %s', (_label, text, lines) => {
+    expect(textProblem(text, { lines })).toBeNull();
+  });
+
+  it.each([
+    ['a line feed', 'a\nb'],
+    ['a carriage return', 'a\rb'],
+    ['a tab', 'a\tb'],
+  ])('refuses %s in a single-line text', (_label, text) => {
+    expect(textProblem(text)).toContain('line breaks, tabs');
+  });
+
+  it.each(BAD_TEXT.flatMap(([label, text]) => [[label, text, false], [label, text, true]] as [string, string, boolean][]))(
+    'refuses %s (multi-line: %s)',
+    (_label, text, lines) => {
+      expect(textProblem(text, { lines })).toMatch(/control characters|lone surrogate/);
+    },
+  );
 });
 
 describe('fieldValueProblem (RFC 9110 field values: header values, content_type, bearer tokens)', () => {

@@ -4,18 +4,42 @@
  */
 
 /**
- * Characters no name may hold: C0 and C1 controls and DEL (line breaks, tabs, NUL), the Unicode
- * line and paragraph separators, the byte order mark, and the bidirectional controls (U+061C,
- * U+200E/F, U+202A-U+202E, U+2066-U+2069). The bidi ones are invisible but reorder what is shown
- * next to them, so "gpj.\u202Eexe" reads as "exe.jpg" on a dashboard or in an alert.
+ * The one rule of every text people enter and others read: names, groups, tags, descriptions,
+ * public names, notes (issue 42: a rule for `name` alone let a public group spoof the status page).
+ * Refused: C0 and C1 controls and DEL (NUL, escapes), the Unicode line and paragraph separators,
+ * the byte order mark, and the bidirectional controls (U+061C, U+200E/F, U+202A-U+202E,
+ * U+2066-U+2069). The bidi ones are invisible but reorder what is shown next to them, so
+ * "gpj.\u202Eexe" reads as "exe.jpg" on a dashboard, a status page or in an alert. A multi-line
+ * text (a description, a note) may also hold line breaks (CR, LF) and tabs; a one-line text may not.
  */
-const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+/**
+ * Half of a UTF-16 pair without the other half: JSON can spell one (`"\ud800"`), but it is no
+ * character, and SQLite's UTF-8 would store it as U+FFFD.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Why a display name (monitor name, public_name, API key name, ...) is refused, or null when it is fine. */
-export function nameProblem(text: string): string | null {
-  if (NAME_FORBIDDEN.test(text)) {
-    return 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)';
+/** The rule in words, for the route description (OpenAPI) of each text field. */
+export const TEXT_RULE_WORDS = {
+  line: 'one line of text: no control or bidirectional-override characters, no lone surrogate',
+  lines: 'text: line breaks and tabs allowed; no other control or bidirectional-override characters, no lone surrogate',
+  name: 'a name: not blank, no control or bidirectional-override characters, no lone surrogate',
+} as const;
+
+/** Why a text is refused by the one text rule, or null when it is fine. Blank is fine here (see nameProblem). */
+export function textProblem(text: string, opts: { lines?: boolean } = {}): string | null {
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is not a character';
+  if (opts.lines) {
+    return CONTROLS_BUT_LINES.test(text) ? 'must not contain control characters other than line breaks and tabs (NUL, bidirectional controls such as U+202E)' : null;
   }
+  return CONTROLS.test(text) ? 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)' : null;
+}
+
+/** Why a display name (monitor name, public_name, API key name, channel name, ...) is refused, or null: the text rule, one line, not blank. */
+export function nameProblem(text: string): string | null {
+  const problem = textProblem(text);
+  if (problem) return problem;
   if (text.trim() === '') return 'must not be empty or only spaces';
   return null;
 }

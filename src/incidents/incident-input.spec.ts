@@ -1,3 +1,4 @@
+import { BAD_TEXT } from '../../test/support/bad-text';
 import { ApiError } from '../common/api-error';
 import { applyIncidentPatch, incidentFilter, NOTE_MAX, parseIncidentPatch } from './incident-input';
 
@@ -48,6 +49,9 @@ describe('parseIncidentPatch', () => {
     [{ note: 'nul\u0000' }, 'note'],
     [{ id: 4 }, 'id'],
   ])('refuses %j on %s', (body, field) => expect(fieldOf(() => parseIncidentPatch(body))).toBe(field));
+
+  // The one text rule of common/text-rules.ts, multi-line (issue 42): before, only C0 controls and DEL were refused.
+  it.each(BAD_TEXT)('refuses a note with %s', (_what, note) => expect(fieldOf(() => parseIncidentPatch({ note }))).toBe('note'));
 });
 
 describe('applyIncidentPatch', () => {

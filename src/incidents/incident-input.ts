@@ -5,6 +5,7 @@
  */
 import { ApiError, FieldError } from '../common/api-error';
 import { isIdText } from '../common/ids';
+import { textProblem } from '../common/text-rules';
 import { requireObjectBody } from '../common/validation';
 import type { IncidentRow } from '../events/incident';
 
@@ -56,11 +57,12 @@ export function parseIncidentPatch(body: unknown): IncidentPatch {
   }
   if ('note' in body) {
     const note = body.note;
+    // The one text rule, multi-line: line breaks and tabs are welcome in a note, other controls are not text.
+    const problem = typeof note === 'string' ? textProblem(note, { lines: true }) : null;
     if (note === null) patch.note = null;
     else if (typeof note !== 'string') errors.push({ field: 'note', message: 'must be a string or null' });
     else if ([...note].length > NOTE_MAX) errors.push({ field: 'note', message: `must be at most ${NOTE_MAX} characters` });
-    // Line breaks and tabs are welcome in a note; other control characters are not text.
-    else if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note)) errors.push({ field: 'note', message: 'must not contain control characters' });
+    else if (problem) errors.push({ field: 'note', message: problem });
     else patch.note = note.trim() === '' ? null : note;
   }
   if (errors.length) throw ApiError.invalid(errors);

@@ -4,6 +4,7 @@ import {
 } from '../common/common.schema';
 import { END_REASONS } from '../events/incident';
 import { INCIDENT_STATES, NOTE_MAX } from './incident-input';
+import { TEXT_RULE_WORDS } from '../common/text-rules';
 
 const INCIDENT_PROPERTIES = {
   id: int(1),
@@ -33,7 +34,7 @@ export function incidentSchemas(): SchemaSet {
     IncidentPatch: obj(
       {
         acknowledged: bool({ description: 'true acknowledges (a second time keeps the first time); false withdraws' }),
-        note: nullable(str({ maxLength: NOTE_MAX, description: 'null, empty or blank clears it; no control characters but line breaks and tabs' })),
+        note: nullable(str({ maxLength: NOTE_MAX, description: `null, empty or blank clears it; ${TEXT_RULE_WORDS.lines}` })),
       },
       { required: [] },
     ),

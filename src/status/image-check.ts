@@ -2,10 +2,12 @@
  * What an uploaded logo or icon really is: the declared type must match the bytes (sniffed, never
  * trusted), raster sizes come from the file headers (PNG IHDR, JPEG SOF, WebP VP8/VP8L/VP8X) and
  * are bounded before anyone decodes the image, and an SVG must be a plain drawing: no script, no
- * event handlers, no embedded documents, no external references, no DTD (entity expansion).
- * SVGs are also only ever served under a sandboxing CSP and shown through <img>. Pure.
+ * event handlers, no embedded documents, no external references, no DTD (entity expansion). An
+ * SVG is stored as `cleanSvg` writes it anew from an allow-list, never as uploaded
+ * (svg-clean.ts). SVGs are also only ever served under a sandboxing CSP and shown through <img>. Pure.
  */
 import { readPng } from './png-header';
+import { cleanSvg } from './svg-clean';
 
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
@@ -16,7 +18,8 @@ export const LOGO_MAX_PIXELS = 16 * 1024 * 1024;
 export const ICON_MIN = 180;
 export const ICON_MAX = 1024;
 
-export type ImageCheck = { ok: true; type: LogoType; width: number | null; height: number | null } | { ok: false; message: string };
+/** `data` is what to store: the bytes as sent, or for an SVG its clean serialisation. */
+export type ImageCheck = { ok: true; type: LogoType; width: number | null; height: number | null; data: Buffer } | { ok: false; message: string };
 
 /** The media type of a Content-Type header, or null when it names none of the logo types. */
 export function logoType(contentType: string | undefined): LogoType | null {
@@ -31,15 +34,17 @@ export function checkLogo(type: LogoType, buf: Buffer): ImageCheck {
     return { ok: false, message: `the bytes are ${sniffed === null ? 'not a PNG, JPEG, WebP or SVG image' : `a ${sniffed} image`}, not ${type}` };
   }
   if (type === 'image/svg+xml') {
-    const problem = svgProblem(buf);
-    return problem ? { ok: false, message: problem } : { ok: true, type, width: null, height: null };
+    const text = svgText(buf);
+    if (text === null) return { ok: false, message: 'the SVG is not UTF-8 text' };
+    const clean = cleanSvg(text);
+    return clean.ok ? { ok: true, type, width: null, height: null, data: Buffer.from(clean.svg, 'utf8') } : { ok: false, message: clean.message };
   }
   const size = type === 'image/png' ? pngSize(buf) : type === 'image/jpeg' ? jpegSize(buf) : webpSize(buf);
   if ('message' in size) return { ok: false, message: size.message };
   if (size.width > LOGO_MAX_SIDE || size.height > LOGO_MAX_SIDE || size.width * size.height > LOGO_MAX_PIXELS) {
     return { ok: false, message: `the image is ${size.width} x ${size.height} px; a logo may be at most ${LOGO_MAX_SIDE} px a side and 16 megapixels` };
   }
-  return { ok: true, type, width: size.width, height: size.height };
+  return { ok: true, type, width: size.width, height: size.height, data: buf };
 }
 
 /** The icon: a square PNG of 180 to 1024 px. */
@@ -50,7 +55,7 @@ export function checkIcon(buf: Buffer): ImageCheck {
   const { width, height } = png.info;
   if (width !== height) return { ok: false, message: `the icon must be square; it is ${width} x ${height} px` };
   if (width < ICON_MIN || width > ICON_MAX) return { ok: false, message: `the icon must be ${ICON_MIN} to ${ICON_MAX} px a side; it is ${width} px` };
-  return { ok: true, type: 'image/png', width, height };
+  return { ok: true, type: 'image/png', width, height, data: buf };
 }
 
 /** The type the bytes show, whatever the request said. */
@@ -135,21 +140,4 @@ function looksLikeSvg(buf: Buffer): boolean {
   // Prolog (XML declaration, comments, a doctype) then the root element.
   const head = text.replace(/^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)\s*)*/i, '');
   return /^<svg[\s>/]/i.test(head);
-}
-
-/** Why an SVG cannot be a logo, or null. */
-export function svgProblem(buf: Buffer): string | null {
-  const text = svgText(buf);
-  if (text === null) return 'the SVG is not UTF-8 text';
-  const rules: [RegExp, string][] = [
-    [/<!DOCTYPE|<!ENTITY/i, 'a DTD or entity declarations'],
-    [/<script[\s>/]/i, 'a script element'],
-    [/<(foreignObject|iframe|embed|object|audio|video|canvas|handler|listener)[\s>/]/i, 'embedded documents or media'],
-    [/\son[a-z]+\s*=/i, 'event handler attributes (on...=)'],
-    [/(?:java|vb)script\s*:/i, 'script URLs'],
-    [/(?:href|src)\s*=\s*["']\s*(?!#|data:image\/(?:png|jpeg|webp|gif);)/i, 'links or references to other files (only #fragments and embedded raster images are allowed)'],
-    [/@import|url\(\s*["']?\s*(?!#|data:image\/(?:png|jpeg|webp|gif);)/i, 'style references to other files'],
-  ];
-  const found = rules.find(([re]) => re.test(text));
-  return found ? `the SVG contains ${found[1]}; upload a plain drawing` : null;
 }

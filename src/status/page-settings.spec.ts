@@ -1,3 +1,4 @@
+import { BAD_TEXT } from '../../test/support/bad-text';
 import { defaultPageSettings, pickRange } from './look';
 import { parseSettingsBody } from './page-settings';
 
@@ -73,7 +74,7 @@ describe('parseSettingsBody', () => {
     [{ title: null }, ['title']],
     [{ app_name: 'x'.repeat(31) }, ['app_name']],
     [{ description: 'x'.repeat(501) }, ['description']],
-    [{ description: 'tab\there' }, ['description']],
+    [{ description: 'a\u202Eb' }, ['description']],
     [{ hosts: 'status.example.com' }, ['hosts']],
     [{ hosts: ['a.example', 'b.example', 'c.example', 'd.example', 'e.example', 'f.example'] }, ['hosts']],
     [{ hosts: ['ok.example', '10.0.0.1'] }, ['hosts[1]']],
@@ -116,6 +117,27 @@ describe('parseSettingsBody', () => {
     [{ colour: '#fff' }, ['colour']],
   ])('refuses %j on %j', (body, expected) => {
     expect(fields(body)).toEqual(expected);
+  });
+
+  // The one text rule (common/text-rules.ts) on every text of the page (issue 42).
+  const TEXTS: [string, (text: string) => Record<string, unknown>][] = [
+    ['title', (text) => ({ title: text })],
+    ['app_name', (text) => ({ app_name: text })],
+    ['description', (text) => ({ description: text })],
+    ['group_order[0]', (text) => ({ group_order: [text] })],
+    ['website.label', (text) => ({ website: { label: text, url: 'https://x.example' } })],
+    ['links[0].label', (text) => ({ links: [{ label: text, url: 'https://x.example' }] })],
+    ['monitors[0].public_name', (text) => ({ monitors: [{ id: 1, public_name: text }] })],
+    ['monitors[0].public_group', (text) => ({ monitors: [{ id: 1, public_group: text }] })],
+  ];
+  it.each(TEXTS.flatMap(([field, put]) => BAD_TEXT.map(([what, text]) => [field, what, put(text)] as const)))('%s refuses %s', (field, _what, body) => {
+    const r = parseSettingsBody(body, current);
+    expect(r.ok ? [] : r.errors).toEqual([{ field, message: expect.stringMatching(/control characters|lone surrogate/) }]);
+  });
+
+  it('takes line breaks and tabs in the description only', () => {
+    expect(ok({ description: 'One.\r\n\tTwo.' }).next.description).toBe('One.\r\n\tTwo.');
+    expect(fields({ title: 'One\tTwo', monitors: [{ id: 1, public_group: 'a\nb' }] })).toEqual(['title', 'monitors[0].public_group']);
   });
 
   it('reports every problem at once', () => {

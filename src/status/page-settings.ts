@@ -5,7 +5,7 @@
  * exist and who may change `hosts`.
  */
 import type { FieldError } from '../common/api-error';
-import { nameProblem } from '../common/text-rules';
+import { nameProblem, textProblem } from '../common/text-rules';
 import { normalizeHost } from './hosts';
 import {
   BAR_SHAPES, BAR_STYLES, FONTS, LAYOUTS, LIMITS, PageLink, PageSettings, PALETTES, RANGES, THEMES,
@@ -56,8 +56,8 @@ const text = (max: number, opts: { empty?: boolean; nullAs?: string; lines?: boo
   if ([...v].length > max) errors.push({ field, message: `must be at most ${max} characters` });
   else if (v === '' && opts.empty) return v;
   else {
-    // Line breaks are allowed in a description (shown as paragraphs); never other control characters.
-    const problem = nameProblem(opts.lines ? v.replace(/\r?\n/g, ' ') : v);
+    // The one text rule; line breaks and tabs are allowed in a description (shown as paragraphs).
+    const problem = opts.lines ? (textProblem(v, { lines: true }) ?? (v.trim() === '' ? 'must not be empty or only spaces' : null)) : nameProblem(v);
     if (problem) errors.push({ field, message: problem });
   }
   return v;
@@ -210,6 +210,10 @@ function monitorItems(v: unknown, errors: FieldError[]): MonitorPublicPatch[] {
       out.public_group = item.public_group as string | null;
       if (item.public_group !== null && (typeof item.public_group !== 'string' || [...item.public_group].length > LIMITS.public_group)) {
         errors.push({ field: `${f}.public_group`, message: `must be text of at most ${LIMITS.public_group} characters, or null` });
+      } else if (item.public_group !== null) {
+        // As PUT /monitors takes it (MonitorDto): may be empty, never a control or bidirectional character.
+        const problem = textProblem(item.public_group);
+        if (problem) errors.push({ field: `${f}.public_group`, message: problem });
       }
     }
     if (item.sort !== undefined) {

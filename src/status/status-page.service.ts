@@ -146,13 +146,15 @@ export class StatusPageService {
     }
     const check = checkLogo(type, bytes);
     if (!check.ok) throw ApiError.invalid([{ field: 'body', message: check.message }]);
-    const v = versionOf(bytes);
+    // What is stored is what the check answers: for an SVG, its clean serialisation.
+    const data = check.data;
+    const v = versionOf(data);
     const now = this.clock.now();
     await this.tx(async (m) => {
       // A new logo drops the icon made from the old one (spec).
       await this.repo.deleteAssetIn(m, 'icon');
-      await this.repo.putAssetIn(m, { kind: 'logo', type, data: bytes, v, width: check.width, height: check.height, logo_v: null, created_at: now });
-      await this.recordIn(m, caller, 'logo', `status page logo uploaded (${type}, ${Math.ceil(bytes.length / 1024)} KB)`);
+      await this.repo.putAssetIn(m, { kind: 'logo', type, data, v, width: check.width, height: check.height, logo_v: null, created_at: now });
+      await this.recordIn(m, caller, 'logo', `status page logo uploaded (${type}, ${Math.ceil(data.length / 1024)} KB)`);
     });
     this.pages.invalidate();
     return { ok: true, v, url: `${this.config.publicUrl}/status/logo?v=${v}` };

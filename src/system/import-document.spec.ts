@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error';
 import type { Channel } from '../channels/channel-body';
-import { hasErrors, ImportAnswer, IMPORT_MAX_MONITORS, planChannels, readImportEnvelope, splitMonitorItem } from './import-document';
+import { hasErrors, ImportAnswer, IMPORT_MAX_MONITORS, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders } from './import-document';
 
 const MASK = '********';
 const GOOD = { service_export: 1, monitors: [], channels: [], status_page: {} };
@@ -118,6 +118,22 @@ describe('splitMonitorItem', () => {
     const r = splitMonitorItem(item, known);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.fields.map((f) => f.field)).toContain(field);
+  });
+});
+
+describe('TokenHolders', () => {
+  const [A, B] = ['a'.repeat(64), 'b'.repeat(64)];
+  // Each row: claims in order as [hash, slug]; what each claim answers (null, or a part of its message).
+  it.each<[string, Map<string, string>, [string, string][], (string | null)[]]>([
+    ['a hash nobody holds', new Map(), [[A, 'one']], [null]],
+    ['the stored holder itself', new Map([[A, 'one']]), [[A, 'one']], [null]],
+    ['a hash a stored monitor of another slug holds', new Map([[A, 'one']]), [[A, 'two']], ['"one" here already has this ping token']],
+    ['one hash twice in the document', new Map(), [[A, 'one'], [B, 'two'], [A, 'three']], [null, null, 'item 0 ("one")']],
+    ['a refused claim holds nothing', new Map([[A, 'one']]), [[A, 'two'], [A, 'three']], ['"one" here', '"one" here']],
+  ])('%s', (_what, stored, claims, expected) => {
+    const holders = new TokenHolders(stored);
+    const answers = claims.map(([hash, slug], index) => holders.claim(hash, index, slug));
+    answers.forEach((answer, i) => (expected[i] === null ? expect(answer).toBeNull() : expect(answer).toContain(expected[i])));
   });
 });
 

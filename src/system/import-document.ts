@@ -198,6 +198,33 @@ export function splitMonitorItem(item: unknown, channelProblem: (name: string) =
   return { ok: true, item: { body, slug: slug as string, channelNames, token } };
 }
 
+/**
+ * Who holds each heartbeat ping token hash: a hash belongs to one monitor (the `monitors` table
+ * holds it UNIQUE, and a ping must name one monitor). Checked here, in the plan, so the dry run
+ * finds what the write would otherwise hit as a constraint failure.
+ *
+ * A hash held by a stored monitor of another slug is refused even when the same document gives
+ * that monitor a new hash: the writes run in document order, and the rule stays one sentence.
+ */
+export class TokenHolders {
+  private readonly inDoc = new Map<string, { index: number; slug: string }>();
+
+  /** `stored`: hash → slug of the stored monitor that holds it. */
+  constructor(private readonly stored: ReadonlyMap<string, string>) {}
+
+  /** Why item `index` (`slug`) cannot take `hash`, or null; a hash it can take is held by it from then on. */
+  claim(hash: string, index: number, slug: string): string | null {
+    const holder = this.stored.get(hash);
+    if (holder !== undefined && holder !== slug) {
+      return `the monitor "${holder.slice(0, 100)}" here already has this ping token, and a ping token belongs to one monitor: leave ${TOKEN_FIELD} out (a new monitor then gets its ping URL from POST /monitors/{id}/heartbeat-token), or give "${holder.slice(0, 100)}" a new token first`;
+    }
+    const earlier = this.inDoc.get(hash);
+    if (earlier) return `item ${earlier.index} ("${earlier.slug.slice(0, 100)}") of this import has the same ping token hash, and a ping token belongs to one monitor`;
+    this.inDoc.set(hash, { index, slug });
+    return null;
+  }
+}
+
 // ---- the answer ---------------------------------------------------------------------------
 
 export interface ImportAnswer {

@@ -33,7 +33,7 @@ import type { MonitorDefaults } from '../settings/settings-defaults';
 import { SettingsService } from '../settings/settings.service';
 import { TOKEN_FIELD } from './export-document';
 import {
-  hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem,
+  hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders,
 } from './import-document';
 import { StatusPageService } from '../status/status-page.service';
 import { importStatusPage, StatusPageImport } from './status-page-section';
@@ -166,6 +166,8 @@ export class ImportService {
     const items = doc.monitors.map((item, index) => ({ index, split: splitMonitorItem(item, channelProblem) }));
     const slugs = items.flatMap(({ split }) => (split.ok ? [split.item.slug] : split.slug !== null ? [split.slug] : []));
     const existing = await this.storedBySlugs([...new Set(slugs)], m);
+    const hashes = items.flatMap(({ split }) => (split.ok && split.item.token !== null && split.item.token !== 'keep' ? [split.item.token] : []));
+    const holders = new TokenHolders(await this.tokenHolders([...new Set(hashes)], m));
     const seen = new Set<string>();
     const monitors: MonitorPlan[] = [];
     for (const { index, split } of items) {
@@ -184,13 +186,11 @@ export class ImportService {
       }
       const previous = existing.get(split.item.slug) ?? null;
       const parsed = parse(index, split.item.body, previous?.monitor.config ?? null);
-      if (!parsed.ok) {
-        fail(parsed.errors);
-        continue;
-      }
+      // The token is judged whatever the parse found, so one answer lists every problem of the item.
       const token = tokenFor(split.item, previous);
-      if (!token.ok) {
-        fail([{ field: TOKEN_FIELD, message: token.message }]);
+      const tokenProblem = !token.ok ? token.message : token.set === null ? null : holders.claim(token.set, index, split.item.slug);
+      if (!parsed.ok || !token.ok || tokenProblem) {
+        fail([...(parsed.ok ? [] : parsed.errors), ...(tokenProblem ? [{ field: TOKEN_FIELD, message: tokenProblem }] : [])]);
         continue;
       }
       const config: MonitorConfig = { ...parsed.config, channels: split.item.channelNames === null ? null : split.item.channelNames.map(idOf) };
@@ -234,6 +234,17 @@ export class ImportService {
       const part = slugs.slice(i, i + 500);
       const rows = (await m.query(`SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`, part)) as MonitorRow[];
       for (const r of rows) out.set(r.slug, { monitor: this.repo.toStored(r), tokenHash: r.heartbeat_token_hash });
+    }
+    return out;
+  }
+
+  /** hash → slug of the stored monitor holding it, for the hashes a document gives. */
+  private async tokenHolders(hashes: string[], m: EntityManager): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < hashes.length; i += 500) {
+      const part = hashes.slice(i, i + 500);
+      const rows = (await m.query(`SELECT slug, heartbeat_token_hash AS hash FROM monitors WHERE heartbeat_token_hash IN (${part.map(() => '?').join(',')})`, part)) as { slug: string; hash: string }[];
+      for (const r of rows) out.set(r.hash, r.slug);
     }
     return out;
   }

@@ -39,7 +39,13 @@ function chunkedPut(path: string, body: Buffer): Promise<{ status: number; body:
 afterAll(async () => t.close());
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0, 64, 0, 128, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>');
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SVG = Buffer.from(`<svg xmlns="${SVG_NS}" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`);
+/** An editor's SVG: stored and served as written anew from the allow-list (src/status/svg-clean.ts). */
+const INKSCAPE_SVG = Buffer.from(
+  `<?xml version="1.0"?>\n<svg xmlns="${SVG_NS}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" inkscape:version="1.3" viewBox="0 0 40 10"><!-- drawn --><inkscape:grid/><text x="0" y="9" data-x="1">Acme</text></svg>\n`,
+);
+const CLEAN_SVG = Buffer.from(`<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`);
 const WEBP = (() => {
   const bits = (200 - 1) | ((100 - 1) << 14);
   const data = Buffer.from([0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255, 0, 0, 0, 0, 0]);
@@ -53,12 +59,14 @@ const logoState = async () => (await t.http.get('/api/v1/status-page').set(as(re
 
 describe('PUT /status-page/logo', () => {
   it.each([
-    ['image/png', png(400, 100)],
-    ['image/jpeg', JPEG],
-    ['image/webp', WEBP],
-    ['image/svg+xml', SVG],
-  ])('takes a %s logo and serves it with its version', async (type, bytes) => {
-    const res = await putLogo(type, bytes).expect(200);
+    ['image/png', png(400, 100), null],
+    ['image/jpeg', JPEG, null],
+    ['image/webp', WEBP, null],
+    ['image/svg+xml', SVG, CLEAN_SVG],
+    ['image/svg+xml', INKSCAPE_SVG, CLEAN_SVG],
+  ])('takes a %s logo and serves it with its version (an SVG as written anew)', async (type, sent, stored) => {
+    const bytes = stored ?? sent;
+    const res = await putLogo(type, sent).expect(200);
     expect(res.body).toEqual({ ok: true, v: expect.stringMatching(/^[0-9a-f]{12}$/), url: `http://farsight.test/status/logo?v=${res.body.v}` });
     expect(await logoState()).toEqual({ url: res.body.url, type, v: res.body.v, icon: null });
     const served = await t.http.get(`/status/logo?v=${res.body.v}`).buffer(true).parse((r, cb) => {
@@ -78,6 +86,16 @@ describe('PUT /status-page/logo', () => {
     ['bytes of another type', 'image/png', JPEG, 'body'],
     ['an SVG with a script', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'body'],
     ['an SVG that loads other files', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://tracker.example/p.png"/></svg>'), 'body'],
+    // The bypasses of issue 42, each accepted before.
+    ['an SVG with a prefixed script', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><x:script xmlns:x="${SVG_NS}">alert(1)</x:script></svg>`), 'body'],
+    [
+      'an SVG with an iframe srcdoc in a prefixed foreignObject',
+      'image/svg+xml',
+      Buffer.from(`<svg xmlns="${SVG_NS}"><x:foreignObject xmlns:x="${SVG_NS}"><h:iframe xmlns:h="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"/></x:foreignObject></svg>`),
+      'body',
+    ],
+    ['an SVG with @\\69mport', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><style>@\\69mport "https://x.example/a.css";</style></svg>`), 'body'],
+    ['an SVG with u\\72l(...)', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><rect style="fill:u\\72l(https://x.example/p.svg#g)"/></svg>`), 'body'],
     ['a decompression bomb', 'image/png', png(60_000, 60_000), 'body'],
     ['a GIF', 'image/gif', Buffer.from('GIF89a'), 'Content-Type'],
     ['text', 'text/plain', Buffer.from('hello'), 'Content-Type'],

@@ -4,7 +4,7 @@ import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
   Min, ValidateNested,
 } from '../../common/class-validator';
-import { IsName, Nullable } from '../../common/validators';
+import { IsName, IsText, Nullable } from '../../common/validators';
 import { MONITOR_KINDS } from '../../probes/kinds';
 import {
   DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
@@ -16,10 +16,11 @@ export class MonitorDto {
   @IsString() @Length(1, 100) @IsName() name!: string;
   @IsOptional() @IsString() @Matches(SLUG_PATTERN, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
   @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: string;
-  @Nullable() @IsString() @MaxLength(60) group!: string | null;
+  @Nullable() @IsString() @MaxLength(60) @IsText() group!: string | null;
   @IsArray() @ArrayMaxSize(20) @ArrayUnique({ message: 'must not repeat a tag' }) @IsString({ each: true }) @Length(1, 30, { each: true })
+  @IsText({}, { each: true })
   tags!: string[];
-  @Nullable() @IsString() @MaxLength(500) description!: string | null;
+  @Nullable() @IsString() @MaxLength(500) @IsText({ lines: true }) description!: string | null;
   @Nullable() @IsString() @MaxLength(2048) runbook_url!: string | null;
   @IsInt() @Min(10) @Max(2_592_000) interval_s!: number;
   @IsInt() @Min(500) @Max(60_000) timeout_ms!: number;
@@ -36,7 +37,7 @@ export class MonitorDto {
   @Nullable() @IsString() @MaxLength(40) muted_until!: string | null;
   @IsBoolean() public!: boolean;
   @Nullable() @IsString() @MaxLength(100) @IsName() public_name!: string | null;
-  @Nullable() @IsString() @MaxLength(60) public_group!: string | null;
+  @Nullable() @IsString() @MaxLength(60) @IsText() public_group!: string | null;
   @IsInt() @Min(-1_000_000_000) @Max(1_000_000_000) sort!: number;
 
   @IsOptional() @ValidateNested() @Type(() => HttpSettingsDto) http?: HttpSettingsDto;

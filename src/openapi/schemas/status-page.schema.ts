@@ -6,12 +6,13 @@
 import {
   anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, SchemaSet, str, time,
 } from '../../common/common.schema';
+import { TEXT_RULE_WORDS } from '../../common/text-rules';
 
 export const STATUS_RANGES = ['24h', '7d', '30d', '90d', '12mo'] as const;
 const OVERALL = oneOfValues(['operational', 'degraded', 'partial_outage', 'major_outage']);
 const BAR_STATES = oneOfValues(['not_watched', 'no_data', 'ok', 'warn', 'bad']);
 const DOMAIN_STATES = ['checking', 'dns_missing', 'dns_elsewhere', 'proxied', 'certificate', 'live', 'failed', 'not_managed'] as const;
-const LINK = (schemes: string): JsonSchema => obj({ label: str(), url: str({ description: `${schemes} URL` }) });
+const LINK = (schemes: string): JsonSchema => obj({ label: str({ description: TEXT_RULE_WORDS.name }), url: str({ description: `${schemes} URL` }) });
 const open = { additionalProperties: true } as const;
 
 const LOOK: Record<string, JsonSchema> = {
@@ -35,13 +36,16 @@ const LOOK: Record<string, JsonSchema> = {
 
 const SETTINGS: Record<string, JsonSchema> = {
   enabled: bool(),
-  title: str(),
-  app_name: str({ maxLength: 30, description: 'the name under the home-screen icon; empty means the title' }),
-  description: str(),
+  title: str({ description: TEXT_RULE_WORDS.name }),
+  app_name: str({ maxLength: 30, description: `the name under the home-screen icon; empty means the title; otherwise ${TEXT_RULE_WORDS.name}` }),
+  description: str({ description: TEXT_RULE_WORDS.lines }),
   hosts: list(str(), { maxItems: 5, description: 'custom hosts: stored lowercase, punycode, no final dot, never an address' }),
-  group_order: list(str(), { description: 'section names in order' }),
+  group_order: list(str({ description: TEXT_RULE_WORDS.name }), { description: 'section names in order' }),
   monitors: list(
-    obj({ id: int(1), public: bool(), public_name: nullable(str()), public_group: nullable(str()), sort: int() }, { required: ['id'] }),
+    obj(
+      { id: int(1), public: bool(), public_name: nullable(str({ description: TEXT_RULE_WORDS.name })), public_group: nullable(str({ description: TEXT_RULE_WORDS.line })), sort: int() },
+      { required: ['id'] },
+    ),
     { description: 'each listed monitor\'s public settings, updated at once' },
   ),
   ...LOOK,

@@ -1,0 +1,21 @@
+/** Every character class the one text rule refuses (issue 42), for single-line and multi-line texts alike. */
+export const BAD_TEXT: [string, string][] = [
+  ['NUL', 'a\u0000b'],
+  ['a bell (C0)', 'a\u0007b'],
+  ['an escape (C0)', 'a\u001bb'],
+  ['DEL', 'a\u007fb'],
+  ['a C1 control', 'a\u0085b'],
+  ['a right-to-left override U+202E', 'gpj.\u202eexe'],
+  ['a left-to-right embedding U+202A', '\u202aab'],
+  ['a pop directional formatting U+202C', 'ab\u202c'],
+  ['a right-to-left isolate U+2067', 'a\u2067b'],
+  ['a pop directional isolate U+2069', 'a\u2069b'],
+  ['a left-to-right mark U+200E', 'a\u200eb'],
+  ['a right-to-left mark U+200F', 'a\u200fb'],
+  ['an Arabic letter mark U+061C', 'a\u061cb'],
+  ['a line separator U+2028', 'a\u2028b'],
+  ['a byte order mark', '\ufeffab'],
+  ['a lone high surrogate', 'a\ud800b'],
+  ['a lone low surrogate', 'a\udc00b'],
+  ['a pair the wrong way round', 'a\udc00\ud800b'],
+];
