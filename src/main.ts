@@ -26,6 +26,7 @@ import {
 } from './config/startup-failures';
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
+import { unknownVariableWarnings } from './config/unknown-vars';
 import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
@@ -89,6 +90,7 @@ async function serve(config: AppConfig): Promise<number> {
   Logger.overrideLogger(new LineLogger(config.logLevel));
   const log = new Logger('farsight');
   logUnhandledRejections(log);
+  for (const line of unknownVariableWarnings(Object.keys(process.env))) log.warn(line);
   // Caught from the start: a signal during start-up stops the service gracefully once it is up.
   const stopSignal = nextStopSignal();
   // Cleanups of what has been opened so far, newest first, run however serve ends.

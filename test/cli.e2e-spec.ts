@@ -124,7 +124,8 @@ describe('farsight command', () => {
   });
 
   it('serves health, logs the setup link, backs up while running and stops cleanly on SIGTERM', async () => {
-    const child: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A mistyped variable is reported with the name it was probably meant to be, and the start goes on.
+    const child: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], { env: { ...env, FARSIGHT_LISTN: ':1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let logs = '';
     child.stdout?.on('data', (d) => (logs += d));
     child.stderr?.on('data', (d) => (logs += d));
@@ -136,6 +137,7 @@ describe('farsight command', () => {
         if (!health) await new Promise((r) => setTimeout(r, 50));
       }
       expect(health).toEqual({ ok: true, version: expect.any(String), uptime_s: expect.any(Number) });
+      expect(logs).toMatch(/WARN.*FARSIGHT_LISTN is not a Farsight setting and is ignored: did you mean FARSIGHT_LISTEN\?/);
       // The link is issued once the service listens, so it may follow the first healthy answer.
       await waitFor('the setup link in the log', () => /Finish setup at http:\/\/127\.0\.0\.1:\d+\/setup\/\S+/.test(logs));
       const token = /\/setup\/([A-Za-z0-9_-]+)/.exec(logs)?.[1];

@@ -218,6 +218,19 @@ describe('loadConfig FARSIGHT_CANARIES', () => {
     expect(loadConfig({ FARSIGHT_CANARIES: value }).canaryDefaults).toBe(defaults);
   });
 
+  it.each(['no', 'false', '0', 'disabled'])('refuses %j naming "off" among what it takes', (value) => {
+    expect(configError({ FARSIGHT_CANARIES: value }).message).toMatch(/^FARSIGHT_CANARIES: .*expected "off" \(blind detection off\) or a comma-separated list of host:port$/);
+  });
+
+  it.each<[string, string]>([
+    ['FARSIGHT_LISTEN', ':70000'],
+    ['FARSIGHT_LISTEN', '127.0.0.1:65536'],
+    ['FARSIGHT_HTTPS_LISTEN', '[::1]:99999'],
+    ['FARSIGHT_CANARIES', '1.1.1.1:70000'],
+  ])('%s=%j: a port above 65535 is an error naming the variable and the range', (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(`^${name}: port \\d+ is out of range \\(1-65535\\)`));
+  });
+
   it('rejects ":443", a canary without a host', () => {
     expect(configError({ FARSIGHT_CANARIES: ':443' }).message).toMatch(/^FARSIGHT_CANARIES: /);
   });

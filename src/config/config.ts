@@ -163,7 +163,8 @@ export function parseListen(name: string, text: string): ListenAddress {
     if (host.includes(':') || !/^[A-Za-z0-9.-]+$/.test(host)) bad();
   }
   const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) bad();
+  if (!/^\d+$/.test(portText)) bad();
+  if (port < 1 || port > 65535) throw new ConfigError(`${name}: port ${portText} is out of range (1-65535), in "${text}"`);
   return { host, port };
 }
 
@@ -231,16 +232,23 @@ function parseMailFrom(text: string): string {
   return text;
 }
 
+/** What FARSIGHT_CANARIES takes, said with every refusal ("no", "false" and "0" are not "off"). */
+const CANARIES_ACCEPTED = 'expected "off" (blind detection off) or a comma-separated list of host:port';
+
 function parseCanaries(text: string): ListenAddress[] {
   if (text.toLowerCase() === 'off') return [];
   const items = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new ConfigError('FARSIGHT_CANARIES: empty; use "off" to disable');
+  if (items.length === 0) throw new ConfigError(`FARSIGHT_CANARIES: empty; ${CANARIES_ACCEPTED}`);
   return items.map((item) => {
-    const addr = parseListen('FARSIGHT_CANARIES', item);
     if (/^\d+$/.test(item) || item.startsWith(':')) {
-      throw new ConfigError(`FARSIGHT_CANARIES: "${item}" needs a host`);
+      throw new ConfigError(`FARSIGHT_CANARIES: "${item}" needs a host; ${CANARIES_ACCEPTED}`);
     }
-    return addr;
+    try {
+      return parseListen('FARSIGHT_CANARIES', item);
+    } catch (err) {
+      if (err instanceof ConfigError && / out of range /.test(err.message)) throw err;
+      throw new ConfigError(`FARSIGHT_CANARIES: "${item}" is not host:port; ${CANARIES_ACCEPTED}`);
+    }
   });
 }
 
