@@ -166,6 +166,11 @@ describe('postToReceiver', () => {
     expect(named.error).toMatch(/^http:\/\/localhost:\d+: localhost resolves to (127\.0\.0\.1|::1), a private address/);
     const mapped = await postToReceiver({ ...post('/ok'), url: `http://[::ffff:127.0.0.1]:${rx.port}/ok` }, { allowPrivate: false });
     expect(mapped).toMatchObject({ ok: false, permanent: true });
+    // Every IPv6 form that carries a private IPv4 address, and site-local (issue 42).
+    for (const literal of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::', 'FEC0::1', '0:0:0:0:0:FFFF:7F00:0001']) {
+      const refused = await postToReceiver({ ...post('/ok'), url: `http://[${literal}]:${rx.port}/ok` }, { allowPrivate: false });
+      expect({ literal, ...refused }).toMatchObject({ literal, ok: false, status: null, permanent: true, error: expect.stringContaining('is a private address') });
+    }
     expect(rx.received.length).toBe(before);
   });
 
