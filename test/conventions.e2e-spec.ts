@@ -17,10 +17,21 @@ describe('API conventions', () => {
 
   describe('Idempotency-Key', () => {
     it('returns the first answer for a retry and does the work once', async () => {
-      const first = await post('/api/v1/keys').set('Idempotency-Key', 'abc-1').send({ name: 'ci', scope: 'read' }).expect(201);
-      const again = await post('/api/v1/keys').set('Idempotency-Key', 'abc-1').send({ name: 'ci', scope: 'read' }).expect(201);
+      const channelCount = async () => (await t.db.query<unknown[]>('SELECT id FROM channels')).length;
+      const body = { kind: 'email', name: 'Ops', config: { to: ['ops@example.com'] } };
+      const first = await post('/api/v1/channels').set('Idempotency-Key', 'abc-1').send(body).expect(201);
+      const again = await post('/api/v1/channels').set('Idempotency-Key', 'abc-1').send(body).expect(201);
       expect(again.body).toEqual(first.body);
       expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await channelCount()).toBe(1);
+    });
+
+    it('does the work once for a retry of an answer with a secret shown once, and refuses the retry', async () => {
+      const first = await post('/api/v1/keys').set('Idempotency-Key', 'abc-4').send({ name: 'ci', scope: 'read' }).expect(201);
+      const again = await post('/api/v1/keys').set('Idempotency-Key', 'abc-4').send({ name: 'ci', scope: 'read' }).expect(409);
+      expect(again.body.error.code).toBe('conflict');
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(JSON.stringify(await t.db.query('SELECT * FROM idempotency'))).not.toContain(first.body.key);
       expect(await keyCount()).toBe(1);
     });
 

@@ -18,6 +18,8 @@ import { CreateKeyDto } from './dto/create-key.dto';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { KeyScope } from '../common/scope';
 import { sha256 } from '../common/tokens';
+import { API_ROOT } from '../common/routes';
+import { ShownOnce, shownOnce } from '../common/shown-once';
 
 export const KEY_PATTERN = /^fs_[0-9a-f]{48}$/;
 const TOUCH_EVERY_MS = 60_000;
@@ -57,7 +59,7 @@ export class ApiKeysService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(dto: CreateKeyDto): Promise<ApiKeyDto & { key: string }> {
+  async create(dto: CreateKeyDto): Promise<ApiKeyDto & { key: ShownOnce }> {
     const now = this.clock.now();
     let expiresAt: number | null = null;
     if (dto.expires_at !== undefined && dto.expires_at !== null) {
@@ -87,7 +89,8 @@ export class ApiKeysService {
       });
       return row;
     });
-    return { ...toApiKeyDto(saved), key };
+    const again = `it was made as key ${saved.id} ("${saved.name}" in GET /${API_ROOT}/keys): revoke it with DELETE /${API_ROOT}/keys/${saved.id} and create another`;
+    return { ...toApiKeyDto(saved), key: shownOnce(key, again) };
   }
 
   /** GET /keys: newest first; the cursor is the last key's id. */

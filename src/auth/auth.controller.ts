@@ -5,6 +5,8 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService, AuthState } from './auth.service';
 import { Public } from '../common/access';
+import { NeverReplayed } from '../common/idempotency';
+import type { ShownOnce } from '../common/shown-once';
 import { SetupDto } from './dto/setup.dto';
 import { AppRequest } from '../common/request-context';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
@@ -30,13 +32,14 @@ export class AuthController {
   }
 
   @Post('setup/:token')
+  @NeverReplayed()
   @HttpCode(200)
   async completeSetup(
     @Param('token') token: string,
     @Body() dto: SetupDto,
     @Req() req: AppRequest,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<{ ok: true; recovery_codes: string[] }> {
+  ): Promise<{ ok: true; recovery_codes: ShownOnce<string[]> }> {
     const { session, codes } = await this.auth.completeSetup(token, dto, req);
     setSessionCookie(res, session, this.config);
     return { ok: true, recovery_codes: codes };

@@ -1,6 +1,8 @@
 /** GET /auth/state, first-run setup and sign-out. */
 import { Injectable } from '@nestjs/common';
 import { readCookie } from '../common/cookies';
+import { API_ROOT } from '../common/routes';
+import { ShownOnce, shownOnce } from '../common/shown-once';
 import { Database } from '../db/database';
 import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
@@ -48,13 +50,13 @@ export class AuthService {
   }
 
   /** Creates the owner and signs them in; returns the session token and the recovery codes. */
-  async completeSetup(token: string, dto: SetupDto, req: AppRequest): Promise<{ session: string; codes: string[] }> {
+  async completeSetup(token: string, dto: SetupDto, req: AppRequest): Promise<{ session: string; codes: ShownOnce<string[]> }> {
     const origin = signInOrigin(req);
     await this.challenge.verify(dto.challenge, origin.ip ?? '');
     // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
     const { codes, also: session } = await this.setup.complete(token, dto, (m) => this.signIns.signInIn(m, origin, 'setup'));
     this.signIns.notify(origin, 'setup');
-    return { session: session.token, codes };
+    return { session: session.token, codes: shownOnce(codes, `POST /${API_ROOT}/me/recovery-codes makes a new set`) };
   }
 
   async signedIn(req: AppRequest): Promise<SignedIn | null> {

@@ -5,6 +5,7 @@ import { API_ROOT } from '../common/routes';
 import { ApiKeyDto, ApiKeysService } from './api-keys.service';
 import { Scope, SessionOnly, StepUp } from '../common/access';
 import { CreateKeyDto } from './dto/create-key.dto';
+import type { ShownOnce } from '../common/shown-once';
 
 @Controller(`${API_ROOT}/keys`)
 export class KeysController {
@@ -19,7 +20,7 @@ export class KeysController {
   @Post()
   @SessionOnly()
   @StepUp()
-  create(@Body() dto: CreateKeyDto): Promise<ApiKeyDto & { key: string }> {
+  create(@Body() dto: CreateKeyDto): Promise<ApiKeyDto & { key: ShownOnce }> {
     return this.keys.create(dto);
   }
 

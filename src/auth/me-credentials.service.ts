@@ -8,6 +8,8 @@ import { MoreThan } from 'typeorm';
 import { ApiError, invalidField } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { randomToken, sha256 } from '../common/tokens';
+import { API_ROOT } from '../common/routes';
+import { ShownOnce, shownOnce } from '../common/shown-once';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { ChangePasswordDto, ReplaceTotpDto } from './dto/me.dto';
@@ -24,12 +26,16 @@ import { newTotpSecret, totpEnrolment } from './totp';
 export const TOTP_SETUP_TTL_MS = 10 * 60_000;
 export const WRONG_CURRENT = 'the current password is not right';
 
+/** Every field holds or leads to the new secret (the URI and the QR code carry it): all shown once. */
 export interface TotpOptions {
-  setup_id: string;
-  secret: string;
-  uri: string;
-  qr_svg: string;
+  setup_id: ShownOnce;
+  secret: ShownOnce;
+  uri: ShownOnce;
+  qr_svg: ShownOnce;
 }
+
+const NEW_TOTP_OPTIONS = `POST /${API_ROOT}/me/totp/options gives new options (the ones shown first then stop working)`;
+const NEW_RECOVERY_CODES = `POST /${API_ROOT}/me/recovery-codes makes a new set (the set made first has already replaced the old codes)`;
 
 @Injectable()
 export class MeCredentialsService {
@@ -83,7 +89,13 @@ export class MeCredentialsService {
       await m.delete(TotpSetupEntity, { session_id: sessionId });
       await m.save(m.create(TotpSetupEntity, { setup_hash: sha256(setupId), session_id: sessionId, secret, created_at: now, expires_at: now + TOTP_SETUP_TTL_MS }));
     });
-    return { setup_id: setupId, ...(await totpEnrolment(secret)) };
+    const enrolment = await totpEnrolment(secret);
+    return {
+      setup_id: shownOnce(setupId, NEW_TOTP_OPTIONS),
+      secret: shownOnce(enrolment.secret, NEW_TOTP_OPTIONS),
+      uri: shownOnce(enrolment.uri, NEW_TOTP_OPTIONS),
+      qr_svg: shownOnce(enrolment.qr_svg, NEW_TOTP_OPTIONS),
+    };
   }
 
   /** POST /me/totp: the first code of the new secret proves it was saved; then it replaces the old one. */
@@ -110,7 +122,7 @@ export class MeCredentialsService {
   }
 
   /** POST /me/recovery-codes: 10 new codes, shown once; every older code stops working. */
-  async newRecoveryCodes(): Promise<string[]> {
+  async newRecoveryCodes(): Promise<ShownOnce<string[]>> {
     const now = this.clock.now();
     const codes = newRecoveryCodes();
     await this.db.tx(async (m) => {
@@ -118,6 +130,6 @@ export class MeCredentialsService {
       await m.save(codes.map((c) => m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null })));
       await this.events.recordIn(m, { kind: 'recovery_codes', text: '10 new recovery codes made; the old ones stopped working', actor: 'owner' });
     });
-    return codes;
+    return shownOnce(codes, NEW_RECOVERY_CODES);
   }
 }

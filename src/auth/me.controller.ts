@@ -7,6 +7,7 @@ import { NeverReplayed } from '../common/idempotency';
 import { Page } from '../common/paging';
 import type { AppRequest } from '../common/request-context';
 import { API_ROOT } from '../common/routes';
+import type { ShownOnce } from '../common/shown-once';
 import { EmptyDto } from '../common/validation';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -73,7 +74,6 @@ export class MeController {
   @Post('totp/options')
   @SessionOnly()
   @StepUp()
-  @NeverReplayed()
   @HttpCode(200)
   totpOptions(@CurrentCaller() caller: Caller | null, @Body() _body: EmptyDto): Promise<TotpOptions> {
     return this.credentials.totpOptions(sessionIdOf(caller));
@@ -91,9 +91,8 @@ export class MeController {
   @Post('recovery-codes')
   @SessionOnly()
   @StepUp()
-  @NeverReplayed()
   @HttpCode(200)
-  async recoveryCodes(@Body() _body: EmptyDto): Promise<{ codes: string[] }> {
+  async recoveryCodes(@Body() _body: EmptyDto): Promise<{ codes: ShownOnce<string[]> }> {
     return { codes: await this.credentials.newRecoveryCodes() };
   }
 

@@ -12,10 +12,11 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
+import { maskSecretsIn, quoteMasked, urlSecretParts } from '../common/secrets';
 import { VERSION } from '../common/version';
 import { bareHost, checkAddress, guardedLookup } from '../probes/checkers/connect-address';
 import { describeSocketError } from '../probes/checkers/net-errors';
-import { clip, oneLine } from './messages';
+import { clip } from './messages';
 
 export const RECEIVER_TIMEOUT_MS = 10_000;
 /** The most of an answer ever read; past it the socket is destroyed. */
@@ -24,6 +25,8 @@ export const ANSWER_LIMIT = 64 * 1024;
 export const ERROR_MAX = 300;
 /** The part of a refusing receiver's answer quoted in the error ("Unknown Webhook", "no_service"). */
 const QUOTE_MAX = 100;
+/** The shortest value masked in an error. */
+const SECRET_MIN = 6;
 export const USER_AGENT = `Farsight/${VERSION}`;
 
 export interface ReceiverPost {
@@ -91,13 +94,14 @@ export async function postToReceiver(post: ReceiverPost, options: ReceiverOption
     return failed(null, 'the receiver URL must start with http:// or https://', true);
   }
   const where = originOf(url);
-  const scrub = scrubber(url, post.secrets ?? []);
+  // Shorter values (a header set to `1`) would mask ordinary words and numbers of the error.
+  const secrets = [...urlSecretParts(url.href), ...(post.secrets ?? [])].filter((v) => v.length >= SECRET_MIN);
   const host = bareHost(url.hostname);
   if (isIP(host)) {
     const problem = checkAddress(host, 'auto', options.allowPrivate);
     if (problem) return failed(null, `${where}: ${problem.message}`, true);
   }
-  return exchange(url, host, post, options, where, scrub);
+  return exchange(url, host, post, options, where, secrets);
 }
 
 function exchange(
@@ -106,8 +110,9 @@ function exchange(
   post: ReceiverPost,
   options: ReceiverOptions,
   where: string,
-  scrub: (text: string) => string,
+  secrets: readonly string[],
 ): Promise<ReceiverOutcome> {
+  const scrub = (text: string): string => maskSecretsIn(text, secrets);
   const timeoutMs = options.timeoutMs ?? RECEIVER_TIMEOUT_MS;
   const secure = url.protocol === 'https:';
   const body = Buffer.from(post.body, 'utf8');
@@ -124,12 +129,12 @@ function exchange(
       req?.destroy();
       resolve(outcome);
     };
+    /** `quote`: the receiver's words, already masked (quoteMasked). */
     const answered = (quote: string): void => {
       const code = status as number;
       const text = `${where}: answered ${code} ${http.STATUS_CODES[code] ?? ''}`.trimEnd();
       const why = code >= 300 && code < 400 ? `${text} (redirects are not followed: use the final URL)` : text;
-      // The receiver's words may quote what we sent (an echo of the URL or the headers).
-      finish(failed(code, quote ? `${why}: ${scrub(quote)}` : why, !isRetryableStatus(code)));
+      finish(failed(code, quote ? `${why}: ${quote}` : why, !isRetryableStatus(code)));
     };
     const timer = setTimeout(() => {
       // An answer whose status is known is judged by it, even if its body never ends.
@@ -177,15 +182,18 @@ function exchange(
       // A refusal's first words often say why ("Unknown Webhook", "invalid_token"): read a little.
       const chunks: Buffer[] = [];
       let size = 0;
-      const quoted = (): string => clip(oneLine(Buffer.concat(chunks).toString('utf8').replace(/\uFFFD/g, '')), QUOTE_MAX);
+      // The receiver's words may quote what we sent (an echo of the URL or the headers): masked
+      // before they are cut, and where the answer was cut off (the read limit, a dropped
+      // connection) a secret's first characters at its end are masked too.
+      const quoted = (cut: boolean): string => quoteMasked(Buffer.concat(chunks).toString('utf8').replace(/\uFFFD/g, ''), secrets, QUOTE_MAX, cut);
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk.subarray(0, ANSWER_LIMIT - size));
         size += chunk.length;
-        if (size >= ANSWER_LIMIT) answered(quoted());
+        if (size >= ANSWER_LIMIT) answered(quoted(true));
       });
-      res.on('end', () => answered(quoted()));
-      res.on('error', () => answered(quoted()));
-      res.on('close', () => answered(quoted()));
+      res.on('end', () => answered(quoted(false)));
+      res.on('error', () => answered(quoted(true)));
+      res.on('close', () => answered(quoted(true)));
     });
     req.end(body);
   });
@@ -204,21 +212,6 @@ function failed(status: number | null, error: string, permanent: boolean): Recei
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/**
- * Replaces every secret in a text by ********: the whole URL, its path and query, each path
- * segment and query value long enough to be a token, and the caller's secrets.
- */
-function scrubber(url: URL, secrets: readonly string[]): (text: string) => string {
-  const values = new Set<string>([url.href, `${url.pathname}${url.search}`, ...secrets]);
-  for (const segment of url.pathname.split('/')) values.add(segment);
-  for (const [, value] of url.searchParams) values.add(value);
-  if (url.username) values.add(url.username);
-  if (url.password) values.add(url.password);
-  // Longest first, so a part never leaves the rest of a longer secret behind.
-  const list = [...values].filter((v) => v.length >= 6 && v !== '/').sort((a, b) => b.length - a.length);
-  return (text) => list.reduce((out, secret) => out.split(secret).join('********'), text);
 }
 
 // Building a secure context parses every root certificate: once per extra CA, not per send.

@@ -4,9 +4,14 @@
  * and the work is not repeated. The same key with a different request is 422; a repeat while
  * the first is still running is 409. Answers of 5xx and 429 are not kept (nothing was decided).
  *
- * Routes marked @NeverReplayed ignore the header: their requests carry passwords or codes (whose
- * hash would be kept) or their answers carry secrets shown once (recovery codes, an authenticator
- * secret, a sign-in ticket), and neither may sit in the idempotency table for a day.
+ * No secret sits in the idempotency table for a day, in either direction:
+ * - requests that carry a password or a code (whose hash would be kept, and could be guessed
+ *   offline) come to routes marked @NeverReplayed, which ignore the header;
+ * - answers that carry a secret shown once (an API key, a ping URL, recovery codes: a ShownOnce,
+ *   marked where the secret is made) are not kept: the work is done once all the same, and a
+ *   repeat gets a 409 `conflict` that names what was withheld and how to get a new one. The
+ *   spec's "returns the first answer" cannot hold for an answer that must be shown only once; "does
+ *   not repeat the work" still does (docs/api.md, "Idempotency").
  */
 import {
   CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown, SetMetadata,
@@ -23,12 +28,13 @@ import { ApiError } from './api-error';
 import { CLOCK, Clock } from './clock';
 import { UpkeepJob } from './upkeep';
 import { toErrorResponse } from './error-envelope';
+import { shownOnceIn, Withheld } from './shown-once';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 const NEVER_REPLAYED = 'idempotency:never';
 
-/** The route's requests or answers carry secrets: Idempotency-Key is ignored, nothing is stored. */
+/** The route's requests carry a password or a code: Idempotency-Key is ignored, nothing is stored. */
 export const NeverReplayed = () => SetMetadata(NEVER_REPLAYED, true);
 
 /** Thrown to answer with a stored response; the error filter renders it verbatim. */
@@ -80,7 +86,13 @@ export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBoo
         this.running.add(slot);
         return next.handle().pipe(
           mergeMap(async (body) => {
-            await this.keep(caller, key, hash, okStatus, body);
+            const withheld = shownOnceIn(body);
+            if (withheld.length) {
+              const refusal = toErrorResponse(new ApiError('conflict', withheldMessage(withheld)));
+              await this.keep(caller, key, hash, refusal.status, refusal.body);
+            } else {
+              await this.keep(caller, key, hash, okStatus, body);
+            }
             this.running.delete(slot);
             return body;
           }),
@@ -127,6 +139,16 @@ export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBoo
       m.query('DELETE FROM idempotency WHERE created_at <= ?', [this.clock.now() - IDEMPOTENCY_WINDOW_MS]),
     );
   }
+}
+
+/** The refusal kept in place of an answer that held secrets shown once. */
+function withheldMessage(withheld: Withheld[]): string {
+  const fields = [...new Set(withheld.map((w) => w.path.replace(/\[\d+\]/g, '')))];
+  const again = [...new Set(withheld.map((w) => w.again))];
+  return (
+    'the first request with this Idempotency-Key was done, but its answer held a secret shown only once ' +
+    `(${fields.join(', ')}), which is not kept to be shown again: ${again.join('; ')}`
+  );
 }
 
 /** Method, path and body: "the same request". Raw bodies hash their bytes. */

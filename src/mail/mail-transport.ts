@@ -15,7 +15,8 @@
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Transporter } from 'nodemailer';
-import { clip, oneLine } from '../common/text-rules';
+import { quoteMasked } from '../common/secrets';
+import { clip } from '../common/text-rules';
 import type { AppConfig } from '../config/config';
 import { certFailure } from '../probes/checkers/cert';
 import type { MailTransport, OutgoingMail, SendResult } from './mail-types';
@@ -180,10 +181,9 @@ const SOCKET_WORDS: Record<string, string> = {
 };
 
 function describeFailure(p: Provider, err: MailError, totalMs: number): Failure {
-  const scrub = (text: string): string => p.secrets.reduce((out, s) => out.split(s).join('********'), text);
   if (typeof err.responseCode === 'number' && err.responseCode >= 200) {
     const code = err.responseCode;
-    const reply = clip(oneLine(scrub(err.response ?? String(code))), 160);
+    const reply = quoteMasked(err.response ?? String(code), p.secrets, 160);
     const verb = /^[A-Za-z]+(?: (?:TO|FROM))?/.exec(err.command ?? '')?.[0].toUpperCase();
     const permanent = err.permanent ?? (code >= 500 && code !== 503);
     return { name: p.name, why: verb ? `${reply} (after ${verb})` : reply, status: code, permanent };
@@ -199,9 +199,9 @@ function describeFailure(p: Provider, err: MailError, totalMs: number): Failure 
   else if (code === 'ECONNECTION') why = 'the server closed the connection';
   else if (certFailure(inner, null)) why = `TLS failed: ${certFailure(inner, null)?.message}`;
   else if (inner === 'ERR_TLS_CERT_ALTNAME_INVALID') why = `TLS failed: the certificate is not for ${p.host}`;
-  else if (code === 'ETLS' || /SSL|TLS/.test(inner)) why = `TLS failed (${clip(oneLine(scrub(err.message ?? inner)), 120)})`;
+  else if (code === 'ETLS' || /SSL|TLS/.test(inner)) why = `TLS failed (${quoteMasked(err.message ?? inner, p.secrets, 120)})`;
   else if (code === 'ENOAUTH') why = 'the server asks for credentials: add user:password to the URL';
   else if (code === 'EAUTH') why = 'authentication failed';
-  else why = `failed (${clip(oneLine(scrub(`${code || inner} ${err.message ?? ''}`.trim())), 120)})`;
+  else why = `failed (${quoteMasked(`${code || inner} ${err.message ?? ''}`.trim(), p.secrets, 120)})`;
   return { name: p.name, why, status: null, permanent: false };
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { API_ROOT } from '../common/routes';
 import { sendJsonParts } from '../common/json-parts';
+import type { ShownOnce } from '../common/shown-once';
 import { parseIso } from '../common/time';
 import { BulkAnswer, BulkService } from './bulk.service';
 import { EmptyDto } from '../common/validation';
@@ -107,7 +108,7 @@ export class MonitorsController {
   @Post(':id/heartbeat-token')
   @Scope('write')
   @HttpCode(200)
-  heartbeatToken(@Param('id') id: string, @Body() _: EmptyDto, @CurrentCaller() caller: Caller): Promise<{ heartbeat_url: string }> {
+  heartbeatToken(@Param('id') id: string, @Body() _: EmptyDto, @CurrentCaller() caller: Caller): Promise<{ heartbeat_url: ShownOnce }> {
     return this.monitors.newHeartbeatToken(id, caller);
   }
 }

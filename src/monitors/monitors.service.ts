@@ -7,6 +7,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { actorName, Caller } from '../common/caller';
 import { randomToken, sha256 } from '../common/tokens';
+import { API_ROOT } from '../common/routes';
+import { ShownOnce, shownOnce } from '../common/shown-once';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { commaLedJson, ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
@@ -33,7 +35,7 @@ import { ListedHead, ListedRow, MonitorsRepository, splitState, StoredMonitor } 
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from '../probes/target';
 
-export type MonitorAnswer = MonitorDto & { heartbeat_url?: string };
+export type MonitorAnswer = MonitorDto & { heartbeat_url?: ShownOnce };
 
 interface ListedJson {
   updatedAt: number;
@@ -234,7 +236,7 @@ export class MonitorsService {
     return this.patch(String(current.id), { muted_until: until === null ? null : new Date(until).toISOString() }, caller);
   }
 
-  async newHeartbeatToken(ref: string, caller: Caller | null): Promise<{ heartbeat_url: string }> {
+  async newHeartbeatToken(ref: string, caller: Caller | null): Promise<{ heartbeat_url: ShownOnce }> {
     const current = await this.repo.resolve(ref);
     if (current.config.kind !== 'heartbeat') {
       throw ApiError.invalid([{ field: 'kind', message: 'only heartbeat monitors have a ping URL' }]);
@@ -251,7 +253,7 @@ export class MonitorsService {
       });
     });
     this.bus.emit('monitor.token', { id: current.id });
-    return { heartbeat_url: this.heartbeatUrl(token) };
+    return { heartbeat_url: this.heartbeatUrl(current.id, token) };
   }
 
   // ---- shared by bulk -------------------------------------------------------------------
@@ -333,8 +335,9 @@ export class MonitorsService {
     };
   }
 
-  heartbeatUrl(token: string): string {
-    return `${this.config.publicUrl}/hb/${token}`;
+  /** The ping URL holds the token itself: shown in this one answer, only its hash is stored. */
+  private heartbeatUrl(id: number, token: string): ShownOnce {
+    return shownOnce(`${this.config.publicUrl}/hb/${token}`, `POST /${API_ROOT}/monitors/${id}/heartbeat-token gives a new ping URL (the old one then stops working)`);
   }
 
   async answer(m: StoredMonitor): Promise<MonitorDto> {
@@ -350,7 +353,7 @@ export class MonitorsService {
   }
 
   private withHeartbeatUrl(dto: MonitorDto, token: string | null): MonitorAnswer {
-    return token ? { ...dto, heartbeat_url: this.heartbeatUrl(token) } : dto;
+    return token ? { ...dto, heartbeat_url: this.heartbeatUrl(dto.id, token) } : dto;
   }
 
   private async mustFind(id: number): Promise<StoredMonitor> {

@@ -220,7 +220,8 @@ export function buildDocument(routes: readonly RouteDoc[], schemas: SchemaSet, o
           description:
             `1-255 visible ASCII characters. Repeating the same request with the same key within ${IDEMPOTENCY_WINDOW_MS / 3_600_000} hours answers ` +
             'the first answer again (header `Idempotent-Replayed: true`) without repeating the work; the same key with another request is 422, ' +
-            'a repeat while the first still runs is 409.',
+            'a repeat while the first still runs is 409. An answer that held a secret shown once (an API key, a ping URL, recovery codes, ' +
+            'authenticator options) is not kept: the work is still done once, and a repeat is 409 `conflict` saying how to get a new secret.',
           schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
         },
       },

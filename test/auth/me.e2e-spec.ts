@@ -361,10 +361,14 @@ describe('owner routes', () => {
       expect((await get('/me').expect(200)).body.recovery_codes_left).toBe(10);
     });
 
-    it('keeps the codes out of the idempotency table', async () => {
-      await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(200);
-      await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(200);
-      expect(await rows(t, 'SELECT key FROM idempotency')).toEqual([]);
+    it('keeps the codes and the authenticator secret out of the idempotency table, and refuses a repeat', async () => {
+      const codes = (await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(200)).body.codes as string[];
+      const totp = (await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(200)).body;
+      const kept = JSON.stringify(await rows(t, 'SELECT * FROM idempotency'));
+      for (const secret of [...codes, totp.setup_id, totp.secret]) expect(kept).not.toContain(secret);
+      expect((await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(409)).body.error.code).toBe('conflict');
+      expect((await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(409)).body.error.code).toBe('conflict');
+      expect(await rows(t, "SELECT id FROM events WHERE kind = 'recovery_codes'")).toHaveLength(1);
     });
   });
 

@@ -110,6 +110,20 @@ describe('mail transport', () => {
     expect(one).toMatchObject({ ok: false, provider: `127.0.0.1`, status: 550, permanent: true });
   });
 
+  /**
+   * A reply that echoes the password, whose first part is the user name, at offsets that put it
+   * across the cut of the quoted reply (160 characters) too: masked whole, as one (issue 42).
+   */
+  it.each([0, 106, 110, 115, 121, 130])('never shows part of a password that holds the user name, echoed after %i characters', async (pad) => {
+    const login = { user: 'relay', pass: 'relay-PASSWORDXYZ' };
+    const s = await smtp({ login, rcpt: { code: 550, message: `${'.'.repeat(pad)} no relay for ${login.pass} here` } });
+    const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail());
+    expect(result).toMatchObject({ ok: false, status: 550 });
+    const reply = /^127\.0\.0\.1: 550 <ops@example\.com>: (.*) \(after RCPT TO\)$/.exec(result.error ?? '')?.[1];
+    expect(reply).toBeDefined();
+    expect(reply).not.toMatch(/[A-Z]/);
+  });
+
   it('counts a message some recipients refused as sent, and says who was refused', async () => {
     const s = await smtp({ rcpt: { code: 550, message: 'No such user', only: 'gone@example.com' } });
     const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail(['ops@example.com', 'gone@example.com']));

@@ -74,6 +74,37 @@ describe('postToReceiver', () => {
     expect(outcome.error!.length).toBeLessThanOrEqual(300);
   });
 
+  /**
+   * The quote of a refusal is cut at 100 characters: a secret the receiver echoes across that cut
+   * must not leave its first part behind (issue 42). Padding moves the secret over the cut one
+   * character at a time; the secrets are upper case, the rest of the echo is not (but for the F
+   * of our user agent).
+   */
+  describe('a secret echoed across the cut of the quote', () => {
+    const TOKEN = 'QWERTYUIOPASDGHJKLZXCVBNM';
+    const shown = (error: string | null, after: string): string => (error ?? '').split(after)[1] ?? '';
+
+    it('never shows the start of a URL path token', async () => {
+      const leaks: string[] = [];
+      for (let pad = 0; pad <= 70; pad++) {
+        const outcome = await postToReceiver(post(`/status/401/${'a'.repeat(pad)}/${TOKEN}`), allow);
+        const quote = shown(outcome.error, 'refused by the receiver: ');
+        if (quote === '' || /[A-EG-Z]/.test(quote)) leaks.push(`${pad}: ${outcome.error}`);
+      }
+      expect(leaks).toEqual([]);
+    });
+
+    it('never shows the start of a signing secret', async () => {
+      const leaks: string[] = [];
+      for (let pad = 0; pad <= 40; pad++) {
+        const outcome = await postToReceiver(post('/echo/401', { headers: { 'X-Pad': 'p'.repeat(pad), 'X-Token': TOKEN }, secrets: [TOKEN] }), allow);
+        const quote = shown(outcome.error, 'Unauthorized: ');
+        if (!quote.includes('x-pad') || /[A-EG-Z]/.test(quote)) leaks.push(`${pad}: ${outcome.error}`);
+      }
+      expect(leaks).toEqual([]);
+    });
+  });
+
   it('does not follow a redirect: a permanent failure', async () => {
     const before = rx.received.length;
     const outcome = await postToReceiver(post('/redirect'), allow);
@@ -135,6 +166,11 @@ describe('postToReceiver', () => {
     expect(named.error).toMatch(/^http:\/\/localhost:\d+: localhost resolves to (127\.0\.0\.1|::1), a private address/);
     const mapped = await postToReceiver({ ...post('/ok'), url: `http://[::ffff:127.0.0.1]:${rx.port}/ok` }, { allowPrivate: false });
     expect(mapped).toMatchObject({ ok: false, permanent: true });
+    // Every IPv6 form that carries a private IPv4 address, and site-local (issue 42).
+    for (const literal of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::', 'FEC0::1', '0:0:0:0:0:FFFF:7F00:0001']) {
+      const refused = await postToReceiver({ ...post('/ok'), url: `http://[${literal}]:${rx.port}/ok` }, { allowPrivate: false });
+      expect({ literal, ...refused }).toMatchObject({ literal, ok: false, status: null, permanent: true, error: expect.stringContaining('is a private address') });
+    }
     expect(rx.received.length).toBe(before);
   });
 

@@ -26,7 +26,7 @@ export interface AppRoute {
     usesResponse: boolean;
     /** Takes it without `passthrough`: it writes the answer itself, past the interceptors. */
     writesItself: boolean;
-    /** @NeverReplayed: the route ignores Idempotency-Key (passwords, codes, secrets shown once). */
+    /** @NeverReplayed: the route ignores Idempotency-Key (its requests carry passwords or codes). */
     neverReplayed: boolean;
   } | null;
 }

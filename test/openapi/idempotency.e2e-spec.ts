@@ -2,7 +2,8 @@
  * Idempotency-Key works on every POST: the interceptor is global (app.module APP_INTERCEPTOR), so
  * this walks every POST route the running app registers, whatever module added it (a route added
  * later is walked too), and checks that a repeat with the same key answers the first answer
- * again, marked `Idempotent-Replayed`. Then, for the routes that create or act, that the work is
+ * again, marked `Idempotent-Replayed`, or, when that answer held a secret shown once, a 409 that
+ * says so, with the secret kept nowhere. Then, for the routes that create or act, that the work is
  * not done twice and the replayed status is the status the first answer had.
  */
 import type { Test } from 'supertest';
@@ -10,6 +11,9 @@ import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from '../su
 import { httpMonitor } from '../support/monitors';
 import { appRoutes, AppRoute } from './app-routes';
 import { Receiver, startReceiver } from '../fixtures/receivers';
+
+/** Routes whose success answers hold a secret shown once (and that the walk's empty body reaches). */
+const SHOWN_ONCE = new Set(['/api/v1/me/recovery-codes', '/api/v1/me/totp/options']);
 
 describe('Idempotency-Key on every POST route', () => {
   let t: TestApp;
@@ -52,6 +56,7 @@ describe('Idempotency-Key on every POST route', () => {
 
   it('answers a repeat of every POST route with the first answer, marked Idempotent-Replayed', async () => {
     const wrong: string[] = [];
+    const refused: string[] = [];
     for (const [i, r] of posts.entries()) {
       // Path parameters name nothing that exists: each route answers (and keeps) a 4xx without changing anything.
       const url = r.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' ? '999999' : `no-such-${name}`));
@@ -62,16 +67,27 @@ describe('Idempotency-Key on every POST route', () => {
       if (first.status >= 500 || first.status === 429) wrong.push(`${where}: the walk needs an answer that is kept`);
       if (first.headers['idempotent-replayed'] !== undefined) wrong.push(`${where}: the first answer is marked as replayed`);
       if (r.handler?.neverReplayed) {
-        // Passwords, codes and secrets shown once never sit in the idempotency table (docs/api.md).
+        // Requests carrying passwords or codes: not even their hash sits in the idempotency table (docs/api.md).
         if (again.headers['idempotent-replayed'] !== undefined) wrong.push(`${where}: a @NeverReplayed route was replayed`);
         continue;
       }
       if (again.headers['idempotent-replayed'] !== 'true') wrong.push(`${where}: the repeat was not replayed`);
+      if (SHOWN_ONCE.has(r.path) && first.status < 300) {
+        // The walk's empty bodies succeed here: the answer held secrets, so a repeat is refused (docs/api.md).
+        if (again.status !== 409 || again.body.error?.code !== 'conflict') wrong.push(`${where}: the repeat answered ${again.status}, not the 409 refusal`);
+        refused.push(r.path);
+        const kept = JSON.stringify(await t.db.query('SELECT body FROM idempotency WHERE key = ?', [key]));
+        for (const v of Object.values(first.body as Record<string, unknown>).flat()) {
+          if (typeof v === 'string' && kept.includes(v)) wrong.push(`${where}: the idempotency table holds ${v.slice(0, 12)}…`);
+        }
+        continue;
+      }
       if (again.status !== first.status || JSON.stringify(again.body) !== JSON.stringify(first.body)) {
         wrong.push(`${where}: the repeat answered ${again.status} ${JSON.stringify(again.body)}`);
       }
     }
     expect(wrong).toEqual([]);
+    expect(refused.sort()).toEqual([...SHOWN_ONCE].sort());
   });
 
   it('does the work once and replays the status it had, for routes that create or act', async () => {
@@ -99,8 +115,12 @@ describe('Idempotency-Key on every POST route', () => {
     expect((await twice(`/api/v1/channels/${channel.body.id}/test`, {}, 'test-channel')).status).toBe(200);
     expect(receiver.received.length).toBe(sent + 1);
 
+    // An answer with a secret shown once: the work is done once, a repeat is refused (docs/api.md).
     const keysBefore = await count('/api/v1/keys');
-    expect((await twice('/api/v1/keys', { name: 'ci', scope: 'read' }, 'create-key')).status).toBe(201);
+    const key = await session('/api/v1/keys').set('Idempotency-Key', 'create-key').send({ name: 'ci', scope: 'read' }).expect(201);
+    const refused = await session('/api/v1/keys').set('Idempotency-Key', 'create-key').send({ name: 'ci', scope: 'read' }).expect(409);
+    expect(refused.headers['idempotent-replayed']).toBe('true');
+    expect(refused.body.error.message).toContain(`DELETE /api/v1/keys/${key.body.id}`);
     expect(await count('/api/v1/keys')).toBe(keysBefore + 1);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Which addresses count as private targets (allow_private_targets = false refuses them).
  * Decided on the address actually connected to, so every form of an address must be
- * recognised: IPv4-mapped IPv6 (`::ffff:127.0.0.1`) and NAT64 (`64:ff9b::10.0.0.1`) reach the
- * IPv4 address inside them.
+ * recognised: an IPv6 address that carries an IPv4 address (mapped, compatible, translated,
+ * NAT64, 6to4, Teredo) reaches that IPv4 address, so it is judged by it, whatever the spelling
+ * (upper case, zero-padded groups, a dotted-quad tail).
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -22,24 +23,35 @@ const PRIVATE_V6: Prefix[] = [
   [[...zeros(16)], 128], // ::
   [[...zeros(15), 1], 128], // ::1
   [[0xfe, 0x80], 10], // link-local
+  [[0xfe, 0xc0], 10], // site-local: deprecated (RFC 3879) but still routed inside some sites
   [[0xfc], 7], // unique-local
+  // Local-use NAT64 (RFC 8215): its operator may lay it out at any RFC 6052 length from /48 to
+  // /96, so where the IPv4 sits cannot be read from the address; all of it is inside the site.
+  [[0, 0x64, 0xff, 0x9b, 0, 1], 48],
 ];
 
-const MAPPED_V4: Prefix[] = [
-  [[...zeros(10), 0xff, 0xff], 96], // ::ffff:a.b.c.d
-  [[0, 0x64, 0xff, 0x9b, ...zeros(8)], 96], // NAT64 well-known prefix
+/** IPv6 forms that carry an IPv4 address, and where it sits (`from`, 4 bytes; `inverted`: Teredo). */
+const EMBEDDED_V4: { prefix: Prefix; from: number; inverted?: true }[] = [
+  { prefix: [[...zeros(10), 0xff, 0xff], 96], from: 12 }, // IPv4-mapped ::ffff:a.b.c.d
+  { prefix: [[...zeros(8), 0xff, 0xff], 96], from: 12 }, // IPv4-translated ::ffff:0:a.b.c.d (SIIT)
+  { prefix: [[...zeros(12)], 96], from: 12 }, // IPv4-compatible ::a.b.c.d (deprecated; :: and ::1 too)
+  { prefix: [[0, 0x64, 0xff, 0x9b], 96], from: 12 }, // NAT64 well-known prefix 64:ff9b::a.b.c.d
+  { prefix: [[0x20, 0x02], 16], from: 2 }, // 6to4 2002:AABB:CCDD::/48
+  { prefix: [[0x20, 0x01, 0, 0], 32], from: 12, inverted: true }, // Teredo: the client's address, bits inverted
 ];
 
-/** True for loopback, private, link-local, unique-local, unspecified and CGNAT addresses. */
+/** True for loopback, private, link-local, site-local, unique-local, unspecified and CGNAT addresses. */
 export function isPrivateAddress(ip: string): boolean {
   const address = ip.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) does not change the address
   if (isIPv4(address)) return matchesAny(ipv4Bytes(address), PRIVATE_V4);
   if (!isIPv6(address)) return false;
   const bytes = ipv6Bytes(address);
-  if (MAPPED_V4.some((prefix) => inPrefix(bytes, prefix))) {
-    return matchesAny(bytes.slice(12), PRIVATE_V4);
-  }
-  return matchesAny(bytes, PRIVATE_V6);
+  if (matchesAny(bytes, PRIVATE_V6)) return true;
+  return EMBEDDED_V4.some(({ prefix, from, inverted }) => {
+    if (!inPrefix(bytes, prefix)) return false;
+    const v4 = bytes.slice(from, from + 4);
+    return matchesAny(inverted ? v4.map((b) => b ^ 0xff) : v4, PRIVATE_V4);
+  });
 }
 
 function matchesAny(bytes: number[], prefixes: Prefix[]): boolean {
