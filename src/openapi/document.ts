@@ -48,7 +48,11 @@ const TAGS: { name: string; description: string }[] = [
 ];
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean }> = {
-  BadRequest: { status: 400, description: '`bad_request`: the body is not JSON, not sent as application/json, or over its size limit' },
+  BadRequest: {
+    status: 400,
+    description: '`bad_request`: the body is not JSON, not sent as application/json in UTF-8, over its size limit, or not what its Content-Encoding says (docs/api.md#limits)',
+  },
+  UnsupportedEncoding: { status: 415, description: '`bad_request`: a Content-Encoding other than gzip, deflate or br' },
   SignIn: { status: 401, description: '`sign_in`: no credentials, or an unknown, revoked or expired key' },
   Forbidden: { status: 403, description: '`forbidden`: the key\'s scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON' },
   ForbiddenOrStepUp: {
@@ -72,6 +76,7 @@ function errorRefs(r: RouteDoc): Record<string, string> {
   const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].length > 0;
   if (r.servedAhead) return out;
   if (r.body) out['400'] = 'BadRequest';
+  if (r.body && (r.body.type ?? 'application/json') === 'application/json') out['415'] = 'UnsupportedEncoding';
   if (!isPublic) out['401'] = 'SignIn';
   if (r.access.public !== true) {
     const a = r.access;
