@@ -1,9 +1,10 @@
 /**
  * The timeline lines of channel changes (docs/events.md): created, changed (enabled, disabled,
  * renamed, events, config) and deleted. Where alerts go is configuration like a monitor's, so a
- * key that silences alerting leaves a line naming it. Lines name fields, never values: a webhook's
- * URL, signing secret and header values, and a chat URL, are secrets, and even the fields that are
- * not are left out so the rule stays one rule. Pure.
+ * key that silences alerting leaves a line naming it. Lines name the fields that changed, never
+ * their values: a webhook's URL, signing secret and header values, and a chat URL, are secrets, and
+ * the config's other values are left out too so the rule stays one rule. The channel's name (and
+ * its old name after a rename) is what people know it by, as a monitor's line names the monitor. Pure.
  */
 import { changedFields } from '../common/canonical';
 import { SecretSchema, secretValues } from '../common/secret-fields';
