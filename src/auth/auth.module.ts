@@ -17,6 +17,7 @@ import { PasskeySignInService } from './passkeys/passkey-sign-in.service';
 import { PasskeyStepUpController } from './passkeys/passkey-step-up.controller';
 import { PasswordSignInController } from './password-sign-in.controller';
 import { PasswordSignInService } from './password-sign-in.service';
+import { PasswordWork } from './password-work.service';
 import { ResetService } from './reset.service';
 import { SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
@@ -30,7 +31,7 @@ import { ThrottleService } from './throttle.service';
   ],
   providers: [
     ApiKeysService, SessionsService, SetupService, ChallengeService, AuthService, SignInService,
-    OwnerSecurityService, ThrottleService, PasswordSignInService, ResetService, MeService, MeCredentialsService,
+    OwnerSecurityService, PasswordWork, ThrottleService, PasswordSignInService, ResetService, MeService, MeCredentialsService,
     PasskeyCeremonies, PasskeySignInService, OwnerPasskeysService, EnrolmentService,
   ],
   exports: [ApiKeysService, SessionsService, SignInService, AuthService, OwnerPasskeysService],

@@ -54,7 +54,7 @@ export class AuthService {
     const origin = signInOrigin(req);
     await this.challenge.verify(dto.challenge, origin.ip ?? '');
     // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
-    const { codes, also: session } = await this.setup.complete(token, dto, (m) => this.signIns.signInIn(m, origin, 'setup'));
+    const { codes, also: session } = await this.setup.complete(token, dto, origin.ip ?? null, (m) => this.signIns.signInIn(m, origin, 'setup'));
     this.signIns.notify(origin, 'setup');
     return { session: session.token, codes: shownOnce(codes, `POST /${API_ROOT}/me/recovery-codes makes a new set`) };
   }

@@ -17,7 +17,8 @@ import { OwnerEntity } from './entities/owner.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { TotpSetupEntity } from './entities/totp-setup.entity';
 import { OwnerSecurityService, sessionsWord } from './owner-security.service';
-import { hashPassword, passwordProblem } from './password';
+import { passwordProblem } from './password';
+import { PasswordWork } from './password-work.service';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { acceptedTotpStep } from './second-factor';
 import { ThrottleService } from './throttle.service';
@@ -44,6 +45,7 @@ export class MeCredentialsService {
     private readonly security: OwnerSecurityService,
     private readonly throttle: ThrottleService,
     private readonly events: EventsService,
+    private readonly passwords: PasswordWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -55,7 +57,7 @@ export class MeCredentialsService {
     const owner = (await this.security.owner()) as OwnerEntity;
     const problem = passwordProblem(dto.new, owner.email);
     if (problem) throw invalidField('new', problem);
-    const right = await this.security.checkPassword(owner, dto.current);
+    const right = await this.security.checkPassword(owner, dto.current, ip);
     const now = this.clock.now();
     const allowed = await this.db.tx(async (m) => !(await this.throttle.blockedIn(m, ip, now)) && right);
     if (!allowed) {
@@ -63,7 +65,7 @@ export class MeCredentialsService {
       throw new ApiError('sign_in', WRONG_CURRENT, { field: 'current' });
     }
     if (dto.new === dto.current) throw invalidField('new', 'must differ from the current password');
-    const hash = await hashPassword(dto.new);
+    const hash = await this.passwords.hash(ip, dto.new);
     const n = await this.db.tx(async (m) => {
       await m.update(OwnerEntity, { id: 1 }, { password_hash: hash, updated_at: now });
       const ended = await this.security.signOutOthersIn(m, sessionId, now);

@@ -12,7 +12,8 @@ import { EventBus } from '../events/event-bus';
 import { OwnerEntity } from './entities/owner.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { SessionEntity } from './entities/session.entity';
-import { UNMATCHABLE_HASH, verifyPassword } from './password';
+import { UNMATCHABLE_HASH } from './password';
+import { PasswordWork } from './password-work.service';
 import { hashRecoveryCode } from './recovery-codes';
 import { SecondFactor, acceptedTotpStep } from './second-factor';
 
@@ -33,6 +34,7 @@ export class OwnerSecurityService {
   constructor(
     private readonly db: Database,
     private readonly bus: EventBus,
+    private readonly passwords: PasswordWork,
   ) {}
 
   owner(m: EntityManager = this.db.manager): Promise<OwnerEntity | null> {
@@ -45,15 +47,18 @@ export class OwnerSecurityService {
     return owner !== null && same;
   }
 
-  /** Email and password: the same scrypt on every path (an unknown email against UNMATCHABLE_HASH). */
-  async checkEmailAndPassword(owner: OwnerEntity | null, email: string, password: string): Promise<boolean> {
+  /**
+   * Email and password: the same scrypt on every path (an unknown email against UNMATCHABLE_HASH),
+   * queued by the client's address (PasswordWork: 429 when too many wait).
+   */
+  async checkEmailAndPassword(owner: OwnerEntity | null, email: string, password: string, ip: string | null): Promise<boolean> {
     const matches = this.emailMatches(owner, email);
-    const right = await verifyPassword(password, matches && owner ? owner.password_hash : UNMATCHABLE_HASH);
+    const right = await this.passwords.verify(ip, password, matches && owner ? owner.password_hash : UNMATCHABLE_HASH);
     return matches && right;
   }
 
-  async checkPassword(owner: OwnerEntity, password: string): Promise<boolean> {
-    return verifyPassword(password, owner.password_hash);
+  async checkPassword(owner: OwnerEntity, password: string, ip: string | null): Promise<boolean> {
+    return this.passwords.verify(ip, password, owner.password_hash);
   }
 
   /**

@@ -51,7 +51,7 @@ export class PasswordSignInService {
     const ip = req.clientIp ?? null;
     await this.challenge.verify(dto.challenge, ip ?? '');
     const owner = await this.security.owner();
-    const right = await this.security.checkEmailAndPassword(owner, dto.email, dto.password);
+    const right = await this.security.checkEmailAndPassword(owner, dto.email, dto.password, ip);
     const now = this.clock.now();
     const ticket = randomToken(32);
     const issued = await this.db.tx(async (m) => {
@@ -91,7 +91,7 @@ export class PasswordSignInService {
   /** POST /auth/step-up/password: the session counts as freshly signed in for 12 hours more. */
   async stepUp(dto: StepUpPasswordDto, sessionId: number, ip: string | null): Promise<{ fresh_until: string }> {
     const owner = await this.security.owner();
-    const right = owner !== null && (await this.security.checkPassword(owner, dto.password));
+    const right = owner !== null && (await this.security.checkPassword(owner, dto.password, ip));
     const now = this.clock.now();
     const ok = await this.db.tx(async (m) => {
       const blocked = await this.throttle.blockedIn(m, ip, now);

@@ -29,7 +29,8 @@ import { OwnerEntity } from './entities/owner.entity';
 import { LINK_TTL_MS, findLiveLink } from './links';
 import { OwnerSecurityService, sessionsWord } from './owner-security.service';
 import { Refused } from './password-sign-in.service';
-import { hashPassword, passwordProblem } from './password';
+import { passwordProblem } from './password';
+import { PasswordWork } from './password-work.service';
 import { secondFactorOf } from './second-factor';
 import { NewSession } from './sessions.service';
 import { SignInOrigin, SignInService, signInOrigin } from './sign-in.service';
@@ -55,6 +56,7 @@ export class ResetService {
     private readonly signIns: SignInService,
     private readonly events: EventsService,
     private readonly mail: MailService,
+    private readonly passwords: PasswordWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -122,7 +124,7 @@ export class ResetService {
     const weak = passwordProblem(dto.password);
     if (weak) throw invalidField('password', weak);
     // Hashed before the transaction: scrypt must not hold the write lock.
-    const hash = await hashPassword(dto.password);
+    const hash = await this.passwords.hash(ip, dto.password);
     const now = this.clock.now();
     let signedOut = 0;
     let session: NewSession;

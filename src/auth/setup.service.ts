@@ -11,7 +11,8 @@ import { LinkTokenEntity } from './entities/link-token.entity';
 import { OwnerEntity } from './entities/owner.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { findLiveLink, ownerExists } from './links';
-import { hashPassword, passwordProblem } from './password';
+import { passwordProblem } from './password';
+import { PasswordWork } from './password-work.service';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { acceptedTotpStep } from './second-factor';
 import { totpEnrolment } from './totp';
@@ -28,6 +29,7 @@ export class SetupService {
   constructor(
     private readonly db: Database,
     private readonly events: EventsService,
+    private readonly passwords: PasswordWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -49,7 +51,7 @@ export class SetupService {
    * Creates the owner; returns the recovery codes (shown once) and what `alsoIn` made in the same
    * transaction (the first session): all of it commits, or none of it.
    */
-  async complete<T>(token: string, dto: SetupDto, alsoIn: (m: EntityManager) => Promise<T>): Promise<{ codes: string[]; also: T }> {
+  async complete<T>(token: string, dto: SetupDto, ip: string | null, alsoIn: (m: EntityManager) => Promise<T>): Promise<{ codes: string[]; also: T }> {
     const now = this.clock.now();
     const email = dto.email.trim().toLowerCase();
     const problem = passwordProblem(dto.password, email);
@@ -57,7 +59,7 @@ export class SetupService {
     // Check link and code before hashing: scrypt is slow on purpose and must not be free to trigger.
     await this.liveLinkWithCode(this.db.manager, token, dto.code, now);
     // Hash outside the write lock so other writers are not held up.
-    const passwordHash = await hashPassword(dto.password);
+    const passwordHash = await this.passwords.hash(ip, dto.password);
     const codes = newRecoveryCodes();
     const also = await this.db.tx(async (m) => {
       const { link, step } = await this.liveLinkWithCode(m, token, dto.code, now);

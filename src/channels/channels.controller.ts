@@ -31,8 +31,8 @@ export class ChannelsController {
   @Post('channels')
   @Scope('admin')
   @StepUp()
-  create(@Body() body: unknown): Promise<ChannelAnswer> {
-    return this.channels.create(body);
+  create(@Body() body: unknown, @CurrentCaller() caller: Caller): Promise<ChannelAnswer> {
+    return this.channels.create(body, caller);
   }
 
   /** name, enabled, events: write; config: admin with a fresh sign-in (checked in the service). */

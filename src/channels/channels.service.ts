@@ -2,7 +2,8 @@
  * The channel routes: list, read, create, change, delete and test. Scopes (spec "Channels and
  * deliveries"): reading needs read; name, enabled and events need write; creating, deleting and
  * any config change need admin (and a fresh sign-in for sessions). Secrets are masked in every
- * answer, and `********` sent back keeps the stored value while the URL stays the same.
+ * answer, and `********` sent back keeps the stored value while the URL stays the same. Every
+ * change leaves a timeline line with who made it, in the change's transaction (channel-lines.ts).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -19,6 +20,7 @@ import { requireAccess } from '../common/scope';
 import { keepSecrets, maskSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
 import { Channel, ChannelAnswer, ChannelInput, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
+import { ChannelLine, channelChangedLine, channelCreatedLine, channelDeletedLine } from './channel-lines';
 import { ChannelsRepository } from './channels.repository';
 import { DispatcherService, TestAnswer } from './dispatcher.service';
 import { senderOf } from './senders/registry';
@@ -50,12 +52,11 @@ export class ChannelsService {
     return this.answer(this.find(ref));
   }
 
-  async create(body: unknown): Promise<ChannelAnswer> {
+  async create(body: unknown, caller: Caller): Promise<ChannelAnswer> {
     const input = parseChannelCreate(body, senderOf);
     const errors = keepSecrets(input.config, null, senderOf(input.kind).secrets, SAME_RECEIVER, 'config');
     if (errors.length) throw ApiError.invalid(errors);
-    const now = this.clock.now();
-    const created = await this.db.tx((m) => this.repo.insertIn(m, input, now));
+    const created = await this.db.tx((m) => this.saveIn(m, input, null, caller));
     this.repo.remember(created);
     return this.answer(created);
   }
@@ -70,7 +71,10 @@ export class ChannelsService {
       if (errors.length) throw ApiError.invalid(errors);
     }
     const next: Channel = { ...current, ...patch, updated_at: this.clock.now() };
-    await this.db.tx((m) => this.repo.updateIn(m, next));
+    await this.db.tx(async (m) => {
+      await this.repo.updateIn(m, next);
+      await this.recordChangeIn(m, current, next, caller);
+    });
     this.repo.remember(next);
     if (current.enabled && !next.enabled) await this.dispatcher.failPendingOf(next.id, 'the channel was disabled');
     return this.answer(next);
@@ -85,6 +89,7 @@ export class ChannelsService {
     const now = this.clock.now();
     const changed = await this.db.tx(async (m) => {
       await this.repo.deleteIn(m, current.id);
+      await this.recordIn(m, channelDeletedLine(current), caller);
       const ids = (await m.query('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [current.id])) as { id: number }[];
       const out: { id: number; config: MonitorConfig }[] = [];
       for (const { id } of ids) {
@@ -121,14 +126,19 @@ export class ChannelsService {
 
   /**
    * Creates a channel (existing null) or replaces one's name, enabled, events and config, inside
-   * the caller's transaction. Memory is not touched: once the transaction commits, the caller
-   * hands what it saved to committed(); after a rollback there is nothing to undo.
+   * the caller's transaction, with its timeline line. Memory is not touched: once the transaction
+   * commits, the caller hands what it saved to committed(); after a rollback there is nothing to undo.
    */
-  async saveIn(m: EntityManager, input: ChannelInput, existing: Channel | null): Promise<Channel> {
+  async saveIn(m: EntityManager, input: ChannelInput, existing: Channel | null, caller: Caller | null): Promise<Channel> {
     const now = this.clock.now();
-    if (!existing) return this.repo.insertIn(m, input, now);
+    if (!existing) {
+      const created = await this.repo.insertIn(m, input, now);
+      await this.recordIn(m, channelCreatedLine(created), caller);
+      return created;
+    }
     const next: Channel = { ...existing, name: input.name, enabled: input.enabled, events: [...input.events], config: input.config, updated_at: now };
     await this.repo.updateIn(m, next);
+    await this.recordChangeIn(m, existing, next, caller);
     return next;
   }
 
@@ -143,6 +153,16 @@ export class ChannelsService {
   /** Channel ids a monitor names that do not exist (monitors/ refuses them with 422). */
   unknownIds(ids: readonly number[]): number[] {
     return ids.filter((id) => this.repo.get(id) === undefined);
+  }
+
+  /** The line of a change, when anything changed (names of fields only: channel-lines.ts). */
+  private async recordChangeIn(m: EntityManager, before: Channel, after: Channel, caller: Caller | null): Promise<void> {
+    const line = channelChangedLine(before, after, senderOf(after.kind).secrets);
+    if (line) await this.recordIn(m, line, caller);
+  }
+
+  private async recordIn(m: EntityManager, line: ChannelLine, caller: Caller | null): Promise<void> {
+    await this.events.recordIn(m, { kind: line.kind, text: line.text, actor: actorName(caller), data: line.data });
   }
 
   private find(ref: string): Channel {

@@ -32,13 +32,17 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers?: Record<string, string>;
 
+  /**
+   * `status`: a more precise HTTP status than the code's own, where the spec's table has no code
+   * for it (415 for a Content-Encoding that is not accepted, answered as `bad_request`).
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
-    extra: { field?: string; fields?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: { field?: string; fields?: FieldError[]; headers?: Record<string, string>; status?: number } = {},
   ) {
     super(message);
-    this.status = ERROR_STATUS[code];
+    this.status = extra.status ?? ERROR_STATUS[code];
     this.field = extra.field;
     this.fields = extra.fields;
     this.headers = extra.headers;

@@ -3,46 +3,42 @@
  * AuthGuard has let the request through: guards run before interceptors, and BodyInterceptor is
  * the first interceptor. An unauthenticated request, or one with an unknown key, is answered 401
  * without its body ever being buffered or parsed (Node then discards the unread bytes), so
- * anonymous senders cannot make the service hold megabytes of JSON. A body sent with another
- * Content-Type is refused rather than silently read as empty. Routes that take raw bodies
+ * anonymous senders cannot make the service hold megabytes of JSON. Routes that take raw bodies
  * (heartbeat pings) are answered ahead of express and read their own.
+ *
+ * What is accepted is decided in body-rules.ts, on the headers before a byte is read (a JSON type,
+ * UTF-8, an accepted Content-Encoding, a Content-Length within the limit) and on the bytes after.
+ * The reading is here: every way it can fail (bytes that do not inflate, a body past the limit on
+ * the wire or once inflated, a sender that goes away) is a 400 or 415 in the envelope, and the
+ * connection closes after the answer, so the unread rest of a refused body is never read. How long
+ * a body may take to arrive is the HTTP server's bound (request-limits.ts, REQUEST_DEADLINE_MS).
  */
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
-import express from 'express';
+import type { Request, Response } from 'express';
+import type { Readable } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { from, Observable } from 'rxjs';
 import { mergeMap } from 'rxjs/operators';
 import { ApiError } from './api-error';
+import { ABORTED, BodyEncoding, BodyPlan, MB, NOT_DECODED, parseJsonBody, planBody, tooLarge } from './body-rules';
 
-export const JSON_LIMIT = '1mb';
+export const JSON_LIMIT = MB;
 /** Paths whose bodies may be larger (bulk monitor upserts, imports). */
-export const LARGE_JSON_PATHS: Record<string, string> = {
-  '/api/v1/monitors/bulk': '10mb',
-  '/api/v1/import': '10mb',
+export const LARGE_JSON_PATHS: Record<string, number> = {
+  '/api/v1/monitors/bulk': 10 * MB,
+  '/api/v1/import': 10 * MB,
 };
 /** Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text; the status page's logo and icon are images). */
 export const RAW_BODY_PREFIXES = ['/hb/', '/api/v1/status-page/logo', '/api/v1/status-page/icon'];
 
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
-/** Keys that could reach an object's prototype are never fields of ours: refuse the body outright. */
-export const RESERVED_KEY_MESSAGE = 'the request body uses a reserved key';
-function refuseReservedKeys(key: string, value: unknown): unknown {
-  if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
-    throw new Error(`${RESERVED_KEY_MESSAGE}: ${key}`);
-  }
-  return value;
-}
-
 /** Heartbeat bodies: text, of which the first 1 KB is kept; the rest is read and dropped. */
 export const HEARTBEAT_BODY_KEEP = 1024;
 
-type Parser = (req: Request, res: Response, next: NextFunction) => void;
-// `strict: false`: a body of `null`, `42` or `"text"` is valid JSON, so it reaches the route and is
-// answered 422 on field `body` (requireObjectBody) rather than 400 "not valid JSON".
-const jsonParser = (limit: string): Parser => express.json({ limit, type: JSON_TYPES, strict: false, reviver: refuseReservedKeys });
-const GENERAL = jsonParser(JSON_LIMIT);
-const LARGE = new Map(Object.entries(LARGE_JSON_PATHS).map(([path, limit]) => [path, jsonParser(limit)]));
+const INFLATERS: Record<Exclude<BodyEncoding, 'identity'>, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+  gzip: () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
 
 const reads = new WeakMap<Request, Promise<void>>();
 
@@ -56,15 +52,76 @@ export function readJsonBody(req: Request, res: Response): Promise<void> {
   return read;
 }
 
-function parse(req: Request, res: Response): Promise<void> {
-  if (!hasBody(req) || RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return Promise.resolve();
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    return Promise.reject(new ApiError('bad_request', 'send the body as JSON with Content-Type: application/json'));
+async function parse(req: Request, res: Response): Promise<void> {
+  if (!hasBody(req) || RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return;
+  const plan = planBody(req.headers, LARGE_JSON_PATHS[req.path.replace(/\/+$/, '')] ?? JSON_LIMIT);
+  if (plan instanceof ApiError) throw closing(res, plan);
+  let bytes: Buffer;
+  try {
+    bytes = await readBody(req, plan);
+  } catch (err) {
+    throw closing(res, err as ApiError);
   }
-  const parser = LARGE.get(req.path.replace(/\/+$/, '')) ?? GENERAL;
-  // Parser errors (too large, not JSON, reserved key) reach the error filter, which renders them in the envelope.
-  return new Promise((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  req.body = parseJsonBody(bytes);
+}
+
+/** A body refused or given up: the answer closes the connection, so what is still unsent is never read. */
+function closing(res: Response, err: ApiError): ApiError {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  return err;
+}
+
+/**
+ * The body's bytes, inflated. Both the bytes on the wire and the inflated bytes count against the
+ * limit (a deflate stream of empty blocks inflates to nothing; a gzip bomb inflates to gigabytes):
+ * reading stops at the first byte past it, and inflating with it. Rejects with an ApiError only.
+ */
+function readBody(req: Request, plan: BodyPlan): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const inflater = plan.encoding === 'identity' ? null : INFLATERS[plan.encoding]();
+    const parts: Buffer[] = [];
+    let wire = 0;
+    let size = 0;
+    let done = false;
+    const finish = (err: ApiError | null) => {
+      if (done) return;
+      done = true;
+      req.off('data', onWire);
+      if (inflater) {
+        req.unpipe(inflater);
+        inflater.off('data', onData);
+        inflater.on('error', () => undefined);
+        inflater.destroy();
+      } else req.off('data', onData);
+      if (err) {
+        // What is still arriving is dropped until the connection closes after the answer.
+        req.resume();
+        reject(err);
+      } else resolve(Buffer.concat(parts, size));
+    };
+    const onWire = (chunk: Buffer) => {
+      wire += chunk.length;
+      if (wire > plan.limit) finish(tooLarge(plan.limit));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > plan.limit) finish(tooLarge(plan.limit));
+      else parts.push(chunk);
+    };
+    const output: Readable = inflater ?? req;
+    if (inflater) {
+      req.on('data', onWire);
+      inflater.once('error', () => finish(new ApiError('bad_request', NOT_DECODED)));
+      req.pipe(inflater);
+    }
+    output.on('data', onData);
+    output.once('end', () => finish(null));
+    // A sender that goes away before its Content-Length is complete (or mid-chunk).
+    req.once('close', () => {
+      if (!req.complete) finish(new ApiError('bad_request', ABORTED));
+    });
+    req.once('error', () => finish(new ApiError('bad_request', ABORTED)));
+  });
 }
 
 function hasBody(req: Request): boolean {

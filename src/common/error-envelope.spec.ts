@@ -107,37 +107,6 @@ describe('toErrorResponse for Nest HttpExceptions', () => {
   });
 });
 
-describe('toErrorResponse for body parser errors', () => {
-  // The parser's own text (e.g. "Unexpected token } in JSON at position 5") never reaches the client.
-  const parserError = (fields: Record<string, unknown>) => Object.assign(new Error('Unexpected token } in JSON'), fields);
-
-  it.each<[string, unknown, string]>([
-    ['invalid JSON', parserError({ type: 'entity.parse.failed', status: 400 }), 'the request body is not valid JSON'],
-    [
-      'a reserved key refused while parsing',
-      Object.assign(new Error('the request body uses a reserved key: __proto__'), { type: 'entity.parse.failed', status: 400 }),
-      'the request body uses a reserved key: __proto__',
-    ],
-    ['a 1 MB limit', parserError({ type: 'entity.too.large', status: 413, limit: 1048576 }), 'the request body is larger than 1 MB'],
-    ['a 64 KB limit', parserError({ type: 'entity.too.large', status: 413, limit: 65536 }), 'the request body is larger than 64 KB'],
-    ['an odd limit', parserError({ type: 'entity.too.large', status: 413, limit: 1000 }), 'the request body is larger than 1000 bytes'],
-    ['a 1.5 MB limit', parserError({ type: 'entity.too.large', status: 413, limit: 1572864 }), 'the request body is larger than 1536 KB'],
-    ['no limit given', parserError({ type: 'entity.too.large', status: 413 }), 'the request body is too large'],
-    ['a plain object', { type: 'entity.parse.failed', status: 400 }, 'the request body is not valid JSON'],
-    ['a bad encoding', parserError({ type: 'encoding.unsupported', status: 415 }), 'unsupported content encoding'],
-    ['a bad charset', parserError({ type: 'charset.unsupported', status: 415 }), 'unsupported charset'],
-    ['an aborted request', parserError({ type: 'request.aborted', status: 400 }), 'the request was aborted'],
-    ['a short body', parserError({ type: 'request.size.invalid', status: 400 }), 'the request body length does not match Content-Length'],
-    ['a stream with an encoding', parserError({ type: 'stream.encoding.set', status: 500 }), 'bad request stream'],
-  ])('answers %s with 400 bad_request', (_label, err, message) => {
-    expect(toErrorResponse(err)).toEqual({ status: 400, body: { error: { code: 'bad_request', message } }, headers: {}, unexpected: false });
-  });
-
-  it('treats an unknown "type" as an unexpected error', () => {
-    expect(toErrorResponse(parserError({ type: 'something.else', status: 400 }))).toEqual(INTERNAL);
-  });
-});
-
 describe('toErrorResponse for anything else', () => {
   it.each<[string, unknown]>([
     ['a plain Error', new Error('SQLITE_CORRUPT: /var/lib/farsight/farsight.db')],

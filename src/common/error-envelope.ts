@@ -1,6 +1,7 @@
 /**
  * Maps anything thrown while answering a request to {status, body, headers}. Nest's own
- * HttpExceptions (unknown route, body parser failures, ...) are translated to our codes;
+ * HttpExceptions (unknown route, ...) are translated to our codes (request bodies are read by
+ * body-parsing.ts, which throws ApiErrors only);
  * anything else is `internal` with no detail, and the caller logs it with a correlation id.
  */
 import { HttpException } from '@nestjs/common';
@@ -37,8 +38,6 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     // Never 2xx for what is not durable: the change was rolled back and may be sent again.
     return { status: ERROR_STATUS.unavailable, body: { error: { code: 'unavailable', message: err.message } }, headers: { 'Retry-After': '30' }, unexpected: false };
   }
-  const bodyParser = bodyParserError(err);
-  if (bodyParser) return bodyParser;
   if (err instanceof HttpException) {
     const status = err.getStatus();
     const code: ErrorCode = STATUS_CODE[status] ?? (status >= 500 ? 'internal' : 'bad_request');
@@ -56,36 +55,6 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     headers: {},
     unexpected: true,
   };
-}
-
-/** Errors raised by the body parser (raw-body / express.json) carry `type` and `status`. */
-function bodyParserError(err: unknown): ErrorResponse | null {
-  if (typeof err !== 'object' || err === null || !('type' in err)) return null;
-  const type = (err as { type?: unknown }).type;
-  const messages: Record<string, string> = {
-    'entity.parse.failed': 'the request body is not valid JSON',
-    'entity.too.large': 'the request body is too large',
-    'encoding.unsupported': 'unsupported content encoding',
-    'charset.unsupported': 'unsupported charset',
-    'request.aborted': 'the request was aborted',
-    'request.size.invalid': 'the request body length does not match Content-Length',
-    'stream.encoding.set': 'bad request stream',
-  };
-  if (typeof type !== 'string' || !(type in messages)) return null;
-  let message = messages[type];
-  const own = err instanceof Error ? err.message : '';
-  if (type === 'entity.parse.failed' && own.startsWith('the request body uses a reserved key')) message = own;
-  if (type === 'entity.too.large') {
-    const limit = (err as { limit?: unknown }).limit;
-    if (typeof limit === 'number') message = `the request body is larger than ${formatBytes(limit)}`;
-  }
-  return { status: 400, body: { error: { code: 'bad_request', message } }, headers: {}, unexpected: false };
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
-  return `${n} bytes`;
 }
 
 function httpMessage(err: HttpException): string {

@@ -12,6 +12,7 @@ describe('clientErrorAnswer', () => {
     ['a bad method', 'HPE_INVALID_METHOD', packet('FOO\u0001 / HTTP/1.1\r\n'), { status: 400, message: 'malformed HTTP request' }],
     ['a header with a bare LF', 'HPE_LF_EXPECTED', undefined, { status: 400, message: 'malformed HTTP request' }],
     ['too large chunk extensions', 'HPE_CHUNK_EXTENSIONS_OVERFLOW', undefined, { status: 413, message: 'the chunk extensions of the body are too large' }],
+    ['a body cut short by the sender\'s end of the connection', 'HPE_INVALID_EOF_STATE', undefined, { status: 400, message: 'the request ended before its body was complete' }],
     ['a request that took too long', 'ERR_HTTP_REQUEST_TIMEOUT', undefined, { status: 408, message: 'the request took too long to arrive' }],
     ['a reset connection', 'ECONNRESET', undefined, null],
     ['a broken pipe', 'EPIPE', undefined, null],

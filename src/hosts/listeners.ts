@@ -11,6 +11,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
+import { applyRequestDeadline } from '../common/request-limits';
 import type { AppConfig, ListenAddress } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { listenFailure, StartupError } from '../config/startup-failures';
@@ -43,7 +44,9 @@ export class HostListeners implements OnApplicationShutdown {
   /** Starts the listeners that are configured; `app` is the main listener's request handler. */
   async start(app: http.RequestListener): Promise<void> {
     if (this.config.acmeHttpListen) {
-      await this.listen(http.createServer((req, res) => this.acmeHttp(req, res)), 'FARSIGHT_ACME_HTTP_LISTEN', this.config.acmeHttpListen);
+      const server = http.createServer((req, res) => this.acmeHttp(req, res));
+      applyRequestDeadline(server);
+      await this.listen(server, 'FARSIGHT_ACME_HTTP_LISTEN', this.config.acmeHttpListen);
     }
     if (this.config.httpsListen) {
       const server = https.createServer(
@@ -58,6 +61,7 @@ export class HostListeners implements OnApplicationShutdown {
       );
       // A handshake for an unknown name is ordinary (scanners): no log line for each.
       server.on('tlsClientError', () => undefined);
+      applyRequestDeadline(server);
       await this.listen(server, 'FARSIGHT_HTTPS_LISTEN', this.config.httpsListen);
     }
   }

@@ -14,7 +14,7 @@ import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
 import type { MonitorDefaults } from '../settings/settings-defaults';
-import { canonicalJson } from './canonical';
+import { canonicalJson } from '../common/canonical';
 import { MonitorConfig } from '../probes/monitor-config';
 import { isPlainObject, parseMonitorBody, ParseResult } from './monitor-input';
 import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';

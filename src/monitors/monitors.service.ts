@@ -19,7 +19,7 @@ import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { SettingsService } from '../settings/settings.service';
-import { canonicalJson, changedFields } from './canonical';
+import { canonicalJson, changedFields } from '../common/canonical';
 import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';

@@ -48,7 +48,11 @@ const TAGS: { name: string; description: string }[] = [
 ];
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean }> = {
-  BadRequest: { status: 400, description: '`bad_request`: the body is not JSON, not sent as application/json, or over its size limit' },
+  BadRequest: {
+    status: 400,
+    description: '`bad_request`: the body is not JSON, not sent as application/json in UTF-8, over its size limit, or not what its Content-Encoding says (docs/api.md#limits)',
+  },
+  UnsupportedEncoding: { status: 415, description: '`bad_request`: a Content-Encoding other than gzip, deflate or br' },
   SignIn: { status: 401, description: '`sign_in`: no credentials, or an unknown, revoked or expired key' },
   Forbidden: { status: 403, description: '`forbidden`: the key\'s scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON' },
   ForbiddenOrStepUp: {
@@ -60,6 +64,11 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
   Conflict: { status: 409, description: '`conflict`' },
   Invalid: { status: 422, description: '`invalid`: validation failed; `field` is the first field at fault, `fields` all of them (dotted paths)' },
   TooManyRequests: { status: 429, description: '`too_many_requests`: 600 requests per minute per API key', retryAfter: true },
+  PasswordBusy: {
+    status: 429,
+    description: '`too_many_requests`: too many password checks at once, from this address (one runs, two wait) or in all (two run, 16 wait); answered before any check, not a failed attempt (docs/security.md#throttling)',
+    retryAfter: true,
+  },
   Unavailable: { status: 503, description: '`unavailable`: the database cannot store the change (nothing changed; try again)', retryAfter: true },
   Error: { status: 500, description: 'any error, in the error envelope (`internal` for the unexpected, with a reference id)' },
 };
@@ -72,6 +81,7 @@ function errorRefs(r: RouteDoc): Record<string, string> {
   const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].length > 0;
   if (r.servedAhead) return out;
   if (r.body) out['400'] = 'BadRequest';
+  if (r.body && (r.body.type ?? 'application/json') === 'application/json') out['415'] = 'UnsupportedEncoding';
   if (!isPublic) out['401'] = 'SignIn';
   if (r.access.public !== true) {
     const a = r.access;
@@ -86,10 +96,14 @@ function errorRefs(r: RouteDoc): Record<string, string> {
     else if (s === 422) out['422'] = 'Invalid';
     else if (s === 400) out['400'] = 'BadRequest';
     else if (s === 503) out['503'] = 'Unavailable';
+    else if (s === 429) continue; // below, after the API rate's 429
     else throw new Error(`${r.id}: no shared error answer for status ${s}`);
   }
   if (r.body || r.query?.length) out['422'] = 'Invalid';
   if (!isPublic) out['429'] = 'TooManyRequests';
+  // Routes that check or hash a password queue that work (auth/password-work.service.ts); they
+  // take no API keys, so their 429 is this one.
+  if (r.errors?.includes(429)) out['429'] = 'PasswordBusy';
   if (mutating) out['503'] = 'Unavailable';
   out.default = 'Error';
   return out;

@@ -10,7 +10,7 @@ import { keepSecrets } from '../common/secret-fields';
 import { parseIso } from '../common/time';
 import { Channel, ChannelInput, parseChannelCreate, SAME_RECEIVER } from '../channels/channel-body';
 import { senderOf } from '../channels/senders/registry';
-import { canonicalJson } from '../monitors/canonical';
+import { canonicalJson } from '../common/canonical';
 import { slugify } from '../monitors/slug';
 import { EXPORT_FORMAT, TOKEN_FIELD } from './export-document';
 

@@ -25,7 +25,7 @@ import { EventsService } from '../events/events.service';
 import { MonitorRow, MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
 import type { Channel } from '../channels/channel-body';
 import { ChannelsService } from '../channels/channels.service';
-import { canonicalJson } from '../monitors/canonical';
+import { canonicalJson } from '../common/canonical';
 import { parseMonitorBody, ParseResult } from '../monitors/monitor-input';
 import { MonitorsService } from '../monitors/monitors.service';
 import type { MonitorConfig } from '../probes/monitor-config';
@@ -97,7 +97,7 @@ export class ImportService {
         const channelPlan = planChannels(doc.channels, this.channels.all());
         const saved: { channel: Channel; before: Channel | null }[] = [];
         if (channelPlan.errors.length === 0) {
-          for (const p of channelPlan.plans) if (p.outcome !== 'unchanged') saved.push({ channel: await this.channels.saveIn(m, p.input, p.existing), before: p.existing });
+          for (const p of channelPlan.plans) if (p.outcome !== 'unchanged') saved.push({ channel: await this.channels.saveIn(m, p.input, p.existing, caller), before: p.existing });
         }
         const ids = new Map<string, number>(saved.map((s) => [s.channel.name, s.channel.id]));
         const plan = await this.plan(doc, parse, m, ids);

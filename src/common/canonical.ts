@@ -1,4 +1,4 @@
-/** Stable comparison of configurations: "unchanged" means the same canonical JSON. Pure. */
+/** Stable comparison of configurations (monitors, channels, imports): "unchanged" means the same canonical JSON. Pure. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
