@@ -5,13 +5,14 @@
  * the harness.
  */
 import * as http from 'node:http';
+import * as zlib from 'node:zlib';
 
 export interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** The whole body, or its last bytes with `tail` (a bad UTF-8 sequence where it was cut). */
   body: string;
-  /** Bytes of the body as received. */
+  /** Bytes of the body as received (compressed, when it came compressed). */
   bytes: number;
   ms: number;
 }
@@ -28,6 +29,13 @@ export interface RequestOptions {
    * inside the latencies it measures.
    */
   tail?: number;
+}
+
+/** A body sent with Content-Encoding br or gzip, decoded (after the answer's time is taken). */
+function decoded(all: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'br') return zlib.brotliDecompressSync(all);
+  if (encoding === 'gzip') return zlib.gunzipSync(all);
+  return all;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -50,7 +58,8 @@ function send(method: string, url: string, options: RequestOptions, mayResend: b
       const chunks: Buffer[] = [];
       let bytes = 0;
       let kept = 0;
-      const tail = options.tail;
+      // A compressed body is kept whole to be decoded (it is small: a 1 MB page is about 30 KB).
+      const tail = res.headers['content-encoding'] ? undefined : options.tail;
       res.on('data', (c: Buffer) => {
         bytes += c.length;
         kept += c.length;
@@ -62,8 +71,8 @@ function send(method: string, url: string, options: RequestOptions, mayResend: b
         // Time to the answer's last byte: joining and decoding the body is the harness's work,
         // 1-2 ms for a megabyte page, and not the service's.
         const ms = performance.now() - started;
-        const all = Buffer.concat(chunks);
-        const body = (tail === undefined ? all : all.subarray(Math.max(0, all.length - tail))).toString('utf8');
+        const all = decoded(Buffer.concat(chunks), res.headers['content-encoding']);
+        const body = (options.tail === undefined ? all : all.subarray(Math.max(0, all.length - options.tail))).toString('utf8');
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, ms });
       });
       res.on('error', reject);

@@ -89,7 +89,8 @@ export const apiScenario: Scenario = {
 
       const api = `${url}/api/v1`;
       const routes: Route[] = [
-        { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(50), concurrentTarget: atMost(100), task: listAll(api, keys) },
+        { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(50), concurrentTarget: atMost(60), task: listAll(api, keys) },
+        { label: `GET /monitors, all ${n}, brotli (as browsers ask)`, target: atMost(50), concurrentTarget: atMost(60), task: listAll(api, keys, 'br, gzip') },
         { label: 'GET /monitors?limit=50 (first page)', task: getTask(() => `${api}/monitors?limit=50`, () => keys.header()) },
         { label: 'GET /monitors/{id}/series?range=90d', task: getTask((i) => `${api}/monitors/${ids[i % ids.length]}/series?range=90d`, () => keys.header()) },
         { label: 'GET /summary', task: getTask(() => `${api}/summary`, () => keys.header()) },
@@ -131,7 +132,7 @@ export const apiScenario: Scenario = {
             metric(`${route.label} throughput with ${concurrency} clients`, (okCount(many) * 1000) / many.elapsedMs, 'req/s'),
           );
         }
-        metrics.push(metric(`${route.label} answer size`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'));
+        metrics.push(metric(`${route.label} answer size on the wire`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'));
         log(NAME, `${route.label}: p50 ${s1.p50?.toFixed(1)} ms, p99 ${s1.p99?.toFixed(1)} ms`);
       }
       notes.push(`${n} http monitors checked once each; ${requests} requests one at a time, then ${requests} with ${concurrency} clients (keep-alive)`);
@@ -150,8 +151,12 @@ export const apiScenario: Scenario = {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/** Both pages of the full list, as a dashboard that shows every monitor loads it. */
-function listAll(api: string, keys: KeyPool): LoadTask {
+/**
+ * Both pages of the full list, as a dashboard that shows every monitor loads it; with `encoding`,
+ * as a browser asks for it (compressed: the answer size is then the bytes on the wire).
+ */
+function listAll(api: string, keys: KeyPool, encoding?: string): LoadTask {
+  const headers = () => (encoding ? { ...keys.header(), 'Accept-Encoding': encoding } : keys.header());
   return async (_i, agent) => {
     let ms = 0;
     let before: string | number | null = null;
@@ -159,7 +164,7 @@ function listAll(api: string, keys: KeyPool): LoadTask {
     let body = '';
     let size = 0;
     do {
-      const a = await request('GET', `${api}/monitors?limit=500${before === null ? '' : `&before=${before}`}`, { headers: keys.header(), agent, tail: CURSOR_TAIL });
+      const a = await request('GET', `${api}/monitors?limit=500${before === null ? '' : `&before=${before}`}`, { headers: headers(), agent, tail: CURSOR_TAIL });
       ms += a.ms;
       status = a.status;
       body = a.body;

@@ -7,7 +7,8 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import type { Request, Response } from 'express';
 import { listResources, readResource } from '../common/resources';
 import { contentTypeFor } from '../common/static-files';
-import { Packed, pickEncoding, precompressLater } from '../status/compression';
+import { pickEncoding } from '../common/accept-encoding';
+import { Packed, precompressLater } from '../status/compression';
 import { versionOf } from '../status/status-page.repository';
 import { importsOf, linkFiles, sharedImportsOf } from './asset-links';
 

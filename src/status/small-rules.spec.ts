@@ -1,6 +1,6 @@
 import { accentColours, contrast, SURFACES, themeCss } from './accent';
 import { drawChart, niceCeil } from './chart';
-import { pickEncoding } from './compression';
+import { pickEncoding } from '../common/accept-encoding';
 import { historyWindow, parseBefore } from './history-pages';
 import { assignPageNames, pageName, pagePath } from './page-names';
 
