@@ -13,6 +13,7 @@ import { installHeartbeatRoutes } from './engine/heartbeat.routes';
 import { ProxyTrust } from './common/client-ip';
 import { installSecurityHeaders } from './common/security-headers';
 import { installRequestLimits } from './common/request-limits';
+import { installJsonCompression } from './common/json-compression';
 import { LineLogger } from './common/logger';
 import { ChallengeStore } from './hosts/challenges';
 import { HostListeners } from './hosts/listeners';
@@ -32,6 +33,8 @@ export async function createApp(deps: AppDeps, opts: { logger?: LoggerService; h
   express.set('etag', false);
   if (opts.holdChecks) app.get(EngineService).holdChecks();
   await app.init();
+  // Around express only: JSON answers of the API compressed for clients that take it.
+  installJsonCompression(app.getHttpServer());
   // Installed last so it runs first: a URL over the limit is answered before any route looks at it.
   const https = deps.config.publicUrl.startsWith('https:');
   installRequestLimits(app.getHttpServer(), https);
