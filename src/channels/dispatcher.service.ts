@@ -26,6 +26,8 @@ import { MailService } from '../mail/mail.service';
 import { ChannelsRepository } from './channels.repository';
 import { OutboxRow, OutboxService } from './outbox.service';
 import { senderOf } from './senders/registry';
+import { secretValues } from '../common/secret-fields';
+import { thrownBySender } from './sender-failure';
 
 /** Messages sent at once, at most (a slow receiver never holds up the others beyond this). */
 export const SEND_CONCURRENCY = 16;
@@ -175,10 +177,11 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
         return refused(`email is paused for today: the daily cap of ${cap.cap} messages is reached`);
       }
     }
+    const sender = senderOf(channel.kind);
     try {
-      return await senderOf(channel.kind).send(channel.config, message, await this.context());
+      return await sender.send(channel.config, message, await this.context());
     } catch (err) {
-      return { ok: false, provider: null, status: null, error: `the sender failed: ${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'}`, permanent: false };
+      return thrownBySender(err, secretValues(channel.config, sender.secrets));
     }
   }
 

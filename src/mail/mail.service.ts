@@ -93,7 +93,9 @@ export class MailService {
     try {
       result = await this.transport.send({ to: [to], subject: mail.subject, text: mail.text, html: mail.html, messageId });
     } catch (err) {
-      result = { ok: false, provider: null, status: null, error: `the mail path failed: ${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'}`, permanent: false };
+      // The transport answers every provider's failure, masked; what escapes it is a bug whose
+      // message may quote the mail URL's password: named by its kind only, never quoted.
+      result = { ok: false, provider: null, status: null, error: `the mail path failed unexpectedly (${err instanceof Error ? err.name : 'unknown error'})`, permanent: false };
     }
     try {
       await this.db.tx((m) =>
