@@ -49,6 +49,7 @@ const TAGS: { name: string; description: string }[] = [
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean }> = {
   BadRequest: { status: 400, description: '`bad_request`: the body is not JSON, not sent as application/json, or over its size limit' },
+  UnreadableBody: { status: 400, description: '`bad_request`: this route takes no body, but one was sent that cannot be read (not JSON, or over the size limit)' },
   SignIn: { status: 401, description: '`sign_in`: no credentials, or an unknown, revoked or expired key' },
   Forbidden: { status: 403, description: '`forbidden`: the key\'s scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON' },
   ForbiddenOrStepUp: {
@@ -71,7 +72,8 @@ function errorRefs(r: RouteDoc): Record<string, string> {
   const mutating = r.method !== 'get' && r.method !== 'head';
   const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].length > 0;
   if (r.servedAhead) return out;
-  if (r.body) out['400'] = 'BadRequest';
+  // Bodies are read before routing, so a route that takes none still answers 400 to an unreadable one.
+  out['400'] = r.body ? 'BadRequest' : 'UnreadableBody';
   if (!isPublic) out['401'] = 'SignIn';
   if (r.access.public !== true) {
     const a = r.access;
