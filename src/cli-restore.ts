@@ -27,6 +27,7 @@ import { databaseHeaderProblem, HEADER_BYTES } from './db/database-header';
 import { MIGRATIONS } from './db/migrations';
 import { SEALED_PREFIX } from './db/secret-box';
 import { loadSecretBox } from './db/secret-key';
+import { aliveMarkOf, recordRestore } from './restore-record';
 
 export const RESTORE_USAGE = 'usage: farsight restore FILE [--force]';
 /** Tables every Farsight database has (the first migration creates most of them). */
@@ -111,6 +112,8 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
         throw err;
       }
     }
+    // Before the replaced database is set aside: its own mark says when and how the service stopped.
+    await recordRestore(copy, existing ? await aliveMarkOf(target) : null, now);
     const kept = existing ? await setAside(target, now) : null;
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${target}${suffix}`, { force: true });
     fs.renameSync(copy, target);

@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeClock } from '../src/common/clock';
+import { formatWhen } from '../src/common/time';
 import { openDatabase } from '../src/db/data-source';
 import { Database } from '../src/db/database';
 import { BlindGate } from '../src/engine/blind-gate';
@@ -232,10 +233,10 @@ describe('offline periods', () => {
       const now = clock.now();
       const offline = await lines(second, 'offline');
       expect(offline).toEqual([{ kind: 'offline', actor: 'system', text: expect.stringMatching(/stopped without warning/), data: { from: lastMark, to: now, clean: false } }]);
-      expect(offline[0].text).toContain(`from ${new Date(lastMark).toISOString()} to ${new Date(now).toISOString()}`);
+      expect(offline[0].text).toContain(`from ${formatWhen(lastMark)} to ${formatWhen(now)}`);
 
       const state = async () => (await second.http.get(`/api/v1/monitors/${hb.id}`).set(bearer(key)).expect(200)).body.state;
-      const note = `waiting for a ping: the service was offline from ${new Date(lastMark).toISOString()} to ${new Date(now).toISOString()}`;
+      const note = `waiting for a ping: the service was offline from ${formatWhen(lastMark)} to ${formatWhen(now)}`;
       expect(await state()).toMatchObject({ status: 'up', note });
       // A punctual job needs a whole interval to ping again: the deadline is interval + grace from the start.
       const engine = second.app.get(EngineService);
@@ -278,7 +279,7 @@ describe('offline periods', () => {
       const alive = new LastAliveService(db, new EventsService(db, clock), bus, clock);
       const info = await alive.start(manualTimers);
       await alive.start(manualTimers);
-      expect(info).toEqual({ stoppedAt: START, offline: { from: START, to: START + HOUR, clean: false } });
+      expect(info).toEqual({ stoppedAt: START, offline: { from: START, to: START + HOUR, clean: false }, restored: null });
       expect(seen).toEqual([{ from: START, to: START + HOUR, clean: false }]);
       await alive.onApplicationShutdown();
       expect(await db.query('SELECT at, clean FROM last_alive')).toEqual([{ at: START + HOUR, clean: 1 }]);

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HistoryOrphans1767571200000 } from '../migrations/1767571200000-HistoryOrphans';
+import { CertPins1768608000000 } from '../migrations/1768608000000-CertPins';
+import { KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from '../src/monitors/monitor-defaults';
 import { openDatabase } from '../src/db/data-source';
 import { MIGRATIONS } from '../src/db/migrations';
 
@@ -28,6 +30,41 @@ describe('HistoryOrphans migration', () => {
         const ids = (await ds.query(`SELECT monitor_id FROM ${table}`)) as { monitor_id: number }[];
         expect([table, ids.map((r) => r.monitor_id)]).toEqual([table, [1]]);
       }
+    } finally {
+      await ds.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('CertPins migration', () => {
+  it('gives stored http and tls monitors the new settings with their defaults, in the order new monitors have them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-migration-'));
+    const ds = await openDatabase(dir);
+    try {
+      const now = Date.UTC(2026, 10, 1);
+      const before = {
+        http: { url: 'https://nas.lan/', ...KIND_DEFAULTS.http, cert_sha256: undefined },
+        tls: { host: 'nas.lan', ...KIND_DEFAULTS.tls, tls_verify: undefined, cert_sha256: undefined },
+        tcp: { host: 'nas.lan', port: 22, ...KIND_DEFAULTS.tcp },
+      };
+      let id = 0;
+      for (const [kind, settings] of Object.entries(before)) {
+        await ds.query(
+          `INSERT INTO monitors (id, slug, name, kind, tags, interval_s, timeout_ms, confirm_after, retry_interval_s, recover_after,
+             slow_after, alert_on_slow, remind_every_min, paused, public, sort, settings, created_at, updated_at)
+           VALUES (?, ?, ?, ?, '[]', 60, 1000, 1, 10, 1, 3, 0, 0, 0, 0, 0, ?, ?, ?)`,
+          [++id, kind, kind, kind, JSON.stringify(settings), now, now],
+        );
+      }
+      await new CertPins1768608000000().up(ds.createQueryRunner());
+      const rows = (await ds.query('SELECT kind, settings FROM monitors ORDER BY id')) as { kind: 'http' | 'tls' | 'tcp'; settings: string }[];
+      for (const r of rows) {
+        const order = [...REQUIRED_KIND_FIELDS[r.kind], ...Object.keys(KIND_DEFAULTS[r.kind])];
+        expect([r.kind, Object.keys(JSON.parse(r.settings))]).toEqual([r.kind, order]);
+      }
+      expect(JSON.parse(rows[1].settings)).toMatchObject({ tls_verify: true, cert_sha256: null });
+      expect(JSON.parse(rows[0].settings)).toMatchObject({ tls_verify: true, cert_sha256: null });
     } finally {
       await ds.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

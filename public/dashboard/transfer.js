@@ -46,8 +46,8 @@ function errorList(items, label) {
 function plan(r) {
   const body = $('x-plan-body');
   body.textContent = '';
-  for (const [part, label] of [['monitors', 'Monitors'], ['channels', 'Channels']]) {
-    const p = r[part];
+  // The answer is "like bulk": the monitors' report at its top level, the channels' under `channels`.
+  for (const [p, label] of [[r, 'Monitors'], [r.channels, 'Channels']]) {
     const box = el('div', 'plan-section');
     box.appendChild(el('h4', null, label));
     box.append(list('Created', p.created), list('Updated', p.updated), list('Unchanged', p.unchanged));
@@ -59,7 +59,7 @@ function plan(r) {
   sp.appendChild(el('p', null, r.status_page.changed ? 'Its settings change.' : 'No change.'));
   if (r.status_page.errors.length) sp.appendChild(errorList([{ fields: r.status_page.errors }], () => ''));
   body.appendChild(sp);
-  const errors = r.monitors.errors.length + r.channels.errors.length + r.status_page.errors.length;
+  const errors = r.errors.length + r.channels.errors.length + r.status_page.errors.length;
   $('x-apply').hidden = errors > 0;
   $('x-plan-title').textContent = errors ? fileName + ' cannot be imported: fix ' + (errors === 1 ? 'this problem' : 'these ' + errors + ' problems') + ' in it, then pick it again' : 'What importing ' + fileName + ' would do';
   $('x-plan').hidden = false;
@@ -95,7 +95,7 @@ $('x-apply').addEventListener('click', async (ev) => {
     const r = await api('POST', 'import', Object.assign({}, doc, { dry_run: false }));
     if (!r.applied) return plan(r);
     $('x-plan').hidden = true;
-    $('x-done').textContent = `Imported: ${r.monitors.created.length} monitors created, ${r.monitors.updated.length} updated; ${r.channels.created.length} channels created, ${r.channels.updated.length} updated` + (r.status_page.changed ? '; the status page changed.' : '.');
+    $('x-done').textContent = `Imported: ${r.created.length} monitors created, ${r.updated.length} updated; ${r.channels.created.length} channels created, ${r.channels.updated.length} updated` + (r.status_page.changed ? '; the status page changed.' : '.');
     $('x-done').hidden = false;
   } catch (err) {
     say($('import-form').querySelector('.form-error'), errorWords(err));

@@ -10,7 +10,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import type { AlertCauseRecord, AlertSink } from '../engine/alert-causes';
 import { EngineService } from '../engine/engine.service';
-import { formatDuration } from '../common/time';
+import { formatDuration, formatWhen } from '../common/time';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { causeEvent, noticeEvent } from './alert-events';
@@ -50,12 +50,12 @@ export class OutboxService implements AlertSink {
     engine.setAlertSink(this);
     bus.on('blind', ({ active, since }) =>
       this.notice(active
-        ? `Farsight lost its network at ${new Date(since).toISOString()}: no canary answers, so failed checks are not counted until it is back`
-        : `Farsight has its network back (it was blind since ${new Date(since).toISOString()}): checks count again`),
+        ? `Farsight lost its network at ${formatWhen(since)}: no canary answers, so failed checks are not counted until it is back`
+        : `Farsight has its network back (it was blind since ${formatWhen(since)}): checks count again`),
     );
     bus.on('notice', ({ message }) => this.notice(message));
     bus.on('offline', ({ from, to, clean }) =>
-      this.notice(`Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${new Date(from).toISOString()} to ${new Date(to).toISOString()} (${formatDuration(to - from)}): nothing was checked meanwhile`),
+      this.notice(`Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${formatWhen(from)} to ${formatWhen(to)} (${formatDuration(to - from)}): nothing was checked meanwhile`),
     );
   }
 

@@ -8,7 +8,7 @@ const GROUPS: { label: string; kinds: EventKind[] }[] = [
   { label: 'Monitors', kinds: ['down', 'up', 'failing', 'first_up', 'slow', 'slow_end', 'flapping', 'cert', 'path'] },
   { label: 'Incidents', kinds: ['closed', 'ack', 'note', 'alert'] },
   { label: 'Changes', kinds: ['monitor_created', 'monitor_updated', 'monitor_deleted', 'settings_changed', 'channel_created', 'channel_updated', 'channel_deleted', 'status_page_updated', 'domain', 'exported', 'imported', 'key_created', 'key_revoked'] },
-  { label: 'The service and you', kinds: ['blind', 'blind_detection', 'offline', 'setup', 'sign_in', 'password_changed', 'totp_replaced', 'recovery_codes', 'sessions_revoked', 'address_blocked', 'address_unblocked', 'passkey_added', 'passkey_removed', 'enroll_link'] },
+  { label: 'The service and you', kinds: ['blind', 'blind_detection', 'offline', 'restored', 'setup', 'sign_in', 'password_changed', 'totp_replaced', 'recovery_codes', 'sessions_revoked', 'address_blocked', 'address_unblocked', 'passkey_added', 'passkey_removed', 'enroll_link'] },
 ];
 
 export interface KindGroup {

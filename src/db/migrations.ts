@@ -15,6 +15,7 @@ import { Passkeys1768089600000 } from '../../migrations/1768089600000-Passkeys';
 import { SignInSecurity1768176000000 } from '../../migrations/1768176000000-SignInSecurity';
 import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
+import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   SignInSecurity1768176000000,
   CheckLog1768348800000,
   Domains1768435200000,
+  CertPins1768608000000,
 ];

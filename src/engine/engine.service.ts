@@ -107,6 +107,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly checkRate = new MinuteCounter();
   /** The last moment the service ran before this start (last-alive mark), for heartbeat deadlines. */
   private stoppedAt: number | null = null;
+  /** This is the first start after `farsight restore` (heartbeat notes say so). */
+  private restored = false;
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -147,7 +149,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     // Before anything is scheduled: the offline period is recorded and heartbeats need its start.
-    this.stoppedAt = (await this.lastAlive.start(this.timers)).stoppedAt;
+    const start = await this.lastAlive.start(this.timers);
+    this.stoppedAt = start.stoppedAt;
+    this.restored = start.restored !== null;
     const reads = await this.preload;
     this.preload = null;
     if (!reads) throw new Error('the engine was started twice');
@@ -754,7 +758,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       }
       // After a start, pings the service could not receive while it was down are not held against
       // the job (heartbeat-restart.ts); the note says so until the next ping.
-      const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, now });
+      const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, restored: this.restored, now });
       if (start.note) {
         m.state = { ...m.state, note: start.note };
         this.states.delete(m.id);

@@ -27,7 +27,11 @@ describe('heartbeatStart', () => {
 
   it('names the offline period in the note', () => {
     expect(heartbeatStart({ ...base, now: T + 60 * MIN }).note).toBe(
-      'waiting for a ping: the service was offline from 2026-11-01T12:01:00.000Z to 2026-11-01T13:00:00.000Z',
+      'waiting for a ping: the service was offline from 2026-11-01 12:01 UTC to 2026-11-01 13:00 UTC',
     );
+  });
+
+  it('after a restore, names the backup the data comes from instead', () => {
+    expect(heartbeatStart({ ...base, now: T + 60 * MIN, restored: true }).note).toBe('waiting for a ping: the database was restored from a backup taken at 2026-11-01 12:01 UTC');
   });
 });

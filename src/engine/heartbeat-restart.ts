@@ -5,7 +5,7 @@
  * have been sent and lost. Such a job gets a fresh window (interval + grace) from the start, the
  * time a punctual job needs to ping again, and its note says why until the next ping.
  */
-import { toIso } from '../common/time';
+import { formatWhen } from '../common/time';
 import type { MonitorStatus } from '../probes/status';
 
 /** Even without a lost ping, a start leaves at least this much beyond grace before a deadline can pass. */
@@ -19,6 +19,8 @@ export interface HeartbeatStartInput {
   status: MonitorStatus;
   /** The last moment the service is known to have run before this start (last-alive mark); null if unknown. */
   stoppedAt: number | null;
+  /** The first start after `farsight restore`: `stoppedAt` is then the backup's mark, the last the data knows of. */
+  restored?: boolean;
   now: number;
 }
 
@@ -35,9 +37,11 @@ export function heartbeatStart(i: HeartbeatStartInput): HeartbeatStart {
   // The deadline passed before the stop: the same, even if the miss was not recorded in time.
   // No ping due by now: the normal deadline still holds.
   const lostPing = i.stoppedAt !== null && i.status !== 'down' && deadline > i.stoppedAt && i.lastPing + i.intervalMs <= i.now;
-  if (!lostPing) return { due: Math.max(deadline, floor), note: null };
+  if (!lostPing || i.stoppedAt === null) return { due: Math.max(deadline, floor), note: null };
   return {
     due: Math.max(deadline, i.now + i.intervalMs + i.graceMs),
-    note: `waiting for a ping: the service was offline from ${toIso(i.stoppedAt)} to ${toIso(i.now)}`,
+    note: i.restored
+      ? `waiting for a ping: the database was restored from a backup taken at ${formatWhen(i.stoppedAt)}`
+      : `waiting for a ping: the service was offline from ${formatWhen(i.stoppedAt)} to ${formatWhen(i.now)}`,
   };
 }

@@ -10,13 +10,15 @@ import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
-import { AliveMark, MARK_EVERY_MS, offlinePeriod, OfflinePeriod, offlineText } from './offline-period';
+import { AliveMark, MARK_EVERY_MS, OfflinePeriod, offlineText, RestoreRecord, startFacts } from './offline-period';
 import type { Timers } from './scheduler';
 
 export interface StartInfo {
   /** The last moment the service is known to have run before this start; null on a first start. */
   stoppedAt: number | null;
   offline: OfflinePeriod | null;
+  /** Set on the first start after `farsight restore` (its timeline line is already written). */
+  restored: RestoreRecord | null;
 }
 
 @Injectable()
@@ -48,7 +50,8 @@ export class LastAliveService implements OnApplicationShutdown {
     const rows = await this.db.read<{ at: number; clean: number }[]>('SELECT at, clean FROM last_alive WHERE id = 1');
     const mark: AliveMark | null = rows[0] ? { at: rows[0].at, clean: rows[0].clean === 1 } : null;
     const now = this.clock.now();
-    const offline = offlinePeriod(mark, now);
+    const facts = startFacts(mark, mark ? null : await this.restoreRecord(), now);
+    const offline = facts.offline;
     await this.db.tx(async (tx) => {
       await tx.query('INSERT INTO last_alive (id, at, clean) VALUES (1, ?, 0) ON CONFLICT (id) DO UPDATE SET at = excluded.at, clean = 0', [now]);
       if (offline) await this.events.recordIn(tx, { kind: 'offline', at: offline.to, actor: 'system', text: offlineText(offline), data: { ...offline } });
@@ -58,7 +61,19 @@ export class LastAliveService implements OnApplicationShutdown {
       this.bus.emit('offline', offline);
     }
     this.arm();
-    return { stoppedAt: mark?.at ?? null, offline };
+    return facts;
+  }
+
+  /**
+   * Without a mark: the record `farsight restore` left in its `restored` line, when this is the
+   * first start after a restore (restore removes the mark; every start writes one).
+   */
+  private async restoreRecord(): Promise<RestoreRecord | null> {
+    const rows = await this.db.read<{ data: string | null }[]>("SELECT data FROM events WHERE kind = 'restored' ORDER BY id DESC LIMIT 1");
+    const data = rows[0]?.data ? (JSON.parse(rows[0].data) as Partial<RestoreRecord>) : null;
+    if (!data) return null;
+    const replaced = data.replaced && typeof data.replaced.at === 'number' ? { at: data.replaced.at, clean: data.replaced.clean === true } : null;
+    return { backup_at: typeof data.backup_at === 'number' ? data.backup_at : null, replaced };
   }
 
   /** Rewrites the mark now (the timer does this every 30 s; tests with manual timers call it). */

@@ -22,6 +22,7 @@ export const EVENT_KINDS = {
   blind: 'the service lost its network (no canary reachable) or got it back (data.active)',
   blind_detection: 'blind detection cannot work, is off, or works again (data.detection)',
   offline: 'the service was not running from data.from to data.to (data.clean: a planned stop)',
+  restored: 'the database was restored from a backup with farsight restore (data.backup_at: when the backup\'s service last ran; data.replaced: the replaced database\'s last-alive mark {at, clean}, or null)',
   domain: 'a custom host of the status page changed state, had a certificate issued or renewed, a certificate order failed, or was removed (data.host, data.from, data.to)',
   // Changes, with who made them (actor)
   monitor_created: 'a monitor was created (POST, PUT by slug, bulk)',

@@ -58,11 +58,12 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
     json: [],
     expect_header: null,
     max_ms: null,
+    cert_sha256: null,
   },
   tcp: { send: null, expect_banner: null, ip_version: 'auto' },
   ping: { packets: 3, max_loss_pct: null, ip_version: 'auto' },
   dns: { record: 'A', resolver: '1.1.1.1', expect: null },
-  tls: { port: 443, sni: null, tls_warn_days: 14 },
+  tls: { port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
 };
 

@@ -65,11 +65,12 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
     json: [],
     expect_header: null,
     max_ms: null,
+    cert_sha256: null,
   },
   tcp: { host: 'db.lan', port: 5432, send: null, expect_banner: null, ip_version: 'auto' },
   ping: { host: 'router.lan', packets: 3, max_loss_pct: null, ip_version: 'auto' },
   dns: { name: 'example.com', record: 'A', resolver: '1.1.1.1', expect: null },
-  tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14 },
+  tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
 };
 
@@ -110,6 +111,19 @@ function readPath(c: MonitorConfig, path: string): unknown {
 const http = (c: MonitorConfig) => c.settings as HttpSettings;
 
 describe('parseMonitorBody', () => {
+  describe('cert_sha256', () => {
+    const HEX = '3fa1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f';
+    const STORED = HEX.toUpperCase().match(/../g)!.join(':');
+    it.each<[MonitorKind, string]>([
+      ['http', HEX],
+      ['http', `SHA256 Fingerprint=${STORED}`],
+      ['tls', HEX.match(/../g)!.join(' ')],
+      ['tls', STORED.toLowerCase()],
+    ])('%s monitor: stores %j in one form, upper-case hex with colons', (kind, pin) => {
+      expect(readPath(configOf(makeBody({ [`${kind}.cert_sha256`]: pin }, kind)), `${kind}.cert_sha256`)).toBe(STORED);
+    });
+  });
+
   describe('defaults', () => {
     it.each(Object.keys(MINIMAL) as MonitorKind[])('gives a minimal %s body every default of the spec', (kind) => {
       const body = MINIMAL[kind];
@@ -170,6 +184,7 @@ describe('parseMonitorBody', () => {
       ['dns', 'dns.resolver', '1.1.1.1'],
       ['tls', 'tls.port', 443],
       ['tls', 'tls.tls_warn_days', 14],
+      ['tls', 'tls.tls_verify', true],
       ['heartbeat', 'heartbeat.grace_s', 60],
     ])('%s monitor: takes the default for %s sent as null', (kind, path, expected) => {
       expect(readPath(configOf(makeBody({ [path]: null }, kind)), path)).toEqual(expected);
@@ -196,6 +211,8 @@ describe('parseMonitorBody', () => {
       ['ping', 'ping.max_loss_pct'],
       ['dns', 'dns.expect'],
       ['tls', 'tls.sni'],
+      ['tls', 'tls.cert_sha256'],
+      ['http', 'http.cert_sha256'],
     ])('%s monitor: keeps the nullable %s null when sent as null', (kind, path) => {
       expect(readPath(configOf(makeBody({ [path]: null }, kind)), path)).toBeNull();
     });

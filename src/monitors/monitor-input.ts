@@ -12,6 +12,7 @@ import type { FieldError } from '../common/api-error';
 import { parseIso } from '../common/time';
 import { checkDto, requireObjectBody } from '../common/validation';
 import type { MonitorDefaults } from '../settings/settings-defaults';
+import { normalizeCertSha256 } from '../probes/judge/cert-pin';
 import { MonitorDto } from './dto/monitor.dto';
 import { COMMON_FIELDS, CommonSettings, kindConfig, MonitorConfig } from '../probes/monitor-config';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
@@ -74,6 +75,8 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
 
   // 4. Normalise.
   const probe = kindConfig(kind, orderedSettings(kind, filled[kind] as Plain));
+  // One stored form of a pinned fingerprint, however it was pasted (the rule above accepted it).
+  if ((probe.kind === 'http' || probe.kind === 'tls') && probe.settings.cert_sha256 !== null) probe.settings.cert_sha256 = normalizeCertSha256(probe.settings.cert_sha256);
   if (probe.kind === 'http') {
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };

@@ -12,7 +12,7 @@ const KIND_SETTINGS: Record<MonitorKind, Plain> = {
   tcp: { host: 'db.lan', port: 5432, send: null, expect_banner: null, ip_version: 'auto' },
   ping: { host: 'router.lan', packets: 3, max_loss_pct: null, ip_version: 'auto' },
   dns: { name: 'example.com', record: 'A', resolver: '1.1.1.1', expect: null },
-  tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14 },
+  tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
 };
 
@@ -325,6 +325,21 @@ describe('monitorRuleErrors', () => {
       ['bad sni', false],
     ])('tls sni %j accepted: %s', (sni, ok) => {
       expect(fieldsOf(makeMonitor({ kind: 'tls' }, { sni }))).toEqual(ok ? [] : ['tls.sni']);
+    });
+  });
+
+  describe('cert_sha256 (a pinned certificate)', () => {
+    const HEX = 'ab'.repeat(32);
+    it.each((['http', 'tls'] as const).flatMap((kind) => ([
+      [null, true],
+      [HEX, true],
+      [`SHA256 Fingerprint=${HEX.toUpperCase().match(/../g)!.join(':')}`, true],
+      ['ab'.repeat(20), false],
+      ['not a fingerprint', false],
+    ] as const).map(([pin, ok]) => [kind, pin, ok] as const)))('%s cert_sha256 %j accepted: %s', (kind, cert_sha256, ok) => {
+      const errors = errorsOf(makeMonitor({ kind }, { cert_sha256 }));
+      expect(errors.map((e) => e.field)).toEqual(ok ? [] : [`${kind}.cert_sha256`]);
+      if (!ok) expect(errors[0].message).toMatch(/^must be the SHA-256 fingerprint of the certificate: 64 hex digits/);
     });
   });
 

@@ -4,6 +4,7 @@
  */
 import * as net from 'node:net';
 import { parseExpectStatus } from '../probes/judge/expect-status';
+import { normalizeCertSha256 } from '../probes/judge/cert-pin';
 import { parseJsonPath } from '../probes/judge/json-path';
 import type { FieldError } from '../common/api-error';
 import { fieldValueProblem, isFieldName } from '../common/text-rules';
@@ -15,6 +16,9 @@ import { CHECK_INTERVAL, HEARTBEAT_INTERVAL } from './monitor-defaults';
 import type { MonitorKind } from '../probes/kinds';
 
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
+
+const CERT_SHA256_MESSAGE =
+  'must be the SHA-256 fingerprint of the certificate: 64 hex digits, with or without colons (openssl x509 -noout -fingerprint -sha256 prints it), or null';
 
 export function isHostOrIp(text: string): boolean {
   if (net.isIP(text) !== 0) return true;
@@ -67,6 +71,7 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
   if (kind === 'tls' && m.tls) {
     if (!isHostOrIp(m.tls.host)) add('tls.host', 'must be a host name or an IP address');
     if (m.tls.sni !== null && !HOSTNAME.test(m.tls.sni)) add('tls.sni', 'must be a host name');
+    if (m.tls.cert_sha256 !== null && !normalizeCertSha256(m.tls.cert_sha256)) add('tls.cert_sha256', CERT_SHA256_MESSAGE);
   }
   if (kind === 'dns' && m.dns) {
     if (!HOSTNAME.test(m.dns.name)) add('dns.name', 'must be a domain name');
@@ -78,6 +83,7 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
 function httpRuleErrors(h: HttpSettingsDto, add: (field: string, message: string) => void): void {
   if (!isHttpUrl(h.url)) add('http.url', 'must be an http:// or https:// URL with a host');
   if (h.resolve_to !== null && !net.isIP(h.resolve_to)) add('http.resolve_to', 'must be an IP address');
+  if (h.cert_sha256 !== null && !normalizeCertSha256(h.cert_sha256)) add('http.cert_sha256', CERT_SHA256_MESSAGE);
   const status = parseExpectStatus(h.expect_status);
   if (!status.ok) add('http.expect_status', status.message);
   if (h.body !== null && Buffer.byteLength(h.body) > MAX_BODY_BYTES) add('http.body', 'must be at most 64 KB');

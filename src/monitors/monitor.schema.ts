@@ -36,6 +36,9 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
 };
 
 const d = (description: string): JsonSchema => ({ description });
+const CERT_SHA256_DOC =
+  'pinned certificate: SHA-256 fingerprint of the leaf certificate (64 hex digits, colons and spaces optional; answered as `AB:CD:…`). '
+  + 'When set, only that certificate passes (chain and name are not verified) and another fails with `cert_pin` (docs/checks.md)';
 
 /** The spec's words for each field ("Monitor: common settings", "settings per kind"). */
 const DOCS = new Map<Dto, Record<string, JsonSchema>>([
@@ -86,13 +89,18 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
     json: d('rules on the JSON body, all must pass'),
     expect_header: d('a header that must be present and contain this text'),
     max_ms: d('a check slower than this fails (unlike slow_ms, which only marks Slow)'),
+    cert_sha256: d(CERT_SHA256_DOC),
   }],
   [HttpHeaderDto, { secret: d('masked in answers; names that look like credentials are always secret') }],
   [JsonRuleDto, { path: d('shape `$.a.b[0]`'), value: d('compared value; none for exists and not_exists') }],
   [TcpSettingsDto, { send: d('text sent after connecting'), expect_banner: d('the first line must start with this') }],
   [PingSettingsDto, { packets: d('passes if any reply comes back') }],
   [DnsSettingsDto, { resolver: d('an IP with an optional `:port`'), expect: d('some answer must contain this text') }],
-  [TlsSettingsDto, { sni: d('server name sent in the handshake (default: host)') }],
+  [TlsSettingsDto, {
+    sni: d('server name sent in the handshake (default: host)'),
+    tls_verify: d('false accepts self-signed, private-CA, expired or misnamed certificates; the certificate is still reported'),
+    cert_sha256: d(CERT_SHA256_DOC),
+  }],
   [HeartbeatSettingsDto, { grace_s: d('how late a ping may be, on top of interval_s') }],
 ]);
 

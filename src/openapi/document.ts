@@ -53,6 +53,10 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
     description: '`bad_request`: the body is not JSON, not sent as application/json in UTF-8, over its size limit, or not what its Content-Encoding says (docs/api.md#limits)',
   },
   UnsupportedEncoding: { status: 415, description: '`bad_request`: a Content-Encoding other than gzip, deflate or br' },
+  UnreadableBody: {
+    status: 400,
+    description: '`bad_request`: this route takes no body, but one was sent that cannot be read (not JSON, not UTF-8, over the size limit, or not what its Content-Encoding says)',
+  },
   SignIn: { status: 401, description: '`sign_in`: no credentials, or an unknown, revoked or expired key' },
   Forbidden: { status: 403, description: '`forbidden`: the key\'s scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON' },
   ForbiddenOrStepUp: {
@@ -80,7 +84,8 @@ function errorRefs(r: RouteDoc): Record<string, string> {
   const mutating = r.method !== 'get' && r.method !== 'head';
   const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].length > 0;
   if (r.servedAhead) return out;
-  if (r.body) out['400'] = 'BadRequest';
+  // Bodies are read before the handler, so a route that takes none still answers 400 to an unreadable one.
+  out['400'] = r.body ? 'BadRequest' : 'UnreadableBody';
   if (r.body && (r.body.type ?? 'application/json') === 'application/json') out['415'] = 'UnsupportedEncoding';
   if (!isPublic) out['401'] = 'SignIn';
   if (r.access.public !== true) {

@@ -25,6 +25,7 @@ export const CHECK_ERROR_CODES = [
   'tls', // TLS handshake failed for a reason other than the certificate
   'cert_expired', // certificate expired or not yet valid
   'cert_invalid', // untrusted chain or self-signed, or name mismatch
+  'cert_pin', // cert_sha256 is set and the leaf certificate has another fingerprint
   'status', // protocol status not in expect_status
   'redirects', // more than 5 redirects, or a redirect loop
   'body', // body_contains / body_not_contains failed

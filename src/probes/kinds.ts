@@ -54,6 +54,12 @@ export interface HttpSettings {
   json: JsonRule[];
   expect_header: { name: string; contains: string } | null;
   max_ms: number | null;
+  /**
+   * The SHA-256 fingerprint the leaf certificate must have (`AB:CD:…`, judge/cert-pin.ts), or null.
+   * Set, it replaces verification of the chain and the name on the monitored URL's origin.
+   * Last of the settings: monitors stored before it got it appended (migration CertPins).
+   */
+  cert_sha256: string | null;
 }
 
 export interface TcpSettings {
@@ -84,6 +90,10 @@ export interface TlsSettings {
   port: number;
   sni: string | null;
   tls_warn_days: number;
+  /** false accepts any certificate (self-signed, private CA, expired, another name); it is still reported. */
+  tls_verify: boolean;
+  /** As for http: the leaf's SHA-256 fingerprint, which replaces chain and name verification. */
+  cert_sha256: string | null;
 }
 
 export interface HeartbeatSettings {

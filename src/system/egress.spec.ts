@@ -15,7 +15,7 @@ const http = (over: Record<string, unknown> = {}, common_: Record<string, unknow
     settings: {
       url: 'http://nas.lan/health', method: 'GET', headers: [], body: null, content_type: null, auth: null, follow_redirects: true, ip_version: 'auto',
       resolve_to: null, tls_verify: true, tls_warn_days: 14, expect_status: '200-399', body_contains: null, body_not_contains: null, json: [],
-      expect_header: null, max_ms: null, ...over,
+      expect_header: null, max_ms: null, cert_sha256: null, ...over,
     },
   }) as MonitorConfig;
 const of = (kind: string, settings: Record<string, unknown>, over: Record<string, unknown> = {}) => ({ ...common, ...over, kind, settings }) as unknown as MonitorConfig;

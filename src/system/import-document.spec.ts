@@ -140,13 +140,13 @@ describe('TokenHolders', () => {
 describe('hasErrors', () => {
   const empty = (): ImportAnswer => ({
     dry_run: true, applied: false,
-    monitors: { created: [], updated: [], unchanged: [], errors: [] },
+    created: [], updated: [], unchanged: [], errors: [],
     channels: { created: [], updated: [], unchanged: [], errors: [] },
     status_page: { changed: false, errors: [] },
   });
   it.each<[string, (a: ImportAnswer) => void, boolean]>([
     ['none', () => undefined, false],
-    ['a monitor', (a) => a.monitors.errors.push({ slug: 'x', index: 0, fields: [] }), true],
+    ['a monitor', (a) => a.errors.push({ slug: 'x', index: 0, fields: [] }), true],
     ['a channel', (a) => a.channels.errors.push({ name: 'x', index: 0, fields: [] }), true],
     ['the status page', (a) => a.status_page.errors.push({ field: 'title', message: 'x' }), true],
   ])('%s', (_what, add, expected) => {

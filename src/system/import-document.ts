@@ -10,6 +10,7 @@ import { keepSecrets } from '../common/secret-fields';
 import { parseIso } from '../common/time';
 import { Channel, ChannelInput, parseChannelCreate, SAME_RECEIVER } from '../channels/channel-body';
 import { senderOf } from '../channels/senders/registry';
+import type { BulkAnswer } from '../monitors/bulk.service';
 import { canonicalJson } from '../common/canonical';
 import { slugify } from '../monitors/slug';
 import { EXPORT_FORMAT, TOKEN_FIELD } from './export-document';
@@ -227,15 +228,19 @@ export class TokenHolders {
 
 // ---- the answer ---------------------------------------------------------------------------
 
-export interface ImportAnswer {
+/**
+ * The spec answers POST /import "like bulk": the monitors' `created`, `updated`, `unchanged` and
+ * `errors` sit at the top level exactly as POST /monitors/bulk answers them (one type, so they
+ * cannot drift apart); channels and the status page have their own keys.
+ */
+export interface ImportAnswer extends BulkAnswer {
   dry_run: boolean;
   /** True only when the import was written; false for a dry run and whenever `errors` are reported. */
   applied: boolean;
-  monitors: { created: string[]; updated: string[]; unchanged: string[]; errors: { slug: string | null; index: number; fields: FieldError[] }[] };
   channels: { created: string[]; updated: string[]; unchanged: string[]; errors: ChannelError[] };
   status_page: { changed: boolean; errors: FieldError[] };
 }
 
 export function hasErrors(a: ImportAnswer): boolean {
-  return a.monitors.errors.length > 0 || a.channels.errors.length > 0 || a.status_page.errors.length > 0;
+  return a.errors.length > 0 || a.channels.errors.length > 0 || a.status_page.errors.length > 0;
 }

@@ -111,7 +111,7 @@ export class ImportService {
             text: `import applied: ${summary(plan.answer)}`,
             actor: actorName(caller),
             data: {
-              monitors: { created: plan.answer.monitors.created.length, updated: plan.answer.monitors.updated.length },
+              monitors: { created: plan.answer.created.length, updated: plan.answer.updated.length },
               channels: { created: plan.answer.channels.created.length, updated: plan.answer.channels.updated.length },
             },
           });
@@ -157,7 +157,7 @@ export class ImportService {
     const answer: ImportAnswer = {
       dry_run: doc.dryRun,
       applied: false,
-      monitors: { created: [], updated: [], unchanged: [], errors: [] },
+      created: [], updated: [], unchanged: [], errors: [],
       channels: { created: [], updated: [], unchanged: [], errors: channelPlan.errors },
       status_page: { changed: false, errors: [] },
     };
@@ -174,7 +174,7 @@ export class ImportService {
       // Checking a monitor takes about half a millisecond of CPU: let checks and pings run between batches.
       if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       const slug = split.ok ? split.item.slug : split.slug;
-      const fail = (fields: FieldError[]) => answer.monitors.errors.push({ slug, index, fields });
+      const fail = (fields: FieldError[]) => answer.errors.push({ slug, index, fields });
       if (slug !== null && seen.has(slug)) {
         fail([{ field: 'slug', message: 'appears more than once in this import; monitors are matched by slug' }]);
         continue;
@@ -197,7 +197,7 @@ export class ImportService {
       const same = previous !== null && canonicalJson(previous.monitor.config) === canonicalJson(config) && token.set === null;
       monitors.push({ index, slug: split.item.slug, config, existing: previous, setToken: token.set, outcome: !previous ? 'created' : same ? 'unchanged' : 'updated' });
     }
-    for (const p of monitors) answer.monitors[p.outcome].push(p.slug);
+    for (const p of monitors) answer[p.outcome].push(p.slug);
 
     const statusPage = await importStatusPage(this.pages, doc.statusPage);
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
@@ -271,7 +271,7 @@ function tokenFor(item: MonitorItem, previous: Stored | null): { ok: true; set: 
 }
 
 function changedAnything(a: ImportAnswer): boolean {
-  return a.monitors.created.length + a.monitors.updated.length + a.channels.created.length + a.channels.updated.length > 0 || a.status_page.changed;
+  return a.created.length + a.updated.length + a.channels.created.length + a.channels.updated.length > 0 || a.status_page.changed;
 }
 
 function isNamed(v: unknown): v is { name: string } {
@@ -280,5 +280,5 @@ function isNamed(v: unknown): v is { name: string } {
 
 function summary(a: ImportAnswer): string {
   const part = (what: string, s: { created: string[]; updated: string[] }) => `${what} ${s.created.length} created, ${s.updated.length} updated`;
-  return `${part('monitors', a.monitors)}; ${part('channels', a.channels)}`;
+  return `${part('monitors', a)}; ${part('channels', a.channels)}`;
 }

@@ -40,7 +40,7 @@ export function makeDns(name: string, resolver: string, over: Partial<DnsSetting
 }
 
 export function makeTls(port: number, over: Partial<TlsSettings> = {}): TlsSettings {
-  return { host: '127.0.0.1', port, sni: null, tls_warn_days: 14, ...over };
+  return { host: '127.0.0.1', port, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null, ...over };
 }
 
 /** Wall time of an async call, in ms. */

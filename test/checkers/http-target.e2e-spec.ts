@@ -1,4 +1,5 @@
 /** http checks: where they connect (ip_version, resolve_to, private targets) and TLS. */
+import { X509Certificate } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkHttp } from '../../src/probes/checkers/http';
@@ -28,6 +29,8 @@ afterAll(async () => {
   await Promise.all(Object.values(targets).map((t) => t.close()));
 });
 
+const fingerprint = (leaf: Leaf) => new X509Certificate(farmCerts()[leaf].cert).fingerprint256;
+const head = (leaf: Leaf) => fingerprint(leaf).split(':').slice(0, 8).join(':');
 const https = (leaf: Leaf, path = '/ok', host = '127.0.0.1') => `https://${host}:${targets[leaf].port}${path}`;
 
 describe('https certificates', () => {
@@ -65,6 +68,37 @@ describe('https certificates', () => {
     const result = await checkHttp(makeHttp(https(leaf), { tls_verify: false }), ctx, makeEnv());
     expect(result).toMatchObject({ outcome: 'up', status: 200 });
     expect(result.cert).not.toBeNull();
+  });
+
+  describe('a pinned certificate (cert_sha256)', () => {
+    it.each(['selfSigned', 'wrongName', 'valid'] as const)('accepts the pinned %s certificate, without trusting its issuer, tls_verify on', async (leaf) => {
+      const result = await checkHttp(makeHttp(https(leaf), { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
+      expect(result).toMatchObject({ outcome: 'up', status: 200, error: null });
+      expect(result.cert).not.toBeNull();
+    });
+
+    it('fails another certificate with cert_pin, naming both fingerprints, and sends nothing', async () => {
+      const result = await checkHttp(makeHttp(https('valid', '/never-pinned'), { cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      expect(result.error).toEqual({
+        code: 'cert_pin',
+        message: `certificate is not the pinned one: cert_sha256 expects ${head('selfSigned')}…, the server presented ${head('valid')}…`,
+      });
+      expect(result.cert).toMatchObject({ subject: 'localhost' });
+      expect(targets.valid.hits('/never-pinned')).toBe(0);
+    });
+
+    it('holds also when tls_verify is off: the pin is the stronger choice', async () => {
+      const result = await checkHttp(makeHttp(https('valid'), { tls_verify: false, cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      expect(result.error?.code).toBe('cert_pin');
+    });
+
+    it("pins the monitored URL's origin only: a redirect to another origin is verified as tls_verify says", async () => {
+      const to = encodeURIComponent(https('valid'));
+      const result = await checkHttp(makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      expect(result).toMatchObject({ outcome: 'up', status: 200 });
+      const refused = await checkHttp(makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }), ctx, makeEnv());
+      expect(refused.error).toEqual({ code: 'cert_invalid', message: 'certificate is not signed by a trusted authority' });
+    });
   });
 
   it('reports the certificate when the check fails on status', async () => {

@@ -1,4 +1,5 @@
 /** tls checks against loopback servers with each kind of certificate. */
+import { X509Certificate } from 'node:crypto';
 import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkTls } from '../../src/probes/checkers/tls';
 import type { TlsSettings } from '../../src/probes/kinds';
@@ -11,6 +12,7 @@ import { makeCtx, makeEnv, makeTls } from './factories';
 type Leaf = Exclude<keyof FarmCerts, 'ca'>;
 const LEAVES: Leaf[] = ['valid', 'selfSigned', 'expired', 'notYetValid', 'wrongName'];
 
+const fingerprint = (leaf: Leaf) => new X509Certificate(farmCerts()[leaf].cert).fingerprint256;
 const servers = {} as Record<Leaf, HttpTarget>;
 let tcp: TcpFarm;
 // Certificates are made against the real time, so this clock must read close to it.
@@ -48,6 +50,25 @@ describe('tls check', () => {
     const result = await checkTls(makeTls(servers[leaf].port, over), ctx, env);
     expect(result.error?.code ?? null).toBe(code);
     expect(result.cert).not.toBeNull();
+  });
+
+  it.each(['selfSigned', 'expired', 'wrongName'] as const)('accepts the %s certificate when tls_verify is off, and still reports it', async (leaf) => {
+    const result = await checkTls(makeTls(servers[leaf].port, { tls_verify: false }), ctx, makeEnv());
+    expect(result).toMatchObject({ outcome: 'up', error: null });
+    expect(result.cert).not.toBeNull();
+    expect(result.detail).toMatch(/^certificate (valid for|expired)/);
+  });
+
+  it.each(['selfSigned', 'wrongName', 'valid'] as const)('accepts the pinned %s certificate (cert_sha256), without trusting its issuer', async (leaf) => {
+    const result = await checkTls(makeTls(servers[leaf].port, { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
+    expect(result).toMatchObject({ outcome: 'up', error: null, cert: { subject: expect.any(String) } });
+  });
+
+  it.each([true, false])('fails another certificate than the pinned one with cert_pin (tls_verify %p), naming both fingerprints', async (verify) => {
+    const result = await checkTls(makeTls(servers.valid.port, { tls_verify: verify, cert_sha256: fingerprint('selfSigned') }), ctx, env);
+    const head = (leaf: Leaf) => fingerprint(leaf).split(':').slice(0, 8).join(':');
+    expect(result.error).toEqual({ code: 'cert_pin', message: `certificate is not the pinned one: cert_sha256 expects ${head('selfSigned')}…, the server presented ${head('valid')}…` });
+    expect(result.cert).toMatchObject({ issuer: 'Farsight Test CA' });
   });
 
   it('says how long ago an expired certificate ended', async () => {

@@ -775,7 +775,7 @@ describe('bulk changes', () => {
       fs.writeFileSync(file, JSON.stringify({ ...doc, monitors: [doc.monitors[0]] }));
       await page.getByLabel('Import a file').setInputFiles(file);
       await page.getByRole('heading', { name: 'What importing import.json would do' }).waitFor();
-      expect(await text(page, '#x-plan')).toContain('Created: 1');
+      expect(await text(page, '#x-plan')).toContain('Created: 1 imported-nas');
       await s.t.http.get('/api/v1/monitors/slug:imported-nas').set(bearer(await keyAt(s, 'read', 'imp'))).expect(404);
       await page.getByRole('button', { name: 'Apply the import' }).click();
       await page.locator('#x-done:not([hidden])').waitFor();

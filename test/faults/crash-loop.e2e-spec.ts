@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../bench/paths';
+import { formatWhen } from '../../src/common/time';
 import { spread } from '../../bench/stats';
 import { brokenInvariants, integrity, query, write } from './support/db-invariants';
 import { startTargets, startWebhookReceiver, Targets, WebhookReceiver } from './support/local-farm';
@@ -227,7 +228,7 @@ describe('crash loops: SIGKILL under load', () => {
       // The back-dated restart: one offline line, and its notice reached the receivers.
       const offline = await query<{ data: string }>(dbFile, "SELECT data FROM events WHERE kind = 'offline'");
       expect(offline).toHaveLength(1);
-      const from = new Date((JSON.parse(offline[0].data) as { from: number }).from).toISOString();
+      const from = formatWhen((JSON.parse(offline[0].data) as { from: number }).from);
       for (const r of [fast, slow]) expect(r.hits.filter((h) => h.types.includes('notice') && h.raw.includes(from)).length).toBeGreaterThanOrEqual(1);
 
       // History: every steady monitor was checked every interval, apart from the kill gaps.

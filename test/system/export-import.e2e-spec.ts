@@ -150,7 +150,7 @@ describe('import', () => {
     expect(res.body).toEqual({
       dry_run: false,
       applied: true,
-      monitors: { created: ['database', 'nas', 'nightly-backup'], updated: [], unchanged: [], errors: [] },
+      created: ['database', 'nas', 'nightly-backup'], updated: [], unchanged: [], errors: [],
       channels: { created: ['Chat', 'Mail', 'Ops'], updated: [], unchanged: [], errors: [] },
       status_page: { changed: false, errors: [] },
     });
@@ -170,7 +170,7 @@ describe('import', () => {
     await populate(a);
     const doc = await exportOf(a, '?secrets=1');
     const dry = await importInto(b, doc).expect(200);
-    expect(dry.body).toMatchObject({ dry_run: true, applied: false, monitors: { created: ['database', 'nas', 'nightly-backup'] }, channels: { created: ['Chat', 'Mail', 'Ops'] } });
+    expect(dry.body).toMatchObject({ dry_run: true, applied: false, created: ['database', 'nas', 'nightly-backup'], channels: { created: ['Chat', 'Mail', 'Ops'] } });
     expect(await counts(b)).toEqual({ monitors: 0, channels: 0, listedChannels: 0 });
     expect((await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items).toEqual([]);
     const real = await importInto(b, doc, false).expect(200);
@@ -185,7 +185,7 @@ describe('import', () => {
     const again = await importInto(b, doc, false).expect(200);
     expect(again.body).toMatchObject({
       applied: true,
-      monitors: { created: [], updated: [], unchanged: ['database', 'nas', 'nightly-backup'] },
+      created: [], updated: [], unchanged: ['database', 'nas', 'nightly-backup'],
       channels: { created: [], updated: [], unchanged: ['Chat', 'Mail', 'Ops'] },
     });
     const importedLines = async () => (await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items;
@@ -193,7 +193,7 @@ describe('import', () => {
     doc.monitors[0].interval_s = 300;
     doc.channels[0].events = ['down'];
     const changed = await importInto(b, doc, false).expect(200);
-    expect(changed.body).toMatchObject({ monitors: { updated: ['database'], unchanged: ['nas', 'nightly-backup'] }, channels: { updated: ['Chat'], unchanged: ['Mail', 'Ops'] } });
+    expect(changed.body).toMatchObject({ updated: ['database'], unchanged: ['nas', 'nightly-backup'], channels: { updated: ['Chat'], unchanged: ['Mail', 'Ops'] } });
     expect((await b.t.http.get('/api/v1/monitors/slug:database').set(bearer(b.read)).expect(200)).body.interval_s).toBe(300);
     const chat = (await b.t.http.get('/api/v1/channels').set(bearer(b.read)).expect(200)).body.items.find((c: { name: string }) => c.name === 'Chat');
     expect(chat.events).toEqual(['down']);
@@ -210,7 +210,7 @@ describe('import', () => {
       masked.monitors[1].interval_s = 120;
       masked.channels[2].enabled = false;
       const res = await importInto(a, masked, false).expect(200);
-      expect(res.body).toMatchObject({ applied: true, monitors: { updated: ['nas'] }, channels: { updated: ['Ops'] } });
+      expect(res.body).toMatchObject({ applied: true, updated: ['nas'], channels: { updated: ['Ops'] } });
       const after = await exportOf(a, '?secrets=1');
       expect(after.monitors[1].http).toEqual(before.monitors[1].http);
       expect(after.channels[2].config).toEqual(before.channels[2].config);
@@ -226,7 +226,7 @@ describe('import', () => {
       const before = await exportOf(a, '?secrets=1');
       const res = await importInto(a, masked, false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.monitors.errors).toEqual([
+      expect(res.body.errors).toEqual([
         { slug: 'nas', index: 1, fields: expect.arrayContaining([{ field: 'http.auth.token', message: expect.stringContaining('changed: send the secret again') }]) },
         { slug: 'nas-copy', index: 3, fields: expect.arrayContaining([{ field: 'http.auth.token', message: expect.stringContaining('no stored value') }]) },
       ]);
@@ -242,7 +242,7 @@ describe('import', () => {
       await populate(a);
       const res = await importInto(b, await exportOf(a), false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.monitors.errors.map((e: { slug: string; fields: { field: string }[] }) => [e.slug, e.fields.map((f) => f.field)])).toEqual([
+      expect(res.body.errors.map((e: { slug: string; fields: { field: string }[] }) => [e.slug, e.fields.map((f) => f.field)])).toEqual([
         ['nas', ['http.auth.token', 'http.headers[0].value']],
       ]);
       expect(res.body.channels.errors.map((e: { name: string; fields: { field: string }[] }) => [e.name, e.fields.map((f) => f.field).sort()])).toEqual([
@@ -262,10 +262,10 @@ describe('import', () => {
       const channels = [{ name: 'Ops', kind: 'email', config: { to: ['ops@example.com'] } }];
       const res = await importInto(b, docOf(monitors, channels), false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.monitors.errors).toEqual([
+      expect(res.body.errors).toEqual([
         { slug: 'service-7', index: 7, fields: expect.arrayContaining([expect.objectContaining({ field: 'tcp.port' })]) },
       ]);
-      expect(res.body.monitors.created).toHaveLength(9);
+      expect(res.body.created).toHaveLength(9);
       expect(res.body.channels.created).toEqual(['Ops']);
       expect(await counts(b)).toEqual({ monitors: 0, channels: 0, listedChannels: 0 });
       expect((await b.t.http.get('/api/v1/events?kind=monitor_created,imported').set(bearer(b.read)).expect(200)).body.items).toEqual([]);
@@ -299,7 +299,7 @@ describe('import', () => {
     ])('reports %s in errors', async (_what, monitor, field) => {
       const res = await importInto(b, docOf([monitor]), false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.monitors.errors).toEqual([expect.objectContaining({ index: 0, fields: expect.arrayContaining([expect.objectContaining({ field })]) })]);
+      expect(res.body.errors).toEqual([expect.objectContaining({ index: 0, fields: expect.arrayContaining([expect.objectContaining({ field })]) })]);
       expect(await counts(b)).toMatchObject({ monitors: 0 });
     });
 
@@ -308,7 +308,7 @@ describe('import', () => {
         b,
         docOf([tcpMonitor({ name: 'A' }), tcpMonitor({ name: 'B', slug: 'a' })], [{ name: 'X', kind: 'email', config: { to: ['a@b.c'] } }, { name: 'X', kind: 'email', config: { to: ['d@e.f'] } }]),
       ).expect(200);
-      expect(res.body.monitors.errors).toEqual([{ slug: 'a', index: 1, fields: [{ field: 'slug', message: expect.stringContaining('more than once') }] }]);
+      expect(res.body.errors).toEqual([{ slug: 'a', index: 1, fields: [{ field: 'slug', message: expect.stringContaining('more than once') }] }]);
       expect(res.body.channels.errors).toEqual([{ name: 'X', index: 1, fields: [{ field: 'name', message: expect.stringContaining('more than once') }] }]);
     });
 
@@ -318,11 +318,21 @@ describe('import', () => {
       expect(res.body.channels.errors).toEqual([{ name: 'Team', index: 0, fields: [{ field: 'kind', message: expect.stringContaining('keeps its kind') }] }]);
     });
 
+    it('answers the monitors at the top level exactly as POST /monitors/bulk does (the spec: "like bulk")', async () => {
+      await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Same' })).expect(201);
+      await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Old', interval_s: 60 })).expect(201);
+      const monitors = [tcpMonitor({ name: 'Same' }), tcpMonitor({ name: 'Old', interval_s: 300 }), tcpMonitor({ name: 'Fresh' }), tcpMonitor({ name: 'Bad', interval_s: 1 })];
+      const bulk = (await b.t.http.post('/api/v1/monitors/bulk').set(bearer(b.write)).send({ monitors, dry_run: true }).expect(200)).body;
+      const imported = (await importInto(b, docOf(monitors)).expect(200)).body;
+      expect(bulk).toMatchObject({ created: ['fresh'], updated: ['old'], unchanged: ['same'], errors: [expect.objectContaining({ slug: 'bad', index: 3 })] });
+      expect(imported).toEqual({ dry_run: true, applied: false, ...bulk, channels: { created: [], updated: [], unchanged: [], errors: [] }, status_page: { changed: false, errors: [] } });
+    });
+
     it('names channels stored here, and matches monitors by slug without deleting the others', async () => {
       await b.t.http.post('/api/v1/channels').set(bearer(b.admin)).send({ kind: 'email', name: 'Here', config: { to: ['a@b.c'] } }).expect(201);
       await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Stays' })).expect(201);
       const res = await importInto(b, docOf([tcpMonitor({ name: 'New', channels: ['Here'] })]), false).expect(200);
-      expect(res.body).toMatchObject({ applied: true, monitors: { created: ['new'] } });
+      expect(res.body).toMatchObject({ applied: true, created: ['new'] });
       const here = (await b.t.http.get('/api/v1/channels').set(bearer(b.read)).expect(200)).body.items[0].id;
       expect((await b.t.http.get('/api/v1/monitors/slug:new').set(bearer(b.read)).expect(200)).body.channels).toEqual([here]);
       await b.t.http.get('/api/v1/monitors/slug:stays').set(bearer(b.read)).expect(200);

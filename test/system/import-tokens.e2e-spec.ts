@@ -46,7 +46,7 @@ describe('import: one ping token hash, one monitor', () => {
     const doc = (await t.http.get('/api/v1/export?secrets=1').set(bearer(admin)).expect(200)).body;
     const copy = { ...doc.monitors[0], slug: 'backup-copy', name: 'Backup copy' };
     const answer = await bothRuns(docOf([copy]));
-    expect(answer.monitors).toEqual({
+    expect(answer).toMatchObject({
       created: [],
       updated: [],
       unchanged: [],
@@ -54,24 +54,24 @@ describe('import: one ping token hash, one monitor', () => {
     });
     await t.http.get(`/hb/${hb.heartbeat_url.split('/hb/')[1]}`).expect(200);
     // The same item under its own slug is the monitor itself: unchanged, as before.
-    expect((await importDoc(doc, false).expect(200)).body.monitors.unchanged).toEqual(['nightly-backup']);
+    expect((await importDoc(doc, false).expect(200)).body.unchanged).toEqual(['nightly-backup']);
   });
 
   it('refuses two items of one document with one hash, naming the first', async () => {
     const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'One', [FIELD]: HASH }), tcpMonitor(), heartbeatMonitor({ name: 'Two', [FIELD]: HASH })]));
-    expect(answer.monitors.created).toEqual(['one', 'database']);
-    expect(answer.monitors.errors).toEqual([{ slug: 'two', index: 2, fields: [{ field: FIELD, message: expect.stringContaining('item 0 ("one")') }] }]);
+    expect(answer.created).toEqual(['one', 'database']);
+    expect(answer.errors).toEqual([{ slug: 'two', index: 2, fields: [{ field: FIELD, message: expect.stringContaining('item 0 ("one")') }] }]);
   });
 
   it('lists the token problem beside the item\'s other problems, so one corrected document goes through', async () => {
     const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'One', [FIELD]: HASH }), heartbeatMonitor({ name: 'Two', interval_s: 5, [FIELD]: HASH })]));
-    expect(answer.monitors.errors).toEqual([{ slug: 'two', index: 1, fields: [expect.objectContaining({ field: 'interval_s' }), { field: FIELD, message: expect.stringContaining('item 0') }] }]);
+    expect(answer.errors).toEqual([{ slug: 'two', index: 1, fields: [expect.objectContaining({ field: 'interval_s' }), { field: FIELD, message: expect.stringContaining('item 0') }] }]);
   });
 
   it('refuses a hash held by a stored monitor that the same document moves to another hash (one rule, whatever the order of writes)', async () => {
     await importDoc(docOf([heartbeatMonitor({ name: 'Old', [FIELD]: HASH })]), false).expect(200);
     const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'New', [FIELD]: HASH }), heartbeatMonitor({ name: 'Old', [FIELD]: 'cd'.repeat(32) })]));
-    expect(answer.monitors.errors).toEqual([{ slug: 'new', index: 0, fields: [{ field: FIELD, message: expect.stringContaining('"old"') }] }]);
+    expect(answer.errors).toEqual([{ slug: 'new', index: 0, fields: [{ field: FIELD, message: expect.stringContaining('"old"') }] }]);
   });
 
   it('gives a stored monitor a hash nobody holds, and the new token pings it', async () => {
@@ -80,7 +80,7 @@ describe('import: one ping token hash, one monitor', () => {
     const { createHash } = await import('node:crypto');
     const hash = createHash('sha256').update(token).digest('hex');
     const res = await importDoc(docOf([heartbeatMonitor({ name: 'Old', [FIELD]: hash })]), false).expect(200);
-    expect(res.body.monitors.updated).toEqual(['old']);
+    expect(res.body.updated).toEqual(['old']);
     await t.http.get(`/hb/${token}`).expect(200);
   });
 });

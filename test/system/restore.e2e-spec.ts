@@ -162,6 +162,58 @@ describe('farsight restore', () => {
     expect(await sql(dbOf(target), "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([{ value: '60' }]);
   }, 60_000);
 
+  it('a restore over a cleanly stopped service is not reported as a crash: the timeline says it was restored, and the offline time is the real one', async () => {
+    fs.cpSync(source, target, { recursive: true });
+    const now = Date.now();
+    // The replaced database: its service stopped cleanly 10 minutes ago.
+    await sql(dbOf(target), `UPDATE last_alive SET at = ${now - 10 * 60_000}, clean = 1`);
+    // A backup taken an hour ago of the running service: its mark is the periodic one (clean = 0),
+    // which alone would read as "stopped without warning".
+    const running = path.join(dir, `running-${n}.db`);
+    fs.copyFileSync(backup, running);
+    const takenAt = Math.floor((now - 60 * 60_000) / 60_000) * 60_000 + 5_000;
+    await sql(running, `UPDATE last_alive SET at = ${takenAt}, clean = 0`);
+
+    const forced = run(target, 'restore', running, '--force');
+    expect({ status: forced.status, stderr: forced.stderr }).toEqual({ status: 0, stderr: '' });
+    const served: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], { env: envFor(target), stdio: 'ignore' });
+    const exit = new Promise((r) => served.once('exit', r));
+    try {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok === true);
+    } finally {
+      served.kill('SIGTERM');
+      await exit;
+    }
+    const lines = (await sql(dbOf(target), "SELECT kind, actor, text, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id")) as { kind: string; actor: string; text: string; data: string }[];
+    const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(lines.map((l) => l.kind)).toEqual(['restored', 'offline']);
+    const [restored, offline] = lines;
+    expect(restored.text).toBe(`The database was restored from a backup taken at ${when(takenAt)} (farsight restore): what happened after that time is not in it`);
+    expect(JSON.parse(restored.data)).toEqual({ backup_at: takenAt, replaced: { at: now - 10 * 60_000, clean: true } });
+    expect(offline.text).toContain('stopped cleanly');
+    expect(offline.text).not.toContain('without warning');
+    expect(offline.text).toContain(`from ${when(now - 10 * 60_000)} to `);
+    expect(offline.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/); // times as people read them, not RFC 3339
+    expect(JSON.parse(offline.data)).toMatchObject({ from: now - 10 * 60_000, clean: true });
+  }, 60_000);
+
+  it('a restore into a fresh data dir claims no offline period (nothing says when the old service stopped)', async () => {
+    fs.mkdirSync(target, { mode: 0o700 });
+    fs.copyFileSync(path.join(source, 'secret.key'), path.join(target, 'secret.key'));
+    expect(run(target, 'restore', backup).status).toBe(0);
+    const served: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], { env: envFor(target), stdio: 'ignore' });
+    const exit = new Promise((r) => served.once('exit', r));
+    try {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok === true);
+    } finally {
+      served.kill('SIGTERM');
+      await exit;
+    }
+    const lines = (await sql(dbOf(target), "SELECT kind, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id")) as { kind: string; data: string }[];
+    expect(lines.map((l) => l.kind)).toEqual(['restored']);
+    expect(JSON.parse(lines[0].data)).toMatchObject({ replaced: null });
+  }, 60_000);
+
   describe('refuses a backup it cannot use, and changes nothing', () => {
     const refusedWith = async (file: string, message: RegExp, prepare?: () => void) => {
       fs.cpSync(source, target, { recursive: true });

@@ -56,6 +56,7 @@ export class HttpSettingsDto {
   @IsArray() @ArrayMaxSize(MAX_JSON_RULES) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => JsonRuleDto) json!: JsonRuleDto[];
   @Nullable() @IsObject() @ValidateNested() @Type(() => ExpectHeaderDto) expect_header!: ExpectHeaderDto | null;
   @Nullable() @IsInt() @Min(1) @Max(60_000) max_ms!: number | null;
+  @Nullable() @IsString() @MaxLength(200) cert_sha256!: string | null;
 }
 
 export class TcpSettingsDto {
@@ -85,6 +86,8 @@ export class TlsSettingsDto {
   @IsInt() @Min(1) @Max(65535) port!: number;
   @Nullable() @IsString() @Length(1, 253) sni!: string | null;
   @IsInt() @Min(0) @Max(365) tls_warn_days!: number;
+  @IsBoolean() tls_verify!: boolean;
+  @Nullable() @IsString() @MaxLength(200) cert_sha256!: string | null;
 }
 
 export class HeartbeatSettingsDto {

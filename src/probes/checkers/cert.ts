@@ -4,9 +4,11 @@
  * verify in the secureConnect listener, so the certificate is known even when it is rejected;
  * the listener runs before any request byte is sent.
  */
+import { createHash } from 'node:crypto';
 import * as tls from 'node:tls';
 import type { CertInfo, CheckError } from '../check-result';
 import { toIso } from '../../common/time';
+import { colonHex, judgeCertPin } from '../judge/cert-pin';
 import type { CheckerEnv } from './env';
 import { failure } from './result-builders';
 
@@ -61,6 +63,25 @@ export function verifyPeer(socket: tls.TLSSocket, identity: string, cert: CertIn
     return failure('cert_invalid', `certificate does not match ${identity}${names}`);
   }
   return null;
+}
+
+/**
+ * The verdict on a handshake: a pinned fingerprint (`cert_sha256`) replaces verification of the
+ * chain and the name (the pin says exactly which certificate to trust, so a self-signed or
+ * private-CA one passes and any other fails); without a pin, `verify` false accepts anything.
+ */
+export function judgePeer(socket: tls.TLSSocket, identity: string, cert: CertInfo | null, pin: string | null, verify: boolean): CheckError | null {
+  if (pin !== null) {
+    const raw = socket.getPeerCertificate()?.raw;
+    if (!raw) return failure('tls', 'the server presented no certificate');
+    return judgeCertPin(pin, leafSha256(raw));
+  }
+  return verify ? verifyPeer(socket, identity, cert) : null;
+}
+
+/** The SHA-256 fingerprint of a DER certificate, in the stored form of `cert_sha256`. */
+export function leafSha256(der: Buffer): string {
+  return colonHex(createHash('sha256').update(der).digest('hex'));
 }
 
 // One secure context per env: building it parses every root certificate, far too slow per check.

@@ -8,7 +8,7 @@ import * as https from 'node:https';
 import { isIP, LookupFunction, Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { CertInfo, CheckPhases } from '../check-result';
-import { certInfo, skipNodeIdentityCheck, verifyPeer } from './cert';
+import { certInfo, judgePeer, skipNodeIdentityCheck } from './cert';
 import { Deadline, lapTimer } from './deadline';
 import { CheckFailure, failure } from './result-builders';
 
@@ -36,6 +36,8 @@ export interface HopTarget {
   identity: string;
   lookup: LookupFunction;
   tlsVerify: boolean;
+  /** `cert_sha256` on the monitored URL's origin (a redirect elsewhere is verified as tls_verify says). */
+  pin: string | null;
   trust: { secureContext?: SecureContext };
 }
 
@@ -122,7 +124,7 @@ function watchSocket(socket: Socket, secure: boolean, target: HopTarget, trace: 
     const cert = certInfo(tlsSocket.getPeerCertificate());
     trace.cert ??= cert;
     // Runs before the request is flushed, so nothing is sent to a server that fails verification.
-    const problem = target.tlsVerify ? verifyPeer(tlsSocket, target.identity, cert) : null;
+    const problem = judgePeer(tlsSocket, target.identity, cert, target.pin, target.tlsVerify);
     if (problem) socket.destroy(new CheckFailure(problem));
   });
 }

@@ -128,6 +128,7 @@ function hopTarget(hop: Hop, first: URL, settings: HttpSettings, ctx: CheckConte
     identity: hostname,
     lookup: guardedLookup(settings.ip_version, ctx.allow_private_targets),
     tlsVerify: settings.tls_verify,
+    pin: hop.url.origin === first.origin ? (settings.cert_sha256 ?? null) : null,
     trust: trustOptions(env),
   };
 }

@@ -8,7 +8,7 @@ import * as tls from 'node:tls';
 import type { CertInfo, CheckError, CheckResult } from '../check-result';
 import type { CheckContext, TlsSettings } from '../kinds';
 import { describeCertValidity } from '../judge/cert-validity';
-import { certInfo, skipNodeIdentityCheck, trustOptions, verifyPeer } from './cert';
+import { certInfo, judgePeer, skipNodeIdentityCheck, trustOptions } from './cert';
 import { Deadline, lapTimer, msSince, withDeadline } from './deadline';
 import type { CheckerEnv } from './env';
 import { describeSocketError, hostPort } from './net-errors';
@@ -61,7 +61,8 @@ async function probe(
     await handshake(socket, phases);
     const cert = certInfo(socket.getPeerCertificate());
     if (!cert) return { error: failure('tls', 'the server presented no certificate'), cert: null };
-    return { error: verifyPeer(socket, identity, cert), cert };
+    // Stored before tls_verify and cert_sha256 existed, a monitor has neither: it verifies, as it did.
+    return { error: judgePeer(socket, identity, cert, settings.cert_sha256 ?? null, settings.tls_verify !== false), cert };
   } catch (err) {
     return { error: describeSocketError(err, hostPort(settings.host, settings.port)), cert: null };
   } finally {
