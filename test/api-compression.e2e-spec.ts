@@ -4,9 +4,8 @@
  * the bytes as they are. Raw requests, so the test reads the bytes on the wire and decodes them itself.
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
-import { bearer, createKey, createOwner, startApp, TestApp } from './support/app';
+import { startListeningApp, TestApp } from './support/app';
 import { httpMonitor } from './support/monitors';
 
 interface Raw {
@@ -17,28 +16,19 @@ interface Raw {
 
 describe('compressed API answers', () => {
   let t: TestApp;
-  let key: string;
-  let server: http.Server;
   let port: number;
+  let write: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startApp();
-    const { cookie } = await createOwner(t);
-    key = await createKey(t, cookie, 'write');
+    ({ t, port, write } = await startListeningApp());
     const monitors = Array.from({ length: 60 }, (_, i) => httpMonitor({ name: `Service ${i}` }, { url: `http://10.0.0.${i + 1}/health` }));
-    await t.http.post('/api/v1/monitors/bulk').set(bearer(key)).send({ monitors, dry_run: false }).expect(200);
-    server = http.createServer(t.app.getHttpServer().listeners('request')[0] as http.RequestListener);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    await t.http.post('/api/v1/monitors/bulk').set(write).send({ monitors, dry_run: false }).expect(200);
   });
-  afterAll(async () => {
-    await new Promise<void>((r) => server.close(() => r()));
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   const get = (path: string, headers: Record<string, string>, method = 'GET') =>
     new Promise<Raw>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, method, headers: { ...bearer(key), ...headers } }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers: { ...write, ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

@@ -10,7 +10,7 @@ import * as zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { REQUEST_DEADLINE_MS } from '../src/common/request-limits';
-import { bearer, createKey, createOwner, startApp, TestApp } from './support/app';
+import { startApp, startListeningApp, TestApp } from './support/app';
 
 interface Answer {
   status: number;
@@ -30,12 +30,7 @@ describe('bodies that fail before a handler runs', () => {
   let write: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startApp();
-    const { cookie } = await createOwner(t);
-    write = bearer(await createKey(t, cookie, 'write'));
-    const server = t.app.getHttpServer() as Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    ({ t, port, write } = await startListeningApp());
   });
   afterAll(async () => t.close());
   beforeEach(() => {

@@ -3,8 +3,7 @@
  * bodies, URLs and headers are answered. Node's http client, so a test can stop sending halfway.
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
+import { TestApp, startListeningApp } from './support/app';
 import { heartbeatMonitor } from './support/monitors';
 
 interface Answer {
@@ -22,12 +21,7 @@ describe('request limits', () => {
   let write: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startApp();
-    const { cookie } = await createOwner(t);
-    write = bearer(await createKey(t, cookie, 'write'));
-    const server = t.app.getHttpServer() as http.Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    ({ t, port, write } = await startListeningApp());
   });
   afterAll(async () => {
     await t.close();

@@ -121,3 +121,16 @@ export async function createKey(t: TestApp, cookie: string, scope: 'read' | 'wri
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * The app with an owner and a write key, listening on a port of 127.0.0.1: for tests that send
+ * raw requests (bodies cut short, encodings, bytes on the wire) that supertest would tidy up.
+ */
+export async function startListeningApp(): Promise<{ t: TestApp; port: number; write: Record<string, string> }> {
+  const t = await startApp();
+  const { cookie } = await createOwner(t);
+  const write = bearer(await createKey(t, cookie, 'write'));
+  const server = t.app.getHttpServer() as import('node:http').Server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { t, port: (server.address() as import('node:net').AddressInfo).port, write };
+}
