@@ -251,7 +251,8 @@ describe('the overview', () => {
       target.status = 500;
       await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
       await row.locator('.status.down').waitFor();
-      expect(await text(page, '#incidents')).toContain('Flip target');
+      // The row may go down from its re-read before the incident's event arrives.
+      await page.locator('#incident-list li', { hasText: 'Flip target' }).waitFor();
 
       target.status = 200;
       await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);

@@ -1,0 +1,98 @@
+/**
+ * The dashboard's rough edges a first-time owner tripped over (issue 33), in Debian's Chromium:
+ * live figures of the overview, the monitor form's errors, the heartbeat page, the webhook form,
+ * the incident page, API keys and the smaller polish. One browser and one served app for the
+ * file; screenshots go to test/artifacts/dashboard/ (git-ignored), to look at after a change.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { bearer } from '../support/app';
+import { createOwnerAt, keyAt, launch, ownerSession, serve, Served, signedInContext } from '../support/browser';
+import { startSwitchServer, SwitchServer } from '../support/switch-server';
+
+jest.setTimeout(120_000);
+
+const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts', 'dashboard');
+
+let browser: Browser;
+let s: Served;
+let target: SwitchServer;
+let write: string;
+
+beforeAll(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  [browser, s, target] = await Promise.all([launch(), serve(), startSwitchServer()]);
+  await createOwnerAt(s);
+  write = await keyAt(s, 'write', 'polish');
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.t.close();
+  await target?.close();
+});
+
+/** A signed-in page at a width; page errors and console errors are gathered. */
+async function open(width: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await signedInContext(browser, s, await ownerSession(s), { viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
+
+async function monitor(body: Record<string, unknown>): Promise<number> {
+  const res = await s.t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201);
+  return res.body.id as number;
+}
+
+const checkNow = (id: number) => s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
+
+describe('the overview', () => {
+  it('follows a monitor going down in every figure: tiles, its group header and its row, without a reload', async () => {
+    target.status = 200;
+    const id = await monitor({ name: 'Lab router', kind: 'http', group: 'Lab', confirm_after: 1, recover_after: 1, http: { url: target.url } });
+    await monitor({ name: 'Lab switch', kind: 'http', group: 'Lab', http: { url: target.url } });
+    await checkNow(id);
+    s.t.clock.advance(60_000);
+    await checkNow(id);
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/?q=lab`);
+      const row = page.locator(`.mon[data-id="${id}"]`);
+      await row.locator('.status.up').waitFor();
+      await page.locator('#live', { hasText: 'Live' }).waitFor();
+      const group = page.locator('section.group', { hasText: 'Lab router' }).locator('h3');
+      expect(await group.innerText()).toContain('2 monitors');
+      expect(await group.innerText()).not.toContain('down');
+      expect(await text(page, `.mon[data-id="${id}"] .u24`)).toContain('100%');
+      await page.evaluate('window.__loads = performance.getEntriesByType("navigation").length');
+
+      target.status = 500;
+      await checkNow(id);
+      await row.locator('.status.down').waitFor();
+      await page.locator('section.group h3', { hasText: '2 monitors, 1 down' }).waitFor();
+      expect(await text(page, '#counts')).toContain('1 down');
+      // A minute down after a minute up: the row's 24 hours say so, from the stream's next check.
+      s.t.clock.advance(60_000);
+      await checkNow(id);
+      await page.locator(`.mon[data-id="${id}"] .u24`, { hasText: '50.0%' }).waitFor();
+      await page.locator('#incident-list li', { hasText: 'Lab router' }).waitFor();
+      await shot(page, 'polish-overview-live-down-1280');
+      expect(await page.evaluate('window.__loads')).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      target.status = 200;
+      await context.close();
+    }
+  });
+});
