@@ -96,3 +96,37 @@ describe('the overview', () => {
     }
   });
 });
+
+describe('the monitor form', () => {
+  it('shows every problem at once, each by its field, in plain words, and suggests the name from the URL', async () => {
+    for (const width of [1280, 390]) {
+      const { context, page, errors } = await open(width);
+      try {
+        await page.goto(`${s.base}/monitors/new`);
+        await page.locator('#monitor-form:not([hidden])').waitFor();
+        await page.getByLabel('URL', { exact: true }).fill('not a url');
+        expect(await page.locator('#m-name').inputValue()).toBe('');
+        await page.getByRole('button', { name: 'Add the monitor' }).click();
+        await page.locator('#err-http-url').waitFor();
+        expect(await text(page, '#err-name')).toBe('Is needed: type a short name you will recognise, such as "Home router".');
+        expect(await text(page, '#err-http-url')).toContain('http:// or https:// URL');
+        expect(await page.locator('#m-name').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#http-url').getAttribute('aria-invalid')).toBe('true');
+        await shot(page, `polish-monitor-form-errors-${width}`);
+
+        await page.getByLabel('URL', { exact: true }).fill('https://www.nas.home.lan:8443/health');
+        expect(await page.locator('#m-name').inputValue()).toBe('nas.home.lan');
+        expect(await page.locator('#m-name-hint').isVisible()).toBe(true);
+        await page.getByLabel('URL', { exact: true }).fill('https://router.lan/');
+        expect(await page.locator('#m-name').inputValue()).toBe('router.lan');
+        // A name of the owner's own is never replaced.
+        await page.locator('#m-name').fill('Router');
+        await page.getByLabel('URL', { exact: true }).fill('https://gw.lan/');
+        expect(await page.locator('#m-name').inputValue()).toBe('Router');
+        expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
