@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer } from '../support/app';
-import { createOwnerAt, keyAt, launch, ownerSession, serve, Served, signedInContext } from '../support/browser';
+import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 
 jest.setTimeout(120_000);
@@ -124,6 +124,36 @@ describe('the monitor form', () => {
         await page.getByLabel('URL', { exact: true }).fill('https://gw.lan/');
         expect(await page.locator('#m-name').inputValue()).toBe('Router');
         expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
+describe('the heartbeat monitor page', () => {
+  it('has no "Check now" nor latency chart, names the kind once and says it goes down at the first missed ping', async () => {
+    const res = await s.t.http.post('/api/v1/monitors').set(bearer(write))
+      .send({ name: 'Nightly backup', kind: 'heartbeat', interval_s: 300, confirm_after: 3, heartbeat: { grace_s: 60 } }).expect(201);
+    const id = res.body.id as number;
+    await s.t.http.get(new URL(res.body.heartbeat_url as string).pathname).expect(200);
+    for (const width of [1280, 390]) {
+      const { context, page, errors } = await open(width);
+      try {
+        await page.goto(`${s.base}/monitors/${id}`);
+        await page.locator('#monitor:not([hidden])').waitFor();
+        await page.locator('#facts', { hasText: 'Last ping' }).waitFor();
+        expect(await page.locator('#check-now').isVisible()).toBe(false);
+        expect(await page.locator('#chart-section').isVisible()).toBe(false);
+        expect(await text(page, '.target-line')).toBe('Heartbeat · a job pings it every 5 min');
+        const facts = await text(page, '#facts');
+        expect(facts).toContain('A ping every 5 min; down as soon as one does not arrive within the 5 min and 1 min of grace');
+        expect(facts).not.toContain('failed checks');
+        expect(facts).toMatch(/next ping due by/i);
+        expect(await text(page, '#checks-title')).toBe('Recent pings and missed deadlines');
+        expect(await seriousAxeFindings(page)).toEqual([]);
+        await shot(page, `polish-heartbeat-${width}`);
+        expect(errors).toEqual([]);
       } finally {
         await context.close();
       }
