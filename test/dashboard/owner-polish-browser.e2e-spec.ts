@@ -160,3 +160,50 @@ describe('the heartbeat monitor page', () => {
     }
   });
 });
+
+describe('the webhook form', () => {
+  it('shows the receiver URL as typed, counts the secret to 16, generates one, and masks only stored values', async () => {
+    const doc = (await s.t.http.get('/api/openapi.json').expect(200)).body;
+    const webhook = doc.components.schemas.ChannelInput.properties.config.oneOf[2];
+    expect(webhook.properties.secret.anyOf[0].minLength).toBe(16);
+    for (const width of [1280, 390]) {
+      const { context, page, errors } = await open(width);
+      try {
+        await page.goto(`${s.base}/channels`);
+        await page.locator('#loading').waitFor({ state: 'hidden' });
+        await page.getByRole('button', { name: 'Add a channel' }).click();
+        await page.getByRole('radio', { name: /^Webhook/ }).check();
+        await page.getByLabel('Name', { exact: true }).fill(`Receiver ${width}`);
+        expect(await page.getByLabel('Receiver URL').getAttribute('type')).toBe('url');
+        await page.getByLabel('Receiver URL').fill('https://hooks.home.lan/farsight');
+        await page.getByLabel('Signing secret').fill('too-short');
+        expect(await text(page, '#cf-sign-count')).toBe('9 of at least 16 characters: 7 more');
+        await page.getByRole('button', { name: 'Generate' }).click();
+        const secret = await page.getByLabel('Signing secret').inputValue();
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(await page.getByLabel('Signing secret').getAttribute('type')).toBe('text');
+        expect(await text(page, '#cf-sign-count')).toBe('43 characters: long enough');
+        expect(await seriousAxeFindings(page)).toEqual([]);
+        await shot(page, `polish-webhook-new-${width}`);
+        await page.getByRole('button', { name: 'Add the channel' }).click();
+        await page.locator('.channel h3', { hasText: `Receiver ${width}` }).waitFor();
+
+        // Changing it: the stored URL and secret show masked; typing replaces the URL whole, in the clear.
+        await page.locator('.channel', { hasText: `Receiver ${width}` }).getByRole('button', { name: 'Change' }).click();
+        const url = page.getByLabel('Receiver URL');
+        expect(await url.getAttribute('type')).toBe('password');
+        expect(await url.inputValue()).toBe('********');
+        expect(await page.getByLabel('Signing secret').getAttribute('type')).toBe('password');
+        await url.click();
+        await page.keyboard.type('https://other.home.lan/hook');
+        expect(await url.inputValue()).toBe('https://other.home.lan/hook');
+        expect(await url.getAttribute('type')).toBe('url');
+        await shot(page, `polish-webhook-edit-${width}`);
+        await page.getByRole('button', { name: 'Cancel' }).click();
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
