@@ -4,7 +4,7 @@
 // one layout, not one per event.
 import './shell.js';
 import { del, errorWords, get, getAll, post, say } from './api.js';
-import { ago, duration, el, when } from './format.js';
+import { duration, el, when } from './format.js';
 import { buildRows, renameRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream, showLive } from './stream.js';
 
@@ -47,14 +47,21 @@ async function loadAll() {
   for (const [name, data] of queued) apply(name, data);
 }
 
+/** Set when the owner opened the status page or its editor (here or in status-page.js). */
+const PAGE_SEEN = 'farsight.status-page-seen';
+
 async function checklist() {
+  const page = await get('status-page');
+  drawPublicNote(page);
   if (localStorage.getItem('farsight.checklist') === 'hidden') return;
-  const [channels, page] = await Promise.all([get('channels'), get('status-page')]);
+  // The status page step is the owner's to judge: done once they have looked at the page or its
+  // editor, or saved it (a status_page_updated line), whether or not a monitor is public yet.
+  const seen = localStorage.getItem(PAGE_SEEN) === 'yes' || (await get('events?kind=status_page_updated&limit=1')).items.length > 0;
+  const channels = await get('channels');
   const steps = [
     ['step-monitor', monitors.size > 0],
     ['step-channel', channels.items.length > 0],
-    // Published: switched on, with at least one monitor on it.
-    ['step-page', page.enabled && page.monitors.some((m) => m.public)],
+    ['step-page', seen],
   ];
   for (const [id, done] of steps) {
     $(id).classList.toggle('done', done);
@@ -62,6 +69,14 @@ async function checklist() {
   }
   $('checklist').hidden = steps.every(([, done]) => done);
 }
+
+/** Says that /status is public while it is switched on (anyone with the address can read it). */
+function drawPublicNote(page) {
+  const note = $('public-note');
+  note.hidden = !page.enabled;
+  $('public-note-link').href = page.url || '/status';
+}
+$('public-note-link').addEventListener('click', () => localStorage.setItem(PAGE_SEEN, 'yes'));
 
 $('checklist-hide').addEventListener('click', () => {
   localStorage.setItem('farsight.checklist', 'hidden');
@@ -126,7 +141,8 @@ function drawIncidents() {
     const name = el('a', null, i.monitor_name);
     name.href = '/incidents/' + i.id;
     li.append(el('span', 'status down', 'Down'), name, el('span', 'cause', (i.cause && i.cause.message) || ''));
-    const t = el('time', 'muted', 'since ' + ago(i.started_at) + ' (' + duration(Date.now() - Date.parse(i.started_at)) + ')');
+    // How long, said once ("for 1 min 58 s"); the moment it began is the title.
+    const t = el('time', 'muted', 'for ' + duration(Math.max(0, Date.now() - Date.parse(i.started_at))));
     t.dateTime = i.started_at;
     t.title = when(i.started_at);
     li.appendChild(t);

@@ -598,7 +598,7 @@ describe('security, settings, timeline and diagnostics', () => {
 
       await page.goto(`${s.base}/timeline`);
       await page.locator('#lines li').first().waitFor();
-      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.getByRole('checkbox', { name: 'Settings changed' }).check();
       // The unfiltered list already holds the settings change just made: wait for the filtered one.
       // A function, not a string: the page's CSP forbids eval, which a string predicate needs once it polls.
       await page.waitForFunction(() => {
@@ -621,7 +621,7 @@ describe('security, settings, timeline and diagnostics', () => {
       const asked = page.waitForRequest((r) => unfiltered(r.url()));
       await page.goto(`${s.base}/timeline`);
       await asked;
-      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.getByRole('checkbox', { name: 'Settings changed' }).check();
       await page.locator('#lines li.tl-settings_changed').first().waitFor();
       const stale = page.waitForEvent('requestfinished', (r) => unfiltered(r.url()));
       release();
@@ -693,8 +693,10 @@ describe('the status page editor', () => {
       const saved = await s.t.http.get('/api/v1/status-page').set(bearer(write)).expect(200);
       expect(saved.body.title).toBe('Acme services');
       expect(saved.body.layout).toBe('ledger');
-      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public).sort((a: { sort: number }, b: { sort: number }) => a.sort - b.sort);
-      const names = new Map((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
+      // In the page's order: by sort, then by name (a save sends the order only when it changed).
+      const names = new Map<number, string>((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
+      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public)
+        .sort((a: { id: number; sort: number }, b: { id: number; sort: number }) => a.sort - b.sort || names.get(a.id)!.localeCompare(names.get(b.id)!));
       expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public mail', 'Public web']);
 
       await page.getByLabel(/^Upload a logo/).setInputFiles(logo);

@@ -207,3 +207,76 @@ describe('the webhook form', () => {
     }
   });
 });
+
+describe('incidents, the timeline and the first-run checklist', () => {
+  it('names the incident\'s monitor, and shows a saved note in its timeline, in words', async () => {
+    target.status = 500;
+    const id = await monitor({ name: 'Garage NAS', kind: 'http', confirm_after: 1, http: { url: target.url } });
+    await checkNow(id);
+    s.t.clock.advance(60_000);
+    await checkNow(id);
+    target.status = 200;
+    const list = await s.t.http.get(`/api/v1/incidents?monitor_id=${id}`).set(bearer(write)).expect(200);
+    const incident = list.body.items[0].id as number;
+    for (const width of [1280, 390]) {
+      const { context, page, errors } = await open(width);
+      try {
+        await page.goto(`${s.base}/incidents/${incident}`);
+        await page.locator('#incident:not([hidden])').waitFor();
+        expect(await text(page, '#i-sub')).toMatch(/^An incident of Garage NAS, since /);
+        expect(await page.locator('#i-sub a').innerText()).toBe('Garage NAS');
+        expect(await text(page, '#i-sub')).not.toContain(`Incident ${incident}`);
+        if (width === 1280) {
+          await page.getByLabel(/^Note/).fill('Disk swapped <b>tonight</b>\nback by 8');
+          await page.getByRole('button', { name: 'Save' }).click();
+          await page.locator('#ack-saved:not([hidden])').waitFor();
+        }
+        const line = page.locator('#timeline li', { hasText: 'added a note' });
+        await line.waitFor();
+        expect((await text(page, '#timeline li.tl-note .tl-kind')).toLowerCase()).toBe('note');
+        expect(await text(page, '#timeline li.tl-note .tl-text')).toContain('added a note: “Disk swapped <b>tonight</b> back by 8”');
+        expect(await page.locator('#timeline b').count()).toBe(0);
+        expect(await text(page, '#timeline')).not.toMatch(/\bfirst_up\b|\bstatus_page_updated\b/);
+        await shot(page, `polish-incident-${width}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('marks the status page step done once the owner has looked at it, says /status is public, and a save without changes writes no monitor lines', async () => {
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/`);
+      await page.locator('#checklist:not([hidden])').waitFor();
+      expect(await text(page, '#step-page')).toContain('(to do)');
+      expect(await text(page, '#public-note')).toContain('is public: anyone with its address can see the monitors you show on it');
+      // An open incident's age is said once ("for 3 min", not "since 3 min ago (3 min)").
+      expect(await text(page, '#incident-list li:first-child time')).toMatch(/^for \d+ (s|min|h|d)( \d+ (s|min|h))?$/);
+      await shot(page, 'polish-overview-checklist-1280');
+
+      const before = (await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200)).body.items.length;
+      await page.goto(`${s.base}/status-page`);
+      await page.locator('#editor:not([hidden])').waitFor();
+      await page.getByRole('button', { name: /^Save/ }).first().click();
+      await page.locator('#saved:not([hidden])').waitFor();
+      const after = (await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200)).body.items;
+      expect(after.length).toBe(before);
+
+      await page.goto(`${s.base}/`);
+      await page.locator('#step-page.done').waitFor({ state: 'attached' });
+
+      await page.goto(`${s.base}/timeline`);
+      await page.locator('#lines li').first().waitFor();
+      const labels = await page.locator('#filters label.check').allInnerTexts();
+      expect(labels.map((l) => l.trim())).toContain('Monitor changed');
+      expect(labels.join(' ')).not.toMatch(/_/);
+      expect(await text(page, '#lines')).toMatch(/monitor added/i);
+      await shot(page, 'polish-timeline-1280');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
