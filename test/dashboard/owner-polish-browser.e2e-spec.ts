@@ -280,3 +280,60 @@ describe('incidents, the timeline and the first-run checklist', () => {
     }
   });
 });
+
+describe('API keys', () => {
+  it('shows a new key whole with a copy button, asks before revoking in its own dialog, and keeps the list of the keys left', async () => {
+    for (const width of [1280, 390]) {
+      const { context, page, errors } = await open(width);
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      try {
+        await page.goto(`${s.base}/keys`);
+        await page.locator('#loading').waitFor({ state: 'hidden' });
+        await page.getByLabel('Name').fill(`backup ${width}`);
+        await page.getByRole('button', { name: 'Create the key' }).click();
+        await page.locator('#new-key:not([hidden])').waitFor();
+        const key = await page.locator('#nk-value').innerText();
+        expect(key).toMatch(/^fs_\S{20,}$/);
+        // Whole: the box is as wide as its text needs or wraps, nothing is cut off.
+        const fits = (await page.evaluate("(() => { const c = document.getElementById('nk-value'); return c.scrollWidth <= c.clientWidth + 1; })()")) as boolean;
+        expect(fits).toBe(true);
+        expect(await page.getByRole('button', { name: 'Copy the key' }).isVisible()).toBe(true);
+        await shot(page, `polish-keys-new-${width}`);
+        await page.getByRole('button', { name: 'I have copied it' }).click();
+
+        await page.getByRole('button', { name: `Revoke backup ${width}` }).click();
+        const dialog = page.getByRole('dialog', { name: `Revoke the key "backup ${width}"?` });
+        await dialog.waitFor();
+        expect(await seriousAxeFindings(page)).toEqual([]);
+        await shot(page, `polish-keys-revoke-${width}`);
+        await dialog.getByRole('button', { name: 'Revoke' }).click();
+        await page.getByRole('button', { name: `Revoke backup ${width}` }).waitFor({ state: 'detached' });
+        // Other keys remain (the test's own): the list stays, "No keys yet" does not show.
+        expect(await page.locator('#rows tr').count()).toBeGreaterThan(0);
+        expect(await page.locator('#empty').isVisible()).toBe(false);
+        expect(dialogs).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
+describe('small things', () => {
+  it('answers /favicon.ico with the dashboard\'s icon, signed out too', async () => {
+    const res = await s.t.http.get('/favicon.ico').buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    const ico = res.body as Buffer;
+    expect([ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6]]).toEqual([1, 1, 192]);
+    expect(ico.subarray(22, 26).toString('latin1')).toBe('\x89PNG');
+  });
+});
