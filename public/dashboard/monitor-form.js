@@ -252,7 +252,7 @@ $('test').addEventListener('click', async (ev) => {
   try {
     const body = collect();
     const r = await post('monitors/test', body);
-    $('test-body').replaceChildren(resultView(r));
+    $('test-body').replaceChildren(resultView(r, body.kind));
     box.hidden = false;
     box.scrollIntoView({ block: 'nearest' });
   } catch (err) {

@@ -5,7 +5,7 @@
 import './shell.js';
 import { ApiFailure, del, errorWords, get, newestOnly, post, say } from './api.js';
 import { drawChart, legend } from './chart.js';
-import { resultView } from './check-result.js';
+import { resultView, statusWords } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { openStream, showLive } from './stream.js';
@@ -187,7 +187,7 @@ function checkRow(c) {
   when0.appendChild(t);
   const res = el('td');
   res.appendChild(el('span', 'status ' + c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
-  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', c.status === null || c.status === undefined ? '–' : String(c.status)), el('td', 'err-cell', c.error ? c.error.message : ''));
+  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', statusWords(m.kind, c.status) || '–'), el('td', 'err-cell', c.error ? c.error.message : ''));
   return tr;
 }
 
@@ -233,7 +233,7 @@ async function act(button, label, work) {
 
 $('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {
   const r = await post(`monitors/${id}/check`);
-  $('cr-body').replaceChildren(resultView(r));
+  $('cr-body').replaceChildren(resultView(r, m.kind));
   $('check-result').hidden = false;
   await Promise.all([loadMonitor(), loadChecks(false)]);
 }));

@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer } from '../support/app';
 import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
+import { startDnsFarm } from '../fixtures/dns-farm';
 
 jest.setTimeout(120_000);
 
@@ -335,5 +336,48 @@ describe('small things', () => {
     const ico = res.body as Buffer;
     expect([ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6]]).toEqual([1, 1, 192]);
     expect(ico.subarray(22, 26).toString('latin1')).toBe('\x89PNG');
+  });
+});
+
+describe('the status page header', () => {
+  it('shows the title alone when there is no logo, without an empty coloured square', async () => {
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 700 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${s.base}/status`);
+        const brand = page.locator('header .brand, .brand').first();
+        await brand.waitFor();
+        expect(await brand.locator('.brand-name').count()).toBe(1);
+        expect(await brand.locator('span').count()).toBe(1);
+        expect(await page.locator('.brand-mark').count()).toBe(0);
+        await page.screenshot({ path: path.join(ARTIFACTS, `polish-status-header-${width}.png`) });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
+describe('the DNS test result', () => {
+  it('names the DNS answer code instead of "status 0"', async () => {
+    const farm = await startDnsFarm();
+    const { context, page, errors } = await open(1280);
+    try {
+      await page.goto(`${s.base}/monitors/new?kind=dns`);
+      await page.locator('#monitor-form:not([hidden])').waitFor();
+      await page.locator('#dns-name').fill('web.test');
+      await page.locator('#dns-resolver').fill(farm.resolver);
+      await page.getByRole('button', { name: 'Test now' }).click();
+      await page.locator('#test-result:not([hidden]) .result-head').waitFor();
+      const head = await text(page, '#test-result .result-head');
+      expect(head).toContain('answer NOERROR');
+      expect(head).not.toContain('status 0');
+      await page.locator('#test-result').screenshot({ path: path.join(ARTIFACTS, 'polish-dns-test-1280.png') });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await farm.close();
+    }
   });
 });
