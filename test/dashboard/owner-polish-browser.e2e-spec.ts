@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer } from '../support/app';
-import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import { AxeResults, createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { startDnsFarm } from '../fixtures/dns-farm';
 
@@ -378,6 +378,67 @@ describe('the DNS test result', () => {
     } finally {
       await context.close();
       await farm.close();
+    }
+  });
+});
+
+/** axe-core's findings of one rule, whatever their impact (landmark-unique is "moderate"). */
+async function axeRule(page: Page, rule: string): Promise<string[]> {
+  await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const results = (await page.evaluate(`axe.run(document, { runOnly: ['${rule}'], resultTypes: ['violations'] })`)) as AxeResults;
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Boxes of the elements that match, as [x, y, width, height]; with `ink`, of what they draw (text past their box included). */
+async function boxes(page: Page, selector: string, ink = false): Promise<number[][]> {
+  const of = ink ? '(() => { const g = document.createRange(); g.selectNodeContents(e); return g; })()' : 'e';
+  return (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => { const r = ${of}.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })`)) as number[][];
+}
+const overlap = (a: number[], b: number[]) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+
+describe('layout and landmarks', () => {
+  it('has no landmark-unique finding on the monitor, incident and channels pages', async () => {
+    target.status = 500;
+    const id = await monitor({ name: 'Landmarks', kind: 'http', confirm_after: 1, http: { url: target.url } });
+    await checkNow(id);
+    s.t.clock.advance(60_000);
+    await checkNow(id);
+    target.status = 200;
+    const incident = ((await s.t.http.get(`/api/v1/incidents?monitor_id=${id}`).set(bearer(write)).expect(200)).body.items[0] as { id: number }).id;
+    const { context, page, errors } = await open(1280);
+    try {
+      for (const [url, ready] of [[`/monitors/${id}`, '#monitor:not([hidden])'], [`/incidents/${incident}`, '#incident:not([hidden])'], ['/channels', '#loading[hidden]']]) {
+        await page.goto(`${s.base}${url}`);
+        await page.locator(ready).first().waitFor({ state: 'attached' });
+        expect([url, await axeRule(page, 'landmark-unique')]).toEqual([url, []]);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the status page editor usable: the drag handle clear of the checkbox, a slim save bar on a phone', async () => {
+    await monitor({ name: 'Editor row', kind: 'http', http: { url: target.url } });
+    for (const width of [1280, 390]) {
+      const context = await signedInContext(browser, s, await ownerSession(s), { viewport: { width, height: 844 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${s.base}/status-page`);
+        await page.locator('#editor:not([hidden])').waitFor();
+        await page.locator('#pub-list li').first().waitFor();
+        const handles = await boxes(page, '#pub-list li .handle', true);
+        const checks = await boxes(page, '#pub-list li input[type=checkbox]');
+        expect(handles.length).toBeGreaterThan(0);
+        handles.forEach((h, i) => expect([i, overlap(h, checks[i])]).toEqual([i, false]));
+        await page.screenshot({ path: path.join(ARTIFACTS, `polish-status-editor-${width}.png`) });
+        await page.locator('#pub-list').screenshot({ path: path.join(ARTIFACTS, `polish-status-editor-rows-${width}.png`) });
+        const bar = (await boxes(page, '#sp-form .actions'))[0];
+        // Sticky at the bottom of the screen: at most a tenth of a phone's height.
+        expect(bar[3]).toBeLessThanOrEqual(844 / 10);
+      } finally {
+        await context.close();
+      }
     }
   });
 });
