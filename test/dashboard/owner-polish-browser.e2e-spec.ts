@@ -442,3 +442,31 @@ describe('layout and landmarks', () => {
     }
   });
 });
+
+describe('card widths', () => {
+  it('gives every card of a page one width', async () => {
+    const id = await monitor({ name: 'Widths', kind: 'http', http: { url: target.url } });
+    const { context, page, errors } = await open(1440);
+    try {
+      const pages: [string, string, string | null][] = [
+        ['/channels', '#loading[hidden]', '#add'],
+        ['/keys', '#loading[hidden]', null],
+        ['/settings', '#settings-form:not([hidden])', null],
+        [`/monitors/${id}`, '#monitor:not([hidden])', '#mute-open'],
+      ];
+      for (const [url, ready, open] of pages) {
+        await page.goto(`${s.base}${url}`);
+        await page.locator(ready).first().waitFor({ state: 'attached' });
+        if (open) await page.locator(open).click();
+        const widths = (await page.evaluate(
+          "[...document.querySelectorAll('main .card-section')].filter((e) => e.offsetParent !== null && !e.closest('.card-section .card-section, .cards, dialog')).map((e) => Math.round(e.getBoundingClientRect().width))",
+        )) as number[];
+        expect([url, new Set(widths).size]).toEqual([url, 1]);
+        await shot(page, `polish-widths-${url.split('/')[1]}-1440`);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
