@@ -11,6 +11,9 @@ import { bearer } from '../support/app';
 import { AxeResults, createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { startDnsFarm } from '../fixtures/dns-farm';
+import { issueSetupLink } from '../../src/auth/links';
+import { totpAt } from '../../src/auth/totp';
+import { OWNER } from '../support/app';
 
 jest.setTimeout(120_000);
 
@@ -467,6 +470,53 @@ describe('card widths', () => {
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('first-run setup', () => {
+  it('offers the recovery codes to copy and download, shows the product mark, and continues with a button', async () => {
+    const fresh = await serve();
+    try {
+      for (const width of [390, 1280]) {
+        const link = (await issueSetupLink(fresh.t.db, fresh.t.clock.now(), fresh.t.config.publicUrl)).url;
+        const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        try {
+          await page.goto(`${fresh.base}${new URL(link).pathname}`);
+          await page.locator('#setup-form:not([hidden])').waitFor();
+          expect(await page.locator('h1 img[src$="mark.svg"]').count()).toBe(1);
+          if (width === 390) {
+            // The owner exists now: this round only looks at the page on a phone.
+            await shot(page, 'polish-setup-390');
+            continue;
+          }
+          const secret = await page.locator('#secret').innerText();
+          await page.getByLabel('Email').fill(OWNER.email);
+          await page.getByLabel('Password').fill(OWNER.password);
+          await page.getByLabel('Code').fill(totpAt(secret, fresh.t.clock.now()));
+          await page.getByRole('button', { name: 'Create the owner account' }).click();
+          await page.locator('#done:not([hidden])').waitFor();
+          const codes = await page.locator('#codes li').allInnerTexts();
+          expect(codes).toHaveLength(10);
+          const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as a file' }).click()]);
+          expect(download.suggestedFilename()).toBe('farsight-recovery-codes.txt');
+          const file = fs.readFileSync((await download.path())!, 'utf8');
+          for (const c of codes) expect(file).toContain(c);
+          expect(await page.getByRole('button', { name: 'Copy the codes' }).isVisible()).toBe(true);
+          const go = page.getByRole('link', { name: 'Continue to Farsight' });
+          expect(await go.getAttribute('class')).toBe('button');
+          expect(await seriousAxeFindings(page)).toEqual([]);
+          await shot(page, 'polish-setup-codes-1280');
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await fresh.t.close();
     }
   });
 });
