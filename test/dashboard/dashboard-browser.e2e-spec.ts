@@ -514,8 +514,9 @@ describe('incidents, channels and keys', () => {
       await page.getByRole('button', { name: 'I have copied it' }).click();
       expect(await page.locator('#nk-value').innerText()).toBe('');
       expect(await seriousAxeFindings(page)).toEqual([]);
-      page.once('dialog', (d) => d.accept());
+      // The page's own dialog asks (not the browser's confirm()).
       await page.getByRole('button', { name: 'Revoke grafana' }).click();
+      await page.getByRole('dialog', { name: 'Revoke the key "grafana"?' }).getByRole('button', { name: 'Revoke' }).click();
       await page.getByRole('button', { name: 'Revoke grafana' }).waitFor({ state: 'detached' });
       await s.t.http.get('/api/v1/summary').set(bearer(key)).expect(401);
       await page.setViewportSize({ width: 390, height: 844 });
