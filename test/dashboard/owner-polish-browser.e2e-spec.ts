@@ -92,6 +92,8 @@ describe('the overview', () => {
       await page.locator(`.mon[data-id="${id}"] .u24`, { hasText: '50.0%' }).waitFor();
       await page.locator('#incident-list li', { hasText: 'Lab router' }).waitFor();
       await shot(page, 'polish-overview-live-down-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'polish-overview-live-down-390');
       expect(await page.evaluate('window.__loads')).toBe(1);
       expect(errors).toEqual([]);
     } finally {
