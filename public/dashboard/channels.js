@@ -38,11 +38,73 @@ function showKind() {
 form.addEventListener('change', (ev) => { if (ev.target.name === 'kind') showKind(); });
 form.querySelector('[data-add]').addEventListener('click', () => addRow(form, 'config.headers', HEADER_ROW).querySelector('input').focus());
 
+// --- stored secrets and the signing secret ---------------------------------------------------
+
+const MASK = '********';
+const SECRET_MIN = 16;
+
+/**
+ * A URL or secret input: typed in the clear, so a typo can be seen; a stored value (answered as
+ * ********) is shown masked, and the first keystroke replaces it whole.
+ */
+function showStored(input, value, clearType) {
+  const stored = value === MASK;
+  input.value = value || '';
+  input.type = stored ? 'password' : clearType;
+  if (stored) input.dataset.stored = '1';
+  else delete input.dataset.stored;
+}
+for (const [id, clearType] of [['cf-chat-url', 'url'], ['cf-hook-url', 'url']]) {
+  $(id).addEventListener('beforeinput', (ev) => {
+    const input = ev.currentTarget;
+    if (!input.dataset.stored) return;
+    delete input.dataset.stored;
+    input.value = '';
+    input.type = clearType;
+  });
+}
+// The secret stays a password field (people may be watching), but a stored one is replaced whole too.
+$('cf-hook-secret').addEventListener('beforeinput', (ev) => {
+  const input = ev.currentTarget;
+  if (!input.dataset.stored) return;
+  delete input.dataset.stored;
+  input.value = '';
+});
+
+/** Says before submit how far the secret is from its 16 characters (a stored one is fine as it is). */
+function countSecret() {
+  const input = $('cf-hook-secret');
+  const n = input.value.length;
+  $('cf-sign-count').textContent = input.dataset.stored || n === 0 ? ''
+    : n < SECRET_MIN ? `${n} of at least ${SECRET_MIN} characters: ${SECRET_MIN - n} more` : `${n} characters: long enough`;
+}
+$('cf-hook-secret').addEventListener('input', countSecret);
+
+/** 32 random bytes as base64url: 43 characters of visible ASCII, none of them a space. */
+function randomSecret() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+$('cf-hook-generate').addEventListener('click', () => {
+  const input = $('cf-hook-secret');
+  delete input.dataset.stored;
+  input.value = randomSecret();
+  // Shown, so it can be copied to the receiver: the API never shows it again.
+  input.type = 'text';
+  countSecret();
+  input.focus();
+  input.select();
+});
+
 function openForm(c) {
   editing = c;
   form.reset();
   clearErrors(form);
   clearRows(form, 'config.headers');
+  // A form opened before (for another channel) may have left stored values masked or a secret shown.
+  showStored($('cf-chat-url'), '', 'url');
+  showStored($('cf-hook-url'), '', 'url');
+  showStored($('cf-hook-secret'), '', 'password');
   $('cf-title').textContent = c ? 'Change ' + c.name : 'Add a channel';
   $('cf-save').textContent = c ? 'Save the changes' : 'Add the channel';
   form.querySelectorAll('input[name=kind]').forEach((r) => {
@@ -54,13 +116,14 @@ function openForm(c) {
     form.elements.enabled.checked = c.enabled;
     form.querySelectorAll('input[name=events]').forEach((e) => { e.checked = c.events.includes(e.value); });
     if (c.kind === 'email') $('cf-to').value = (c.config.to || []).join('\n');
-    if (c.kind === 'chat') $('cf-chat-url').value = c.config.url || '';
+    if (c.kind === 'chat') showStored($('cf-chat-url'), c.config.url, 'url');
     if (c.kind === 'webhook') {
-      $('cf-hook-url').value = c.config.url || '';
-      $('cf-hook-secret').value = c.config.secret || '';
+      showStored($('cf-hook-url'), c.config.url, 'url');
+      showStored($('cf-hook-secret'), c.config.secret, 'password');
       for (const h of c.config.headers || []) addRow(form, 'config.headers', HEADER_ROW, h);
     }
   }
+  countSecret();
   showKind();
   form.hidden = false;
   form.elements.name.focus();

@@ -25,11 +25,24 @@ export function phaseBar(phases, total) {
   return wrap;
 }
 
-export function resultView(r) {
+/** DNS response codes (RFC 1035 and 6895): a DNS check's `status` is one of them. */
+const RCODES = { 0: 'NOERROR', 1: 'FORMERR', 2: 'SERVFAIL', 3: 'NXDOMAIN', 4: 'NOTIMP', 5: 'REFUSED' };
+
+/**
+ * A result's protocol status in words for its kind: "status 200" for HTTP, the response code's
+ * name for DNS ("NOERROR", not "status 0"), nothing when there is none.
+ */
+export function statusWords(kind, status) {
+  if (status === null || status === undefined) return '';
+  if (kind === 'dns') return RCODES[status] || 'rcode ' + status;
+  return String(status);
+}
+
+export function resultView(r, kind) {
   const box = el('div', 'result');
   const head = el('p', 'result-head');
   head.append(el('span', 'status ' + r.outcome, STATUS_WORDS[r.outcome] || r.outcome), document.createTextNode(' ' + (r.latency_ms === null ? '' : 'in ' + ms(r.latency_ms))));
-  if (r.status !== null && r.status !== undefined) head.appendChild(el('span', 'muted', ' · status ' + r.status));
+  if (r.status !== null && r.status !== undefined) head.appendChild(el('span', 'muted', kind === 'dns' ? ' · answer ' + statusWords(kind, r.status) : ' · status ' + r.status));
   head.appendChild(el('span', 'muted', ' · ' + when(r.at)));
   box.appendChild(head);
   if (r.error) {

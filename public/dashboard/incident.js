@@ -11,6 +11,8 @@ const id = Number(root.dataset.incidentId);
 const form = $('ack-form');
 let inc = null;
 let noteTouched = false;
+/** Each kind of timeline line in words (src/dashboard/timeline-kinds.ts, through the page). */
+const KIND_WORDS = JSON.parse($('timeline').dataset.kindWords || '{}');
 
 function fact(dl, term, value) {
   if (value === null || value === undefined || value === '') return;
@@ -27,9 +29,10 @@ function draw() {
   $('i-title').textContent = inc.monitor_name + (inc.ended_at ? ' was down' : ' is down');
   const sub = $('i-sub');
   sub.textContent = '';
-  const a = el('a', null, 'the monitor');
+  // Named by its monitor and when it began: the incident's id counts every monitor's incidents.
+  const a = el('a', null, inc.monitor_name);
   a.href = '/monitors/' + inc.monitor_id;
-  sub.append(document.createTextNode('Incident ' + inc.id + ' of '), a);
+  sub.append(document.createTextNode('An incident of '), a, document.createTextNode(', since ' + when(inc.started_at)));
   const dl = $('facts');
   dl.textContent = '';
   const state = el('span', 'status ' + (inc.ended_at ? 'up' : 'down'), inc.ended_at ? 'Ended' : 'Open');
@@ -50,7 +53,7 @@ function draw() {
     const li = el('li', 'tl-' + line.kind);
     const t = el('time', null, when(line.at));
     t.dateTime = line.at;
-    li.append(t, el('span', 'tl-kind', line.kind), el('span', 'tl-text', line.text));
+    li.append(t, el('span', 'tl-kind', KIND_WORDS[line.kind] || line.kind.replace(/_/g, ' ')), el('span', 'tl-text', line.text));
     tl.appendChild(li);
   }
   const body = $('checks');
@@ -81,7 +84,13 @@ form.addEventListener('submit', async (ev) => {
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
-    inc = Object.assign(inc, await patch('incidents/' + id, { acknowledged: $('ack').checked, note: $('note').value }));
+    // Only what changed: each field sent writes its words in the timeline ("withdrew an
+    // acknowledgement that was not given" for an untouched box would be noise).
+    const body = {};
+    if ($('ack').checked !== !!inc.acknowledged_at) body.acknowledged = $('ack').checked;
+    const note = $('note').value.trim() === '' ? null : $('note').value;
+    if (note !== inc.note) body.note = note;
+    if (Object.keys(body).length) inc = Object.assign(inc, await patch('incidents/' + id, body));
     noteTouched = false;
     await load();
     $('ack-saved').hidden = false;

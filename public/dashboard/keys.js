@@ -1,7 +1,7 @@
 // API keys: create one (shown once, with a copy button) and revoke them. Both need a fresh
 // sign-in, which the API module asks for when the session is older than 12 hours.
 import './shell.js';
-import { clearErrors, del, errorWords, fieldErrors, get, post } from './api.js';
+import { clearErrors, del, errorWords, fieldErrors, get, post, say } from './api.js';
 import { el, when } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -15,22 +15,43 @@ function row(k) {
   const b = el('button', 'secondary small danger', 'Revoke');
   b.type = 'button';
   b.setAttribute('aria-label', 'Revoke ' + k.name);
-  b.addEventListener('click', async () => {
-    if (!confirm('Revoke the key ' + k.name + '? Scripts using it stop working at once.')) return;
-    b.disabled = true;
-    try {
-      await del('keys/' + k.id);
-      await load();
-    } catch (err) {
-      b.disabled = false;
-      alert(errorWords(err));
-    }
-  });
+  b.addEventListener('click', () => askRevoke(k, b));
   cell.appendChild(b);
   tr.append(el('td', null, k.name), el('td', null, k.prefix + '…'), el('td', null, k.scope), el('td', null, when(k.created_at)),
     el('td', expired ? 'bad-text' : null, k.expires_at ? when(k.expires_at) + (expired ? ' (expired)' : '') : 'never'), el('td', null, last), cell);
   return tr;
 }
+
+// Revoking asks in the page's own dialog (a browser confirm() cannot be styled, read by every
+// screen reader the same way, or show why a revoke failed).
+const revokeDialog = $('revoke-dialog');
+let revoking = null;
+function askRevoke(k, button) {
+  revoking = { k, button };
+  $('revoke-title').textContent = `Revoke the key "${k.name}"?`;
+  say(revokeDialog.querySelector('.form-error'), null);
+  revokeDialog.showModal();
+}
+revokeDialog.querySelector('[data-close]').addEventListener('click', () => revokeDialog.close());
+revokeDialog.addEventListener('close', () => {
+  if (revoking && revoking.button.isConnected) revoking.button.focus();
+  revoking = null;
+});
+$('revoke-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const submit = ev.currentTarget.querySelector('button[type=submit]');
+  submit.disabled = true;
+  try {
+    await del('keys/' + revoking.k.id);
+    revokeDialog.close();
+    await load();
+    (document.querySelector('#rows button') || form.elements.name).focus();
+  } catch (err) {
+    say(revokeDialog.querySelector('.form-error'), errorWords(err));
+  } finally {
+    submit.disabled = false;
+  }
+});
 
 async function load() {
   const list = await get('keys');

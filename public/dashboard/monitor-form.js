@@ -63,6 +63,39 @@ form.addEventListener('change', (ev) => {
   if (ev.target.name === 'channels_mode') $('channel-choices').hidden = ev.target.value !== 'some';
 });
 
+// --- a name from the target ------------------------------------------------------------------
+
+/** The field each kind's target is typed in, and the host it names (null while it names none). */
+const TARGETS = {
+  'http.url': (v) => {
+    try {
+      return new URL(v).hostname.replace(/^\[|\]$/g, '') || null;
+    } catch {
+      return null;
+    }
+  },
+  'tcp.host': (v) => v,
+  'ping.host': (v) => v,
+  'tls.host': (v) => v,
+  'dns.name': (v) => v,
+};
+/** The name last put in for the owner: replaced while they have not typed one of their own. */
+let suggested = '';
+
+function suggestName(target) {
+  const nameInput = input('name');
+  if (editId || (nameInput.value.trim() !== '' && nameInput.value !== suggested)) return;
+  const host = (TARGETS[target.name](target.value.trim()) || '').replace(/^www\./i, '');
+  nameInput.value = host;
+  suggested = host;
+  $('m-name-hint').hidden = !host;
+}
+
+form.addEventListener('input', (ev) => {
+  if (Object.hasOwn(TARGETS, ev.target.name)) suggestName(ev.target);
+  if (ev.target.name === 'name') $('m-name-hint').hidden = true;
+});
+
 // --- filling the form ------------------------------------------------------------------------
 
 function set(name, value) {
@@ -219,7 +252,7 @@ $('test').addEventListener('click', async (ev) => {
   try {
     const body = collect();
     const r = await post('monitors/test', body);
-    $('test-body').replaceChildren(resultView(r));
+    $('test-body').replaceChildren(resultView(r, body.kind));
     box.hidden = false;
     box.scrollIntoView({ block: 'nearest' });
   } catch (err) {

@@ -5,7 +5,7 @@
 import './shell.js';
 import { ApiFailure, del, errorWords, get, newestOnly, post, say } from './api.js';
 import { drawChart, legend } from './chart.js';
-import { resultView } from './check-result.js';
+import { resultView, statusWords } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { openStream, showLive } from './stream.js';
@@ -37,13 +37,20 @@ async function loadMonitor() {
 function drawHead() {
   document.title = m.name + ' · Farsight';
   $('m-name').textContent = m.name;
+  const heartbeat = m.kind === 'heartbeat';
   $('m-kind').textContent = KIND_WORDS[m.kind] || m.kind;
-  $('m-target').textContent = m.target;
+  // A heartbeat's target is the word "heartbeat" again: say what it waits for instead.
+  $('m-target').textContent = heartbeat ? 'a job pings it every ' + duration(m.interval_s * 1000) : m.target;
   $('crumb-group').textContent = m.group ? ' / ' + m.group : '';
   $('edit').href = '/monitors/' + id + '/edit';
   const paused = m.state.status === 'paused';
   $('pause').textContent = paused ? 'Resume' : 'Pause';
   $('check-now').disabled = paused;
+  // Nothing to check now: a heartbeat waits for its job's pings (the API refuses a check).
+  $('check-now').hidden = heartbeat;
+  // No response time either: pings have no latency, so their chart would be empty.
+  $('chart-section').hidden = heartbeat;
+  $('checks-title').textContent = heartbeat ? 'Recent pings and missed deadlines' : 'Recent checks';
   const muted = m.state.muted;
   $('mute-open').hidden = muted;
   $('unmute').hidden = !muted;
@@ -76,8 +83,11 @@ function drawFacts() {
     fact(dl, 'Last error', e);
   }
   fact(dl, 'Note', st.note);
-  fact(dl, 'Last check', st.last_check_at ? ago(st.last_check_at) + (st.latency_ms !== null ? ', ' + ms(st.latency_ms) : '') : 'not checked yet');
-  fact(dl, 'Last good check', st.last_ok_at ? ago(st.last_ok_at) : null);
+  if (m.kind === 'heartbeat') fact(dl, 'Last ping', st.last_ok_at ? ago(st.last_ok_at) : 'none yet');
+  else {
+    fact(dl, 'Last check', st.last_check_at ? ago(st.last_check_at) + (st.latency_ms !== null ? ', ' + ms(st.latency_ms) : '') : 'not checked yet');
+    fact(dl, 'Last good check', st.last_ok_at ? ago(st.last_ok_at) : null);
+  }
   if (st.cert_expires_at) {
     const days = Math.floor((Date.parse(st.cert_expires_at) - Date.now()) / 86_400_000);
     fact(dl, 'Certificate expires', when(st.cert_expires_at) + (days >= 0 ? ' (in ' + days + ' days)' : ' (expired)'));
@@ -86,7 +96,10 @@ function drawFacts() {
   if (st.muted) fact(dl, 'Alerts', m.muted_until ? 'Muted until ' + when(m.muted_until) : 'Muted');
   fact(dl, 'Uptime', `${pct(m.stats.uptime_24h)} (24 h) · ${pct(m.stats.uptime_7d)} (7 d) · ${pct(m.stats.uptime_30d)} (30 d)`);
   if (m.stats.p50_ms_24h !== null) fact(dl, 'Latency, 24 h', `${ms(m.stats.p50_ms_24h)} typical, ${ms(m.stats.p95_ms_24h)} at the 95th percentile`);
-  fact(dl, 'Schedule', `Every ${duration(m.interval_s * 1000)}; down after ${m.confirm_after} failed ${m.confirm_after === 1 ? 'check' : 'checks'}` + (m.kind === 'heartbeat' ? `; ${m.heartbeat.grace_s} s grace` : `; ${ms(m.timeout_ms)} timeout`));
+  fact(dl, 'Schedule', schedule());
+  if (m.kind === 'heartbeat' && st.status === 'up' && st.last_ok_at) {
+    fact(dl, 'Next ping due', 'by ' + when(Date.parse(st.last_ok_at) + (m.interval_s + m.heartbeat.grace_s) * 1000));
+  }
   if (m.description) fact(dl, 'Description', m.description);
   if (m.runbook_url) {
     const a = el('a', null, m.runbook_url);
@@ -95,6 +108,18 @@ function drawFacts() {
     fact(dl, 'Runbook', a);
   }
   if (m.tags && m.tags.length) fact(dl, 'Tags', m.tags.join(', '));
+}
+
+/** When the monitor is checked and when it goes down, as the engine does it (docs/engine.md). */
+function schedule() {
+  const every = duration(m.interval_s * 1000);
+  if (m.kind === 'heartbeat') {
+    // confirm_after does not apply: there is no re-check to confirm a missed ping with.
+    const grace = m.heartbeat.grace_s ? ' and ' + duration(m.heartbeat.grace_s * 1000) + ' of grace' : '';
+    return `A ping every ${every}; down as soon as one does not arrive within the ${every}${grace}, up again at the next ping`;
+  }
+  const after = m.confirm_after === 1 ? 'the first failed check' : `${m.confirm_after} failed checks in a row`;
+  return `Every ${every}; down after ${after}; ${ms(m.timeout_ms)} timeout`;
 }
 
 // --- chart, calendar, incidents, checks ------------------------------------------------------
@@ -162,7 +187,7 @@ function checkRow(c) {
   when0.appendChild(t);
   const res = el('td');
   res.appendChild(el('span', 'status ' + c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
-  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', c.status === null || c.status === undefined ? '–' : String(c.status)), el('td', 'err-cell', c.error ? c.error.message : ''));
+  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', statusWords(m.kind, c.status) || '–'), el('td', 'err-cell', c.error ? c.error.message : ''));
   return tr;
 }
 
@@ -208,7 +233,7 @@ async function act(button, label, work) {
 
 $('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {
   const r = await post(`monitors/${id}/check`);
-  $('cr-body').replaceChildren(resultView(r));
+  $('cr-body').replaceChildren(resultView(r, m.kind));
   $('check-result').hidden = false;
   await Promise.all([loadMonitor(), loadChecks(false)]);
 }));
@@ -323,7 +348,7 @@ loadMonitor()
   .then(() => {
     $('loading').hidden = true;
     root.hidden = false;
-    return Promise.all([loadChart(), loadCalendar(), loadIncidents(), loadChecks(false)]);
+    return Promise.all([m.kind === 'heartbeat' ? null : loadChart(), loadCalendar(), loadIncidents(), loadChecks(false)]);
   })
   .catch((err) => {
     $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such monitor: it may have been deleted.' : 'The monitor could not be loaded: ' + errorWords(err);

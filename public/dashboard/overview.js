@@ -4,9 +4,10 @@
 // one layout, not one per event.
 import './shell.js';
 import { del, errorWords, get, getAll, post, say } from './api.js';
-import { ago, duration, el, when } from './format.js';
+import { duration, el, when } from './format.js';
 import { buildRows, renameRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream, showLive } from './stream.js';
+import { checklist } from './checklist.js';
 
 const $ = (id) => document.getElementById(id);
 const monitorLink = (id) => '/monitors/' + id;
@@ -41,32 +42,11 @@ async function loadAll() {
   $('loading').hidden = true;
   loaded = true;
   drawAll();
-  checklist();
+  checklist(monitors.size);
   const queued = buffered;
   buffered = [];
   for (const [name, data] of queued) apply(name, data);
 }
-
-async function checklist() {
-  if (localStorage.getItem('farsight.checklist') === 'hidden') return;
-  const [channels, page] = await Promise.all([get('channels'), get('status-page')]);
-  const steps = [
-    ['step-monitor', monitors.size > 0],
-    ['step-channel', channels.items.length > 0],
-    // Published: switched on, with at least one monitor on it.
-    ['step-page', page.enabled && page.monitors.some((m) => m.public)],
-  ];
-  for (const [id, done] of steps) {
-    $(id).classList.toggle('done', done);
-    $(id).querySelector('.step-state').textContent = done ? ' (done)' : ' (to do)';
-  }
-  $('checklist').hidden = steps.every(([, done]) => done);
-}
-
-$('checklist-hide').addEventListener('click', () => {
-  localStorage.setItem('farsight.checklist', 'hidden');
-  $('checklist').hidden = true;
-});
 
 // --- drawing ----------------------------------------------------------------------------------
 
@@ -126,7 +106,8 @@ function drawIncidents() {
     const name = el('a', null, i.monitor_name);
     name.href = '/incidents/' + i.id;
     li.append(el('span', 'status down', 'Down'), name, el('span', 'cause', (i.cause && i.cause.message) || ''));
-    const t = el('time', 'muted', 'since ' + ago(i.started_at) + ' (' + duration(Date.now() - Date.parse(i.started_at)) + ')');
+    // How long, said once ("for 1 min 58 s"); the moment it began is the title.
+    const t = el('time', 'muted', 'for ' + duration(Math.max(0, Date.now() - Date.parse(i.started_at))));
     t.dateTime = i.started_at;
     t.title = when(i.started_at);
     li.appendChild(t);
@@ -216,12 +197,14 @@ function drawList() {
   const names = [...groups.keys()].sort((a, b) => (a === '') - (b === '') || a.localeCompare(b));
   const frag = document.createDocumentFragment();
   const places = [];
+  heads = [];
   for (const g of names) {
     const list = groups.get(g);
     const section = el('section', 'group');
     const h = el('h3', null, g || (names.length > 1 ? 'Not in a group' : 'Monitors'));
-    const down = list.filter((m) => m.state.status === 'down').length;
-    h.appendChild(el('span', 'muted', list.length + (list.length === 1 ? ' monitor' : ' monitors') + (down ? ', ' + down + ' down' : '')));
+    const figures = el('span', 'muted');
+    h.appendChild(figures);
+    heads.push({ figures, ids: list.map((m) => m.id) });
     section.appendChild(h);
     const head = el('div', 'mon-head');
     head.setAttribute('aria-hidden', 'true');
@@ -234,12 +217,25 @@ function drawList() {
   listEl.textContent = '';
   listEl.appendChild(frag);
   shownIds = shown.map((m) => m.id);
+  drawGroupHeads();
   const filtered = Object.entries(filters).some(([k, v]) => k !== 'sort' && v);
   const plural = (n) => n + (n === 1 ? ' monitor' : ' monitors');
   $('shown').textContent = filtered ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}` : plural(monitors.size);
   $('clear-filters').hidden = !filtered;
   if (shown.length === 0) listEl.appendChild(el('p', 'card-section', 'No monitor matches these filters.'));
   placeRows(places, 0, ++drawNo);
+}
+
+/** Each group's header figures and the monitors under it, as last drawn. */
+let heads = [];
+
+/** The groups' "N monitors, N down", from the monitors' status now (after every status change). */
+function drawGroupHeads() {
+  for (const { figures, ids } of heads) {
+    const down = ids.filter((id) => monitors.get(id)?.state.status === 'down').length;
+    const words = ids.length + (ids.length === 1 ? ' monitor' : ' monitors') + (down ? ', ' + down + ' down' : '');
+    if (figures.textContent !== words) figures.textContent = words;
+  }
 }
 
 /** Places rows from `from` on, a batch at a time (new rows from one parse each); the rest in the next task. */
@@ -399,6 +395,8 @@ let relist = false;
 let recount = false;
 let refetch = new Set();
 let refetchTimer = null;
+/** A monitor was created or changed: the first-run checklist may have moved too. */
+let recheck = false;
 
 function schedule() {
   if (!frame) frame = requestAnimationFrame(flush);
@@ -414,6 +412,7 @@ function flush() {
   pending.clear();
   if (recount) {
     drawCounts();
+    drawGroupHeads();
     recount = false;
   }
   if (relist) {
@@ -444,6 +443,7 @@ function apply(name, data) {
     case 'check': {
       const m = monitors.get(data.monitor_id);
       if (!m) return;
+      if (figuresMoved(m, data)) refetchSoon(m.id);
       m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
       if (data.outcome === 'down' && data.error) m.state.error = data.error;
       pending.set(m.id, true);
@@ -459,6 +459,8 @@ function apply(name, data) {
       if (before !== data.state.status) {
         recount = true;
         relistSoon();
+        // Its figures (up 24 h, up 30 d, the spark) moved with the status: read them again.
+        refetchSoon(m.id);
       }
       schedule();
       return;
@@ -482,19 +484,41 @@ function apply(name, data) {
         if (row) row.remove();
         rows.delete(id);
       }
-      for (const id of data.changed) refetch.add(id);
+      for (const id of data.changed) refetchSoon(id);
+      if (data.changed.length) recheck = true;
       if (data.deleted.length) {
         relist = true;
         recount = true;
         schedule();
       }
-      if (!refetchTimer && refetch.size) refetchTimer = setTimeout(refetchChanged, 250);
       return;
     case 'reset':
       loadAll();
       return;
     default:
   }
+}
+
+/** The `at_ms` of the check after which each monitor's figures were last read again. */
+const figuresReadAt = new Map();
+
+/**
+ * Whether a check moved the monitor's figures enough to read them again: a result other than up,
+ * or one on a monitor not up, at most every 30 s of the monitor's checks (the service keeps figures
+ * as long). Up monitors' uptime
+ * holds (a thousand of them are not re-read on every check); a failing one's falls as time goes.
+ */
+function figuresMoved(m, check) {
+  if (check.outcome === 'up' && m.state.status === 'up') return false;
+  if (check.at_ms - (figuresReadAt.get(m.id) ?? -Infinity) < 30_000) return false;
+  figuresReadAt.set(m.id, check.at_ms);
+  return true;
+}
+
+/** Reads the monitor again within a quarter of a second (a burst of changes is one read each). */
+function refetchSoon(id) {
+  refetch.add(id);
+  if (!refetchTimer) refetchTimer = setTimeout(refetchChanged, 250);
 }
 
 async function refetchChanged() {
@@ -516,7 +540,8 @@ async function refetchChanged() {
   drawFilterChoices();
   drawList();
   drawCounts();
-  checklist();
+  if (recheck) checklist(monitors.size);
+  recheck = false;
 }
 
 const live = (up) => showLive($('live'), up);

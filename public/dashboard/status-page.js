@@ -19,6 +19,7 @@ const LINK_ROW = (i, v = {}) => [
 let saved = null;
 let monitors = [];
 let order = []; // monitor ids in page order
+let loadedOrder = []; // the order as saved: a save sends the order only when it differs
 let groupOrder = [];
 
 // --- filling the form --------------------------------------------------------------------------
@@ -45,6 +46,7 @@ function fill(page) {
   const byId = new Map(page.monitors.map((m) => [m.id, m]));
   for (const m of monitors) Object.assign(m, byId.get(m.id) || {});
   order = monitors.slice().sort((a, b) => (b.public - a.public) || (a.sort - b.sort) || a.name.localeCompare(b.name)).map((m) => m.id);
+  loadedOrder = order.slice();
   drawMonitors();
   drawDomains(page);
   drawLogo(page.logo);
@@ -198,11 +200,27 @@ function draft() {
     const [label, url] = row.querySelectorAll('input');
     return { label: label.value.trim(), url: url.value.trim() };
   });
-  const list = order.map((id, i) => {
-    const m = monitors.find((x) => x.id === id);
-    return { id, public: !!m.public, public_name: m.public_name || null, public_group: m.public_group || null, sort: i };
+  return { settings, monitors: monitorChanges() };
+}
+
+/**
+ * Every monitor in page order (the API's errors name them by index: `monitors[3].public_name`).
+ * A save writes a "monitor changed" line for each monitor whose settings it changes, so `sort`
+ * is sent only when the owner changed the order, and then only where a monitor's sort moves
+ * (0, 1, 2 ... down the list); the rest keep theirs. Renumbering every monitor on every save
+ * wrote "changed: sort" lines for monitors nobody touched.
+ */
+function monitorChanges() {
+  const was = new Map(saved.monitors.map((m) => [m.id, m]));
+  const reordered = order.length !== loadedOrder.length || order.some((id, i) => id !== loadedOrder[i]);
+  const byId = new Map(monitors.map((m) => [m.id, m]));
+  return order.map((id, i) => {
+    const m = byId.get(id);
+    const item = { id, public: !!m.public, public_name: m.public_name || null, public_group: m.public_group || null };
+    const before = was.get(id);
+    if (reordered && (!before || before.sort !== i)) item.sort = i;
+    return item;
   });
-  return { settings, monitors: list };
 }
 
 let previewTimer = null;
@@ -400,6 +418,9 @@ async function reload() {
   fill(await get('status-page'));
   preview();
 }
+
+// The overview's first-run checklist counts the status page as done once the owner has been here.
+localStorage.setItem('farsight.status-page-seen', 'yes');
 
 Promise.all([getAll('monitors'), get('status-page')]).then(([list, page]) => {
   monitors = list.map((m) => ({ id: m.id, name: m.name, group: m.group, public: m.public, public_name: m.public_name, public_group: m.public_group, sort: m.sort }));

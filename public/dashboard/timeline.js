@@ -9,6 +9,8 @@ import { reloadOnEvents } from './stream.js';
 const $ = (id) => document.getElementById(id);
 const form = $('filters');
 let before = null;
+/** Each kind of line in words (src/dashboard/timeline-kinds.ts, through the page). */
+const KIND_WORDS = JSON.parse($('lines').dataset.kindWords || '{}');
 const getLines = newestOnly();
 
 const ACTOR = (a) => (a === 'owner' ? 'you' : a === 'system' ? null : a.startsWith('key:') ? 'key ' + a.slice(4) : a);
@@ -25,7 +27,7 @@ function line(e) {
     a.href = '/incidents/' + e.incident_id;
     text.append(document.createTextNode(' '), a);
   }
-  li.append(t, el('span', 'tl-kind', e.kind.replace(/_/g, ' ')), text);
+  li.append(t, el('span', 'tl-kind', KIND_WORDS[e.kind] || e.kind.replace(/_/g, ' ')), text);
   return li;
 }
 

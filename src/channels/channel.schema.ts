@@ -32,7 +32,7 @@ const CONFIGS: Record<(typeof CHANNEL_KINDS)[number], JsonSchema> = {
   webhook: obj(
     {
       url: url(` (${SECRET})`),
-      secret: orMask(str({ minLength: SECRET_MIN, maxLength: SECRET_MAX, description: `signing secret, visible ASCII (${SECRET})` })),
+      secret: orMask(str({ minLength: SECRET_MIN, maxLength: SECRET_MAX, description: `signing secret: ${SECRET_MIN} to ${SECRET_MAX} visible ASCII characters, no spaces (${SECRET})` })),
       headers: list(obj({ name: str(), value: str({ maxLength: HEADER_VALUE_MAX, description: SECRET }) }), { maxItems: HEADERS_MAX, default: [] }),
     },
     { required: ['url', 'secret'], description: 'webhook: signed JSON (docs/channels.md)' },

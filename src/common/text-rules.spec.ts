@@ -14,9 +14,9 @@ describe('nameProblem (monitor names, public names, API key names)', () => {
   });
 
   it.each([
-    ['an empty string', '', 'must not be empty'],
-    ['only spaces', '   ', 'must not be empty'],
-    ['only a no-break space', '\u00a0', 'must not be empty'],
+    ['an empty string', '', 'is needed: type a short name'],
+    ['only spaces', '   ', 'is needed: type a short name'],
+    ['only a no-break space', '\u00a0', 'is needed: type a short name'],
     ['a line feed', 'Web\nserver', 'control'],
     ['a carriage return', 'Web\r', 'control'],
     ['a tab', 'Web\tserver', 'control'],

@@ -36,11 +36,17 @@ export function textProblem(text: string, opts: { lines?: boolean } = {}): strin
   return CONTROLS.test(text) ? 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)' : null;
 }
 
+/**
+ * What a missing or blank name is told (a form shows it under the field: "Name: ..."), in the
+ * words a person would use rather than the type's ("must be a name").
+ */
+export const NAME_MISSING = 'is needed: type a short name you will recognise, such as "Home router"';
+
 /** Why a display name (monitor name, public_name, API key name, channel name, ...) is refused, or null: the text rule, one line, not blank. */
 export function nameProblem(text: string): string | null {
   const problem = textProblem(text);
   if (problem) return problem;
-  if (text.trim() === '') return 'must not be empty or only spaces';
+  if (text.trim() === '') return NAME_MISSING;
   return null;
 }
 

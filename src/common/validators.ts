@@ -1,6 +1,6 @@
 /** Small class-validator decorators shared by DTOs. */
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from './class-validator';
-import { nameProblem, textProblem } from './text-rules';
+import { NAME_MISSING, nameProblem, textProblem } from './text-rules';
 
 /** The field may be null; when it is not, the other decorators apply. */
 export function Nullable(): PropertyDecorator {
@@ -33,7 +33,7 @@ export function IsName(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: property as string,
       options: {
-        message: (args: ValidationArguments) => (typeof args.value === 'string' ? nameProblem(args.value) : null) ?? 'must be a name',
+        message: (args: ValidationArguments) => (typeof args.value === 'string' ? nameProblem(args.value) : null) ?? NAME_MISSING,
         ...options,
       },
       validator: { validate: (v: unknown) => typeof v === 'string' && nameProblem(v) === null },

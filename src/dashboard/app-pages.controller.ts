@@ -26,7 +26,7 @@ import { DashboardAssets } from './dashboard-assets';
 import { navFor, PageKey, themeChoices, themeOf } from './nav';
 import { pageCsp } from './page-csp';
 import { serviceWorkerSource } from './service-worker';
-import { kindGroups } from './timeline-kinds';
+import { kindGroups, kindWordsJson } from './timeline-kinds';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
@@ -118,7 +118,7 @@ export class AppPagesController {
   @Get('incidents/:id')
   async incident(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
     if (!ID.test(id)) throw ApiError.notFound('incident');
-    await this.page(req, res, 'incidents', 'Incident', 'incident', { incidentId: id });
+    await this.page(req, res, 'incidents', 'Incident', 'incident', { incidentId: id, kindWords: kindWordsJson() });
   }
 
   @Get('channels')
@@ -153,7 +153,7 @@ export class AppPagesController {
 
   @Get('timeline')
   async timeline(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    await this.page(req, res, 'timeline', 'Timeline', 'timeline', { kindGroups: kindGroups() });
+    await this.page(req, res, 'timeline', 'Timeline', 'timeline', { kindGroups: kindGroups(), kindWords: kindWordsJson() });
   }
 
   /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */

@@ -1,6 +1,9 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { Public } from '../common/access';
+import { readResource } from '../common/resources';
 import { render } from '../common/views';
+import { icoOfPng } from './favicon';
 import { pageCsp } from './page-csp';
 
 /** Dashboard pages are plain Handlebars views with one external script each; no inline code. */
@@ -9,6 +12,17 @@ const PAGE_CSP = pageCsp({ challenge: false });
 @Public()
 @Controller()
 export class DashboardController {
+  private favicon: Buffer | null = null;
+
+  /** The dashboard's icon (favicon.ts), made at the first request: few processes are ever asked. */
+  @Get('favicon.ico')
+  icon(@Res() res: Response): void {
+    this.favicon ??= icoOfPng(readResource('public/dashboard/icon-192.png'));
+    res.setHeader('Content-Type', 'image/x-icon');
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.end(this.favicon);
+  }
+
   /** First-run setup: the page reads the token from its own URL and talks to the API. */
   @Get('setup/:token')
   @Header('Content-Type', 'text/html; charset=utf-8')

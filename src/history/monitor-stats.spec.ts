@@ -66,13 +66,35 @@ describe('StatsCache', () => {
   it('keeps figures without data until the monitor has a result', () => {
     const c = new StatsCache();
     const empty = noStats(0);
+    c.resultAdded(2, 0);
     c.put(1, empty, 0);
     c.put(2, copy(), 0);
     expect(c.fresh(1, 1000)).toBe(empty);
-    c.resultAdded(1);
-    c.resultAdded(2); // figures with data stay until they expire
+    c.resultAdded(1, 0);
+    c.resultAdded(2, 0); // figures with data stay until they expire
     expect(c.fresh(1, 1000)).toBeNull();
     expect(c.fresh(2, 1000)).not.toBeNull();
+  });
+
+  it('drops figures when a result changes the outcome, and keeps them through a run of like results', () => {
+    const c = new StatsCache();
+    const up = 0;
+    const down = 2;
+    c.resultAdded(1, up);
+    c.put(1, copy(), 0);
+    c.resultAdded(1, up);
+    expect(c.fresh(1, 1000)).not.toBeNull();
+    c.resultAdded(1, down); // the monitor starts failing: its "up 24 h" moves now
+    expect(c.fresh(1, 1000)).toBeNull();
+    c.put(1, other(), 1000);
+    c.resultAdded(1, down);
+    expect(c.fresh(1, 2000)).not.toBeNull();
+    c.resultAdded(1, up); // and recovers
+    expect(c.fresh(1, 2000)).toBeNull();
+    // A first result whose predecessor is not known drops them too.
+    c.put(2, copy(), 0);
+    c.resultAdded(2, up);
+    expect(c.fresh(2, 1000)).toBeNull();
   });
 
   it('does not keep figures without data read while the monitor got a result', async () => {
@@ -84,7 +106,7 @@ describe('StatsCache', () => {
       c.put(2, noStats(0), 0);
       c.put(3, copy(), 0);
     });
-    c.resultAdded(1); // the read may have missed it
+    c.resultAdded(1, 0); // the read may have missed it
     release();
     await read;
     expect(c.fresh(1, 0)).toBeNull();

@@ -38,6 +38,10 @@ export const statsTtlMs = (id: number): number => CACHE_MS - (id % 16) * 1_000;
  * first result: `resultAdded` drops them, so that result shows at once. A result that comes while
  * figures are being read (inside `reading`) may be missing from them: such figures are not kept
  * when they have no data.
+ *
+ * A result whose outcome differs from the monitor's previous one (a monitor that starts failing,
+ * or recovers) drops its figures too: the dashboard re-reads a monitor when its status changes,
+ * and its "up 24 h" must move then, not up to 30 s later. A run of like results keeps them.
  */
 export class StatsCache {
   private readonly entries = new Map<number, { at: number; stats: MonitorStats; empty: boolean }>();
@@ -45,6 +49,8 @@ export class StatsCache {
   private reads = 0;
   /** Monitors that got a result while a read was running (cleared when none runs). */
   private readonly fedDuringRead = new Set<number>();
+  /** Each monitor's latest outcome code, to tell a result that changes its figures from one more of the same. */
+  private readonly lastOutcome = new Map<number, number>();
 
   get size(): number {
     return this.entries.size;
@@ -79,9 +85,14 @@ export class StatsCache {
     return kept;
   }
 
-  /** A result was queued for the monitor: kept figures without data are out of date. */
-  resultAdded(id: number): void {
-    if (this.entries.get(id)?.empty) this.entries.delete(id);
+  /**
+   * A result was queued for the monitor: kept figures without data are out of date, and so are
+   * figures when the outcome differs from the previous result's (or that one is not known).
+   */
+  resultAdded(id: number, outcome: number): void {
+    const entry = this.entries.get(id);
+    if (entry && (entry.empty || this.lastOutcome.get(id) !== outcome)) this.entries.delete(id);
+    this.lastOutcome.set(id, outcome);
     if (this.reads > 0) this.fedDuringRead.add(id);
   }
 
@@ -90,6 +101,9 @@ export class StatsCache {
     if (now - this.sweptAt < CACHE_MS && now >= this.sweptAt) return;
     this.sweptAt = now;
     for (const [id, e] of this.entries) if (now - e.at >= 2 * CACHE_MS || now < e.at) this.entries.delete(id);
+    // Outcomes of monitors no longer read (or deleted) are forgotten: their next result then drops
+    // figures read meanwhile, which is only ever too careful.
+    for (const id of this.lastOutcome.keys()) if (!this.entries.has(id)) this.lastOutcome.delete(id);
   }
 }
 

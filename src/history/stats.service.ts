@@ -45,7 +45,7 @@ export class StatsService {
     private readonly settings: SettingsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    writer.addHook({ added: (row) => this.cache.resultAdded(row.monitor_id) });
+    writer.addHook({ added: (row) => this.cache.resultAdded(row.monitor_id, row.outcome) });
   }
 
   async statsFor(ids: number[], now: number): Promise<Map<number, MonitorStats>> {

@@ -1,6 +1,6 @@
 import { BAD_TEXT } from '../../test/support/bad-text';
 import { ApiError } from '../common/api-error';
-import { applyIncidentPatch, incidentFilter, NOTE_MAX, parseIncidentPatch } from './incident-input';
+import { applyIncidentPatch, incidentFilter, NOTE_IN_LINE, NOTE_MAX, parseIncidentPatch } from './incident-input';
 
 const fieldOf = (fn: () => unknown): string | undefined => {
   try {
@@ -61,14 +61,20 @@ describe('applyIncidentPatch', () => {
     [fresh, { acknowledged: true }, 5000, null, 'ack', 'owner acknowledged'],
     [acked, { acknowledged: true }, 1000, 'x', 'ack', 'owner acknowledged again (first acknowledged 1970-01-01T00:00:01.000Z, kept)'],
     [acked, { acknowledged: false }, null, 'x', 'ack', 'owner withdrew the acknowledgement'],
-    [fresh, { note: 'n' }, null, 'n', 'note', 'owner added a note'],
-    [acked, { note: 'y' }, 1000, 'y', 'note', 'owner changed the note'],
+    [fresh, { note: 'n' }, null, 'n', 'note', 'owner added a note: “n”'],
+    [acked, { note: 'y' }, 1000, 'y', 'note', 'owner changed the note to: “y”'],
     [acked, { note: null }, 1000, null, 'note', 'owner cleared the note'],
     [acked, { note: 'x' }, 1000, 'x', 'note', 'owner left the note unchanged'],
-    [fresh, { acknowledged: true, note: 'n' }, 5000, 'n', 'ack', 'owner acknowledged and added a note'],
+    [fresh, { acknowledged: true, note: 'n' }, 5000, 'n', 'ack', 'owner acknowledged and added a note: “n”'],
+    [fresh, { note: 'Router\r\nrebooted,\tISP says fibre cut' }, null, 'Router\r\nrebooted,\tISP says fibre cut', 'note', 'owner added a note: “Router rebooted, ISP says fibre cut”'],
   ] as const)('%j + %j', (row, patch, ackAt, note, kind, text) => {
     const out = applyIncidentPatch(row, patch, 'owner', 5000);
     expect(out).toMatchObject({ acknowledged_at: ackAt, note, line: { kind, text } });
+  });
+
+  it('quotes a long note in its line up to NOTE_IN_LINE characters, cut with an ellipsis', () => {
+    const text = applyIncidentPatch(fresh, { note: 'x'.repeat(5000) }, 'owner', 5000).line?.text ?? '';
+    expect(text).toBe(`owner added a note: “${'x'.repeat(NOTE_IN_LINE - 1)}…”`);
   });
 
   it('writes no line for an empty PATCH', () => expect(applyIncidentPatch(acked, {}, 'owner', 5000).line).toBeNull());

@@ -5,7 +5,7 @@
  */
 import { ApiError, FieldError } from '../common/api-error';
 import { isIdText } from '../common/ids';
-import { textProblem } from '../common/text-rules';
+import { clip, oneLine, textProblem } from '../common/text-rules';
 import { requireObjectBody } from '../common/validation';
 import type { IncidentRow } from '../events/incident';
 
@@ -76,6 +76,15 @@ export interface PatchOutcome {
   line: { kind: 'ack' | 'note'; text: string; data: Record<string, unknown> } | null;
 }
 
+/** How much of a note its timeline line quotes: the line is one line of a list, the note is on the incident. */
+export const NOTE_IN_LINE = 200;
+
+/**
+ * The note as its timeline line quotes it: one line, at most NOTE_IN_LINE characters. It is
+ * plain text (pages show it as text, never as markup), and the note passed the one text rule.
+ */
+const noteInLine = (note: string): string => clip(oneLine(note), NOTE_IN_LINE);
+
 /**
  * Applies a PATCH to an incident: acknowledging twice keeps the first time; `acknowledged: false`
  * withdraws the acknowledgement. `who` is `owner` or `key:<name>`.
@@ -95,7 +104,7 @@ export function applyIncidentPatch(row: Pick<IncidentRow, 'acknowledged_at' | 'n
   }
   if (patch.note !== undefined) {
     if (patch.note === note) said.push('left the note unchanged');
-    else said.push(patch.note === null ? 'cleared the note' : note === null ? 'added a note' : 'changed the note');
+    else said.push(patch.note === null ? 'cleared the note' : `${note === null ? 'added a note' : 'changed the note to'}: “${noteInLine(patch.note)}”`);
     note = patch.note;
   }
   if (said.length === 0) return { acknowledged_at, note, line: null };

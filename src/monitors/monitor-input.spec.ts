@@ -1,3 +1,4 @@
+import { NAME_MISSING } from '../common/text-rules';
 import 'reflect-metadata';
 import { ApiError, FieldError } from '../common/api-error';
 import { MASK } from '../common/secrets';
@@ -241,6 +242,24 @@ describe('parseMonitorBody', () => {
       ['name and http.url', without('http', ['name'], {}), ['name', 'http.url']],
     ])('reports a missing %s as required, once', (_what, body, fields) => {
       expect(errorsOf(body)).toEqual(fields.map((field) => ({ field, message: 'required' })));
+    });
+  });
+
+  describe('every problem at once', () => {
+    it.each<[string, Plain, string[]]>([
+      ['a name sent as null and a bad URL', makeBody({ name: null, 'http.url': 'not a url' }), ['name', 'http.url']],
+      ['a blank name and a bad URL', makeBody({ name: '  ', 'http.url': 'nope' }), ['name', 'http.url']],
+      ['a missing name and a bad tcp host', { kind: 'tcp', tcp: { host: 'bad host!', port: 22 } }, ['name', 'tcp.host']],
+      ['a bad interval type and a bad header name', makeBody({ timeout_ms: 'x', 'http.headers': [{ name: 'a b', value: 'v' }] }), ['timeout_ms', 'http.headers[0].name']],
+      ['a URL of the wrong type (one error for it, not two)', makeBody({ name: null, 'http.url': 5 }), ['name', 'http.url']],
+      ['headers that are not a list (the rules say nothing more)', makeBody({ name: null, 'http.headers': 'x' }), ['name', 'http.headers']],
+    ])('names %s together', (_what, body, fields) => {
+      expect(fieldsOf(body)).toEqual(fields);
+    });
+
+    it('says what a missing name needs in words a person would use', () => {
+      expect(errorsOf(makeBody({ name: null }))).toEqual([{ field: 'name', message: NAME_MISSING }]);
+      expect(NAME_MISSING).not.toContain('must be a name');
     });
   });
 

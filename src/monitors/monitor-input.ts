@@ -67,7 +67,12 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
   const { instance, errors } = checkDto(MonitorDto, filled);
   const missingFields = new Set(missing.map((e) => e.field));
   const typeErrors = errors.filter((e) => !missingFields.has(e.field) && !(e.field === kind && raw[kind] === undefined));
-  if (missing.length || typeErrors.length) return { ok: false, errors: [...missing, ...typeErrors] };
+  if (missing.length || typeErrors.length) {
+    // 3 as well: a form shows every problem at once (an empty name and a bad URL together, issue 33).
+    const known = [...missing, ...typeErrors];
+    const more = kindKnown && isPlainObject(filled[kind]) ? rulesBeside(instance, raw, known) : [];
+    return { ok: false, errors: [...known, ...more] };
+  }
 
   // 3. Cross-field rules.
   const ruleErrors = monitorRuleErrors(instance, raw);
@@ -92,6 +97,29 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
     ...probe,
   };
   return { ok: true, config, slugGiven: typeof raw.slug === 'string' };
+}
+
+/** Fields a rule compares with another: its verdict means nothing while that one is wrong. */
+const RULE_INPUTS: Record<string, string[]> = { timeout_ms: ['interval_s'], retry_interval_s: ['interval_s'], interval_s: ['kind'] };
+
+/** `a.b[2].c` and `a.b.2.c` name the same field. */
+const dotted = (field: string) => field.replace(/\[(\d+)\]/g, '.$1');
+
+/**
+ * The cross-field rules' errors on a body that also failed its type checks, for the fields not
+ * already named (nor inside one that is). The rules expect checked types: one that meets a value
+ * of the wrong shape (headers that are not a list) may throw, and then says nothing more; the
+ * type errors already tell the caller what to fix first.
+ */
+function rulesBeside(instance: MonitorDto, raw: Plain, known: FieldError[]): FieldError[] {
+  const named = known.map((e) => dotted(e.field));
+  const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  const covered = (field: string) => [field, ...(RULE_INPUTS[field] ?? [])].some((f) => named.some((n) => related(f, n)));
+  try {
+    return monitorRuleErrors(instance, raw).filter((e) => !covered(dotted(e.field)));
+  } catch {
+    return [];
+  }
 }
 
 /** Kind settings in a stable order: required fields first, then the spec's order of the rest. */

@@ -96,7 +96,7 @@ describe('sign-in pages', () => {
 
   it('links the finished setup page to the landing page', async () => {
     const res = await t.http.get(`/setup/${'s'.repeat(32)}`).expect(200);
-    expect(res.text).toContain('<a href="/">Continue to Farsight</a>');
+    expect(res.text).toContain('<a class="button" href="/">Continue to Farsight</a>');
   });
 
   it('serves the enrolment page for a real link the same as for any token: the script asks the API', async () => {

@@ -251,7 +251,8 @@ describe('the overview', () => {
       target.status = 500;
       await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
       await row.locator('.status.down').waitFor();
-      expect(await text(page, '#incidents')).toContain('Flip target');
+      // The row may go down from its re-read before the incident's event arrives.
+      await page.locator('#incident-list li', { hasText: 'Flip target' }).waitFor();
 
       target.status = 200;
       await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
@@ -513,8 +514,9 @@ describe('incidents, channels and keys', () => {
       await page.getByRole('button', { name: 'I have copied it' }).click();
       expect(await page.locator('#nk-value').innerText()).toBe('');
       expect(await seriousAxeFindings(page)).toEqual([]);
-      page.once('dialog', (d) => d.accept());
+      // The page's own dialog asks (not the browser's confirm()).
       await page.getByRole('button', { name: 'Revoke grafana' }).click();
+      await page.getByRole('dialog', { name: 'Revoke the key "grafana"?' }).getByRole('button', { name: 'Revoke' }).click();
       await page.getByRole('button', { name: 'Revoke grafana' }).waitFor({ state: 'detached' });
       await s.t.http.get('/api/v1/summary').set(bearer(key)).expect(401);
       await page.setViewportSize({ width: 390, height: 844 });
@@ -597,7 +599,7 @@ describe('security, settings, timeline and diagnostics', () => {
 
       await page.goto(`${s.base}/timeline`);
       await page.locator('#lines li').first().waitFor();
-      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.getByRole('checkbox', { name: 'Settings changed' }).check();
       // The unfiltered list already holds the settings change just made: wait for the filtered one.
       // A function, not a string: the page's CSP forbids eval, which a string predicate needs once it polls.
       await page.waitForFunction(() => {
@@ -620,7 +622,7 @@ describe('security, settings, timeline and diagnostics', () => {
       const asked = page.waitForRequest((r) => unfiltered(r.url()));
       await page.goto(`${s.base}/timeline`);
       await asked;
-      await page.getByRole('checkbox', { name: 'settings_changed' }).check();
+      await page.getByRole('checkbox', { name: 'Settings changed' }).check();
       await page.locator('#lines li.tl-settings_changed').first().waitFor();
       const stale = page.waitForEvent('requestfinished', (r) => unfiltered(r.url()));
       release();
@@ -692,8 +694,10 @@ describe('the status page editor', () => {
       const saved = await s.t.http.get('/api/v1/status-page').set(bearer(write)).expect(200);
       expect(saved.body.title).toBe('Acme services');
       expect(saved.body.layout).toBe('ledger');
-      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public).sort((a: { sort: number }, b: { sort: number }) => a.sort - b.sort);
-      const names = new Map((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
+      // In the page's order: by sort, then by name (a save sends the order only when it changed).
+      const names = new Map<number, string>((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
+      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public)
+        .sort((a: { id: number; sort: number }, b: { id: number; sort: number }) => a.sort - b.sort || names.get(a.id)!.localeCompare(names.get(b.id)!));
       expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public mail', 'Public web']);
 
       await page.getByLabel(/^Upload a logo/).setInputFiles(logo);

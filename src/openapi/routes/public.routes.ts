@@ -63,6 +63,11 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     extra: 'the documentation pages\' one stylesheet (the pages carry no inline style).', answers: { 200: { description: 'stylesheet', type: 'text/css', schema: str() } },
   },
   {
+    method: 'get', path: '/favicon.ico', id: 'favicon', tag: 'Public', summary: 'The dashboard\'s icon, for browsers that ask for it', access: pub,
+    extra: 'an ICO file holding the dashboard\'s 192 px PNG icon; cached for a day.',
+    answers: { 200: { description: 'the icon', type: 'image/x-icon', schema: str({ format: 'binary' }) } },
+  },
+  {
     method: 'get', path: '/setup/{token}', id: 'setupPage', tag: 'Public', summary: 'The first-run setup page', access: pub,
     extra: 'the page behind the link `farsight setup-link` prints; it talks to /api/v1/auth/setup/{token}.',
     params: { token: { description: 'the setup token' } }, answers: { 200: page('the page') },
