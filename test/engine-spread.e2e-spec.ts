@@ -56,3 +56,47 @@ describe('checks of monitors created together are spread', () => {
   });
 });
 
+
+describe('checks of monitors created or resumed one request each, in a burst, are spread', () => {
+  let h: EngineHarness;
+  beforeEach(async () => {
+    h = await startEngineHarness();
+  });
+  afterEach(() => h.close());
+
+  it('a script creating 40 monitors one POST each: the ones past the first four fall spread', async () => {
+    for (let i = 0; i < N; i++) {
+      await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S }, { url: `${h.target.url}?n=${i}` })).expect(201);
+    }
+    await h.advance(0);
+    expect(h.target.hits).toBe(N);
+    const per: number[] = [];
+    for (let s = 0; s < 2 * INTERVAL_S; s++) {
+      const before = h.target.hits;
+      await h.advance(1_000);
+      per.push(h.target.hits - before);
+    }
+    expect(Math.max(...per)).toBeLessThanOrEqual((2 * N) / INTERVAL_S + 4);
+  });
+
+  it('resuming 40 paused monitors one request each (the dashboard’s bulk resume): the same', async () => {
+    // Made paused, one every 3 s: no burst, nothing to spread yet.
+    const ids: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const m = await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S, paused: true }, { url: `${h.target.url}?n=${i}` })).expect(201);
+      ids.push(m.body.id as number);
+      await h.advance(3_000);
+    }
+    expect(h.target.hits).toBe(0);
+    for (const id of ids) await h.t.http.post(`/api/v1/monitors/${id}/resume`).set(bearer(h.write)).expect(200);
+    await h.advance(0);
+    expect(h.target.hits).toBe(N);
+    const per: number[] = [];
+    for (let s = 0; s < 2 * INTERVAL_S; s++) {
+      const before = h.target.hits;
+      await h.advance(1_000);
+      per.push(h.target.hits - before);
+    }
+    expect(Math.max(...per)).toBeLessThanOrEqual((2 * N) / INTERVAL_S + 4);
+  });
+});

@@ -24,7 +24,7 @@ import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind-gate';
 import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
-import { phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
+import { BurstGauge, phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState, Transition } from '../probes/status';
 import { configChanged, initialMachineState, machineInput, MachineState, pause, resume, step, Step } from './state-machine';
 import { CLOSE_WORDS, transitionLine } from './transition-text';
@@ -61,11 +61,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    */
   private readonly targetEpoch = new Map<number, number>();
   /**
-   * Monitors checked at once after a change of many together (bulk, import: created, resumed, a
-   * new target or interval): the check after that one falls on the monitor's own phase of its
-   * interval (phaseDelay), so monitors made together are not checked together forever.
+   * Monitors checked at once after a change of many together (bulk, import, or a burst of single
+   * changes: created, resumed, a new target or interval): the check after that one falls on the
+   * monitor's own phase of its interval (phaseDelay), so monitors made together are not checked
+   * together forever.
    */
   private readonly rephase = new Set<number>();
+  private readonly bursts = new BurstGauge();
   /**
    * Each monitor's state as answers show it, fresher than its row (rows are written with the next
    * batch). A new object on every change, so readers may cache by identity.
@@ -708,11 +710,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const prev = this.live.get(id);
     if (!prev || created) {
       this.newTarget(id);
-      if (spread) this.rephase.add(id);
+      if (this.bursts.note(now) || spread) this.rephase.add(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
       return;
     }
-    if (spread && (targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused))) this.rephase.add(id);
+    const retimed = targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
+    if (retimed && (this.bursts.note(now) || spread)) this.rephase.add(id);
     const next: LiveMonitor = { ...prev, config: stored.config };
     this.live.set(id, next);
     this.incidents.rename(id, config.name);

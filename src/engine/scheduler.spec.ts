@@ -1,6 +1,6 @@
 /** The scheduler as a service, on jest's fake timers and clock: nothing sleeps. */
 import type { Clock } from '../common/clock';
-import { phaseDelay, realTimers, Scheduler, spreadOffset } from './scheduler';
+import { BurstGauge, phaseDelay, realTimers, Scheduler, spreadOffset } from './scheduler';
 
 const T0 = Date.UTC(2026, 10, 1);
 const clock: Clock = { now: () => Date.now() };
@@ -185,5 +185,17 @@ describe('phaseDelay', () => {
     }
     expect(perSecond.size).toBe(20);
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * (2000 / 20));
+  });
+});
+
+describe('BurstGauge', () => {
+  it.each<[string, number[], boolean[]]>([
+    ['changes on their own keep their cadence', [0, 5_000, 10_000, 15_000, 20_000, 25_000], [false, false, false, false, false, false]],
+    ['the fifth and later in 2 s are a burst', [0, 0, 0, 0, 0, 1, 1_999], [false, false, false, false, true, true, true]],
+    ['a burst ends 2 s after its changes', [0, 0, 0, 0, 0, 2_000, 2_000, 2_000], [false, false, false, false, true, false, false, false]],
+    ['one every 500 ms: the fifth within 2 s is, the next after the first left the window is not', [0, 500, 1_000, 1_500, 1_999, 2_600], [false, false, false, false, true, false]],
+  ])('%s', (_, times, want) => {
+    const g = new BurstGauge();
+    expect(times.map((t) => g.note(t))).toEqual(want);
   });
 });

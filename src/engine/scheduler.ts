@@ -203,3 +203,26 @@ export function phaseDelay(id: number, intervalMs: number, now: number): number 
   const k = Math.ceil((earliest - offset) / intervalMs);
   return k * intervalMs + offset - now;
 }
+
+/** Changes of one monitor each (a create, a resume, a new interval or target) this close together are a burst. */
+export const BURST_WINDOW_MS = 2_000;
+/** The first this-many changes of a burst keep their cadence; the ones after are spread (phaseDelay). */
+export const BURST_FREE = 4;
+
+/**
+ * Whether a change of one monitor is part of a burst of them: a script's loop of POST /monitors,
+ * the dashboard resuming 500 selected monitors one request each. A change on its own keeps the
+ * cadence its owner expects (the next check one interval after the first); in a burst the ones
+ * past BURST_FREE get their own phase, as a bulk create's do. Remembers the times of the changes
+ * of the last BURST_WINDOW_MS only.
+ */
+export class BurstGauge {
+  private readonly times: number[] = [];
+
+  /** Records a change at `now`; true when it is past the first BURST_FREE of its burst. */
+  note(now: number): boolean {
+    while (this.times.length > 0 && now - this.times[0] >= BURST_WINDOW_MS) this.times.shift();
+    this.times.push(now);
+    return this.times.length > BURST_FREE;
+  }
+}
