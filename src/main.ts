@@ -9,6 +9,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
@@ -27,6 +28,8 @@ import {
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
 import { unknownVariableWarnings } from './config/unknown-vars';
+import { listenUrls } from './config/listen-urls';
+import { loadSavedPublicUrl } from './settings/public-url';
 import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
@@ -120,11 +123,12 @@ async function serve(config: AppConfig): Promise<number> {
     // 130 ms of full collections.
     startupDone();
     if (tuneHeap()) collectOnceSoon();
+    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()))) log.log(line);
     if (!(await ownerExists(db.manager))) {
       const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
-      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
+      const elsewhere = config.publicUrlSource === 'default' ? `; from another machine, put one of the addresses above in place of ${config.publicOrigin}` : '';
+      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one${elsewhere})`);
     }
-    log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
     const passkeys = passkeyProblem(config.publicUrl);
     if (passkeys) log.log(`Note: ${passkeys} (docs/passkeys.md)`);
     const signal = await stopSignal;
@@ -136,6 +140,19 @@ async function serve(config: AppConfig): Promise<number> {
   }
   log.log('stopped');
   return 0;
+}
+
+/** The first lines of a start: where the service can be opened, and where its public URL comes from. */
+function startLines(config: AppConfig, urls: string[]): string[] {
+  const lines = [`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}: ${urls.join(', ')}`];
+  if (config.publicUrlSource === 'env') lines.push(`Public URL ${config.publicUrl} (FARSIGHT_PUBLIC_URL)`);
+  else if (config.publicUrlSource === 'setting') lines.push(`Public URL ${config.publicUrl} (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)`);
+  else {
+    lines.push(
+      `Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; the setup page offers to save it as the public URL`,
+    );
+  }
+  return lines;
 }
 
 function nextStopSignal(): Promise<NodeJS.Signals> {
@@ -230,6 +247,8 @@ async function withDatabase(config: AppConfig, fn: (db: Database) => Promise<num
   try {
     const db = new Database(await openDatabase(config.dataDir));
     try {
+      // The links printed (setup-link, enroll-link) use the address saved at setup, as `serve` does.
+      await loadSavedPublicUrl(db, config);
       return await fn(db);
     } finally {
       await db.close();
