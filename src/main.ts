@@ -36,7 +36,7 @@ import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
 import { readColumns } from './db/bulk-read';
 import { startEngineReads } from './engine/start-reads';
-import { loadSecretBox } from './db/secret-key';
+import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
 import { startupDone } from './common/startup-done';
@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, (db) => enrollLink(config, db));
     case 'backup':
       if (rest.length !== 1) return fail('usage: farsight backup FILE');
-      return withDatabase(config, (db) => backup(db, rest[0]));
+      return withDatabase(config, (db) => backup(config, db, rest[0]));
     case 'restore':
       return restoreCommand(config, rest);
     default:
@@ -217,10 +217,18 @@ async function enrollLink(config: AppConfig, db: Database): Promise<number> {
   }
   const link = await issueEnrollLink(db, new EventsService(db, systemClock), systemClock.now(), config.publicUrl);
   process.stdout.write(`${link.url}\n`);
+  // The link still prints (stdout stays one line for scripts); the warning says why it cannot add a passkey here.
+  const problem = passkeyProblem(config.publicUrl);
+  if (problem) {
+    process.stderr.write(
+      `farsight: warning: this link adds a passkey, which cannot work at ${config.publicUrl}: ${problem}. ` +
+        'For passkeys, set FARSIGHT_PUBLIC_URL to an https address with a host name (docs/passkeys.md), restart, and run enroll-link again\n',
+    );
+  }
   return 0;
 }
 
-async function backup(db: Database, file: string): Promise<number> {
+async function backup(config: AppConfig, db: Database, file: string): Promise<number> {
   const target = path.resolve(file);
   // Created empty and private first (VACUUM INTO accepts an empty file): the copy holds everything the
   // database does, so it gets the database's 0600 whatever the umask, and 'wx' refuses to overwrite.
@@ -240,6 +248,10 @@ async function backup(db: Database, file: string): Promise<number> {
     throw err;
   }
   process.stdout.write(`backup written to ${target} (${fs.statSync(target).size} bytes)\n`);
+  // The key is not in the backup on purpose (a stolen backup alone opens no secret), so the owner
+  // must keep the two together, or the restored monitors and channels lose their secrets.
+  const key = config.secretKeyFile ?? path.join(config.dataDir, SECRET_KEY_FILE);
+  process.stdout.write(`keep it together with a copy of the secret key ${key}: the backup does not contain it, and the monitor and channel secrets in the backup cannot be opened without it (docs/backup.md)\n`);
   return 0;
 }
 
