@@ -57,11 +57,15 @@ describe('setup from another machine while no public URL is configured', () => {
 
   it('saves the page\'s address as the public URL when asked: it is used at once and after a restart', async () => {
     t = await startApp(UNSET);
+    const servers = async () => (await t.http.get('/api/openapi.json').expect(200)).body.servers[0].url as string;
+    expect(await servers()).toMatch(/^http:\/\/localhost:8080/);
     const res = await setup(BOX, '192.168.1.5:8080', { public_url: BOX });
     expect(res.status).toBe(200);
     const cookie = cookieOf(res);
     const settings = await t.http.get('/api/v1/settings').set('Host', '192.168.1.5:8080').set('Cookie', cookie).expect(200);
     expect(settings.body.public_url).toBe(BOX);
+    // The route description was built before the save: it follows the new address.
+    expect((await servers()).startsWith(BOX)).toBe(true);
     const [line] = await t.db.query<{ text: string }[]>("SELECT text FROM events WHERE kind = 'setup'");
     expect(line.text).toBe(`owner account created for ${OWNER.email}; public URL saved: ${BOX}`);
     // Now configured: another address of the same box is refused, and the refusal says where the address comes from.
