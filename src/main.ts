@@ -123,8 +123,9 @@ async function serve(config: AppConfig): Promise<number> {
     // 130 ms of full collections.
     startupDone();
     if (tuneHeap()) collectOnceSoon();
-    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()))) log.log(line);
-    if (!(await ownerExists(db.manager))) {
+    const setupNeeded = !(await ownerExists(db.manager));
+    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded)) log.log(line);
+    if (setupNeeded) {
       const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
       const elsewhere = config.publicUrlSource === 'default' ? `; from another machine, put one of the addresses above in place of ${config.publicOrigin}` : '';
       log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one${elsewhere})`);
@@ -143,14 +144,15 @@ async function serve(config: AppConfig): Promise<number> {
 }
 
 /** The first lines of a start: where the service can be opened, and where its public URL comes from. */
-function startLines(config: AppConfig, urls: string[]): string[] {
+function startLines(config: AppConfig, urls: string[], setupNeeded: boolean): string[] {
   const lines = [`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}: ${urls.join(', ')}`];
   if (config.publicUrlSource === 'env') lines.push(`Public URL ${config.publicUrl} (FARSIGHT_PUBLIC_URL)`);
   else if (config.publicUrlSource === 'setting') lines.push(`Public URL ${config.publicUrl} (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)`);
   else {
-    lines.push(
-      `Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; the setup page offers to save it as the public URL`,
-    );
+    const then = setupNeeded
+      ? 'the setup page offers to save it as the public URL'
+      : 'set FARSIGHT_PUBLIC_URL to it, so links in alerts and passkeys use it';
+    lines.push(`Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; ${then}`);
   }
   return lines;
 }
