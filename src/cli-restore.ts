@@ -91,7 +91,9 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
   try {
     lock = await DataDirLock.acquire(config.dataDir);
   } catch (err) {
-    if (err instanceof StartupError) throw new Refusal(`restore needs the service stopped: ${err.message}`, 1);
+    if (err instanceof StartupError) {
+      throw new Refusal(`restore needs the service stopped: ${err.message}; stop the service first (\`systemctl stop farsight\`, or Ctrl-C where it runs), then run restore again`, 1);
+    }
     throw err;
   }
   const target = databasePath(config.dataDir);
@@ -103,10 +105,10 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
     }
     copyPrivate(source, copy);
     const facts = await check(copy, source);
-    if (facts.sealedSample !== null) {
-      const sample = facts.sealedSample;
+    if (facts.sealed !== null) {
+      const { sample, what } = facts.sealed;
       try {
-        await loadSecretBox(config, async () => sample);
+        await loadSecretBox(config, async () => sample, what);
       } catch (err) {
         if (err instanceof StartupError) throw new Refusal(`${source} holds secrets this data dir's key cannot open: ${err.message}`, 1);
         throw err;
@@ -142,7 +144,8 @@ function copyPrivate(from: string, to: string): void {
 
 interface Facts {
   monitors: number;
-  sealedSample: string | null;
+  /** One sealed value of the backup, and whose it is (messages name it). */
+  sealed: { sample: string; what: 'monitor secrets' | 'channel secrets' } | null;
 }
 
 /** Is `file` a sound Farsight database this version can run? `name` is what messages call it. */
@@ -177,8 +180,12 @@ async function check(file: string, name: string): Promise<Facts> {
     if (unknown.length) refuse(`it was made by a newer Farsight (it has migration ${unknown[0]}, which this version does not know); upgrade first`);
     const [{ n }] = await all<{ n: number }>(conn, 'SELECT COUNT(*) AS n FROM monitors');
     const query = (sql: string, params: unknown[] = []) => all(conn, sql, params);
-    const sealedSample = (await sealedSecretSample((sql) => query(sql))) ?? (tables.has('channels') ? await channelSealedSample(conn) : null);
-    return { monitors: n, sealedSample };
+    const monitorSample = await sealedSecretSample((sql) => query(sql));
+    const channelSample = monitorSample === null && tables.has('channels') ? await channelSealedSample(conn) : null;
+    const sealed = monitorSample !== null
+      ? { sample: monitorSample, what: 'monitor secrets' as const }
+      : channelSample !== null ? { sample: channelSample, what: 'channel secrets' as const } : null;
+    return { monitors: n, sealed };
   } finally {
     await new Promise((resolve) => conn.close(resolve));
   }

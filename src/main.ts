@@ -9,6 +9,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createApp } from './app';
 import { issueSetupLink, ownerExists } from './auth/links';
@@ -27,13 +28,15 @@ import {
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
 import { unknownVariableWarnings } from './config/unknown-vars';
+import { listenUrls } from './config/listen-urls';
+import { loadSavedPublicUrl } from './settings/public-url';
 import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
 import { Database } from './db/database';
 import { readColumns } from './db/bulk-read';
 import { startEngineReads } from './engine/start-reads';
-import { loadSecretBox } from './db/secret-key';
+import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
 import { startupDone } from './common/startup-done';
@@ -78,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, (db) => enrollLink(config, db));
     case 'backup':
       if (rest.length !== 1) return fail('usage: farsight backup FILE');
-      return withDatabase(config, (db) => backup(db, rest[0]));
+      return withDatabase(config, (db) => backup(config, db, rest[0]));
     case 'restore':
       return restoreCommand(config, rest);
     default:
@@ -120,11 +123,13 @@ async function serve(config: AppConfig): Promise<number> {
     // 130 ms of full collections.
     startupDone();
     if (tuneHeap()) collectOnceSoon();
-    if (!(await ownerExists(db.manager))) {
+    const setupNeeded = !(await ownerExists(db.manager));
+    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded)) log.log(line);
+    if (setupNeeded) {
       const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
-      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one)`);
+      const elsewhere = config.publicUrlSource === 'default' ? `; from another machine, put one of the addresses above in place of ${config.publicOrigin}` : '';
+      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one${elsewhere})`);
     }
-    log.log(`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}, public URL ${config.publicUrl}`);
     const passkeys = passkeyProblem(config.publicUrl);
     if (passkeys) log.log(`Note: ${passkeys} (docs/passkeys.md)`);
     const signal = await stopSignal;
@@ -136,6 +141,20 @@ async function serve(config: AppConfig): Promise<number> {
   }
   log.log('stopped');
   return 0;
+}
+
+/** The first lines of a start: where the service can be opened, and where its public URL comes from. */
+function startLines(config: AppConfig, urls: string[], setupNeeded: boolean): string[] {
+  const lines = [`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}: ${urls.join(', ')}`];
+  if (config.publicUrlSource === 'env') lines.push(`Public URL ${config.publicUrl} (FARSIGHT_PUBLIC_URL)`);
+  else if (config.publicUrlSource === 'setting') lines.push(`Public URL ${config.publicUrl} (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)`);
+  else {
+    const then = setupNeeded
+      ? 'the setup page offers to save it as the public URL'
+      : 'set FARSIGHT_PUBLIC_URL to it, so links in alerts and passkeys use it';
+    lines.push(`Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; ${then}`);
+  }
+  return lines;
 }
 
 function nextStopSignal(): Promise<NodeJS.Signals> {
@@ -200,10 +219,18 @@ async function enrollLink(config: AppConfig, db: Database): Promise<number> {
   }
   const link = await issueEnrollLink(db, new EventsService(db, systemClock), systemClock.now(), config.publicUrl);
   process.stdout.write(`${link.url}\n`);
+  // The link still prints (stdout stays one line for scripts); the warning says why it cannot add a passkey here.
+  const problem = passkeyProblem(config.publicUrl);
+  if (problem) {
+    process.stderr.write(
+      `farsight: warning: this link adds a passkey, which cannot work at ${config.publicUrl}: ${problem}. ` +
+        'For passkeys, set FARSIGHT_PUBLIC_URL to an https address with a host name (docs/passkeys.md), restart, and run enroll-link again\n',
+    );
+  }
   return 0;
 }
 
-async function backup(db: Database, file: string): Promise<number> {
+async function backup(config: AppConfig, db: Database, file: string): Promise<number> {
   const target = path.resolve(file);
   // Created empty and private first (VACUUM INTO accepts an empty file): the copy holds everything the
   // database does, so it gets the database's 0600 whatever the umask, and 'wx' refuses to overwrite.
@@ -223,6 +250,10 @@ async function backup(db: Database, file: string): Promise<number> {
     throw err;
   }
   process.stdout.write(`backup written to ${target} (${fs.statSync(target).size} bytes)\n`);
+  // The key is not in the backup on purpose (a stolen backup alone opens no secret), so the owner
+  // must keep the two together, or the restored monitors and channels lose their secrets.
+  const key = config.secretKeyFile ?? path.join(config.dataDir, SECRET_KEY_FILE);
+  process.stdout.write(`keep it together with a copy of the secret key ${key}: the backup does not contain it, and the monitor and channel secrets in the backup cannot be opened without it (docs/backup.md)\n`);
   return 0;
 }
 
@@ -230,6 +261,8 @@ async function withDatabase(config: AppConfig, fn: (db: Database) => Promise<num
   try {
     const db = new Database(await openDatabase(config.dataDir));
     try {
+      // The links printed (setup-link, enroll-link) use the address saved at setup, as `serve` does.
+      await loadSavedPublicUrl(db, config);
       return await fn(db);
     } finally {
       await db.close();

@@ -55,7 +55,7 @@ function waitWords(seconds) {
 
 /**
  * An error in words for the person at the page. `wrong` is what a 401 means on this form
- * (e.g. "Wrong email, password or code."), so no page ever says more than the server does.
+ * (e.g. "Wrong email or password."), so no page ever says more than the server does.
  */
 export function errorWords(err, wrong) {
   if (!(err instanceof ApiFailure)) {

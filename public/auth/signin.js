@@ -1,10 +1,12 @@
 // Sign in: a passkey first (when the owner has one and the browser can), else email and
-// password, then the authenticator code or a recovery code. Success lands on /.
+// password, then the authenticator code or a recovery code. Success lands on the page that was
+// asked for (data-next, checked by the server: src/dashboard/next-path.ts), else on /.
 import {
   $, api, botCheck, noBotCheck, busy, errorWords, explainNoPasskeys, getPasskey, passkeySupport, say, sentence, withChallenge,
 } from './common.js';
 
-const WRONG = 'Wrong email, password or code.';
+// The password step asks no code yet, so its refusal does not mention one.
+const WRONG_PASSWORD = 'Wrong email or password.';
 const passwordForm = $('password-form');
 const codeForm = $('code-form');
 let check = noBotCheck;
@@ -13,7 +15,7 @@ let recovery = false;
 let passkeyShown = false;
 
 const errorOf = (form) => form.querySelector('.form-error');
-const done = () => location.replace('/');
+const done = () => location.replace(document.body.dataset.next || '/');
 
 async function start() {
   let state;
@@ -74,7 +76,7 @@ passwordForm.addEventListener('submit', (ev) => {
       ticket = answer.ticket;
       showCodeStep();
     } catch (err) {
-      say(out, errorWords(err, WRONG));
+      say(out, errorWords(err, WRONG_PASSWORD));
       passwordForm.password.select();
     } finally {
       check.reset();
@@ -103,7 +105,8 @@ codeForm.addEventListener('submit', (ev) => {
       await api('auth/code', recovery ? { ticket, recovery_code: recoveryCode } : { ticket, code });
       done();
     } catch (err) {
-      say(out, errorWords(err, WRONG));
+      // The API's own words: they say that the sign-in may have expired (5 minutes) and what to do.
+      say(out, errorWords(err, sentence(err.message)));
     }
   });
 });

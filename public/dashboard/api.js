@@ -393,7 +393,8 @@ export function signInAgain() {
           await api('POST', 'auth/code', { ticket, code }, { quiet: true });
           finish(true);
         } catch (err) {
-          say(out, errorWords(err, 'Wrong email, password or code.'));
+          // The password step asks no code yet; the code step keeps the API's words (it may have expired).
+          say(out, errorWords(err, ticket === null ? 'Wrong email or password.' : sentence(err.message)));
           if (err instanceof ApiFailure && err.code === 'sign_in' && ticket !== null) {
             ticket = null;
             $('signed-out-password-step').hidden = false;

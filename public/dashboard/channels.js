@@ -241,7 +241,10 @@ function card(c) {
 }
 
 async function load() {
-  channels = (await get('channels')).items;
+  const [list, settings] = await Promise.all([get('channels'), get('settings')]);
+  channels = list.items;
+  // Shown inside the email kind's part of the form only: the other kinds need no mail provider.
+  $('cf-mail-off').hidden = settings.email.configured;
   $('channels').replaceChildren(...channels.map(card));
   $('list-section').hidden = channels.length === 0;
   $('empty').hidden = channels.length > 0;

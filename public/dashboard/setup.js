@@ -18,9 +18,18 @@
       $('expires').setAttribute('datetime', info.expires_at);
       $('secret').textContent = info.totp.secret;
       $('qr').src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(info.totp.qr_svg);
+      offerPublicUrl();
       show('setup-form');
     })
     .catch(function () { show('invalid'); });
+
+  // Rendered only while no public URL is configured; offered only when this page is open elsewhere.
+  function offerPublicUrl() {
+    var box = $('public-url');
+    if (!box || box.getAttribute('data-public-url') === location.origin) return;
+    $('page-origin').textContent = location.origin;
+    box.hidden = false;
+  }
 
   $('setup-form').addEventListener('submit', function (ev) {
     ev.preventDefault();
@@ -32,6 +41,8 @@
       password: form.password.value,
       code: form.code.value.trim()
     };
+    var box = $('public-url');
+    if (box && !box.hidden && form.save_public_url.checked) body.public_url = location.origin;
     form.querySelector('button').disabled = true;
     fetch(api, {
       method: 'POST',

@@ -17,6 +17,7 @@ import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../common/access';
 import { AppRequest } from '../common/request-context';
 import { KeyScope, requireAccess } from '../common/scope';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
+import { originProblem, ownOrigin } from './origin-rule';
 
 export const API_RATE_PER_MINUTE = 600;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -54,9 +55,7 @@ export class AuthGuard implements CanActivate {
 
     if (isPublic) {
       // Sign-in routes set cookies: refuse cross-site posts (login CSRF) when the browser says where it came from.
-      if (mutating && req.headers.origin !== undefined && req.headers.origin !== this.config.publicOrigin) {
-        throw new ApiError('forbidden', 'cross-origin request refused');
-      }
+      if (mutating && req.headers.origin !== undefined) this.checkOrigin(req, req.headers.origin);
       return true;
     }
     if (!caller) throw new ApiError('sign_in', 'sign in or send an API key (Authorization: Bearer fs_...)');
@@ -101,15 +100,29 @@ export class AuthGuard implements CanActivate {
     }
   }
 
+  /** The origin rule (origin-rule.ts): the public URL's origin, or the request's own while none is configured. */
+  private checkOrigin(req: AppRequest, origin: string): void {
+    const peer = req.socket.remoteAddress ?? '';
+    const forwarded = req.headers['x-forwarded-proto'];
+    const own = ownOrigin({
+      host: req.headers.host,
+      encrypted: (req.socket as { encrypted?: boolean }).encrypted === true,
+      forwardedProto: this.proxies.trusts(peer) && typeof forwarded === 'string' ? forwarded : undefined,
+    });
+    const problem = originProblem(origin, own, this.config);
+    if (problem) throw new ApiError('forbidden', problem);
+  }
+
   /**
    * A cookie request that changes something must come from the dashboard's own origin as JSON, or
    * as an image (the status page's logo and icon uploads). Neither type can be sent cross-site
    * without a CORS preflight, which this service never grants; the upload routes check the bytes.
    */
   private checkCookieMutation(req: AppRequest): void {
-    if (req.headers.origin !== this.config.publicOrigin) {
+    if (req.headers.origin === undefined) {
       throw new ApiError('forbidden', `cookie requests that change something need Origin: ${this.config.publicOrigin}`);
     }
+    this.checkOrigin(req, req.headers.origin);
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json' && !SESSION_UPLOAD_TYPES.has(type)) {
       throw new ApiError('forbidden', 'cookie requests that change something must send Content-Type: application/json');

@@ -14,6 +14,7 @@ import { AppRequest } from '../common/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
 import { SignInService, signInOrigin } from './sign-in.service';
+import { ownOrigin } from './origin-rule';
 
 /** Who holds a session, for the pages (the landing page shows it). */
 export interface SignedIn {
@@ -54,7 +55,7 @@ export class AuthService {
     const origin = signInOrigin(req);
     await this.challenge.verify(dto.challenge, origin.ip ?? '');
     // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
-    const { codes, also: session } = await this.setup.complete(token, dto, origin.ip ?? null, (m) => this.signIns.signInIn(m, origin, 'setup'));
+    const { codes, also: session } = await this.setup.complete(token, dto, origin.ip ?? null, requestOrigin(req), (m) => this.signIns.signInIn(m, origin, 'setup'));
     this.signIns.notify(origin, 'setup');
     return { session: session.token, codes: shownOnce(codes, `POST /${API_ROOT}/me/recovery-codes makes a new set`) };
   }
@@ -73,4 +74,13 @@ export class AuthService {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (token) await this.sessions.revokeByToken(token);
   }
+}
+
+/**
+ * The address the setup page is open at: its Origin (the guard has accepted it by then), or for a
+ * client that sends none, the scheme and Host the request came in on.
+ */
+function requestOrigin(req: AppRequest): string | null {
+  if (req.headers.origin !== undefined) return req.headers.origin;
+  return ownOrigin({ host: req.headers.host, encrypted: (req.socket as { encrypted?: boolean }).encrypted === true, forwardedProto: undefined });
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
+  adoptSavedPublicUrl,
   AppConfig,
   ConfigError,
   LETS_ENCRYPT_DIRECTORY,
@@ -22,6 +23,26 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
 }
 
+describe('the public URL saved at setup', () => {
+  it.each([
+    ['replaces the default', {}, 'http://192.168.1.5:8080', 'http://192.168.1.5:8080', 'setting'],
+    ['is normalised like FARSIGHT_PUBLIC_URL', {}, 'http://NAS.lan:8080/', 'http://nas.lan:8080', 'setting'],
+    ['gives way to FARSIGHT_PUBLIC_URL', { FARSIGHT_PUBLIC_URL: 'https://status.example.com' }, 'http://192.168.1.5:8080', 'https://status.example.com', 'env'],
+  ])('%s', (_, env, saved, url, source) => {
+    const config = loadConfig(env);
+    adoptSavedPublicUrl(config, saved);
+    expect({ url: config.publicUrl, origin: config.publicOrigin, source: config.publicUrlSource }).toEqual({ url, origin: new URL(url).origin, source });
+  });
+
+  it('stops the start when the saved row is not a URL, naming where it comes from', () => {
+    expect(() => adoptSavedPublicUrl(loadConfig({}), 'ftp://x')).toThrow(/the public URL saved at setup \(settings row public_url\)/);
+  });
+
+  it('is "env" when FARSIGHT_PUBLIC_URL is set, even to the default', () => {
+    expect(loadConfig({ FARSIGHT_PUBLIC_URL: 'http://localhost:8080' }).publicUrlSource).toBe('env');
+  });
+});
+
 describe('loadConfig defaults', () => {
   it('gives the documented default for every variable when the environment is empty', () => {
     expect(loadConfig({})).toEqual<AppConfig>({
@@ -29,6 +50,7 @@ describe('loadConfig defaults', () => {
       listen: { host: '0.0.0.0', port: 8080 },
       publicUrl: 'http://localhost:8080',
       publicOrigin: 'http://localhost:8080',
+      publicUrlSource: 'default',
       httpsListen: null,
       acmeHttpListen: null,
       acmeDirectory: LETS_ENCRYPT_DIRECTORY,

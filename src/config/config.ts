@@ -16,6 +16,13 @@ export interface ListenAddress {
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
+/**
+ * Where the public URL comes from: FARSIGHT_PUBLIC_URL, the address saved at first-run setup
+ * (settings/public-url.ts), or neither (`http://localhost:<port>`, and requests are then also
+ * accepted from their own origin: auth/origin-rule.ts).
+ */
+export type PublicUrlSource = 'env' | 'setting' | 'default';
+
 export interface AppConfig {
   dataDir: string;
   listen: ListenAddress;
@@ -23,6 +30,11 @@ export interface AppConfig {
   publicUrl: string;
   /** `https://status.example.com` */
   publicOrigin: string;
+  /**
+   * The public URL and its origin are the one place every reader takes them from; they change
+   * once at most while the service runs, when setup saves an address (adoptSavedPublicUrl).
+   */
+  publicUrlSource: PublicUrlSource;
   httpsListen: ListenAddress | null;
   acmeHttpListen: ListenAddress | null;
   acmeDirectory: string;
@@ -73,6 +85,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     listen,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
+    publicUrlSource: get('FARSIGHT_PUBLIC_URL') === undefined ? 'default' : 'env',
     httpsListen: optional(get('FARSIGHT_HTTPS_LISTEN'), (v) => parseListen('FARSIGHT_HTTPS_LISTEN', v)),
     acmeHttpListen: optional(get('FARSIGHT_ACME_HTTP_LISTEN'), (v) =>
       parseListen('FARSIGHT_ACME_HTTP_LISTEN', v),
@@ -101,6 +114,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: parseLogLevel(get('FARSIGHT_LOG_LEVEL') ?? 'info'),
     secretKeyFile: secretKeyFile(env),
   };
+}
+
+/**
+ * Makes a public URL saved at first-run setup the effective one, unless FARSIGHT_PUBLIC_URL is set
+ * (the variable always wins). Changes the shared config object in place: every reader sees it.
+ */
+export function adoptSavedPublicUrl(config: AppConfig, saved: string): void {
+  if (config.publicUrlSource === 'env') return;
+  const url = parseSavedPublicUrl(saved);
+  config.publicUrl = url;
+  config.publicOrigin = new URL(url).origin;
+  config.publicUrlSource = 'setting';
+}
+
+/** The saved value, checked as FARSIGHT_PUBLIC_URL is (a hand-edited row fails the start the same way). */
+export function parseSavedPublicUrl(text: string): string {
+  try {
+    return parsePublicUrl(text);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(err.message.replace('FARSIGHT_PUBLIC_URL', 'the public URL saved at setup (settings row public_url)'));
+    throw err;
+  }
 }
 
 /**

@@ -24,6 +24,7 @@ import { pickEncoding } from '../common/accept-encoding';
 import { Packed } from '../status/compression';
 import { DashboardAssets } from './dashboard-assets';
 import { navFor, PageKey, themeChoices, themeOf } from './nav';
+import { safeNextPath } from './next-path';
 import { pageCsp } from './page-csp';
 import { serviceWorkerSource } from './service-worker';
 import { kindGroups, kindWordsJson } from './timeline-kinds';
@@ -160,7 +161,7 @@ export class AppPagesController {
   @Get('account')
   async account(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     const signedIn = await this.auth.signedIn(req);
-    if (!signedIn) return res.redirect(303, '/signin');
+    if (!signedIn) return res.redirect(303, signInFor(req));
     const { items } = await this.passkeys.list();
     this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', 'account.js', homeView(signedIn, items));
   }
@@ -218,7 +219,7 @@ export class AppPagesController {
   /** A page for the signed-in owner; `model` may be work to do once the owner is known to be signed in. */
   private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object | (() => Promise<object>)): Promise<void> {
     const signedIn = await this.auth.signedIn(req);
-    if (!signedIn) return res.redirect(303, '/signin');
+    if (!signedIn) return res.redirect(303, signInFor(req));
     this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, `${view}.js`, typeof model === 'function' ? await model() : model);
   }
 
@@ -255,4 +256,10 @@ export class AppPagesController {
     res.setHeader('Content-Length', body.length);
     res.end(body);
   }
+}
+
+/** The sign-in page, told to return to this page afterwards. */
+function signInFor(req: AppRequest): string {
+  const here = safeNextPath(req.originalUrl);
+  return here === null || here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`;
 }

@@ -18,6 +18,7 @@ import { AuthService } from '../auth/auth.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
 import { PageFrame } from './auth-pages';
 import { pageCsp } from './page-csp';
+import { safeNextPath } from './next-path';
 
 @Public()
 @Controller()
@@ -27,10 +28,12 @@ export class AuthPagesController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** `?next=`: the page that was asked for, returned to after signing in when it is safe (next-path.ts). */
   @Get('signin')
   async signIn(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    if (await this.auth.signedIn(req)) return res.redirect(303, '/');
-    this.page(res, 'signin', this.frame('Sign in · Farsight', 'signin.js'));
+    const next = safeNextPath(typeof req.query.next === 'string' ? req.query.next : null) ?? '/';
+    if (await this.auth.signedIn(req)) return res.redirect(303, next);
+    this.page(res, 'signin', { ...this.frame('Sign in · Farsight', 'signin.js'), next });
   }
 
   @Get('forgot')

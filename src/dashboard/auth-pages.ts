@@ -7,6 +7,8 @@ import { formatWhen, toIso } from '../common/time';
 /** What every sign-in page tells its script (as data attributes of <body>). */
 export interface PageFrame {
   title: string;
+  /** The sign-in page: the safe path to return to afterwards (next-path.ts). */
+  next?: string;
   /** The page's script under /auth/assets/. */
   script: string;
   /** Where passkeys work (FARSIGHT_PUBLIC_URL's origin): the script compares the page's own. */

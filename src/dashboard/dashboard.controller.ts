@@ -1,10 +1,12 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../common/access';
 import { readResource } from '../common/resources';
 import { render } from '../common/views';
 import { icoOfPng } from './favicon';
 import { pageCsp } from './page-csp';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
 
 /** Dashboard pages are plain Handlebars views with one external script each; no inline code. */
 const PAGE_CSP = pageCsp({ challenge: false });
@@ -13,6 +15,8 @@ const PAGE_CSP = pageCsp({ challenge: false });
 @Controller()
 export class DashboardController {
   private favicon: Buffer | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** The dashboard's icon (favicon.ts), made at the first request: few processes are ever asked. */
   @Get('favicon.ico')
@@ -23,13 +27,17 @@ export class DashboardController {
     res.end(this.favicon);
   }
 
-  /** First-run setup: the page reads the token from its own URL and talks to the API. */
+  /**
+   * First-run setup: the page reads the token from its own URL and talks to the API. While no
+   * public URL is configured, it offers to save the address it is open at (the script compares).
+   */
   @Get('setup/:token')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Content-Security-Policy', PAGE_CSP)
   @Header('Cache-Control', 'no-store')
   @Header('Referrer-Policy', 'no-referrer')
   setup(): string {
-    return render('dashboard/setup', { title: 'Set up Farsight' }, 'dashboard/layout');
+    const offer = this.config.publicUrlSource === 'default';
+    return render('dashboard/setup', { title: 'Set up Farsight', offerPublicUrl: offer, publicUrl: this.config.publicUrl }, 'dashboard/layout');
   }
 }

@@ -73,6 +73,15 @@ describe('loadSecretBox', () => {
     expect(fs.existsSync(keyFile())).toBe(false);
   });
 
+  it('names channel secrets when the sealed value is a channel\'s (a backup whose monitors hold none)', async () => {
+    const sealed = new SecretBox(randomBytes(32)).seal('token');
+    const message = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'));
+    expect(message).toMatch(new RegExp(`^${keyFile()} is missing, but the database holds channel secrets sealed with it; `));
+    fs.writeFileSync(keyFile(), randomBytes(32));
+    const other = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'));
+    expect(other).toMatch(new RegExp(`^${keyFile()}: this key does not open the channel secrets stored in the database`));
+  });
+
   it('refuses a key that does not open the stored values', async () => {
     fs.writeFileSync(keyFile(), randomBytes(32));
     const sealed = new SecretBox(randomBytes(32)).seal('token');

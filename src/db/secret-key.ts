@@ -25,6 +25,8 @@ const KEY_FORMATS = `expected ${SECRET_KEY_BYTES} random bytes, 64 hex digits or
 export async function loadSecretBox(
   config: { dataDir: string; secretKeyFile: string | null },
   sealedSample: () => Promise<string | null>,
+  /** What the sample was sealed for, as messages name it: a backup may hold channel secrets only. */
+  sealedWhat: 'monitor secrets' | 'channel secrets' = 'monitor secrets',
 ): Promise<SecretBox> {
   const given = config.secretKeyFile;
   const file = given ?? path.join(config.dataDir, SECRET_KEY_FILE);
@@ -39,7 +41,7 @@ export async function loadSecretBox(
     }
     if (await sealedSample()) {
       throw new StartupError(
-        `${file} is missing, but the database holds monitor secrets sealed with it; ` +
+        `${file} is missing, but the database holds ${sealedWhat} sealed with it; ` +
           'put the original secret.key back (it is not part of `farsight backup`), or point FARSIGHT_SECRET_KEY_FILE at it',
       );
     }
@@ -55,7 +57,7 @@ export async function loadSecretBox(
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       throw new StartupError(
-        `${name}: this key does not open the monitor secrets stored in the database (they were sealed with another key); ` +
+        `${name}: this key does not open the ${sealedWhat} stored in the database (they were sealed with another key); ` +
           'put back the key file they were sealed with',
       );
     }

@@ -9,7 +9,9 @@
  * often the owner's mail can be triggered (auth limits reset mails per hour).
  *
  * Every owner mail is one row of the delivery log (channel_id and monitor_ids null), so the owner
- * sees in one place whether sign-in notices leave.
+ * sees in one place whether sign-in notices leave. Without a mail provider nothing is attempted and
+ * no row is written: a fresh install has chosen no mail yet, which is a state (diagnostics'
+ * `email.note`), not a failed delivery.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
@@ -23,6 +25,8 @@ import type { RenderedMail } from './owner-mail';
 export const MAIL_TRANSPORT = Symbol('MailTransport');
 
 const DAY_MS = 86_400_000;
+
+export const MAIL_NOT_CONFIGURED = 'mail is not configured: set FARSIGHT_SMTP (and FARSIGHT_MAIL_FROM) to get sign-in notices, password-reset links and email alerts';
 
 /** `settings.email` (spec "Settings object"). */
 export interface EmailStatus {
@@ -80,13 +84,22 @@ export class MailService {
     };
   }
 
+  /** Why mail cannot be sent, in words naming the variables, or null when a provider is configured. */
+  notConfiguredNote(): string | null {
+    return this.transport.providers.length > 0 ? null : MAIL_NOT_CONFIGURED;
+  }
+
   /**
    * Sends one mail to the owner now and records the attempt in the delivery log. Never throws: a
    * failure is logged (without secrets) and answered. One attempt over every provider; the owner's
    * mail is not queued for retries (a stale sign-in notice or reset link is worse than none, and
-   * the delivery log shows the failure).
+   * the delivery log shows the failure). Null: not attempted, no provider is configured.
    */
-  async sendOwner(kind: OwnerMailKind, to: string, mail: RenderedMail, summary: string): Promise<SendResult> {
+  async sendOwner(kind: OwnerMailKind, to: string, mail: RenderedMail, summary: string): Promise<SendResult | null> {
+    if (this.transport.providers.length === 0) {
+      this.log.debug(`${ROW_NAMES[kind]} email not sent: mail is not configured`);
+      return null;
+    }
     const at = this.clock.now();
     const messageId = `farsight-${kind.replace('_', '-')}-${at}-${++this.seq}`;
     let result: SendResult;

@@ -63,7 +63,7 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
     status: 403,
     description: '`forbidden` (as above), or `step_up`: a session must have signed in within 12 hours; confirm with /api/v1/auth/step-up/... and repeat',
   },
-  CrossOrigin: { status: 403, description: '`forbidden`: a cross-origin request (Origin is not the dashboard\'s)' },
+  CrossOrigin: { status: 403, description: '`forbidden`: a cross-origin request (Origin is not the public URL\'s origin; while no public URL is configured, nor the request\'s own); the message names the expected address and where it comes from' },
   NotFound: { status: 404, description: '`not_found`: no such resource' },
   Conflict: { status: 409, description: '`conflict`' },
   Invalid: { status: 422, description: '`invalid`: validation failed; `field` is the first field at fault, `fields` all of them (dotted paths)' },

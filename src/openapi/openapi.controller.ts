@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../config/config.module';
 @Public()
 @Controller('api/openapi.json')
 export class OpenApiController {
-  private document: Promise<string> | null = null;
+  private document: { url: string; json: Promise<string> } | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -20,7 +20,9 @@ export class OpenApiController {
   @Header('Cache-Control', 'no-cache')
   @Header('Access-Control-Allow-Origin', '*')
   get(): Promise<string> {
-    this.document ??= import('./build').then((m) => m.openApiJson(this.config.publicUrl));
-    return this.document;
+    // Built again if the public URL changed since (setup may save one while the service runs).
+    const url = this.config.publicUrl;
+    if (this.document?.url !== url) this.document = { url, json: import('./build').then((m) => m.openApiJson(url)) };
+    return this.document.json;
   }
 }

@@ -48,7 +48,8 @@ export interface DiagnosticsAnswer {
   scheduler: { scheduled: number; in_flight: number; lateness_p50_ms: number; lateness_p99_ms: number; lateness_max_ms: number; lateness_samples: number };
   canary: { detection: string; blind: boolean; blind_since: string | null; canaries: { canary: string; answered: boolean }[] };
   outbox: Record<(typeof OUTBOX_STATES)[number], number>;
-  email: { configured: boolean; providers: string[]; daily_cap: number; sent_today: number; failed_today: number; cap_reached: boolean };
+  /** `note`: mail is not configured, said once as a state (with the variables to set), or null. */
+  email: { configured: boolean; providers: string[]; daily_cap: number; sent_today: number; failed_today: number; cap_reached: boolean; note: string | null };
   egress: EgressEstimate;
   problems: LoggedProblem[];
 }
@@ -126,6 +127,7 @@ export class DiagnosticsService {
         sent_today: cap.sent,
         failed_today: failed,
         cap_reached: cap.reached,
+        note: this.mail.notConfiguredNote(),
       },
       egress: egressEstimate(configs),
       problems: recentProblems.list(),

@@ -137,7 +137,7 @@ it('signs in with email, password and the authenticator code; a wrong password i
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.locator('#password-form .form-error').waitFor();
-    expect(await text(page, '#password-form .form-error')).toBe('Wrong email, password or code.');
+    expect(await text(page, '#password-form .form-error')).toBe('Wrong email or password.');
 
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -82,9 +82,9 @@ describe('break-glass enrolment', () => {
         ['passkey_added', 'passkey "Phone" added with a break-glass enrolment link'],
         ['enroll_link', expect.stringMatching(/^a break-glass enrolment link was issued on the server/)],
       ]);
+      // No mail provider here: the sign-in notice is not attempted, so no failed delivery is logged.
       await t.app.get(SignInService).settled();
-      const mails = await t.db.query<{ summary: string }[]>('SELECT summary FROM deliveries WHERE email = 1 ORDER BY id');
-      expect(mails.map((m) => m.summary)).toContain('sign-in with break-glass enrolment link (a new passkey) from 127.0.0.1');
+      expect(await t.db.query('SELECT summary FROM deliveries WHERE email = 1')).toEqual([]);
       // The new passkey signs in by itself afterwards.
       expect((await passkeySignIn(t, auth)).res.status).toBe(200);
     });
@@ -203,7 +203,9 @@ describe('farsight enroll-link', () => {
     await createOwner(t);
     const r = run();
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe('');
+    // The test's public URL is plain http at a name, where browsers refuse passkeys: a warning on
+    // stderr says so (test/cli-messages.e2e-spec.ts); stdout stays the one line.
+    expect(r.stderr).toMatch(/^farsight: warning: this link adds a passkey, which cannot work at http:\/\/farsight\.test: passkeys need https[^\n]*\n$/);
     expect(r.stdout).toMatch(new RegExp(`^${PUBLIC_URL}/enroll/[A-Za-z0-9_-]{32}\\n$`));
     const token = r.stdout.trim().split('/').pop() as string;
     expect((await t.http.get(`${API}/auth/enroll/${token}`)).body.valid).toBe(true);

@@ -24,9 +24,19 @@ function noInlineCode(html: string): void {
   expect(html).not.toMatch(/\son[a-z]+=/i);
 }
 
-it.each(PAGES)('sends a signed-out visitor of %s to the sign-in page', async (path) => {
+it.each(PAGES)('sends a signed-out visitor of %s to the sign-in page, which returns there', async (path) => {
   const res = await t.http.get(path).expect(303);
-  expect(res.headers.location).toBe('/signin');
+  expect(res.headers.location).toBe(path === '/' ? '/signin' : `/signin?next=${encodeURIComponent(path)}`);
+});
+
+it('keeps the query of the page asked for, and the sign-in page hands only a safe path to its script', async () => {
+  const res = await t.http.get('/timeline?kind=sign_in').expect(303);
+  expect(res.headers.location).toBe('/signin?next=%2Ftimeline%3Fkind%3Dsign_in');
+  // HTML-escaped; the browser reads it back as the path.
+  expect((await t.http.get(res.headers.location).expect(200)).text).toContain('data-next="/timeline?kind&#x3D;sign_in"');
+  expect((await t.http.get('/signin?next=%2F%2Fevil.example').expect(200)).text).toContain('data-next="/"');
+  // Signed in already: straight to the page asked for.
+  expect((await t.http.get('/signin?next=%2Fchannels').set('Cookie', cookie).expect(303)).headers.location).toBe('/channels');
 });
 
 it.each(PAGES)('serves %s signed in: strict policy, no caching, no inline code, one entry module by its hash', async (path) => {

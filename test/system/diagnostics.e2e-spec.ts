@@ -53,12 +53,23 @@ describe('diagnostics', () => {
       scheduler: { scheduled: 0, in_flight: 0, lateness_p50_ms: 0, lateness_p99_ms: 0, lateness_max_ms: 0, lateness_samples: 0 },
       canary: { detection: 'pending', blind: false, blind_since: null, canaries: [{ canary: `127.0.0.1:${canaryPort}`, answered: false }] },
       outbox: { pending: 0, sending: 0, retrying: 0, sent: 0, failed: 0 },
-      email: { configured: false, providers: [], daily_cap: 200, sent_today: 0, failed_today: 1 /* the sign-in notice of setup: no mail provider here */, cap_reached: false },
+      // No mail provider here: the sign-in notice of setup is not attempted, so nothing failed.
+      email: {
+        configured: false, providers: [], daily_cap: 200, sent_today: 0, failed_today: 0, cap_reached: false,
+        note: 'mail is not configured: set FARSIGHT_SMTP (and FARSIGHT_MAIL_FROM) to get sign-in notices, password-reset links and email alerts',
+      },
       egress: { bytes_per_day: 0, checks_per_day: 0, by_kind: {} },
       problems: expect.any(Array),
     });
     expect(d.database.wal_bytes).toBe(fs.statSync(path.join(t.dataDir, 'farsight.db-wal')).size);
     expect(d.memory.rss_bytes).toBeGreaterThan(d.memory.heap_used_bytes);
+  });
+
+  it('shows a fresh install without a mail provider as a state, not a failure: no delivery row, no logged problem', async () => {
+    const d = await get();
+    expect(await t.db.query('SELECT * FROM deliveries')).toEqual([]);
+    expect(d.email).toMatchObject({ configured: false, failed_today: 0, note: expect.stringMatching(/^mail is not configured: set FARSIGHT_SMTP/) });
+    expect(d.problems.filter((p: { context: string }) => p.context === 'mail')).toEqual([]);
   });
 
   it('needs sign-in', async () => {
@@ -109,7 +120,7 @@ describe('diagnostics', () => {
     await t.db.query("INSERT INTO deliveries (at, channel_id, channel_name, ok, summary, email) VALUES (?, 1, 'Mail', 0, 'x', 1)", [now - 86_400_000]);
     const d = await get();
     expect(d.outbox).toEqual({ pending: 0, sending: 0, retrying: 1, sent: 2, failed: 1 });
-    expect(d.email).toMatchObject({ sent_today: 0, failed_today: 2 /* the alert email and the sign-in notice of setup */ });
+    expect(d.email).toMatchObject({ sent_today: 0, failed_today: 1 /* the alert email; the sign-in notice of setup was not attempted */ });
   });
 
   it('lists recent warnings and errors newest first, with secrets masked', async () => {

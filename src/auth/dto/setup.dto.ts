@@ -22,4 +22,13 @@ export class SetupDto {
   @IsString()
   @MaxLength(4096)
   challenge?: string;
+
+  /**
+   * Saves this address as the public URL (docs/configuration.md): only while none is configured,
+   * and only the origin the setup page is open at.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  public_url?: string;
 }

@@ -53,17 +53,19 @@ function parseTransports(text: string | null): string[] | null {
 
 @Injectable()
 export class PasskeyCeremonies {
-  readonly rp: RelyingParty;
   private readonly book = new ChallengeBook();
   private readonly log = new Logger('passkeys');
 
   constructor(
     private readonly db: Database,
     private readonly events: EventsService,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.rp = relyingParty(config.publicUrl);
+  ) {}
+
+  /** Read at each use: the public URL may be saved at setup while the service runs. */
+  get rp(): RelyingParty {
+    return relyingParty(this.config.publicUrl);
   }
 
   async all(m: EntityManager = this.db.manager): Promise<PasskeyEntity[]> {

@@ -92,7 +92,7 @@ export function authSchemas(): SchemaSet {
       expires_at: nullable(time()),
       totp: described(nullable(obj({ secret: str(), uri: str(), qr_svg: str() })), 'the authenticator to scan; null when the link is not valid'),
     }),
-    Setup: { ...dtoSchema(SetupDto), description: 'the owner\'s email, a password (docs/security.md) and the first authenticator code' },
+    Setup: { ...dtoSchema(SetupDto), description: 'the owner\'s email, a password (docs/security.md) and the first authenticator code; `public_url` (only while no public URL is configured, and only the origin the page is open at) saves that address as the public URL (docs/configuration.md#the-public-url)' },
     SetupDone: obj({ ok: bool({ const: true }), recovery_codes: list(str(), { minItems: 10, maxItems: 10 }) }),
     EnrollInfo: obj({ valid: bool(), expires_at: nullable(time()) }),
     EnrollVerify: obj({ challenge_id: str(), credential: ATTESTATION, label: str() }, { required: ['challenge_id', 'credential'] }),

@@ -150,7 +150,8 @@ export function systemSchemas(): SchemaSet {
         }),
         canary: obj({ detection: str(), blind: bool(), blind_since: nullable(time()), canaries: list(obj({ canary: str(), answered: bool() })) }),
         outbox: obj(Object.fromEntries(['pending', 'sending', 'retrying', 'sent', 'failed'].map((s) => [s, COUNT]))),
-        email: obj({ configured: bool(), providers: list(str()), daily_cap: COUNT, sent_today: COUNT, failed_today: COUNT, cap_reached: bool() }),
+        email: obj({ configured: bool(), providers: list(str()), daily_cap: COUNT, sent_today: COUNT, failed_today: COUNT, cap_reached: bool(),
+          note: described(nullable(str()), 'without a mail provider: that mail is not configured, with the variables to set (nothing is attempted, so nothing fails); null otherwise') }),
         egress: obj({
           bytes_per_day: num({ minimum: 0 }),
           checks_per_day: num({ minimum: 0 }),
