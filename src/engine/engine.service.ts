@@ -392,7 +392,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     this.record(id, result, { kind: 'scheduled' });
     if (result.outcome === 'down') return live.config.retry_interval_s * 1000;
-    // Empty but for a minute after a burst of changes: no lookup on the common path.
+    // Usually empty (it holds only monitors of a change of many, until their first check): no lookup on the common path.
     if (this.rephase.size > 0 && this.rephase.delete(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
     return live.config.interval_s * 1000;
   }
