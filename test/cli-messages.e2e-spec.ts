@@ -10,18 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../bench/paths';
 import { bearer, createKey, createOwner, startApp } from './support/app';
+import { waitFor } from './support/wait-for';
 
 jest.setTimeout(60_000);
 
 const ENTRY = path.resolve(__dirname, '..', 'dist', 'main.js');
 
-async function waitFor(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let dir: string;
 let port: number;

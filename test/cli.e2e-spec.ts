@@ -12,20 +12,11 @@ import * as sqlite3 from 'sqlite3';
 import { bearer, createKey, createOwner, startApp } from './support/app';
 import { httpMonitor } from './support/monitors';
 import { freePort } from '../bench/paths';
+import { waitFor } from './support/wait-for';
 
 const ENTRY = path.resolve(__dirname, '..', 'dist', 'main.js');
 const IS_ROOT = process.getuid?.() === 0;
 
-/** Polls until check() answers something other than null/false, or fails after the deadline. */
-async function waitFor<T>(what: string, check: () => Promise<T | null | false> | T | null | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function healthy(port: number): Promise<boolean> {
   const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);

@@ -8,20 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../bench/paths';
+import { waitFor } from './support/wait-for';
 
 jest.setTimeout(60_000);
 
 const ROOT = path.resolve(__dirname, '..');
 
-async function waitFor<T>(what: string, check: () => T | null | false | Promise<T | null | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const alive = (pid: number) => {
   try {
@@ -71,7 +63,7 @@ function start(command: string, args: string[], opts: { group?: boolean } = {}):
     child,
     logs: () => logs,
     exit,
-    servicePid: () => waitFor('the service to listen', () => /listening on/.test(logs) && Number(fs.readFileSync(path.join(dir, 'data', 'farsight.lock.pid'), 'utf8').trim())),
+    servicePid: () => waitFor('the service to listen', () => /listening on/.test(logs) && Number(fs.readFileSync(path.join(dir, 'data', 'farsight.lock.pid'), 'utf8').trim()), 20_000),
   };
   started.push(s);
   return s;
@@ -79,7 +71,7 @@ function start(command: string, args: string[], opts: { group?: boolean } = {}):
 
 /** The service stopped the graceful way: it said so, and its process is gone. */
 async function stoppedGracefully(s: Started, pid: number, signal: string): Promise<void> {
-  await waitFor('the service process to end', () => !alive(pid));
+  await waitFor('the service process to end', () => !alive(pid), 20_000);
   expect(s.logs()).toContain(`${signal} received, shutting down`);
   expect(s.logs()).toMatch(/INFO \[farsight\] stopped\n/);
 }
