@@ -146,6 +146,23 @@ describe('BlindGate', () => {
     expect(gate.status()).toMatchObject({ active: false });
   });
 
+  it('judges a failure that would confirm Down on answers newer than its check, however recent the last probe', async () => {
+    const { canary, gate } = await answeredOnce();
+    // The uplink is cut a second after a probe that was answered; a check starts after the cut.
+    clock.advance(1_000);
+    await canary.down();
+    const checkStarted = clock.now();
+    clock.advance(2_000);
+    // Within FRESH_MS the old answer would do for an ordinary failure...
+    await gate.freshen(clock.now());
+    expect(gate.status()).toMatchObject({ active: false });
+    // ...but not for one that confirms Down: the canaries are asked again, and it is not counted.
+    await gate.freshen(clock.now(), checkStarted);
+    expect(gate.status()).toMatchObject({ active: true });
+    expect(gate.judge(result('down', checkStarted), clock.now())).toEqual({ counted: false, note: BLIND_NOTE });
+    await gate.settled();
+  });
+
   it('does not count a failure of a check that started while blind, even when it ends after the network is back', async () => {
     const { canary, gate } = await answeredOnce();
     await canary.down();

@@ -116,14 +116,18 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /**
    * Before a failed check is judged: makes sure the canaries were asked within FRESH_MS (2 s while
-   * blind), waiting for a probe if not. Without it the first failures after a cut were judged on
+   * blind), or after `answeredSince` (the check's start, for a failure that would confirm Down),
+   * waiting for a probe if not. Without it the first failures after a cut were judged on
    * an old answer and counted (a monitor with confirm_after 1 went Down before the pile-up probe
    * was back), and once the network returned a real failure went uncounted until the
    * once-a-minute probe ended the blind period (found by test/faults/uplink.e2e-spec.ts).
    */
-  async freshen(now: number): Promise<void> {
+  async freshen(now: number, answeredSince: number | null = null): Promise<void> {
     if (!this.enabled) return;
-    if (now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS)) return;
+    // A failure that would confirm Down is judged on answers newer than its check: an answer from
+    // before a cut, however recent, says nothing about the network the check failed on.
+    const fresh = answeredSince !== null ? this.lastSettled >= answeredSince : now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS);
+    if (fresh) return;
     await this.probe();
   }
 

@@ -386,7 +386,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     if (result.outcome === 'down') {
       // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
-      await this.blind.freshen(this.clock.now());
+      // One that would confirm Down, on answers newer than the check (a cut just after a probe).
+      await this.blind.freshen(this.clock.now(), this.wouldConfirmDown(live) ? now : null);
       live = this.stillCurrent(id, epoch);
       if (!live) return null;
     }
