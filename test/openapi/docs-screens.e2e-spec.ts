@@ -66,6 +66,10 @@ describe.each(PAGES)('%s', (url) => {
       expect([side === 'none', menu === 'none']).toEqual(width < 900 ? [true, false] : [false, true]);
 
       const name = (url.replace(/^\/docs\/?/, '') || 'index').replace(/\//g, '-');
+      // A capture copies the compositor's last frame; right after 'load' on a busy machine there may be
+      // none yet for this page, and Chromium answers "Unable to capture screenshot" (seen once in a full
+      // run). Two animation frames mean one has been drawn.
+      await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: false });
       expect(refused).toEqual([]);
 
