@@ -4,13 +4,20 @@
 // back as ******** and are sent back as ******** (kept) unless the owner types a new value.
 // "Test now" runs the unsaved monitor once (POST /monitors/test) and shows the result.
 import './shell.js';
-import { ApiFailure, clearErrors, fieldErrors, get, getAll, patch, post } from './api.js';
+import { ApiFailure } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { get, getAll, patch, post } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { resultView } from './check-result.js';
 import { addRow as addListRow, checkField, selectField, textField } from './rows.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'cancel', 'channel-choices', 'created', 'created-go', 'created-title', 'form-title', 'group-list',
+  'heartbeat-panel', 'loading', 'm-interval', 'm-name-hint', 'monitor-form', 'save', 'test',
+  'test-body', 'test-result',
+], 'monitor-form.js');
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
 const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'];

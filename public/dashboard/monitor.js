@@ -3,14 +3,22 @@
 // with step-up, a new heartbeat URL). Live through the stream: checks and state changes of this
 // monitor show as they happen.
 import './shell.js';
-import { ApiFailure, del, errorWords, get, newestOnly, post, say } from './api.js';
+import { ApiFailure, errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { del, get, newestOnly, post } from './api.js';
 import { drawChart, legend } from './chart.js';
 import { resultView, statusWords } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { openStream, showLive } from './stream.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'action-error', 'cal-total', 'calendar', 'chart', 'chart-legend', 'chart-section', 'check-now',
+  'check-result', 'checks-body', 'checks-more', 'checks-outcome', 'checks-title', 'cr-body',
+  'crumb-group', 'delete', 'delete-dialog', 'delete-form', 'edit', 'facts', 'hb-panel', 'hb-title',
+  'heartbeat-new', 'heartbeat-shown', 'live', 'loading', 'm-incidents', 'm-kind', 'm-name', 'm-target',
+  'monitor', 'mute-cancel', 'mute-open', 'mute-panel', 'mute-until', 'pause', 'ranges', 'unmute',
+], 'monitor.js');
 const root = $('monitor');
 const id = Number(root.dataset.monitorId);
 const RANGE_MS = { '1h': 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 };

@@ -3,13 +3,19 @@
 // stream events are gathered and applied once per animation frame, so a burst of events costs
 // one layout, not one per event.
 import './shell.js';
-import { del, errorWords, get, getAll, post, say } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { del, get, getAll, post } from './api.js';
 import { duration, el, when } from './format.js';
 import { buildRows, renameRow, replaceSpark, updateRow } from './monitor-row.js';
 import { openStream, showLive } from './stream.js';
 import { checklist } from './checklist.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'blind', 'bulk', 'bulk-clear', 'bulk-count', 'bulk-result', 'clear-filters', 'counts', 'empty',
+  'f-group', 'f-kind', 'f-q', 'f-sort', 'f-status', 'f-tag', 'filters', 'incident-list', 'incidents', 'list', 'live', 'loading',
+  'monitors', 'select-all', 'shown',
+], 'overview.js');
 const monitorLink = (id) => '/monitors/' + id;
 
 const monitors = new Map(); // id -> monitor answer

@@ -1,9 +1,12 @@
 // The dashboard's shell, for every page: the navigation on small screens, the theme picker,
 // signing out, the offline banner's retry button, times in the browser's zone.
-import { afterFirstLoad, initOffline, post } from './api.js';
+import { pageIds } from '../shared/page.js';
+import { post } from './api.js';
+import { initOffline } from './offline.js';
+import { afterFirstLoad } from './request.js';
 import { localTimes } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds(['nav', 'nav-toggle', 'sign-out', 'theme-select'], 'shell.js');
 
 const nav = $('nav');
 const toggle = $('nav-toggle');
