@@ -94,7 +94,7 @@ it('loads every sign-in page with every element its script binds', async () => {
 });
 
 it.each([
-  ['/', 'id="counts"', 'overview.js needs #counts'],
+  ['/', 'id="counts"', 'overview-summary.js needs #counts'],
   ['/monitors/new', 'id="test-result"', 'monitor-form.js needs #test-result'],
   ['/signin', 'id="passkey-step"', 'signin.js needs #passkey-step'],
   ['/account', 'id="su-code"', 'reauth.js needs #su-code'],
