@@ -5,7 +5,7 @@
 // "Test now" runs the unsaved monitor once (POST /monitors/test) and shows the result.
 import './shell.js';
 import { ApiFailure } from '../shared/errors.js';
-import { pageIds } from '../shared/page.js';
+import { busy, pageIds } from '../shared/page.js';
 import { get, getAll, patch, post } from './api.js';
 import { clearErrors, fieldErrors } from './field-errors.js';
 import { el } from './format.js';
@@ -250,24 +250,20 @@ form.addEventListener('submit', async (ev) => {
   }
 });
 
-$('test').addEventListener('click', async (ev) => {
-  const button = ev.currentTarget;
-  button.disabled = true;
-  button.textContent = 'Testing…';
+$('test').addEventListener('click', (ev) => {
   clearErrors(form);
   const box = $('test-result');
-  try {
-    const body = collect();
-    const r = await post('monitors/test', body);
-    $('test-body').replaceChildren(resultView(r, body.kind));
-    box.hidden = false;
-    box.scrollIntoView({ block: 'nearest' });
-  } catch (err) {
-    fieldErrors(form, err, WORDS);
-  } finally {
-    button.disabled = false;
-    button.textContent = 'Test now';
-  }
+  return busy(ev.currentTarget, 'Testing…', async () => {
+    try {
+      const body = collect();
+      const r = await post('monitors/test', body);
+      $('test-body').replaceChildren(resultView(r, body.kind));
+      box.hidden = false;
+      box.scrollIntoView({ block: 'nearest' });
+    } catch (err) {
+      fieldErrors(form, err, WORDS);
+    }
+  });
 });
 
 function showHeartbeat(m) {

@@ -4,7 +4,7 @@
 // monitor show as they happen.
 import './shell.js';
 import { ApiFailure, errorWords } from '../shared/errors.js';
-import { pageIds, say } from '../shared/page.js';
+import { busy, pageIds, say } from '../shared/page.js';
 import { del, get, newestOnly, post } from './api.js';
 import { drawChart, legend } from './chart.js';
 import { resultView } from './check-result.js';
@@ -190,20 +190,16 @@ initChecks(actionError);
 
 // --- actions ---------------------------------------------------------------------------------
 
-async function act(button, label, work) {
-  const before = button.textContent;
-  button.disabled = true;
-  button.textContent = label;
+/** Runs an action with its button busy; says why it failed; draws the head again either way (pause turns into resume). */
+function act(button, label, work) {
   actionError(null);
-  try {
-    await work();
-  } catch (err) {
-    actionError(err);
-  } finally {
-    button.disabled = false;
-    button.textContent = before;
-    drawHead();
-  }
+  return busy(button, label, async () => {
+    try {
+      await work();
+    } catch (err) {
+      actionError(err);
+    }
+  }).finally(drawHead);
 }
 
 $('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {

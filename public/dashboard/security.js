@@ -4,7 +4,7 @@
 // through the API module's step-up dialog, then carry on.
 import './shell.js';
 import { errorWords } from '../shared/errors.js';
-import { pageIds, say } from '../shared/page.js';
+import { busy, pageIds, say } from '../shared/page.js';
 import { del, get, patch, post } from './api.js';
 import { clearErrors, fieldErrors } from './field-errors.js';
 import { createPasskey, explainNoPasskeys, passkeySupport } from '../shared/passkeys.js';
@@ -118,27 +118,23 @@ $('pk-add-open').addEventListener('click', () => {
   $('pk-label').focus();
 });
 $('pk-add-cancel').addEventListener('click', () => { $('pk-add').hidden = true; });
-$('pk-add').addEventListener('submit', async (ev) => {
+$('pk-add').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;
   clearErrors(form);
-  const button = form.querySelector('button[type=submit]');
-  button.disabled = true;
-  button.textContent = 'Waiting for your passkey…';
-  try {
-    const options = await post('me/passkeys/options');
-    const credential = await createPasskey(options.public_key);
-    const label = $('pk-label').value.trim();
-    await post('me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
-    form.reset();
-    form.hidden = true;
-    await Promise.all([loadPasskeys(), loadMe()]);
-  } catch (err) {
-    say(form.querySelector('.form-error'), errorWords(err));
-  } finally {
-    button.disabled = false;
-    button.textContent = 'Create the passkey';
-  }
+  return busy(form.querySelector('button[type=submit]'), 'Waiting for your passkey…', async () => {
+    try {
+      const options = await post('me/passkeys/options');
+      const credential = await createPasskey(options.public_key);
+      const label = $('pk-label').value.trim();
+      await post('me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
+      form.reset();
+      form.hidden = true;
+      await Promise.all([loadPasskeys(), loadMe()]);
+    } catch (err) {
+      say(form.querySelector('.form-error'), errorWords(err));
+    }
+  });
 });
 
 // --- password, authenticator, recovery codes -----------------------------------------------
