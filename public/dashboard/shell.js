@@ -44,7 +44,7 @@ initOffline();
 localTimes();
 
 // Installable: the worker keeps the shell, never an API answer (sw.js). It is registered once the
-// page has its first answers: installing fetches the whole shell (about thirty files), which on a
+// page has its first answers: installing fetches the whole shell (about fifty files), which on a
 // first visit would otherwise compete with the page's own data.
 if ('serviceWorker' in navigator) {
   afterFirstLoad().then(() => navigator.serviceWorker.register('/sw.js')).catch(() => undefined);
