@@ -1,7 +1,10 @@
 // Break-glass enrolment: the link adds a passkey to the owner account and signs in.
-import {
-  $, api, botCheck, noBotCheck, busy, createPasskey, errorWords, explainNoPasskeys, passkeySupport, say, sentence, withChallenge,
-} from './common.js';
+import { errorWords, sentence } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { createPasskey, explainNoPasskeys, passkeySupport } from '../shared/passkeys.js';
+import { api, botCheck, noBotCheck, withChallenge } from './common.js';
+
+const $ = pageIds(['bot-check', 'checking', 'enroll-fields', 'enroll-form', 'expires', 'invalid', 'passkey-unavailable'], 'enroll.js');
 
 const token = decodeURIComponent(location.pathname.split('/').pop() || '');
 const path = 'auth/enroll/' + encodeURIComponent(token);

@@ -1,6 +1,10 @@
 // Forgot password: asks for a reset link. The answer is the same whether or not the email is
 // the owner's, so the page says "if".
-import { $, api, botCheck, busy, errorWords, say, withChallenge } from './common.js';
+import { errorWords } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { api, botCheck, withChallenge } from './common.js';
+
+const $ = pageIds(['bot-check', 'forgot-form', 'sent', 'sent-to'], 'forgot.js');
 
 const form = $('forgot-form');
 const out = form.querySelector('.form-error');

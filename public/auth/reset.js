@@ -1,5 +1,9 @@
 // Reset: a new password, proven with the authenticator code or a recovery code; signs in.
-import { $, api, botCheck, busy, errorWords, say, withChallenge } from './common.js';
+import { errorWords } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { api, botCheck, withChallenge } from './common.js';
+
+const $ = pageIds(['bot-check', 'code', 'code-field', 'invalid', 'recovery-code', 'recovery-field', 'reset-form', 'toggle-recovery'], 'reset.js');
 
 const token = decodeURIComponent(location.pathname.split('/').pop() || '');
 const form = $('reset-form');

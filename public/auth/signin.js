@@ -1,9 +1,12 @@
 // Sign in: a passkey first (when the owner has one and the browser can), else email and
 // password, then the authenticator code or a recovery code. Success lands on the page that was
 // asked for (data-next, checked by the server: src/dashboard/next-path.ts), else on /.
-import {
-  $, api, botCheck, noBotCheck, busy, errorWords, explainNoPasskeys, getPasskey, passkeySupport, say, sentence, withChallenge,
-} from './common.js';
+import { errorWords, sentence } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { explainNoPasskeys, getPasskey, passkeySupport } from '../shared/passkeys.js';
+import { api, botCheck, noBotCheck, withChallenge } from './common.js';
+
+const $ = pageIds(['bot-check', 'code', 'code-field', 'code-form', 'email', 'not-set-up', 'passkey-button', 'passkey-error', 'passkey-step', 'passkey-unavailable', 'password-form', 'password-submit', 'recovery-code', 'recovery-field', 'start-over', 'toggle-recovery'], 'signin.js');
 
 // The password step asks no code yet, so its refusal does not mention one.
 const WRONG_PASSWORD = 'Wrong email or password.';

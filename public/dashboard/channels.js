@@ -2,11 +2,18 @@
 // recipients, a chat webhook URL, a signed webhook with its secret and headers), and the
 // delivery log of every attempt, filtered by channel.
 import './shell.js';
-import { clearErrors, del, errorWords, fieldErrors, get, newestOnly, patch, post, say } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { del, get, newestOnly, patch, post } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 import { addRow, clearRows, textField } from './rows.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'add', 'cf-cancel', 'cf-chat-url', 'cf-hook-generate', 'cf-hook-secret', 'cf-hook-url',
+  'cf-mail-off', 'cf-save', 'cf-secret-hint', 'cf-sign-count', 'cf-title', 'cf-to', 'channel-form',
+  'channels', 'empty', 'list-section', 'loading', 'log', 'log-channel', 'log-more', 'log-section',
+], 'channels.js');
 const form = $('channel-form');
 const KIND_WORDS = { email: 'Email', chat: 'Chat', webhook: 'Webhook' };
 const HEADER_ROW = (i, v = {}) => [

@@ -15,7 +15,8 @@ function node(tag, attrs) {
   return n;
 }
 
-function niceMax(v) {
+/** The top of the latency axis: the first round value (1, 2, 2.5, 5 times a power of ten) at or above `v`. */
+export function niceMax(v) {
   if (v <= 0) return 10;
   const p = 10 ** Math.floor(Math.log10(v));
   return [1, 2, 2.5, 5, 10].map((m) => m * p).find((c) => c >= v);

@@ -1,8 +1,12 @@
 // The overview's first-run checklist (add a monitor, a channel, look at the status page) and the
 // note that /status is public while it is switched on.
+import { pageIds } from '../shared/page.js';
 import { get } from './api.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'checklist', 'checklist-hide', 'public-note', 'public-note-link', 'step-channel', 'step-monitor',
+  'step-page',
+], 'checklist.js');
 
 /** Set when the owner opened the status page or its editor (here or in status-page.js). */
 const PAGE_SEEN = 'farsight.status-page-seen';

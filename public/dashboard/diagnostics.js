@@ -2,10 +2,12 @@
 // its writer, the scheduler, blind detection, the alert outbox, email, the egress estimate) and
 // the problems it logged. Refreshed every 15 seconds while the page is open.
 import './shell.js';
-import { errorWords, get } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { get } from './api.js';
 import { duration, el, ms, when } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds(['diag', 'loading', 'problems', 'refresh', 'sections'], 'diagnostics.js');
 
 const bytes = (n) => (n === null || n === undefined ? '–' : n < 1024 ? n + ' B' : n < 1024 ** 2 ? (n / 1024).toFixed(1) + ' KB' : n < 1024 ** 3 ? (n / 1024 ** 2).toFixed(1) + ' MB' : (n / 1024 ** 3).toFixed(2) + ' GB');
 

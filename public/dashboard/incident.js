@@ -1,11 +1,17 @@
 // One incident: what happened, its timeline (failing, down, alerts, acknowledgement, up), its
 // failed checks; acknowledge it and leave a note. Live: the timeline grows as it happens.
 import './shell.js';
-import { ApiFailure, clearErrors, errorWords, fieldErrors, get, patch } from './api.js';
+import { ApiFailure, errorWords } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { get, patch } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { duration, el, ms, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'ack', 'ack-form', 'ack-saved', 'checks', 'facts', 'i-sub', 'i-title', 'incident', 'live', 'loading',
+  'note', 'timeline',
+], 'incident.js');
 const root = $('incident');
 const id = Number(root.dataset.incidentId);
 const form = $('ack-form');

@@ -1,10 +1,14 @@
 // Incidents: every incident, open ones first in time, filtered by state and monitor, live.
 import './shell.js';
-import { errorWords, fillMonitorFilter, newestOnly } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { fillMonitorFilter, newestOnly } from './api.js';
 import { duration, el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'empty', 'f-monitor', 'f-state', 'filters', 'list-box', 'live', 'loading', 'more', 'rows',
+], 'incidents.js');
 let before = null;
 const getRows = newestOnly();
 

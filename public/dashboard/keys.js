@@ -1,10 +1,16 @@
 // API keys: create one (shown once, with a copy button) and revoke them. Both need a fresh
 // sign-in, which the API module asks for when the session is older than 12 hours.
 import './shell.js';
-import { clearErrors, del, errorWords, fieldErrors, get, post, say } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { del, get, post } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'empty', 'key-form', 'list-box', 'loading', 'new-key', 'nk-copy', 'nk-done', 'nk-title', 'nk-value',
+  'revoke-dialog', 'revoke-form', 'revoke-title', 'rows',
+], 'keys.js');
 const form = $('key-form');
 
 function row(k) {

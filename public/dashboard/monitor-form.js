@@ -4,13 +4,20 @@
 // back as ******** and are sent back as ******** (kept) unless the owner types a new value.
 // "Test now" runs the unsaved monitor once (POST /monitors/test) and shows the result.
 import './shell.js';
-import { ApiFailure, clearErrors, fieldErrors, get, getAll, patch, post } from './api.js';
+import { ApiFailure } from '../shared/errors.js';
+import { busy, pageIds } from '../shared/page.js';
+import { get, getAll, patch, post } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
 import { resultView } from './check-result.js';
 import { addRow as addListRow, checkField, selectField, textField } from './rows.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'cancel', 'channel-choices', 'created', 'created-go', 'created-title', 'form-title', 'group-list',
+  'heartbeat-panel', 'loading', 'm-interval', 'm-name-hint', 'monitor-form', 'save', 'test',
+  'test-body', 'test-result',
+], 'monitor-form.js');
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
 const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'];
@@ -243,24 +250,20 @@ form.addEventListener('submit', async (ev) => {
   }
 });
 
-$('test').addEventListener('click', async (ev) => {
-  const button = ev.currentTarget;
-  button.disabled = true;
-  button.textContent = 'Testing…';
+$('test').addEventListener('click', (ev) => {
   clearErrors(form);
   const box = $('test-result');
-  try {
-    const body = collect();
-    const r = await post('monitors/test', body);
-    $('test-body').replaceChildren(resultView(r, body.kind));
-    box.hidden = false;
-    box.scrollIntoView({ block: 'nearest' });
-  } catch (err) {
-    fieldErrors(form, err, WORDS);
-  } finally {
-    button.disabled = false;
-    button.textContent = 'Test now';
-  }
+  return busy(ev.currentTarget, 'Testing…', async () => {
+    try {
+      const body = collect();
+      const r = await post('monitors/test', body);
+      $('test-body').replaceChildren(resultView(r, body.kind));
+      box.hidden = false;
+      box.scrollIntoView({ block: 'nearest' });
+    } catch (err) {
+      fieldErrors(form, err, WORDS);
+    }
+  });
 });
 
 function showHeartbeat(m) {

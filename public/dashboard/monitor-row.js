@@ -3,6 +3,7 @@
 // Rows are built in bulk as one piece of HTML, parsed once: a thousand rows made element by
 // element cost some twenty thousand DOM calls on load. Every text and attribute value in that
 // HTML goes through esc(); what updateRow() writes later goes through textContent and nodeValue.
+// esc, sparkPaths, sparkLabel, rowFacts and rowHtml are pure (test/dashboard/monitor-row.spec.ts).
 import { ms, pct, STATUS_WORDS } from './format.js';
 
 const SPARK_W = 120;
@@ -11,12 +12,12 @@ const SPARK_KINDS = ['up', 'slow', 'down', 'none'];
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text made safe for HTML text and quoted attribute values. */
-function esc(v) {
+export function esc(v) {
   return String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
 /** The spark's bars, one path per colour: 24 hourly bars, height the average latency, colour the worst moment of the hour. */
-function sparkPaths(points) {
+export function sparkPaths(points) {
   const list = (points || []).slice(-24);
   const max = Math.max(1, ...list.map((p) => p.avg_ms || 0));
   const paths = { up: '', slow: '', down: '', none: '' };
@@ -32,7 +33,8 @@ function sparkPaths(points) {
   return SPARK_KINDS.filter((k) => paths[k]).map((k) => `<path class="b-${k}" d="${paths[k]}"></path>`).join('');
 }
 
-function sparkLabel(points) {
+/** What the spark says to a screen reader. */
+export function sparkLabel(points) {
   const list = points || [];
   const withData = list.filter((p) => p.avg_ms !== null && p.avg_ms !== undefined);
   if (!withData.length) return 'Last 24 hours: no checks';
@@ -42,7 +44,7 @@ function sparkLabel(points) {
 }
 
 /** What a row says of the monitor's state and figures: the one source of rowHtml() and updateRow(). */
-function facts(m) {
+export function rowFacts(m) {
   const st = m.state || {};
   const status = Object.hasOwn(STATUS_WORDS, st.status) ? st.status : 'unknown';
   return {
@@ -56,8 +58,8 @@ function facts(m) {
 }
 
 /** One row as HTML; `link` names the monitor's page (null while there is none). */
-function rowHtml(m, link) {
-  const f = facts(m);
+export function rowHtml(m, link) {
+  const f = rowFacts(m);
   const points = m.stats && m.stats.spark;
   const title = link ? `<a href="${esc(link)}">${esc(m.name)}</a>` : `<strong>${esc(m.name)}</strong>`;
   return `<div class="mon" data-id="${esc(m.id)}">` +
@@ -83,7 +85,7 @@ export function buildRows(list, linkOf) {
 
 /** Brings a row up to date with the monitor (state, latency, uptime); cheap enough for every event. */
 export function updateRow(row, m) {
-  const f = facts(m);
+  const f = rowFacts(m);
   const [, badge, , , lat, u24, u30, err] = row.children;
   if (badge.className !== 'status ' + f.status) badge.className = 'status ' + f.status;
   if (badge.textContent !== f.word) badge.textContent = f.word;

@@ -3,14 +3,23 @@
 // with step-up, a new heartbeat URL). Live through the stream: checks and state changes of this
 // monitor show as they happen.
 import './shell.js';
-import { ApiFailure, del, errorWords, get, newestOnly, post, say } from './api.js';
+import { ApiFailure, errorWords } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { del, get, newestOnly, post } from './api.js';
 import { drawChart, legend } from './chart.js';
-import { resultView, statusWords } from './check-result.js';
+import { resultView } from './check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from './format.js';
 import { heartbeatPanel } from './heartbeat.js';
+import { addCheck, drawChecksHead, initChecks, loadChecks } from './monitor-checks.js';
 import { openStream, showLive } from './stream.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'action-error', 'cal-total', 'calendar', 'chart', 'chart-legend', 'chart-section', 'check-now',
+  'check-result', 'cr-body',
+  'crumb-group', 'delete', 'delete-dialog', 'delete-form', 'edit', 'facts', 'hb-panel', 'hb-title',
+  'heartbeat-new', 'heartbeat-shown', 'live', 'loading', 'm-incidents', 'm-kind', 'm-name', 'm-target',
+  'monitor', 'mute-cancel', 'mute-open', 'mute-panel', 'mute-until', 'pause', 'ranges', 'unmute',
+], 'monitor.js');
 const root = $('monitor');
 const id = Number(root.dataset.monitorId);
 const RANGE_MS = { '1h': 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 };
@@ -18,9 +27,7 @@ const KIND_WORDS = { http: 'HTTP', tcp: 'TCP', ping: 'Ping', dns: 'DNS', tls: 'T
 
 let m = null;
 let range = '24h';
-let checksBefore = null;
 const getSeries = newestOnly();
-const getChecks = newestOnly();
 
 function actionError(err) {
   say($('action-error'), err ? errorWords(err) : null);
@@ -50,7 +57,7 @@ function drawHead() {
   $('check-now').hidden = heartbeat;
   // No response time either: pings have no latency, so their chart would be empty.
   $('chart-section').hidden = heartbeat;
-  $('checks-title').textContent = heartbeat ? 'Recent pings and missed deadlines' : 'Recent checks';
+  drawChecksHead(m);
   const muted = m.state.muted;
   $('mute-open').hidden = muted;
   $('unmute').hidden = !muted;
@@ -179,56 +186,20 @@ async function loadIncidents() {
   if (!list.items.length) ul.appendChild(el('li', 'muted', 'No incidents: it has not been down since it was added (or since the history was pruned).'));
 }
 
-function checkRow(c) {
-  const tr = el('tr');
-  const when0 = el('td');
-  const t = el('time', null, when(c.at));
-  t.dateTime = c.at;
-  when0.appendChild(t);
-  const res = el('td');
-  res.appendChild(el('span', 'status ' + c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
-  tr.append(when0, res, el('td', 'num', ms(c.latency_ms)), el('td', 'num', statusWords(m.kind, c.status) || '–'), el('td', 'err-cell', c.error ? c.error.message : ''));
-  return tr;
-}
-
-async function loadChecks(more) {
-  const outcome = $('checks-outcome').value;
-  const q = `monitors/${id}/checks?limit=50` + (outcome ? '&outcome=' + outcome : '') + (more && checksBefore !== null ? '&before=' + checksBefore : '');
-  const page = await getChecks(q);
-  if (!page) return; // a newer request draws the table
-  const body = $('checks-body');
-  if (!more) body.textContent = '';
-  for (const c of page.items) body.appendChild(checkRow(c));
-  if (!more && !page.items.length) {
-    const tr = el('tr');
-    const td = el('td', 'muted', outcome ? 'No checks with this result.' : 'No checks yet.');
-    td.colSpan = 5;
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
-  checksBefore = page.next_cursor;
-  $('checks-more').hidden = page.next_cursor === null;
-}
-
-$('checks-outcome').addEventListener('change', () => loadChecks(false).catch(actionError));
-$('checks-more').addEventListener('click', () => loadChecks(true).catch(actionError));
+initChecks(actionError);
 
 // --- actions ---------------------------------------------------------------------------------
 
-async function act(button, label, work) {
-  const before = button.textContent;
-  button.disabled = true;
-  button.textContent = label;
+/** Runs an action with its button busy; says why it failed; draws the head again either way (pause turns into resume). */
+function act(button, label, work) {
   actionError(null);
-  try {
-    await work();
-  } catch (err) {
-    actionError(err);
-  } finally {
-    button.disabled = false;
-    button.textContent = before;
-    drawHead();
-  }
+  return busy(button, label, async () => {
+    try {
+      await work();
+    } catch (err) {
+      actionError(err);
+    }
+  }).finally(drawHead);
 }
 
 $('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {
@@ -318,12 +289,7 @@ function onEvent(name, data) {
   if (name === 'check' && data.monitor_id === id) {
     m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
     drawFacts();
-    const outcome = $('checks-outcome').value;
-    if (!outcome || outcome === data.outcome) {
-      const body = $('checks-body');
-      if (body.firstChild && body.firstChild.querySelector('td[colspan]')) body.textContent = '';
-      body.insertBefore(checkRow({ at: new Date(data.at_ms).toISOString(), outcome: data.outcome, latency_ms: data.latency_ms, status: data.status, error: data.error }), body.firstChild);
-    }
+    addCheck({ at: new Date(data.at_ms).toISOString(), at_ms: data.at_ms, outcome: data.outcome, latency_ms: data.latency_ms, status: data.status, error: data.error });
   } else if (name === 'state' && data.monitor_id === id) {
     m.state = data.state;
     drawHead();

@@ -56,11 +56,16 @@ export function addRow(form, list, build, value) {
   return row;
 }
 
+/** An input's name in row `index` of `list`: `http.headers.3.value` as the input of row 1 is `http.headers.1.value`. Pure. */
+export function renamed(name, list, index) {
+  const prefix = new RegExp('^' + list.replace(/\./g, '\\.') + '\\.\\d+\\.');
+  return name.replace(prefix, `${list}.${index}.`);
+}
+
 export function renumber(form, list) {
   const box = form.querySelector(`[data-list="${list}"]`);
-  const prefix = new RegExp('^' + list.replace(/\./g, '\\.') + '\\.\\d+\\.');
   [...box.children].forEach((row, i) => {
-    row.querySelectorAll('[name]').forEach((inp) => { inp.name = inp.name.replace(prefix, `${list}.${i}.`); });
+    row.querySelectorAll('[name]').forEach((inp) => { inp.name = renamed(inp.name, list, i); });
   });
 }
 

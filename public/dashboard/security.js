@@ -3,11 +3,19 @@
 // every other) and blocked addresses (unblock). Changes that need a fresh sign-in ask for it
 // through the API module's step-up dialog, then carry on.
 import './shell.js';
-import { clearErrors, del, errorWords, fieldErrors, get, patch, post, say } from './api.js';
-import { createPasskey, explainNoPasskeys, passkeySupport } from '/auth/assets/common.js';
+import { errorWords } from '../shared/errors.js';
+import { busy, pageIds, say } from '../shared/page.js';
+import { del, get, patch, post } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
+import { createPasskey, explainNoPasskeys, passkeySupport } from '../shared/passkeys.js';
 import { el, when } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'blocked', 'loading', 'page-error', 'passkeys', 'pk-add', 'pk-add-cancel', 'pk-add-open', 'pk-label',
+  'pk-unavailable', 'pw-form', 'rc-codes', 'rc-new', 'rc-shown', 'rc-state', 'security', 'sessions',
+  'ss-others', 'totp-cancel', 'totp-code', 'totp-done', 'totp-form', 'totp-open', 'totp-qr',
+  'totp-secret', 'totp-state', 'you',
+], 'security.js');
 const METHOD = { passkey: 'a passkey', password: 'password and authenticator code', recovery: 'password and a recovery code', setup: 'the first-run setup link', enroll: 'an enrolment link', reset: 'a password reset' };
 const pageError = (err) => say($('page-error'), err ? errorWords(err) : null);
 
@@ -110,27 +118,23 @@ $('pk-add-open').addEventListener('click', () => {
   $('pk-label').focus();
 });
 $('pk-add-cancel').addEventListener('click', () => { $('pk-add').hidden = true; });
-$('pk-add').addEventListener('submit', async (ev) => {
+$('pk-add').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;
   clearErrors(form);
-  const button = form.querySelector('button[type=submit]');
-  button.disabled = true;
-  button.textContent = 'Waiting for your passkey…';
-  try {
-    const options = await post('me/passkeys/options');
-    const credential = await createPasskey(options.public_key);
-    const label = $('pk-label').value.trim();
-    await post('me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
-    form.reset();
-    form.hidden = true;
-    await Promise.all([loadPasskeys(), loadMe()]);
-  } catch (err) {
-    say(form.querySelector('.form-error'), errorWords(err));
-  } finally {
-    button.disabled = false;
-    button.textContent = 'Create the passkey';
-  }
+  return busy(form.querySelector('button[type=submit]'), 'Waiting for your passkey…', async () => {
+    try {
+      const options = await post('me/passkeys/options');
+      const credential = await createPasskey(options.public_key);
+      const label = $('pk-label').value.trim();
+      await post('me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
+      form.reset();
+      form.hidden = true;
+      await Promise.all([loadPasskeys(), loadMe()]);
+    } catch (err) {
+      say(form.querySelector('.form-error'), errorWords(err));
+    }
+  });
 });
 
 // --- password, authenticator, recovery codes -----------------------------------------------

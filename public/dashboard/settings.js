@@ -3,11 +3,16 @@
 // are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it). Export and
 // import live here too (transfer.js).
 import './shell.js';
-import { clearErrors, errorWords, fieldErrors, get, patch } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { get, patch } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el } from './format.js';
 import './transfer.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'loading', 'readonly', 's-tz', 's-tz-hint', 'saved', 'settings-form',
+], 'settings.js');
 const form = $('settings-form');
 let current = null;
 

@@ -1,9 +1,12 @@
 // The dashboard's shell, for every page: the navigation on small screens, the theme picker,
 // signing out, the offline banner's retry button, times in the browser's zone.
-import { afterFirstLoad, initOffline, post } from './api.js';
+import { pageIds } from '../shared/page.js';
+import { post } from './api.js';
+import { initOffline } from './offline.js';
+import { afterFirstLoad } from './request.js';
 import { localTimes } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds(['nav', 'nav-toggle', 'sign-out', 'theme-select'], 'shell.js');
 
 const nav = $('nav');
 const toggle = $('nav-toggle');
@@ -41,7 +44,7 @@ initOffline();
 localTimes();
 
 // Installable: the worker keeps the shell, never an API answer (sw.js). It is registered once the
-// page has its first answers: installing fetches the whole shell (about thirty files), which on a
+// page has its first answers: installing fetches the whole shell (about fifty files), which on a
 // first visit would otherwise compete with the page's own data.
 if ('serviceWorker' in navigator) {
   afterFirstLoad().then(() => navigator.serviceWorker.register('/sw.js')).catch(() => undefined);

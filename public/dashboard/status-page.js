@@ -4,11 +4,19 @@
 // uploaded with `logo=<v>`), and the custom hosts with their domain states. Every change shows
 // in the preview (POST /status-page/preview draws the real page from the draft) before saving.
 import './shell.js';
-import { api, clearErrors, errorWords, fieldErrors, get, getAll, put, say } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { api, get, getAll, put } from './api.js';
+import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 import { addRow, clearRows, textField } from './rows.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'discard', 'domains', 'editor', 'icon-bg', 'icon-canvas', 'icon-make', 'loading', 'logo-error',
+  'logo-file', 'logo-img', 'logo-none', 'logo-ok', 'logo-remove', 'open-page', 'page-url', 'preview',
+  'pub-list', 'pv-range', 'pv-state', 'saved', 'section-order', 'sections-box', 'server-ips',
+  'sp-accent-pick', 'sp-form',
+], 'status-page.js');
 const form = $('sp-form');
 const LOOK = ['layout', 'theme', 'accent', 'palette', 'font', 'bar_style', 'bar_shape', 'default_range'];
 const FLAGS = ['enabled', 'show_response', 'show_uptime', 'show_summary', 'fold_groups', 'auto_refresh'];

@@ -3,7 +3,8 @@
 // itself) sends Last-Event-ID and resumes without a gap, a 401 can ask to sign in again, and the
 // page can say when the stream is down. `onEvent(name, data)` gets every event; `onStatus(up)`
 // hears when the stream comes and goes; a `reset` event means: reload from the REST API.
-import { ApiFailure, signInAgain } from './api.js';
+import { ApiFailure } from '../shared/errors.js';
+import { signInAgain } from './reauth.js';
 
 export function openStream({ onEvent, onStatus }) {
   let lastId = null;

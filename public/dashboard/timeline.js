@@ -2,11 +2,15 @@
 // made them, sign-ins and the service's own notices, newest first, filtered by kind and monitor,
 // with new lines added live.
 import './shell.js';
-import { errorWords, fillMonitorFilter, newestOnly } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds } from '../shared/page.js';
+import { fillMonitorFilter, newestOnly } from './api.js';
 import { el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'empty', 'f-monitor', 'filters', 'lines', 'live', 'loading', 'more',
+], 'timeline.js');
 const form = $('filters');
 let before = null;
 /** Each kind of line in words (src/dashboard/timeline-kinds.ts, through the page). */

@@ -1,10 +1,15 @@
 // Export and import: the export downloaded as a file (secrets masked unless asked for), and an
 // import shown first as a dry run (what it would create, update, leave alone, and each error
 // with its item and field) before it is applied, all or nothing.
-import { api, errorWords, get, say } from './api.js';
+import { errorWords } from '../shared/errors.js';
+import { pageIds, say } from '../shared/page.js';
+import { api, get } from './api.js';
 import { el } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = pageIds([
+  'import-form', 'transfer', 'x-apply', 'x-cancel', 'x-done', 'x-export', 'x-file', 'x-plan',
+  'x-plan-body', 'x-plan-title', 'x-secrets',
+], 'transfer.js');
 let doc = null;
 let fileName = '';
 

@@ -1,4 +1,4 @@
-import { importsOf, linkFiles } from './asset-links';
+import { importsOf, linkFiles, withShared } from './asset-links';
 
 const hash = (d: Buffer) => `h${d.length}`;
 const files = (o: Record<string, string>) => new Map(Object.entries(o).map(([k, v]) => [k, Buffer.from(v)]));
@@ -8,8 +8,10 @@ describe('importsOf', () => {
     ["import { a } from './api.js';", ['api.js']],
     ["import './shell.js';", ['shell.js']],
     ["const m = await import('./chart.js');", ['chart.js']],
+    ["import { say } from '../shared/page.js';", ['page.js']],
     ["import x from '/auth/assets/common.js';", []],
     ["import x from '../up.js';", []],
+    ["import x from '../auth/common.js';", []],
     ["const s = 'from ./not-an-import.js';", []],
   ])('%s imports %j', (text, deps) => {
     expect(importsOf(text)).toEqual(deps);
@@ -24,6 +26,11 @@ describe('linkFiles', () => {
     expect(out.get('app.css')!.v).toBe('h3');
   });
 
+  it('names a shared module as a neighbour, by its hash', () => {
+    const out = linkFiles(files({ 'page.js': 'export const say = 1;', 'api.js': "import { say } from '../shared/page.js';" }), hash);
+    expect(out.get('api.js')!.data.toString()).toBe("import { say } from './page.js?v=h21';");
+  });
+
   it('changes the hash of every module that imports a changed one, through the chain', () => {
     const before = linkFiles(files({ 'a.js': '1', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
     const after = linkFiles(files({ 'a.js': '2', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
@@ -34,5 +41,12 @@ describe('linkFiles', () => {
   it('refuses an import of a missing file and an import cycle', () => {
     expect(() => linkFiles(files({ 'a.js': "import './gone.js';" }), hash)).toThrow('imports gone.js, which is missing');
     expect(() => linkFiles(files({ 'a.js': "import './b.js';", 'b.js': "import './a.js';" }), hash)).toThrow('cycle');
+  });
+});
+
+describe('withShared', () => {
+  it('puts the shared files beside the page folder\'s, and refuses a name that is in both', () => {
+    expect([...withShared(files({ 'api.js': 'a' }), files({ 'page.js': 'p' })).keys()]).toEqual(['api.js', 'page.js']);
+    expect(() => withShared(files({ 'page.js': 'a' }), files({ 'page.js': 'p' }))).toThrow('page.js is both a page file and a shared one');
   });
 });

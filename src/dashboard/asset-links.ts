@@ -4,6 +4,11 @@
  * (`from './api.js'`) are rewritten to carry the imported file's hash too, so a change to any
  * shared module gives every module that imports it (and so every page's entry) a new hash, and
  * nothing stale is ever served from a cache. Pure.
+ *
+ * A page's files come from its own folder and from `public/shared/` (what the sign-in pages and
+ * the dashboard both use), served side by side under one flat name each: a module imports a
+ * shared one by its real path (`../shared/page.js`, which editors and jest follow too),
+ * and the link names it as a neighbour (`./page.js?v=<hash>`).
  */
 
 export interface LinkedFile {
@@ -13,18 +18,30 @@ export interface LinkedFile {
   v: string;
 }
 
-/** Relative imports of a module: static (`from './x.js'`, `import './x.js'`) and dynamic (`import('./x.js')`). */
-const IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])\.\/([a-z0-9][a-z0-9._-]*\.js)\2/gi;
+/** The folder every page's modules may import from, besides their own (`../shared/x.js`). */
+export const SHARED_FOLDER = 'shared';
+
+/**
+ * Relative imports of a module: static (`from './x.js'`, `import './x.js'`) and dynamic
+ * (`import('./x.js')`), of a neighbour or of a shared module (`'../shared/x.js'`).
+ */
+const IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(?:\.\/|\.\.\/shared\/)([a-z0-9][a-z0-9._-]*\.js)\2/gi;
 
 export function importsOf(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => m[3]);
 }
 
-/** Imports of the sign-in pages' modules, which the dashboard shares by absolute URL (`/auth/assets/common.js`). */
-const SHARED_IMPORT = /\bfrom\s*(['"])(\/auth\/assets\/[a-z0-9][a-z0-9._-]*\.js)\1/gi;
-
-export function sharedImportsOf(text: string): string[] {
-  return [...text.matchAll(SHARED_IMPORT)].map((m) => m[2]);
+/**
+ * One flat set of a page folder's files and the shared ones (name -> bytes); throws when a name
+ * is in both, which would make an import ambiguous.
+ */
+export function withShared(own: ReadonlyMap<string, Buffer>, shared: ReadonlyMap<string, Buffer>): Map<string, Buffer> {
+  const out = new Map(own);
+  for (const [name, data] of shared) {
+    if (out.has(name)) throw new Error(`${name} is both a page file and a shared one (public/${SHARED_FOLDER}/): rename one`);
+    out.set(name, data);
+  }
+  return out;
 }
 
 /**

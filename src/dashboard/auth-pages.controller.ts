@@ -9,13 +9,15 @@ import type { Response } from 'express';
 import { Public } from '../common/access';
 import { ApiError } from '../common/api-error';
 import type { AppRequest } from '../common/request-context';
-import { tryReadResource } from '../common/resources';
 import { contentTypeFor, isSafeAssetName } from '../common/static-files';
 import { render } from '../common/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService } from '../auth/auth.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
+import { versionOf } from '../status/status-page.repository';
+import { pageFiles } from './asset-folders';
+import type { LinkedFile } from './asset-links';
 import { PageFrame } from './auth-pages';
 import { pageCsp } from './page-csp';
 import { safeNextPath } from './next-path';
@@ -23,6 +25,9 @@ import { safeNextPath } from './next-path';
 @Public()
 @Controller()
 export class AuthPagesController {
+  /** public/auth/ and public/shared/, linked: read at the first asked for; they never change while the process runs. */
+  private files: Map<string, LinkedFile> | null = null;
+
   constructor(
     private readonly auth: AuthService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -54,11 +59,11 @@ export class AuthPagesController {
   @Get('auth/assets/:file')
   asset(@Param('file') file: string, @Res() res: Response): void {
     const type = isSafeAssetName(file) ? contentTypeFor(file) : null;
-    const data = type ? tryReadResource(`public/auth/${file}`) : null;
-    if (!type || !data) throw ApiError.notFound('asset');
+    const linked = type ? (this.files ??= pageFiles('auth', versionOf).linked).get(file) : undefined;
+    if (!type || !linked) throw ApiError.notFound('asset');
     res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', 'no-cache');
-    res.send(data);
+    res.send(linked.data);
   }
 
   private frame(title: string, script: string): PageFrame {

@@ -1,18 +1,17 @@
 /**
- * The dashboard's shipped files (public/dashboard/): read once, linked (asset-links.ts: content
- * hashes, imports rewritten), compressed once, and sent with a year's cache when asked for by
- * their current hash.
+ * The dashboard's shipped files (public/dashboard/ and public/shared/): read once, linked
+ * (asset-links.ts: content hashes, imports rewritten), compressed once, and sent with a year's
+ * cache when asked for by their current hash.
  */
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { listResources, readResource } from '../common/resources';
 import { contentTypeFor } from '../common/static-files';
 import { pickEncoding } from '../common/accept-encoding';
 import { Packed, precompressLater } from '../status/compression';
 import { versionOf } from '../status/status-page.repository';
-import { importsOf, linkFiles, sharedImportsOf } from './asset-links';
+import { pageFiles } from './asset-folders';
+import { importsOf } from './asset-links';
 
-const FOLDER = 'public/dashboard/';
 const YEAR = 'public, max-age=31536000, immutable';
 /** Already compressed, or too small to be worth it. */
 const STORED = /\.(png|woff2|ico)$/;
@@ -22,10 +21,8 @@ export interface DashboardAsset {
   v: string;
   type: string;
   compress: boolean;
-  /** The dashboard's modules this one imports, by name. */
+  /** The modules this one imports (the dashboard's and the shared ones), by name. */
   imports: string[];
-  /** Modules of the sign-in pages it imports by their absolute URL (`/auth/assets/common.js`). */
-  shared: string[];
 }
 
 @Injectable()
@@ -45,12 +42,7 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
 
   private load(): Map<string, DashboardAsset> {
     if (this.files) return this.files;
-    const raw = new Map<string, Buffer>();
-    for (const key of listResources(FOLDER)) {
-      const name = key.slice(FOLDER.length);
-      if (!name.includes('/') && contentTypeFor(name)) raw.set(name, readResource(key));
-    }
-    const linked = linkFiles(raw, versionOf);
+    const { raw, linked } = pageFiles('dashboard', versionOf);
     this.files = new Map(
       [...linked].map(([name, f]) => {
         const source = name.endsWith('.js') ? raw.get(name)!.toString('utf8') : '';
@@ -62,7 +54,6 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
             type: contentTypeFor(name)!,
             compress: !STORED.test(name),
             imports: importsOf(source),
-            shared: sharedImportsOf(source),
           },
         ];
       }),
@@ -99,10 +90,8 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
 
   private walkImports(name: string): string[] {
     const seen = new Set<string>();
-    const shared = new Set<string>();
     const visit = (n: string) => {
       const a = this.get(n);
-      for (const url of a?.shared ?? []) shared.add(url);
       for (const dep of a?.imports ?? []) {
         if (seen.has(dep)) continue;
         seen.add(dep);
@@ -110,7 +99,7 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
       }
     };
     visit(name);
-    return [...[...seen].map((n) => this.url(n)), ...shared];
+    return [...seen].map((n) => this.url(n));
   }
 
   /** Sends a file: a year's cache for its current hash, revalidated otherwise; compressed as the client accepts. */
