@@ -16,7 +16,7 @@
  * the results held give when accounted again from scratch.
  */
 import * as fs from 'node:fs';
-import { Options, parseArgs } from './args';
+import { Options, parseArgs } from '../harness/args';
 import { systemClock } from '../src/common/clock';
 import { openDatabase } from '../src/db/data-source';
 import { Database } from '../src/db/database';

@@ -20,11 +20,11 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
-import { keepAliveAgent, request } from './http-client';
-import { memory } from './proc';
-import { KeyPool, Service } from './service';
-import { round, spread, Spread } from './stats';
-import { removeDir, tempDir } from './paths';
+import { keepAliveAgent, request } from '../harness/http-client';
+import { memory } from '../harness/proc';
+import { KeyPool, Service } from '../harness/service';
+import { round, spread, Spread } from '../harness/stats';
+import { removeDir, tempDir } from '../harness/paths';
 
 export interface SoakOptions {
   minutes: number;

@@ -10,7 +10,7 @@ import { EngineService } from '../src/engine/engine.service';
 import { CheckWriter } from '../src/history/writer';
 import { MailService } from '../src/mail/mail.service';
 import { SettingsService } from '../src/settings/settings.service';
-import { decodeSubject, headersOf, SmtpServer, startSmtp } from './fixtures/smtp-farm';
+import { decodeSubject, headersOf, SmtpServer, startSmtp } from '../harness/servers/smtp-farm';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
 import { httpMonitor } from './support/monitors';
 import { SwitchServer, startSwitchServer } from './support/switch-server';

@@ -8,7 +8,7 @@ import { DispatcherService } from '../src/channels/dispatcher.service';
 import { bearer, createKey } from './support/app';
 import { EngineHarness, startEngineHarness } from './support/engine-harness';
 import { heartbeatMonitor, httpMonitor } from './support/monitors';
-import { Receiver, startReceiver } from './fixtures/receivers';
+import { Receiver, startReceiver } from '../harness/servers/receivers';
 
 interface HookEvent {
   type: string;

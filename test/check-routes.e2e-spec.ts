@@ -1,8 +1,8 @@
 import { CheckWriter } from '../src/history/writer';
 import { SettingsService } from '../src/settings/settings.service';
-import { farmCerts } from './fixtures/certs';
-import { HttpFarm, startHttpFarm } from './fixtures/http-farm';
-import { TcpFarm, startTcpFarm } from './fixtures/tcp-farm';
+import { farmCerts } from '../harness/servers/certs';
+import { HttpFarm, startHttpFarm } from '../harness/servers/http-farm';
+import { TcpFarm, startTcpFarm } from '../harness/servers/tcp-farm';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
 import { heartbeatMonitor, httpMonitor } from './support/monitors';
 

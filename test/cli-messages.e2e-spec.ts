@@ -8,7 +8,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../bench/paths';
+import { freePort } from '../harness/paths';
 import { bearer, createKey, createOwner, startApp } from './support/app';
 import { waitFor } from './support/wait-for';
 

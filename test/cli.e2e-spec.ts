@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { bearer, createKey, createOwner, startApp } from './support/app';
 import { httpMonitor } from './support/monitors';
-import { freePort } from '../bench/paths';
+import { freePort } from '../harness/paths';
 import { waitFor } from './support/wait-for';
 
 const ENTRY = path.resolve(__dirname, '..', 'dist', 'main.js');

@@ -9,8 +9,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { request, requestJson } from '../bench/http-client';
-import { KeyPool, Service } from '../bench/service';
+import { request, requestJson } from '../harness/http-client';
+import { KeyPool, Service } from '../harness/service';
 
 interface Hit {
   messageId: string;

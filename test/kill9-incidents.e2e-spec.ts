@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
-import { KeyPool, Service } from '../bench/service';
-import { request, requestJson } from '../bench/http-client';
+import { KeyPool, Service } from '../harness/service';
+import { request, requestJson } from '../harness/http-client';
 
 const ROUNDS = 8;
 const MONITORS = 12;

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../bench/paths';
+import { freePort } from '../harness/paths';
 
 const ROOT = path.resolve(__dirname, '..');
 let home: string;

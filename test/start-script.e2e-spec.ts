@@ -7,7 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../bench/paths';
+import { freePort } from '../harness/paths';
 import { waitFor } from './support/wait-for';
 
 jest.setTimeout(60_000);

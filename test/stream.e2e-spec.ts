@@ -21,7 +21,7 @@ import { CheckWriter } from '../src/history/writer';
 import { StreamHub } from '../src/stream/stream.hub';
 import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from './support/app';
 import { httpMonitor } from './support/monitors';
-import { SseClient, StalledClient } from './support/sse';
+import { SseClient, StalledClient } from '../harness/sse';
 import { SwitchServer, startSwitchServer } from './support/switch-server';
 
 const OPTIONS = { keepAliveMs: 300, retryMs: 1500, monitorsWindowMs: 100, ringEvents: 1000, clientQueueBytes: 256 * 1024 };

@@ -5,8 +5,8 @@
  * loopback server with a self-signed certificate.
  */
 import { X509Certificate } from 'node:crypto';
-import { farmCerts } from './fixtures/certs';
-import { HttpTarget, startHttpTarget } from './fixtures/http-farm';
+import { farmCerts } from '../harness/servers/certs';
+import { HttpTarget, startHttpTarget } from '../harness/servers/http-farm';
 import { TestApp, bearer, createKey, createOwner, startApp } from './support/app';
 
 describe('tls_verify and cert_sha256 through the API', () => {

@@ -13,9 +13,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { request, requestJson } from '../../bench/http-client';
-import { KeyPool, Service } from '../../bench/service';
-import { SseClient } from '../support/sse';
+import { request, requestJson } from '../../harness/http-client';
+import { KeyPool, Service } from '../../harness/service';
+import { SseClient } from '../../harness/sse';
 import { query } from '../faults/support/db-invariants';
 
 const ROUNDS = 4;

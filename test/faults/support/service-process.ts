@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { authenticator } from 'otplib';
-import { Child, startChild, stopChild } from '../../../bench/children';
-import { freePort, SERVICE_ENTRY } from '../../../bench/paths';
+import { Child, startChild, stopChild } from '../../../harness/children';
+import { freePort, SERVICE_ENTRY } from '../../../harness/paths';
 import { Api, Answer } from './api';
 
 export const OWNER = { email: 'faults@example.com', password: 'fault tests password 0042' };

@@ -1,5 +1,5 @@
 /** The test DNS server's wire encoding, byte by byte (RFC 1035 section 4). */
-import { decodeQuery, DnsQuery, encodeName, encodeResponse, RCODE, RecordData } from '../fixtures/dns-wire';
+import { decodeQuery, DnsQuery, encodeName, encodeResponse, RCODE, RecordData } from './dns-wire';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 
