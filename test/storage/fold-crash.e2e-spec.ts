@@ -1,5 +1,5 @@
 /**
- * The writer killed in the middle of its commits and folds (bench/crash-writer.ts writes numbered
+ * The writer killed in the middle of its commits and folds (drivers/crash-writer.ts writes numbered
  * results as fast as it can, each monitor folding every 1.5 s and a flush every 15 commits, and is
  * SIGKILLed at random moments,
  * carrying on after each kill from what the database kept). Whatever moment the kill lands on:
@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const DRIVER = path.resolve(__dirname, '..', '..', 'dist', 'tsc', 'bench', 'crash-writer.js');
+const DRIVER = path.resolve(__dirname, '..', '..', 'dist', 'tsc', 'test', 'history', 'drivers', 'crash-writer.js');
 const KILLS = 8;
 
 interface Verdict {

@@ -6,25 +6,25 @@
  *   of lists, summaries, single monitors and the timeline, and description writes, 5 a second).
  *
  * Sampled every 5 s from /proc: RSS and the number of open file descriptors of the service; every
- * 10 s what the heap holds after a full collection (bench/gc-probe.ts, loaded into the service).
+ * 10 s what the heap holds after a full collection (gc-probe.ts, loaded into the service).
  * Measured by the targets: the gaps between two checks of each steady target, minus the
  * interval, is how late checks ran. After a warm-up (the first checks, caches, the heap finding
  * its size) the report gives the least-squares slope of RSS (MB per 5 minutes), the handle count
  * at the start and end of the window and its slope, and the lateness p50/p99/max.
  *
  * CI runs 5 minutes through test/faults/soak.e2e-spec.ts; a long run (hours) for local use:
- *   npm run build && node dist/tsc/bench/soak.js --minutes 180 [--monitors 2000] [--out file.json]
+ *   npm run build && node dist/tsc/test/faults/drivers/soak.js --minutes 180 [--monitors 2000] [--out file.json]
  * or FAULTS_SOAK_MINUTES=180 npx jest test/faults/soak.e2e-spec.ts.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
-import { keepAliveAgent, request } from '../harness/http-client';
-import { memory } from '../harness/proc';
-import { KeyPool, Service } from '../harness/service';
-import { round, spread, Spread } from '../harness/stats';
-import { removeDir, tempDir } from '../harness/paths';
+import { keepAliveAgent, request } from '../../../harness/http-client';
+import { memory } from '../../../harness/proc';
+import { KeyPool, Service } from '../../../harness/service';
+import { round, spread, Spread } from '../../../harness/stats';
+import { removeDir, tempDir } from '../../../harness/paths';
 
 export interface SoakOptions {
   minutes: number;
@@ -49,7 +49,7 @@ export interface SoakReport {
   rssSlopeMbPer5Min: number;
   /**
    * What the service keeps alive: V8's heap plus the memory of its Buffers right after a forced
-   * full collection every 10 s (bench/gc-probe.ts), free of the garbage between collections that
+   * full collection every 10 s (gc-probe.ts), free of the garbage between collections that
    * makes RSS a saw. Median slope (medianSlope) over the window after warm-up, MB per 5 minutes,
    * and how many readings.
    */
@@ -134,7 +134,7 @@ const FLAP_MS = 15_000;
 const SAMPLE_MS = 5_000;
 const PROBE_MS = 10_000;
 const GC_PROBE = path.join(__dirname, 'gc-probe.js');
-/** bench/gc-probe.ts's line: bytes of heap and of Buffers alive after a forced full collection, and RSS then. */
+/** gc-probe.ts's line: bytes of heap and of Buffers alive after a forced full collection, and RSS then. */
 export const GC_PROBE_LINE = /^gc-probe: heap (\d+) external (\d+) rss (\d+)$/;
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {

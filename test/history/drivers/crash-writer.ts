@@ -1,10 +1,11 @@
 /**
- * The check writer and the rollups on their own, for test/storage/fold-crash.e2e-spec.ts (not a
- * scenario): a process that writes numbered results as fast as it can, with commits and folds,
- * to be killed at any moment, and a process that checks what the database kept.
+ * The check writer and the rollups on their own, for test/history/fold-crash.e2e-spec.ts (built by
+ * `npm run build`, tsconfig.build.json): a process that writes numbered results as fast as it can,
+ * with commits and folds, to be killed at any moment, and a process that checks what the database
+ * kept.
  *
- *   node dist/tsc/bench/crash-writer.js run    --dir D [--monitors M] [--fold-ms F] [--flush-every K]
- *   node dist/tsc/bench/crash-writer.js verify --dir D [--monitors M]
+ *   node dist/tsc/test/history/drivers/crash-writer.js run    --dir D [--monitors M] [--fold-ms F] [--flush-every K]
+ *   node dist/tsc/test/history/drivers/crash-writer.js verify --dir D [--monitors M]
  *
  * Result i belongs to monitor (7 i mod M) + 1 and is stamped T0 + 20 i ms, so results are told
  * apart by their time alone and every monitor's results come in time order. `run` carries on after
@@ -16,20 +17,20 @@
  * the results held give when accounted again from scratch.
  */
 import * as fs from 'node:fs';
-import { Options, parseArgs } from '../harness/args';
-import { systemClock } from '../src/common/clock';
-import { openDatabase } from '../src/db/data-source';
-import { Database } from '../src/db/database';
-import { EventBus } from '../src/events/event-bus';
-import { CheckRow } from '../src/history/check-row';
-import { latestChecks } from '../src/history/latest-checks';
-import { decodeHistogram } from '../src/history/latency-histogram';
-import { accountRows, RollupAcc } from '../src/history/rollup-math';
-import { RollupsService } from '../src/history/rollups.service';
-import { CheckWriter } from '../src/history/writer';
-import { NO_PHASES } from '../src/probes/check-result';
-import type { StoredCheck } from '../src/history/check-row';
-import { SettingsService } from '../src/settings/settings.service';
+import { Options, parseArgs } from '../../../harness/args';
+import { systemClock } from '../../../src/common/clock';
+import { openDatabase } from '../../../src/db/data-source';
+import { Database } from '../../../src/db/database';
+import { EventBus } from '../../../src/events/event-bus';
+import { CheckRow } from '../../../src/history/check-row';
+import { latestChecks } from '../../../src/history/latest-checks';
+import { decodeHistogram } from '../../../src/history/latency-histogram';
+import { accountRows, RollupAcc } from '../../../src/history/rollup-math';
+import { RollupsService } from '../../../src/history/rollups.service';
+import { CheckWriter } from '../../../src/history/writer';
+import { NO_PHASES } from '../../../src/probes/check-result';
+import type { StoredCheck } from '../../../src/history/check-row';
+import { SettingsService } from '../../../src/settings/settings.service';
 
 const STEP_MS = 20;
 const CAP_MS = 120_000;

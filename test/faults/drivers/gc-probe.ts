@@ -1,7 +1,8 @@
 /**
- * Loaded into the soak's service with `node --expose-gc --require dist/tsc/bench/gc-probe.js`
- * (bench only: the service's own code knows nothing of it). On SIGUSR2 it runs a full collection
- * and prints what stayed alive, one line (GC_PROBE_LINE in soak.ts reads it).
+ * Loaded into the soak's service with
+ * `node --expose-gc --require dist/tsc/test/faults/drivers/gc-probe.js` (test code: the service's
+ * own code knows nothing of it). On SIGUSR2 it runs a full collection and prints what stayed
+ * alive, one line (GC_PROBE_LINE in soak.ts reads it).
  *
  * Why not --trace-gc's Mark-Compact figures: V8's own full collections mark concurrently, and what
  * the program allocates while marking survives that collection, so "what survived" swung by 2 to
