@@ -2,7 +2,7 @@
  * The built service as its own process (`node dist/main.js serve`), as an operator runs it, for the
  * fault tests: killed with SIGKILL, started again on the same data dir, run inside a network
  * namespace (`ip netns exec`), and with every line it writes kept in a log file, so a test can
- * grep the whole log for the secrets it used (bench/children keeps only the last lines).
+ * grep the whole log for the secrets it used (harness/children keeps only the last lines).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
