@@ -1,7 +1,10 @@
-/** Unit specs sit beside the code (src/**\/*.spec.ts); HTTP-level and network tests live in test/. */
+/**
+ * Unit specs sit beside the code (src/**\/*.spec.ts, and the specs of bench/ and harness/); HTTP-level
+ * and network tests live in test/ (docs/testing.md).
+ */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/bench'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/harness'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],

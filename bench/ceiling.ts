@@ -12,9 +12,9 @@
  */
 import * as sqlite3 from 'sqlite3';
 import { CHECK_COLUMNS, toRow } from '../src/history/check-row';
-import { Options, parseArgs } from './args';
+import { Options, parseArgs } from '../harness/args';
 import { makeChecks } from './check-data';
-import { bytesWritten } from './proc';
+import { bytesWritten } from '../harness/proc';
 
 async function main(): Promise<void> {
   const o = new Options(parseArgs(process.argv.slice(2)).options);

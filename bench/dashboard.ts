@@ -22,13 +22,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { authenticator } from 'otplib';
 import { chromium } from 'playwright-core';
-import { Options, parseArgs } from './args';
-import { keepAliveAgent, request, requestJson } from './http-client';
+import { Options, parseArgs } from '../harness/args';
+import { keepAliveAgent, request, requestJson } from '../harness/http-client';
 import { heartbeatMonitors } from './monitors';
-import { DEFAULT_RESULTS_DIR, removeDir, SERVICE_ENTRY, tempDir } from './paths';
+import { removeDir, SERVICE_ENTRY, tempDir } from '../harness/paths';
+import { DEFAULT_RESULTS_DIR } from './paths';
 import { atLeast, atMost, metric, printTable, runInfo, ScenarioResult, writeJson } from './report';
 import { elapsedS, log, RunContext, Scenario, sleep } from './scenario';
-import { KeyPool, OWNER, Service } from './service';
+import { KeyPool, OWNER, Service } from '../harness/service';
 
 const NAME = 'dashboard';
 const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));

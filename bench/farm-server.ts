@@ -4,7 +4,7 @@
  * whatever monitors point at it (this service or another monitor run for comparison):
  *
  *   HTTP  GET /e/<i>  (i < N)           200 "ok"; any other path 404 (counted too)
- *   DNS   A e<i>.farm.test on UDP P     192.0.2.1; other names NXDOMAIN (the DNS wire code of test/fixtures)
+ *   DNS   A e<i>.farm.test on UDP P     192.0.2.1; other names NXDOMAIN (the DNS wire code of harness/servers)
  *   TCP   K extra ports                 accept, say nothing (the client closes); each port is an endpoint
  *
  *   GET /__counts                        {total, endpoints: {key: hits}} (keys: /e/<i>, dns:e<i>, tcp:<port>)
@@ -19,9 +19,9 @@
 import * as dgram from 'node:dgram';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
-import { startTcpTarget, TcpTarget } from '../test/fixtures/tcp-farm';
-import { decodeQuery, encodeResponse, RCODE, RR_TYPE } from '../test/fixtures/dns-wire';
-import { spread } from './stats';
+import { startTcpTarget, TcpTarget } from '../harness/servers/tcp-farm';
+import { decodeQuery, encodeResponse, RCODE, RR_TYPE } from '../harness/servers/dns-wire';
+import { spread } from '../harness/stats';
 
 export interface FarmOptions {
   port: number;

@@ -1,8 +1,8 @@
 /** The harness's side of the target farm: starts it as its own process and reads its counters. */
-import { startChild, stopChild, Child } from './children';
-import { requestJson } from './http-client';
+import { startChild, stopChild, Child } from '../harness/children';
+import { requestJson } from '../harness/http-client';
 import { BENCH_CLI } from './paths';
-import type { Spread } from './stats';
+import type { Spread } from '../harness/stats';
 
 export interface FarmCounts {
   total: number;

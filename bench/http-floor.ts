@@ -6,8 +6,8 @@
  * per request as {"requests", "cpuMs", "userMs", "sysMs"} (per request, from /proc/self/stat).
  */
 import * as http from 'node:http';
-import { Options, parseArgs } from './args';
-import { cpuTimes } from './proc';
+import { Options, parseArgs } from '../harness/args';
+import { cpuTimes } from '../harness/proc';
 
 function get(port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import * as path from 'node:path';
-import { ROOT } from './paths';
+import { ROOT } from '../harness/paths';
 
 interface CallFrame {
   functionName: string;

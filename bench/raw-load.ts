@@ -10,7 +10,7 @@
  * `Connection: close` is counted and the worker connects again.
  */
 import * as net from 'node:net';
-import { LoadResult, LoadTally } from './http-client';
+import { LoadResult, LoadTally } from '../harness/http-client';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** An answer's head past this is not one of ours: refused. */

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT } from './paths';
-import { round } from './stats';
+import { ROOT } from '../harness/paths';
+import { round } from '../harness/stats';
 
 export interface Target {
   op: '<=' | '>=';

@@ -1,5 +1,5 @@
 /** What every scenario gets and gives back. */
-import type { Options } from './args';
+import type { Options } from '../harness/args';
 import type { ScenarioResult } from './report';
 
 export interface RunContext {

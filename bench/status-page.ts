@@ -10,8 +10,8 @@
 import type * as http from 'node:http';
 import { encodeHistogram, Histogram, addTo } from '../src/history/latency-histogram';
 import { Sqlite } from './db';
-import { LoadTask, request, requestJson } from './http-client';
-import type { KeyPool } from './service';
+import { LoadTask, request, requestJson } from '../harness/http-client';
+import type { KeyPool } from '../harness/service';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

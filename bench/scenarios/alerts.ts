@@ -14,19 +14,19 @@
  * outbox message, whose delivery row lists them; a chat message (which names only the first
  * events and counts the rest) is matched to its delivery row by the monitor links it shows.
  */
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { BATCH_MS } from '../../src/channels/alert-rules';
-import { startReceiver, Received, Receiver } from '../../test/fixtures/receivers';
-import { headersOf, ReceivedMail, SmtpServer, startSmtp } from '../../test/fixtures/smtp-farm';
-import { okCount, request, requestJson, runLoad } from '../http-client';
-import { removeDir, tempDir } from '../paths';
-import { CpuUse, CpuWindow, memory, RssSampler } from '../proc';
+import { startReceiver, Received, Receiver } from '../../harness/servers/receivers';
+import { headersOf, ReceivedMail, SmtpServer, startSmtp } from '../../harness/servers/smtp-farm';
+import { okCount, request, requestJson, runLoad } from '../../harness/http-client';
+import { removeDir, tempDir } from '../../harness/paths';
+import { CpuUse, CpuWindow, memory, RssSampler } from '../../harness/proc';
 import { monotonicUs, ProfileWindow } from '../profile';
 import { atMost, metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep, wait } from '../scenario';
-import { KeyPool, Service } from '../service';
+import { KeyPool, Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
-import { spread } from '../stats';
+import { spread } from '../../harness/stats';
 
 const NAME = 'alerts';
 const MB = 1024 * 1024;

@@ -13,18 +13,18 @@
  * the page weight a browser loads, brotli-compressed.
  */
 import * as http from 'node:http';
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { Farm } from '../farm';
-import { getTask, LoadResult, LoadTask, okCount, request, requestJson, runLoad } from '../http-client';
+import { getTask, LoadResult, LoadTask, okCount, request, requestJson, runLoad } from '../../harness/http-client';
 import { httpMonitors } from '../monitors';
-import { removeDir, tempDir } from '../paths';
+import { removeDir, tempDir } from '../../harness/paths';
 import { monotonicUs, ProfileWindow } from '../profile';
 import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
-import { KeyPool, Service } from '../service';
+import { KeyPool, Service } from '../../harness/service';
 import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
 import { profileDir, profileNotes } from '../service-profile';
-import { spread } from '../stats';
+import { spread } from '../../harness/stats';
 
 const NAME = 'api';
 

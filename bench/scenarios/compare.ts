@@ -10,14 +10,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { Farm } from '../farm';
 import { mixedMonitors, tcpCount } from '../monitors';
-import { removeDir, SERVICE_ENTRY, tempDir } from '../paths';
-import { CpuWindow } from '../proc';
+import { removeDir, SERVICE_ENTRY, tempDir } from '../../harness/paths';
+import { CpuWindow } from '../../harness/proc';
 import { metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, wait } from '../scenario';
-import { Service } from '../service';
+import { Service } from '../../harness/service';
 
 const NAME = 'compare';
 

@@ -12,17 +12,17 @@
  *   at the same rate (floor.ts), so CPU per check is read as a multiple of it measured under the
  *   same load. After a graceful stop, results lost = checks the farm saw − rows stored.
  */
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { measureDb } from '../db';
 import { Farm } from '../farm';
-import { requestJson } from '../http-client';
+import { requestJson } from '../../harness/http-client';
 import { mixedMonitors, tcpCount } from '../monitors';
-import { removeDir, tempDir } from '../paths';
-import { bytesWritten, CpuWindow, memory, RssSampler } from '../proc';
+import { removeDir, tempDir } from '../../harness/paths';
+import { bytesWritten, CpuWindow, memory, RssSampler } from '../../harness/proc';
 import { monotonicUs } from '../profile';
 import { atMost, metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, wait } from '../scenario';
-import { Service } from '../service';
+import { Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
 import { measureFloor } from './floor';
 

@@ -7,8 +7,8 @@
  * (measureFloor), so its ratio compares two figures taken under the same load.
  */
 import * as path from 'node:path';
-import type { Options } from '../args';
-import { startChild } from '../children';
+import type { Options } from '../../harness/args';
+import { startChild } from '../../harness/children';
 import { Farm } from '../farm';
 import { BENCH_CLI } from '../paths';
 import { metric, ScenarioResult } from '../report';

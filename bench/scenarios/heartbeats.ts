@@ -7,19 +7,19 @@
  * cache is one query per token, once). Also the service's CPU per ping, and after a graceful stop
  * the stored rows against the pings answered OK.
  */
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { measureDb } from '../db';
-import { getTask, LoadResult, okCount, requestJson, runLoad } from '../http-client';
+import { getTask, LoadResult, okCount, requestJson, runLoad } from '../../harness/http-client';
 import { heartbeatMonitors } from '../monitors';
 import { runRawGetLoad } from '../raw-load';
-import { removeDir, tempDir } from '../paths';
-import { CpuWindow } from '../proc';
+import { removeDir, tempDir } from '../../harness/paths';
+import { CpuWindow } from '../../harness/proc';
 import { monotonicUs } from '../profile';
 import { atLeast, atMost, metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario } from '../scenario';
-import { KeyPool, Service } from '../service';
+import { KeyPool, Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
-import { spread } from '../stats';
+import { spread } from '../../harness/stats';
 
 const NAME = 'heartbeats';
 

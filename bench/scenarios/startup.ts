@@ -5,17 +5,17 @@
  * warm, as on a service restart. With --binary FILE, the single executable (npm run package) too.
  */
 import * as fs from 'node:fs';
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { Farm } from '../farm';
 import { mixedMonitors, tcpCount } from '../monitors';
-import { removeDir, tempDir } from '../paths';
-import { memory } from '../proc';
+import { removeDir, tempDir } from '../../harness/paths';
+import { memory } from '../../harness/proc';
 import { monotonicUs, ProfileWindow } from '../profile';
 import { atMost, metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario } from '../scenario';
-import { Service } from '../service';
+import { Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
-import { spread } from '../stats';
+import { spread } from '../../harness/stats';
 
 const NAME = 'startup';
 const MB = 1024 * 1024;

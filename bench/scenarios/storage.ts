@@ -6,14 +6,14 @@
  * other tables. After a graceful stop and a TRUNCATE checkpoint, database + WAL on disk per row is
  * reported too (that one includes the fixed cost, so it falls as a database grows).
  */
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { checkpointAndMeasure, measureDb, Sqlite } from '../db';
 import { Farm } from '../farm';
 import { mixedMonitors, tcpCount } from '../monitors';
-import { removeDir, tempDir } from '../paths';
+import { removeDir, tempDir } from '../../harness/paths';
 import { atMost, metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, wait } from '../scenario';
-import { Service } from '../service';
+import { Service } from '../../harness/service';
 
 const NAME = 'storage';
 

@@ -11,19 +11,20 @@
  * Phase C exists because the kernel holds a few MB for a client that does not read before the
  * service holds anything: at the check rate of B alone that would take many minutes.
  */
-import type { Options } from '../args';
+import type { Options } from '../../harness/args';
 import { Farm } from '../farm';
-import { request, requestJson, runLoad } from '../http-client';
+import { request, requestJson, runLoad } from '../../harness/http-client';
 import { httpMonitors } from '../monitors';
-import { removeDir, tempDir } from '../paths';
-import { CpuUse, CpuWindow, RssSampler } from '../proc';
+import { removeDir, tempDir } from '../../harness/paths';
+import { CpuUse, CpuWindow, RssSampler } from '../../harness/proc';
 import { atLeast, atMost, metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep, wait } from '../scenario';
 import { monotonicUs } from '../profile';
-import { KeyPool, Service } from '../service';
+import { KeyPool, Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
-import { StalledReader, StreamReader } from '../sse-client';
-import { spread } from '../stats';
+import { StalledClient } from '../../harness/sse';
+import { StreamReader } from '../stream-reader';
+import { spread } from '../../harness/stats';
 
 const NAME = 'stream';
 const MB = 1024 * 1024;
@@ -78,7 +79,7 @@ export const streamScenario: Scenario = {
       const a = await measure(svc.pid, durationS);
 
       log(NAME, `B: opening ${clients} stream clients (one stalls)`);
-      const stalled = await StalledReader.open(streamUrl, keys.header());
+      const stalled = await StalledClient.open(streamUrl, keys.header());
       for (let i = 0; i < clients - 1; i += 50) {
         const batch = await Promise.all(Array.from({ length: Math.min(50, clients - 1 - i) }, () => StreamReader.open(streamUrl, keys.header())));
         readers.push(...batch);

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { totpAt } from '../../src/auth/totp';
 import { OWNER, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
-import { SseClient } from '../support/sse';
+import { SseClient } from '../../harness/sse';
 import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, rows, securityState, signInWithPassword, withSession } from './support';
 
 const HOUR = 3600_000;

@@ -204,7 +204,7 @@ describe('farsight enroll-link', () => {
     const r = run();
     expect(r.status).toBe(0);
     // The test's public URL is plain http at a name, where browsers refuse passkeys: a warning on
-    // stderr says so (test/cli-messages.e2e-spec.ts); stdout stays the one line.
+    // stderr says so (test/app/cli-messages.e2e-spec.ts); stdout stays the one line.
     expect(r.stderr).toMatch(/^farsight: warning: this link adds a passkey, which cannot work at http:\/\/farsight\.test: passkeys need https[^\n]*\n$/);
     expect(r.stdout).toMatch(new RegExp(`^${PUBLIC_URL}/enroll/[A-Za-z0-9_-]{32}\\n$`));
     const token = r.stdout.trim().split('/').pop() as string;

@@ -1,6 +1,6 @@
 /**
  * Password reset and the owner's sign-in mail, through a real SMTP server on loopback
- * (test/fixtures/smtp-farm.ts): a reset mails a link to `<public_url>/reset/<token>` that works
+ * (harness/servers/smtp-farm.ts): a reset mails a link to `<public_url>/reset/<token>` that works
  * once with a new password and a code, signs in and signs out every other session; a password
  * sign-in mails the owner. /auth/forgot answers the same for every email.
  */
@@ -8,7 +8,7 @@ import { ResetService } from '../../src/auth/reset.service';
 import { SignInService } from '../../src/auth/sign-in.service';
 import { totpAt } from '../../src/auth/totp';
 import { PUBLIC_URL, OWNER, TestApp, createOwner, startApp } from '../support/app';
-import { SmtpServer, decodeSubject, headersOf, partOf, startSmtp } from '../fixtures/smtp-farm';
+import { SmtpServer, decodeSubject, headersOf, partOf, startSmtp } from '../../harness/servers/smtp-farm';
 import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, rows, securityState, signInWithPassword } from './support';
 
 const NEW_PASSWORD = 'an entirely new passphrase';

@@ -13,7 +13,7 @@
 import { ResetService } from '../../src/auth/reset.service';
 import { SignInService } from '../../src/auth/sign-in.service';
 import { OWNER, TestApp, createOwner, startApp } from '../support/app';
-import { SmtpServer, startSmtp } from '../fixtures/smtp-farm';
+import { SmtpServer, startSmtp } from '../../harness/servers/smtp-farm';
 import { API, TRUST_LOOPBACK, from } from './support';
 
 interface Stats {

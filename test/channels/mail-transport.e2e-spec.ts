@@ -3,8 +3,8 @@
  * fallback when the primary fails in each way, both failing, and what a result may say.
  */
 import { createMailTransport, MailTransportOptions } from '../../src/mail/mail-transport';
-import { farmCerts } from '../fixtures/certs';
-import { closedPort, decodeSubject, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../fixtures/smtp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { closedPort, decodeSubject, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../../harness/servers/smtp-farm';
 
 const FROM = 'Farsight <alerts@farsight.test>';
 const LOGIN = { user: 'relay-user', pass: 'p@ss:word/with%odd chars' };

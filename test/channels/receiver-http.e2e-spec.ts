@@ -4,8 +4,8 @@
  */
 import * as net from 'node:net';
 import { ANSWER_LIMIT, postToReceiver, ReceiverOptions, USER_AGENT } from '../../src/channels/receiver-http';
-import { farmCerts } from '../fixtures/certs';
-import { Receiver, startReceiver } from '../fixtures/receivers';
+import { farmCerts } from '../../harness/servers/certs';
+import { Receiver, startReceiver } from '../../harness/servers/receivers';
 
 const allow: ReceiverOptions = { allowPrivate: true, timeoutMs: 2000 };
 const SLACK_LIKE_PATH = '/services/T0001/B0002/AbCdEfGhIjKlMnOpQrStUvWx';

@@ -14,9 +14,9 @@ import { USER_AGENT } from '../../src/channels/receiver-http';
 import { chatSender, ChatConfig } from '../../src/channels/senders/chat';
 import { emailSender } from '../../src/channels/senders/email';
 import { webhookSender, WebhookConfig } from '../../src/channels/senders/webhook';
-import { farmCerts } from '../fixtures/certs';
-import { Received, Receiver, startReceiver } from '../fixtures/receivers';
-import { decodeSubject, headersOf, partOf, startSmtp } from '../fixtures/smtp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { Received, Receiver, startReceiver } from '../../harness/servers/receivers';
+import { decodeSubject, headersOf, partOf, startSmtp } from '../../harness/servers/smtp-farm';
 
 const SECRET = 'whsec-test-0123456789abcdef';
 const PUBLIC = 'https://farsight.example.com';

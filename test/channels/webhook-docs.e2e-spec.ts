@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { SendContext } from '../../src/channels/channel-kind';
 import { createMailTransport } from '../../src/mail/mail-transport';
 import { webhookSender } from '../../src/channels/senders/webhook';
-import { Received, Receiver, startReceiver } from '../fixtures/receivers';
+import { Received, Receiver, startReceiver } from '../../harness/servers/receivers';
 
 const DOC = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'channels.md'), 'utf8');
 const SECRET = 'c0ffee0123456789abcdef0123456789';

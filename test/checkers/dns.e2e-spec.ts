@@ -2,8 +2,8 @@
 import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkDns } from '../../src/probes/checkers/dns';
 import type { DnsSettings } from '../../src/probes/kinds';
-import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
-import { freePort } from '../fixtures/tcp-farm';
+import { DnsFarm, startDnsFarm } from '../../harness/servers/dns-farm';
+import { freePort } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeDns, makeEnv } from './factories';
 
 let farm: DnsFarm;

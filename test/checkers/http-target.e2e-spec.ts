@@ -5,8 +5,8 @@ import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkHttp } from '../../src/probes/checkers/http';
 import { isPrivateAddress } from '../../src/probes/judge/private-address';
 import type { HttpSettings } from '../../src/probes/kinds';
-import { farmCerts, FarmCerts } from '../fixtures/certs';
-import { HttpTarget, startHttpTarget } from '../fixtures/http-farm';
+import { farmCerts, FarmCerts } from '../../harness/servers/certs';
+import { HttpTarget, startHttpTarget } from '../../harness/servers/http-farm';
 import { makeCtx, makeEnv, makeHttp } from './factories';
 
 type Leaf = Exclude<keyof FarmCerts, 'ca'>;

@@ -5,9 +5,9 @@ import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkHttp } from '../../src/probes/checkers/http';
 import type { HttpSettings } from '../../src/probes/kinds';
 import { HTTP_METHODS } from '../../src/probes/kinds';
-import { farmCerts } from '../fixtures/certs';
-import { FARM_BASIC, FARM_BEARER, HttpFarm, HttpTarget, startHttpFarm, startHttpTarget } from '../fixtures/http-farm';
-import { FARM_BANNER, freePort, startTcpTarget } from '../fixtures/tcp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { FARM_BASIC, FARM_BEARER, HttpFarm, HttpTarget, startHttpFarm, startHttpTarget } from '../../harness/servers/http-farm';
+import { FARM_BANNER, freePort, startTcpTarget } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeEnv, makeHttp, NOW } from './factories';
 
 let farm: HttpFarm;

@@ -4,10 +4,10 @@
  */
 import type { CheckResult } from '../../src/probes/check-result';
 import { runCheck } from '../../src/probes/checkers';
-import { farmCerts } from '../fixtures/certs';
-import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
-import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';
-import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { DnsFarm, startDnsFarm } from '../../harness/servers/dns-farm';
+import { HttpFarm, startHttpFarm } from '../../harness/servers/http-farm';
+import { startTcpFarm, TcpFarm } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeDns, makeEnv, makeHttp, makeTcp } from './factories';
 
 let http: HttpFarm;

@@ -1,10 +1,10 @@
 /** runCheck: dispatch by kind and the slow rule. */
 import { runCheck } from '../../src/probes/checkers';
 import type { CheckResult, Outcome } from '../../src/probes/check-result';
-import { farmCerts } from '../fixtures/certs';
-import { DnsFarm, startDnsFarm } from '../fixtures/dns-farm';
-import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';
-import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { DnsFarm, startDnsFarm } from '../../harness/servers/dns-farm';
+import { HttpFarm, startHttpFarm } from '../../harness/servers/http-farm';
+import { startTcpFarm, TcpFarm } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeDns, makeEnv, makeHttp, makePing, makeTcp, makeTls } from './factories';
 
 let http: HttpFarm;

@@ -2,7 +2,7 @@
 import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkTcp } from '../../src/probes/checkers/tcp';
 import type { TcpSettings } from '../../src/probes/kinds';
-import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
+import { startTcpFarm, TcpFarm } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeEnv, makeTcp, NOW } from './factories';
 
 let farm: TcpFarm;

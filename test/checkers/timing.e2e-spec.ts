@@ -8,10 +8,10 @@ import { checkHttp } from '../../src/probes/checkers/http';
 import { checkPing } from '../../src/probes/checkers/ping';
 import { checkTcp } from '../../src/probes/checkers/tcp';
 import { checkTls } from '../../src/probes/checkers/tls';
-import { farmCerts } from '../fixtures/certs';
-import { DnsFarm, SLOW_ANSWER_MS, startDnsFarm } from '../fixtures/dns-farm';
-import { HttpFarm, startHttpFarm } from '../fixtures/http-farm';
-import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
+import { farmCerts } from '../../harness/servers/certs';
+import { DnsFarm, SLOW_ANSWER_MS, startDnsFarm } from '../../harness/servers/dns-farm';
+import { HttpFarm, startHttpFarm } from '../../harness/servers/http-farm';
+import { startTcpFarm, TcpFarm } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeDns, makeEnv, makeHttp, makePing, makeTcp, makeTls, timedWithStall } from './factories';
 
 let http: HttpFarm;

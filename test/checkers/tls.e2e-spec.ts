@@ -4,9 +4,9 @@ import type { CheckErrorCode } from '../../src/probes/check-result';
 import { checkTls } from '../../src/probes/checkers/tls';
 import type { TlsSettings } from '../../src/probes/kinds';
 import { FakeClock } from '../../src/common/clock';
-import { farmCerts, FarmCerts } from '../fixtures/certs';
-import { HttpTarget, startHttpTarget } from '../fixtures/http-farm';
-import { startTcpFarm, TcpFarm } from '../fixtures/tcp-farm';
+import { farmCerts, FarmCerts } from '../../harness/servers/certs';
+import { HttpTarget, startHttpTarget } from '../../harness/servers/http-farm';
+import { startTcpFarm, TcpFarm } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeEnv, makeTls } from './factories';
 
 type Leaf = Exclude<keyof FarmCerts, 'ca'>;

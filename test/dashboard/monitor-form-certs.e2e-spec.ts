@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { bearer } from '../support/app';
 import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
-import { farmCerts } from '../fixtures/certs';
+import { farmCerts } from '../../harness/servers/certs';
 
 jest.setTimeout(120_000);
 

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer } from '../support/app';
 import { AxeResults, createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
-import { startDnsFarm } from '../fixtures/dns-farm';
+import { startDnsFarm } from '../../harness/servers/dns-farm';
 import { issueSetupLink } from '../../src/auth/links';
 import { totpAt } from '../../src/auth/totp';
 import { OWNER } from '../support/app';

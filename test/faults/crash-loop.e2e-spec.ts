@@ -21,9 +21,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../../bench/paths';
+import { freePort } from '../../harness/paths';
 import { formatWhen } from '../../src/common/time';
-import { spread } from '../../bench/stats';
+import { spread } from '../../harness/stats';
 import { brokenInvariants, integrity, query, write } from './support/db-invariants';
 import { startTargets, startWebhookReceiver, Targets, WebhookReceiver } from './support/local-farm';
 import { takeHeavyLock } from './support/heavy-lock';

@@ -1,13 +1,14 @@
 /**
- * The shortened soak for CI (bench/soak.ts): 5 minutes, 2,000 monitors at 10 s, 5 % flapping,
+ * The shortened soak for CI (drivers/soak.ts): 5 minutes, 2,000 monitors at 10 s, 5 % flapping,
  * a steady API load. After a two-minute warm-up: what the service keeps alive shows no leak
  * (median slope under 3 MB per 5 minutes; 1 MB in runs of 2 hours or more), nor does RSS; the
  * number of open handles does not grow; checks run less than 1 s late at p99.
  * FAULTS_SOAK_MINUTES=<n> runs it longer (docs/reliability.md has the figures of the last long run).
  *
- * The soak runs as its own process (the built dist/tsc/bench/soak.js, as an operator would run
- * it): its targets time every check, and in this test process they would share its event loop and
- * garbage collector with jest and ts-jest, whose pauses would be counted as the service's lateness.
+ * The soak runs as its own process (the built dist/tsc/test/faults/drivers/soak.js, as an operator
+ * would run it): its targets time every check, and in this test process they would share its event
+ * loop and garbage collector with jest and ts-jest, whose pauses would be counted as the service's
+ * lateness.
  * `npm test` runs this file on its own after the others (package.json), so that no other suite
  * shares the two cores while lateness is measured.
  */
@@ -15,12 +16,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SoakReport } from '../../bench/soak';
+import type { SoakReport } from './drivers/soak';
 import { takeHeavyLock } from './support/heavy-lock';
 import { envNumber } from './support/random';
 
 const MINUTES = envNumber('FAULTS_SOAK_MINUTES', 5);
-const SOAK = path.resolve(__dirname, '..', '..', 'dist', 'tsc', 'bench', 'soak.js');
+const SOAK = path.resolve(__dirname, '..', '..', 'dist', 'tsc', 'test', 'faults', 'drivers', 'soak.js');
 
 function runSoakProcess(out: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,7 +35,7 @@ function runSoakProcess(out: string): Promise<void> {
 describe('soak', () => {
   let release: () => void = () => undefined;
   beforeAll(async () => {
-    if (!fs.existsSync(SOAK)) throw new Error('dist/tsc/bench/soak.js is missing: run `npm run build` (npm test does)');
+    if (!fs.existsSync(SOAK)) throw new Error('dist/tsc/test/faults/drivers/soak.js is missing: run `npm run build` (npm test does)');
     release = await takeHeavyLock();
   }, 31 * 60_000);
   afterAll(() => release());
@@ -51,7 +52,7 @@ describe('soak', () => {
     );
     // Every monitor was checked about every 10 s.
     expect(r.checks).toBeGreaterThan(0.8 * 2000 * ((MINUTES * 60) / 10));
-    // No leak. What stays alive after a forced full collection every 10 s (bench/gc-probe.ts) moves
+    // No leak. What stays alive after a forced full collection every 10 s (drivers/gc-probe.ts) moves
     // by about 0.1 MB between readings (now and then one reading is higher while a big answer is in
     // flight: the median slope ignores it). A freshly started service still grows until each
     // monitor's first fold, about an hour: the rollup contributions and latency histograms held in

@@ -6,7 +6,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DnsFarm } from '../fixtures/dns-farm';
+import type { DnsFarm } from '../../harness/servers/dns-farm';
 import { bearer } from '../support/app';
 import { baseZone, HostsApp, placeCertificate, startHostsApp, startZone, Zone } from './support';
 

@@ -8,8 +8,8 @@ import { X509Certificate } from 'node:crypto';
 import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DnsFarm } from '../fixtures/dns-farm';
-import { Pebble, startPebble } from '../fixtures/pebble';
+import type { DnsFarm } from '../../harness/servers/dns-farm';
+import { Pebble, startPebble } from '../../harness/servers/pebble';
 import { baseZone, fetchHttp, fetchHttps, HostsApp, startHostsApp, startZone, Zone } from './support';
 
 const IP = '127.0.53.1';

@@ -3,7 +3,7 @@
  * server_ips discovered without FARSIGHT_SERVER_IPS: an address a host points at counts as this
  * server's once it answers a token only this process knows on port 80 (127.0.53.3 here).
  */
-import type { DnsFarm } from '../fixtures/dns-farm';
+import type { DnsFarm } from '../../harness/servers/dns-farm';
 import { bearer } from '../support/app';
 import { baseZone, HostsApp, startHostsApp, startZone, Zone } from './support';
 

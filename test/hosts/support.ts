@@ -9,8 +9,8 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import forge from 'node-forge';
 import * as tls from 'node:tls';
-import { startDnsFarm, DnsFarm } from '../fixtures/dns-farm';
-import type { RecordData } from '../fixtures/dns-wire';
+import { startDnsFarm, DnsFarm } from '../../harness/servers/dns-farm';
+import type { RecordData } from '../../harness/servers/dns-wire';
 import { bearer, createKey, createOwner, startApp, StartOptions, TestApp } from '../support/app';
 import { DomainsService } from '../../src/hosts/domains.service';
 

@@ -9,7 +9,7 @@ import type { Response } from 'supertest';
 import { ORIGIN, bearer, createKey } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { heartbeatMonitor, httpMonitor, tcpMonitor } from '../support/monitors';
-import { Receiver, startReceiver } from '../fixtures/receivers';
+import { Receiver, startReceiver } from '../../harness/servers/receivers';
 import { resolveRef, Schema, validate } from './json-schema';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -10,7 +10,7 @@ import type { Test } from 'supertest';
 import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { httpMonitor } from '../support/monitors';
 import { appRoutes, AppRoute } from './app-routes';
-import { Receiver, startReceiver } from '../fixtures/receivers';
+import { Receiver, startReceiver } from '../../harness/servers/receivers';
 
 /** Routes whose success answers hold a secret shown once (and that the walk's empty body reaches). */
 const SHOWN_ONCE = new Set(['/api/v1/me/recovery-codes', '/api/v1/me/totp/options']);

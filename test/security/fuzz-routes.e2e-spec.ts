@@ -222,7 +222,7 @@ describe('fuzzing every route of /api/openapi.json', () => {
       const exportBefore = await exportDoc();
       let anyAccepted = false;
       for (const scope of SCOPES) {
-        // The stream never ends for a caller it lets in; it is fuzzed unauthenticated only (test/stream.e2e-spec.ts covers the rest).
+        // The stream never ends for a caller it lets in; it is fuzzed unauthenticated only (test/stream/stream.e2e-spec.ts covers the rest).
         if (op.path === '/api/v1/stream' && scope !== 'none') continue;
         for (let k = 0; k < CASES; k++) {
           const r = generate(h, op, scope);

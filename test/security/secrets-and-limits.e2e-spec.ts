@@ -15,7 +15,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { keepAliveAgent } from '../../bench/http-client';
+import { keepAliveAgent } from '../../harness/http-client';
 import { bearer, logPath, ownerSecrets, readLog, secretsIn, ServiceProcess } from '../faults/support/service-process';
 
 const RATE = 600;

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { Browser, BrowserContext, CDPSession, chromium, Page } from 'playwright-core';
-import { freePort } from '../../bench/paths';
+import { freePort } from '../../harness/paths';
 import { issueSetupLink } from '../../src/auth/links';
 import { SessionsService } from '../../src/auth/sessions.service';
 import { totpAt } from '../../src/auth/totp';

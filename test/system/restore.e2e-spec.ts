@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
-import { freePort } from '../../bench/paths';
+import { freePort } from '../../harness/paths';
 import { bearer, createKey, createOwner, startApp } from '../support/app';
 import { httpMonitor } from '../support/monitors';
 

@@ -15,7 +15,7 @@ import * as dgram from 'node:dgram';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { decodeQuery, encodeResponse, RCODE, RR_TYPE } from '../../fixtures/dns-wire';
+import { decodeQuery, encodeResponse, RCODE, RR_TYPE } from '../../../harness/servers/dns-wire';
 
 export interface FarmOptions {
   control: string;

@@ -6,7 +6,7 @@
 import * as esbuild from 'esbuild';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { Child, startChild, stopChild } from '../../../bench/children';
+import { Child, startChild, stopChild } from '../../../harness/children';
 
 export interface NsProcess {
   child: Child;

@@ -2,14 +2,14 @@
  * The built service as its own process (`node dist/main.js serve`), as an operator runs it, for the
  * fault tests: killed with SIGKILL, started again on the same data dir, run inside a network
  * namespace (`ip netns exec`), and with every line it writes kept in a log file, so a test can
- * grep the whole log for the secrets it used (bench/children keeps only the last lines).
+ * grep the whole log for the secrets it used (harness/children keeps only the last lines).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { authenticator } from 'otplib';
-import { Child, startChild, stopChild } from '../../../bench/children';
-import { freePort, SERVICE_ENTRY } from '../../../bench/paths';
+import { Child, startChild, stopChild } from '../../../harness/children';
+import { freePort, SERVICE_ENTRY } from '../../../harness/paths';
 import { Api, Answer } from './api';
 
 export const OWNER = { email: 'faults@example.com', password: 'fault tests password 0042' };

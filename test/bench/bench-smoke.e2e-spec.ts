@@ -1,0 +1,134 @@
+/**
+ * The benchmark harness (bench/, docs/performance.md) must not rot: every scenario runs here with
+ * tiny sizes for a few seconds, on the built service and the compiled harness (`npm test` builds
+ * both before jest runs). Only the shape of the results is checked, never the figures.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'tsc', 'bench', 'cli.js');
+
+interface Result {
+  scenario: string;
+  options: Record<string, unknown>;
+  metrics: { name: string; value: number | null; unit: string; met: boolean | null }[];
+  notes: string[];
+}
+
+function get(url: string, method = 'GET'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('bench harness (smoke)', () => {
+  let out: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(() => {
+    if (!fs.existsSync(CLI)) throw new Error('dist/tsc/bench/cli.js is missing: run `npm run build` (npm test does)');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-bench-smoke-'));
+  });
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('runs every scenario with tiny sizes and writes one JSON result', async () => {
+    // Each scenario runs in a harness process of its own, given only the options it takes (the
+    // writer takes no --concurrency, and would refuse it).
+    const child = spawn(process.execPath, [CLI, 'all', '--smoke', '--concurrency', '2', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`bench exited with ${code}:\n${stderr.slice(-3000)}`);
+
+    const files = fs.readdirSync(out).filter((f) => f.endsWith('-all.json'));
+    expect(files).toHaveLength(1);
+    const report = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) as { commit: string; date: string; results: Result[] };
+    expect(report.commit).toMatch(/\S/);
+    // The engine runs twice in `all` (its default size, then 200 monitors); a smoke run keeps both tiny.
+    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine', 'engine']);
+    expect(report.results.filter((r) => r.scenario === 'engine').map((r) => r.metrics.find((m) => m.name === 'monitors')?.value)).toEqual([20, 20]);
+    expect(report.results.find((r) => r.scenario === 'api')?.options).toMatchObject({ concurrency: 2 });
+    expect(fs.readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual(files);
+    for (const r of report.results) {
+      expect(r.metrics.length).toBeGreaterThan(0);
+      for (const m of r.metrics) {
+        expect(typeof m.name).toBe('string');
+        expect(m.value === null || typeof m.value === 'number').toBe(true);
+        expect([true, false, null]).toContain(m.met);
+      }
+    }
+  // Nine scenarios, each starting the built service and its farm: about 2 minutes on a quiet
+  // 2-core machine, 3-7 minutes while the other jest worker runs browser suites beside it.
+  }, 8 * 60_000);
+
+  it('runs the farm alone, counting hits per endpoint', async () => {
+    const farm = spawn(process.execPath, [CLI, 'farm', '--port', '0', '--endpoints', '3', '--tcp-ports', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(farm);
+    const ready = await new Promise<{ port: number; tcp: number[] }>((resolve, reject) => {
+      let text = '';
+      farm.stdout.on('data', (c: Buffer) => {
+        text += c.toString('utf8');
+        if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0]) as { port: number; tcp: number[] });
+      });
+      farm.on('exit', (code) => reject(new Error(`the farm exited with ${code}`)));
+    });
+    expect(ready.tcp).toHaveLength(1);
+    const base = `http://127.0.0.1:${ready.port}`;
+    expect((await get(`${base}/e/1`)).status).toBe(200);
+    expect((await get(`${base}/e/1`)).status).toBe(200);
+    expect((await get(`${base}/e/7`)).status).toBe(404);
+    const counts = JSON.parse((await get(`${base}/__counts`)).body) as { total: number; endpoints: Record<string, number> };
+    expect(counts).toEqual({ total: 3, endpoints: { '/e/1': 2, '/e/7': 1 } });
+    const late = JSON.parse((await get(`${base}/__lateness?interval_s=60`)).body) as { n: number; endpoints: number };
+    expect(late).toMatchObject({ n: 1, endpoints: 1 });
+    expect((await get(`${base}/__reset`, 'POST')).status).toBe(200);
+    expect(JSON.parse((await get(`${base}/__counts`)).body)).toEqual({ total: 0, endpoints: {} });
+    farm.kill('SIGTERM');
+    expect(await new Promise((resolve) => farm.on('exit', resolve))).toBe(0);
+  });
+
+  it('measures the floor (a scenario outside `all`)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'floor', '--smoke', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('bare GET, CPU per request');
+  }, 60_000);
+
+  it('compares two builds side by side (here this build with itself, given as a dist directory)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--out', out], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(0);
+    const file = fs.readdirSync(out).filter((f) => f.endsWith('-compare.json')).sort().pop() as string;
+    const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
+    const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+    expect(value('monitors')).toBe(20);
+    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A']) expect(value(name)).toBeGreaterThan(0);
+    expect(result.options.against).toBe(path.join(ROOT, 'dist', 'main.js'));
+  }, 120_000);
+
+  it('refuses to compare with a build that is not there, naming it', () => {
+    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', '/nonexistent/dist', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('/nonexistent/dist');
+  }, 60_000);
+
+  it('refuses an unknown option before running anything', () => {
+    const r = spawnSync(process.execPath, [CLI, 'engine', '--monitor', '10'], { encoding: 'utf8', timeout: 10_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--monitor');
+  });
+});
