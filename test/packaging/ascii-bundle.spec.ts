@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS without types: the cast is its type
 const { escapeNonAscii, assertAscii } = require('../../packaging/bundle.js') as {
   escapeNonAscii: (text: string) => string;
   assertAscii: (file: string) => void;
