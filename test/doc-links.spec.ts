@@ -12,8 +12,28 @@ import { Citation, citations, commentsOf, proseOf } from './support/doc-links';
 const ROOT = path.resolve(__dirname, '..');
 
 /** Where comments and docs live; built output, dependencies and binary files are not read. */
-const FOLDERS = ['src', 'test', 'bench', 'docs', 'scripts', 'packaging', 'migrations', 'public', 'views', 'systemd', '.ci'];
-const ROOT_FILES = ['README.md', 'package.json', 'jest.config.js', 'eslint.config.mjs', 'tsconfig.json', 'tsconfig.build.json'];
+const FOLDERS = [
+  'src',
+  'test',
+  'bench',
+  'docs',
+  'scripts',
+  'packaging',
+  'migrations',
+  'public',
+  'views',
+  'systemd',
+  '.ci',
+];
+const ROOT_FILES = [
+  'README.md',
+  'package.json',
+  'jest.config.js',
+  'eslint.config.mjs',
+  'prettier.config.mjs',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const BINARY = /\.(png|woff2|ico|jpg|gif|node)$/;
 
 function walk(dir: string): string[] {
@@ -55,7 +75,11 @@ describe('citations', () => {
   it.each<[string, string, Partial<Citation>[]]>([
     ['a path in a comment', '// the rule is in docs/storage.md.', [{ kind: 'path', path: 'docs/storage.md' }]],
     ['a folder', 'the drivers in test/faults/ run', [{ kind: 'path', path: 'test/faults/' }]],
-    ['a path in backquotes, then a colon', '`src/engine/journal.ts`: the hook', [{ kind: 'path', path: 'src/engine/journal.ts' }]],
+    [
+      'a path in backquotes, then a colon',
+      '`src/engine/journal.ts`: the hook',
+      [{ kind: 'path', path: 'src/engine/journal.ts' }],
+    ],
     ['a route, not a path', "GET /docs/api and '/docs/images/x.png'", []],
     ['a relative import, not a citation', "import { x } from '../src/common/time';", []],
     ['a glob', 'specs sit beside the code (src/**/*.spec.ts)', []],
@@ -63,8 +87,19 @@ describe('citations', () => {
     ['a longer name', 'see mydocs/x and the_src/y', []],
     ['a root file named alone', 'as README.md says', [{ kind: 'root-file', name: 'README.md' }]],
     ['a docs page linked by name (the docs test follows links)', '[stream.md](stream.md)', []],
-    ["the team's notes", 'the rule (ARCHITECTURE.md "Private targets")', [{ kind: 'root-file', name: 'ARCHITECTURE.md' }]],
-    ["the team's shorthand", 'ARCHITECTURE: 6 changes; STYLE: pages stay dumb', [{ kind: 'outside', name: 'ARCHITECTURE' }, { kind: 'outside', name: 'STYLE' }]],
+    [
+      "the team's notes",
+      'the rule (ARCHITECTURE.md "Private targets")',
+      [{ kind: 'root-file', name: 'ARCHITECTURE.md' }],
+    ],
+    [
+      "the team's shorthand",
+      'ARCHITECTURE: 6 changes; STYLE: pages stay dumb',
+      [
+        { kind: 'outside', name: 'ARCHITECTURE' },
+        { kind: 'outside', name: 'STYLE' },
+      ],
+    ],
     ['a lower-case word', 'the architecture and the style of the page', []],
   ])('finds %s', (_what, text, expected) => {
     expect(citations(text)).toEqual(expected.map((e) => expect.objectContaining(e)));
@@ -77,7 +112,7 @@ describe('citations', () => {
 
 describe('commentsOf', () => {
   it.each<[string, string, string]>([
-    ['a line comment', "const a = 1; // see docs/api.md", ' see docs/api.md'],
+    ['a line comment', 'const a = 1; // see docs/api.md', ' see docs/api.md'],
     ['a block comment on one line', 'f(/* docs/api.md */ 1);', ' docs/api.md '],
     ['code only', "readResource('docs/layout');", ''],
     ['slashes inside a string', "const u = 'http://x/docs/y'; // z", ' z'],
@@ -101,9 +136,7 @@ describe('the tree', () => {
   it('cites only files that exist in the repository', () => {
     const files = [...FOLDERS.flatMap((f) => walk(path.join(ROOT, f))), ...ROOT_FILES.map((f) => path.join(ROOT, f))];
     expect(files.length).toBeGreaterThan(500);
-    const problems = files.flatMap((file) =>
-      citations(citingText(file)).flatMap((c) => problem(file, c) ?? []),
-    );
+    const problems = files.flatMap((file) => citations(citingText(file)).flatMap((c) => problem(file, c) ?? []));
     expect(problems).toEqual([]);
   });
 });

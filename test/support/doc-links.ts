@@ -7,7 +7,17 @@
  */
 
 /** The top-level folders whose paths a citation may name. */
-export const CITED_ROOTS = ['src', 'docs', 'test', 'bench', 'scripts', 'packaging', 'public', 'views', 'migrations'] as const;
+export const CITED_ROOTS = [
+  'src',
+  'docs',
+  'test',
+  'bench',
+  'scripts',
+  'packaging',
+  'public',
+  'views',
+  'migrations',
+] as const;
 
 export type Citation =
   | { line: number; kind: 'path'; path: string }
