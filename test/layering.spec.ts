@@ -48,7 +48,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `engine` for src/engine/x.ts, `app` for src/main.ts and the other composition files at the top. */
+/** `engine` for src/engine/<file>.ts, `app` for src/main.ts and the other composition files at the top. */
 function moduleOf(file: string): string {
   const rel = path.relative(SRC, file).split(path.sep);
   return rel.length === 1 ? 'app' : rel[0];

@@ -4,7 +4,7 @@
  * FARSIGHT_SMTP). Every monitor is reported failed once (`POST /hb/<token>/fail`, confirm_after 1,
  * keep-alive clients), and the harness waits until every channel has had a message about every
  * monitor and the delivery log shows them.
- *   - messages per channel against the 20 s windows the Downs spanned (ARCHITECTURE.md: one
+ *   - messages per channel against the 20 s windows the Downs spanned (the design's rule, docs/alerts.md: one
  *     batched message per channel per 20 s window, not one per monitor);
  *   - events per message; delay from a fail's acknowledgement to the receipt of the message that
  *     carries it (about the 20 s batching window plus a little, by design);

@@ -5,7 +5,7 @@
  *   - a bare prepared statement run once per row inside one transaction (the issue's definition;
  *     with this driver every run() is a trip to the thread pool, so it is a low ceiling), and
  *   - a bare prepared 500-row INSERT run in a loop inside one transaction (a batched-insert loop,
- *     ARCHITECTURE's definition: the stricter ceiling, and the one the target is judged against).
+ *     the design's definition, docs/performance.md: the stricter ceiling, and the one the target is judged against).
  * Same rows, alternating, median of R runs. The writer runs in this process, fed as the engine feeds
  * it (one add() per result) in chunks of FLUSH_AT_ROWS, waiting for each flush, so what is timed is
  * the writer's own batching. The bare loops run in a fresh process each (bench/ceiling.ts says why)

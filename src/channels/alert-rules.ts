@@ -94,7 +94,7 @@ export function noticeChannels(channels: readonly ChannelTarget[]): number[] {
 /** Events that arrive within this long of a message's first event go out in that message. */
 export const BATCH_MS = 20_000;
 
-/** ARCHITECTURE.md "Outbox retries": after the first try, 30 s, 2 min, 10 min, 30 min, 2 h; 6 tries, then failed. */
+/** docs/alerts.md "Retries": after the first try, 30 s, 2 min, 10 min, 30 min, 2 h; 6 tries, then failed. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 7_200_000] as const;
 export const MAX_TRIES = RETRY_DELAYS_MS.length + 1;
 

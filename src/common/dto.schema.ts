@@ -13,7 +13,7 @@ import { TEXT_RULE_WORDS } from './text-rules';
 type DtoClass = abstract new (...args: never[]) => object;
 
 // class-transformer keeps @Type() in its own storage; its public entry does not export it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a deep path with no types of its own
 const transformer = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: { findTypeMetadata(target: DtoClass, property: string): { typeFunction(): unknown } | undefined };
 };

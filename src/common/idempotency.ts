@@ -79,6 +79,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBoo
 
     return from(this.lookup(caller, key, hash)).pipe(
       mergeMap((stored) => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- StoredAnswer: the filter renders it verbatim
         if (stored) throw stored;
         if (this.running.has(slot)) {
           throw new ApiError('conflict', 'a request with this Idempotency-Key is still being processed');

@@ -13,7 +13,7 @@ function seaModule(): SeaModule | null {
   if (sea === undefined) {
     try {
       // node:sea exists from Node 20.12; outside a SEA isSea() is false.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- absent before Node 20.12: an import would fail the load
       const mod = require('node:sea') as SeaModule;
       sea = mod.isSea() ? mod : null;
     } catch {

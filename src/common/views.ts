@@ -18,7 +18,7 @@ let instance: typeof Handlebars | null = null;
  */
 function handlebars(): typeof Handlebars {
   if (!instance) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
     const loaded = require('handlebars') as typeof Handlebars;
     const hbs = loaded.create();
     hbs.registerHelper('json', (value: unknown) => new loaded.SafeString(

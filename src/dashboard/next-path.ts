@@ -12,7 +12,6 @@ export function safeNextPath(text: string | undefined | null): string | null {
   if (typeof text !== 'string' || text.length === 0 || text.length > MAX_LENGTH) return null;
   if (!text.startsWith('/') || text.startsWith('//')) return null;
   if (text.includes('\\')) return null;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(text)) return null;
   if (SIGN_IN_PAGES.test(text)) return null;
   // Resolved against a placeholder origin, a safe path stays on it.

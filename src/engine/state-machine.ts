@@ -60,7 +60,7 @@ export interface Step {
   transitions: Transition[];
 }
 
-/** ARCHITECTURE: 6 or more status changes among the last 20 counted checks; cleared after 20 without one. */
+/** docs/state-machine.md: 6 or more status changes among the last 20 counted checks; cleared after 20 without one. */
 export const FLAP_WINDOW = 20;
 export const FLAP_CHANGES = 6;
 export const FLAP_QUIET = 20;
@@ -126,7 +126,7 @@ export function pause(state: MachineState, now: number): Step {
   return restart(state, 'paused', now, { kind: 'paused', at: now }, 'paused');
 }
 
-/** ARCHITECTURE: a resumed monitor is `unknown` until its first counted check. */
+/** docs/state-machine.md "Resume": a resumed monitor is `unknown` until its first counted check. */
 export function resume(state: MachineState, now: number): Step {
   if (state.status !== 'paused') return { state, transitions: [] };
   return restart(state, 'unknown', now, { kind: 'unknown', at: now, reason: 'resumed' }, null);

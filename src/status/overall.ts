@@ -1,5 +1,5 @@
 /**
- * The overall status of the public page or of one of its sections (rule in ARCHITECTURE.md): no
+ * The overall status of the public page or of one of its sections (docs/status-page.md): no
  * service down or slow = operational; some slow, none down = degraded; some down but fewer than
  * half = partial_outage; half or more down = major_outage. Paused services are not watched, so
  * they count neither way: "half" is half of the services that are watched. Pure.

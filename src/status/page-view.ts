@@ -1,7 +1,7 @@
 /**
  * The view models of the public pages, made from the public model (never from rows) and the
  * page's settings: every word, class and link the templates show is decided here, so templates
- * only place them (STYLE: pages stay dumb). Pure.
+ * only place them (pages stay dumb: a service builds the view model, the template formats it). Pure.
  */
 import { formatDuration } from '../common/time';
 import type { MonitorStatus } from '../probes/status';

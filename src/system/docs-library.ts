@@ -52,7 +52,10 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
   },
   {
     title: 'Inside',
-    pages: [['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['reliability', 'Reliability'], ['performance', 'Performance']],
+    pages: [
+      ['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['reliability', 'Reliability'],
+      ['performance', 'Performance'], ['contributing', 'Contributing'],
+    ],
   },
 ];
 const LABELS = new Map(SECTIONS.flatMap((s) => s.pages));

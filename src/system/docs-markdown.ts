@@ -38,7 +38,7 @@ export function slugger(): (text: string) => string {
 
 /**
  * Where a link of a docs page points once served: another page (`x.md#a` → `/docs/x#a`, also
- * `docs/x.md` as README writes it), an anchor, an absolute http(s) or mailto address, or a served
+ * `docs/<page>.md` as README writes it), an anchor, an absolute http(s) or mailto address, or a served
  * path, or a picture under docs/images/ (`images/x.png` → `/docs/images/x.png`); null for a file
  * that is not served (`../src/...`), whose link is then dropped.
  */

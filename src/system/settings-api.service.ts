@@ -16,7 +16,7 @@ import type { Settings, StoredSettings } from '../settings/settings-defaults';
 import { describeChanges, planSettingsPatch, ReadOnlyValues, SettingChange } from '../settings/settings-patch';
 import { SettingsService } from '../settings/settings.service';
 
-/** The settings object (spec "Settings object"), plus `allow_private_targets` (ARCHITECTURE.md "Private targets"). */
+/** The settings object (spec "Settings object"), plus `allow_private_targets` (docs/settings.md). */
 export interface SettingsAnswer {
   defaults: Settings['defaults'];
   tz_offset_min: number;
@@ -81,7 +81,7 @@ export class SettingsApiService {
 
 /**
  * The patch's plan, or the error to answer. Turning private targets on or off is an owner's
- * decision (ARCHITECTURE.md "Private targets"): an API key may send the current value back, never
+ * decision (docs/settings.md): an API key may send the current value back, never
  * a new one.
  */
 function checked(body: unknown, current: Settings, shown: ReadOnlyValues, caller: Caller): { next: StoredSettings; changes: SettingChange[] } {

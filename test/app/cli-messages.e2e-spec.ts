@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { freePort } from '../../harness/paths';
 import { bearer, createKey, createOwner, startApp } from '../support/app';
 import { waitFor } from '../support/wait-for';
+import { version } from '../../package.json';
 
 jest.setTimeout(60_000);
 
@@ -61,7 +62,7 @@ it('logs first where the service can be opened: every interface address for 0.0.
   await s.stop();
   const lines = s.logs().split('\n').filter((l) => l.includes('[farsight]'));
   const v4 = Object.values(os.networkInterfaces()).flatMap((l) => l ?? []).filter((a) => a.family === 'IPv4').map((a) => `http://${a.address}:${port}`);
-  expect(lines[0]).toContain(`Farsight ${require('../../package.json').version} listening on 0.0.0.0:${port}: http://127.0.0.1:${port}`);
+  expect(lines[0]).toContain(`Farsight ${version} listening on 0.0.0.0:${port}: http://127.0.0.1:${port}`);
   for (const url of v4) expect(lines[0]).toContain(url);
   expect(lines[1]).toContain(`Public URL http://localhost:${port} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above`);
   expect(lines[2]).toMatch(new RegExp(`Finish setup at http://localhost:${port}/setup/\\S+ \\(valid 24 hours; .*from another machine, put one of the addresses above in place of http://localhost:${port}\\)`));

@@ -13,6 +13,7 @@ import { bearer, createKey, createOwner, startApp } from '../support/app';
 import { httpMonitor } from '../support/monitors';
 import { freePort } from '../../harness/paths';
 import { waitFor } from '../support/wait-for';
+import { version } from '../../package.json';
 
 const ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'main.js');
 const IS_ROOT = process.getuid?.() === 0;
@@ -77,7 +78,7 @@ describe('farsight command', () => {
   it('prints its version', () => {
     const r = run('--version');
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe(require('../../package.json').version);
+    expect(r.stdout.trim()).toBe(version);
   });
 
   it('prints one setup link, then refuses once the owner exists', () => {

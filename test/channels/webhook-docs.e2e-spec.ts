@@ -23,6 +23,7 @@ function block(lang: string): string {
   return m[1];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the documented snippet exactly as a reader would paste it
 const nodeVerify = new Function('require', `${block('js')}\nreturn verifyFarsight;`)(require) as Verify;
 
 const HARNESS = `

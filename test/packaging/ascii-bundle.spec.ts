@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS without types: the cast is its type
 const { escapeNonAscii, assertAscii } = require('../../packaging/bundle.js') as {
   escapeNonAscii: (text: string) => string;
   assertAscii: (file: string) => void;
@@ -54,7 +54,7 @@ describe('assertAscii', () => {
   it('stops at a non-ASCII character and names its source through the map', () => {
     const file = path.join(dir, 'bad.js');
     fs.writeFileSync(file, 'var a = 1;\nvar b = String.raw`é`;\n');
-    // Line 2, column 0 of the bundle comes from line 7 of src/thing.ts.
+    // Line 2, column 0 of the bundle comes from line 7 of the map's one source, ../src/thing.ts.
     fs.writeFileSync(`${file}.map`, JSON.stringify({ version: 3, sources: ['../src/thing.ts'], names: [], mappings: 'AAAA;AAMA' }));
     expect(() => assertAscii(file)).toThrow(/"é" \(from src\/thing\.ts:7\).*ESCAPE_NON_ASCII/);
   });

@@ -13,7 +13,7 @@ interface Edit {
   to: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS without types: the cast is its type
 const { LAZY_REWRITES, applyEdits } = require('../../packaging/bundle.js') as {
   LAZY_REWRITES: { file: string; edits: Edit[] }[];
   applyEdits: (text: string, edits: Edit[], file: string) => string;
@@ -59,6 +59,7 @@ function declare(declaration: string): { formatter: { format(t: number): string 
     built++;
     return new Intl.DateTimeFormat(...args);
   };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the rewrite's own text, as the bundle will
   const run = new Function('Intl', `${declaration}\nreturn dateTimeFormatter;`) as (intl: unknown) => { format(t: number): string };
   return { formatter: run({ ...Intl, DateTimeFormat: CountingFormat }), built: () => built };
 }

@@ -35,6 +35,7 @@ describe('native-loader in a single executable', () => {
   });
 
   const load = () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS without types: the cast is its type
     const { loadNativeAddon } = require('../../packaging/native-loader.js') as {
       loadNativeAddon: (key: string, e: typeof expected, name: string) => { Database?: unknown };
     };

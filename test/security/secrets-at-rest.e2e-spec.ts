@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { MASK } from '../../src/common/secrets';
 import { databasePath } from '../../src/db/data-source';
@@ -168,7 +169,7 @@ describe('monitor secrets written in clear text by an older version', () => {
 
 describe('FARSIGHT_SECRET_KEY_FILE', () => {
   it('seals with the key in that file and creates no secret.key in the data dir', async () => {
-    const keyDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'farsight-key-'));
+    const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-key-'));
     const keyFile = path.join(keyDir, 'credential');
     fs.writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`);
     const t = await startApp({ FARSIGHT_SECRET_KEY_FILE: keyFile });

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { version } from '../../package.json';
 import { BlindGate } from '../../src/engine/blind-gate';
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
@@ -42,7 +43,7 @@ describe('diagnostics', () => {
       'egress', 'problems',
     ]);
     expect(d).toMatchObject({
-      version: require('../../package.json').version,
+      version,
       started_at: '2026-11-01T12:00:00.000Z',
       uptime_s: 90,
       memory: { rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number), heap_total_bytes: expect.any(Number), external_bytes: expect.any(Number) },

@@ -8,6 +8,7 @@ import { RetentionService } from '../../src/history/retention.service';
 import { CheckWriter } from '../../src/history/writer';
 import { MailService } from '../../src/mail/mail.service';
 import { NO_PHASES, Outcome } from '../../src/probes/check-result';
+import type { SettingsAnswer } from '../../src/system/settings-api.service';
 import { ORIGIN, OWNER, PUBLIC_URL, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { heartbeatMonitor, httpMonitor, tcpMonitor } from '../support/monitors';
 
@@ -44,7 +45,7 @@ describe('settings', () => {
     });
   });
 
-  it.each<[string, Record<string, unknown>, (s: Record<string, any>) => unknown, unknown]>([
+  it.each<[string, Record<string, unknown>, (s: SettingsAnswer) => unknown, unknown]>([
     ['defaults.interval_s', { defaults: { interval_s: 120 } }, (s) => s.defaults.interval_s, 120],
     ['defaults.timeout_ms', { defaults: { timeout_ms: 3000 } }, (s) => s.defaults.timeout_ms, 3000],
     ['defaults.confirm_after', { defaults: { confirm_after: 4 } }, (s) => s.defaults.confirm_after, 4],

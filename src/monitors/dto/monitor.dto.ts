@@ -5,17 +5,24 @@ import {
   Min, ValidateNested,
 } from '../../common/class-validator';
 import { IsName, IsText, Nullable } from '../../common/validators';
-import { MONITOR_KINDS } from '../../probes/kinds';
+import { MONITOR_KINDS, MonitorKind } from '../../probes/kinds';
+import type { CommonSettings } from '../../probes/monitor-config';
 import {
   DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
 } from './kind-settings.dto';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;
 
-export class MonitorDto {
+/**
+ * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
+ * not the other fails to compile; two differ on the wire: `slug` may be left out (one is made from
+ * the name) and `muted_until` is RFC 3339 text, not epoch ms. The kind's settings are tied in
+ * kind-settings.dto.ts.
+ */
+export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> {
   @IsString() @Length(1, 100) @IsName() name!: string;
   @IsOptional() @IsString() @Matches(SLUG_PATTERN, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
-  @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: string;
+  @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: MonitorKind;
   @Nullable() @IsString() @MaxLength(60) @IsText() group!: string | null;
   @IsArray() @ArrayMaxSize(20) @ArrayUnique({ message: 'must not repeat a tag' }) @IsString({ each: true }) @Length(1, 30, { each: true })
   @IsText({}, { each: true })

@@ -177,7 +177,7 @@ export class Hostile {
     if (this.plausible.length && this.r.chance(0.35)) return enc(this.r.pick(this.plausible));
     const v = this.r.chance(0.4) ? String(this.r.pick(NUMBERS)) : this.string().slice(0, 300);
     if (v === '') return '%20';
-    return this.r.chance(0.8) ? enc(v) : v.replace(/[\/?#\s]/g, '_');
+    return this.r.chance(0.8) ? enc(v) : v.replace(/[/?#\s]/g, '_');
   }
 
   /** A query string over the declared names (and some others): duplicated keys, brackets, hostile values. */
