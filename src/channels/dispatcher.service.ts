@@ -14,6 +14,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
+import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
 import type { Timers } from '../engine/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
@@ -265,9 +266,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
   private async remind(): Promise<void> {
     const now = this.clock.now();
-    const open = (await this.db.read(
-      'SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL',
-    )) as { id: number; monitor_id: number; down_at: number; reminded_at: number | null; last_error_code: string | null; last_error_message: string | null }[];
+    const open = await openIncidentReminders(this.db);
     const targets = this.channels.targets();
     for (const i of open) {
       const c = this.engine.configOf(i.monitor_id);
@@ -277,7 +276,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       const d = decideAlert('reminder', c, flapping, targets, now);
       const error = i.last_error_code ? { code: i.last_error_code, message: i.last_error_message ?? '' } : null;
       await this.db.tx(async (m) => {
-        await m.query('UPDATE incidents SET reminded_at = ? WHERE id = ?', [now, i.id]);
+        await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
           const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
           for (const ch of d.channelIds) await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);

@@ -31,7 +31,8 @@ import { CLOSE_WORDS, transitionLine } from './transition-text';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import type { AlertCauseRecord, AlertSink } from './alert-causes';
 import { assumedDownAlerted, holdAlerts, UpDownAlert } from './alert-hold';
-import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
+import type { IncidentRow } from '../events/incident';
+import { endOpenIncidentsIn, lastIncidentId, openIncidentRows, writeEngineIncidentIn } from '../events/incidents.table';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
 import { RollupsService } from '../history/rollups.service';
@@ -170,8 +171,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       if (list) list.push(r);
       else loggedOf.set(r.monitor_id, [r]);
     }
-    const [{ last }] = (await this.db.read('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
-    this.incidents.restore((await this.db.read('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
+    const lastId = await lastIncidentId(this.db);
+    this.incidents.restore(await openIncidentRows(this.db), lastId);
     const states = new Map(stateRows.map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
     for (const row of rows) {
@@ -550,10 +551,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     for (const ended of this.incidents.endedUnwritten(monitorId)) await this.writeIncident(tx, ended, false);
     const open = this.incidents.openOf(monitorId);
     const onDisk = open && this.incidents.byId(open.id)?.written;
-    await tx.query(
-      `UPDATE incidents SET ended_at = MAX(started_at, ?), end_reason = ? WHERE monitor_id = ? AND ended_at IS NULL${onDisk ? ' AND id != ?' : ''}`,
-      onDisk ? [now, reason, monitorId, open.id] : [now, reason, monitorId],
-    );
+    await endOpenIncidentsIn(tx, monitorId, now, reason, onDisk ? open.id : null);
     if (!open) return null;
     if (reason !== 'deleted' && !onDisk) return null;
     const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: reason };
@@ -582,19 +580,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.bus.emit('incident', { incident: ended });
   }
 
-  /**
-   * Upserts the engine's columns of an incident (never acknowledged_at or note: PATCH owns
-   * those). An ended incident is final: no later write reopens or changes it. `onlyIfMonitorExists`: a write racing a deletion that already committed writes nothing.
-   */
+  /** The engine's columns of an incident (events/incidents.table.ts: an ended incident is final). */
   private async writeIncident(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
-    const cols = ENGINE_INCIDENT_COLUMNS;
-    await tx.query(
-      `INSERT INTO incidents (${cols.join(', ')}) SELECT ${cols.map(() => '?').join(', ')}
-       WHERE ${onlyIfMonitorExists ? 'EXISTS (SELECT 1 FROM monitors WHERE id = ?)' : '? IS NOT NULL'}
-       ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}
-       WHERE incidents.ended_at IS NULL`,
-      [...cols.map((c) => row[c]), row.monitor_id],
-    );
+    await writeEngineIncidentIn(tx, row, onlyIfMonitorExists);
   }
 
   private announceLater(a: Announcement): void {
