@@ -36,15 +36,12 @@ import { endOpenIncidentsIn, lastIncidentId, openIncidentRows, writeEngineIncide
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
 import { RollupsService } from '../history/rollups.service';
+import { StoredStateRow, writeStatesIn } from '../catalog/monitor-state.table';
 import { CheckWriter, WriteKind } from '../history/writer';
 import type { CheckRow } from '../history/check-row';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
-const STATE_WRITE_COLUMNS = [
-  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
-  'error_message', 'incident_id', 'cert_expires_at', 'note', 'engine',
-] as const;
 
 
 export interface ResultSource {
@@ -92,8 +89,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private writing: {
     /** Monitor id → generation written, to clear `dirty` and `urgent` after the commit. */
     states: Map<number, number>;
-    /** The state rows as they were at the snapshot (STATE_WRITE_COLUMNS order). */
-    stateRows: unknown[][];
+    /** The state rows as they were at the snapshot. */
+    stateRows: StoredStateRow[];
     events: number;
     announcements: number;
     alerts: number;
@@ -607,13 +604,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         if (generation !== undefined) states.set(id, generation);
       }
     }
-    const stateRows: unknown[][] = [];
+    const stateRows: StoredStateRow[] = [];
     for (const id of states.keys()) {
       const m = this.live.get(id);
       if (!m) continue;
-      const row = toMonitorState(m);
-      stateRows.push([m.id, row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms,
-        row.error_code, row.error_message, row.incident_id, row.cert_expires_at, row.note, engineBlob(m)]);
+      stateRows.push({ ...toMonitorState(m), engine: engineBlob(m) });
     }
     this.writing = {
       states,
@@ -631,17 +626,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!this.writing) return;
     const { stateRows, incidents } = this.writing;
     const events = this.pendingEvents.slice(0, this.writing.events);
-    // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
-    // carries a state row for every monitor that had a result.
-    for (let i = 0; i < stateRows.length; i += 500) {
-      const part = stateRows.slice(i, i + 500);
-      await tx.query(
-        `WITH v(${STATE_WRITE_COLUMNS.join(', ')}) AS (VALUES ${part.map(() => `(${STATE_WRITE_COLUMNS.map(() => '?').join(', ')})`).join(', ')})
-         UPDATE monitor_state SET ${STATE_WRITE_COLUMNS.slice(1).map((c) => `${c} = v.${c}`).join(', ')}
-         FROM v WHERE monitor_state.monitor_id = v.monitor_id`,
-        part.flat(),
-      );
-    }
+    await writeStatesIn(tx, stateRows);
     await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
