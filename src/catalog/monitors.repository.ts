@@ -353,6 +353,18 @@ export class MonitorsRepository implements OnModuleInit {
     ]);
   }
 
+  /** The heartbeat monitor whose ping token has this hash, or null. */
+  async heartbeatIdByTokenHash(hash: string): Promise<number | null> {
+    const rows = await this.db.read<{ id: number }[]>("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [hash]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** Monitors whose alert list names this channel. */
+  async idsNamingChannel(m: EntityManager, channelId: number): Promise<number[]> {
+    const rows = await m.query<{ id: number }[]>('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [channelId]);
+    return rows.map((r) => r.id);
+  }
+
   async setHeartbeatToken(m: EntityManager, id: number, hash: string | null): Promise<void> {
     await m.query('UPDATE monitors SET heartbeat_token_hash = ? WHERE id = ?', [hash, id]);
   }

@@ -90,9 +90,8 @@ export class ChannelsService {
     const changed = await this.db.tx(async (m) => {
       await this.repo.deleteIn(m, current.id);
       await this.recordIn(m, channelDeletedLine(current), caller);
-      const ids = (await m.query('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [current.id])) as { id: number }[];
       const out: { id: number; config: MonitorConfig }[] = [];
-      for (const { id } of ids) {
+      for (const id of await this.monitors.idsNamingChannel(m, current.id)) {
         const stored = await this.monitors.findById(id, m);
         if (!stored) continue;
         const config: MonitorConfig = { ...stored.config, channels: (stored.config.channels ?? []).filter((c) => c !== current.id) };

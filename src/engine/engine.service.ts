@@ -630,12 +630,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
-    for (const a of incidents.attach) {
-      await tx.query(
-        `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})`,
-        [a.id, a.monitorId, a.since, a.until, ...RUN_KINDS],
-      );
-    }
+    for (const a of incidents.attach) await this.events.attachRunIn(tx, a.id, { monitorId: a.monitorId, since: a.since, until: a.until, kinds: RUN_KINDS });
     if (this.alertSink && this.writing.alerts > 0) await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
   }
 

@@ -129,12 +129,7 @@ export class IncidentsService {
   /** Its lines in time order, those waiting for the next write included. */
   private async timeline(row: IncidentRow, written: boolean): Promise<IncidentDetail['timeline']> {
     // Until the incident is written, lines of its failure run do not carry its id yet.
-    const rows = (await this.db.read(
-      written
-        ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
-        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,
-      written ? [row.id] : [row.id, row.monitor_id, row.started_at, row.down_at, ...RUN_KINDS],
-    )) as { id: number; at: number; kind: string; text: string }[];
+    const rows = await this.events.incidentLines(row.id, written ? null : { monitorId: row.monitor_id, since: row.started_at, until: row.down_at, kinds: RUN_KINDS });
     const lines = rows.map((r) => ({ at: r.at, kind: r.kind, text: r.text }));
     const pending = this.engine
       .pendingLines()
