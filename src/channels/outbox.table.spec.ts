@@ -49,6 +49,14 @@ describe('outbox table', () => {
     ]);
   });
 
+  it('reads every column of the migrated tables but the dispatcher\'s own times (claimed_at, done_at)', async () => {
+    const columns = async (table: string) => (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])).map((c) => c.name);
+    const id = await message(1);
+    await db.tx((m) => addEventIn(m, id, { event: '{}', monitor_id: null, incident_id: null }));
+    expect([...Object.keys((await dueMessages(db, T0, 1))[0]), 'claimed_at', 'done_at']).toEqual(await columns('outbox'));
+    expect(['id', 'outbox_id', ...Object.keys((await db.tx((m) => messageEventsIn(m, id)))[0])].sort()).toEqual((await columns('outbox_events')).sort());
+  });
+
   it('hands out due messages soonest first, and says when the next is due', async () => {
     const late = await message(1, T0 + 5000);
     const soon = await message(2, T0 + 1000);

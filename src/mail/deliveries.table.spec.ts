@@ -46,6 +46,13 @@ describe('deliveries table', () => {
     ]);
   });
 
+  it('writes and lists every column of the migrated table', async () => {
+    await add(attempt());
+    const columns = (await db.read<{ name: string }[]>("SELECT name FROM pragma_table_info('deliveries') ORDER BY cid")).map((c) => c.name);
+    const [row] = await listDeliveries(db, { channelId: null, before: null, limit: 1 });
+    expect(Object.keys(row).filter((k) => k !== 'state')).toEqual(columns);
+  });
+
   it.each<[string, { channelId: number | null; before: number | null; limit: number }, number[]]>([
     ['all, newest first', { channelId: null, before: null, limit: 10 }, [3, 2, 1]],
     ['one channel\'s', { channelId: 2, before: null, limit: 10 }, [2]],
