@@ -8,7 +8,7 @@ import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
 import { OwnerEntity } from './entities/owner.entity';
 import { PasskeyEntity } from './entities/passkey.entity';
-import { SessionEntity, SignInMethod } from './entities/session.entity';
+import type { SignInMethod } from './entities/session.entity';
 import { ownerExists } from './links';
 import { AppRequest } from '../common/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
@@ -65,7 +65,7 @@ export class AuthService {
     if (caller?.kind !== 'session') return null;
     const [owner, session] = await Promise.all([
       this.db.manager.findOneBy(OwnerEntity, { id: 1 }),
-      this.db.manager.findOneBy(SessionEntity, { id: caller.sessionId }),
+      this.sessions.byId(caller.sessionId),
     ]);
     return owner && session ? { email: owner.email, method: session.method, since: session.created_at } : null;
   }

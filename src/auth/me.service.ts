@@ -3,7 +3,7 @@
  * announced once it has committed (`access.ended`): its open streams close at once.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { IsNull, MoreThan } from 'typeorm';
+import { IsNull } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { toIso } from '../common/time';
@@ -14,6 +14,7 @@ import { PasskeyEntity } from './entities/passkey.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
 import { OwnerSecurityService, sessionsWord } from './owner-security.service';
+import { SessionsService } from './sessions.service';
 
 /** Spec "Owner, session and passkey". */
 export interface OwnerAnswer {
@@ -55,6 +56,7 @@ export class MeService {
   constructor(
     private readonly db: Database,
     private readonly security: OwnerSecurityService,
+    private readonly sessionStore: SessionsService,
     private readonly events: EventsService,
     private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -64,7 +66,7 @@ export class MeService {
     const m = this.db.manager;
     const [owner, session, passkeys, codesLeft] = await Promise.all([
       this.security.owner(),
-      m.findOneBy(SessionEntity, { id: sessionId }),
+      this.sessionStore.byId(sessionId),
       m.count(PasskeyEntity),
       m.countBy(RecoveryCodeEntity, { used_at: IsNull() }),
     ]);
@@ -82,10 +84,7 @@ export class MeService {
 
   /** Live sessions: the current one first, then the most recently used. */
   async sessions(currentId: number): Promise<{ items: SessionRow[] }> {
-    const rows = await this.db.manager.find(SessionEntity, {
-      where: { expires_at: MoreThan(this.clock.now()) },
-      order: { seen_at: 'DESC', id: 'DESC' },
-    });
+    const rows = await this.sessionStore.live(this.clock.now());
     const current = rows.filter((s) => s.id === currentId);
     return { items: [...current, ...rows.filter((s) => s.id !== currentId)].map((s) => toSessionRow(s, currentId)) };
   }
@@ -94,9 +93,8 @@ export class MeService {
   async revoke(id: number): Promise<void> {
     const now = this.clock.now();
     await this.db.tx(async (m) => {
-      const s = await m.findOneBy(SessionEntity, { id, expires_at: MoreThan(now) });
+      const s = await this.sessionStore.endIn(m, id, now);
       if (!s) throw ApiError.notFound('session');
-      await m.delete(SessionEntity, { id });
       await this.events.recordIn(m, {
         kind: 'sessions_revoked',
         text: `session ${id} ended (${s.device ?? 'unknown browser'} from ${s.ip ?? 'an unknown address'})`,

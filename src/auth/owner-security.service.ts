@@ -5,13 +5,13 @@
  * signing out every other session when a credential changes.
  */
 import { Injectable } from '@nestjs/common';
-import { EntityManager, IsNull, MoreThan, Not } from 'typeorm';
+import { EntityManager, IsNull } from 'typeorm';
 import { safeEqual, sha256 } from '../common/tokens';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { OwnerEntity } from './entities/owner.entity';
 import { RecoveryCodeEntity } from './entities/recovery-code.entity';
-import { SessionEntity } from './entities/session.entity';
+import { SessionsService } from './sessions.service';
 import { UNMATCHABLE_HASH } from './password';
 import { PasswordWork } from './password-work.service';
 import { hashRecoveryCode } from './recovery-codes';
@@ -35,6 +35,7 @@ export class OwnerSecurityService {
     private readonly db: Database,
     private readonly bus: EventBus,
     private readonly passwords: PasswordWork,
+    private readonly sessions: SessionsService,
   ) {}
 
   owner(m: EntityManager = this.db.manager): Promise<OwnerEntity | null> {
@@ -88,11 +89,7 @@ export class OwnerSecurityService {
    * how many live ones ended. Call announceSignedOut after the commit.
    */
   async signOutOthersIn(m: EntityManager, keep: number | null, now: number): Promise<number> {
-    const where = keep === null ? {} : { id: Not(keep) };
-    const live = await m.countBy(SessionEntity, { ...where, expires_at: MoreThan(now) });
-    if (keep === null) await m.createQueryBuilder().delete().from(SessionEntity).execute();
-    else await m.delete(SessionEntity, { id: Not(keep) });
-    return live;
+    return this.sessions.endAllIn(m, keep, now);
   }
 
   /** After the commit: open streams of the ended sessions close. */

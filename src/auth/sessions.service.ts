@@ -5,7 +5,7 @@
  * (`access.ended`): the session's open streams close.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, MoreThan, Not } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
@@ -101,6 +101,32 @@ export class SessionsService {
       [...ids, now],
     );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** One session by id (live or not), or null. Read on the writing connection, as the owner's pages read it. */
+  byId(id: number): Promise<SessionEntity | null> {
+    return this.db.manager.findOneBy(SessionEntity, { id });
+  }
+
+  /** The sessions live at `now`, the most recently used first. */
+  live(now: number): Promise<SessionEntity[]> {
+    return this.db.manager.find(SessionEntity, { where: { expires_at: MoreThan(now) }, order: { seen_at: 'DESC', id: 'DESC' } });
+  }
+
+  /** Inside the caller's transaction: ends one session live at `now`; the session ended, or null when there is none. */
+  async endIn(m: EntityManager, id: number, now: number): Promise<SessionEntity | null> {
+    const s = await m.findOneBy(SessionEntity, { id, expires_at: MoreThan(now) });
+    if (s) await m.delete(SessionEntity, { id });
+    return s;
+  }
+
+  /** Inside the caller's transaction: ends every session but `keep` (null: every one); how many live ones ended. */
+  async endAllIn(m: EntityManager, keep: number | null, now: number): Promise<number> {
+    const where = keep === null ? {} : { id: Not(keep) };
+    const live = await m.countBy(SessionEntity, { ...where, expires_at: MoreThan(now) });
+    if (keep === null) await m.createQueryBuilder().delete().from(SessionEntity).execute();
+    else await m.delete(SessionEntity, { id: Not(keep) });
+    return live;
   }
 
   async pruneExpired(): Promise<void> {

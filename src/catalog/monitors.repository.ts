@@ -10,42 +10,62 @@ import { ApiError } from '../common/api-error';
 import { isSealed, SEALED_PREFIX, SECRET_BOX, SecretBox, SecretBoxError } from '../db/secret-box';
 import { mapSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
-import { readSelectRows } from '../db/bulk-read';
+import { readSelectRows, StartedRead, startReadRows } from '../db/bulk-read';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { KindSettings, MonitorKind } from '../probes/kinds';
 import { kindConfig, MonitorConfig } from '../probes/monitor-config';
 import { MonitorState, MonitorStatus } from '../probes/status';
+import { insertStateIn, JOIN_STATE, LISTED_STATE_COLUMNS, resetStateIn, stateRowOf, stateRows } from './monitor-state.table';
 
-export interface MonitorRow {
-  id: number;
-  slug: string;
-  name: string;
-  kind: MonitorKind;
-  group_name: string | null;
-  tags: string;
-  description: string | null;
-  runbook_url: string | null;
-  interval_s: number;
-  timeout_ms: number;
-  confirm_after: number;
-  retry_interval_s: number;
-  recover_after: number;
-  slow_ms: number | null;
-  slow_after: number;
-  alert_on_slow: number;
-  channels: string | null;
-  remind_every_min: number;
-  paused: number;
-  muted_until: number | null;
-  public: number;
-  public_name: string | null;
-  public_group: string | null;
-  sort: number;
-  settings: string;
+export { splitState } from './monitor-state.table';
+
+type Seal = (value: string) => string;
+
+/**
+ * The monitors table's columns that hold a MonitorConfig, in the table's order, each with how its
+ * value is stored: the one list the INSERT, the UPDATE, the SELECTs and MonitorRow are built from
+ * (rowToStored reads them back).
+ */
+const CONFIG_COLUMNS = {
+  slug: (c: MonitorConfig) => c.slug,
+  name: (c: MonitorConfig) => c.name,
+  kind: (c: MonitorConfig) => c.kind,
+  group_name: (c: MonitorConfig) => c.group,
+  tags: (c: MonitorConfig) => JSON.stringify(c.tags),
+  description: (c: MonitorConfig) => c.description,
+  runbook_url: (c: MonitorConfig) => c.runbook_url,
+  interval_s: (c: MonitorConfig) => c.interval_s,
+  timeout_ms: (c: MonitorConfig) => c.timeout_ms,
+  confirm_after: (c: MonitorConfig) => c.confirm_after,
+  retry_interval_s: (c: MonitorConfig) => c.retry_interval_s,
+  recover_after: (c: MonitorConfig) => c.recover_after,
+  slow_ms: (c: MonitorConfig) => c.slow_ms,
+  slow_after: (c: MonitorConfig) => c.slow_after,
+  alert_on_slow: (c: MonitorConfig): number => (c.alert_on_slow ? 1 : 0),
+  channels: (c: MonitorConfig) => (c.channels === null ? null : JSON.stringify(c.channels)),
+  remind_every_min: (c: MonitorConfig) => c.remind_every_min,
+  paused: (c: MonitorConfig): number => (c.paused ? 1 : 0),
+  muted_until: (c: MonitorConfig) => c.muted_until,
+  public: (c: MonitorConfig): number => (c.public ? 1 : 0),
+  public_name: (c: MonitorConfig) => c.public_name,
+  public_group: (c: MonitorConfig) => c.public_group,
+  sort: (c: MonitorConfig) => c.sort,
+  settings: (c: MonitorConfig, seal: Seal) => JSON.stringify(withSecrets(c.kind, c.settings, seal)),
+};
+type ConfigColumn = keyof typeof CONFIG_COLUMNS;
+const CONFIG_COLUMN_NAMES = Object.keys(CONFIG_COLUMNS) as ConfigColumn[];
+const CONFIG_WRITERS = Object.values(CONFIG_COLUMNS);
+
+/** A row of the monitors table: the id, the config's columns as stored, the token's hash and the times. */
+export type MonitorRow = { id: number } & { [C in ConfigColumn]: ReturnType<(typeof CONFIG_COLUMNS)[C]> } & {
   heartbeat_token_hash: string | null;
   created_at: number;
   updated_at: number;
-}
+};
+
+/** Every column of the table, in its order (what `SELECT *` would name). */
+export const MONITOR_COLUMNS = ['id', ...CONFIG_COLUMN_NAMES, 'heartbeat_token_hash', 'created_at', 'updated_at'] as const;
+const SELECT_ROW = `SELECT ${MONITOR_COLUMNS.join(', ')} FROM monitors`;
 
 export interface StoredMonitor {
   id: number;
@@ -114,19 +134,13 @@ function withSecrets(kind: MonitorKind, settings: KindSettings[MonitorKind], fn:
   return mapSecrets(settings, KIND_SECRETS[kind], fn);
 }
 
-const COLUMNS = [
-  'slug', 'name', 'kind', 'group_name', 'tags', 'description', 'runbook_url', 'interval_s', 'timeout_ms', 'confirm_after',
-  'retry_interval_s', 'recover_after', 'slow_ms', 'slow_after', 'alert_on_slow', 'channels', 'remind_every_min', 'paused',
-  'muted_until', 'public', 'public_name', 'public_group', 'sort', 'settings',
-] as const;
+function configValues(c: MonitorConfig, seal: Seal): unknown[] {
+  return CONFIG_WRITERS.map((write) => write(c, seal));
+}
 
-function configValues(c: MonitorConfig, seal: (value: string) => string): unknown[] {
-  return [
-    c.slug, c.name, c.kind, c.group, JSON.stringify(c.tags), c.description, c.runbook_url, c.interval_s, c.timeout_ms,
-    c.confirm_after, c.retry_interval_s, c.recover_after, c.slow_ms, c.slow_after, c.alert_on_slow ? 1 : 0,
-    c.channels === null ? null : JSON.stringify(c.channels), c.remind_every_min, c.paused ? 1 : 0, c.muted_until,
-    c.public ? 1 : 0, c.public_name, c.public_group, c.sort, JSON.stringify(withSecrets(c.kind, c.settings, seal)),
-  ];
+/** The engine's start: every row, as one bulk read (db/bulk-read.ts). */
+export function startReadMonitorRows(db: Database): Promise<StartedRead<MonitorRow>> {
+  return startReadRows<MonitorRow>(db, MONITOR_COLUMNS, 'FROM monitors');
 }
 
 /**
@@ -180,9 +194,9 @@ export class MonitorsRepository implements OnModuleInit {
    * (every one has an auth object or a header with "secret":true); the kind's secret schema decides.
    */
   async sealClearSecrets(): Promise<number> {
-    const rows = (await this.db.read(
+    const rows = await this.db.read<{ id: number; settings: string }[]>(
       `SELECT id, settings FROM monitors WHERE kind = 'http' AND (json_extract(settings, '$.auth') IS NOT NULL OR settings LIKE '%"secret":true%')`,
-    )) as { id: number; settings: string }[];
+    );
     const changed: [string, number][] = [];
     for (const r of rows) {
       let clear = false;
@@ -224,12 +238,12 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async findById(id: number, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
-    const rows = (await m.query('SELECT * FROM monitors WHERE id = ?', [id])) as MonitorRow[];
+    const rows = await m.query<MonitorRow[]>(`${SELECT_ROW} WHERE id = ?`, [id]);
     return rows[0] ? this.toStored(rows[0]) : null;
   }
 
   async findBySlug(slug: string, m: EntityManager = this.db.manager): Promise<StoredMonitor | null> {
-    const rows = (await m.query('SELECT * FROM monitors WHERE slug = ?', [slug])) as MonitorRow[];
+    const rows = await m.query<MonitorRow[]>(`${SELECT_ROW} WHERE slug = ?`, [slug]);
     return rows[0] ? this.toStored(rows[0]) : null;
   }
 
@@ -237,7 +251,7 @@ export class MonitorsRepository implements OnModuleInit {
     const out = new Map<string, StoredMonitor>();
     for (let i = 0; i < slugs.length; i += 500) {
       const part = slugs.slice(i, i + 500);
-      const rows = (await m.query(`SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`, part)) as MonitorRow[];
+      const rows = await m.query<MonitorRow[]>(`${SELECT_ROW} WHERE slug IN (${part.map(() => '?').join(',')})`, part);
       for (const r of rows) out.set(r.slug, this.toStored(r));
     }
     return out;
@@ -245,11 +259,11 @@ export class MonitorsRepository implements OnModuleInit {
 
   /** Slugs in use that start with `base` (for picking base-2, base-3, ...), other than monitor `exceptId`'s. */
   async slugsLike(base: string, m: EntityManager = this.db.manager, exceptId: number | null = null): Promise<Set<string>> {
-    const rows = (await m.query("SELECT slug FROM monitors WHERE (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?", [
+    const rows = await m.query<{ slug: string }[]>("SELECT slug FROM monitors WHERE (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?", [
       base,
       `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`,
       exceptId,
-    ])) as { slug: string }[];
+    ]);
     return new Set(rows.map((r) => r.slug));
   }
 
@@ -258,7 +272,8 @@ export class MonitorsRepository implements OnModuleInit {
    * first: one page (limit + 1 rows), or every match when the filter has `q`.
    */
   async list(filter: MonitorFilter, limit: number, beforeId: number | null): Promise<ListedRow[]> {
-    return (await this.select(LISTED_COLUMNS, filter, filter.q === undefined ? limit : null, beforeId)) as ListedRow[];
+    const { sql, params } = this.selectSql(LISTED_COLUMNS, filter, filter.q === undefined ? limit : null, beforeId);
+    return this.db.read<ListedRow[]>(sql, params);
   }
 
   /**
@@ -276,7 +291,7 @@ export class MonitorsRepository implements OnModuleInit {
    * select() pages them), up to `pages` pages in all: what a client following next_cursor asks.
    */
   async pageCursors(limit: number, pages: number): Promise<number[]> {
-    const ids = ((await this.db.read('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])) as { id: number }[]).map((r) => r.id);
+    const ids = (await this.db.read<{ id: number }[]>('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])).map((r) => r.id);
     const out: number[] = [];
     for (let k = 1; k < pages && ids.length > k * limit; k++) out.push(ids[k * limit - 1]);
     return out;
@@ -289,14 +304,9 @@ export class MonitorsRepository implements OnModuleInit {
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
       const sql = `${listedFrom(LISTED_COLUMNS)} WHERE m.id IN (${part.map(() => '?').join(', ')})`;
-      out.push(...((await this.db.read(sql, part)) as ListedRow[]));
+      out.push(...(await this.db.read<ListedRow[]>(sql, part)));
     }
     return out;
-  }
-
-  private async select(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): Promise<unknown[]> {
-    const { sql, params } = this.selectSql(columns, filter, limit, beforeId);
-    return (await this.db.read(sql, params)) as unknown[];
   }
 
   private selectSql(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): { sql: string; params: unknown[] } {
@@ -324,13 +334,8 @@ export class MonitorsRepository implements OnModuleInit {
     return { sql, params };
   }
 
-  async stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
-    const rows = (await m.query('SELECT * FROM monitor_state WHERE monitor_id = ?', [id])) as MonitorState[];
-    return rows[0] ?? null;
-  }
-
   async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
-    const cols = [...COLUMNS, 'heartbeat_token_hash', 'created_at', 'updated_at'];
+    const cols = MONITOR_COLUMNS.slice(1);
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
     return (await m.query(`INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
       ...configValues(c, this.seal),
@@ -341,11 +346,23 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {
-    await m.query(`UPDATE monitors SET ${COLUMNS.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
+    await m.query(`UPDATE monitors SET ${CONFIG_COLUMN_NAMES.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
       ...configValues(c, this.seal),
       now,
       id,
     ]);
+  }
+
+  /** The heartbeat monitor whose ping token has this hash, or null. */
+  async heartbeatIdByTokenHash(hash: string): Promise<number | null> {
+    const rows = await this.db.read<{ id: number }[]>("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [hash]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** Monitors whose alert list names this channel. */
+  async idsNamingChannel(m: EntityManager, channelId: number): Promise<number[]> {
+    const rows = await m.query<{ id: number }[]>('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [channelId]);
+    return rows.map((r) => r.id);
   }
 
   async setHeartbeatToken(m: EntityManager, id: number, hash: string | null): Promise<void> {
@@ -356,37 +373,29 @@ export class MonitorsRepository implements OnModuleInit {
     await m.query('DELETE FROM monitors WHERE id = ?', [id]);
   }
 
-  async insertState(m: EntityManager, s: MonitorState): Promise<void> {
-    await m.query(
-      `INSERT OR REPLACE INTO monitor_state (${STATE_COLUMNS.join(', ')}) VALUES (${STATE_COLUMNS.map(() => '?').join(', ')})`,
-      STATE_COLUMNS.map((c) => s[c]),
-    );
+  /** The state rows are monitor-state.table.ts's; these four are for the monitors' own routes. */
+  stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
+    return stateRowOf(m, id);
   }
 
-  async setStatus(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
-    // A pause or a new target ends any open incident in the same transaction (engine.endIncidentIn).
-    await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL WHERE monitor_id = ?', [status, since, id]);
+  insertState(m: EntityManager, s: MonitorState): Promise<void> {
+    return insertStateIn(m, s);
   }
 
-  async stateRows(): Promise<MonitorState[]> {
-    return this.db.read(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state`);
+  setStatus(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
+    return resetStateIn(m, id, status, since);
+  }
+
+  stateRows(): Promise<MonitorState[]> {
+    return stateRows(this.db);
   }
 
   async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {
-    const groups = (await this.db.read(
-      'SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g',
-    )) as { g: string }[];
-    const tags = (await this.db.read('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t')) as {
-      t: string;
-    }[];
+    const groups = await this.db.read<{ g: string }[]>('SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g');
+    const tags = await this.db.read<{ t: string }[]>('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t');
     return { groups: groups.map((r) => r.g), tags: tags.map((r) => r.t) };
   }
 }
-
-const STATE_COLUMNS = [
-  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
-  'error_message', 'incident_id', 'cert_expires_at', 'note',
-] as const;
 
 export type ListedRow = MonitorRow & Record<string, unknown>;
 /** What a list page needs to tell whether a kept answer is still right. */
@@ -401,9 +410,5 @@ export interface ListedHead {
 const HEAD_SELECT = 'm.id, m.updated_at, m.muted_until, s.status';
 const HEAD_COLUMNS = ['id', 'updated_at', 'muted_until', 'status'] as const;
 
-const LISTED_COLUMNS = `m.*, ${STATE_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ')}`;
-const listedFrom = (columns: string) => `SELECT ${columns} FROM monitors m JOIN monitor_state s ON s.monitor_id = m.id`;
-
-export function splitState(row: ListedRow): MonitorState {
-  return Object.fromEntries(STATE_COLUMNS.map((c) => [c, row[`s_${c}`]])) as unknown as MonitorState;
-}
+const LISTED_COLUMNS = `${MONITOR_COLUMNS.map((c) => `m.${c}`).join(', ')}, ${LISTED_STATE_COLUMNS}`;
+const listedFrom = (columns: string) => `SELECT ${columns} FROM monitors m ${JOIN_STATE}`;

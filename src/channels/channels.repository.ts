@@ -10,23 +10,37 @@ import { Database } from '../db/database';
 import { SECRET_BOX, SecretBox } from '../db/secret-box';
 import type { ChannelTarget } from './alert-rules';
 import type { Channel, ChannelInput } from './channel-body';
-import type { AlertEventType, ChannelKind } from './channel-kind';
+import type { AlertEventType } from './channel-kind';
 import { senderOf } from './senders/registry';
 
-interface ChannelRow {
-  id: number;
-  kind: ChannelKind;
-  name: string;
-  enabled: number;
-  events: string;
-  config: string;
-  created_at: number;
-  updated_at: number;
-}
+type Seal = (value: string) => string;
+type Stored = Omit<Channel, 'id'>;
+
+/**
+ * The table's columns besides the id, in its order, each with how its value is stored: the one
+ * list the INSERT, the UPDATE, the SELECT and ChannelRow are built from (fromRow reads them back).
+ */
+const COLUMNS = {
+  kind: (c: Stored) => c.kind,
+  name: (c: Stored) => c.name,
+  enabled: (c: Stored): number => (c.enabled ? 1 : 0),
+  events: (c: Stored) => JSON.stringify(c.events),
+  config: (c: Stored, seal: Seal) => JSON.stringify(mapSecrets(c.config, senderOf(c.kind).secrets, seal)),
+  created_at: (c: Stored) => c.created_at,
+  updated_at: (c: Stored) => c.updated_at,
+};
+type Column = keyof typeof COLUMNS;
+type ChannelRow = { id: number } & { [C in Column]: ReturnType<(typeof COLUMNS)[C]> };
+
+const INSERTED = Object.keys(COLUMNS) as Column[];
+/** A channel's kind and creation time never change. */
+const UPDATED = INSERTED.filter((c) => c !== 'kind' && c !== 'created_at');
+const values = (columns: readonly Column[], c: Stored, seal: Seal) => columns.map((col) => COLUMNS[col](c, seal));
 
 @Injectable()
 export class ChannelsRepository implements OnModuleInit {
   private readonly byId = new Map<number, Channel>();
+  private readonly seal = (value: string) => this.box.seal(value);
   private loaded = false;
 
   constructor(
@@ -40,7 +54,7 @@ export class ChannelsRepository implements OnModuleInit {
 
   private async load(): Promise<void> {
     if (this.loaded) return;
-    const rows = (await this.db.read('SELECT * FROM channels ORDER BY id')) as ChannelRow[];
+    const rows = await this.db.read<ChannelRow[]>(`SELECT id, ${INSERTED.join(', ')} FROM channels ORDER BY id`);
     for (const r of rows) this.byId.set(r.id, this.fromRow(r));
     this.loaded = true;
   }
@@ -60,18 +74,14 @@ export class ChannelsRepository implements OnModuleInit {
   }
 
   async insertIn(m: EntityManager, input: ChannelInput, now: number): Promise<Channel> {
+    const stored: Stored = { ...input, created_at: now, updated_at: now };
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
-    const id = (await m.query(
-      'INSERT INTO channels (kind, name, enabled, events, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [input.kind, input.name, input.enabled ? 1 : 0, JSON.stringify(input.events), this.sealed(input.kind, input.config), now, now],
-    )) as number;
-    return { id, ...input, created_at: now, updated_at: now };
+    const id = await m.query<number>(`INSERT INTO channels (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`, values(INSERTED, stored, this.seal));
+    return { id, ...stored };
   }
 
   async updateIn(m: EntityManager, c: Channel): Promise<void> {
-    await m.query('UPDATE channels SET name = ?, enabled = ?, events = ?, config = ?, updated_at = ? WHERE id = ?', [
-      c.name, c.enabled ? 1 : 0, JSON.stringify(c.events), this.sealed(c.kind, c.config), c.updated_at, c.id,
-    ]);
+    await m.query(`UPDATE channels SET ${UPDATED.map((col) => `${col} = ?`).join(', ')} WHERE id = ?`, [...values(UPDATED, c, this.seal), c.id]);
   }
 
   async deleteIn(m: EntityManager, id: number): Promise<void> {
@@ -85,10 +95,6 @@ export class ChannelsRepository implements OnModuleInit {
 
   forget(id: number): void {
     this.byId.delete(id);
-  }
-
-  private sealed(kind: ChannelKind, config: Record<string, unknown>): string {
-    return JSON.stringify(mapSecrets(config, senderOf(kind).secrets, (s) => this.box.seal(s)));
   }
 
   private fromRow(r: ChannelRow): Channel {

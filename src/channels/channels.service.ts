@@ -19,6 +19,7 @@ import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
 import { requireAccess } from '../common/scope';
 import { keepSecrets, maskSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
+import { lastDeliveryOf } from '../mail/deliveries.table';
 import { Channel, ChannelAnswer, ChannelInput, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
 import { ChannelLine, channelChangedLine, channelCreatedLine, channelDeletedLine } from './channel-lines';
 import { ChannelsRepository } from './channels.repository';
@@ -90,9 +91,8 @@ export class ChannelsService {
     const changed = await this.db.tx(async (m) => {
       await this.repo.deleteIn(m, current.id);
       await this.recordIn(m, channelDeletedLine(current), caller);
-      const ids = (await m.query('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [current.id])) as { id: number }[];
       const out: { id: number; config: MonitorConfig }[] = [];
-      for (const { id } of ids) {
+      for (const id of await this.monitors.idsNamingChannel(m, current.id)) {
         const stored = await this.monitors.findById(id, m);
         if (!stored) continue;
         const config: MonitorConfig = { ...stored.config, channels: (stored.config.channels ?? []).filter((c) => c !== current.id) };
@@ -172,11 +172,7 @@ export class ChannelsService {
   }
 
   private async answer(c: Channel): Promise<ChannelAnswer> {
-    const [last] = (await this.db.read('SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1', [c.id])) as {
-      at: number;
-      ok: number;
-      error: string | null;
-    }[];
+    const last = await lastDeliveryOf(this.db, c.id);
     return toChannelAnswer(c, maskSecrets(c.config, senderOf(c.kind).secrets), channelStatus(last));
   }
 }

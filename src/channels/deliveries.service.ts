@@ -8,6 +8,7 @@ import { isIdText } from '../common/ids';
 import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';
+import { listDeliveries, LoggedDelivery } from '../mail/deliveries.table';
 
 export interface DeliveryAnswer {
   id: number;
@@ -24,50 +25,25 @@ export interface DeliveryAnswer {
   monitor_ids: number[] | null;
 }
 
-interface DeliveryRow {
-  id: number;
-  at: number;
-  channel_id: number | null;
-  channel_name: string;
-  ok: number;
-  provider: string | null;
-  status: number | null;
-  error: string | null;
-  summary: string;
-  outbox_id: number | null;
-  monitor_ids: string | null;
-  state: string | null;
-}
-
 @Injectable()
 export class DeliveriesService {
   constructor(private readonly db: Database) {}
 
   async list(query: Record<string, unknown>): Promise<Page<DeliveryAnswer>> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
-    const where: string[] = [];
-    const params: unknown[] = [];
+    let channelId: number | null = null;
     if (query.channel_id !== undefined && query.channel_id !== '') {
       if (!isIdText(query.channel_id)) {
         throw ApiError.invalid([{ field: 'channel_id', message: 'must be a channel id' }]);
       }
-      where.push('d.channel_id = ?');
-      params.push(Number(query.channel_id));
+      channelId = Number(query.channel_id);
     }
-    if (before !== null) {
-      where.push('d.id < ?');
-      params.push(before);
-    }
-    const rows = (await this.db.read(
-      `SELECT d.*, o.state AS state FROM deliveries d LEFT JOIN outbox o ON o.id = d.outbox_id
-       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.id DESC LIMIT ?`,
-      [...params, limit + 1],
-    )) as DeliveryRow[];
+    const rows = await listDeliveries(this.db, { channelId, before, limit: limit + 1 });
     return toPage(rows, limit, toAnswer, (r) => ID_CURSOR.format(r.id));
   }
 }
 
-function toAnswer(r: DeliveryRow): DeliveryAnswer {
+function toAnswer(r: LoggedDelivery): DeliveryAnswer {
   return {
     id: r.id,
     at: toIso(r.at),

@@ -14,6 +14,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
+import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
 import type { Timers } from '../engine/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
@@ -23,8 +24,10 @@ import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
 import type { Channel } from './channel-body';
 import type { AlertEvent, OutboundMessage, SendContext, SendResult } from './channel-kind';
 import { MailService } from '../mail/mail.service';
+import { insertDeliveryIn, pruneDeliveriesIn } from '../mail/deliveries.table';
 import { ChannelsRepository } from './channels.repository';
-import { OutboxRow, OutboxService } from './outbox.service';
+import { OutboxService } from './outbox.service';
+import { claimIn, dueMessages, failQueuedOfIn, nextDueAt, OutboxRow, pruneMessagesIn, retrySendingIn, settleIn } from './outbox.table';
 import { senderOf } from './senders/registry';
 import { secretValues } from '../common/secret-fields';
 import { thrownBySender } from './sender-failure';
@@ -74,7 +77,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     // Sent or not, we cannot know: try again (at-least-once; the message id lets receivers dedupe),
     // RESEND_AFTER_START_MS after the start, so a service killed again within seconds of each
     // start (a crash loop) does not send the message once per start.
-    await this.db.tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE state = 'sending'", [this.clock.now() + RESEND_AFTER_START_MS]));
+    await this.db.tx((m) => retrySendingIn(m, this.clock.now() + RESEND_AFTER_START_MS));
     this.wake();
   }
 
@@ -121,15 +124,12 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       await this.remind();
       for (;;) {
         const now = this.clock.now();
-        const due = (await this.db.read(
-          "SELECT * FROM outbox WHERE state IN ('pending', 'retrying') AND due_at <= ? ORDER BY due_at, id LIMIT ?",
-          [now, SEND_CONCURRENCY],
-        )) as OutboxRow[];
+        const due = await dueMessages(this.db, now, SEND_CONCURRENCY);
         if (due.length === 0) break;
         await Promise.all(due.map((row) => this.attempt(row)));
       }
-      const [next] = (await this.db.read("SELECT MIN(due_at) AS at FROM outbox WHERE state IN ('pending', 'retrying')")) as { at: number | null }[];
-      this.schedule(Math.min(next.at ?? Infinity, this.clock.now() + TICK_MS));
+      const next = await nextDueAt(this.db);
+      this.schedule(Math.min(next ?? Infinity, this.clock.now() + TICK_MS));
     } catch (err) {
       this.log.error(`sending alerts failed, trying again in ${TICK_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
       this.schedule(this.clock.now() + TICK_MS);
@@ -142,14 +142,9 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
    */
   private async attempt(row: OutboxRow): Promise<void> {
     const claimedAt = this.clock.now();
-    const claimed = await this.db.tx(async (m) => {
-      await m.query(
-        "UPDATE outbox SET state = 'sending', claimed_at = ?, tries = tries + 1 WHERE id = ? AND state IN ('pending', 'retrying') AND due_at <= ?",
-        [claimedAt, row.id, claimedAt],
-      );
-      const [{ n }] = (await m.query('SELECT changes() AS n')) as { n: number }[];
-      return n === 1 ? { tries: row.tries + 1, ...(await this.outbox.messageIn(m, row.id)) } : null;
-    });
+    const claimed = await this.db.tx(async (m) =>
+      (await claimIn(m, row.id, claimedAt)) ? { tries: row.tries + 1, ...(await this.outbox.messageIn(m, row.id)) } : null,
+    );
     if (claimed === null) return;
     const { events } = claimed;
     const channel = this.channels.get(row.channel_id);
@@ -163,7 +158,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       // The outcome could not be stored (a full disk): the message is tried again later rather
       // than left `sending` until the next start. Sent or not, the receiver dedupes on its id.
       await this.db
-        .tx((m) => m.query("UPDATE outbox SET state = 'retrying', due_at = ? WHERE id = ? AND state = 'sending'", [this.clock.now() + TICK_MS, row.id]))
+        .tx((m) => retrySendingIn(m, this.clock.now() + TICK_MS, row.id))
         .catch(() => undefined);
       throw err;
     }
@@ -199,11 +194,12 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     const state = result.ok ? 'sent' : next === null ? 'failed' : 'retrying';
     const channelName = channel?.name ?? `channel ${row.channel_id}`;
     await this.db.tx(async (m) => {
-      await m.query(
-        'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [now, row.channel_id, channelName, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize(events), row.id, monitorIds, channel?.kind === 'email' ? 1 : 0],
-      );
-      await m.query('UPDATE outbox SET state = ?, due_at = ?, done_at = ? WHERE id = ?', [state, next ?? row.due_at, state === 'retrying' ? null : now, row.id]);
+      const { ok, provider, status, error } = result;
+      await insertDeliveryIn(m, {
+        at: now, channel_id: row.channel_id, channel_name: channelName, ok, provider, status, error, summary: summarize(events),
+        outbox_id: row.id, monitor_ids: monitorIds, email: channel?.kind === 'email',
+      });
+      await settleIn(m, row.id, state, next ?? row.due_at, now);
       const text =
         state === 'sent'
           ? `alert sent to ${channelName}${result.provider ? ` (${result.provider})` : ''}`
@@ -221,20 +217,19 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   async test(channel: Channel): Promise<TestAnswer> {
     const now = this.clock.now();
     const result = await this.deliver(channel, { id: `test-${channel.id}-${now}`, events: [], test: true });
+    const { ok, provider, status, error } = result;
     await this.db.tx((m) =>
-      m.query(
-        'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)',
-        [now, channel.id, channel.name, result.ok ? 1 : 0, result.provider, result.status, result.error, summarize([], true), channel.kind === 'email' ? 1 : 0],
-      ),
+      insertDeliveryIn(m, {
+        at: now, channel_id: channel.id, channel_name: channel.name, ok, provider, status, error, summary: summarize([], true),
+        outbox_id: null, monitor_ids: null, email: channel.kind === 'email',
+      }),
     );
     return { ok: result.ok, provider: result.provider, status: result.status, error: result.error };
   }
 
   /** Queued messages of a channel that is deleted or disabled fail (they would never be sent). */
   async failPendingOf(channelId: number, reason: string): Promise<void> {
-    await this.db.tx((m) =>
-      m.query("UPDATE outbox SET state = 'failed', done_at = ? WHERE channel_id = ? AND state IN ('pending', 'retrying')", [this.clock.now(), channelId]),
-    );
+    await this.db.tx((m) => failQueuedOfIn(m, channelId, this.clock.now()));
     this.log.log(`queued alerts of channel ${channelId} failed: ${reason}`);
   }
 
@@ -256,18 +251,15 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     this.lastPrune = now;
     const days = (await this.settings.get()).retention.events_days;
     await this.db.tx(async (m) => {
-      await m.query('DELETE FROM outbox_events WHERE outbox_id IN (SELECT id FROM outbox WHERE done_at IS NOT NULL AND done_at < ?)', [now - OUTBOX_KEEP_MS]);
-      await m.query('DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?', [now - OUTBOX_KEEP_MS]);
-      await m.query('DELETE FROM deliveries WHERE at < ?', [now - days * DAY_MS]);
+      await pruneMessagesIn(m, now - OUTBOX_KEEP_MS);
+      await pruneDeliveriesIn(m, now - days * DAY_MS);
     });
   }
 
   /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
   private async remind(): Promise<void> {
     const now = this.clock.now();
-    const open = (await this.db.read(
-      'SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL',
-    )) as { id: number; monitor_id: number; down_at: number; reminded_at: number | null; last_error_code: string | null; last_error_message: string | null }[];
+    const open = await openIncidentReminders(this.db);
     const targets = this.channels.targets();
     for (const i of open) {
       const c = this.engine.configOf(i.monitor_id);
@@ -277,7 +269,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       const d = decideAlert('reminder', c, flapping, targets, now);
       const error = i.last_error_code ? { code: i.last_error_code, message: i.last_error_message ?? '' } : null;
       await this.db.tx(async (m) => {
-        await m.query('UPDATE incidents SET reminded_at = ? WHERE id = ?', [now, i.id]);
+        await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
           const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
           for (const ch of d.channelIds) await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);

@@ -17,20 +17,12 @@ import { causeEvent, noticeEvent } from './alert-events';
 import { BATCH_MS, decideAlert, noticeChannels, unsentLine } from './alert-rules';
 import type { AlertEvent } from './channel-kind';
 import { ChannelsRepository } from './channels.repository';
+import { addEventIn, gatheringMessageIn, messageEventsIn, newMessageIn } from './outbox.table';
 
 /** What one enqueued event is about. */
 export interface EventOrigin {
   monitorId: number | null;
   incidentId: number | null;
-}
-
-export interface OutboxRow {
-  id: number;
-  channel_id: number;
-  state: 'pending' | 'sending' | 'retrying' | 'sent' | 'failed';
-  created_at: number;
-  due_at: number;
-  tries: number;
 }
 
 @Injectable()
@@ -94,27 +86,15 @@ export class OutboxService implements AlertSink {
   async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number, open = new Map<number, number>()): Promise<void> {
     let outboxId = open.get(channelId);
     if (outboxId === undefined) {
-      const [row] = (await tx.query("SELECT id FROM outbox WHERE channel_id = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", [
-        channelId,
-      ])) as { id: number }[];
-      // TypeORM's sqlite runner answers an INSERT with the new rowid.
-      outboxId = row
-        ? row.id
-        : ((await tx.query("INSERT INTO outbox (channel_id, state, created_at, due_at) VALUES (?, 'pending', ?, ?)", [channelId, now, now + BATCH_MS])) as number);
+      outboxId = (await gatheringMessageIn(tx, channelId)) ?? (await newMessageIn(tx, channelId, now, now + BATCH_MS));
       open.set(channelId, outboxId);
     }
-    await tx.query('INSERT INTO outbox_events (outbox_id, event, monitor_id, incident_id) VALUES (?, ?, ?, ?)', [
-      outboxId, JSON.stringify(event), origin.monitorId, origin.incidentId,
-    ]);
+    await addEventIn(tx, outboxId, { event: JSON.stringify(event), monitor_id: origin.monitorId, incident_id: origin.incidentId });
   }
 
   /** A message's events in the order they came, with the monitors and incidents they are about. */
   async messageIn(tx: EntityManager, outboxId: number): Promise<{ events: AlertEvent[]; monitorIds: number[]; incidentIds: number[] }> {
-    const rows = (await tx.query('SELECT event, monitor_id, incident_id FROM outbox_events WHERE outbox_id = ? ORDER BY id', [outboxId])) as {
-      event: string;
-      monitor_id: number | null;
-      incident_id: number | null;
-    }[];
+    const rows = await messageEventsIn(tx, outboxId);
     const unique = (ids: (number | null)[]) => [...new Set(ids.filter((id): id is number => id !== null))];
     return {
       events: rows.map((r) => JSON.parse(r.event) as AlertEvent),

@@ -80,7 +80,7 @@ describe('BlindGate', () => {
   });
 
   const gateFor = (canaries: string) =>
-    new BlindGate(loadConfig({ FARSIGHT_DATA_DIR: dir, FARSIGHT_CANARIES: canaries }), clock, db, new EventsService(db, clock), bus);
+    new BlindGate(loadConfig({ FARSIGHT_DATA_DIR: dir, FARSIGHT_CANARIES: canaries }), clock, new EventsService(db, clock), bus);
   const lines = async (kind: string) => (await db.query<{ text: string }[]>('SELECT text FROM events WHERE kind = ? ORDER BY id', [kind])).map((r) => r.text);
 
   /** A gate over one local canary that has answered once. */

@@ -12,7 +12,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { CLOCK, Clock } from '../common/clock';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import type { CheckResult } from '../probes/check-result';
@@ -65,7 +64,6 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly db: Database,
     private readonly events: EventsService,
     private readonly bus: EventBus,
   ) {
@@ -199,10 +197,10 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async lastNotice(): Promise<BlindDetection | null> {
     if (this.noticed === undefined) {
-      const rows = await this.db.read<{ data: string | null }[]>('SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1', [DETECTION_KIND]);
+      const data = await this.events.latestData(DETECTION_KIND);
       let last: BlindDetection | null = null;
       try {
-        last = rows[0]?.data ? ((JSON.parse(rows[0].data) as { detection?: BlindDetection }).detection ?? null) : null;
+        last = data ? ((JSON.parse(data) as { detection?: BlindDetection }).detection ?? null) : null;
       } catch {
         // A damaged line only means the next one is written again.
       }

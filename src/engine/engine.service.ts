@@ -31,19 +31,17 @@ import { CLOSE_WORDS, transitionLine } from './transition-text';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import type { AlertCauseRecord, AlertSink } from './alert-causes';
 import { assumedDownAlerted, holdAlerts, UpDownAlert } from './alert-hold';
-import { ENGINE_INCIDENT_COLUMNS, IncidentRow } from '../events/incident';
+import type { IncidentRow } from '../events/incident';
+import { endOpenIncidentsIn, lastIncidentId, openIncidentRows, writeEngineIncidentIn } from '../events/incidents.table';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
 import { RollupsService } from '../history/rollups.service';
+import { StoredStateRow, writeStatesIn } from '../catalog/monitor-state.table';
 import { CheckWriter, WriteKind } from '../history/writer';
 import type { CheckRow } from '../history/check-row';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
-const STATE_WRITE_COLUMNS = [
-  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
-  'error_message', 'incident_id', 'cert_expires_at', 'note', 'engine',
-] as const;
 
 
 export interface ResultSource {
@@ -91,8 +89,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private writing: {
     /** Monitor id → generation written, to clear `dirty` and `urgent` after the commit. */
     states: Map<number, number>;
-    /** The state rows as they were at the snapshot (STATE_WRITE_COLUMNS order). */
-    stateRows: unknown[][];
+    /** The state rows as they were at the snapshot. */
+    stateRows: StoredStateRow[];
     events: number;
     announcements: number;
     alerts: number;
@@ -170,8 +168,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       if (list) list.push(r);
       else loggedOf.set(r.monitor_id, [r]);
     }
-    const [{ last }] = (await this.db.read('SELECT MAX(id) AS last FROM incidents')) as { last: number | null }[];
-    this.incidents.restore((await this.db.read('SELECT * FROM incidents WHERE ended_at IS NULL')) as IncidentRow[], last ?? 0);
+    const lastId = await lastIncidentId(this.db);
+    this.incidents.restore(await openIncidentRows(this.db), lastId);
     const states = new Map(stateRows.map((s) => [s.monitor_id, s]));
     const now = this.clock.now();
     for (const row of rows) {
@@ -550,10 +548,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     for (const ended of this.incidents.endedUnwritten(monitorId)) await this.writeIncident(tx, ended, false);
     const open = this.incidents.openOf(monitorId);
     const onDisk = open && this.incidents.byId(open.id)?.written;
-    await tx.query(
-      `UPDATE incidents SET ended_at = MAX(started_at, ?), end_reason = ? WHERE monitor_id = ? AND ended_at IS NULL${onDisk ? ' AND id != ?' : ''}`,
-      onDisk ? [now, reason, monitorId, open.id] : [now, reason, monitorId],
-    );
+    await endOpenIncidentsIn(tx, monitorId, now, reason, onDisk ? open.id : null);
     if (!open) return null;
     if (reason !== 'deleted' && !onDisk) return null;
     const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: reason };
@@ -582,19 +577,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.bus.emit('incident', { incident: ended });
   }
 
-  /**
-   * Upserts the engine's columns of an incident (never acknowledged_at or note: PATCH owns
-   * those). An ended incident is final: no later write reopens or changes it. `onlyIfMonitorExists`: a write racing a deletion that already committed writes nothing.
-   */
+  /** The engine's columns of an incident (events/incidents.table.ts: an ended incident is final). */
   private async writeIncident(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
-    const cols = ENGINE_INCIDENT_COLUMNS;
-    await tx.query(
-      `INSERT INTO incidents (${cols.join(', ')}) SELECT ${cols.map(() => '?').join(', ')}
-       WHERE ${onlyIfMonitorExists ? 'EXISTS (SELECT 1 FROM monitors WHERE id = ?)' : '? IS NOT NULL'}
-       ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}
-       WHERE incidents.ended_at IS NULL`,
-      [...cols.map((c) => row[c]), row.monitor_id],
-    );
+    await writeEngineIncidentIn(tx, row, onlyIfMonitorExists);
   }
 
   private announceLater(a: Announcement): void {
@@ -619,13 +604,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
         if (generation !== undefined) states.set(id, generation);
       }
     }
-    const stateRows: unknown[][] = [];
+    const stateRows: StoredStateRow[] = [];
     for (const id of states.keys()) {
       const m = this.live.get(id);
       if (!m) continue;
-      const row = toMonitorState(m);
-      stateRows.push([m.id, row.status, row.since, row.failing, row.flapping, row.last_check_at, row.last_ok_at, row.latency_ms,
-        row.error_code, row.error_message, row.incident_id, row.cert_expires_at, row.note, engineBlob(m)]);
+      stateRows.push({ ...toMonitorState(m), engine: engineBlob(m) });
     }
     this.writing = {
       states,
@@ -643,26 +626,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!this.writing) return;
     const { stateRows, incidents } = this.writing;
     const events = this.pendingEvents.slice(0, this.writing.events);
-    // One statement per 500 monitors rather than one per monitor: at 10,000 monitors a flush
-    // carries a state row for every monitor that had a result.
-    for (let i = 0; i < stateRows.length; i += 500) {
-      const part = stateRows.slice(i, i + 500);
-      await tx.query(
-        `WITH v(${STATE_WRITE_COLUMNS.join(', ')}) AS (VALUES ${part.map(() => `(${STATE_WRITE_COLUMNS.map(() => '?').join(', ')})`).join(', ')})
-         UPDATE monitor_state SET ${STATE_WRITE_COLUMNS.slice(1).map((c) => `${c} = v.${c}`).join(', ')}
-         FROM v WHERE monitor_state.monitor_id = v.monitor_id`,
-        part.flat(),
-      );
-    }
+    await writeStatesIn(tx, stateRows);
     await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
-    for (const a of incidents.attach) {
-      await tx.query(
-        `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})`,
-        [a.id, a.monitorId, a.since, a.until, ...RUN_KINDS],
-      );
-    }
+    for (const a of incidents.attach) await this.events.attachRunIn(tx, a.id, { monitorId: a.monitorId, since: a.since, until: a.until, kinds: RUN_KINDS });
     if (this.alertSink && this.writing.alerts > 0) await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
   }
 

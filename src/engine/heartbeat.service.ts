@@ -9,7 +9,7 @@ import { sha256 } from '../common/tokens';
 import { addressBucket } from '../common/client-ip';
 import { CLOCK, Clock } from '../common/clock';
 import { RateLimiter } from '../common/rate-limit';
-import { Database } from '../db/database';
+import { MonitorsRepository } from '../catalog/monitors.repository';
 import { ReadCacheMap } from '../db/read-cache';
 import { EventBus } from '../events/event-bus';
 import { CheckResult, NO_PHASES } from '../probes/check-result';
@@ -31,7 +31,7 @@ export class HeartbeatService {
   private readonly unknownPerIp = new RateLimiter(60);
 
   constructor(
-    private readonly db: Database,
+    private readonly monitors: MonitorsRepository,
     private readonly engine: EngineService,
     bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -80,10 +80,7 @@ export class HeartbeatService {
   private lookup(token: string): Promise<number | null> {
     return this.ids.get(
       token,
-      async () => {
-        const rows = (await this.db.read("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [sha256(token)])) as { id: number }[];
-        return rows[0]?.id ?? null;
-      },
+      () => this.monitors.heartbeatIdByTokenHash(sha256(token)),
       isKnown,
     );
   }

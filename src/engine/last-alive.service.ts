@@ -69,8 +69,8 @@ export class LastAliveService implements OnApplicationShutdown {
    * first start after a restore (restore removes the mark; every start writes one).
    */
   private async restoreRecord(): Promise<RestoreRecord | null> {
-    const rows = await this.db.read<{ data: string | null }[]>("SELECT data FROM events WHERE kind = 'restored' ORDER BY id DESC LIMIT 1");
-    const data = rows[0]?.data ? (JSON.parse(rows[0].data) as Partial<RestoreRecord>) : null;
+    const text = await this.events.latestData('restored');
+    const data = text ? (JSON.parse(text) as Partial<RestoreRecord>) : null;
     if (!data) return null;
     const replaced = data.replaced && typeof data.replaced.at === 'number' ? { at: data.replaced.at, clean: data.replaced.clean === true } : null;
     return { backup_at: typeof data.backup_at === 'number' ? data.backup_at : null, replaced };

@@ -1,5 +1,6 @@
 import type { CheckRow } from '../history/check-row';
-import { catchUp, durableChange, engineBlob, fromStoredState, LiveMonitor, StoredStateRow, toMonitorState } from './live-monitor';
+import type { StoredStateRow } from '../catalog/monitor-state.table';
+import { catchUp, durableChange, engineBlob, fromStoredState, LiveMonitor, toMonitorState } from './live-monitor';
 import { initialMachineState, MachineState, Policy } from './state-machine';
 
 const T0 = Date.UTC(2026, 10, 1);

@@ -6,6 +6,7 @@ import { CheckRow, fromRow } from '../history/check-row';
 import { isCounted } from '../history/rollup-math';
 import type { MonitorConfig } from '../probes/monitor-config';
 import type { MonitorState } from '../probes/status';
+import type { StoredStateRow } from '../catalog/monitor-state.table';
 import type { CertWarned } from './cert-warnings';
 import type { ResultSource } from './engine.service';
 import { FRESH_COUNTERS, MachineCounters, MachineState, Policy, step } from './state-machine';
@@ -70,8 +71,6 @@ export function engineBlob(m: LiveMonitor): string {
   return JSON.stringify(blob);
 }
 
-/** A `monitor_state` row as stored: the state's columns and the engine's blob. */
-export type StoredStateRow = MonitorState & { engine: string | null };
 
 export interface RestoredState {
   state: MachineState;

@@ -7,11 +7,10 @@
  * Nothing writes these tables before the engine starts (sealing clear-text secrets at start
  * changes how a value is stored, not what it opens to).
  */
-import { startReadTable } from '../db/bulk-read';
 import type { Database } from '../db/database';
-import type { MonitorRow } from '../catalog/monitors.repository';
+import { MonitorRow, startReadMonitorRows } from '../catalog/monitors.repository';
 import { LatestCheck, startLatestChecks } from '../history/latest-checks';
-import type { StoredStateRow } from './live-monitor';
+import { startReadStoredStates, StoredStateRow } from '../catalog/monitor-state.table';
 
 export const ENGINE_START_READS = Symbol('EngineStartReads');
 
@@ -25,8 +24,8 @@ export interface EngineStartReads {
 export async function startEngineReads(db: Database): Promise<EngineStartReads> {
   const [latest, monitors, states] = await Promise.all([
     startLatestChecks(db),
-    startReadTable<MonitorRow>(db, 'monitors'),
-    startReadTable<StoredStateRow>(db, 'monitor_state'),
+    startReadMonitorRows(db),
+    startReadStoredStates(db),
   ]);
   const reads = { latest: latest.rows, monitors: monitors.rows, states: states.rows };
   // Awaited by the engine's start; a start that fails before it must not leave them unhandled.

@@ -59,4 +59,42 @@ describe('EventsService: writing lines', () => {
     ).rejects.toThrow('later step failed');
     expect(await rows()).toEqual([]);
   });
+
+  describe('an incident\'s lines', () => {
+    const run = { monitorId: 7, since: 1000, until: 3000, kinds: ['failing', 'path'] };
+    beforeEach(async () => {
+      await db.tx((m) =>
+        events.recordAllIn(m, [
+          { kind: 'failing', text: 'run starts', monitorId: 7, at: 1000 },
+          { kind: 'path', text: 'path changed', monitorId: 7, at: 2000 },
+          { kind: 'monitor_updated', text: 'renamed (not a run kind)', monitorId: 7, at: 2500 },
+          { kind: 'failing', text: 'another monitor', monitorId: 8, at: 2000 },
+          { kind: 'failing', text: 'after Down', monitorId: 7, at: 3500 },
+          { kind: 'down', text: 'down', monitorId: 7, incidentId: 5, at: 3000 },
+        ]),
+      );
+    });
+    const texts = async (r: typeof run | null) => (await events.incidentLines(5, r)).map((l) => l.text);
+
+    it.each<[string, typeof run | null, string[]]>([
+      ['with its id only, once written', null, ['down']],
+      ['with its failure run, before it is written', run, ['run starts', 'path changed', 'down']],
+    ])('reads them %s', async (_name, r, expected) => {
+      expect(await texts(r)).toEqual(expected);
+    });
+
+    it('ties the failure run to the incident when it is written', async () => {
+      await db.tx((m) => events.attachRunIn(m, 5, run));
+      expect(await texts(null)).toEqual(['run starts', 'path changed', 'down']);
+    });
+  });
+
+  it.each<[string, EventInput[], string | null]>([
+    ['none of the kind', [{ kind: 'up', text: 'up', data: { a: 1 } }], null],
+    ['the newest one', [{ kind: 'restored', text: 'one', data: { n: 1 } }, { kind: 'restored', text: 'two', data: { n: 2 } }], '{"n":2}'],
+    ['the newest one, without data', [{ kind: 'restored', text: 'one', data: { n: 1 } }, { kind: 'restored', text: 'two' }], null],
+  ])('gives the data of the newest line of a kind: %s', async (_name, input, expected) => {
+    await db.tx((m) => events.recordAllIn(m, input));
+    expect(await events.latestData('restored')).toBe(expected);
+  });
 });

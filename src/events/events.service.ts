@@ -1,4 +1,9 @@
-/** The timeline: writes its lines (inside the caller's transaction where a change has one) and reads them for GET /events. */
+/**
+ * The timeline (the `events` table): writes its lines (inside the caller's transaction where a
+ * change has one), reads them for GET /events and for an incident's timeline, and ties the lines
+ * of a failure run to the incident it became. Every statement on the table is here (the one
+ * exception: `farsight restore` writes its `restored` line before the service runs, restore-record.ts).
+ */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
@@ -20,6 +25,23 @@ export interface EventInput {
 
 /** 7 parameters a line: 700 a statement, well under SQLite's limit. */
 const EVENTS_PER_INSERT = 100;
+
+/** A line's columns besides its id, as the batched INSERT writes them and EventRow reads them. */
+const LINE_COLUMNS = ['at', 'kind', 'monitor_id', 'incident_id', 'actor', 'text', 'data'] as const satisfies readonly (keyof EventRow)[];
+const INSERT_LINES = `INSERT INTO events (${LINE_COLUMNS.join(', ')}) VALUES `;
+const INSERT_ONE = `(${LINE_COLUMNS.map(() => '?').join(', ')})`;
+const SELECT_LINES = `SELECT id, ${LINE_COLUMNS.join(', ')} FROM events`;
+
+/** A line of an incident's timeline, as its answer shows it (with the id that orders equal times). */
+export type IncidentLine = Pick<EventRow, 'id' | 'at' | 'kind' | 'text'>;
+
+/** An incident's failure run: the lines of these kinds its monitor had from its first failed check to Down. */
+export interface FailureRun {
+  monitorId: number;
+  since: number;
+  until: number;
+  kinds: readonly string[];
+}
 
 @Injectable()
 export class EventsService {
@@ -52,7 +74,7 @@ export class EventsService {
     for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
       const part = events.slice(i, i + EVENTS_PER_INSERT);
       await m.query(
-        `INSERT INTO events (at, kind, monitor_id, incident_id, actor, text, data) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        INSERT_LINES + part.map(() => INSERT_ONE).join(', '),
         part.flatMap((e) => [e.at ?? now, e.kind, e.monitorId ?? null, e.incidentId ?? null, e.actor ?? null, e.text, e.data ? JSON.stringify(e.data) : null]),
       );
     }
@@ -84,9 +106,36 @@ export class EventsService {
       params.push(before.at, before.at, before.id);
     }
     const rows = await this.db.read<EventRow[]>(
-      `SELECT id, at, kind, monitor_id, incident_id, actor, text, data FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`,
+      `${SELECT_LINES} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`,
       [...params, limit + 1],
     );
     return toPage(rows, limit, toTimelineItem, (r) => TIME_ID_CURSOR.format({ at: r.at, id: r.id }));
+  }
+
+  /** Inside the writer's transaction: the lines of a new incident's failure run, written before it opened, join its timeline. */
+  async attachRunIn(tx: EntityManager, incidentId: number, run: FailureRun): Promise<void> {
+    await tx.query(
+      `UPDATE events SET incident_id = ? WHERE monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${run.kinds.map(() => '?').join(', ')})`,
+      [incidentId, run.monitorId, run.since, run.until, ...run.kinds],
+    );
+  }
+
+  /**
+   * An incident's lines, oldest first; with `run`, those of its failure run that do not carry its
+   * id yet (the incident is not written, so attachRunIn has not run).
+   */
+  incidentLines(incidentId: number, run: FailureRun | null): Promise<IncidentLine[]> {
+    return this.db.read<IncidentLine[]>(
+      run === null
+        ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
+        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${run.kinds.map(() => '?').join(', ')})) ORDER BY at, id`,
+      run === null ? [incidentId] : [incidentId, run.monitorId, run.since, run.until, ...run.kinds],
+    );
+  }
+
+  /** The `data` text of the newest line of this kind, or null (none, or none with data). */
+  async latestData(kind: EventKind): Promise<string | null> {
+    const rows = await this.db.read<{ data: string | null }[]>('SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1', [kind]);
+    return rows[0]?.data ?? null;
   }
 }

@@ -7,7 +7,7 @@ import { toIso } from '../common/time';
 export const END_REASONS = ['recovered', 'paused', 'deleted', 'config_changed'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
-/** The incidents table row (the engine writes the first group of fields, PATCH the last two). */
+/** The incidents table row (the engine writes the first group of fields, PATCH the last two; incidents.table.ts). */
 export interface IncidentRow {
   id: number;
   monitor_id: number;
@@ -27,12 +27,6 @@ export interface IncidentRow {
   acknowledged_at: number | null;
   note: string | null;
 }
-
-/** The columns the engine owns: written on open, on every failed check while open, and on close. */
-export const ENGINE_INCIDENT_COLUMNS = [
-  'id', 'monitor_id', 'monitor_name', 'started_at', 'down_at', 'ended_at', 'end_reason',
-  'cause_code', 'cause_message', 'last_error_code', 'last_error_message', 'fails',
-] as const;
 
 export interface ErrorObject {
   code: string;

@@ -17,6 +17,7 @@ import { RUN_KINDS } from '../engine/incident-book';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { IncidentAnswer, IncidentRow, toIncidentAnswer } from '../events/incident';
+import { incidentById, listIncidents, setAcknowledgementIn } from '../events/incidents.table';
 import { HistoryService } from '../history/history.service';
 import { CheckResultDto } from '../probes/check-result';
 import { CheckWriter } from '../history/writer';
@@ -29,11 +30,6 @@ export interface IncidentDetail extends IncidentAnswer {
   checks: CheckResultDto[];
   timeline: { at: string; kind: string; text: string }[];
 }
-
-/** The name shown is the monitor's current one; a deleted monitor's is the one the incident kept. */
-const SELECT = `SELECT i.id, i.monitor_id, COALESCE(m.name, i.monitor_name) AS monitor_name, i.started_at, i.down_at, i.ended_at,
-  i.end_reason, i.cause_code, i.cause_message, i.last_error_code, i.last_error_message, i.fails, i.acknowledged_at, i.note
-  FROM incidents i LEFT JOIN monitors m ON m.id = i.monitor_id`;
 
 @Injectable()
 export class IncidentsService {
@@ -51,31 +47,9 @@ export class IncidentsService {
   async list(query: Record<string, unknown>): Promise<Page<IncidentAnswer>> {
     const filter = incidentFilter(query);
     const { limit, before } = pageQuery(query, ID_CURSOR);
-    const where: string[] = [];
-    const params: unknown[] = [];
     // The engine may have ended some that the table still shows open (written within a second).
-    const ended = this.engine.incidents.endedWaiting();
-    const endedIn = ended.length ? `i.id IN (${ended.map(() => '?').join(', ')})` : null;
-    if (filter.state === 'open') {
-      where.push(endedIn ? `i.ended_at IS NULL AND NOT ${endedIn}` : 'i.ended_at IS NULL');
-      params.push(...ended);
-    }
-    if (filter.state === 'closed') {
-      where.push(endedIn ? `(i.ended_at IS NOT NULL OR ${endedIn})` : 'i.ended_at IS NOT NULL');
-      params.push(...ended);
-    }
-    if (filter.monitorId !== null) {
-      where.push('i.monitor_id = ?');
-      params.push(filter.monitorId);
-    }
-    if (before !== null) {
-      where.push('i.id < ?');
-      params.push(before);
-    }
-    const stored = (await this.db.read(`${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`, [
-      ...params,
-      limit + 1,
-    ])) as IncidentRow[];
+    const endedUnwritten = this.engine.incidents.endedWaiting();
+    const stored = await listIncidents(this.db, { ...filter, endedUnwritten, before, limit: limit + 1 });
     // Incidents opened less than a write ago have the highest ids: they lead the first pages.
     const seen = new Set(stored.map((r) => r.id));
     const fresh = this.engine.incidents.unwrittenRows().filter((r) => !seen.has(r.id) && (before === null || r.id < before) && matches(r, filter));
@@ -110,7 +84,7 @@ export class IncidentsService {
     if (out.line) {
       const line = out.line;
       await this.db.tx(async (m) => {
-        await m.query('UPDATE incidents SET acknowledged_at = ?, note = ? WHERE id = ?', [out.acknowledged_at, out.note, row.id]);
+        await setAcknowledgementIn(m, row.id, out.acknowledged_at, out.note);
         await this.events.recordIn(m, {
           kind: line.kind,
           at: now,
@@ -130,7 +104,7 @@ export class IncidentsService {
 
   private async find(ref: string): Promise<{ row: IncidentRow; written: boolean }> {
     const id = parseId(ref, 'incident');
-    const [stored] = (await this.db.read(`${SELECT} WHERE i.id = ?`, [id])) as IncidentRow[];
+    const stored = await incidentById(this.db, id);
     if (stored) return { row: this.live(stored), written: true };
     const pending = this.engine.incidents.byId(id);
     if (pending && !pending.written) return pending;
@@ -155,12 +129,7 @@ export class IncidentsService {
   /** Its lines in time order, those waiting for the next write included. */
   private async timeline(row: IncidentRow, written: boolean): Promise<IncidentDetail['timeline']> {
     // Until the incident is written, lines of its failure run do not carry its id yet.
-    const rows = (await this.db.read(
-      written
-        ? 'SELECT id, at, kind, text FROM events WHERE incident_id = ? ORDER BY at, id'
-        : `SELECT id, at, kind, text FROM events WHERE incident_id = ? OR (monitor_id = ? AND incident_id IS NULL AND at >= ? AND at <= ? AND kind IN (${RUN_KINDS.map(() => '?').join(', ')})) ORDER BY at, id`,
-      written ? [row.id] : [row.id, row.monitor_id, row.started_at, row.down_at, ...RUN_KINDS],
-    )) as { id: number; at: number; kind: string; text: string }[];
+    const rows = await this.events.incidentLines(row.id, written ? null : { monitorId: row.monitor_id, since: row.started_at, until: row.down_at, kinds: RUN_KINDS });
     const lines = rows.map((r) => ({ at: r.at, kind: r.kind, text: r.text }));
     const pending = this.engine
       .pendingLines()

@@ -19,6 +19,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';
 import { SettingsService } from '../settings/settings.service';
+import { emailsSentSince, insertDeliveryIn } from './deliveries.table';
 import type { MailTransport, SendResult } from './mail-types';
 import type { RenderedMail } from './owner-mail';
 
@@ -69,7 +70,7 @@ export class MailService {
     const now = this.clock.now();
     const offset = s.tz_offset_min * 60_000;
     const day = Math.floor((now + offset) / DAY_MS) * DAY_MS - offset;
-    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [day])) as { n: number }[];
+    const n = await emailsSentSince(this.db, day);
     return { sent: n, cap: s.daily_cap, reached: n >= s.daily_cap, day };
   }
 
@@ -111,11 +112,9 @@ export class MailService {
       result = { ok: false, provider: null, status: null, error: `the mail path failed unexpectedly (${err instanceof Error ? err.name : 'unknown error'})`, permanent: false };
     }
     try {
+      const { ok, provider, status, error } = result;
       await this.db.tx((m) =>
-        m.query(
-          'INSERT INTO deliveries (at, channel_id, channel_name, ok, provider, status, error, summary, outbox_id, monitor_ids, email) VALUES (?, NULL, ?, ?, ?, ?, ?, ?, NULL, NULL, 1)',
-          [this.clock.now(), ROW_NAMES[kind], result.ok ? 1 : 0, result.provider, result.status, result.error, summary],
-        ),
+        insertDeliveryIn(m, { at: this.clock.now(), channel_id: null, channel_name: ROW_NAMES[kind], ok, provider, status, error, summary, outbox_id: null, monitor_ids: null, email: true }),
       );
     } catch (err) {
       this.log.error(`could not record the ${ROW_NAMES[kind]} email: ${err instanceof Error ? err.message : String(err)}`);
