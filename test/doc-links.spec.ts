@@ -52,7 +52,7 @@ const made = fs
   .map((l) => l.trim().replace(/^\//, ''))
   .filter((l) => l.includes('/') && !l.startsWith('#'));
 
-/** `test/storage/fold-crash` names test/storage/fold-crash.e2e-spec.ts. */
+/** `test/history/fold-crash` names test/history/fold-crash.e2e-spec.ts. */
 const ENDINGS = ['', '.ts', '.js', '.spec.ts', '.e2e-spec.ts'];
 
 function problem(file: string, c: Citation): string | null {
