@@ -33,6 +33,7 @@ import { loadSavedPublicUrl } from './settings/public-url';
 import { DataDirLock } from './db/data-dir-lock';
 import { PRIVATE_FILE_MODE, prepareDataDir } from './db/data-dir';
 import { databasePath, openDatabase } from './db/data-source';
+import { ENTITIES } from './entities';
 import { Database } from './db/database';
 import { readColumns } from './db/bulk-read';
 import { startEngineReads } from './engine/start-reads';
@@ -104,7 +105,7 @@ async function serve(config: AppConfig): Promise<number> {
     cleanups.unshift(() => lock.release());
     // Before the database and the engine: a port in use is the most common failure and costs nothing to find.
     await assertCanListen(config.listen);
-    const db = new Database(await openDatabase(config.dataDir));
+    const db = new Database(await openDatabase(config.dataDir, ENTITIES));
     cleanups.unshift(() => db.close());
     // The column names the engine's start reads need, read beside the secret key's check.
     readColumns(db).catch(() => undefined);
@@ -259,7 +260,7 @@ async function backup(config: AppConfig, db: Database, file: string): Promise<nu
 
 async function withDatabase(config: AppConfig, fn: (db: Database) => Promise<number>): Promise<number> {
   try {
-    const db = new Database(await openDatabase(config.dataDir));
+    const db = new Database(await openDatabase(config.dataDir, ENTITIES));
     try {
       // The links printed (setup-link, enroll-link) use the address saved at setup, as `serve` does.
       await loadSavedPublicUrl(db, config);

@@ -31,15 +31,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   dashboard: ['status', 'catalog', 'auth', 'events', 'common', 'config'],
 };
 
-/**
- * The only imports allowed against the layering, each with its reason. The TypeORM entity list
- * must name every module's entities once, and the data source in db/ needs it.
- */
-const EXCEPTIONS: Record<string, string> = {
-  'db/entities.ts -> auth': 'the entity list names every module\'s entities',
-  'db/entities.ts -> events': 'the entity list names every module\'s entities',
-};
-
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
@@ -72,14 +63,8 @@ describe('module layering', () => {
   it('has no import against the layering', () => {
     const wrong = edges
       .filter((e) => e.from !== e.to && e.from !== 'app' && !MAY_IMPORT[e.from]?.includes(e.to))
-      .map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`)
-      .filter((e) => !(e in EXCEPTIONS));
+      .map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`);
     expect([...new Set(wrong)].sort()).toEqual([]);
-  });
-
-  it('uses each listed exception (a stale one is removed)', () => {
-    const used = new Set(edges.map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`));
-    expect(Object.keys(EXCEPTIONS).filter((x) => !used.has(x))).toEqual([]);
   });
 
   it('lists a layering without cycles', () => {

@@ -7,6 +7,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import { isIdText, isSlug } from '../common/ids';
 import { isSealed, SEALED_PREFIX, SECRET_BOX, SecretBox, SecretBoxError } from '../db/secret-box';
 import { mapSecrets } from '../common/secret-fields';
 import { Database } from '../db/database';
@@ -229,8 +230,8 @@ export class MonitorsRepository implements OnModuleInit {
     let found: StoredMonitor | null = null;
     if (ref.startsWith('slug:')) {
       const slug = ref.slice(5);
-      if (/^[a-z0-9-]{1,60}$/.test(slug)) found = await this.findBySlug(slug);
-    } else if (/^[1-9]\d{0,14}$/.test(ref)) {
+      if (isSlug(slug)) found = await this.findBySlug(slug);
+    } else if (isIdText(ref)) {
       found = await this.findById(Number(ref));
     }
     if (!found) throw ApiError.notFound('monitor');

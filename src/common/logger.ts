@@ -2,58 +2,20 @@
  * Plain one-line logs for journald and terminals: `<time> <LEVEL> [context] message`, no colours.
  * Nest's start-up chatter (module wiring, route mapping) only shows at debug.
  *
- * Every warning and error, whatever the log level, is also kept in a ring of the last 50
- * (`recentProblems`) for GET /diagnostics, with anything that looks like a secret masked
+ * Every warning and error, whatever the log level, is also kept in the ring of recent problems
+ * (common/recent-problems.ts) for GET /diagnostics, with anything that looks like a secret masked
  * (maskSecretsInText): the ring is readable with a `read` key, the journal is not.
  */
 import { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/config';
+import { LoggedProblem, ProblemRing, recentProblems } from './recent-problems';
 import { MASK } from './secrets';
 
 const RANK: Record<string, number> = { fatal: 0, error: 0, warn: 1, log: 2, debug: 3, verbose: 3 };
 const LIMIT: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 const CHATTY = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
-/** One warning or error as the ring keeps it. */
-export interface LoggedProblem {
-  /** RFC 3339, as in the log line. */
-  at: string;
-  level: 'warn' | 'error';
-  context: string;
-  /** The message's first line, secrets masked, at most 500 characters. */
-  message: string;
-}
-
-export const PROBLEM_RING_SIZE = 50;
 const PROBLEM_MAX_CHARS = 500;
-
-/** The last `size` problems, oldest overwritten first. */
-export class ProblemRing {
-  private readonly items: LoggedProblem[] = [];
-  private next = 0;
-
-  constructor(private readonly size = PROBLEM_RING_SIZE) {}
-
-  add(p: LoggedProblem): void {
-    if (this.items.length < this.size) this.items.push(p);
-    else this.items[this.next] = p;
-    this.next = (this.next + 1) % this.size;
-  }
-
-  /** Newest first. */
-  list(): LoggedProblem[] {
-    const n = this.items.length;
-    const out: LoggedProblem[] = [];
-    for (let i = 1; i <= n; i++) out.push({ ...this.items[(this.next - i + n * 2) % n] });
-    return out;
-  }
-}
-
-/**
- * The ring every LineLogger of this process feeds by default. Logging is process-wide (Nest's
- * Logger is static), so its ring is too.
- */
-export const recentProblems = new ProblemRing();
 
 /** Names of things that hold secrets, as they appear in query strings, headers and `name=value` text. */
 const SECRET_NAME = '[A-Za-z0-9_.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|signature|sig|auth|session|cookie|credential)[A-Za-z0-9_.-]*';

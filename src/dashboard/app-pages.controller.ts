@@ -9,6 +9,7 @@ import type { Request, Response } from 'express';
 import { Public } from '../common/access';
 import { ApiError } from '../common/api-error';
 import { readCookie } from '../common/cookies';
+import { isIdText } from '../common/ids';
 import type { AppRequest } from '../common/request-context';
 import { isSafeAssetName } from '../common/static-files';
 import { readResource } from '../common/resources';
@@ -31,7 +32,6 @@ import { kindGroups, kindWordsJson } from './timeline-kinds';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
-const ID = /^[1-9][0-9]{0,15}$/;
 /**
  * The overview's first API requests (overview.js loadAll and api.js getAll), named in its HTML as
  * `preload` links: they start while its modules load instead of after. Each must be the exact
@@ -101,13 +101,13 @@ export class AppPagesController {
 
   @Get('monitors/:id')
   async monitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    if (!ID.test(id)) throw ApiError.notFound('monitor');
+    if (!isIdText(id)) throw ApiError.notFound('monitor');
     await this.page(req, res, 'overview', 'Monitor', 'monitor', { monitorId: id });
   }
 
   @Get('monitors/:id/edit')
   async editMonitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    if (!ID.test(id)) throw ApiError.notFound('monitor');
+    if (!isIdText(id)) throw ApiError.notFound('monitor');
     await this.page(req, res, 'overview', 'Edit the monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Save the changes', back: `/monitors/${id}`, monitorId: id });
   }
 
@@ -118,7 +118,7 @@ export class AppPagesController {
 
   @Get('incidents/:id')
   async incident(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    if (!ID.test(id)) throw ApiError.notFound('incident');
+    if (!isIdText(id)) throw ApiError.notFound('incident');
     await this.page(req, res, 'incidents', 'Incident', 'incident', { incidentId: id, kindWords: kindWordsJson() });
   }
 

@@ -7,11 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { damagedDatabase, databaseFailure, StartupError } from '../config/startup-failures';
 import { prepareDataDir, ensurePrivateFile, restrictExisting } from './data-dir';
 import { databaseHeaderProblem, HEADER_BYTES } from './database-header';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export const DB_FILE = 'farsight.db';
@@ -39,7 +38,12 @@ export function databasePath(dataDir: string): string {
   return path.join(dataDir, DB_FILE);
 }
 
-export async function openDatabase(dataDir: string): Promise<DataSource> {
+/**
+ * `entities`: the TypeORM entities the connection maps, the composition's list (src/entities.ts)
+ * for the service; none for a database read and written in plain SQL only (db/ names no feature
+ * module, so it cannot supply them itself).
+ */
+export async function openDatabase(dataDir: string, entities: DataSourceOptions['entities'] = []): Promise<DataSource> {
   prepareDataDir(dataDir);
   const file = databasePath(dataDir);
   // Created (or tightened) to 0600 before SQLite opens it: SQLite gives -wal and -shm the same mode.
@@ -53,7 +57,7 @@ export async function openDatabase(dataDir: string): Promise<DataSource> {
     // TypeORM calls driver.verbose(), which wraps every query in stack capture and argument
     // formatting (~10 % of the engine's CPU); this driver's verbose() leaves sqlite3 as it is.
     driver: quietSqlite3,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,

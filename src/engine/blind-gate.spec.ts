@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { FakeClock } from '../common/clock';
 import { loadConfig } from '../config/config';
 import { openDatabase } from '../db/data-source';
+import { ENTITIES } from '../entities';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
@@ -67,7 +68,7 @@ describe('BlindGate', () => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-blind-'));
-    db = new Database(await openDatabase(dir));
+    db = new Database(await openDatabase(dir, ENTITIES));
     clock = new FakeClock(T0);
     bus = new EventBus();
     heard = [];

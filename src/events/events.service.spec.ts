@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeClock } from '../common/clock';
 import { openDatabase } from '../db/data-source';
+import { ENTITIES } from '../entities';
 import { Database } from '../db/database';
 import { EventInput, EventsService } from './events.service';
 
@@ -14,7 +15,7 @@ describe('EventsService: writing lines', () => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-events-'));
-    db = new Database(await openDatabase(dir));
+    db = new Database(await openDatabase(dir, ENTITIES));
     events = new EventsService(db, clock);
   });
 

@@ -10,6 +10,7 @@ import { randomToken, sha256 } from '../common/tokens';
 import { API_ROOT } from '../common/routes';
 import { ShownOnce, shownOnce } from '../common/shown-once';
 import { ApiError, FieldError } from '../common/api-error';
+import { isSlug } from '../common/ids';
 import { CLOCK, Clock } from '../common/clock';
 import { commaLedJson, ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
@@ -181,7 +182,7 @@ export class MonitorsService {
    * changed between the first read and the transaction).
    */
   async putBySlug(slug: string, body: unknown, caller: Caller | null): Promise<{ created: boolean; monitor: MonitorAnswer }> {
-    if (!/^[a-z0-9-]{1,60}$/.test(slug)) throw ApiError.notFound('monitor');
+    if (!isSlug(slug)) throw ApiError.notFound('monitor');
     requireObjectBody(body);
     // The path names the monitor: a slug in the body must repeat it; null means "the default", which is the path's.
     if (body.slug !== undefined && body.slug !== null && body.slug !== slug) {

@@ -6,6 +6,7 @@
  */
 import { ERROR_STATUS } from '../common/api-error';
 import { JsonSchema, SchemaSet } from '../common/common.schema';
+import { ID_PATTERN } from '../common/ids';
 import { IDEMPOTENCY_WINDOW_MS } from '../common/idempotency';
 import type { Answer, RouteDoc } from './route-doc';
 
@@ -33,6 +34,11 @@ const PATH_PARAMS: Record<string, string> = {
   file: 'a file name',
   page: 'a page name',
   ip: 'the address',
+};
+
+/** Schemas of path parameters that rows do not give: every `{id}` is read by common/ids.ts. */
+const PATH_SCHEMAS: Record<string, JsonSchema> = {
+  id: { type: 'string', pattern: ID_PATTERN },
 };
 
 const TAGS: { name: string; description: string }[] = [
@@ -144,7 +150,7 @@ function operation(r: RouteDoc): Record<string, unknown> {
   const params: Record<string, unknown>[] = [];
   for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
     const p = r.params?.[name];
-    params.push({ name, in: 'path', required: true, description: p?.description ?? PATH_PARAMS[name] ?? name, schema: p?.schema ?? { type: 'string' } });
+    params.push({ name, in: 'path', required: true, description: p?.description ?? PATH_PARAMS[name] ?? name, schema: p?.schema ?? PATH_SCHEMAS[name] ?? { type: 'string' } });
   }
   for (const q of r.query ?? []) params.push({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema });
   if (r.method === 'post' && r.access.public !== true) params.push({ $ref: '#/components/parameters/IdempotencyKey' });

@@ -1,25 +1,6 @@
-import { accentColours, contrast, SURFACES, themeCss } from './accent';
 import { drawChart, niceCeil } from './chart';
-import { pickEncoding } from '../common/accept-encoding';
 import { historyWindow, parseBefore } from './history-pages';
 import { assignPageNames, pageName, pagePath } from './page-names';
-
-describe('pickEncoding', () => {
-  it.each([
-    [undefined, 'identity'],
-    ['', 'identity'],
-    ['gzip', 'gzip'],
-    ['gzip, deflate, br', 'br'],
-    ['br;q=0, gzip', 'gzip'],
-    ['br;q=0.5, gzip;q=0.8', 'gzip'],
-    ['*', 'br'],
-    ['*;q=0, gzip', 'gzip'],
-    ['identity', 'identity'],
-    ['deflate', 'identity'],
-    ['x-gzip', 'gzip'],
-    ['gzip;q=0', 'identity'],
-  ])('%j -> %s', (header, enc) => expect(pickEncoding(header)).toBe(enc));
-});
 
 describe('page names', () => {
   it.each([
@@ -40,30 +21,6 @@ describe('page names', () => {
 
   it('encodes the path', () => {
     expect(pagePath('café-bar')).toBe('/status/caf%C3%A9-bar');
-  });
-});
-
-describe('accent colours', () => {
-  it.each(['#564be6', '#ffff00', '#00ff00', '#ffffff', '#000000', '#7f7f7f', '#e11d48', '#0ea5e9'])(
-    '%s gives links that read on every surface and a filled colour that reads under its text',
-    (hex) => {
-      for (const theme of ['light', 'dark'] as const) {
-        const c = accentColours(hex, theme);
-        for (const bg of SURFACES[theme]) expect(contrast(c.ink, bg)).toBeGreaterThanOrEqual(4.5);
-        expect(contrast(c.solid, c.on)).toBeGreaterThanOrEqual(4.5);
-      }
-    },
-  );
-
-  it('keeps an accent that already reads as it is', () => {
-    expect(accentColours('#564be6', 'light')).toMatchObject({ ink: '#564be6', solid: '#564be6', on: '#ffffff' });
-  });
-
-  it('writes the light, dark and automatic themes', () => {
-    const css = themeCss('#564be6');
-    expect(css).toContain(':root{--ac:#564be6;');
-    expect(css).toContain(':root[data-theme=dark]{');
-    expect(css).toContain('@media (prefers-color-scheme:dark){:root[data-theme=auto]{');
   });
 });
 

@@ -7,7 +7,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as fs from 'node:fs';
 import { CLOCK, Clock } from '../common/clock';
-import { recentProblems, LoggedProblem } from '../common/logger';
+import { recentProblems, LoggedProblem } from '../common/recent-problems';
 import { toIso } from '../common/time';
 import { VERSION } from '../common/version';
 import type { AppConfig } from '../config/config';

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { FakeClock } from '../../src/common/clock';
 import { formatWhen } from '../../src/common/time';
 import { openDatabase } from '../../src/db/data-source';
+import { ENTITIES } from '../../src/entities';
 import { Database } from '../../src/db/database';
 import { BlindGate } from '../../src/engine/blind-gate';
 import { probeCanaries } from '../../src/engine/canaries';
@@ -269,7 +270,7 @@ describe('offline periods', () => {
   });
 
   it('emits the offline period on the bus for the alerts, once, at start', async () => {
-    const db = new Database(await openDatabase(dataDir));
+    const db = new Database(await openDatabase(dataDir, ENTITIES));
     try {
       await db.query('INSERT INTO last_alive (id, at, clean) VALUES (1, ?, 0)', [START]);
       clock.advance(HOUR);

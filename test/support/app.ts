@@ -16,6 +16,7 @@ import { FakeClock } from '../../src/common/clock';
 import { LineLogger } from '../../src/common/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/data-source';
+import { ENTITIES } from '../../src/entities';
 import { Database } from '../../src/db/database';
 import { loadSecretBox } from '../../src/db/secret-key';
 import { sealedSecretSample } from '../../src/catalog/monitors.repository';
@@ -60,7 +61,7 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     ...env,
   });
   const clock = opts.clock ?? new FakeClock(Date.UTC(2026, 10, 1, 12, 0, 0));
-  const db = new Database(await openDatabase(dataDir));
+  const db = new Database(await openDatabase(dataDir, ENTITIES));
   // As `serve` does: the key file in the data dir (or FARSIGHT_SECRET_KEY_FILE), created on first start.
   const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
   const logs: string[] = [];

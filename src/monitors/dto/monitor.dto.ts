@@ -4,14 +4,13 @@ import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
   Min, ValidateNested,
 } from '../../common/class-validator';
+import { SLUG } from '../../common/ids';
 import { IsName, IsText, Nullable } from '../../common/validators';
 import { MONITOR_KINDS, MonitorKind } from '../../probes/kinds';
 import type { CommonSettings } from '../../probes/monitor-config';
 import {
   DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
 } from './kind-settings.dto';
-
-export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;
 
 /**
  * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
@@ -21,7 +20,7 @@ export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;
  */
 export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> {
   @IsString() @Length(1, 100) @IsName() name!: string;
-  @IsOptional() @IsString() @Matches(SLUG_PATTERN, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
+  @IsOptional() @IsString() @Matches(SLUG, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
   @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: MonitorKind;
   @Nullable() @IsString() @MaxLength(60) @IsText() group!: string | null;
   @IsArray() @ArrayMaxSize(20) @ArrayUnique({ message: 'must not repeat a tag' }) @IsString({ each: true }) @Length(1, 30, { each: true })

@@ -1,5 +1,6 @@
 /** Spec "Endpoints → Monitors". */
 import { ref, str } from '../../common/common.schema';
+import { MONITOR_REF_PATTERN, SLUG_PATTERN } from '../../common/ids';
 import { HISTORY_QUERIES } from '../../history/history.schema';
 import { MONITOR_LIST_QUERY } from '../../monitors/monitor.schema';
 import type { RouteDoc } from '../route-doc';
@@ -8,7 +9,7 @@ const API = '/api/v1';
 const tag = 'Monitors';
 const write = { scope: 'write' } as const;
 const read = { scope: 'read' } as const;
-const ID = { id: { schema: str({ pattern: '^([1-9][0-9]*|slug:[a-z0-9-]{1,60})$' }), description: 'the monitor\'s id, or `slug:<slug>`' } };
+const ID = { id: { schema: str({ pattern: MONITOR_REF_PATTERN }), description: 'the monitor\'s id, or `slug:<slug>`' } };
 const EMPTY = { schema: ref('Empty'), required: false, description: 'optional empty object' };
 const monitor = (description: string) => ({ description, schema: ref('Monitor') });
 
@@ -28,7 +29,7 @@ export const MONITOR_ROUTES: RouteDoc[] = [
   { method: 'delete', path: `${API}/monitors/{id}`, id: 'deleteMonitor', tag, summary: 'Delete a monitor and its history', access: { ...write, stepUp: true }, params: ID, answers: { 200: { description: 'deleted', schema: ref('Ok') } } },
   {
     method: 'put', path: `${API}/monitors/by-slug/{slug}`, id: 'putMonitorBySlug', tag, summary: 'Create or replace a monitor by slug', access: write,
-    params: { slug: { schema: str({ pattern: '^[a-z0-9-]{1,60}$' }), description: 'the slug' } },
+    params: { slug: { schema: str({ pattern: SLUG_PATTERN }), description: 'the slug' } },
     description: 'Idempotent: the same body twice leaves one monitor.', body: { schema: ref('MonitorInput') },
     answers: { 200: monitor('replaced'), 201: monitor('created') },
   },

@@ -22,7 +22,7 @@ const ping = (method: 'get' | 'post' | 'head', id: string): RouteDoc => ({
 });
 const page = (description: string): Answer => ({ description, type: 'text/html', schema: str() });
 const SIGN_IN = { description: 'signed out: to the sign-in page', type: 'text/plain', schema: str() };
-const ID = (what: string) => ({ id: { schema: str({ pattern: '^[1-9][0-9]{0,15}$' }), description: `the ${what}'s id` } });
+const ID = (what: string) => ({ id: { description: `the ${what}'s id` } });
 /** A page of the dashboard (docs/dashboard.md): the owner's, so signed out it sends the browser to /signin. */
 const dashboardPage = (path: string, id: string, summary: string, talksTo: string, params?: RouteDoc['params']): RouteDoc => ({
   method: 'get', path, id, tag: 'Public', summary, access: pub, ...(params ? { params } : {}),
