@@ -11,7 +11,7 @@ import { API_ROOT } from '../common/routes';
 import { ShownOnce, shownOnce } from '../common/shown-once';
 import { ApiError, FieldError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { commaLedJson, ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
+import { commaLedJson, ID_CURSOR, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { requireObjectBody } from '../common/validation';
@@ -33,7 +33,7 @@ import type { IncidentRow } from '../events/incident';
 import { MONITOR_KINDS } from '../probes/kinds';
 import { ListedHead, ListedRow, MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
 import { slugify, uniqueSlug } from './slug';
-import { ListCache } from './list-cache';
+import { ListCache, ListPage } from './list-cache';
 import { describeTarget } from '../probes/target';
 
 export type MonitorAnswer = MonitorDto & { heartbeat_url?: ShownOnce };
@@ -61,15 +61,16 @@ export class MonitorsService {
   }
 
   /**
-   * GET /monitors as JSON text. Lists of thousands are read often and change little between two
-   * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change:
-   * serialising was the largest cost of a long list.
+   * A page of GET /monitors. Lists of thousands are read often and change little between two
+   * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change,
+   * and the page with its compressed bodies while its items stay the same (list-cache.ts).
    */
-  async listJson(query: Record<string, unknown>): Promise<Buffer[]> {
+  async listPage(query: Record<string, unknown>): Promise<ListPage> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
     // `status` is matched against the live state, as the answers show it: the stored one can be
     // up to a write (a second) behind, and a monitor that just went down belongs in ?status=down.
     const { status, ...filter } = listFilter(query);
+    const key = JSON.stringify([limit, before, status, filter.kind, filter.group, filter.tag, filter.q]);
     const hasStatus = (id: number, stored: MonitorStatus) => status === undefined || (this.engine.stateOf(id)?.status ?? stored) === status;
     const now = this.clock.now();
     if (filter.q !== undefined) {
@@ -80,7 +81,7 @@ export class MonitorsService {
       });
       const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
       const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
-      return pageJson({ items: page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), next_cursor: page.next_cursor });
+      return this.listed.page(key, page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), page.next_cursor);
     }
     // The page's heads first; whole rows only of the monitors whose kept answer is out of date.
     // With a status, every head after the cursor is read and matched (ids and four columns).
@@ -104,7 +105,7 @@ export class MonitorsService {
       if (json !== null) items.push(json);
     }
     this.listed.trim(2 * (this.engine.size + 1000));
-    return pageJson({ items, next_cursor: page.next_cursor });
+    return this.listed.page(key, items, page.next_cursor);
   }
 
   /** The kept JSON of a listed monitor when its row, live state, stats and muted flag are as when it was made. */
