@@ -23,6 +23,7 @@ import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../service';
 import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
+import { cpuTimes } from '../proc';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../stats';
 
@@ -128,11 +129,19 @@ export const apiScenario: Scenario = {
         if (okCount(probe) !== 1) throw new Error(`${route.label}: ${probe.firstError}`);
         const sample = await route.task(0, new http.Agent());
         const fromUs = monotonicUs();
+        const cpuFrom = cpuMs(service.pid);
         const one = await runLoad({ concurrency: 1, requests, task: route.task });
+        const cpu = (cpuMs(service.pid) - cpuFrom) / requests;
         window ??= { fromUs, toUs: monotonicUs() };
         check(route.label, one);
         const s1 = spread(one.latencies);
-        metrics.push(metric(`${route.label} p50`, s1.p50, 'ms'), metric(`${route.label} p99`, s1.p99, 'ms', route.target));
+        metrics.push(
+          metric(`${route.label} p50`, s1.p50, 'ms'),
+          metric(`${route.label} p99`, s1.p99, 'ms', route.target),
+          // What the service spent (all its threads, its checks meanwhile included): unlike p99, it
+          // hardly moves with what else runs on the machine, so builds compare on a busy one.
+          metric(`${route.label} service CPU per request${route.single ? ' (with its settings change)' : ''}`, cpu, 'ms'),
+        );
         if (!route.single) {
           const many = await runLoad({ concurrency, requests, task: route.task });
           check(route.label, many);
@@ -160,6 +169,11 @@ export const apiScenario: Scenario = {
 };
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+function cpuMs(pid: number): number {
+  const t = cpuTimes(pid);
+  return t.userMs + t.sysMs;
+}
 
 /**
  * Both pages of the full list, as a dashboard that shows every monitor loads it; with `encoding`,
