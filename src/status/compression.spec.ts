@@ -52,14 +52,3 @@ describe('precompressLater', () => {
     spy.mockRestore();
   });
 });
-
-describe('Packed.bodyLater', () => {
-  it.each(['br', 'gzip', 'identity'] as const)('gives body()\'s bytes (%s), compressed once however many ask meanwhile', async (encoding) => {
-    const p = new Packed(TEXT);
-    const [first, second] = await Promise.all([p.bodyLater(encoding), p.bodyLater(encoding)]);
-    expect(second).toBe(first);
-    expect(await p.bodyLater(encoding)).toBe(first);
-    expect(p.body(encoding)).toBe(first);
-    expect(first.equals(new Packed(TEXT).body(encoding))).toBe(true);
-  });
-});

@@ -13,8 +13,6 @@ const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
 export class Packed {
   private br: Buffer | null = null;
   private gz: Buffer | null = null;
-  private brLater: Promise<Buffer> | null = null;
-  private gzLater: Promise<Buffer> | null = null;
   readonly raw: Buffer;
 
   /** `max`: assets compressed once for good (slowest, smallest); `fast`: pages rebuilt every 30 s. */
@@ -26,21 +24,6 @@ export class Packed {
     if (encoding === 'br') return (this.br ??= brotliCompressSync(this.raw, this.brotliOptions()));
     if (encoding === 'gzip') return (this.gz ??= gzipSync(this.raw, this.gzipOptions()));
     return this.raw;
-  }
-
-  /**
-   * body(), compressed on libuv's threads at most once: a page rebuilt every 30 s (or after a
-   * change) is 0.3-1 MB, and brotli of it on the event loop held every other request behind it
-   * for milliseconds. Requests that come meanwhile wait for the same pass.
-   */
-  bodyLater(encoding: Encoding): Promise<Buffer> {
-    if (encoding === 'identity') return Promise.resolve(this.raw);
-    if (encoding === 'br') {
-      if (this.br) return Promise.resolve(this.br);
-      return (this.brLater ??= brotliAsync(this.raw, this.brotliOptions()).then((b) => (this.br ??= b)));
-    }
-    if (this.gz) return Promise.resolve(this.gz);
-    return (this.gzLater ??= gzipAsync(this.raw, this.gzipOptions()).then((g) => (this.gz ??= g)));
   }
 
   /**

@@ -39,26 +39,26 @@ export class PublicStatusController {
     if (!(await this.enabled())) throw ApiError.notFound('status page');
     const packed = await this.pages.json(await this.pages.range(range));
     // Public data without credentials: other sites may show it (a badge, a widget).
-    await send(req, res, packed, 'application/json; charset=utf-8', PAGE_CACHE, { 'Access-Control-Allow-Origin': '*' });
+    send(req, res, packed, 'application/json; charset=utf-8', PAGE_CACHE, { 'Access-Control-Allow-Origin': '*' });
   }
 
   @Get('status')
   async home(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
-    await sendPage(req, res, await this.pages.home(await this.pages.range(range)));
+    sendPage(req, res, await this.pages.home(await this.pages.range(range)));
   }
 
   @Get('status/history')
   async history(@Query('before') before: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
-    await sendPage(req, res, await this.pages.history(before));
+    sendPage(req, res, await this.pages.history(before));
   }
 
   @Get('status/theme.css')
-  theme(@Query('a') a: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  theme(@Query('a') a: unknown, @Req() req: Request, @Res() res: Response): void {
     if (typeof a !== 'string' || !/^[0-9a-fA-F]{6}$/.test(a)) throw ApiError.notFound('theme');
     const asset = this.assets.theme(`#${a.toLowerCase()}`);
-    return send(req, res, asset.packed, asset.type, versioned(req, asset));
+    send(req, res, asset.packed, asset.type, versioned(req, asset));
   }
 
   @Get('status/fonts/:file')
@@ -116,19 +116,19 @@ export class PublicStatusController {
       background_color: s.theme === 'dark' ? '#0d0f14' : '#f6f7f9',
       icons,
     };
-    await send(req, res, new Packed(JSON.stringify(body)), 'application/manifest+json; charset=utf-8', 'no-cache');
+    send(req, res, new Packed(JSON.stringify(body)), 'application/manifest+json; charset=utf-8', 'no-cache');
   }
 
   @Get('status.css')
-  css(@Req() req: Request, @Res() res: Response): Promise<void> {
+  css(@Req() req: Request, @Res() res: Response): void {
     const a = this.assets.css;
-    return send(req, res, a.packed, a.type, versioned(req, a));
+    send(req, res, a.packed, a.type, versioned(req, a));
   }
 
   @Get('status.js')
-  js(@Req() req: Request, @Res() res: Response): Promise<void> {
+  js(@Req() req: Request, @Res() res: Response): void {
     const a = this.assets.js;
-    return send(req, res, a.packed, a.type, versioned(req, a));
+    send(req, res, a.packed, a.type, versioned(req, a));
   }
 
   /** Last: any other name under /status/ is a service's page. */
@@ -137,7 +137,7 @@ export class PublicStatusController {
     if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
     const page = name.length <= 200 ? await this.pages.service(name, await this.pages.range(range)) : null;
     if (!page) return this.missing(req, res, 'There is no service of that name on this status page.');
-    await sendPage(req, res, page);
+    sendPage(req, res, page);
   }
 
   private async sendIcon(req: Request, res: Response, fallback: Asset): Promise<void> {
@@ -155,7 +155,7 @@ export class PublicStatusController {
     const ctx = await this.pages.context(false);
     const html = render('status/missing', { ...chrome(ctx, `Not found · ${ctx.settings.title}`), message }, 'status/layout');
     res.status(404);
-    await send(req, res, new Packed(html), 'text/html; charset=utf-8', 'no-cache', { 'Content-Security-Policy': PAGE_CSP });
+    send(req, res, new Packed(html), 'text/html; charset=utf-8', 'no-cache', { 'Content-Security-Policy': PAGE_CSP });
   }
 }
 
@@ -163,17 +163,14 @@ function versioned(req: Request, a: Asset): string {
   return req.query.v === a.v ? YEAR : 'no-cache';
 }
 
-function sendPage(req: Request, res: Response, packed: Packed): Promise<void> {
-  return send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': PAGE_CSP });
+function sendPage(req: Request, res: Response, packed: Packed): void {
+  send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': PAGE_CSP });
 }
 
-/**
- * Sends a body compressed as the client accepts (brotli, else gzip). A body not compressed yet (a
- * page just built) is compressed on libuv's threads, not on the event loop (Packed.bodyLater).
- */
-async function send(req: Request, res: Response, packed: Packed, type: string, cache: string, headers: Record<string, string> = {}): Promise<void> {
+/** Sends a body compressed as the client accepts (brotli, else gzip). */
+function send(req: Request, res: Response, packed: Packed, type: string, cache: string, headers: Record<string, string> = {}): void {
   const encoding = pickEncoding(req.headers['accept-encoding'] as string | undefined);
-  const body = await packed.bodyLater(encoding);
+  const body = packed.body(encoding);
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', cache);
   res.setHeader('Vary', 'Accept-Encoding');
