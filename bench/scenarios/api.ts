@@ -23,15 +23,26 @@ import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../../harness/service';
 import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
+import { cpuTimes } from '../proc';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../../harness/stats';
 
 const NAME = 'api';
+/**
+ * Issue 33's targets, printed beside their figures: the whole list with 4 clients ≤ 60 ms (and one
+ * client ≤ 50 ms); /status HTML ≤ 20 ms uncached and ≤ 2 ms cached; the public JSON ≤ 10 ms
+ * uncached (≤ 2 ms cached, as the page).
+ */
+const LIST_MS = 50;
+const LIST_4_CLIENTS_MS = 60;
+const PAGE_UNCACHED_MS = 20;
+const CACHED_MS = 2;
+const PUBLIC_JSON_MS = 10;
 
 interface Route {
   label: string;
   target?: Target;
-  /** The target of the p99 with 4 clients (the default --concurrency; issue 18: the whole list, ≤ 100 ms). */
+  /** The target of the p99 with 4 clients (the default --concurrency; issue 33: the whole list, ≤ 60 ms). */
   concurrentTarget?: Target;
   task: LoadTask;
   /** One client only (the uncached routes: each request changes the settings first). */
@@ -89,20 +100,20 @@ export const apiScenario: Scenario = {
 
       const api = `${url}/api/v1`;
       const routes: Route[] = [
-        { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(50), concurrentTarget: atMost(60), task: listAll(api, keys) },
-        { label: `GET /monitors, all ${n}, brotli (as browsers ask)`, target: atMost(50), concurrentTarget: atMost(60), task: listAll(api, keys, 'br, gzip') },
+        { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(LIST_MS), concurrentTarget: atMost(LIST_4_CLIENTS_MS), task: listAll(api, keys) },
+        { label: `GET /monitors, all ${n}, brotli (as browsers ask)`, target: atMost(LIST_MS), concurrentTarget: atMost(LIST_4_CLIENTS_MS), task: listAll(api, keys, 'br, gzip') },
         { label: 'GET /monitors?limit=50 (first page)', task: getTask(() => `${api}/monitors?limit=50`, () => keys.header()) },
         { label: 'GET /monitors/{id}/series?range=90d', task: getTask((i) => `${api}/monitors/${ids[i % ids.length]}/series?range=90d`, () => keys.header()) },
         { label: 'GET /summary', task: getTask(() => `${api}/summary`, () => keys.header()) },
-        { label: 'GET /api/public/status, cached', target: atMost(2), task: status('/api/public/status') },
-        { label: 'GET /api/public/status, uncached', target: atMost(20), task: uncachedTask(`${url}/api/public/status`, api, keys), single: true },
-        { label: 'GET /api/public/status?range=12mo, uncached', target: atMost(20), task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys), single: true },
-        { label: 'GET /status (HTML), cached', target: atMost(2), task: status('/status') },
-        { label: 'GET /status (HTML), cached, brotli', target: atMost(2), task: br('/status') },
-        { label: 'GET /status (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status`, api, keys), single: true },
-        { label: 'GET /status (HTML), uncached, brotli', target: atMost(20), task: uncachedTask(`${url}/status`, api, keys, { 'Accept-Encoding': 'br, gzip' }), single: true },
-        { label: 'GET /status?range=24h (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status?range=24h`, api, keys), single: true },
-        { label: 'GET /status?range=12mo (HTML), uncached', target: atMost(20), task: uncachedTask(`${url}/status?range=12mo`, api, keys), single: true },
+        { label: 'GET /api/public/status, cached', target: atMost(CACHED_MS), task: status('/api/public/status') },
+        { label: 'GET /api/public/status, uncached', target: atMost(PUBLIC_JSON_MS), task: uncachedTask(`${url}/api/public/status`, api, keys), single: true },
+        { label: 'GET /api/public/status?range=12mo, uncached', target: atMost(PUBLIC_JSON_MS), task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys), single: true },
+        { label: 'GET /status (HTML), cached', target: atMost(CACHED_MS), task: status('/status') },
+        { label: 'GET /status (HTML), cached, brotli', target: atMost(CACHED_MS), task: br('/status') },
+        { label: 'GET /status (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status`, api, keys), single: true },
+        { label: 'GET /status (HTML), uncached, brotli', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status`, api, keys, { 'Accept-Encoding': 'br, gzip' }), single: true },
+        { label: 'GET /status?range=24h (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status?range=24h`, api, keys), single: true },
+        { label: 'GET /status?range=12mo (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status?range=12mo`, api, keys), single: true },
       ];
       const metrics: Metric[] = [
         metric('GET /status (HTML), the first after a restart (cold)', cold.ms, 'ms'),
@@ -118,11 +129,19 @@ export const apiScenario: Scenario = {
         if (okCount(probe) !== 1) throw new Error(`${route.label}: ${probe.firstError}`);
         const sample = await route.task(0, new http.Agent());
         const fromUs = monotonicUs();
+        const cpuFrom = cpuMs(service.pid);
         const one = await runLoad({ concurrency: 1, requests, task: route.task });
+        const cpu = (cpuMs(service.pid) - cpuFrom) / requests;
         window ??= { fromUs, toUs: monotonicUs() };
         check(route.label, one);
         const s1 = spread(one.latencies);
-        metrics.push(metric(`${route.label} p50`, s1.p50, 'ms'), metric(`${route.label} p99`, s1.p99, 'ms', route.target));
+        metrics.push(
+          metric(`${route.label} p50`, s1.p50, 'ms'),
+          metric(`${route.label} p99`, s1.p99, 'ms', route.target),
+          // What the service spent (all its threads, its checks meanwhile included): unlike p99, it
+          // hardly moves with what else runs on the machine, so builds compare on a busy one.
+          metric(`${route.label} service CPU per request${route.single ? ' (with its settings change)' : ''}`, cpu, 'ms'),
+        );
         if (!route.single) {
           const many = await runLoad({ concurrency, requests, task: route.task });
           check(route.label, many);
@@ -150,6 +169,11 @@ export const apiScenario: Scenario = {
 };
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+function cpuMs(pid: number): number {
+  const t = cpuTimes(pid);
+  return t.userMs + t.sysMs;
+}
 
 /**
  * Both pages of the full list, as a dashboard that shows every monitor loads it; with `encoding`,

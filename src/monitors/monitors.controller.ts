@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { Caller } from '../common/caller';
 import { CurrentCaller, Scope, StepUp } from '../common/access';
 import { ApiError } from '../common/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { API_ROOT } from '../common/routes';
-import { sendJsonParts } from '../common/json-parts';
+import { pickEncoding } from '../common/accept-encoding';
 import type { ShownOnce } from '../common/shown-once';
 import { parseIso } from '../common/time';
 import { BulkAnswer, BulkService } from './bulk.service';
@@ -13,6 +13,7 @@ import { EmptyDto } from '../common/validation';
 import { MuteDto } from './dto/mute.dto';
 import { MonitorDto } from './monitor.mapper';
 import { MonitorAnswer, MonitorsService } from './monitors.service';
+import { sendListPage } from './list-cache';
 
 /**
  * Monitor bodies are validated by the service (defaults from settings, merge for PATCH, the
@@ -27,8 +28,8 @@ export class MonitorsController {
   ) {}
 
   @Get()
-  async list(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
-    sendJsonParts(res, await this.monitors.listJson(query));
+  async list(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await sendListPage(res, pickEncoding(req.headers['accept-encoding']), req.method === 'HEAD', await this.monitors.listPage(query));
   }
 
   @Post()

@@ -12,7 +12,7 @@ import { ShownOnce, shownOnce } from '../common/shown-once';
 import { ApiError, FieldError } from '../common/api-error';
 import { isSlug } from '../common/ids';
 import { CLOCK, Clock } from '../common/clock';
-import { commaLedJson, ID_CURSOR, pageJson, pageOf, pageQuery } from '../common/paging';
+import { commaLedJson, ID_CURSOR, pageOf, pageQuery } from '../common/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { requireObjectBody } from '../common/validation';
@@ -24,7 +24,7 @@ import { canonicalJson, changedFields } from '../common/canonical';
 import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
-import { initialState, isMutedAt, MONITOR_STATUSES, MonitorState, MonitorStatus, toStateAnswer } from '../probes/status';
+import { initialState, isMutedAt, MONITOR_STATUSES, MonitorStatus, toStateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
@@ -34,22 +34,14 @@ import type { IncidentRow } from '../events/incident';
 import { MONITOR_KINDS } from '../probes/kinds';
 import { ListedHead, ListedRow, MonitorsRepository, splitState, StoredMonitor } from '../catalog/monitors.repository';
 import { slugify, uniqueSlug } from './slug';
+import { ListCache, ListPage } from './list-cache';
 import { describeTarget } from '../probes/target';
 
 export type MonitorAnswer = MonitorDto & { heartbeat_url?: ShownOnce };
 
-interface ListedJson {
-  updatedAt: number;
-  state: MonitorState;
-  stats: MonitorStats;
-  muted: boolean;
-  /** UTF-8, led by a comma (commaLedJson): pages are put together from these bytes as they are. */
-  json: Buffer;
-}
-
 @Injectable()
 export class MonitorsService {
-  private readonly listed = new Map<number, ListedJson>();
+  private readonly listed = new ListCache();
 
   constructor(
     private readonly db: Database,
@@ -65,20 +57,21 @@ export class MonitorsService {
     private readonly channels: ChannelsService,
   ) {
     // Two changes can share a millisecond (and so an updated_at): drop the cached JSON on every change.
-    this.bus.on('monitor.changed', ({ id }) => this.listed.delete(id));
-    this.bus.on('monitor.deleted', ({ id }) => this.listed.delete(id));
+    this.bus.on('monitor.changed', ({ id }) => this.listed.drop(id));
+    this.bus.on('monitor.deleted', ({ id }) => this.listed.drop(id));
   }
 
   /**
-   * GET /monitors as JSON text. Lists of thousands are read often and change little between two
-   * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change:
-   * serialising was the largest cost of a long list.
+   * A page of GET /monitors. Lists of thousands are read often and change little between two
+   * reads, so each monitor's JSON is kept until its row, live state, stats or muted flag change,
+   * and the page with its compressed bodies while its items stay the same (list-cache.ts).
    */
-  async listJson(query: Record<string, unknown>): Promise<Buffer[]> {
+  async listPage(query: Record<string, unknown>): Promise<ListPage> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
     // `status` is matched against the live state, as the answers show it: the stored one can be
     // up to a write (a second) behind, and a monitor that just went down belongs in ?status=down.
     const { status, ...filter } = listFilter(query);
+    const key = JSON.stringify([limit, before, status, filter.kind, filter.group, filter.tag, filter.q]);
     const hasStatus = (id: number, stored: MonitorStatus) => status === undefined || (this.engine.stateOf(id)?.status ?? stored) === status;
     const now = this.clock.now();
     if (filter.q !== undefined) {
@@ -89,7 +82,7 @@ export class MonitorsService {
       });
       const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
       const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
-      return pageJson({ items: page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), next_cursor: page.next_cursor });
+      return this.listed.page(key, page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), page.next_cursor);
     }
     // The page's heads first; whole rows only of the monitors whose kept answer is out of date.
     // With a status, every head after the cursor is read and matched (ids and four columns).
@@ -112,27 +105,23 @@ export class MonitorsService {
       const json = kept.get(h.id) ?? (row ? this.listedJson(row, stats.get(h.id)!, now) : null);
       if (json !== null) items.push(json);
     }
-    if (this.listed.size > 2 * (this.engine.size + 1000)) this.listed.clear();
-    return pageJson({ items, next_cursor: page.next_cursor });
+    this.listed.trim(2 * (this.engine.size + 1000));
+    return this.listed.page(key, items, page.next_cursor);
   }
 
   /** The kept JSON of a listed monitor when its row, live state, stats and muted flag are as when it was made. */
   private keptJson(h: ListedHead, st: MonitorStats, now: number): Buffer | null {
-    const c = this.listed.get(h.id);
     const state = this.engine.stateOf(h.id);
-    return c && state && sameListing(c, { updatedAt: h.updated_at, state, stats: st, muted: isMutedAt(h.muted_until, now) }) ? c.json : null;
+    return state ? this.listed.get(h.id, { updatedAt: h.updated_at, state, stats: st, muted: isMutedAt(h.muted_until, now) }) : null;
   }
 
   /** One monitor of a list page as JSON text, kept until its row, live state, stats or muted flag change. */
   private listedJson(r: ListedRow, st: MonitorStats, now: number): Buffer {
     const state = this.engine.stateOf(r.id) ?? splitState(r);
-    const muted = isMutedAt(r.muted_until, now);
-    const cached = this.listed.get(r.id);
-    if (cached && sameListing(cached, { updatedAt: r.updated_at, state, stats: st, muted })) return cached.json;
-    const m = this.repo.toListed(r);
-    const json = commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
-    this.listed.set(r.id, { updatedAt: r.updated_at, state, stats: st, muted, json });
-    return json;
+    return this.listed.getOrMake(r.id, { updatedAt: r.updated_at, state, stats: st, muted: isMutedAt(r.muted_until, now) }, () => {
+      const m = this.repo.toListed(r);
+      return commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
+    });
   }
 
   async get(ref: string): Promise<MonitorDto> {
@@ -405,9 +394,4 @@ function listFilter(query: Record<string, unknown>) {
   const filter = { status, kind, group: text('group'), tag: text('tag'), q: q === undefined || q === '' ? undefined : q.toLowerCase() };
   if (errors.length) throw ApiError.invalid(errors);
   return filter;
-}
-
-/** Whether a kept list answer was made from the same row version, live state, stats and muted flag. */
-function sameListing(a: Omit<ListedJson, 'json'>, b: Omit<ListedJson, 'json'>): boolean {
-  return a.updatedAt === b.updatedAt && a.state === b.state && a.stats === b.stats && a.muted === b.muted;
 }

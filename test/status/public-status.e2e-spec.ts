@@ -242,6 +242,17 @@ describe('the page cache', () => {
     expect((await json()).title).toBe('Renamed at once');
   });
 
+  it('is dropped when the settings change, also as compressed for browsers', async () => {
+    const brHtml = async () => brotliDecompressSync((await raw('/status', { 'Accept-Encoding': 'br' })).body).toString();
+    const gzJson = async () => JSON.parse(gunzipSync((await raw('/api/public/status', { 'Accept-Encoding': 'gzip' })).body).toString()) as { title: string };
+    await t.http.put('/api/v1/status-page').set(as()).send({ title: 'Compressed once' }).expect(200);
+    expect(await brHtml()).toContain('Compressed once');
+    expect((await gzJson()).title).toBe('Compressed once');
+    await t.http.put('/api/v1/status-page').set(as()).send({ title: 'Compressed twice' }).expect(200);
+    expect(await brHtml()).toContain('Compressed twice');
+    expect((await gzJson()).title).toBe('Compressed twice');
+  });
+
   it('is dropped when a monitor changes: one made private leaves at once', async () => {
     expect(await html('/status')).toContain('Database');
     await t.http.patch(`/api/v1/monitors/${seeded.byName.get('Database')}`).set(as()).send({ public: false }).expect(200);
