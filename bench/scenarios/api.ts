@@ -23,7 +23,7 @@ import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../../harness/service';
 import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
-import { cpuTimes } from '../proc';
+import { cpuTimes } from '../../harness/proc';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../../harness/stats';
 
