@@ -15,8 +15,9 @@
  * time. Buckets whose rows have all moved are dropped. flush() folds every monitor (shutdown).
  *
  * Readers see every result the moment it exists: waiting ones from memory (pending()), logged
- * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown()). Two results of one monitor
- * in the same millisecond are kept apart by moving the later one a millisecond on.
+ * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown(): unfolded-reads.ts, the read
+ * side). Two results of one monitor in the same millisecond are kept apart by moving the later one
+ * a millisecond on.
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -27,7 +28,9 @@ import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
 import { nextInRotation } from './fold-rotation';
 import { CHECK_COLUMNS, checkRow, CheckRow, StoredCheck, toRow } from './check-row';
+import type { CheckCursor } from './check-cursor';
 import type { CheckResult } from '../probes/check-result';
+import { BucketSpan, LogView, logSpan, newestUnfolded, unfoldedDown, unfoldedOf } from './unfolded-reads';
 
 /** N of docs/storage.md: plain results wait at most this long in memory before they are committed. */
 export const COMMIT_EVERY_MS = 10_000;
@@ -101,13 +104,6 @@ export interface WriterStats {
   unfoldedMonitors: number;
   /** Monitor folds done. */
   folds: number;
-}
-
-interface BucketSpan {
-  lo: number;
-  hi: number;
-  /** Clock time of the commit (of the start, for buckets read back). */
-  t: number;
 }
 
 /** What one write does, decided at its snapshot; applied to memory once it committed. */
@@ -269,62 +265,27 @@ export class CheckWriter implements OnApplicationShutdown {
     return monitorId === undefined ? this.buffer : this.buffer.filter((r) => r.monitor_id === monitorId);
   }
 
-  /**
-   * One monitor's results that are not in `checks` yet (in the log, or waiting), oldest first.
-   * Read `checks` after this resolves: a result only ever moves from here to there, so nothing
-   * falls between the two reads.
-   */
-  async unfoldedOf(monitorId: number): Promise<CheckRow[]> {
-    const waiting = this.buffer.filter((r) => r.monitor_id === monitorId);
-    const first = this.unfolded.get(monitorId);
-    const logged = first === undefined ? [] : ((await this.db.read(
-      `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
-       SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
-      [first, this.lastBucket, monitorId],
-    )) as CheckRow[]);
-    return mergeRows(logged, waiting);
+  /** The memory the read side looks at (unfolded-reads.ts), as it is now. */
+  private view(): LogView {
+    return { buffer: this.buffer, unfolded: this.unfolded, spans: this.spans, lastBucket: this.lastBucket };
   }
 
   /**
-   * Up to `n` results of any monitor not in `checks` yet, newest first, that come after a GET
-   * /checks cursor and pass `keep`. Read `checks` after this resolves (see unfoldedOf).
+   * One monitor's results that are not in `checks` yet (in the log, or waiting), oldest first.
+   * Read `checks` after this resolves: a result only ever moves from here to there.
    */
-  async newestUnfolded(n: number, cursor: { at: number; monitorId: number } | null, keep?: (row: CheckRow) => boolean): Promise<CheckRow[]> {
-    const ok = (r: CheckRow): boolean => isAfter(r, cursor) && (!keep || keep(r));
-    const out: CheckRow[] = this.buffer.filter(ok);
-    const unfolded = this.unfolded;
-    const buckets = [...this.spans.keys()].reverse();
-    // Buckets are in the order they were written; a result can be older than its bucket by at
-    // most the time its check took, so once a bucket's newest result is older than the n-th
-    // newest found, no older bucket holds a newer one.
-    const slack = 5 * 60_000;
-    for (let i = 0; i < buckets.length; i += 20) {
-      const part = buckets.slice(i, i + 20);
-      if (out.length >= n) {
-        const nth = out.sort(newestFirst)[n - 1];
-        if (part.every((b) => (this.spans.get(b)?.hi ?? -Infinity) + slack < nth.at)) break;
-      }
-      const rows = (await this.db.read(
-        `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
-        [part[part.length - 1], part[0]],
-      )) as (CheckRow & { bucket: number })[];
-      for (const { bucket, ...r } of rows) if (bucket >= (unfolded.get(r.monitor_id) ?? Infinity) && ok(r)) out.push(r);
-    }
-    return dedupe(out.sort(newestFirst)).slice(0, n);
+  unfoldedOf(monitorId: number): Promise<CheckRow[]> {
+    return unfoldedOf(this.db, this.view(), monitorId);
+  }
+
+  /** Up to `n` results of any monitor not in `checks` yet, newest first, after a GET /checks cursor, that pass `keep`. */
+  newestUnfolded(n: number, cursor: CheckCursor | null, keep?: (row: CheckRow) => boolean): Promise<CheckRow[]> {
+    return newestUnfolded(this.db, this.view(), n, cursor, keep);
   }
 
   /** Up to `n` failed results of any monitor not in `checks` yet, newest first, after a GET /checks cursor. */
-  async unfoldedDown(n: number, cursor: { at: number; monitorId: number } | null, down: number): Promise<CheckRow[]> {
-    const waiting = this.buffer.filter((r) => r.outcome === down && isAfter(r, cursor));
-    const params: unknown[] = [down];
-    let where = 'outcome = ?';
-    if (cursor) {
-      where += ' AND (at < ? OR (at = ? AND monitor_id < ?))';
-      params.push(cursor.at, cursor.at, cursor.monitorId);
-    }
-    // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
-    const logged = (await this.db.read(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
-    return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
+  unfoldedDown(n: number, cursor: CheckCursor | null, down: number): Promise<CheckRow[]> {
+    return unfoldedDown(this.db, this.view(), n, cursor, down);
   }
 
   /**
@@ -343,17 +304,7 @@ export class CheckWriter implements OnApplicationShutdown {
 
   /** The time span of the results in the log (null when it is empty). */
   logSpan(): { oldest: number; newest: number } | null {
-    let oldest = Infinity;
-    let newest = -Infinity;
-    for (const s of this.spans.values()) {
-      oldest = Math.min(oldest, s.lo);
-      newest = Math.max(newest, s.hi);
-    }
-    for (const r of this.buffer) {
-      oldest = Math.min(oldest, r.at);
-      newest = Math.max(newest, r.at);
-    }
-    return newest === -Infinity ? null : { oldest, newest };
+    return logSpan(this.view());
   }
 
   /** Writes everything now, each thing in its final place: every monitor folds. Resolves when it is on disk. */
@@ -617,23 +568,4 @@ async function insertRows(m: EntityManager, head: string, rows: readonly CheckRo
     const sql = `${head}${COLUMN_LIST}) SELECT ${bucket === null ? '' : '?, '}${JSON_VALUES} FROM json_each(?)`;
     await m.query(sql, bucket === null ? [json] : [bucket, json]);
   }
-}
-
-function isAfter(r: { at: number; monitor_id: number }, cursor: { at: number; monitorId: number } | null): boolean {
-  return !cursor || r.at < cursor.at || (r.at === cursor.at && r.monitor_id < cursor.monitorId);
-}
-
-function newestFirst(a: CheckRow, b: CheckRow): number {
-  return b.at - a.at || b.monitor_id - a.monitor_id;
-}
-
-/** Rows sorted newest first without repeats of one (monitor, time). */
-function dedupe(sorted: CheckRow[]): CheckRow[] {
-  return sorted.filter((r, i) => i === 0 || r.at !== sorted[i - 1].at || r.monitor_id !== sorted[i - 1].monitor_id);
-}
-
-/** Logged and waiting rows of one monitor, oldest first, each time once. */
-function mergeRows(logged: CheckRow[], waiting: CheckRow[]): CheckRow[] {
-  const seen = new Set(logged.map((r) => r.at));
-  return [...logged, ...waiting.filter((r) => !seen.has(r.at))].sort((a, b) => a.at - b.at);
 }
