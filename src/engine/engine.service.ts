@@ -18,7 +18,8 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
-import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
+import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live-monitor';
+import { LiveSet } from './live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind-gate';
@@ -48,13 +49,8 @@ export interface ResultSource {
 
 @Injectable()
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly live = new Map<number, LiveMonitor>();
-  /**
-   * Per monitor, a count of the changes that make a running check's result meaningless: created,
-   * paused, resumed, its target changed. Other edits (a name, a description) replace the live
-   * object too, but a check that was running meanwhile still counts.
-   */
-  private readonly targetEpoch = new Map<number, number>();
+  /** The monitors held, their answers, and which running checks still count (live-set.ts). */
+  private readonly live = new LiveSet();
   /**
    * Monitors checked at once after a change of many together (bulk, import, or a burst of single
    * changes: created, resumed, a new target or interval): the check after that one falls on the
@@ -63,11 +59,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    */
   private readonly rephase = new Set<number>();
   private readonly bursts = new BurstGauge();
-  /**
-   * Each monitor's state as answers show it, fresher than its row (rows are written with the next
-   * batch). A new object on every change, so readers may cache by identity.
-   */
-  private readonly states = new Map<number, MonitorState>();
   /** What waits for the writer's next commit, and the announcements that wait for it to be on disk (journal.ts). */
   private readonly journal: Journal;
   /** Open incidents (one per monitor at most), written with the state rows. */
@@ -176,7 +167,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The monitor's state changed: answers show it now, and its row is written as `when` says (journal.ts). */
   private markDirty(m: LiveMonitor, when: DirtyWhen = 'soon'): void {
-    this.states.delete(m.id);
+    this.live.changed(m.id);
     this.journal.markDirty(m.id, when);
   }
 
@@ -230,14 +221,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** A monitor's live state; undefined before the engine has loaded it. */
   stateOf(id: number): MonitorState | undefined {
-    let state = this.states.get(id);
-    if (state) return state;
-    const m = this.live.get(id);
-    if (!m) return undefined;
-    // Made at the first read after a change and kept until the next (readers compare it by identity).
-    state = toMonitorState(m);
-    this.states.set(id, state);
-    return state;
+    return this.live.stateOf(id);
   }
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
@@ -304,18 +288,18 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       this.record(id, missedHeartbeat(now, m.config.interval_s, m.config.settings.grace_s), { kind: 'missed' });
       return m.config.interval_s * 1000;
     }
-    const epoch = this.targetEpoch.get(id);
+    const epoch = this.live.epochOf(id);
     let result: CheckResult;
     try {
       result = await this.runner.run(m.config);
     } catch (err) {
       result = unknownResult(now, err);
     }
-    let live = this.stillCurrent(id, epoch);
+    let live = this.live.stillCurrent(id, epoch);
     if (!live) return null;
     if (result.outcome === 'down' && this.wouldConfirmDown(live)) {
       const second = await this.secondOpinion(live);
-      live = this.stillCurrent(id, epoch);
+      live = this.live.stillCurrent(id, epoch);
       if (!live) return null;
       if (second && second.outcome !== 'down') {
         this.pathProblem(live, result, second);
@@ -326,7 +310,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
       // One that would confirm Down, on answers newer than the check (a cut just after a probe).
       await this.blind.freshen(this.clock.now(), this.wouldConfirmDown(live) ? now : null);
-      live = this.stillCurrent(id, epoch);
+      live = this.live.stillCurrent(id, epoch);
       if (!live) return null;
     }
     this.record(id, result, { kind: 'scheduled' });
@@ -334,17 +318,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Usually empty (it holds only monitors of a change of many, until their first check): no lookup on the common path.
     if (this.rephase.size > 0 && this.rephase.delete(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
     return live.config.interval_s * 1000;
-  }
-
-  /**
-   * The monitor as it is now, if a check that began at target `epoch` still counts for it. It may
-   * have been removed, paused or given another target while the check ran (the result is then
-   * dropped and the change decided when it runs next), or edited otherwise (the result counts,
-   * under the monitor as it is now).
-   */
-  private stillCurrent(id: number, epoch: number | undefined): LiveMonitor | null {
-    const c = this.live.get(id);
-    return c && !c.config.paused && this.targetEpoch.get(id) === epoch ? c : null;
   }
 
   private wouldConfirmDown(m: LiveMonitor): boolean {
@@ -437,9 +410,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       this.endedElsewhere(id, endedIncident);
       this.journal.forget(id);
       this.live.delete(id);
-      this.targetEpoch.delete(id);
       this.rephase.delete(id);
-      this.states.delete(id);
       this.scheduler.remove(id);
     });
   }
@@ -450,7 +421,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const now = this.clock.now();
     const prev = this.live.get(id);
     if (!prev || created) {
-      this.newTarget(id);
+      this.live.newTarget(id);
       if (this.bursts.note(now) || spread) this.rephase.add(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
       return;
@@ -458,7 +429,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const retimed = targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
     if (retimed && (this.bursts.note(now) || spread)) this.rephase.add(id);
     const next: LiveMonitor = { ...prev, config: stored.config };
-    this.live.set(id, next);
+    this.live.replace(next);
     this.incidents.rename(id, config.name);
     let s: Step = { state: prev.state, transitions: [] };
     if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
@@ -466,7 +437,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     else if (targetChanged) s = configChanged(prev.state, now);
     if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
     if (s.state !== prev.state || targetChanged || stored.config.paused !== prev.config.paused) {
-      this.newTarget(id);
+      this.live.newTarget(id);
       this.schedule(next, 'now');
     } else if (!this.scheduler.isRunning(id)) {
       this.schedule(next, 'keep');
@@ -474,14 +445,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Else the running check's result counts and decides the next one, at the new interval.
   }
 
-  /** A running check of this monitor no longer counts (runDue). */
-  private newTarget(id: number): void {
-    this.targetEpoch.set(id, (this.targetEpoch.get(id) ?? 0) + 1);
-  }
-
   private add(m: LiveMonitor, when: 'spread' | 'now'): void {
-    this.live.set(m.id, m);
-    this.states.delete(m.id);
+    this.live.add(m);
     this.schedule(m, when);
   }
 
