@@ -2,10 +2,10 @@
  * The check engine: keeps every monitor's configuration and machine state in memory, runs due
  * checks through the scheduler, folds each result through the blind gate and the state machine,
  * hands results to the writer and announces transitions. State rows and timeline lines commit in
- * the writer's transaction, together with the results that caused them.
+ * the writer's transaction, together with the results that caused them (journal.ts).
  *
  * Flow of one result: run → (blind gate) → writer.addResult(result) → step() → dirty state → transitions
- * on the bus (incidents, alerts, stream) and as timeline lines.
+ * on the bus (incidents, alerts, stream) and as timeline lines, once committed (journal-entries.ts).
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
