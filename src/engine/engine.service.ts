@@ -2,47 +2,45 @@
  * The check engine: keeps every monitor's configuration and machine state in memory, runs due
  * checks through the scheduler, folds each result through the blind gate and the state machine,
  * hands results to the writer and announces transitions. State rows and timeline lines commit in
- * the writer's transaction, together with the results that caused them.
+ * the writer's transaction, together with the results that caused them (journal.ts).
  *
  * Flow of one result: run → (blind gate) → writer.addResult(result) → step() → dirty state → transitions
- * on the bus (incidents, alerts, stream) and as timeline lines.
+ * on the bus (incidents, alerts, stream) and as timeline lines, once committed (journal-entries.ts).
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
-import { Announcement, EventBus } from '../events/event-bus';
+import { EventBus } from '../events/event-bus';
 import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './cert-warnings';
-import { catchUp, durableChange, engineBlob, fromStoredState, heartbeatWindowMs, LiveMonitor, policyOf, toMonitorState } from './live-monitor';
+import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live-monitor';
+import { LiveSet } from './live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind-gate';
 import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
 import { BurstGauge, phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
-import type { MonitorState, Transition } from '../probes/status';
+import type { MonitorState } from '../probes/status';
 import { configChanged, initialMachineState, machineInput, MachineState, pause, resume, step, Step } from './state-machine';
-import { CLOSE_WORDS, transitionLine } from './transition-text';
-import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
-import type { AlertCauseRecord, AlertSink } from './alert-causes';
-import { assumedDownAlerted, holdAlerts, UpDownAlert } from './alert-hold';
+import type { IncidentBook } from './incident-book';
+import type { AlertSink } from './alert-causes';
 import type { IncidentRow } from '../events/incident';
-import { endOpenIncidentsIn, lastIncidentId, openIncidentRows, writeEngineIncidentIn } from '../events/incidents.table';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
 import { RollupsService } from '../history/rollups.service';
-import { StoredStateRow, writeStatesIn } from '../catalog/monitor-state.table';
-import { CheckWriter, WriteKind } from '../history/writer';
-import type { CheckRow } from '../history/check-row';
+import { CheckWriter } from '../history/writer';
+import { DirtyWhen, Journal } from './journal';
+import { journalCertWarning, journalPathProblem, journalTransition } from './journal-entries';
+import { loadLiveMonitors } from './start-load';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
-
 
 export interface ResultSource {
   /** `manual` for check-now, `ping` / `fail` for heartbeats. */
@@ -51,13 +49,8 @@ export interface ResultSource {
 
 @Injectable()
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly live = new Map<number, LiveMonitor>();
-  /**
-   * Per monitor, a count of the changes that make a running check's result meaningless: created,
-   * paused, resumed, its target changed. Other edits (a name, a description) replace the live
-   * object too, but a check that was running meanwhile still counts.
-   */
-  private readonly targetEpoch = new Map<number, number>();
+  /** The monitors held, their answers, and which running checks still count (live-set.ts). */
+  private readonly live = new LiveSet();
   /**
    * Monitors checked at once after a change of many together (bulk, import, or a burst of single
    * changes: created, resumed, a new target or interval): the check after that one falls on the
@@ -66,41 +59,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    */
   private readonly rephase = new Set<number>();
   private readonly bursts = new BurstGauge();
-  /**
-   * Each monitor's state as answers show it, fresher than its row (rows are written with the next
-   * batch). A new object on every change, so readers may cache by identity.
-   */
-  private readonly states = new Map<number, MonitorState>();
-  /**
-   * Monitors whose state row differs from the disk, with the generation of their last change (so
-   * a write never clears a newer one). Written at the writer's next fold.
-   */
-  private readonly dirty = new Map<number, number>();
-  /**
-   * Of those, the ones whose change must be durable within a second (a status, a count, an error,
-   * an incident: durableChange()), with the generation that made it so. Written at the next commit.
-   */
-  private readonly urgent = new Map<number, number>();
-  private generation = 0;
-  private pendingEvents: EventInput[] = [];
-  /** Bus announcements waiting for their state rows and lines to commit (durable, then announced). */
-  private pendingAnnouncements: Announcement[] = [];
-  /** What the writer's open transaction is writing; dropped from the queues once it commits. */
-  private writing: {
-    /** Monitor id → generation written, to clear `dirty` and `urgent` after the commit. */
-    states: Map<number, number>;
-    /** The state rows as they were at the snapshot. */
-    stateRows: StoredStateRow[];
-    events: number;
-    announcements: number;
-    alerts: number;
-    incidents: IncidentWrites;
-  } | null = null;
-  /** Changes that may become alerts, waiting for the write that carries their state rows. */
-  private pendingAlerts: AlertCauseRecord[] = [];
-  private alertSink: AlertSink | null = null;
+  /** What waits for the writer's next commit, and the announcements that wait for it to be on disk (journal.ts). */
+  private readonly journal: Journal;
   /** Open incidents (one per monitor at most), written with the state rows. */
-  readonly incidents = new IncidentBook();
+  readonly incidents: IncidentBook;
   private readonly scheduler: Scheduler;
   private readonly log = new Logger('engine');
   /** Results recorded over the last minute, for checks_per_min. */
@@ -116,7 +78,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly db: Database,
     private readonly runner: CheckRunner,
     private readonly writer: CheckWriter,
-    private readonly events: EventsService,
+    events: EventsService,
     private readonly bus: EventBus,
     private readonly blind: BlindGate,
     private readonly rollups: RollupsService,
@@ -133,14 +95,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       run: (id) => this.runDue(id),
       onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
-    writer.addHook({
-      snapshot: (kind, folding) => this.snapshot(kind, folding),
-      onRows: (m) => this.persist(m),
-      afterCommit: () => this.persisted(),
-      hasWork: (kind) =>
-        this.urgent.size > 0 || (kind === 'flush' && this.dirty.size > 0) ||
-        this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
-    });
+    this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
+    this.incidents = this.journal.incidents;
     // The start's big reads (start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
@@ -155,36 +111,21 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const reads = await this.preload;
     this.preload = null;
     if (!reads) throw new Error('the engine was started twice');
-    const [latest, rows, stateRows] = await Promise.all([reads.latest, reads.monitors, reads.states]);
-    // One look at each monitor's newest stored check serves both the writer and the rollups.
-    this.writer.seedLastTimes(latest);
-    // Results committed to the log but not folded (the last stop was not clean): back in memory,
-    // into the rollups, and into the states, whose rows may predate them.
-    const logged = await this.writer.restore();
-    await this.rollups.start((id) => this.capOf(id), latest, logged);
-    const loggedOf = new Map<number, CheckRow[]>();
-    for (const r of logged) {
-      const list = loggedOf.get(r.monitor_id);
-      if (list) list.push(r);
-      else loggedOf.set(r.monitor_id, [r]);
-    }
-    const lastId = await lastIncidentId(this.db);
-    this.incidents.restore(await openIncidentRows(this.db), lastId);
-    const states = new Map(stateRows.map((s) => [s.monitor_id, s]));
-    const now = this.clock.now();
-    for (const row of rows) {
-      const stored = this.monitors.toStored(row);
-      const s = states.get(row.id);
-      const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
-      const since = loggedOf.get(row.id);
-      if (since) restored.state = catchUp(restored.state, since.sort((a, b) => a.at - b.at), policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }));
-      const incidentId = this.incidents.openOf(row.id)?.id ?? null;
-      const downAlerted = restored.downAlerted !== undefined ? restored.downAlerted : assumedDownAlerted(incidentId, restored.state.flapping === 1);
-      this.add({ id: row.id, config: stored.config, state: restored.state, certWarned: restored.certWarned, downAlerted, incidentId }, 'spread');
-      this.reconcile(this.live.get(row.id)!, now);
+    const { monitors, now } = await loadLiveMonitors(reads, {
+      db: this.db,
+      writer: this.writer,
+      rollups: this.rollups,
+      monitors: this.monitors,
+      incidents: this.incidents,
+      clock: this.clock,
+      capOf: (id) => this.capOf(id),
+    });
+    for (const m of monitors) {
+      this.add(m, 'spread');
+      this.reconcile(m, now);
     }
     this.subscribe();
-    this.log.log(`engine started with ${rows.length} monitors`);
+    this.log.log(`engine started with ${monitors.length} monitors`);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -219,19 +160,15 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const ended = this.incidents.end(m.id, now, m.state.status === 'paused' ? 'paused' : 'recovered');
       m.incidentId = null;
       this.markDirty(m);
-      if (ended) this.announceLater({ name: 'incident', payload: { incident: ended } });
+      if (ended) this.journal.announceLater({ name: 'incident', payload: { incident: ended } });
       this.log.warn(`${m.config.name} is ${m.state.status} but incident ${open.id} was open: ended`);
     }
   }
 
-  /** The monitor's state changed: answers show it now; `urgent` changes are durable within a second, the others at the next fold. */
-  private markDirty(m: LiveMonitor, urgent = true): void {
-    this.states.delete(m.id);
-    const generation = ++this.generation;
-    this.dirty.set(m.id, generation);
-    if (!urgent) return;
-    this.urgent.set(m.id, generation);
-    this.writer.soon();
+  /** The monitor's state changed: answers show it now, and its row is written as `when` says (journal.ts). */
+  private markDirty(m: LiveMonitor, when: DirtyWhen = 'soon'): void {
+    this.live.changed(m.id);
+    this.journal.markDirty(m.id, when);
   }
 
   /**
@@ -284,19 +221,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** A monitor's live state; undefined before the engine has loaded it. */
   stateOf(id: number): MonitorState | undefined {
-    let state = this.states.get(id);
-    if (state) return state;
-    const m = this.live.get(id);
-    if (!m) return undefined;
-    // Made at the first read after a change and kept until the next (readers compare it by identity).
-    state = toMonitorState(m);
-    this.states.set(id, state);
-    return state;
+    return this.live.stateOf(id);
   }
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
   pendingLines(): readonly EventInput[] {
-    return this.pendingEvents;
+    return this.journal.pendingLines();
   }
 
   /** The configuration the engine runs a monitor with; undefined once it is deleted. */
@@ -343,13 +273,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (days === null) return;
     m.certWarned = { notAfter, days };
     this.markDirty(m);
-    const left = Math.floor((notAfter - now) / 86_400_000);
-    const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
-    this.pendingEvents.push({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
-    this.announceLater({ name: 'monitor.cert', payload: { id: m.id, notAfter, days, at: now } });
-    if (this.alertSink) {
-      this.pendingAlerts.push({ monitorId: m.id, cause: 'cert', at: now, incidentId: m.incidentId, config: m.config, flapping: m.state.flapping === 1, cert: { notAfter, days } });
-    }
+    journalCertWarning(this.journal, m, notAfter, days, now);
   }
 
   private async runDue(id: number): Promise<number | null> {
@@ -357,25 +281,25 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!m || m.config.paused) return null;
     const now = this.clock.now();
     if (m.config.kind === 'heartbeat') {
-      const window = (m.config.interval_s + m.config.settings.grace_s) * 1000;
+      const window = heartbeatWindowMs(m.config);
       const lastPing = m.state.last_ok_at ?? m.state.since;
       // A ping may have arrived since this deadline was set.
       if (now - lastPing < window) return lastPing + window - now;
       this.record(id, missedHeartbeat(now, m.config.interval_s, m.config.settings.grace_s), { kind: 'missed' });
       return m.config.interval_s * 1000;
     }
-    const epoch = this.targetEpoch.get(id);
+    const epoch = this.live.epochOf(id);
     let result: CheckResult;
     try {
       result = await this.runner.run(m.config);
     } catch (err) {
       result = unknownResult(now, err);
     }
-    let live = this.stillCurrent(id, epoch);
+    let live = this.live.stillCurrent(id, epoch);
     if (!live) return null;
     if (result.outcome === 'down' && this.wouldConfirmDown(live)) {
       const second = await this.secondOpinion(live);
-      live = this.stillCurrent(id, epoch);
+      live = this.live.stillCurrent(id, epoch);
       if (!live) return null;
       if (second && second.outcome !== 'down') {
         this.pathProblem(live, result, second);
@@ -386,7 +310,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       // A failure is judged on a fresh answer of the canaries: is it the target, or our own network?
       // One that would confirm Down, on answers newer than the check (a cut just after a probe).
       await this.blind.freshen(this.clock.now(), this.wouldConfirmDown(live) ? now : null);
-      live = this.stillCurrent(id, epoch);
+      live = this.live.stillCurrent(id, epoch);
       if (!live) return null;
     }
     this.record(id, result, { kind: 'scheduled' });
@@ -394,17 +318,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Usually empty (it holds only monitors of a change of many, until their first check): no lookup on the common path.
     if (this.rephase.size > 0 && this.rephase.delete(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
     return live.config.interval_s * 1000;
-  }
-
-  /**
-   * The monitor as it is now, if a check that began at target `epoch` still counts for it. It may
-   * have been removed, paused or given another target while the check ran (the result is then
-   * dropped and the change decided when it runs next), or edited otherwise (the result counts,
-   * under the monitor as it is now).
-   */
-  private stillCurrent(id: number, epoch: number | undefined): LiveMonitor | null {
-    const c = this.live.get(id);
-    return c && !c.config.paused && this.targetEpoch.get(id) === epoch ? c : null;
   }
 
   private wouldConfirmDown(m: LiveMonitor): boolean {
@@ -430,9 +343,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const s = step(m.state, machineInput(failed, at, false, note), policyOf(m.config, { kind: 'scheduled' }));
     this.apply(m, s);
     if (s.transitions.length > 0) this.writer.settleNow(m.id, at);
-    const host = describeHost(m.config);
-    this.pendingEvents.push({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
-    this.announceLater({ name: 'path', payload: { host, at } });
+    journalPathProblem(this.journal, m, describeHost(m.config), at);
     this.record(m.id, { ...second, at_ms: Math.max(second.at_ms, at + 1) }, { kind: 'scheduled' });
   }
 
@@ -454,115 +365,23 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private apply(m: LiveMonitor, s: Step): void {
     const before = m.state;
     m.state = s.state;
-    for (const t of s.transitions) this.announce(m, t);
+    for (const t of s.transitions) journalTransition(this.journal, m, t);
     // Another failed check of an open incident: its count and latest error.
     if (m.incidentId !== null && s.state.status === 'down') {
       this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });
     }
     // A change without a check row (pause, config change) still reaches the disk within a second;
     // a result that only moved the time of the last check waits for the next fold.
-    this.markDirty(m, s.transitions.length > 0 || durableChange(before, s.state));
-  }
-
-  /**
-   * A transition's timeline line and announcement; Down opens the incident, recovery and the
-   * other ends close it (the lines carry the incident's id, so they form its timeline).
-   */
-  private announce(m: LiveMonitor, t: Transition): void {
-    let incident: IncidentRow | undefined;
-    if (t.kind === 'down') {
-      incident = this.incidents.openOf(m.id) ?? this.incidents.start(m.id, m.config.name, t);
-      m.incidentId = incident.id;
-    }
-    const incidentId = m.incidentId;
-    if ((t.kind === 'up' && t.recovered) || t.kind === 'closed') {
-      incident = this.incidents.end(m.id, t.at, t.kind === 'closed' ? t.reason : 'recovered');
-      m.incidentId = null;
-    }
-    const line = t.kind === 'closed' && !incident ? null : transitionLine(m.config.name, t);
-    if (line) {
-      this.pendingEvents.push({
-        kind: line.kind,
-        at: t.at,
-        monitorId: m.id,
-        incidentId,
-        actor: 'system',
-        text: line.text,
-        data: 'error' in t && t.error ? { error: t.error } : t.kind === 'closed' ? { reason: t.reason } : null,
-      });
-    }
-    this.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
-    if (incident) this.announceLater({ name: 'incident', payload: { incident } });
-    this.alertOf(m, t, incidentId);
-  }
-
-  /**
-   * The alert causes of a transition (first_up, paused, unknown and closed are none): up and down
-   * go through the flapping hold (alert-hold.ts), which may also release a held one when flapping ends.
-   */
-  private alertOf(m: LiveMonitor, t: Transition, incidentId: number | null): void {
-    const flapping = m.state.flapping === 1;
-    const hold = holdAlerts(m.downAlerted, t, incidentId, m.incidentId, flapping, m.state.status);
-    m.downAlerted = hold.downAlerted;
-    if (!this.alertSink) return;
-    const base = { monitorId: m.id, at: t.at, config: m.config, flapping };
-    if (t.kind === 'slow' || t.kind === 'slow_end') this.pendingAlerts.push({ ...base, incidentId, cause: t.kind });
-    else if (t.kind === 'flapping') this.pendingAlerts.push({ ...base, incidentId, cause: 'flapping', on: t.on });
-    for (const a of hold.alerts) this.pendingAlerts.push(this.upDownRecord(m, t, a, base));
-  }
-
-  private upDownRecord(m: LiveMonitor, t: Transition, a: UpDownAlert, base: Omit<AlertCauseRecord, 'cause' | 'incidentId'>): AlertCauseRecord {
-    const record: AlertCauseRecord = { ...base, incidentId: a.incidentId, cause: a.cause, held: a.held, settled: a.settled };
-    const s = m.state;
-    if (t.kind === 'down') {
-      record.error = t.error;
-      record.durationMs = t.at - t.failingSince;
-    } else if (t.kind === 'up' && t.recovered) {
-      record.durationMs = t.at - t.downSince;
-    } else if (a.cause === 'down') {
-      // Settled Down: the error and the failure run are the state's.
-      record.error = s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null;
-      record.durationMs = t.at - (s.failingSince ?? s.since);
-    } else {
-      // Settled Up: how long it has been up (or slow) without a change.
-      record.durationMs = t.at - s.since;
-    }
-    return record;
+    this.markDirty(m, s.transitions.length > 0 || durableChange(before, s.state) ? 'soon' : 'fold');
   }
 
   /**
    * Inside the transaction of a change that ends a monitor's open incident (a deletion, a pause,
-   * a new kind or target), so the change and the end commit together: the incident is written
-   * ended, with its `closed` line. Memory is left alone; the caller passes the returned row on
-   * with its bus event (monitor.changed or monitor.deleted) once the transaction committed.
-   *
-   * An incident opened less than a write ago is not on disk yet, nor are the checks that opened
-   * it: a pause or a new target leaves it to the engine, which ends it in memory and writes it
-   * with its checks. A deletion writes it whole (the monitor's checks go anyway).
+   * a new kind or target): the incident is written ended, with its `closed` line, and returned for
+   * the change's bus event (Journal.endIncidentIn).
    */
-  async endIncidentIn(tx: EntityManager, monitorId: number, reason: 'deleted' | 'paused' | 'config_changed', actor: string): Promise<IncidentRow | null> {
-    const now = this.clock.now();
-    // What is on disk must agree with the state this change writes: an incident the engine has
-    // already ended (a recovery a moment ago) but not yet written is written as it ended, and
-    // anything else still open on disk ends with this change's reason.
-    for (const ended of this.incidents.endedUnwritten(monitorId)) await this.writeIncident(tx, ended, false);
-    const open = this.incidents.openOf(monitorId);
-    const onDisk = open && this.incidents.byId(open.id)?.written;
-    await endOpenIncidentsIn(tx, monitorId, now, reason, onDisk ? open.id : null);
-    if (!open) return null;
-    if (reason !== 'deleted' && !onDisk) return null;
-    const ended: IncidentRow = { ...open, ended_at: Math.max(now, open.started_at), end_reason: reason };
-    await this.writeIncident(tx, ended, false);
-    await this.events.recordIn(tx, {
-      kind: 'closed',
-      at: now,
-      monitorId,
-      incidentId: ended.id,
-      actor,
-      text: `${open.monitor_name}: incident ended without recovery (${CLOSE_WORDS[reason]})`,
-      data: { reason },
-    });
-    return ended;
+  endIncidentIn(tx: EntityManager, monitorId: number, reason: 'deleted' | 'paused' | 'config_changed', actor: string): Promise<IncidentRow | null> {
+    return this.journal.endIncidentIn(tx, monitorId, reason, actor, this.clock.now());
   }
 
   /** After the change's commit: the incident it ended leaves memory (nothing more to write) and is announced. */
@@ -577,82 +396,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.bus.emit('incident', { incident: ended });
   }
 
-  /** The engine's columns of an incident (events/incidents.table.ts: an ended incident is final). */
-  private async writeIncident(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
-    await writeEngineIncidentIn(tx, row, onlyIfMonitorExists);
-  }
-
-  private announceLater(a: Announcement): void {
-    this.pendingAnnouncements.push(a);
-    this.writer.soon();
-  }
-
-  /**
-   * At the instant the writer takes its rows: the states, lines and incidents those rows caused.
-   * Results that arrive while the write runs wait for the next one, with their rows. A write
-   * carries the states with urgent changes and those of the monitors that fold in it (a flush:
-   * every state that differs from the disk).
-   */
-  private snapshot(kind: WriteKind, folding: ReadonlySet<number>): void {
-    const states = new Map<number, number>();
-    for (const id of this.urgent.keys()) states.set(id, this.dirty.get(id) ?? this.urgent.get(id)!);
-    if (kind === 'flush') {
-      for (const [id, generation] of this.dirty) states.set(id, generation);
-    } else {
-      for (const id of folding) {
-        const generation = this.dirty.get(id);
-        if (generation !== undefined) states.set(id, generation);
-      }
-    }
-    const stateRows: StoredStateRow[] = [];
-    for (const id of states.keys()) {
-      const m = this.live.get(id);
-      if (!m) continue;
-      stateRows.push({ ...toMonitorState(m), engine: engineBlob(m) });
-    }
-    this.writing = {
-      states,
-      stateRows,
-      events: this.pendingEvents.length,
-      announcements: this.pendingAnnouncements.length,
-      alerts: this.pendingAlerts.length,
-      incidents: this.incidents.writes(),
-    };
-  }
-
-  /** Runs inside the writer's transaction: state rows, timeline lines and incidents commit with their results. */
-  private async persist(tx: EntityManager): Promise<void> {
-    // Nothing leaves the queues until the transaction commits (persisted()): a failed write is retried.
-    if (!this.writing) return;
-    const { stateRows, incidents } = this.writing;
-    const events = this.pendingEvents.slice(0, this.writing.events);
-    await writeStatesIn(tx, stateRows);
-    await this.events.recordAllIn(tx, events);
-    for (const row of incidents.rows) await this.writeIncident(tx, row, true);
-    // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
-    for (const a of incidents.attach) await this.events.attachRunIn(tx, a.id, { monitorId: a.monitorId, since: a.since, until: a.until, kinds: RUN_KINDS });
-    if (this.alertSink && this.writing.alerts > 0) await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
-  }
-
   /** The alert layer (channels/) registers here: it turns changes into outbox rows inside the writer's transaction. */
   setAlertSink(sink: AlertSink): void {
-    this.alertSink = sink;
-  }
-
-  private persisted(): void {
-    if (!this.writing) return;
-    for (const [id, generation] of this.writing.states) {
-      if ((this.dirty.get(id) ?? 0) <= generation) this.dirty.delete(id);
-      if ((this.urgent.get(id) ?? 0) <= generation) this.urgent.delete(id);
-    }
-    this.pendingEvents.splice(0, this.writing.events);
-    this.incidents.written(this.writing.incidents);
-    const alerted = this.pendingAlerts.splice(0, this.writing.alerts).length;
-    const heard = this.pendingAnnouncements.splice(0, this.writing.announcements);
-    this.writing = null;
-    // Listeners (incidents, alerts, the stream) hear only of what is on disk.
-    for (const a of heard) this.bus.announce(a);
-    if (alerted > 0) this.alertSink?.committed();
+    this.journal.setAlertSink(sink);
   }
 
   private subscribe(): void {
@@ -662,13 +408,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     this.bus.on('monitor.deleted', ({ id, endedIncident }) => {
       this.endedElsewhere(id, endedIncident);
-      this.incidents.forget(id);
+      this.journal.forget(id);
       this.live.delete(id);
-      this.targetEpoch.delete(id);
       this.rephase.delete(id);
-      this.dirty.delete(id);
-      this.urgent.delete(id);
-      this.states.delete(id);
       this.scheduler.remove(id);
     });
   }
@@ -679,7 +421,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const now = this.clock.now();
     const prev = this.live.get(id);
     if (!prev || created) {
-      this.newTarget(id);
+      this.live.newTarget(id);
       if (this.bursts.note(now) || spread) this.rephase.add(id);
       this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
       return;
@@ -687,7 +429,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const retimed = targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
     if (retimed && (this.bursts.note(now) || spread)) this.rephase.add(id);
     const next: LiveMonitor = { ...prev, config: stored.config };
-    this.live.set(id, next);
+    this.live.replace(next);
     this.incidents.rename(id, config.name);
     let s: Step = { state: prev.state, transitions: [] };
     if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
@@ -695,7 +437,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     else if (targetChanged) s = configChanged(prev.state, now);
     if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
     if (s.state !== prev.state || targetChanged || stored.config.paused !== prev.config.paused) {
-      this.newTarget(id);
+      this.live.newTarget(id);
       this.schedule(next, 'now');
     } else if (!this.scheduler.isRunning(id)) {
       this.schedule(next, 'keep');
@@ -703,14 +445,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Else the running check's result counts and decides the next one, at the new interval.
   }
 
-  /** A running check of this monitor no longer counts (runDue). */
-  private newTarget(id: number): void {
-    this.targetEpoch.set(id, (this.targetEpoch.get(id) ?? 0) + 1);
-  }
-
   private add(m: LiveMonitor, when: 'spread' | 'now'): void {
-    this.live.set(m.id, m);
-    this.states.delete(m.id);
+    this.live.add(m);
     this.schedule(m, when);
   }
 
@@ -723,7 +459,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const interval = m.config.interval_s * 1000;
     if (m.config.kind === 'heartbeat') {
       const grace = m.config.settings.grace_s;
-      const window = (m.config.interval_s + grace) * 1000;
+      const window = heartbeatWindowMs(m.config);
       const lastPing = m.state.last_ok_at ?? m.state.since;
       if (when !== 'spread') {
         this.scheduler.at(m.id, Math.max(lastPing + window, now));
@@ -734,11 +470,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, restored: this.restored, now });
       if (start.note) {
         m.state = { ...m.state, note: start.note };
-        this.states.delete(m.id);
         // Written with the next commit (nothing asks for one: the start is not a change to announce).
-        const generation = ++this.generation;
-        this.dirty.set(m.id, generation);
-        this.urgent.set(m.id, generation);
+        this.markDirty(m, 'next-commit');
       }
       this.scheduler.at(m.id, start.due);
       return;

@@ -41,7 +41,12 @@ export function policyOf(c: MonitorConfig, source: ResultSource): Policy {
   };
 }
 
-/** A heartbeat monitor's allowance between pings (interval + grace) in ms; null for other kinds. */
+/**
+ * A heartbeat monitor's allowance between pings (interval + grace) in ms; null for other kinds.
+ * The one place the engine reckons the window: its deadlines and the rollups' cap (capOf).
+ */
+export function heartbeatWindowMs(c: Extract<MonitorConfig, { kind: 'heartbeat' }>): number;
+export function heartbeatWindowMs(c: MonitorConfig): number | null;
 export function heartbeatWindowMs(c: MonitorConfig): number | null {
   return c.kind === 'heartbeat' ? (c.interval_s + c.settings.grace_s) * 1000 : null;
 }

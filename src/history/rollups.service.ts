@@ -19,7 +19,8 @@ import { CheckRow } from './check-row';
 import type { LatestCheck } from './latest-checks';
 import { decodeHistogram, encodeHistogram } from './latency-histogram';
 import { accountRow, accountRows, emptyAcc, mergeAcc, RollupAcc, RollupDeltas, RollupEntry, RollupTable, spanKind, Tail } from './rollup-math';
-import { CheckWriter, WriteHook } from './writer';
+import { CheckWriter } from './writer';
+import type { WriteHook } from './write-hook';
 
 export type { RollupTable } from './rollup-math';
 const KEY: Record<RollupTable, string> = { rollup_hour: 'hour', rollup_day: 'day' };

@@ -15,8 +15,9 @@
  * time. Buckets whose rows have all moved are dropped. flush() folds every monitor (shutdown).
  *
  * Readers see every result the moment it exists: waiting ones from memory (pending()), logged
- * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown()). Two results of one monitor
- * in the same millisecond are kept apart by moving the later one a millisecond on.
+ * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown(): unfolded-reads.ts, the read
+ * side). Two results of one monitor in the same millisecond are kept apart by moving the later one
+ * a millisecond on.
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -25,9 +26,13 @@ import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
 import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
-import { nextInRotation } from './fold-rotation';
+import { FoldMemory, foldsDue, Plan, planWrite } from './fold-plan';
+import { foldIn, insertRows } from './log-writes';
 import { CHECK_COLUMNS, checkRow, CheckRow, StoredCheck, toRow } from './check-row';
+import type { CheckCursor } from './check-cursor';
 import type { CheckResult } from '../probes/check-result';
+import { BucketSpan, LogView, logSpan, newestUnfolded, unfoldedDown, unfoldedOf } from './unfolded-reads';
+import type { WriteHook, WriteKind } from './write-hook';
 
 /** N of docs/storage.md: plain results wait at most this long in memory before they are committed. */
 export const COMMIT_EVERY_MS = 10_000;
@@ -47,38 +52,7 @@ export const FOLD_TICK_MS = 60_000;
 export const MAX_PENDING_ROWS = 100_000;
 /** Retries after a failed write: 1 s, 2 s, 4 s ... at most 30 s apart. */
 export const RETRY_MAX_MS = 30_000;
-/** Rows per INSERT: one JSON text each, so no bound-variable limit, but a bounded statement. */
-const ROWS_PER_STATEMENT = 5_000;
 const COLUMN_LIST = CHECK_COLUMNS.join(', ');
-/** A check row's columns out of its JSON array (insertRows), in CHECK_COLUMNS order. */
-const JSON_VALUES = CHECK_COLUMNS.map((_, i) => `value->>${i}`).join(', ');
-const LOG_COLUMNS = `c.${CHECK_COLUMNS.join(', c.')}`;
-
-/** `commit`: results into the log, what must be durable, and the folds that are due. `flush`: every monitor folds (shutdown). */
-export type WriteKind = 'commit' | 'flush';
-
-/** Work that must commit in the same transaction as the rows (rollups, state rows, timeline lines). */
-export interface WriteHook {
-  /** Before the transaction is queued (asynchronous preparations: settings the snapshot needs). */
-  prepare?(): Promise<void>;
-  /** A result was queued (synchronously, in add()). */
-  added?(row: CheckRow): void;
-  /**
-   * Called at the start of the transaction, synchronously, at the same instant the rows to write
-   * are taken: the hook takes what it will write now, so what it writes was caused by those rows
-   * (a state or an incident is never written without the check that made it). `folding`: the
-   * monitors whose results move into `checks` in this transaction.
-   */
-  snapshot?(kind: WriteKind, folding: ReadonlySet<number>): void;
-  /** Inside the transaction: what the hook writes for these rows. */
-  onRows?(m: EntityManager, rows: CheckRow[], kind: WriteKind, folding: ReadonlySet<number>): Promise<void>;
-  /** Called once the transaction committed (in-memory bookkeeping and announcements that must not run ahead of the disk). */
-  afterCommit?(kind: WriteKind): void;
-  /** Called when the transaction failed after the snapshot: what it took is given back. */
-  rolledBack?(): void;
-  /** True while the hook has something to write even without check rows (a pause, a config change); for a flush, also what only a fold writes. */
-  hasWork?(kind: WriteKind): boolean;
-}
 
 export interface WriterStats {
   /** Results not yet durable (waiting for the next commit). */
@@ -101,26 +75,6 @@ export interface WriterStats {
   unfoldedMonitors: number;
   /** Monitor folds done. */
   folds: number;
-}
-
-interface BucketSpan {
-  lo: number;
-  hi: number;
-  /** Clock time of the commit (of the start, for buckets read back). */
-  t: number;
-}
-
-/** What one write does, decided at its snapshot; applied to memory once it committed. */
-interface Plan {
-  bucket: number;
-  folding: Set<number>;
-  /** Monitors that get their first unfolded results in this write, with its bucket (applied: folded ones leave `unfolded`, these join). */
-  added: Map<number, number>;
-  dropThrough: number;
-  span: BucketSpan | null;
-  credit: number;
-  cursor: number;
-  tick: number;
 }
 
 @Injectable()
@@ -269,62 +223,27 @@ export class CheckWriter implements OnApplicationShutdown {
     return monitorId === undefined ? this.buffer : this.buffer.filter((r) => r.monitor_id === monitorId);
   }
 
-  /**
-   * One monitor's results that are not in `checks` yet (in the log, or waiting), oldest first.
-   * Read `checks` after this resolves: a result only ever moves from here to there, so nothing
-   * falls between the two reads.
-   */
-  async unfoldedOf(monitorId: number): Promise<CheckRow[]> {
-    const waiting = this.buffer.filter((r) => r.monitor_id === monitorId);
-    const first = this.unfolded.get(monitorId);
-    const logged = first === undefined ? [] : ((await this.db.read(
-      `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
-       SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
-      [first, this.lastBucket, monitorId],
-    )) as CheckRow[]);
-    return mergeRows(logged, waiting);
+  /** The memory the read side looks at (unfolded-reads.ts), as it is now. */
+  private view(): LogView {
+    return { buffer: this.buffer, unfolded: this.unfolded, spans: this.spans, lastBucket: this.lastBucket };
   }
 
   /**
-   * Up to `n` results of any monitor not in `checks` yet, newest first, that come after a GET
-   * /checks cursor and pass `keep`. Read `checks` after this resolves (see unfoldedOf).
+   * One monitor's results that are not in `checks` yet (in the log, or waiting), oldest first.
+   * Read `checks` after this resolves: a result only ever moves from here to there.
    */
-  async newestUnfolded(n: number, cursor: { at: number; monitorId: number } | null, keep?: (row: CheckRow) => boolean): Promise<CheckRow[]> {
-    const ok = (r: CheckRow): boolean => isAfter(r, cursor) && (!keep || keep(r));
-    const out: CheckRow[] = this.buffer.filter(ok);
-    const unfolded = this.unfolded;
-    const buckets = [...this.spans.keys()].reverse();
-    // Buckets are in the order they were written; a result can be older than its bucket by at
-    // most the time its check took, so once a bucket's newest result is older than the n-th
-    // newest found, no older bucket holds a newer one.
-    const slack = 5 * 60_000;
-    for (let i = 0; i < buckets.length; i += 20) {
-      const part = buckets.slice(i, i + 20);
-      if (out.length >= n) {
-        const nth = out.sort(newestFirst)[n - 1];
-        if (part.every((b) => (this.spans.get(b)?.hi ?? -Infinity) + slack < nth.at)) break;
-      }
-      const rows = (await this.db.read(
-        `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
-        [part[part.length - 1], part[0]],
-      )) as (CheckRow & { bucket: number })[];
-      for (const { bucket, ...r } of rows) if (bucket >= (unfolded.get(r.monitor_id) ?? Infinity) && ok(r)) out.push(r);
-    }
-    return dedupe(out.sort(newestFirst)).slice(0, n);
+  unfoldedOf(monitorId: number): Promise<CheckRow[]> {
+    return unfoldedOf(this.db, this.view(), monitorId);
+  }
+
+  /** Up to `n` results of any monitor not in `checks` yet, newest first, after a GET /checks cursor, that pass `keep`. */
+  newestUnfolded(n: number, cursor: CheckCursor | null, keep?: (row: CheckRow) => boolean): Promise<CheckRow[]> {
+    return newestUnfolded(this.db, this.view(), n, cursor, keep);
   }
 
   /** Up to `n` failed results of any monitor not in `checks` yet, newest first, after a GET /checks cursor. */
-  async unfoldedDown(n: number, cursor: { at: number; monitorId: number } | null, down: number): Promise<CheckRow[]> {
-    const waiting = this.buffer.filter((r) => r.outcome === down && isAfter(r, cursor));
-    const params: unknown[] = [down];
-    let where = 'outcome = ?';
-    if (cursor) {
-      where += ' AND (at < ? OR (at = ? AND monitor_id < ?))';
-      params.push(cursor.at, cursor.at, cursor.monitorId);
-    }
-    // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
-    const logged = (await this.db.read(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
-    return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
+  unfoldedDown(n: number, cursor: CheckCursor | null, down: number): Promise<CheckRow[]> {
+    return unfoldedDown(this.db, this.view(), n, cursor, down);
   }
 
   /**
@@ -343,17 +262,7 @@ export class CheckWriter implements OnApplicationShutdown {
 
   /** The time span of the results in the log (null when it is empty). */
   logSpan(): { oldest: number; newest: number } | null {
-    let oldest = Infinity;
-    let newest = -Infinity;
-    for (const s of this.spans.values()) {
-      oldest = Math.min(oldest, s.lo);
-      newest = Math.max(newest, s.hi);
-    }
-    for (const r of this.buffer) {
-      oldest = Math.min(oldest, r.at);
-      newest = Math.max(newest, r.at);
-    }
-    return newest === -Infinity ? null : { oldest, newest };
+    return logSpan(this.view());
   }
 
   /** Writes everything now, each thing in its final place: every monitor folds. Resolves when it is on disk. */
@@ -372,7 +281,7 @@ export class CheckWriter implements OnApplicationShutdown {
 
   private hasWork(kind: WriteKind): boolean {
     if (this.buffer.length > 0) return true;
-    if (kind === 'flush' ? this.unfolded.size > 0 : this.foldsDue(this.clock.now())) return true;
+    if (kind === 'flush' ? this.unfolded.size > 0 : foldsDue(this.foldMemory(), this.clock.now())) return true;
     return this.hooks.some((h) => h.hasWork?.(kind));
   }
 
@@ -390,53 +299,12 @@ export class CheckWriter implements OnApplicationShutdown {
     await this.flushing;
   }
 
-  private foldsDue(now: number): boolean {
-    if (this.foldsOwed(now).count > 0) return true;
-    const overdue = now - 2 * this.foldEveryMs;
-    for (const first of this.unfolded.values()) if ((this.spans.get(first)?.t ?? now) <= overdue) return true;
-    return false;
-  }
-
-  /** How many monitors are owed a fold by now (each folds once every foldEveryMs), and the credit behind it. */
-  private foldsOwed(now: number): { count: number; credit: number } {
-    const credit = this.foldCredit + (this.unfolded.size * Math.max(0, now - this.foldTick)) / this.foldEveryMs;
-    return { count: Math.min(this.unfolded.size, Math.floor(credit)), credit };
-  }
-
-  /** Decides, at the snapshot, what this write does. */
-  private plan(kind: WriteKind, rows: readonly CheckRow[]): Plan {
-    const now = this.clock.now();
-    const bucket = rows.length > 0 ? this.lastBucket + 1 : this.lastBucket;
-    const folding = new Set<number>();
-    let credit = 0;
-    let cursor = this.foldCursor;
-    if (kind === 'flush') {
-      for (const id of this.unfolded.keys()) folding.add(id);
-      for (const r of rows) folding.add(r.monitor_id);
-    } else {
-      const owed = this.foldsOwed(now);
-      credit = owed.credit - owed.count;
-      if (owed.count > 0) {
-        // The next monitors after the cursor, in id order, wrapping round.
-        const next = nextInRotation(this.unfolded.keys(), this.foldCursor, owed.count);
-        for (const id of next) folding.add(id);
-        cursor = next[next.length - 1];
-      }
-      // The rotation goes round the monitors that have results in the log; when few get new ones
-      // (a quiet service), a monitor waiting twice as long as it should folds anyway.
-      const overdue = now - 2 * this.foldEveryMs;
-      for (const [id, first] of this.unfolded) if ((this.spans.get(first)?.t ?? now) <= overdue) folding.add(id);
-    }
-    // Not a copy of `unfolded` (10,000 entries at every write): what changes in it.
-    const added = new Map<number, number>();
-    let span: Plan['span'] = null;
-    for (const r of rows) {
-      if (!folding.has(r.monitor_id) && !this.unfolded.has(r.monitor_id)) added.set(r.monitor_id, bucket);
-      span = span ? { lo: Math.min(span.lo, r.at), hi: Math.max(span.hi, r.at), t: now } : { lo: r.at, hi: r.at, t: now };
-    }
-    let dropThrough = added.size > 0 ? bucket - 1 : bucket;
-    for (const [id, first] of this.unfolded) if (!folding.has(id)) dropThrough = Math.min(dropThrough, first - 1);
-    return { bucket, folding, added, dropThrough, span, credit, cursor, tick: now };
+  /** The memory a write's plan is made from (fold-plan.ts), as it is now. */
+  private foldMemory(): FoldMemory {
+    return {
+      lastBucket: this.lastBucket, unfolded: this.unfolded, spans: this.spans,
+      cursor: this.foldCursor, credit: this.foldCredit, tick: this.foldTick, everyMs: this.foldEveryMs,
+    };
   }
 
   private async write(kind: WriteKind): Promise<void> {
@@ -452,7 +320,7 @@ export class CheckWriter implements OnApplicationShutdown {
         taken = this.buffer.slice();
         // Decided inside the transaction: a deletion that committed before it is known by now.
         rows = this.deleted.size ? taken.filter((r) => !this.deleted.has(r.monitor_id)) : taken;
-        const p = this.plan(kind, rows);
+        const p = planWrite(kind, rows, this.foldMemory(), this.clock.now());
         plan = p;
         for (const hook of this.hooks) hook.snapshot?.(kind, p.folding);
         if (rows.length > 0) {
@@ -460,7 +328,7 @@ export class CheckWriter implements OnApplicationShutdown {
           await insertRows(m, 'INSERT INTO check_log (bucket, ', sorted, p.bucket);
         }
         await insertRows(m, 'INSERT OR REPLACE INTO checks (', rows.filter((r) => this.settle.has(r)), null);
-        if (p.folding.size > 0) await this.fold(m, p, kind);
+        if (p.folding.size > 0) await foldIn(m, p.folding, p.bucket, kind, this.unfolded, this.deleted);
         if (p.dropThrough > this.droppedThrough) await m.query('DELETE FROM check_log WHERE bucket <= ?', [p.dropThrough]);
         for (const hook of this.hooks) await hook.onRows?.(m, rows, kind, p.folding);
       });
@@ -500,45 +368,6 @@ export class CheckWriter implements OnApplicationShutdown {
       this.schedule(FLUSH_EVERY_MS);
     } finally {
       this.stats.buffered = this.buffer.length;
-    }
-  }
-
-  /**
-   * Moves the folding monitors' logged results into `checks`, sorted by monitor and time, and
-   * moves their marks on. A monitor's rows before its first unfolded bucket are in `checks` already.
-   */
-  private async fold(m: EntityManager, p: Plan, kind: WriteKind): Promise<void> {
-    const ids = [...p.folding].sort((a, b) => a - b);
-    if (kind === 'flush') {
-      // Every monitor: one pass over the log, each row against its monitor's mark. Rows of a
-      // monitor deleted while a write raced its deletion stay behind (dropped with their bucket).
-      const gone = [...this.deleted];
-      await m.query(
-        `INSERT OR REPLACE INTO checks (${COLUMN_LIST}) SELECT ${LOG_COLUMNS} FROM check_log c
-         LEFT JOIN check_marks k ON k.monitor_id = c.monitor_id
-         WHERE c.bucket > COALESCE(k.bucket, 0)${gone.length ? ` AND c.monitor_id NOT IN (${gone.map(() => '?').join(', ')})` : ''}
-         ORDER BY c.monitor_id, c.at`,
-        gone,
-      );
-    } else {
-      for (let i = 0; i < ids.length; i += 200) {
-        const part = ids.slice(i, i + 200).filter((id) => this.unfolded.has(id));
-        if (part.length === 0) continue;
-        const lo = Math.min(...part.map((id) => this.unfolded.get(id)!));
-        // One seek per monitor and bucket: the key is (bucket, monitor_id, at).
-        await m.query(
-          `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?),
-             f(id, first) AS (VALUES ${part.map(() => '(?, ?)').join(', ')})
-           INSERT OR REPLACE INTO checks (${COLUMN_LIST})
-           SELECT ${LOG_COLUMNS} FROM f CROSS JOIN b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = f.id
-           WHERE b.x >= f.first ORDER BY c.monitor_id, c.at`,
-          [lo, p.bucket, ...part.flatMap((id) => [id, this.unfolded.get(id)!])],
-        );
-      }
-    }
-    for (let i = 0; i < ids.length; i += 400) {
-      const part = ids.slice(i, i + 400);
-      await m.query(`INSERT OR REPLACE INTO check_marks (monitor_id, bucket) VALUES ${part.map(() => '(?, ?)').join(', ')}`, part.flatMap((id) => [id, p.bucket]));
     }
   }
 
@@ -602,38 +431,4 @@ export class CheckWriter implements OnApplicationShutdown {
   seedLastTimes(latest: readonly { monitor_id: number; at: number }[]): void {
     for (const r of latest) if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
   }
-}
-
-/**
- * `head` (an INSERT up to its column list's opening parenthesis) for rows, with a bucket first when
- * given. The rows go in as one JSON text per statement, which SQLite takes apart (json_each) in the
- * database's worker thread: binding 11 values per row cost the main thread 15 µs a row in the
- * sqlite3 module, 5-6 % of it at 3,500 pings a second. Integers and text keep their SQL types
- * (`->>`), nulls stay NULL, and rows are inserted in the order given.
- */
-async function insertRows(m: EntityManager, head: string, rows: readonly CheckRow[], bucket: number | null): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const json = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT).map((r) => CHECK_COLUMNS.map((c) => r[c])));
-    const sql = `${head}${COLUMN_LIST}) SELECT ${bucket === null ? '' : '?, '}${JSON_VALUES} FROM json_each(?)`;
-    await m.query(sql, bucket === null ? [json] : [bucket, json]);
-  }
-}
-
-function isAfter(r: { at: number; monitor_id: number }, cursor: { at: number; monitorId: number } | null): boolean {
-  return !cursor || r.at < cursor.at || (r.at === cursor.at && r.monitor_id < cursor.monitorId);
-}
-
-function newestFirst(a: CheckRow, b: CheckRow): number {
-  return b.at - a.at || b.monitor_id - a.monitor_id;
-}
-
-/** Rows sorted newest first without repeats of one (monitor, time). */
-function dedupe(sorted: CheckRow[]): CheckRow[] {
-  return sorted.filter((r, i) => i === 0 || r.at !== sorted[i - 1].at || r.monitor_id !== sorted[i - 1].monitor_id);
-}
-
-/** Logged and waiting rows of one monitor, oldest first, each time once. */
-function mergeRows(logged: CheckRow[], waiting: CheckRow[]): CheckRow[] {
-  const seen = new Set(logged.map((r) => r.at));
-  return [...logged, ...waiting.filter((r) => !seen.has(r.at))].sort((a, b) => a.at - b.at);
 }
