@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The public status page: one row of settings (JSON, keys of src/status/look.ts; a missing key
+ * The public status page: one row of settings (JSON, keys of src/status/settings/look.ts; a missing key
  * means its default), and the uploaded logo and the home-screen icon made from it, kept in the
  * database so a backup holds them and an upload is one transaction. `v` is a hash of the bytes:
  * it names the version in URLs (`?v=`) and in `logo=<v>` of the icon upload.

@@ -281,7 +281,7 @@ function escapeNonAscii(text) {
 }
 
 /**
- * Nest's loggers (both replaced by the service's own, common/logger.ts) build a date formatter when
+ * Nest's loggers (both replaced by the service's own, runtime/logger.ts) build a date formatter when
  * @nestjs/common is loaded: ICU's first use, 15-35 ms of every start. Made on first use instead.
  */
 const LAZY_DATE_FORMATTER = [

@@ -2,7 +2,7 @@
 /**
  * Writes dist/sea/sea-config.json for `node --experimental-sea-config`: the sea bundle as main script and
  * every shipped file as an asset keyed by its path relative to the project root (the keys that
- * src/common/resources.ts asks node:sea for), plus the sqlite3 addon (packaging/native-loader.js).
+ * src/common/resources/resources.ts asks node:sea for), plus the sqlite3 addon (packaging/native-loader.js).
  *
  *   node packaging/sea-config.js [--no-code-cache] [--bundle-dir dist/sea]
  */
@@ -15,7 +15,7 @@ const { SQLITE3_ASSET_KEY } = require('./bundle.js');
 const ROOT = path.resolve(__dirname, '..');
 /** The sentinel postject looks for (build-binary.sh); assembled so that this file does not hold it whole. */
 const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
-/** Kept in step with src/common/resources.ts. */
+/** Kept in step with src/common/resources/resources.ts. */
 const RESOURCE_MANIFEST_KEY = 'resources.json';
 /** Folders whose files the app reads through readResource(); walked recursively (docs/: the served /docs pages). */
 const ASSET_DIRS = ['views', 'public', 'docs'];

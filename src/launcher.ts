@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import Module = require('node:module');
-import { STARTED_HOOK } from './common/startup-done';
+import { STARTED_HOOK } from './runtime/startup-done';
 
 /** The first 16 hex digits of app.js's SHA-256: packaging/bundle.js defines it. */
 declare const FARSIGHT_BUILD_ID: string;

@@ -18,9 +18,9 @@ import { passkeyProblem } from './auth/passkeys/relying-party';
 import { EventsService } from './events/events.service';
 import { EngineService } from './engine/engine.service';
 import { systemClock } from './common/clock';
-import { collectOnceSoon, tuneHeap } from './common/heap-tuning';
-import { LineLogger } from './common/logger';
-import { logUnhandledRejections } from './common/process-guards';
+import { collectOnceSoon, tuneHeap } from './runtime/heap-tuning';
+import { LineLogger } from './runtime/logger';
+import { logUnhandledRejections } from './runtime/process-guards';
 import { SecretBoxError } from './db/secret-box';
 import {
   databaseFailure, listenFailure, StartupError, unexpectedFailure,
@@ -40,7 +40,7 @@ import { startEngineReads } from './engine/start-reads';
 import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
-import { startupDone } from './common/startup-done';
+import { startupDone } from './runtime/startup-done';
 
 const USAGE = `Usage: farsight [command]
 

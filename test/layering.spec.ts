@@ -89,7 +89,7 @@ describe('module layering', () => {
 /**
  * Packages that are slow to load and used only now and then: a start of the service does not load
  * them (docs/performance.md "Start-up"). They are imported for their types only, or with import()
- * where they are used; class-validator only through src/common/class-validator.ts, file by file.
+ * where they are used; class-validator only through src/common/validation/class-validator.ts, file by file.
  */
 const LOADED_WHEN_USED = ['@simplewebauthn/server', 'nodemailer', 'qrcode', 'acme-client'];
 
@@ -107,7 +107,7 @@ describe('packages loaded when used, not at start', () => {
     expect(files.filter((f) => valueImports(f, pkg)).map((f) => path.relative(SRC, f))).toEqual([]);
   });
 
-  it('class-validator is imported only by common/class-validator.ts', () => {
+  it('class-validator is imported only by common/validation/class-validator.ts', () => {
     expect(files.filter((f) => valueImports(f, 'class-validator')).map((f) => path.relative(SRC, f))).toEqual([]);
   });
 });

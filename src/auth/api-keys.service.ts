@@ -6,9 +6,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ApiError, invalidField } from '../common/api-error';
+import { ApiError, invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { parseIso, toIso } from '../common/time';
 import { Database } from '../db/database';
 import { ReadCacheMap } from '../db/read-cache';
@@ -16,10 +16,10 @@ import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { ApiKeyEntity } from './entities/api-key.entity';
-import { KeyScope } from '../common/scope';
-import { sha256 } from '../common/tokens';
-import { API_ROOT } from '../common/routes';
-import { ShownOnce, shownOnce } from '../common/shown-once';
+import { KeyScope } from '../common/access/scope';
+import { sha256 } from '../common/access/tokens';
+import { API_ROOT } from '../common/http/routes';
+import { ShownOnce, shownOnce } from '../common/secrets/shown-once';
 
 export const KEY_PATTERN = /^fs_[0-9a-f]{48}$/;
 const TOUCH_EVERY_MS = 60_000;

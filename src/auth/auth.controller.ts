@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { API_ROOT } from '../common/routes';
+import { API_ROOT } from '../common/http/routes';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService, AuthState } from './auth.service';
-import { Public } from '../common/access';
-import { NeverReplayed } from '../common/idempotency';
-import type { ShownOnce } from '../common/shown-once';
+import { Public } from '../common/access/access';
+import { NeverReplayed } from '../common/http/idempotency';
+import type { ShownOnce } from '../common/secrets/shown-once';
 import { SetupDto } from './dto/setup.dto';
-import { AppRequest } from '../common/request-context';
+import { AppRequest } from '../common/access/request-context';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SetupInfo, SetupService } from './setup.service';
 

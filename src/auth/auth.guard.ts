@@ -4,18 +4,18 @@
  */
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '../common/api-error';
-import { ProxyTrust } from '../common/client-ip';
+import { ApiError } from '../common/http/api-error';
+import { ProxyTrust } from '../common/http/client-ip';
 import { CLOCK, Clock } from '../common/clock';
-import { readCookie } from '../common/cookies';
-import { RateLimiter } from '../common/rate-limit';
+import { readCookie } from '../common/http/cookies';
+import { RateLimiter } from '../common/http/limits/rate-limit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
 import { ApiKeysService } from './api-keys.service';
-import { Caller } from '../common/caller';
-import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../common/access';
-import { AppRequest } from '../common/request-context';
-import { KeyScope, requireAccess } from '../common/scope';
+import { Caller } from '../common/access/caller';
+import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../common/access/access';
+import { AppRequest } from '../common/access/request-context';
+import { KeyScope, requireAccess } from '../common/access/scope';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { originProblem, ownOrigin } from './origin-rule';
 

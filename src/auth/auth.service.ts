@@ -1,8 +1,8 @@
 /** GET /auth/state, first-run setup and sign-out. */
 import { Injectable } from '@nestjs/common';
-import { readCookie } from '../common/cookies';
-import { API_ROOT } from '../common/routes';
-import { ShownOnce, shownOnce } from '../common/shown-once';
+import { readCookie } from '../common/http/cookies';
+import { API_ROOT } from '../common/http/routes';
+import { ShownOnce, shownOnce } from '../common/secrets/shown-once';
 import { Database } from '../db/database';
 import { ChallengeService } from './challenge.service';
 import { SetupDto } from './dto/setup.dto';
@@ -10,7 +10,7 @@ import { OwnerEntity } from './entities/owner.entity';
 import { PasskeyEntity } from './entities/passkey.entity';
 import type { SignInMethod } from './entities/session.entity';
 import { ownerExists } from './links';
-import { AppRequest } from '../common/request-context';
+import { AppRequest } from '../common/access/request-context';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { SetupService } from './setup.service';
 import { SignInService, signInOrigin } from './sign-in.service';

@@ -3,7 +3,7 @@
  * operator configured one, every sign-in route must carry a token the verifier accepts.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { parseId } from '../common/ids';
-import { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
+import { parseId } from '../common/validation/ids';
+import { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
 import { ApiKeyDto, ApiKeysService } from './api-keys.service';
-import { Scope, SessionOnly, StepUp } from '../common/access';
+import { Scope, SessionOnly, StepUp } from '../common/access/access';
 import { CreateKeyDto } from './dto/create-key.dto';
-import type { ShownOnce } from '../common/shown-once';
+import type { ShownOnce } from '../common/secrets/shown-once';
 
 @Controller(`${API_ROOT}/keys`)
 export class KeysController {

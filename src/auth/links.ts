@@ -3,12 +3,12 @@
  * Plain functions over the Database so the CLI can issue links without starting the server.
  */
 import { EntityManager, IsNull } from 'typeorm';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import { Database } from '../db/database';
 import { LinkPurpose, LinkTokenEntity } from './entities/link-token.entity';
 import { OwnerEntity } from './entities/owner.entity';
 import { newTotpSecret } from './totp';
-import { randomToken, sha256 } from '../common/tokens';
+import { randomToken, sha256 } from '../common/access/tokens';
 
 export const LINK_TTL_MS: Record<LinkPurpose, number> = {
   setup: 24 * 3600_000,

@@ -5,11 +5,11 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { MoreThan } from 'typeorm';
-import { ApiError, invalidField } from '../common/api-error';
+import { ApiError, invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { randomToken, sha256 } from '../common/tokens';
-import { API_ROOT } from '../common/routes';
-import { ShownOnce, shownOnce } from '../common/shown-once';
+import { randomToken, sha256 } from '../common/access/tokens';
+import { API_ROOT } from '../common/http/routes';
+import { ShownOnce, shownOnce } from '../common/secrets/shown-once';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { ChangePasswordDto, ReplaceTotpDto } from './dto/me.dto';

@@ -4,7 +4,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';

@@ -6,7 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
-import { safeEqual, sha256 } from '../common/tokens';
+import { safeEqual, sha256 } from '../common/access/tokens';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { OwnerEntity } from './entities/owner.entity';

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentCaller, Public, SessionOnly } from '../common/access';
-import type { Caller } from '../common/caller';
-import { NeverReplayed } from '../common/idempotency';
-import type { AppRequest } from '../common/request-context';
-import { API_ROOT } from '../common/routes';
+import { CurrentCaller, Public, SessionOnly } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import { NeverReplayed } from '../common/http/idempotency';
+import type { AppRequest } from '../common/access/request-context';
+import { API_ROOT } from '../common/http/routes';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { CodeDto, ForgotDto, PasswordDto, ResetDto, StepUpPasswordDto } from './dto/password-sign-in.dto';

@@ -11,11 +11,11 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, MoreThan } from 'typeorm';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import type { AppRequest } from '../common/request-context';
+import type { AppRequest } from '../common/access/request-context';
 import { toIso } from '../common/time';
-import { randomToken, sha256 } from '../common/tokens';
+import { randomToken, sha256 } from '../common/access/tokens';
 import { Database } from '../db/database';
 import { ChallengeService } from './challenge.service';
 import { CodeDto, PasswordDto, StepUpPasswordDto } from './dto/password-sign-in.dto';

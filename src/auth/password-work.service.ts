@@ -1,14 +1,14 @@
 /**
  * Every password hash and check goes through here (scrypt: 32 MiB and ~100 ms of a core each),
- * through one WorkGate (common/work-gate.ts): one at a time per client address (an IPv6 client:
+ * through one WorkGate (common/http/limits/work-gate.ts): one at a time per client address (an IPv6 client:
  * its /64, as the throttle counts), two at a time in all; a few more wait their turn, and the rest
  * are answered 429 at once, before any hashing. Without it 16 anonymous sign-in attempts at a time
  * ran 16 scrypts at once: +100 MB of memory, and the API's answers waited 0.4 s behind them (the
  * database's calls share Node's thread pool with scrypt). docs/security.md "Throttling".
  */
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { GateFull, GateLimits, WorkGate } from '../common/work-gate';
+import { ApiError } from '../common/http/api-error';
+import { GateFull, GateLimits, WorkGate } from '../common/http/limits/work-gate';
 import { hashPassword, verifyPassword } from './password';
 import { throttleBucket } from './throttle';
 

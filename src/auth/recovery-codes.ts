@@ -3,7 +3,7 @@
  * (about 50 bits each). Only hashes are stored; input is compared case-insensitively, dash optional.
  */
 import { randomInt } from 'node:crypto';
-import { sha256 } from '../common/tokens';
+import { sha256 } from '../common/access/tokens';
 
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const RECOVERY_CODE_COUNT = 10;

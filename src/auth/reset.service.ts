@@ -12,10 +12,10 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
-import { ApiError, invalidField } from '../common/api-error';
+import { ApiError, invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import type { AppRequest } from '../common/request-context';
-import { randomToken, sha256 } from '../common/tokens';
+import type { AppRequest } from '../common/access/request-context';
+import { randomToken, sha256 } from '../common/access/tokens';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import { acceptedTotpStep, secondFactorOf } from './second-factor';
 import { newTotpSecret, totpAt } from './totp';
 

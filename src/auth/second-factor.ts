@@ -7,7 +7,7 @@
  * cannot be used again, not even within its own 90 seconds.
  */
 import { authenticator } from 'otplib';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 
 export const TOTP_STEP_MS = 30_000;
 /** Steps either side of now that are accepted. */

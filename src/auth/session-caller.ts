@@ -1,5 +1,5 @@
-import { ApiError } from '../common/api-error';
-import type { Caller } from '../common/caller';
+import { ApiError } from '../common/http/api-error';
+import type { Caller } from '../common/access/caller';
 
 /** The session behind a session-only route (the guard lets only sessions through; this narrows the type). */
 export function sessionIdOf(caller: Caller | null): number {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { serializeCookie } from '../common/cookies';
+import { serializeCookie } from '../common/http/cookies';
 import type { AppConfig } from '../config/config';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './sessions.service';
 

@@ -10,7 +10,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { SessionEntity, SignInMethod } from './entities/session.entity';
-import { randomToken, sha256 } from '../common/tokens';
+import { randomToken, sha256 } from '../common/access/tokens';
 import { SESSION_MAX_MS, sessionExpiry } from './session-lifetime';
 
 export const SESSION_COOKIE = 'service_session';

@@ -1,7 +1,7 @@
 /** First-run setup (spec, Authentication 5c): the link shows an authenticator secret, then creates the owner. */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ApiError, invalidField } from '../common/api-error';
+import { ApiError, invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';

@@ -12,7 +12,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import type { AppRequest } from '../common/request-context';
+import type { AppRequest } from '../common/access/request-context';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';

@@ -11,10 +11,10 @@
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager, MoreThan } from 'typeorm';
-import { ApiError, invalidField } from '../common/api-error';
+import { ApiError, invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { UpkeepJob } from '../common/upkeep';
-import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { formatDuration, toIso } from '../common/time';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';

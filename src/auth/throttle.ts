@@ -10,7 +10,7 @@
  *    restarts when a block ends.
  */
 import * as net from 'node:net';
-import { addressBucket } from '../common/client-ip';
+import { addressBucket } from '../common/http/client-ip';
 import type { BlockReason } from './entities/address-block.entity';
 
 export const FAILURE_WINDOW_MS = 15 * 60_000;

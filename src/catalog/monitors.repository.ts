@@ -6,10 +6,10 @@
  */
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ApiError } from '../common/api-error';
-import { isIdText, isSlug } from '../common/ids';
+import { ApiError } from '../common/http/api-error';
+import { isIdText, isSlug } from '../common/validation/ids';
 import { isSealed, SEALED_PREFIX, SECRET_BOX, SecretBox, SecretBoxError } from '../db/secret-box';
-import { mapSecrets } from '../common/secret-fields';
+import { mapSecrets } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { readSelectRows, StartedRead, startReadRows } from '../db/bulk-read';
 import { KIND_SECRETS } from '../probes/kind-secrets';

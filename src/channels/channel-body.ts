@@ -2,12 +2,12 @@
  * A channel as stored and answered, and what POST and PATCH /channels accept. The kind's own
  * config is checked by its sender (senders/); masked secrets are kept by the caller. Pure.
  */
-import { ApiError, FieldError } from '../common/api-error';
-import { isMask } from '../common/secrets';
-import { KeepRule } from '../common/secret-fields';
-import { nameProblem } from '../common/text-rules';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { isMask } from '../common/secrets/secrets';
+import { KeepRule } from '../common/secrets/secret-fields';
+import { nameProblem } from '../common/validation/text-rules';
 import { toIso } from '../common/time';
-import { requireObjectBody } from '../common/validation';
+import { requireObjectBody } from '../common/validation/validation';
 import { ALERT_EVENTS, AlertEventType, CHANNEL_KINDS, ChannelKind, ChannelSender } from './channel-kind';
 
 /** A stored channel: its input, with its id and times. `config` holds real secret values (sealed only on disk). */

@@ -4,8 +4,8 @@
  * events batched over 20 s); the sender says how it went, and whether a failure is permanent
  * (no more retries). Pure types; no Nest, no database.
  */
-import type { FieldError } from '../common/api-error';
-import type { SecretSchema } from '../common/secret-fields';
+import type { FieldError } from '../common/http/api-error';
+import type { SecretSchema } from '../common/secrets/secret-fields';
 import type { MailTransport, SendResult } from '../mail/mail-types';
 
 export type { MailTransport, SendResult };
@@ -81,8 +81,8 @@ export interface ChannelSender<C = unknown> {
   readonly kind: ChannelKind;
   /**
    * Checks a config body. Errors use dotted paths from the channel body: `config.to[2]`,
-   * `config.headers[0].name`. A secret field may hold `********` (MASK, common/secrets.ts): the
-   * caller then keeps the stored value (common/secret-fields.ts keepSecrets) before using it.
+   * `config.headers[0].name`. A secret field may hold `********` (MASK, common/secrets/secrets.ts): the
+   * caller then keeps the stored value (common/secrets/secret-fields.ts keepSecrets) before using it.
    */
   parseConfig(raw: unknown): ParsedConfig<C>;
   /** The secret fields of this kind's config (`url`, `secret`, `headers[*].value`): masked in answers, sealed at rest. */

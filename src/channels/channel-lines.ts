@@ -7,7 +7,7 @@
  * its old name after a rename) is what people know it by, as a monitor's line names the monitor. Pure.
  */
 import { changedFields } from '../common/canonical';
-import { SecretSchema, secretValues } from '../common/secret-fields';
+import { SecretSchema, secretValues } from '../common/secrets/secret-fields';
 import type { Channel } from './channel-body';
 
 export interface ChannelLine {

@@ -4,8 +4,8 @@
  */
 import {
   bool, described, int, JsonSchema, list, nullable, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str, time,
-} from '../common/common.schema';
-import { MASK } from '../common/secrets';
+} from '../common/validation/common.schema';
+import { MASK } from '../common/secrets/secrets';
 import { ALERT_EVENTS, CHANNEL_KINDS } from './channel-kind';
 import { NAME_MAX } from './channel-body';
 import { CHAT_FORMAT_CHOICES } from './senders/chat';

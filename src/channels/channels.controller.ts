@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CurrentCaller, Scope, StepUp } from '../common/access';
-import type { Caller } from '../common/caller';
-import type { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
-import { EmptyDto } from '../common/validation';
+import { CurrentCaller, Scope, StepUp } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import type { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
+import { EmptyDto } from '../common/validation/validation';
 import type { ChannelAnswer } from './channel-body';
 import { ChannelsService } from './channels.service';
 import { DeliveriesService, DeliveryAnswer } from './deliveries.service';

@@ -5,7 +5,7 @@
  */
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { mapSecrets } from '../common/secret-fields';
+import { mapSecrets } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { SECRET_BOX, SecretBox } from '../db/secret-box';
 import type { ChannelTarget } from './alert-rules';

@@ -7,17 +7,17 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../common/api-error';
-import { actorName, Caller } from '../common/caller';
+import { ApiError } from '../common/http/api-error';
+import { actorName, Caller } from '../common/access/caller';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { CLOCK, Clock } from '../common/clock';
-import { parseId } from '../common/ids';
-import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/paging';
-import { requireAccess } from '../common/scope';
-import { keepSecrets, maskSecrets } from '../common/secret-fields';
+import { parseId } from '../common/validation/ids';
+import { ID_CURSOR, Page, pageQuery, pageOf } from '../common/http/paging';
+import { requireAccess } from '../common/access/scope';
+import { keepSecrets, maskSecrets } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { lastDeliveryOf } from '../mail/deliveries.table';
 import { Channel, ChannelAnswer, ChannelInput, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';

@@ -3,9 +3,9 @@
  * message's state now (sent, failed, retrying), null once the message is pruned.
  */
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { isIdText } from '../common/ids';
-import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { ApiError } from '../common/http/api-error';
+import { isIdText } from '../common/validation/ids';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';
 import { listDeliveries, LoggedDelivery } from '../mail/deliveries.table';

@@ -29,7 +29,7 @@ import { ChannelsRepository } from './channels.repository';
 import { OutboxService } from './outbox.service';
 import { claimIn, dueMessages, failQueuedOfIn, nextDueAt, OutboxRow, pruneMessagesIn, retrySendingIn, settleIn } from './outbox.table';
 import { senderOf } from './senders/registry';
-import { secretValues } from '../common/secret-fields';
+import { secretValues } from '../common/secrets/secret-fields';
 import { thrownBySender } from './sender-failure';
 
 /** Messages sent at once, at most (a slow receiver never holds up the others beyond this). */

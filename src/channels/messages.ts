@@ -6,7 +6,7 @@
  * Titles and subjects are read in a phone's notification list, where the first 40 characters
  * are what counts: the label first, then the monitor's name, then why.
  */
-import { clip, oneLine } from '../common/text-rules';
+import { clip, oneLine } from '../common/validation/text-rules';
 import { formatDuration, formatWhen } from '../common/time';
 import type { AlertEvent, OutboundMessage } from './channel-kind';
 

@@ -12,7 +12,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
-import { maskSecretsIn, quoteMasked, urlSecretParts } from '../common/secrets';
+import { maskSecretsIn, quoteMasked, urlSecretParts } from '../common/secrets/secrets';
 import { VERSION } from '../common/version';
 import { bareHost, checkAddress, guardedLookup } from '../probes/checkers/connect-address';
 import { describeSocketError } from '../probes/checkers/net-errors';

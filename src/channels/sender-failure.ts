@@ -3,7 +3,7 @@
  * may quote the channel's URL or a header. It is quoted masked with every secret of the channel
  * (and the parts of a secret URL: its path, its query values) before it is cut. Pure.
  */
-import { quoteMasked, urlSecretParts } from '../common/secrets';
+import { quoteMasked, urlSecretParts } from '../common/secrets/secrets';
 import type { SendResult } from './channel-kind';
 
 export const THROWN_QUOTE_MAX = 200;

@@ -1,6 +1,6 @@
 /**
  * The last 50 warnings and errors the service logged, for GET /diagnostics. The logger
- * (common/logger.ts) fills it with each problem's first line, secrets masked; diagnostics reads
+ * (runtime/logger.ts) fills it with each problem's first line, secrets masked; diagnostics reads
  * it. It lives apart from the logger so that a module may read it without reaching for the
  * process-level pieces only main.ts and app.ts use.
  */

@@ -3,8 +3,8 @@
  * (public/shared/), read through the one resource helper (so from the single binary too) and
  * linked (asset-links.ts): what /dashboard/assets/ and /auth/assets/ serve.
  */
-import { listResources, readResource } from '../common/resources';
-import { contentTypeFor } from '../common/static-files';
+import { listResources, readResource } from '../common/resources/resources';
+import { contentTypeFor } from '../common/resources/static-files';
 import { LinkedFile, linkFiles, SHARED_FOLDER, withShared } from './asset-links';
 
 /** The files directly in `public/<folder>/` that we serve (a known content type), by name. */

@@ -6,16 +6,16 @@
  */
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/access';
-import { ApiError } from '../common/api-error';
-import type { AppRequest } from '../common/request-context';
-import { contentTypeFor, isSafeAssetName } from '../common/static-files';
-import { render } from '../common/views';
+import { Public } from '../common/access/access';
+import { ApiError } from '../common/http/api-error';
+import type { AppRequest } from '../common/access/request-context';
+import { contentTypeFor, isSafeAssetName } from '../common/resources/static-files';
+import { render } from '../common/resources/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService } from '../auth/auth.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
-import { versionOf } from '../status/status-page.repository';
+import { versionOf } from '../status/settings/status-page.repository';
 import { pageFiles } from './asset-folders';
 import type { LinkedFile } from './asset-links';
 import { PageFrame } from './auth-pages';

@@ -5,10 +5,10 @@
  */
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { contentTypeFor } from '../common/static-files';
-import { pickEncoding } from '../common/accept-encoding';
-import { Packed, precompressLater } from '../status/compression';
-import { versionOf } from '../status/status-page.repository';
+import { contentTypeFor } from '../common/resources/static-files';
+import { pickEncoding } from '../common/http/compression/accept-encoding';
+import { Packed, precompressLater } from '../common/http/compression/compression';
+import { versionOf } from '../status/settings/status-page.repository';
 import { pageFiles } from './asset-folders';
 import { importsOf } from './asset-links';
 

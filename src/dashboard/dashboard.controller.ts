@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/access';
-import { readResource } from '../common/resources';
-import { render } from '../common/views';
+import { Public } from '../common/access/access';
+import { readResource } from '../common/resources/resources';
+import { render } from '../common/resources/views';
 import { icoOfPng } from './favicon';
 import { pageCsp } from './page-csp';
 import type { AppConfig } from '../config/config';

@@ -1,4 +1,4 @@
-import { readResource } from '../common/resources';
+import { readResource } from '../common/resources/resources';
 import { icoOfPng } from './favicon';
 
 const png = (width: number, height: number): Buffer => {

@@ -1,6 +1,6 @@
 /** Runs one check of a monitor configuration now: builds the checker context from the monitor and the service settings. */
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { SettingsService } from '../settings/settings.service';
 import type { Settings } from '../settings/settings-defaults';

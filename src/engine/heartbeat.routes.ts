@@ -11,10 +11,10 @@
  */
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { HEARTBEAT_BODY_KEEP } from '../common/body-parsing';
-import { ProxyTrust } from '../common/client-ip';
-import { URL_MAX_BYTES } from '../common/request-limits';
-import { securityHeaders } from '../common/security-headers';
+import { HEARTBEAT_BODY_KEEP } from '../common/http/limits/body-parsing';
+import { ProxyTrust } from '../common/http/client-ip';
+import { URL_MAX_BYTES } from '../common/http/limits/request-limits';
+import { securityHeaders } from '../common/http/security-headers';
 import { HeartbeatService, PingAnswer } from './heartbeat.service';
 
 const log = new Logger('heartbeat');

@@ -5,10 +5,10 @@
  * and 60 unknown URLs a minute per address.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { sha256 } from '../common/tokens';
-import { addressBucket } from '../common/client-ip';
+import { sha256 } from '../common/access/tokens';
+import { addressBucket } from '../common/http/client-ip';
 import { CLOCK, Clock } from '../common/clock';
-import { RateLimiter } from '../common/rate-limit';
+import { RateLimiter } from '../common/http/limits/rate-limit';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { ReadCacheMap } from '../db/read-cache';
 import { EventBus } from '../events/event-bus';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { Scope } from '../common/access';
-import { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
+import { Scope } from '../common/access/access';
+import { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
 import { EventsService } from './events.service';
 import type { TimelineItem } from './timeline';
 

@@ -11,7 +11,7 @@ import { Database } from '../db/database';
 import { EventEntity } from './entities/event.entity';
 import type { EventKind } from './event-kinds';
 import { EventRow, TimelineItem, timelineFilter, toTimelineItem } from './timeline';
-import { Page, pageQuery, TIME_ID_CURSOR, toPage } from '../common/paging';
+import { Page, pageQuery, TIME_ID_CURSOR, toPage } from '../common/http/paging';
 
 export interface EventInput {
   kind: EventKind;

@@ -1,5 +1,5 @@
 /** GET /events: its items (timeline.ts) and query, for the route description. Pure. */
-import { anyObject, described, int, nullable, obj, page, pageQuery, QueryParam, ref, SchemaSet, str, time } from '../common/common.schema';
+import { anyObject, described, int, nullable, obj, page, pageQuery, QueryParam, ref, SchemaSet, str, time } from '../common/validation/common.schema';
 import { EVENT_KINDS } from './event-kinds';
 
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */

@@ -1,6 +1,6 @@
 /** GET /events: its query (kinds, monitor) and its items. Pure. */
-import { ApiError } from '../common/api-error';
-import { isIdText } from '../common/ids';
+import { ApiError } from '../common/http/api-error';
+import { isIdText } from '../common/validation/ids';
 import { toIso } from '../common/time';
 import { EventKind, isEventKind } from './event-kinds';
 

@@ -1,5 +1,5 @@
-import { ApiError } from '../common/api-error';
-import { pageQuery } from '../common/paging';
+import { ApiError } from '../common/http/api-error';
+import { pageQuery } from '../common/http/paging';
 import { CHECK_CURSOR, CheckCursor, CHECKS_LIMIT, isAfterCursor } from './check-cursor';
 
 describe('CHECK_CURSOR', () => {

@@ -3,7 +3,7 @@
  * first by time, then by monitor id, and two monitors can share a millisecond, so the time alone
  * would skip or repeat rows at a page boundary.
  */
-import { CursorCodec, LimitRule, TIME_ID_CURSOR } from '../common/paging';
+import { CursorCodec, LimitRule, TIME_ID_CURSOR } from '../common/http/paging';
 
 export interface CheckCursor {
   at: number;

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
+import { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
 import { HistoryItem, HistoryService } from './history.service';
 
 /** GET /checks: every monitor's results, newest first. One monitor's are under /monitors/{id}/checks. */

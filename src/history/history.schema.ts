@@ -4,8 +4,8 @@
  */
 import {
   described, epochMs, int, JsonSchema, list, nullable, num, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str,
-} from '../common/common.schema';
-import { DEFAULT_LIMIT } from '../common/paging';
+} from '../common/validation/common.schema';
+import { DEFAULT_LIMIT } from '../common/http/paging';
 import { CHECK_ERROR_CODES } from '../probes/check-result';
 import { CHECK_RESULT, OUTCOMES } from '../probes/check-result.schema';
 import { CHECKS_LIMIT } from './check-cursor';

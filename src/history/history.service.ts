@@ -6,11 +6,11 @@
  * (monitor_id, at), so no second index over every row is needed: the window starts at about one
  * page's worth of checks and grows fourfold until the page is full or the history ends.
  */
-import { isIdText } from '../common/ids';
+import { isIdText } from '../common/validation/ids';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { invalidField } from '../common/api-error';
-import { EPOCH_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { invalidField } from '../common/http/api-error';
+import { EPOCH_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-result';

@@ -3,9 +3,9 @@
  * yet). Stats for monitor lists are cached for 30 s: they move slowly and lists are read often.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { invalidField } from '../common/api-error';
+import { invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
-import { intQuery, LimitRule } from '../common/paging';
+import { intQuery, LimitRule } from '../common/http/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { MonitorStats, SparkPoint, StatsCache } from './monitor-stats';

@@ -11,7 +11,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { applyRequestDeadline } from '../common/request-limits';
+import { applyRequestDeadline } from '../common/http/limits/request-limits';
 import type { AppConfig, ListenAddress } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { listenFailure, StartupError } from '../config/startup-failures';

@@ -1,5 +1,5 @@
 import { BAD_TEXT } from '../../test/support/bad-text';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import { applyIncidentPatch, incidentFilter, NOTE_IN_LINE, NOTE_MAX, parseIncidentPatch } from './incident-input';
 
 const fieldOf = (fn: () => unknown): string | undefined => {
@@ -50,7 +50,7 @@ describe('parseIncidentPatch', () => {
     [{ id: 4 }, 'id'],
   ])('refuses %j on %s', (body, field) => expect(fieldOf(() => parseIncidentPatch(body))).toBe(field));
 
-  // The one text rule of common/text-rules.ts, multi-line (issue 42): before, only C0 controls and DEL were refused.
+  // The one text rule of common/validation/text-rules.ts, multi-line (issue 42): before, only C0 controls and DEL were refused.
   it.each(BAD_TEXT)('refuses a note with %s', (_what, note) => expect(fieldOf(() => parseIncidentPatch({ note }))).toBe('note'));
 });
 

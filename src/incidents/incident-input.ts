@@ -3,10 +3,10 @@
  * ({acknowledged, note}), and the words of the timeline line a PATCH writes. Pure; the rules are
  * in docs/incidents.md.
  */
-import { ApiError, FieldError } from '../common/api-error';
-import { isIdText } from '../common/ids';
-import { clip, oneLine, textProblem } from '../common/text-rules';
-import { requireObjectBody } from '../common/validation';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { isIdText } from '../common/validation/ids';
+import { clip, oneLine, textProblem } from '../common/validation/text-rules';
+import { requireObjectBody } from '../common/validation/validation';
 import type { IncidentRow } from '../events/incident';
 
 export const INCIDENT_STATES = ['open', 'closed', 'all'] as const;

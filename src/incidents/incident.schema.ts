@@ -1,10 +1,10 @@
 /** The incident routes' answers (events/incident.ts, incidents.service.ts) and PATCH body (incident-input.ts). Pure. */
 import {
   bool, described, int, list, nullable, obj, oneOfValues, pageQuery, QueryParam, ref, SchemaSet, str, time, page,
-} from '../common/common.schema';
+} from '../common/validation/common.schema';
 import { END_REASONS } from '../events/incident';
 import { INCIDENT_STATES, NOTE_MAX } from './incident-input';
-import { TEXT_RULE_WORDS } from '../common/text-rules';
+import { TEXT_RULE_WORDS } from '../common/validation/text-rules';
 
 const INCIDENT_PROPERTIES = {
   id: int(1),

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { CurrentCaller, Scope } from '../common/access';
-import type { Caller } from '../common/caller';
-import type { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
+import { CurrentCaller, Scope } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import type { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
 import type { IncidentAnswer } from '../events/incident';
 import { IncidentDetail, IncidentsService } from './incidents.service';
 

@@ -5,11 +5,11 @@
  * acknowledgement and note with a timeline line saying who did it.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { Caller, actorName } from '../common/caller';
-import { parseId } from '../common/ids';
+import { ApiError } from '../common/http/api-error';
+import { Caller, actorName } from '../common/access/caller';
+import { parseId } from '../common/validation/ids';
 import { CLOCK, Clock } from '../common/clock';
-import { ID_CURSOR, Page, pageQuery, toPage } from '../common/paging';
+import { ID_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';
 import { EngineService } from '../engine/engine.service';

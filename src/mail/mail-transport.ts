@@ -15,8 +15,8 @@
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Transporter } from 'nodemailer';
-import { quoteMasked } from '../common/secrets';
-import { clip } from '../common/text-rules';
+import { quoteMasked } from '../common/secrets/secrets';
+import { clip } from '../common/validation/text-rules';
 import type { AppConfig } from '../config/config';
 import { certFailure } from '../probes/checkers/cert';
 import type { MailTransport, OutgoingMail, SendResult } from './mail-types';

@@ -7,7 +7,7 @@
  * Firefox on Linux"), never a secret (the reset link is only in the body).
  */
 import { formatWhen } from '../common/time';
-import { render, renderText } from '../common/views';
+import { render, renderText } from '../common/resources/views';
 
 export interface MailFact {
   label: string;

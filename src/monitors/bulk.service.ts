@@ -7,9 +7,9 @@
  * POST /monitors/{id}/heartbeat-token.
  */
 import { Injectable } from '@nestjs/common';
-import { Caller } from '../common/caller';
-import { ApiError, FieldError } from '../common/api-error';
-import { requireObjectBody } from '../common/validation';
+import { Caller } from '../common/access/caller';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { requireObjectBody } from '../common/validation/validation';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';

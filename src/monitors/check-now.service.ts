@@ -1,7 +1,7 @@
 /** Check-now and test: run a check outside the schedule. */
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { requireObjectBody } from '../common/validation';
+import { ApiError } from '../common/http/api-error';
+import { requireObjectBody } from '../common/validation/validation';
 import { parseMonitorBody } from './monitor-input';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { SettingsService } from '../settings/settings.service';

@@ -13,10 +13,10 @@
  * of an item makes a new item buffer, so the page cannot outlive it.
  */
 import type { ServerResponse } from 'node:http';
-import type { Encoding } from '../common/accept-encoding';
-import { compressBody, COMPRESS_FROM } from '../common/json-compression';
-import { sendJsonParts } from '../common/json-parts';
-import { pageJson } from '../common/paging';
+import type { Encoding } from '../common/http/compression/accept-encoding';
+import { compressBody, COMPRESS_FROM } from '../common/http/compression/json-compression';
+import { sendJsonParts } from '../common/http/json-parts';
+import { pageJson } from '../common/http/paging';
 import type { MonitorStats } from '../history/monitor-stats';
 import type { MonitorState } from '../probes/status';
 
@@ -54,7 +54,7 @@ export class ListPage {
     return true;
   }
 
-  /** The body compressed (as every JSON answer is: common/json-compression), once; null if it failed. */
+  /** The body compressed (as every JSON answer is: common/http/compression/json-compression), once; null if it failed. */
   body(encoding: Exclude<Encoding, 'identity'>): Promise<Buffer | null> {
     let made = this.encoded.get(encoding);
     if (!made) {

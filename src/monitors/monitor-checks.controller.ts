@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { Scope } from '../common/access';
-import { API_ROOT } from '../common/routes';
-import { EmptyDto } from '../common/validation';
+import { Scope } from '../common/access/access';
+import { API_ROOT } from '../common/http/routes';
+import { EmptyDto } from '../common/validation/validation';
 import { CheckResultDto } from '../probes/check-result';
 import { CheckNowService } from './check-now.service';
 

@@ -1,7 +1,7 @@
 /** A monitor's recorded history: its checks, chart series and uptime days. */
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { Page } from '../common/paging';
-import { API_ROOT } from '../common/routes';
+import { Page } from '../common/http/paging';
+import { API_ROOT } from '../common/http/routes';
 import { HistoryItem, HistoryService } from '../history/history.service';
 import { SeriesAnswer, StatsService, UptimeAnswer } from '../history/stats.service';
 

@@ -1,7 +1,7 @@
-import { NAME_MISSING } from '../common/text-rules';
+import { NAME_MISSING } from '../common/validation/text-rules';
 import 'reflect-metadata';
-import { ApiError, FieldError } from '../common/api-error';
-import { MASK } from '../common/secrets';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { MASK } from '../common/secrets/secrets';
 import type { MonitorDefaults } from '../settings/settings-defaults';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';

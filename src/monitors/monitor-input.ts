@@ -8,9 +8,9 @@
  *     ******** kept from the stored monitor where the keep-rule allows.
  * Pure apart from the inputs: the service supplies defaults, the stored monitor and slugs.
  */
-import type { FieldError } from '../common/api-error';
+import type { FieldError } from '../common/http/api-error';
 import { parseIso } from '../common/time';
-import { checkDto, requireObjectBody } from '../common/validation';
+import { checkDto, requireObjectBody } from '../common/validation/validation';
 import type { MonitorDefaults } from '../settings/settings-defaults';
 import { normalizeCertSha256 } from '../probes/judge/cert-pin';
 import { MonitorDto } from './dto/monitor.dto';
@@ -18,7 +18,7 @@ import { COMMON_FIELDS, CommonSettings, kindConfig, MonitorConfig } from '../pro
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS, withDefaults } from './monitor-defaults';
 import { monitorRuleErrors } from './monitor-rules';
 import { HttpSettings, KindSettings, MONITOR_KINDS, MonitorKind } from '../probes/kinds';
-import { maskSecrets } from '../common/secret-fields';
+import { maskSecrets } from '../common/secrets/secret-fields';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 

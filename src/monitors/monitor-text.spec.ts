@@ -1,5 +1,5 @@
 /**
- * The one text rule (common/text-rules.ts) on every text of a monitor body (issue 42): before,
+ * The one text rule (common/validation/text-rules.ts) on every text of a monitor body (issue 42): before,
  * `name` refused control and bidirectional characters while group, tags, description,
  * public_name's lone surrogates and public_group let them through to the dashboard and the
  * status page.

@@ -4,7 +4,7 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { StateAnswer } from '../probes/status';
 import { MonitorStats } from '../history/monitor-stats';
 import { StoredMonitor } from '../catalog/monitors.repository';
-import { maskSecrets } from '../common/secret-fields';
+import { maskSecrets } from '../common/secrets/secret-fields';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import { describeTarget } from '../probes/target';
 

@@ -6,9 +6,9 @@
 import {
   bool, described, epochMs, int, JsonSchema, list, nullable, num, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str,
   time,
-} from '../common/common.schema';
-import { DEFAULT_LIMIT } from '../common/paging';
-import { dtoSchema, DtoSchemaOptions } from '../common/dto.schema';
+} from '../common/validation/common.schema';
+import { DEFAULT_LIMIT } from '../common/http/paging';
+import { dtoSchema, DtoSchemaOptions } from '../common/validation/dto.schema';
 import { DEFAULT_SETTINGS } from '../settings/settings-defaults';
 import { MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { MONITOR_STATUSES } from '../probes/status';

@@ -5,17 +5,17 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { actorName, Caller } from '../common/caller';
-import { randomToken, sha256 } from '../common/tokens';
-import { API_ROOT } from '../common/routes';
-import { ShownOnce, shownOnce } from '../common/shown-once';
-import { ApiError, FieldError } from '../common/api-error';
-import { isSlug } from '../common/ids';
+import { actorName, Caller } from '../common/access/caller';
+import { randomToken, sha256 } from '../common/access/tokens';
+import { API_ROOT } from '../common/http/routes';
+import { ShownOnce, shownOnce } from '../common/secrets/shown-once';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { isSlug } from '../common/validation/ids';
 import { CLOCK, Clock } from '../common/clock';
-import { commaLedJson, ID_CURSOR, pageOf, pageQuery } from '../common/paging';
+import { commaLedJson, ID_CURSOR, pageOf, pageQuery } from '../common/http/paging';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config';
-import { requireObjectBody } from '../common/validation';
+import { requireObjectBody } from '../common/validation/validation';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';

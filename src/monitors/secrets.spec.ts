@@ -1,6 +1,6 @@
-import { mapSecrets } from '../common/secret-fields';
+import { mapSecrets } from '../common/secrets/secret-fields';
 import { HTTP_SECRETS } from '../probes/kind-secrets';
-import { MASK } from '../common/secrets';
+import { MASK } from '../common/secrets/secrets';
 import type { HttpAuth, HttpHeader, HttpSettings } from '../probes/kinds';
 import { makeHttp as makeHttpSettings } from '../../test/checkers/factories';
 import {

@@ -4,11 +4,11 @@
  * 2. ******** sent back keeps the stored value only while the URL keeps its scheme, host and port
  *    and resolve_to is unchanged, so a write key cannot redirect stored credentials elsewhere;
  * 3. header names that look like credentials are always secret.
- * Pure. The keep-rule itself is the generic one in common/secret-fields.ts; this file declares
+ * Pure. The keep-rule itself is the generic one in common/secrets/secret-fields.ts; this file declares
  * which http fields are secret and what "the same target" means for them.
  */
-import type { FieldError } from '../common/api-error';
-import { KeepRule, keepSecrets, maskSecrets } from '../common/secret-fields';
+import type { FieldError } from '../common/http/api-error';
+import { KeepRule, keepSecrets, maskSecrets } from '../common/secrets/secret-fields';
 import { HTTP_SECRETS } from '../probes/kind-secrets';
 import type { HttpHeader, HttpSettings } from '../probes/kinds';
 

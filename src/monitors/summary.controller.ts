@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { API_ROOT } from '../common/routes';
+import { API_ROOT } from '../common/http/routes';
 import { SummaryDto, SummaryService } from './summary.service';
 
 @Controller(`${API_ROOT}/summary`)

@@ -4,10 +4,10 @@
  * derived from each row's access rules, parameters and body, so they follow one rule everywhere
  * (docs/api.md "The route description"). Pure.
  */
-import { ERROR_STATUS } from '../common/api-error';
-import { JsonSchema, SchemaSet } from '../common/common.schema';
-import { ID_PATTERN } from '../common/ids';
-import { IDEMPOTENCY_WINDOW_MS } from '../common/idempotency';
+import { ERROR_STATUS } from '../common/http/api-error';
+import { JsonSchema, SchemaSet } from '../common/validation/common.schema';
+import { ID_PATTERN } from '../common/validation/ids';
+import { IDEMPOTENCY_WINDOW_MS } from '../common/http/idempotency';
 import type { Answer, RouteDoc } from './route-doc';
 
 /** The interface version (spec "Versioning": the route description declares interface version 1). */
@@ -36,7 +36,7 @@ const PATH_PARAMS: Record<string, string> = {
   ip: 'the address',
 };
 
-/** Schemas of path parameters that rows do not give: every `{id}` is read by common/ids.ts. */
+/** Schemas of path parameters that rows do not give: every `{id}` is read by common/validation/ids.ts. */
 const PATH_SCHEMAS: Record<string, JsonSchema> = {
   id: { type: 'string', pattern: ID_PATTERN },
 };

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { Public } from '../common/access';
+import { Public } from '../common/access/access';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 

@@ -3,13 +3,13 @@
  * (routes/*.ts) are the single source of the route description; the e2e tests hold them against
  * the routes the app registers and the access rules on their handlers. Pure types.
  */
-import type { JsonSchema, QueryParam } from '../common/common.schema';
-import type { KeyScope } from '../common/scope';
+import type { JsonSchema, QueryParam } from '../common/validation/common.schema';
+import type { KeyScope } from '../common/access/scope';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';
 
 export type Access =
-  /** No sign-in (common/access.ts @Public). */
+  /** No sign-in (common/access/access.ts @Public). */
   | { public: true }
   /**
    * The least API-key scope (a session passes every scope check), `sessionOnly` for owner-session

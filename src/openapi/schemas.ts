@@ -1,6 +1,6 @@
 /** Every named schema of the document (`components.schemas`), gathered from the modules' `*.schema.ts`. */
 import { channelSchemas } from '../channels/channel.schema';
-import { commonSchemas, SchemaSet } from '../common/common.schema';
+import { commonSchemas, SchemaSet } from '../common/validation/common.schema';
 import { timelineSchemas } from '../events/timeline.schema';
 import { historySchemas } from '../history/history.schema';
 import { incidentSchemas } from '../incidents/incident.schema';

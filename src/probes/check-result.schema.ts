@@ -1,5 +1,5 @@
 /** The check result answer (check-result.ts toCheckResultDto), for the route description. Pure. */
-import { described, epochMs, int, JsonSchema, nullable, num, obj, oneOfValues, ref, SchemaSet, str, time } from '../common/common.schema';
+import { described, epochMs, int, JsonSchema, nullable, num, obj, oneOfValues, ref, SchemaSet, str, time } from '../common/validation/common.schema';
 import { CHECK_ERROR_CODES } from './check-result';
 
 export const OUTCOMES = ['up', 'down', 'slow', 'unknown'] as const;

@@ -2,7 +2,7 @@
  * Which settings of each kind are secret: declared once here, used to mask answers and keep
  * ******** (monitors/secrets.ts) and to seal values at rest (catalog/monitors.repository.ts).
  */
-import type { SecretSchema } from '../common/secret-fields';
+import type { SecretSchema } from '../common/secrets/secret-fields';
 import type { MonitorKind } from './kinds';
 
 /**

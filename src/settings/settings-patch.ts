@@ -8,7 +8,7 @@
  * `email.sent_today`, a counter that moves by itself, is ignored); a different value is a 422
  * that says where the value comes from. Unknown keys are a 422 naming the key.
  */
-import type { FieldError } from '../common/api-error';
+import type { FieldError } from '../common/http/api-error';
 import type { Settings, StoredSettings } from './settings-defaults';
 
 /** An integer range; `step` when values must be a multiple of it. */

@@ -4,14 +4,14 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { HistoryModule } from '../history/history.module';
 import { MonitorsModule } from '../monitors/monitors.module';
 import { HostsModule } from '../hosts/hosts.module';
-import { requestHost } from './hosts';
-import { PublicData } from './public-data';
-import { PublicStatusController } from './public-status.controller';
-import { PublicStatusService } from './public-status.service';
-import { StatusAssets } from './status-assets';
-import { StatusPageController } from './status-page.controller';
-import { StatusPageRepository } from './status-page.repository';
-import { StatusPageService } from './status-page.service';
+import { requestHost } from './settings/hosts';
+import { PublicData } from './public/public-data';
+import { PublicStatusController } from './public/public-status.controller';
+import { PublicStatusService } from './public/public-status.service';
+import { StatusAssets } from './assets/status-assets';
+import { StatusPageController } from './settings/status-page.controller';
+import { StatusPageRepository } from './settings/status-page.repository';
+import { StatusPageService } from './settings/status-page.service';
 
 /** On one of the page's own hosts, `/` is the status page (spec: the manifest starts there). */
 @Injectable()

@@ -1,4 +1,4 @@
-import type { Caller } from '../common/caller';
+import type { Caller } from '../common/access/caller';
 import type { BusEvents } from '../events/event-bus';
 import { accessEnded, stillLive } from './stream-access';
 

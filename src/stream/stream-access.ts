@@ -3,7 +3,7 @@
  * closes when that key is revoked or expires, or that session signs out, is revoked or expires.
  * Pure.
  */
-import type { Caller } from '../common/caller';
+import type { Caller } from '../common/access/caller';
 import type { BusEvents } from '../events/event-bus';
 
 /** True when `ended` takes away the access this caller's stream was opened with. */

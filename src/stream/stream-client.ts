@@ -18,7 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Caller } from '../common/caller';
+import type { Caller } from '../common/access/caller';
 
 export class StreamClient {
   private open = true;

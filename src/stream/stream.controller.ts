@@ -1,9 +1,9 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentCaller, Scope } from '../common/access';
-import type { Caller } from '../common/caller';
-import type { AppRequest } from '../common/request-context';
-import { API_ROOT } from '../common/routes';
+import { CurrentCaller, Scope } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import type { AppRequest } from '../common/access/request-context';
+import { API_ROOT } from '../common/http/routes';
 import { StreamHub } from './stream.hub';
 
 @Controller(`${API_ROOT}/stream`)

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { Scope } from '../common/access';
-import { API_ROOT } from '../common/routes';
+import { Scope } from '../common/access/access';
+import { API_ROOT } from '../common/http/routes';
 import { DiagnosticsAnswer, DiagnosticsService } from './diagnostics.service';
 
 @Controller(`${API_ROOT}/diagnostics`)

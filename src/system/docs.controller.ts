@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../common/access';
-import { ApiError } from '../common/api-error';
-import { tryReadResource } from '../common/resources';
-import { contentTypeFor, isSafeAssetName } from '../common/static-files';
+import { Public } from '../common/access/access';
+import { ApiError } from '../common/http/api-error';
+import { tryReadResource } from '../common/resources/resources';
+import { contentTypeFor, isSafeAssetName } from '../common/resources/static-files';
 import { DocsService } from './docs.service';
 
 /** The pages carry one stylesheet and nothing else: no script, no inline style, no frames. */

@@ -5,9 +5,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { listResources, readResource } from '../common/resources';
+import { listResources, readResource } from '../common/resources/resources';
 import { VERSION } from '../common/version';
-import { render, renderText } from '../common/views';
+import { render, renderText } from '../common/resources/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import type { DocPage, DocsLibrary } from './docs-library';

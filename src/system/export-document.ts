@@ -5,7 +5,7 @@
  * name, and nothing machine-specific is written (no ids, no times besides `exported_at`):
  * monitors name their channels by name.
  */
-import { maskSecrets } from '../common/secret-fields';
+import { maskSecrets } from '../common/secrets/secret-fields';
 import { toIso } from '../common/time';
 import type { Channel } from '../channels/channel-body';
 import { senderOf } from '../channels/senders/registry';

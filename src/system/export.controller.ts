@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
-import { CurrentCaller, Scope, StepUp } from '../common/access';
-import type { Caller } from '../common/caller';
-import { API_ROOT } from '../common/routes';
+import { CurrentCaller, Scope, StepUp } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import { API_ROOT } from '../common/http/routes';
 import type { ExportDocument } from './export-document';
 import { ExportService } from './export.service';
 import type { ImportAnswer } from './import-document';

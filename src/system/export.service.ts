@@ -4,15 +4,15 @@
  * timeline (who took it), since whoever holds it holds every credential the service keeps.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { invalidField } from '../common/api-error';
-import { actorName, Caller } from '../common/caller';
+import { invalidField } from '../common/http/api-error';
+import { actorName, Caller } from '../common/access/caller';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
 import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
 import { ChannelsService } from '../channels/channels.service';
 import { ExportDocument, exportDocument } from './export-document';
-import { StatusPageService } from '../status/status-page.service';
+import { StatusPageService } from '../status/settings/status-page.service';
 import { statusPageForExport } from './status-page-section';
 
 @Injectable()

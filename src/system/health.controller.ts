@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { Public } from '../common/access';
+import { Public } from '../common/access/access';
 import { CLOCK, Clock } from '../common/clock';
 import { VERSION } from '../common/version';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../common/http/api-error';
 import type { Channel } from '../channels/channel-body';
 import { hasErrors, ImportAnswer, IMPORT_MAX_MONITORS, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders } from './import-document';
 

@@ -4,9 +4,9 @@
  * monitor parser (its channel names resolved, its heartbeat token hash taken aside), and the
  * answer's shape. The service (import.service.ts) reads what is stored and writes.
  */
-import { ApiError, FieldError } from '../common/api-error';
-import { isMask } from '../common/secrets';
-import { keepSecrets } from '../common/secret-fields';
+import { ApiError, FieldError } from '../common/http/api-error';
+import { isMask } from '../common/secrets/secrets';
+import { keepSecrets } from '../common/secrets/secret-fields';
 import { parseIso } from '../common/time';
 import { Channel, ChannelInput, parseChannelCreate, SAME_RECEIVER } from '../channels/channel-body';
 import { senderOf } from '../channels/senders/registry';

@@ -16,9 +16,9 @@
  */
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { FieldError } from '../common/api-error';
-import { actorName, Caller } from '../common/caller';
-import { NOTHING_STORED } from '../common/secret-fields';
+import type { FieldError } from '../common/http/api-error';
+import { actorName, Caller } from '../common/access/caller';
+import { NOTHING_STORED } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
@@ -35,7 +35,7 @@ import { TOKEN_FIELD } from './export-document';
 import {
   hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders,
 } from './import-document';
-import { StatusPageService } from '../status/status-page.service';
+import { StatusPageService } from '../status/settings/status-page.service';
 import { importStatusPage, StatusPageImport } from './status-page-section';
 
 /** Monitors checked between two turns of the event loop. */

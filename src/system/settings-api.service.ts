@@ -5,8 +5,8 @@
  * no setting is a secret).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { actorName, Caller } from '../common/caller';
+import { ApiError } from '../common/http/api-error';
+import { actorName, Caller } from '../common/access/caller';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';

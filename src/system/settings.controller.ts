@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { CurrentCaller, Scope, StepUp } from '../common/access';
-import type { Caller } from '../common/caller';
-import { API_ROOT } from '../common/routes';
+import { CurrentCaller, Scope, StepUp } from '../common/access/access';
+import type { Caller } from '../common/access/caller';
+import { API_ROOT } from '../common/http/routes';
 import { SettingsAnswer, SettingsApiService } from './settings-api.service';
 
 @Controller(`${API_ROOT}/settings`)

@@ -7,9 +7,9 @@
  * writes it inside the import's transaction; keys it leaves out keep their stored values.
  */
 import type { EntityManager } from 'typeorm';
-import type { FieldError } from '../common/api-error';
-import { parseSettingsBody } from '../status/page-settings';
-import type { StatusPageService } from '../status/status-page.service';
+import type { FieldError } from '../common/http/api-error';
+import { parseSettingsBody } from '../status/settings/page-settings';
+import type { StatusPageService } from '../status/settings/status-page.service';
 
 export async function statusPageForExport(pages: StatusPageService): Promise<Record<string, unknown>> {
   return structuredClone(await pages.settings()) as unknown as Record<string, unknown>;

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpAt } from '../../src/auth/totp';
 import { bearer, OWNER } from '../support/app';
 import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext, virtualAuthenticator } from '../support/browser';
-import { sha256 } from '../../src/common/tokens';
+import { sha256 } from '../../src/common/access/tokens';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { seedStatusPage } from '../status/seed';
 

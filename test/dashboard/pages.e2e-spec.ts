@@ -53,7 +53,7 @@ it.each(PAGES)('serves %s signed in: strict policy, no caching, no inline code, 
   expect(res.text).toContain('<link rel="manifest" href="/dashboard/manifest.webmanifest">');
 });
 
-// 16 digits is not an id (common/ids.ts): the page would only ask the API for a monitor that cannot exist.
+// 16 digits is not an id (common/validation/ids.ts): the page would only ask the API for a monitor that cannot exist.
 it.each(['/monitors/abc', '/monitors/0', '/incidents/1x', '/monitors/1/edit%2F', '/monitors/1000000000000000', '/monitors/1000000000000000/edit', '/incidents/1000000000000000'])('answers 404 for %s, not a page', async (path) => {
   await t.http.get(path).set('Cookie', cookie).expect(404);
 });

@@ -9,7 +9,7 @@ import * as net from 'node:net';
 import * as zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { REQUEST_DEADLINE_MS } from '../../src/common/request-limits';
+import { REQUEST_DEADLINE_MS } from '../../src/common/http/limits/request-limits';
 import { startApp, startListeningApp, TestApp } from '../support/app';
 
 interface Answer {

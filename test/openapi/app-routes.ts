@@ -9,8 +9,8 @@ import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, RESPONSE_PASSTHROUGH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../../src/common/access';
-import type { KeyScope } from '../../src/common/scope';
+import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../../src/common/access/access';
+import type { KeyScope } from '../../src/common/access/scope';
 
 export interface AppRoute {
   method: string;

@@ -1,9 +1,9 @@
 /**
  * The route description publishes the id and slug patterns that validation applies (one pattern
- * each, in common/ids.ts): a client that trusts the document sends no id the service refuses as
+ * each, in common/validation/ids.ts): a client that trusts the document sends no id the service refuses as
  * naming nothing, and the document refuses none the service takes.
  */
-import { isIdText } from '../../src/common/ids';
+import { isIdText } from '../../src/common/validation/ids';
 import { openApiJson } from '../../src/openapi/build';
 
 interface Param { name: string; in: string; schema?: { pattern?: string } }

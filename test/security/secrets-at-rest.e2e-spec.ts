@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MASK } from '../../src/common/secrets';
+import { MASK } from '../../src/common/secrets/secrets';
 import { databasePath } from '../../src/db/data-source';
 import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { httpMonitor } from '../support/monitors';

@@ -1,6 +1,6 @@
 /** PNG files built byte by byte for tests: valid ones of any declared size, and damaged ones. */
 import { deflateSync } from 'node:zlib';
-import { crc32 } from '../../src/status/png-header';
+import { crc32 } from '../../src/status/uploads/png-header';
 
 export { deflateSync };
 

@@ -41,7 +41,7 @@ afterAll(async () => t.close());
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0, 64, 0, 128, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG = Buffer.from(`<svg xmlns="${SVG_NS}" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`);
-/** An editor's SVG: stored and served as written anew from the allow-list (src/status/svg-clean.ts). */
+/** An editor's SVG: stored and served as written anew from the allow-list (src/status/uploads/svg-clean.ts). */
 const INKSCAPE_SVG = Buffer.from(
   `<?xml version="1.0"?>\n<svg xmlns="${SVG_NS}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" inkscape:version="1.3" viewBox="0 0 40 10"><!-- drawn --><inkscape:grid/><text x="0" y="9" data-x="1">Acme</text></svg>\n`,
 );

@@ -13,7 +13,7 @@ import { issueSetupLink } from '../../src/auth/links';
 import { totpAt } from '../../src/auth/totp';
 import { manualTimers, Timers } from '../../src/engine/scheduler';
 import { FakeClock } from '../../src/common/clock';
-import { LineLogger } from '../../src/common/logger';
+import { LineLogger } from '../../src/runtime/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/data-source';
 import { ENTITIES } from '../../src/entities';

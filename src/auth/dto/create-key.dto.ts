@@ -1,6 +1,6 @@
-import { IsIn, IsOptional, IsString, Length, ValidateIf } from '../../common/class-validator';
-import { KEY_SCOPES, KeyScope } from '../../common/scope';
-import { IsName } from '../../common/validators';
+import { IsIn, IsOptional, IsString, Length, ValidateIf } from '../../common/validation/class-validator';
+import { KEY_SCOPES, KeyScope } from '../../common/access/scope';
+import { IsName } from '../../common/validation/validators';
 
 export class CreateKeyDto {
   @IsString()

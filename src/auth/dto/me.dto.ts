@@ -1,4 +1,4 @@
-import { IsString, Length, Matches } from '../../common/class-validator';
+import { IsString, Length, Matches } from '../../common/validation/class-validator';
 import { PASSWORD_INPUT_MAX } from './password-sign-in.dto';
 
 export class ChangePasswordDto {

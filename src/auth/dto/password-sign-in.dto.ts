@@ -2,7 +2,7 @@
  * Bodies of the password sign-in routes. Types and lengths only: whether a credential is right is
  * the services' question, and a 422 never depends on whether the email is the owner's.
  */
-import { IsOptional, IsString, Length, Matches, MaxLength } from '../../common/class-validator';
+import { IsOptional, IsString, Length, Matches, MaxLength } from '../../common/validation/class-validator';
 import { EMAIL_PATTERN } from './setup.dto';
 
 const CODE_MESSAGE = 'must be the 6-digit code from your authenticator';

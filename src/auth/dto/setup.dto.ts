@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Length, Matches, MaxLength } from '../../common/class-validator';
+import { IsOptional, IsString, Length, Matches, MaxLength } from '../../common/validation/class-validator';
 
 export const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
 

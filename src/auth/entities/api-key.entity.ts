@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { KeyScope } from '../../common/scope';
+import type { KeyScope } from '../../common/access/scope';
 
 @Entity('api_keys')
 export class ApiKeyEntity {

@@ -4,7 +4,7 @@
  * its fixed 37 bytes; rawId equal to id) do, or the request is malformed (422 on the dotted field).
  * Whether the parts are right is for webauthn.ts. Pure.
  */
-import type { FieldError } from '../../common/api-error';
+import type { FieldError } from '../../common/http/api-error';
 
 export interface CredentialLike {
   id: string;

@@ -8,9 +8,9 @@
  * SHA-256 is stored; the issue is written to the timeline, so the owner sees it.
  */
 import { IsNull } from 'typeorm';
-import { ApiError } from '../../common/api-error';
+import { ApiError } from '../../common/http/api-error';
 import { formatWhen } from '../../common/time';
-import { randomToken, sha256 } from '../../common/tokens';
+import { randomToken, sha256 } from '../../common/access/tokens';
 import { Database } from '../../db/database';
 import { EventsService } from '../../events/events.service';
 import { LinkTokenEntity } from '../entities/link-token.entity';

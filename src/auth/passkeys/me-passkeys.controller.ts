@@ -1,12 +1,12 @@
 /** The owner's passkeys (spec "Owner routes"); API keys can never reach them. */
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
-import { CurrentCaller, SessionOnly, StepUp } from '../../common/access';
-import type { Caller } from '../../common/caller';
-import { parseId } from '../../common/ids';
-import type { AppRequest } from '../../common/request-context';
-import { API_ROOT } from '../../common/routes';
-import { EmptyDto } from '../../common/validation';
+import { CurrentCaller, SessionOnly, StepUp } from '../../common/access/access';
+import type { Caller } from '../../common/access/caller';
+import { parseId } from '../../common/validation/ids';
+import type { AppRequest } from '../../common/access/request-context';
+import { API_ROOT } from '../../common/http/routes';
+import { EmptyDto } from '../../common/validation/validation';
 import type { OptionsAnswer } from './ceremonies.service';
 import { RegistrationVerifyDto, RenamePasskeyDto } from './dto/passkey.dto';
 import { OwnerPasskeysService } from './owner-passkeys.service';

@@ -9,9 +9,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
-import { ApiError, invalidField } from '../../common/api-error';
+import { ApiError, invalidField } from '../../common/http/api-error';
 import { CLOCK, Clock } from '../../common/clock';
-import type { AppRequest } from '../../common/request-context';
+import type { AppRequest } from '../../common/access/request-context';
 import { Database } from '../../db/database';
 import { EventsService } from '../../events/events.service';
 import { PasskeyEntity } from '../entities/passkey.entity';

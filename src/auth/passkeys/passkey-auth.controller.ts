@@ -2,9 +2,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Response } from 'express';
-import { Public } from '../../common/access';
-import type { AppRequest } from '../../common/request-context';
-import { API_ROOT } from '../../common/routes';
+import { Public } from '../../common/access/access';
+import type { AppRequest } from '../../common/access/request-context';
+import { API_ROOT } from '../../common/http/routes';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { setSessionCookie } from '../session-cookie';

@@ -6,9 +6,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { ApiError } from '../../common/api-error';
+import { ApiError } from '../../common/http/api-error';
 import { CLOCK, Clock } from '../../common/clock';
-import type { AppRequest } from '../../common/request-context';
+import type { AppRequest } from '../../common/access/request-context';
 import { toIso } from '../../common/time';
 import { ChallengeService } from '../challenge.service';
 import { NewSession, SessionsService } from '../sessions.service';

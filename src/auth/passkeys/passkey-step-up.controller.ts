@@ -1,11 +1,11 @@
 /** Step-up with a passkey (spec "Sign-in routes"): the owner's session confirms it is still the owner. */
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { CurrentCaller, SessionOnly } from '../../common/access';
-import type { Caller } from '../../common/caller';
-import type { AppRequest } from '../../common/request-context';
-import { API_ROOT } from '../../common/routes';
-import { EmptyDto } from '../../common/validation';
+import { CurrentCaller, SessionOnly } from '../../common/access/access';
+import type { Caller } from '../../common/access/caller';
+import type { AppRequest } from '../../common/access/request-context';
+import { API_ROOT } from '../../common/http/routes';
+import { EmptyDto } from '../../common/validation/validation';
 import type { OptionsAnswer } from './ceremonies.service';
 import { AssertionVerifyDto } from './dto/passkey.dto';
 import { PasskeySignInService } from './passkey-sign-in.service';

@@ -1,4 +1,4 @@
-import { maskSecrets } from '../../common/secret-fields';
+import { maskSecrets } from '../../common/secrets/secret-fields';
 import { chatFormatOf, chatSender } from './chat';
 
 describe('chat config', () => {

@@ -6,9 +6,9 @@
  * chat-shapes.ts) or one of slack, discord, teams, google-chat, chat, for a service behind a host
  * of its own (a proxy, a self-hosted Discord-compatible server).
  */
-import type { FieldError } from '../../common/api-error';
+import type { FieldError } from '../../common/http/api-error';
 import { systemClock } from '../../common/clock';
-import type { SecretSchema } from '../../common/secret-fields';
+import type { SecretSchema } from '../../common/secrets/secret-fields';
 import type { ChannelSender, OutboundMessage, ParsedConfig, SendContext, SendResult } from '../channel-kind';
 import { CHAT_FORMATS, chatBody, ChatFormat, recogniseChat } from '../chat-shapes';
 import { shownEvents } from '../messages';

@@ -2,8 +2,8 @@
  * Small checks the kinds' parseConfig share: a plain object with known fields only, and a
  * receiver URL. Errors carry dotted paths from the channel body (`config.url`). Pure.
  */
-import type { FieldError } from '../../common/api-error';
-import { isMask } from '../../common/secrets';
+import type { FieldError } from '../../common/http/api-error';
+import { isMask } from '../../common/secrets/secrets';
 
 export const URL_MAX = 2048;
 

@@ -5,10 +5,10 @@
  * header could be bent with. The Message-ID comes from the outbox id, so every retry of one
  * message carries the same one and a mail client shows a duplicate as one message.
  */
-import type { FieldError } from '../../common/api-error';
+import type { FieldError } from '../../common/http/api-error';
 import { systemClock } from '../../common/clock';
-import { nameProblem } from '../../common/text-rules';
-import { render, renderText } from '../../common/views';
+import { nameProblem } from '../../common/validation/text-rules';
+import { render, renderText } from '../../common/resources/views';
 import type { AlertEvent, ChannelSender, OutboundMessage, ParsedConfig, SendContext, SendResult } from '../channel-kind';
 import { emailView } from '../email-view';
 import { shownEvents } from '../messages';

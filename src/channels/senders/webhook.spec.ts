@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { keepSecrets, maskSecrets } from '../../common/secret-fields';
+import { keepSecrets, maskSecrets } from '../../common/secrets/secret-fields';
 import type { AlertEvent } from '../channel-kind';
 import { webhookBody, webhookSender, webhookSignature } from './webhook';
 

@@ -11,11 +11,11 @@
  * masks it, so a generated one could never be copied to the receiver.
  */
 import { createHmac } from 'node:crypto';
-import type { FieldError } from '../../common/api-error';
+import type { FieldError } from '../../common/http/api-error';
 import { systemClock } from '../../common/clock';
-import type { SecretSchema } from '../../common/secret-fields';
-import { isMask } from '../../common/secrets';
-import { fieldValueProblem, isFieldName } from '../../common/text-rules';
+import type { SecretSchema } from '../../common/secrets/secret-fields';
+import { isMask } from '../../common/secrets/secrets';
+import { fieldValueProblem, isFieldName } from '../../common/validation/text-rules';
 import { toIso } from '../../common/time';
 import type { AlertEvent, ChannelSender, OutboundMessage, ParsedConfig, SendContext, SendResult } from '../channel-kind';
 import { shownEvents } from '../messages';

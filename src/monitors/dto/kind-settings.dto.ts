@@ -8,8 +8,8 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
-} from '../../common/class-validator';
-import { IsJsonScalar, Nullable } from '../../common/validators';
+} from '../../common/validation/class-validator';
+import { IsJsonScalar, Nullable } from '../../common/validation/validators';
 import {
   DNS_RECORDS, DnsRecord, DnsSettings, HeartbeatSettings, HTTP_METHODS, HttpAuth, HttpHeader, HttpMethod, HttpSettings,
   IP_VERSIONS, IpVersion, JSON_OPS, JsonOp, JsonRule, PingSettings, TcpSettings, TlsSettings,

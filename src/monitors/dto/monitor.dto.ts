@@ -3,9 +3,9 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
   Min, ValidateNested,
-} from '../../common/class-validator';
-import { SLUG } from '../../common/ids';
-import { IsName, IsText, Nullable } from '../../common/validators';
+} from '../../common/validation/class-validator';
+import { SLUG } from '../../common/validation/ids';
+import { IsName, IsText, Nullable } from '../../common/validation/validators';
 import { MONITOR_KINDS, MonitorKind } from '../../probes/kinds';
 import type { CommonSettings } from '../../probes/monitor-config';
 import {

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from '../../common/class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from '../../common/validation/class-validator';
 
 export const MUTE_MAX_MINUTES = 525_600;
 

@@ -1,5 +1,5 @@
 /** Spec "Endpoints → Incidents" and "Channels and deliveries". */
-import { pageQuery, ref } from '../../common/common.schema';
+import { pageQuery, ref } from '../../common/validation/common.schema';
 import { DELIVERY_QUERY } from '../../channels/channel.schema';
 import { INCIDENT_LIST_QUERY } from '../../incidents/incident.schema';
 import type { RouteDoc } from '../route-doc';

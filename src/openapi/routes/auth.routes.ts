@@ -1,5 +1,5 @@
 /** Spec "Sign-in routes (no sign-in needed)" and "Owner routes (session only)". */
-import { pageQuery, ref } from '../../common/common.schema';
+import { pageQuery, ref } from '../../common/validation/common.schema';
 import type { Answer, RouteDoc } from '../route-doc';
 
 const API = '/api/v1';

@@ -1,6 +1,6 @@
 /** Spec "Endpoints → Monitors". */
-import { ref, str } from '../../common/common.schema';
-import { MONITOR_REF_PATTERN, SLUG_PATTERN } from '../../common/ids';
+import { ref, str } from '../../common/validation/common.schema';
+import { MONITOR_REF_PATTERN, SLUG_PATTERN } from '../../common/validation/ids';
 import { HISTORY_QUERIES } from '../../history/history.schema';
 import { MONITOR_LIST_QUERY } from '../../monitors/monitor.schema';
 import type { RouteDoc } from '../route-doc';

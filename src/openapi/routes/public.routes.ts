@@ -1,5 +1,5 @@
 /** Spec "Public routes": health, heartbeat pings, these documents; and the other pages the app serves. */
-import { bool, int, obj, str } from '../../common/common.schema';
+import { bool, int, obj, str } from '../../common/validation/common.schema';
 import type { Answer, RouteDoc } from '../route-doc';
 
 const pub = { public: true } as const;

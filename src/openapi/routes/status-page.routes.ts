@@ -1,5 +1,5 @@
 /** Spec "Endpoints → Status page" and the public pages and assets of "Public routes". */
-import { oneOfValues, ref, str } from '../../common/common.schema';
+import { oneOfValues, ref, str } from '../../common/validation/common.schema';
 import { STATUS_RANGES } from '../schemas/status-page.schema';
 import type { RouteDoc } from '../route-doc';
 

@@ -1,5 +1,5 @@
 /** Spec "Endpoints → Settings, export, import, diagnostics, events" (with the stream and API keys). */
-import { pageQuery, ref } from '../../common/common.schema';
+import { pageQuery, ref } from '../../common/validation/common.schema';
 import { TIMELINE_QUERY } from '../../events/timeline.schema';
 import { EXPORT_QUERY } from '../schemas/system.schema';
 import type { RouteDoc } from '../route-doc';

@@ -6,9 +6,9 @@
  */
 import {
   anyObject, bool, described, int, JsonSchema, list, nullable, obj, oneOfValues, page, ref, SchemaSet, str, time,
-} from '../../common/common.schema';
-import { dtoSchema } from '../../common/dto.schema';
-import { KEY_SCOPES } from '../../common/scope';
+} from '../../common/validation/common.schema';
+import { dtoSchema } from '../../common/validation/dto.schema';
+import { KEY_SCOPES } from '../../common/access/scope';
 import { CreateKeyDto } from '../../auth/dto/create-key.dto';
 import { SetupDto } from '../../auth/dto/setup.dto';
 

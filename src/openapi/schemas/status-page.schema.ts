@@ -5,8 +5,8 @@
  */
 import {
   anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, SchemaSet, str, time,
-} from '../../common/common.schema';
-import { TEXT_RULE_WORDS } from '../../common/text-rules';
+} from '../../common/validation/common.schema';
+import { TEXT_RULE_WORDS } from '../../common/validation/text-rules';
 
 export const STATUS_RANGES = ['24h', '7d', '30d', '90d', '12mo'] as const;
 const OVERALL = oneOfValues(['operational', 'degraded', 'partial_outage', 'major_outage']);

@@ -7,7 +7,7 @@
  */
 import {
   anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, QueryParam, ref, SchemaSet, str, time,
-} from '../../common/common.schema';
+} from '../../common/validation/common.schema';
 import { MONITOR_KINDS } from '../../probes/kinds';
 import { DEFAULT_SETTINGS } from '../../settings/settings-defaults';
 import { NumericSetting, SETTING_RANGES } from '../../settings/settings-patch';

@@ -11,8 +11,8 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested,
-} from '../../../common/class-validator';
-import { Nullable } from '../../../common/validators';
+} from '../../../common/validation/class-validator';
+import { Nullable } from '../../../common/validation/validators';
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const B64URL_MESSAGE = { message: 'must be base64url' };

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from '../../../common/class-validator';
-import { IsName } from '../../../common/validators';
+import { IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from '../../../common/validation/class-validator';
+import { IsName } from '../../../common/validation/validators';
 import { AssertionCredentialDto, AttestationCredentialDto } from './credential.dto';
 
 export const LABEL_MAX = 100;

@@ -1,0 +1,201 @@
+/**
+ * What the public page is drawn from, read with queries that select public columns only: a
+ * monitor's public name and section (falling back to its name and group, as the spec says), its
+ * sort, creation time and status; incidents' times. Targets, hosts, errors and settings are never
+ * selected, so they cannot reach a page by mistake. Figures come from the history module's
+ * rollups as they stand now (written rows, buffered results and open spans).
+ *
+ * Statuses and incidents are read from their tables, which the engine writes within a second of
+ * a change; the page is cached for 30 s anyway.
+ */
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../db/database';
+import { RollupsService } from '../../history/rollups.service';
+import type { MonitorStatus } from '../../probes/status';
+import { addTally, emptyTally, Tally } from './bars';
+import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
+import { TallyCache, TallyRow } from './tally-cache';
+import type { IncidentInput, ServiceInput } from './public-model';
+
+interface ServiceRow {
+  id: number;
+  kind: string;
+  interval_s: number;
+  timeout_ms: number;
+  grace_s: number | null;
+  name: string;
+  public_name: string | null;
+  group_name: string | null;
+  public_group: string | null;
+  sort: number;
+  created_at: number;
+  paused: number;
+  status: MonitorStatus | null;
+}
+
+/** A monitor's public settings as the draft of a preview may change them. */
+export interface PublicOverride {
+  public?: boolean;
+  public_name?: string | null;
+  public_group?: string | null;
+  sort?: number;
+}
+
+/** A minute for the writer: results reach the rollups up to a second or so after they happen. */
+const WRITER_MARGIN_MS = 60_000;
+
+/**
+ * How long after a moment the rollups of it may still change: a check's outcome counts until the
+ * monitor's next check, at most its interval and timeout later (a heartbeat: interval and grace).
+ */
+function horizonOf(r: Pick<ServiceRow, 'kind' | 'interval_s' | 'timeout_ms' | 'grace_s'>): number {
+  return r.kind === 'heartbeat' ? (r.interval_s + (r.grace_s ?? 60)) * 1000 : r.interval_s * 1000 + r.timeout_ms;
+}
+
+@Injectable()
+export class PublicData {
+  /** Final day rollups: 800 days is twice the longest range; final hours: two weeks, twice 7d. */
+  private readonly days = new TallyCache(800);
+  private readonly hours = new TallyCache(24 * 14);
+
+  constructor(
+    private readonly db: Database,
+    private readonly rollups: RollupsService,
+  ) {}
+
+  /** The public services; `overrides` (a preview's draft) may add, hide or rename some. */
+  async services(overrides: Map<number, PublicOverride> = new Map()): Promise<ServiceInput[]> {
+    const ids = [...overrides.keys()];
+    const rows = (await this.db.read(
+      `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
+              m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
+       FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
+       WHERE m.public = 1${ids.length ? ` OR m.id IN (${ids.map(() => '?').join(', ')})` : ''}`,
+      ids,
+    )) as (ServiceRow & { public: number })[];
+    return rows.flatMap((r): ServiceInput[] => {
+      const o = overrides.get(r.id) ?? {};
+      if (!(o.public ?? r.public === 1)) return [];
+      const publicName = o.public_name !== undefined ? o.public_name : r.public_name;
+      const publicGroup = o.public_group !== undefined ? o.public_group : r.public_group;
+      return [
+        {
+          key: r.id,
+          name: publicName ?? r.name,
+          group: publicGroup ?? r.group_name,
+          sort: o.sort ?? r.sort,
+          watchedFrom: r.created_at,
+          status: r.paused === 1 ? 'paused' : (r.status ?? 'unknown'),
+          horizonMs: horizonOf(r),
+        },
+      ];
+    });
+  }
+
+  /** Incidents of these services that were open at or after `since`. */
+  async incidents(keys: number[], since: number): Promise<IncidentInput[]> {
+    if (keys.length === 0) return [];
+    const out: IncidentInput[] = [];
+    for (let i = 0; i < keys.length; i += 500) {
+      const part = keys.slice(i, i + 500);
+      const rows = (await this.db.read(
+        `SELECT monitor_id AS key, started_at, ended_at FROM incidents
+         WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND (ended_at IS NULL OR ended_at >= ?)`,
+        [...part, since],
+      )) as IncidentInput[];
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /** Incidents of these services that started in [from, to), oldest first excluded: newest first. */
+  async incidentsBetween(keys: number[], from: number, to: number): Promise<IncidentInput[]> {
+    if (keys.length === 0) return [];
+    return (await this.db.read(
+      `SELECT monitor_id AS key, started_at, ended_at FROM incidents
+       WHERE monitor_id IN (${keys.map(() => '?').join(', ')}) AND started_at >= ? AND started_at < ?
+       ORDER BY started_at DESC, id DESC`,
+      [...keys, from, to],
+    )) as IncidentInput[];
+  }
+
+  /** When the oldest incident of these services started, or null. */
+  async firstIncident(keys: number[]): Promise<number | null> {
+    if (keys.length === 0) return null;
+    const rows = (await this.db.read(`SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`, keys)) as {
+      t: number | null;
+    }[];
+    return rows[0]?.t ?? null;
+  }
+
+  /**
+   * Each service's tally per bar of a range: final keys from memory (read once, tally-cache.ts),
+   * the rest from the history module as it stands now, with what the writer has not written yet
+   * and each monitor's open span.
+   */
+  async range(services: Pick<ServiceInput, 'key' | 'horizonMs'>[], plan: RangePlan, now: number, tzMin: number): Promise<Map<number, Tally[]>> {
+    const out = new Map<number, Tally[]>(services.map((s) => [s.key, plan.periods.map(() => emptyTally())]));
+    if (services.length === 0) return out;
+    const cache = plan.table === 'rollup_day' ? this.days : this.hours;
+    cache.keepOnly(new Set(services.map((s) => s.key)));
+    const first = plan.periods[0].from;
+    const last = plan.periods[plan.periods.length - 1].to;
+    const keyOf = (t: number) => (plan.table === 'rollup_day' ? localDay(t, tzMin) : Math.floor(t / HOUR_MS));
+    // Keys before the one holding (now - horizon) are final; group services by where that falls.
+    const byFinal = new Map<number, number[]>();
+    for (const s of services) {
+      const finalTo = Math.min(last, keyOf(now - s.horizonMs - WRITER_MARGIN_MS) - 1);
+      byFinal.set(finalTo, [...(byFinal.get(finalTo) ?? []), s.key]);
+    }
+    for (const [finalTo, ids] of byFinal) {
+      await this.load(cache, plan.table, ids, first, finalTo);
+      for (const id of ids) {
+        const bars = out.get(id)!;
+        for (let i = 0; i < plan.periods.length && plan.periods[i].from <= finalTo; i++) {
+          cache.addInto(id, plan.periods[i].from, Math.min(plan.periods[i].to, finalTo), bars[i]);
+        }
+      }
+      if (finalTo >= last) continue;
+      const live = await this.rollups.read(plan.table, ids, Math.max(first, finalTo + 1), last, now);
+      for (const [id, accs] of live) {
+        const bars = out.get(id)!;
+        for (const [k, acc] of accs) {
+          const i = periodIndex(plan, k);
+          if (i >= 0) addTally(bars[i], acc);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Reads into the cache what it lacks of [from, to] for these monitors. */
+  private async load(cache: TallyCache, table: RangePlan['table'], ids: number[], from: number, to: number): Promise<void> {
+    const column = table === 'rollup_day' ? 'day' : 'hour';
+    const wanted = new Map<string, number[]>();
+    for (const id of ids) {
+      for (const [a, b] of cache.missing(id, from, to)) wanted.set(`${a}:${b}`, [...(wanted.get(`${a}:${b}`) ?? []), id]);
+    }
+    for (const [span, group] of wanted) {
+      const [a, b] = span.split(':').map(Number);
+      for (let i = 0; i < group.length; i += 500) {
+        const part = group.slice(i, i + 500);
+        const rows = (await this.db.read(
+          `SELECT monitor_id AS id, ${column} AS key, up_ms, down_ms, lat_n, lat_sum FROM ${table}
+           WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?`,
+          [...part, a, b],
+        )) as TallyRow[];
+        const byId = new Map<number, TallyRow[]>(part.map((id) => [id, []]));
+        for (const r of rows) byId.get(r.id)?.push(r);
+        for (const [id, list] of byId) cache.fill(id, a, b, list);
+      }
+    }
+  }
+
+  /** A monitor's history went with it. */
+  forget(id: number): void {
+    this.days.drop(id);
+    this.hours.drop(id);
+  }
+
+}
+

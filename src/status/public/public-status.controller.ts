@@ -1,0 +1,188 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Public } from '../../common/access/access';
+import { ApiError } from '../../common/http/api-error';
+import { isSafeAssetName } from '../../common/resources/static-files';
+import { render } from '../../common/resources/views';
+import { pickEncoding } from '../../common/http/compression/accept-encoding';
+import { Packed } from '../../common/http/compression/compression';
+import { requestHost } from '../settings/hosts';
+import { chrome } from './page-view';
+import { PublicStatusService } from './public-status.service';
+import { Asset, StatusAssets } from '../assets/status-assets';
+import { StatusPageRepository } from '../settings/status-page.repository';
+
+/**
+ * The page runs one script of its own and nothing inline; everything it loads comes from here.
+ * `form-action 'none'`: the page has no forms; `frame-ancestors 'none'`: it is not framed.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** An uploaded SVG opened on its own can run nothing and load nothing. */
+export const LOGO_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
+
+const YEAR = 'public, max-age=31536000, immutable';
+const PAGE_CACHE = 'public, max-age=30';
+
+/** The public routes of the status page (spec "Public routes"): no sign-in, nothing private. */
+@Public()
+@Controller()
+export class PublicStatusController {
+  constructor(
+    private readonly pages: PublicStatusService,
+    private readonly assets: StatusAssets,
+    private readonly repo: StatusPageRepository,
+  ) {}
+
+  @Get('api/public/status')
+  async json(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.enabled())) throw ApiError.notFound('status page');
+    const packed = await this.pages.json(await this.pages.range(range));
+    // Public data without credentials: other sites may show it (a badge, a widget).
+    send(req, res, packed, 'application/json; charset=utf-8', PAGE_CACHE, { 'Access-Control-Allow-Origin': '*' });
+  }
+
+  @Get('status')
+  async home(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
+    sendPage(req, res, await this.pages.home(await this.pages.range(range)));
+  }
+
+  @Get('status/history')
+  async history(@Query('before') before: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
+    sendPage(req, res, await this.pages.history(before));
+  }
+
+  @Get('status/theme.css')
+  theme(@Query('a') a: unknown, @Req() req: Request, @Res() res: Response): void {
+    if (typeof a !== 'string' || !/^[0-9a-fA-F]{6}$/.test(a)) throw ApiError.notFound('theme');
+    const asset = this.assets.theme(`#${a.toLowerCase()}`);
+    send(req, res, asset.packed, asset.type, versioned(req, asset));
+  }
+
+  @Get('status/fonts/:file')
+  font(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
+    const asset = isSafeAssetName(file) ? this.assets.font(file) : null;
+    if (!asset) throw ApiError.notFound('font');
+    // woff2 is compressed already.
+    sendBytes(req, res, asset.packed.raw, asset.type, versioned(req, asset));
+  }
+
+  @Get('status/logo')
+  async logo(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const logo = await this.repo.asset('logo');
+    if (!logo) throw ApiError.notFound('logo');
+    res.setHeader('Content-Security-Policy', LOGO_CSP);
+    res.setHeader('Content-Disposition', 'inline; filename="logo"');
+    sendBytes(req, res, logo.data, logo.type, req.query.v === logo.v ? YEAR : 'no-cache');
+  }
+
+  @Get('status/icon.png')
+  async icon(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.sendIcon(req, res, this.assets.icon512);
+  }
+
+  @Get('icon-512.png')
+  async icon512(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.sendIcon(req, res, this.assets.icon512);
+  }
+
+  @Get('apple-touch-icon.png')
+  async appleIcon(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.sendIcon(req, res, this.assets.appleIcon);
+  }
+
+  @Get('status/manifest.webmanifest')
+  async manifest(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const s = await this.repo.getSettings();
+    const icon = await this.repo.asset('icon');
+    const host = requestHost(req.headers.host);
+    const start = host !== null && s.hosts.includes(host) ? '/' : '/status';
+    const icons = icon
+      ? [{ src: `/status/icon.png?v=${icon.v}`, sizes: `${icon.width}x${icon.height}`, type: 'image/png', purpose: 'any' }]
+      : [
+          { src: `/icon-512.png?v=${this.assets.icon512.v}`, sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: `/apple-touch-icon.png?v=${this.assets.appleIcon.v}`, sizes: '180x180', type: 'image/png', purpose: 'any' },
+        ];
+    const body = {
+      name: s.title,
+      short_name: s.app_name || s.title,
+      description: s.description || undefined,
+      start_url: start,
+      scope: start,
+      display: 'standalone',
+      theme_color: s.accent,
+      background_color: s.theme === 'dark' ? '#0d0f14' : '#f6f7f9',
+      icons,
+    };
+    send(req, res, new Packed(JSON.stringify(body)), 'application/manifest+json; charset=utf-8', 'no-cache');
+  }
+
+  @Get('status.css')
+  css(@Req() req: Request, @Res() res: Response): void {
+    const a = this.assets.css;
+    send(req, res, a.packed, a.type, versioned(req, a));
+  }
+
+  @Get('status.js')
+  js(@Req() req: Request, @Res() res: Response): void {
+    const a = this.assets.js;
+    send(req, res, a.packed, a.type, versioned(req, a));
+  }
+
+  /** Last: any other name under /status/ is a service's page. */
+  @Get('status/:name')
+  async service(@Param('name') name: string, @Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
+    const page = name.length <= 200 ? await this.pages.service(name, await this.pages.range(range)) : null;
+    if (!page) return this.missing(req, res, 'There is no service of that name on this status page.');
+    sendPage(req, res, page);
+  }
+
+  private async sendIcon(req: Request, res: Response, fallback: Asset): Promise<void> {
+    const icon = await this.repo.asset('icon');
+    if (icon) sendBytes(req, res, icon.data, 'image/png', req.query.v === icon.v ? YEAR : 'public, max-age=3600');
+    else sendBytes(req, res, fallback.packed.raw, fallback.type, req.query.v === fallback.v ? YEAR : 'public, max-age=3600');
+  }
+
+  private async enabled(): Promise<boolean> {
+    return (await this.repo.getSettings()).enabled;
+  }
+
+  /** A page for people that find nothing here: the page's own look, status 404. */
+  private async missing(req: Request, res: Response, message: string): Promise<void> {
+    const ctx = await this.pages.context(false);
+    const html = render('status/missing', { ...chrome(ctx, `Not found · ${ctx.settings.title}`), message }, 'status/layout');
+    res.status(404);
+    send(req, res, new Packed(html), 'text/html; charset=utf-8', 'no-cache', { 'Content-Security-Policy': PAGE_CSP });
+  }
+}
+
+function versioned(req: Request, a: Asset): string {
+  return req.query.v === a.v ? YEAR : 'no-cache';
+}
+
+function sendPage(req: Request, res: Response, packed: Packed): void {
+  send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': PAGE_CSP });
+}
+
+/** Sends a body compressed as the client accepts (brotli, else gzip). */
+function send(req: Request, res: Response, packed: Packed, type: string, cache: string, headers: Record<string, string> = {}): void {
+  const encoding = pickEncoding(req.headers['accept-encoding'] as string | undefined);
+  const body = packed.body(encoding);
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cache);
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function sendBytes(req: Request, res: Response, data: Buffer, type: string, cache: string): void {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cache);
+  res.setHeader('Content-Length', data.length);
+  res.end(req.method === 'HEAD' ? undefined : data);
+}

@@ -1,0 +1,219 @@
+/**
+ * The public answers: the status JSON and the HTML pages (home, a service's page, the incident
+ * history), built from the public model and cached for 30 s (spec: "page cached 30 s"). The
+ * cache is dropped whenever the page's settings, logo or icon change and whenever a monitor
+ * changes or is deleted (a monitor made private leaves the page at once, not 30 s later).
+ * A preview draws the same page from the saved settings with a draft on top, uncached.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../../common/clock';
+import { render } from '../../common/resources/views';
+import { EventBus } from '../../events/event-bus';
+import { SettingsService } from '../../settings/settings.service';
+import { Packed } from '../../common/http/compression/compression';
+import { historyView, serviceView } from './detail-views';
+import { historyWindow } from './history-pages';
+import { PageSettings, pickRange, Range } from '../settings/look';
+import { assignPageNames, pagePath } from './page-names';
+import { homeView, PageContext } from './page-view';
+import { planRange } from './periods';
+import { PublicData, PublicOverride } from './public-data';
+import { buildPublicStatus, orderServices, PublicIncident, PublicStatus, ServiceInput } from './public-model';
+import { StatusAssets } from '../assets/status-assets';
+import { StatusPageRepository } from '../settings/status-page.repository';
+import { toIso } from '../../common/time';
+
+export const CACHE_MS = 30_000;
+/** A service page lists its incidents of the last 12 months, newest first, at most this many. */
+export const SERVICE_INCIDENTS = 50;
+
+interface Built {
+  model: PublicStatus;
+  /** Page path -> monitor id, for the service pages (never shown). */
+  keys: Map<string, number>;
+}
+
+/** The draft a preview lays over the saved page. */
+export interface Draft {
+  settings: PageSettings;
+  overrides: Map<number, PublicOverride>;
+}
+
+@Injectable()
+export class PublicStatusService {
+  /** Answers per range: a handful, never pushed out by anything a visitor can ask for. */
+  private readonly main = new Map<string, { at: number; value: unknown }>();
+  /** Service pages and history pages: any name or month may be asked for, so kept apart and bounded. */
+  private readonly pages = new Map<string, { at: number; value: unknown }>();
+  private generation = 0;
+
+  constructor(
+    private readonly data: PublicData,
+    private readonly repo: StatusPageRepository,
+    private readonly settingsService: SettingsService,
+    private readonly assets: StatusAssets,
+    @Inject(CLOCK) private readonly clock: Clock,
+    bus: EventBus,
+  ) {
+    bus.on('monitor.changed', () => this.invalidate());
+    bus.on('monitor.deleted', ({ id }) => {
+      this.data.forget(id);
+      this.invalidate();
+    });
+  }
+
+  /** Drops every cached answer (settings, logo, icon or monitors changed). */
+  invalidate(): void {
+    this.generation += 1;
+    this.main.clear();
+    this.pages.clear();
+  }
+
+  /** The range a request asked for, or the page's default. */
+  async range(raw: unknown): Promise<Range> {
+    return pickRange(raw, await this.repo.getSettings());
+  }
+
+  async json(range: Range): Promise<Packed> {
+    return this.cached(`json:${range}`, this.main, async () => new Packed(JSON.stringify((await this.built(range)).model)));
+  }
+
+  async home(range: Range): Promise<Packed> {
+    return this.cached(`home:${range}`, this.main, async () => {
+      const { model } = await this.built(range);
+      return new Packed(await this.renderHome(model, await this.context(false)));
+    });
+  }
+
+  /** A service's page, or null when no public service has that page name (such answers are not kept). */
+  async service(name: string, range: Range): Promise<Packed | null> {
+    const page = pagePath(name);
+    if (!(await this.built(range)).keys.has(page)) return null;
+    return this.cached(`service:${range}:${name}`, this.pages, async () => {
+      const built = await this.built(range);
+      const key = built.keys.get(page);
+      if (key === undefined) return null;
+      const year = range === '12mo' ? built : await this.built('12mo');
+      const svc = findService(built.model, page);
+      const yearSvc = findService(year.model, page);
+      if (!svc || !yearSvc) return null;
+      const ctx = await this.context(false);
+      const rows = await this.data.incidentsBetween([key], planRange('12mo', ctx.now, ctx.tzMin).start, ctx.now + 1);
+      const incidents = rows.slice(0, SERVICE_INCIDENTS).map((i) => publicIncident(i, svc.name, page, ctx.now));
+      return new Packed(render('status/service', { ...serviceView(svc, yearSvc, range, incidents, ctx) }, 'status/layout'));
+    });
+  }
+
+  async history(before: unknown): Promise<Packed> {
+    const key = `history:${typeof before === 'string' ? before.slice(0, 20) : ''}`;
+    return this.cached(key, this.pages, async () => {
+      const ctx = await this.context(false);
+      const services = await this.data.services();
+      const keys = services.map((s) => s.key);
+      const window = historyWindow(before, ctx.now, ctx.tzMin, await this.data.firstIncident(keys));
+      const last = window.months[0];
+      const first = window.months[window.months.length - 1];
+      const names = pageNamesOf(services, ctx.settings);
+      const rows = await this.data.incidentsBetween(keys, first.start, last.end);
+      const incidents = rows.map((i) => publicIncident(i, names.get(i.key)!.name, names.get(i.key)!.page, ctx.now));
+      return new Packed(render('status/history', { ...historyView(window, incidents, ctx) }, 'status/layout'));
+    });
+  }
+
+  /** POST /status-page/preview: the home page with the draft on top; nothing cached or stored. */
+  async preview(draft: Draft, rawRange: unknown): Promise<{ html: string; range: Range }> {
+    const range = pickRange(rawRange, draft.settings);
+    const { model } = await this.build(range, draft.settings, draft.overrides);
+    return { html: await this.renderHome(model, await this.context(true, draft.settings)), range };
+  }
+
+  private async renderHome(model: PublicStatus, ctx: PageContext): Promise<string> {
+    const view = homeView(model, ctx);
+    return render(`status/home-${ctx.settings.layout}`, { ...view }, 'status/layout');
+  }
+
+  async context(preview: boolean, draft?: PageSettings): Promise<PageContext> {
+    const settings = draft ?? (await this.repo.getSettings());
+    const logo = await this.repo.asset('logo');
+    const icon = await this.repo.asset('icon');
+    return {
+      settings,
+      preview,
+      tzMin: (await this.settingsService.get()).tz_offset_min,
+      now: this.clock.now(),
+      logo: logo ? { src: `/status/logo?v=${logo.v}` } : null,
+      assets: {
+        css: `/status.css?v=${this.assets.css.v}`,
+        js: `/status.js?v=${this.assets.js.v}`,
+        theme: `/status/theme.css?a=${settings.accent.slice(1)}&v=${this.assets.theme(settings.accent).v}`,
+        fonts: this.assets.fontUrls(settings.font),
+        icon: `/status/icon.png?v=${icon?.v ?? this.assets.icon512.v}`,
+        appleIcon: `/apple-touch-icon.png?v=${icon?.v ?? this.assets.appleIcon.v}`,
+      },
+    };
+  }
+
+  private built(range: Range): Promise<Built> {
+    return this.cached(`built:${range}`, this.main, async () => this.build(range, await this.repo.getSettings(), new Map()));
+  }
+
+  private async build(range: Range, settings: PageSettings, overrides: Map<number, PublicOverride>): Promise<Built> {
+    const now = this.clock.now();
+    const tzMin = (await this.settingsService.get()).tz_offset_min;
+    const services = await this.data.services(overrides);
+    const keys = services.map((s) => s.key);
+    const plan = planRange(range, now, tzMin);
+    const [tallies, incidents] = await Promise.all([this.data.range(services, plan, now, tzMin), this.data.incidents(keys, plan.start)]);
+    const model = buildPublicStatus({ settings, services, tallies, incidents, plan, now, tzMin });
+    const names = pageNamesOf(services, settings);
+    return { model, keys: new Map([...names].map(([key, n]) => [n.page, key])) };
+  }
+
+  /**
+   * One build per key at a time: requests that arrive while it is being built wait for it. The
+   * time zone is part of every key, so a new zone in the service settings shows at once.
+   */
+  private async cached<T>(key: string, cache: Map<string, { at: number; value: unknown }>, make: () => Promise<T>): Promise<T> {
+    const now = this.clock.now();
+    const tz = (await this.settingsService.get()).tz_offset_min;
+    const full = `${tz}|${key}`;
+    const hit = cache.get(full);
+    if (hit && now - hit.at < CACHE_MS && now >= hit.at) return hit.value as Promise<T>;
+    const generation = this.generation;
+    const value = make();
+    cache.set(full, { at: now, value });
+    const drop = () => {
+      if (cache.get(full)?.value === value) cache.delete(full);
+    };
+    // A failed build is not kept; nor is one that began before an invalidation and ends after it.
+    void value.then(() => {
+      if (generation !== this.generation) drop();
+    }, drop);
+    if (cache.size > 200) {
+      for (const [k, v] of cache) if (now - v.at >= CACHE_MS || now < v.at) cache.delete(k);
+      if (cache.size > 200) cache.clear();
+    }
+    return value;
+  }
+}
+
+function findService(m: PublicStatus, page: string) {
+  for (const g of m.groups) for (const s of g.services) if (s.page === page) return s;
+  return null;
+}
+
+function pageNamesOf(services: ServiceInput[], settings: PageSettings): Map<number, { name: string; page: string }> {
+  const ordered = orderServices(services, settings.group_order);
+  const names = assignPageNames(ordered.map((s) => s.name));
+  return new Map(ordered.map((s, i) => [s.key, { name: s.name, page: pagePath(names[i]) }]));
+}
+
+function publicIncident(i: { started_at: number; ended_at: number | null }, name: string, page: string, now: number): PublicIncident {
+  return {
+    name,
+    page,
+    started_at: toIso(i.started_at),
+    ended_at: toIso(i.ended_at),
+    duration_ms: (i.ended_at ?? Math.max(now, i.started_at)) - i.started_at,
+  };
+}
