@@ -29,7 +29,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   system: ['status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   openapi: ['system', 'status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
   dashboard: ['status', 'catalog', 'auth', 'events', 'common', 'config'],
+  // The process-level pieces: only the composition (src/*.ts) imports them, so no module lists them.
+  runtime: ['common', 'config'],
 };
+
+/** Folders split by idea (issue 34): none of them, nor any folder inside them, holds more than this many files directly. */
+const SPLIT_BY_IDEA = ['common', 'status', 'runtime'];
+const FILES_PER_FOLDER = 20;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -65,6 +71,23 @@ describe('module layering', () => {
       .filter((e) => e.from !== e.to && e.from !== 'app' && !MAY_IMPORT[e.from]?.includes(e.to))
       .map((e) => `${path.relative(SRC, e.file)} -> ${e.to}`);
     expect([...new Set(wrong)].sort()).toEqual([]);
+  });
+
+  it('imports runtime/ only from the composition', () => {
+    const wrong = edges.filter((e) => e.to === 'runtime' && e.from !== 'runtime' && e.from !== 'app');
+    expect(wrong.map((e) => path.relative(SRC, e.file))).toEqual([]);
+  });
+
+  it.each(SPLIT_BY_IDEA)('keeps at most 20 files directly in any folder of %s/', (top) => {
+    const crowded: string[] = [];
+    const visit = (dir: string): void => {
+      const entries = fs.readdirSync(dir, { withFileTypes: true });
+      const files = entries.filter((e) => e.isFile()).length;
+      if (files > FILES_PER_FOLDER) crowded.push(`${path.relative(SRC, dir)}: ${files} files`);
+      for (const e of entries) if (e.isDirectory()) visit(path.join(dir, e.name));
+    };
+    visit(path.join(SRC, top));
+    expect(crowded).toEqual([]);
   });
 
   it('lists a layering without cycles', () => {
