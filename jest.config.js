@@ -10,7 +10,10 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
     // The pages' modules (public/, plain ES modules for the browser) that the specs of their pure
     // functions import (test/dashboard/*.spec.ts): to CommonJS, as jest's runtime loads them.
-    '/public/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true }],
+    '/public/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true },
+    ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // marked ships as an ES module, which jest's CommonJS runtime cannot load; its UMD build is the same code.

@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const d = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(d)));
   });
-  const run = (sql: string): Promise<void> => new Promise((resolve, reject) => db.run(sql, (err) => (err ? reject(err) : resolve())));
+  const run = (sql: string): Promise<void> =>
+    new Promise((resolve, reject) => db.run(sql, (err) => (err ? reject(err) : resolve())));
   // The service's pragmas (src/db/data-source.ts): WAL is stored in the file, synchronous is per connection.
   await run('PRAGMA journal_mode = WAL');
   await run('PRAGMA synchronous = NORMAL');

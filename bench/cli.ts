@@ -88,7 +88,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.scenario === 'farm') {
-    await runFarm({ port: o.number('port', 0), endpoints: o.number('endpoints', 10_000), tcpPorts: o.number('tcp-ports', 0) });
+    await runFarm({
+      port: o.number('port', 0),
+      endpoints: o.number('endpoints', 10_000),
+      tcpPorts: o.number('tcp-ports', 0),
+    });
     return 0;
   }
   const name = args.scenario ?? 'all';
@@ -96,7 +100,8 @@ async function main(argv: string[]): Promise<number> {
   if (chosen.length === 0) throw new ArgError(`unknown scenario "${name}"\n\n${HELP}`);
   const known = new Set([...COMMON_OPTIONS, ...chosen.flatMap((s) => s.options)]);
   const unknown = o.names().filter((n) => !known.has(n));
-  if (unknown.length) throw new ArgError(`unknown option(s) for ${name}: ${unknown.map((u) => `--${u}`).join(', ')}\n\n${HELP}`);
+  if (unknown.length)
+    throw new ArgError(`unknown option(s) for ${name}: ${unknown.map((u) => `--${u}`).join(', ')}\n\n${HELP}`);
   const ctx: RunContext = {
     smoke: o.flag('smoke'),
     resultsDir: o.string('out', DEFAULT_RESULTS_DIR),
@@ -108,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
   // run keeps its tiny sizes (it only proves that the harness still runs them).
   if (name === 'all') {
     for (const x of EXTRA_RUNS) {
-      if (!Object.keys(x.options).some((k) => o.has(k))) runs.push({ scenario: x.scenario, options: ctx.smoke ? o : o.withDefaults(x.options) });
+      if (!Object.keys(x.options).some((k) => o.has(k)))
+        runs.push({ scenario: x.scenario, options: ctx.smoke ? o : o.withDefaults(x.options) });
     }
   }
   const resultTo = o.has(RESULT_TO) ? o.string(RESULT_TO, '') : null;
@@ -134,7 +140,9 @@ async function main(argv: string[]): Promise<number> {
       const file = writeJson(ctx.resultsDir, name, results, startInfo);
       const warning = codeWarning(startInfo, runInfo());
       if (warning) process.stdout.write(`\nWARNING: ${warning}\n`);
-      process.stdout.write(`\nresults: ${file} (commit ${startInfo.commit}, ${Math.round((performance.now() - started) / 1000)} s)\n`);
+      process.stdout.write(
+        `\nresults: ${file} (commit ${startInfo.commit}, ${Math.round((performance.now() - started) / 1000)} s)\n`,
+      );
     }
   }
   return 0;
@@ -147,12 +155,15 @@ async function runApart(scenario: Scenario, options: Options): Promise<ScenarioR
   // Only the options this scenario takes: `all` accepts each scenario's options for the others too.
   const args = options.toArgs([...COMMON_OPTIONS.filter((k) => k !== RESULT_TO && k !== 'help'), ...scenario.options]);
   try {
-    const child = spawn(process.execPath, [__filename, scenario.name, ...args, `--${RESULT_TO}=${file}`], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [__filename, scenario.name, ...args, `--${RESULT_TO}=${file}`], {
+      stdio: 'inherit',
+    });
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (c, signal) => resolve(signal ? null : c));
     });
-    if (code !== 0 || !fs.existsSync(file)) throw new Error(`the ${scenario.name} scenario failed (its harness process ended with ${code ?? 'a signal'})`);
+    if (code !== 0 || !fs.existsSync(file))
+      throw new Error(`the ${scenario.name} scenario failed (its harness process ended with ${code ?? 'a signal'})`);
     return JSON.parse(fs.readFileSync(file, 'utf8')) as ScenarioResult;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -166,7 +177,9 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     killAllChildren();
-    process.stderr.write(`bench: ${err instanceof ArgError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `bench: ${err instanceof ArgError ? err.message : err instanceof Error ? err.stack : String(err)}\n`,
+    );
     process.exit(err instanceof ArgError ? 2 : 1);
   },
 );

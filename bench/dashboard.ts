@@ -32,22 +32,41 @@ import { elapsedS, log, RunContext, Scenario, sleep } from './scenario';
 import { KeyPool, OWNER, Service } from '../harness/service';
 
 const NAME = 'dashboard';
-const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
+const CHROMIUM =
+  process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const GROUPS = ['Home', 'Media', 'Network', 'Office', 'Cloud', 'Lab', 'Backups', 'Family', 'Garden', 'Garage'];
 
 /** First-run setup over HTTP, as the owner does it: the session cookie's value, and admin keys. */
 async function ownerSession(svc: Service, keyCount: number): Promise<{ cookie: string; keys: KeyPool }> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, FARSIGHT_DATA_DIR: svc.dataDir, FARSIGHT_PUBLIC_URL: svc.url };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    FARSIGHT_DATA_DIR: svc.dataDir,
+    FARSIGHT_PUBLIC_URL: svc.url,
+  };
   const link = spawnSync(process.execPath, [SERVICE_ENTRY, 'setup-link'], { env, encoding: 'utf8', timeout: 30_000 });
   if (link.status !== 0) throw new Error(`setup-link failed: ${link.stderr}`);
   const token = link.stdout.trim().split('/').pop() as string;
   const info = await requestJson<{ totp: { secret: string } }>('GET', `${svc.url}/api/v1/auth/setup/${token}`);
-  const setup = await request('POST', `${svc.url}/api/v1/auth/setup/${token}`, { headers: { Origin: svc.url }, body: { ...OWNER, code: authenticator.generate(info.totp.secret) } });
-  const cookie = (setup.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('service_session='));
-  if (setup.status !== 200 || !cookie) throw new Error(`setup failed: HTTP ${setup.status} ${setup.body.slice(0, 300)}`);
+  const setup = await request('POST', `${svc.url}/api/v1/auth/setup/${token}`, {
+    headers: { Origin: svc.url },
+    body: { ...OWNER, code: authenticator.generate(info.totp.secret) },
+  });
+  const cookie = (setup.headers['set-cookie'] ?? [])
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('service_session='));
+  if (setup.status !== 200 || !cookie)
+    throw new Error(`setup failed: HTTP ${setup.status} ${setup.body.slice(0, 300)}`);
   const keys: string[] = [];
   for (let i = 0; i < keyCount; i++) {
-    keys.push((await requestJson<{ key: string }>('POST', `${svc.url}/api/v1/keys`, { headers: { Cookie: cookie, Origin: svc.url }, body: { name: `bench ${i + 1}`, scope: 'admin' } })).key);
+    keys.push(
+      (
+        await requestJson<{ key: string }>('POST', `${svc.url}/api/v1/keys`, {
+          headers: { Cookie: cookie, Origin: svc.url },
+          body: { name: `bench ${i + 1}`, scope: 'admin' },
+        })
+      ).key,
+    );
   }
   return { cookie: cookie.slice('service_session='.length), keys: new KeyPool(keys) };
 }
@@ -55,14 +74,17 @@ async function ownerSession(svc: Service, keyCount: number): Promise<{ cookie: s
 /** A. What the overview costs to load, compressed as a browser asks for it. */
 async function pageWeight(url: string, cookie: string): Promise<{ bytes: number; files: number }> {
   const headers = { Cookie: `service_session=${cookie}`, 'Accept-Encoding': 'br, gzip' };
-  const size = (a: { headers: Record<string, unknown>; body: string }) => Number(a.headers['content-length'] ?? Buffer.byteLength(a.body));
+  const size = (a: { headers: Record<string, unknown>; body: string }) =>
+    Number(a.headers['content-length'] ?? Buffer.byteLength(a.body));
   // Each file twice: compressed for its size, plain to read its links and imports.
   const sent = await request('GET', `${url}/`, { headers });
   const page = await request('GET', `${url}/`, { headers: { Cookie: headers.Cookie } });
   if (sent.status !== 200 || page.status !== 200) throw new Error(`GET /: HTTP ${sent.status}`);
   let bytes = size(sent);
   const seen = new Set<string>();
-  const queue = [...page.body.matchAll(/(?:href|src)="(\/(?:dashboard|auth)\/assets\/[^"]+\.(?:css|js)[^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+  const queue = [...page.body.matchAll(/(?:href|src)="(\/(?:dashboard|auth)\/assets\/[^"]+\.(?:css|js)[^"]*)"/g)].map(
+    (m) => m[1].replace(/&amp;/g, '&'),
+  );
   while (queue.length) {
     const path = queue.shift() as string;
     if (seen.has(path)) continue;
@@ -134,19 +156,38 @@ export const dashboardScenario: Scenario = {
     let service: Service | null = null;
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
       service = await Service.start({ dataDir: dir });
       const svc = service;
       const { cookie, keys } = await ownerSession(svc, KeyPool.sizeFor(n + rate + 50));
       log(NAME, `creating ${n} heartbeat monitors in ${GROUPS.length} groups`);
-      const bodies = heartbeatMonitors(n).map((m, i) => ({ ...m, group: GROUPS[i % GROUPS.length], tags: [`t${i % 7}`] }));
+      const bodies = heartbeatMonitors(n).map((m, i) => ({
+        ...m,
+        group: GROUPS[i % GROUPS.length],
+        tags: [`t${i % 7}`],
+      }));
       await svc.createMonitors(keys, bodies);
       const ids = await svc.monitorIds(keys, 'heartbeat');
       const urls: string[] = [];
       for (const id of ids.slice(0, rate)) {
-        urls.push((await requestJson<{ heartbeat_url: string }>('POST', `${svc.url}/api/v1/monitors/${id}/heartbeat-token`, { headers: keys.header(), body: {} })).heartbeat_url);
+        urls.push(
+          (
+            await requestJson<{ heartbeat_url: string }>('POST', `${svc.url}/api/v1/monitors/${id}/heartbeat-token`, {
+              headers: keys.header(),
+              body: {},
+            })
+          ).heartbeat_url,
+        );
       }
       const pinged = ids.slice(0, rate);
 
@@ -159,14 +200,30 @@ export const dashboardScenario: Scenario = {
         await c.addInitScript(observe(n));
         return c;
       };
-      const interactive = async (p: import('playwright-core').Page, label: string): Promise<{ interactive: number; drawn: number }> => {
-        if (trace && label.startsWith('run 1, first')) await browser.startTracing(p, { path: trace, categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'] });
+      const interactive = async (
+        p: import('playwright-core').Page,
+        label: string,
+      ): Promise<{ interactive: number; drawn: number }> => {
+        if (trace && label.startsWith('run 1, first'))
+          await browser.startTracing(p, {
+            path: trace,
+            categories: [
+              'devtools.timeline',
+              'v8.execute',
+              'disabled-by-default-devtools.timeline',
+              'disabled-by-default-v8.cpu_profiler',
+            ],
+          });
         await p.goto(`${svc.url}/`);
         await waitIn(p, 'window.__drawnAt !== null', 60_000);
         const screen = (await p.evaluate('window.__screenAt')) as number;
         const drawn = (await p.evaluate('window.__drawnAt')) as number;
         // Quiet for 500 ms: no long task ending later than 500 ms before now.
-        await waitIn(p, '(() => { const l = window.__long; const end = Math.max(window.__drawnAt, ...l.map(([s, d]) => s + d)); return performance.now() - end >= 500; })()', 60_000);
+        await waitIn(
+          p,
+          '(() => { const l = window.__long; const end = Math.max(window.__drawnAt, ...l.map(([s, d]) => s + d)); return performance.now() - end >= 500; })()',
+          60_000,
+        );
         const long = (await p.evaluate('window.__long')) as [number, number][];
         // Lighthouse's rule with a 500 ms window: from the first screenful painted, the end of the
         // last long task or frame before the first 500 ms without any.
@@ -186,7 +243,10 @@ export const dashboardScenario: Scenario = {
           await browser.stopTracing();
           log(NAME, `trace of the first visit written to ${trace}`);
         }
-        log(NAME, `${label}: interactive at ${Math.round(t)} ms (a screenful painted at ${Math.round(screen)} ms, all ${n} rows at ${Math.round(drawn)} ms; ${long.length} long tasks and frames: ${tasks}); requests (start-first byte-end ms): ${spans}`);
+        log(
+          NAME,
+          `${label}: interactive at ${Math.round(t)} ms (a screenful painted at ${Math.round(screen)} ms, all ${n} rows at ${Math.round(drawn)} ms; ${long.length} long tasks and frames: ${tasks}); requests (start-first byte-end ms): ${spans}`,
+        );
         return { interactive: t, drawn };
       };
 
@@ -215,7 +275,9 @@ export const dashboardScenario: Scenario = {
 
       // C. Frames while the stream brings `rate` check events a second.
       await waitIn(page, "document.querySelector('#live:not(.down)') !== null", 30_000);
-      await page.evaluate(`window.__frames = []; (function f(t) { window.__frames.push(t); requestAnimationFrame(f); })(performance.now());`);
+      await page.evaluate(
+        `window.__frames = []; (function f(t) { window.__frames.push(t); requestAnimationFrame(f); })(performance.now());`,
+      );
       const agent = keepAliveAgent(32);
       let sent = 0;
       let failed = 0;
@@ -230,7 +292,16 @@ export const dashboardScenario: Scenario = {
         for (; carry >= 1; carry -= 1) {
           const url = urls[sent % urls.length];
           sent += 1;
-          inflight.push(request('GET', url, { agent }).then((a) => { if (a.status >= 300) failed += 1; }, () => { failed += 1; }));
+          inflight.push(
+            request('GET', url, { agent }).then(
+              (a) => {
+                if (a.status >= 300) failed += 1;
+              },
+              () => {
+                failed += 1;
+              },
+            ),
+          );
         }
         await sleep(Math.max(0, tickMs - (performance.now() - tickStart)));
       }
@@ -246,10 +317,18 @@ export const dashboardScenario: Scenario = {
       }
       const longestFrame = frames.slice(1).reduce((m, t, i) => Math.max(m, t - frames[i]), 0);
       // Applied: every pinged monitor's row says Up (a heartbeat ping is a good check).
-      const upRows = (await page.evaluate(`[${pinged.join(',')}].filter((id) => { const r = document.querySelector('.mon[data-id="' + id + '"] .status'); return r && r.classList.contains('up'); }).length`)) as number;
-      log(NAME, `${sent} pings in ${durationS} s (${failed} failed): ${fps.toFixed(1)} fps, worst second ${worst}, longest frame ${Math.round(longestFrame)} ms, ${upRows}/${pinged.length} rows up`);
+      const upRows = (await page.evaluate(
+        `[${pinged.join(',')}].filter((id) => { const r = document.querySelector('.mon[data-id="' + id + '"] .status'); return r && r.classList.contains('up'); }).length`,
+      )) as number;
+      log(
+        NAME,
+        `${sent} pings in ${durationS} s (${failed} failed): ${fps.toFixed(1)} fps, worst second ${worst}, longest frame ${Math.round(longestFrame)} ms, ${upRows}/${pinged.length} rows up`,
+      );
       if (failed) notes.push(`${failed} of ${sent} pings failed`);
-      if (upRows !== pinged.length) notes.push(`only ${upRows} of ${pinged.length} pinged rows showed Up at the end: the page did not apply every event`);
+      if (upRows !== pinged.length)
+        notes.push(
+          `only ${upRows} of ${pinged.length} pinged rows showed Up at the end: the page did not apply every event`,
+        );
       notes.push(
         `${n} heartbeat monitors in ${GROUPS.length} groups; ${weight.files} files loaded by the overview`,
         `interactive per run (ms), first visit: ${firstVisit.map((t) => Math.round(t)).join(', ')}; return visit: ${returnVisit.map((t) => Math.round(t)).join(', ')}`,
@@ -266,7 +345,12 @@ export const dashboardScenario: Scenario = {
           metric(`all ${n} rows painted, first visit, median`, median(firstDrawn), 'ms'),
           metric(`all ${n} rows painted, return visit, median`, median(returnDrawn), 'ms'),
           metric(`frames while ${rate} events/s arrive`, fps, 'fps'),
-          metric(`frames in the worst second at ${rate} events/s`, worst === Infinity ? null : worst, 'fps', atLeast(30)),
+          metric(
+            `frames in the worst second at ${rate} events/s`,
+            worst === Infinity ? null : worst,
+            'fps',
+            atLeast(30),
+          ),
           metric('longest frame under the events', longestFrame, 'ms'),
           metric('pinged rows shown Up at the end', upRows, `of ${pinged.length}`, atLeast(pinged.length)),
         ],
@@ -287,7 +371,12 @@ async function main(): Promise<void> {
   for (const name of o.names()) {
     if (![...dashboardScenario.options, 'smoke', 'keep'].includes(name)) throw new Error(`unknown option --${name}`);
   }
-  const ctx: RunContext = { smoke: o.flag('smoke'), resultsDir: DEFAULT_RESULTS_DIR, profile: false, keep: o.flag('keep') };
+  const ctx: RunContext = {
+    smoke: o.flag('smoke'),
+    resultsDir: DEFAULT_RESULTS_DIR,
+    profile: false,
+    keep: o.flag('keep'),
+  };
   const start = runInfo();
   const result = await dashboardScenario.run(o, ctx);
   printTable([result]);
@@ -296,7 +385,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 1;
   });
 }

@@ -21,7 +21,9 @@ export class Sqlite {
   }
 
   get<T>(sql: string, params: unknown[] = []): Promise<T> {
-    return new Promise((resolve, reject) => this.db.get(sql, params, (err, row) => (err ? reject(err) : resolve(row as T))));
+    return new Promise((resolve, reject) =>
+      this.db.get(sql, params, (err, row) => (err ? reject(err) : resolve(row as T))),
+    );
   }
 
   close(): Promise<void> {

@@ -111,7 +111,10 @@ export async function runFarm(o: FarmOptions): Promise<void> {
     const m = DNS_NAME.exec(q.name);
     const known = m !== null && Number(m[1]) < o.endpoints;
     log.hit(`dns:${m ? `e${m[1]}` : q.name}`);
-    const answers = known && q.type === RR_TYPE.A ? [{ name: q.name, ttl: 60, data: { type: 'A' as const, address: '192.0.2.1' } }] : [];
+    const answers =
+      known && q.type === RR_TYPE.A
+        ? [{ name: q.name, ttl: 60, data: { type: 'A' as const, address: '192.0.2.1' } }]
+        : [];
     udp.send(encodeResponse(q, known ? RCODE.NOERROR : RCODE.NXDOMAIN, answers), peer.port, peer.address);
   });
   await new Promise<void>((resolve, reject) => {

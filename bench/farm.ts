@@ -35,7 +35,16 @@ export class Farm {
   }
 
   static async start(endpoints: number, tcpPorts: number): Promise<Farm> {
-    const child = startChild(process.execPath, [BENCH_CLI, 'farm', '--port', '0', '--endpoints', String(endpoints), '--tcp-ports', String(tcpPorts)]);
+    const child = startChild(process.execPath, [
+      BENCH_CLI,
+      'farm',
+      '--port',
+      '0',
+      '--endpoints',
+      String(endpoints),
+      '--tcp-ports',
+      String(tcpPorts),
+    ]);
     const ready = await new Promise<{ port: number; tcp: number[] }>((resolve, reject) => {
       let text = '';
       const timer = setTimeout(() => reject(new Error(`the farm did not start:\n${child.tail()}`)), 30_000);

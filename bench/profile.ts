@@ -63,7 +63,10 @@ export interface ProfileWindow {
 /** A window of seconds from the start of a profile (for reading a saved profile afterwards). */
 export function profileWindow(file: string, fromS: number, toS: number): ProfileWindow {
   const { startTime } = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
-  return { fromUs: startTime + fromS * 1e6, toUs: Number.isFinite(toS) ? startTime + toS * 1e6 : Number.MAX_SAFE_INTEGER };
+  return {
+    fromUs: startTime + fromS * 1e6,
+    toUs: Number.isFinite(toS) ? startTime + toS * 1e6 : Number.MAX_SAFE_INTEGER,
+  };
 }
 
 export function monotonicUs(): number {
@@ -82,7 +85,9 @@ export function summariseProfile(file: string, topN = 15, window?: ProfileWindow
     if (window && (t < window.fromUs || t > window.toUs)) return;
     self.set(id, (self.get(id) ?? 0) + delta);
   });
-  const spanUs = window ? Math.min(window.toUs, profile.endTime) - Math.max(window.fromUs, profile.startTime) : profile.endTime - profile.startTime;
+  const spanUs = window
+    ? Math.min(window.toUs, profile.endTime) - Math.max(window.fromUs, profile.startTime)
+    : profile.endTime - profile.startTime;
 
   const place = new Map<number, { frame: string; category: string }>();
   for (const n of profile.nodes) place.set(n.id, describe(n.callFrame, maps));
@@ -129,13 +134,18 @@ export function summariseProfile(file: string, topN = 15, window?: ProfileWindow
     file,
     wallMs: ms(spanUs),
     busyMs: ms(busy),
-    top: [...selfBy.entries()].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([f]) => row(f)),
+    top: [...selfBy.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, topN)
+      .map(([f]) => row(f)),
     topInclusive: [...totalBy.entries()]
       .filter(([f]) => !rootFrames.has(f))
       .sort((a, b) => b[1] - a[1])
       .slice(0, topN)
       .map(([f]) => row(f)),
-    categories: [...categories.entries()].sort((a, b) => b[1] - a[1]).map(([category, us]) => ({ category, ms: ms(us), pct: pct(us) })),
+    categories: [...categories.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([category, us]) => ({ category, ms: ms(us), pct: pct(us) })),
   };
 }
 
@@ -172,7 +182,11 @@ export function callersOf(file: string, pattern: string, depth = 4, topN = 8, wi
 }
 
 export function formatProfile(s: ProfileSummary): string {
-  const lines = [`profile ${path.relative(ROOT, s.file)}: ${s.wallMs} ms wall, ${s.busyMs} ms busy (not idle)`, '', 'by package:'];
+  const lines = [
+    `profile ${path.relative(ROOT, s.file)}: ${s.wallMs} ms wall, ${s.busyMs} ms busy (not idle)`,
+    '',
+    'by package:',
+  ];
   for (const c of s.categories.slice(0, 10)) lines.push(`  ${String(c.pct).padStart(5)} %  ${c.category}`);
   lines.push('', 'top frames by self time (% of busy):');
   for (const f of s.top) lines.push(`  ${String(f.selfPct).padStart(5)} %  ${f.frame}`);
@@ -184,7 +198,10 @@ export function formatProfile(s: ProfileSummary): string {
 /** The newest .cpuprofile in dir (node names them by time and pid). */
 export function newestProfile(dir: string): string | null {
   if (!fs.existsSync(dir)) return null;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f));
   files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   return files[0] ?? null;
 }
@@ -203,7 +220,11 @@ function describe(cf: CallFrame, maps: Map<string, SourceMap | null>): { frame: 
 }
 
 /** Maps a frame in a bundled file back to its source through the file's .map, when there is one. */
-function mapBack(file: string, cf: CallFrame, maps: Map<string, SourceMap | null>): { source: string; line: number } | null {
+function mapBack(
+  file: string,
+  cf: CallFrame,
+  maps: Map<string, SourceMap | null>,
+): { source: string; line: number } | null {
   if (!maps.has(file)) {
     let map: SourceMap | null = null;
     try {

@@ -66,7 +66,8 @@ export function parseHead(text: string): { status: number; close: boolean; lengt
     const name = lines[i].slice(0, colon).trim().toLowerCase();
     const value = lines[i].slice(colon + 1).trim();
     if (name === 'content-length') {
-      if (!/^\d{1,9}$/.test(value) || (length !== null && length !== Number(value))) throw new Error(`a bad Content-Length: ${JSON.stringify(value)}`);
+      if (!/^\d{1,9}$/.test(value) || (length !== null && length !== Number(value)))
+        throw new Error(`a bad Content-Length: ${JSON.stringify(value)}`);
       length = Number(value);
     } else if (name === 'transfer-encoding') {
       throw new Error(`Transfer-Encoding ${value} is not read by this client`);

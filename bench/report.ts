@@ -37,7 +37,8 @@ export interface ScenarioResult {
 export function metric(name: string, value: number | null, unit: string, target?: Target): Metric {
   const v = round(value);
   let met: boolean | null = null;
-  if (target && value !== null && Number.isFinite(value)) met = target.op === '<=' ? value <= target.value : value >= target.value;
+  if (target && value !== null && Number.isFinite(value))
+    met = target.op === '<=' ? value <= target.value : value >= target.value;
   return { name, value: v, unit, ...(target ? { target } : {}), met };
 }
 
@@ -58,7 +59,11 @@ export function printTable(results: readonly ScenarioResult[], out: NodeJS.Writa
     }
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => [...row[c]].length)));
-  const line = (row: string[]): string => row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
+  const line = (row: string[]): string =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd();
   out.write(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) out.write(`${line(row)}\n`);
   for (const r of results) for (const note of r.notes) out.write(`  [${r.scenario}] ${note}\n`);
@@ -105,8 +110,10 @@ export function runInfo(): RunInfo {
  * built from the working tree, and restarts pick up a rebuilt dist/). Null when all is well.
  */
 export function codeWarning(start: RunInfo, end: RunInfo): string | null {
-  if (start.commit !== end.commit) return `HEAD moved from ${start.commit} to ${end.commit} during the run: figures may mix both`;
-  if (start.dirty || end.dirty) return `uncommitted changes to tracked files during the run: figures are not those of ${end.commit} alone`;
+  if (start.commit !== end.commit)
+    return `HEAD moved from ${start.commit} to ${end.commit} during the run: figures may mix both`;
+  if (start.dirty || end.dirty)
+    return `uncommitted changes to tracked files during the run: figures are not those of ${end.commit} alone`;
   return null;
 }
 
@@ -115,6 +122,9 @@ export function writeJson(dir: string, label: string, results: readonly Scenario
   const info = runInfo();
   const file = path.join(dir, `${info.date.replace(/[:.]/g, '-')}-${label}.json`);
   const warning = codeWarning(start, info);
-  fs.writeFileSync(file, `${JSON.stringify({ ...info, startedAt: start.date, startCommit: start.commit, warning, results }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ ...info, startedAt: start.date, startCommit: start.commit, warning, results }, null, 2)}\n`,
+  );
   return file;
 }

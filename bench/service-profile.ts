@@ -21,5 +21,8 @@ export function profileNotes(dir: string | undefined, window?: ProfileWindow): s
   const file = newestProfile(dir);
   if (!file) return [`no CPU profile was written in ${dir}`];
   const scope = window ? 'the measured window only' : 'the whole run';
-  return [`CPU profile of the service (${scope}): ${file}`, ...formatProfile(summariseProfile(file, 15, window)).split('\n')];
+  return [
+    `CPU profile of the service (${scope}): ${file}`,
+    ...formatProfile(summariseProfile(file, 15, window)).split('\n'),
+  ];
 }

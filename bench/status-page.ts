@@ -19,11 +19,24 @@ const HOUR = 3_600_000;
 const HOURLY_DAYS = 35;
 
 export async function makePublic(url: string, keys: KeyPool, ids: readonly number[]): Promise<void> {
-  const monitors = ids.map((id, i) => ({ id, public: true, public_name: `Service ${i + 1}`, public_group: `Section ${Math.floor(i / 10) + 1}`, sort: i }));
-  await requestJson('PUT', `${url}/api/v1/status-page`, { headers: keys.header(), body: { title: 'Bench status', monitors }, timeoutMs: 60_000 });
+  const monitors = ids.map((id, i) => ({
+    id,
+    public: true,
+    public_name: `Service ${i + 1}`,
+    public_group: `Section ${Math.floor(i / 10) + 1}`,
+    sort: i,
+  }));
+  await requestJson('PUT', `${url}/api/v1/status-page`, {
+    headers: keys.header(),
+    body: { title: 'Bench status', monitors },
+    timeoutMs: 60_000,
+  });
 }
 
-function histogram(base: number, seed: number): { hist: Buffer | null; sum: number; min: number; max: number; n: number } {
+function histogram(
+  base: number,
+  seed: number,
+): { hist: Buffer | null; sum: number; min: number; max: number; n: number } {
   const h: Histogram = {};
   let sum = 0;
   let min = Infinity;
@@ -39,7 +52,12 @@ function histogram(base: number, seed: number): { hist: Buffer | null; sum: numb
 }
 
 /** Writes the history into the database of a stopped service (UTC days: the settings' default zone). */
-export async function seedHistory(dbFile: string, ids: readonly number[], days: number, now: number): Promise<{ rows: number }> {
+export async function seedHistory(
+  dbFile: string,
+  ids: readonly number[],
+  days: number,
+  now: number,
+): Promise<{ rows: number }> {
   const db = await Sqlite.open(dbFile, 'rw');
   let rows = 0;
   try {
@@ -55,7 +73,19 @@ export async function seedHistory(dbFile: string, ids: readonly number[], days: 
         const watched = Math.min(DAY, now - d * DAY);
         const down = (d + i) % 40 === 0 ? Math.min(watched, ((i % 7) + 1) * 60_000) : 0;
         const h = histogram(base, i * 1000 + d);
-        dayRows.push([id, d, watched - down, down, Math.round(watched / 60_000), Math.round(down / 60_000), h.n, h.sum, h.min, h.max, h.hist]);
+        dayRows.push([
+          id,
+          d,
+          watched - down,
+          down,
+          Math.round(watched / 60_000),
+          Math.round(down / 60_000),
+          h.n,
+          h.sum,
+          h.min,
+          h.max,
+          h.hist,
+        ]);
         if (down > 0) {
           const start = d * DAY + 9 * HOUR;
           if (start + down < now) {
@@ -73,7 +103,10 @@ export async function seedHistory(dbFile: string, ids: readonly number[], days: 
         const lat = histogram(base, i * 7 + h);
         hourRows.push([id, h, watched, 0, 60, 0, lat.n, lat.sum, lat.min, lat.max, lat.hist]);
       }
-      for (const [table, key, list] of [['rollup_day', 'day', dayRows], ['rollup_hour', 'hour', hourRows]] as const) {
+      for (const [table, key, list] of [
+        ['rollup_day', 'day', dayRows],
+        ['rollup_hour', 'hour', hourRows],
+      ] as const) {
         for (let k = 0; k < list.length; k += 200) {
           const part = list.slice(k, k + 200);
           await db.run(
@@ -96,7 +129,12 @@ export async function seedHistory(dbFile: string, ids: readonly number[], days: 
 /** One timed GET after an untimed settings change that drops every cached page. */
 export function uncachedTask(url: string, api: string, keys: KeyPool, headers: Record<string, string> = {}): LoadTask {
   return async (i: number, agent: http.Agent) => {
-    const put = await request('PUT', `${api}/status-page`, { headers: keys.header(), body: { title: `Bench status ${i % 2}` }, agent, timeoutMs: 10_000 });
+    const put = await request('PUT', `${api}/status-page`, {
+      headers: keys.header(),
+      body: { title: `Bench status ${i % 2}` },
+      agent,
+      timeoutMs: 10_000,
+    });
     if (put.status !== 200) return { status: put.status, ms: put.ms, body: put.body };
     return request('GET', url, { agent, headers, timeoutMs: 10_000 });
   };
@@ -106,7 +144,9 @@ export function uncachedTask(url: string, api: string, keys: KeyPool, headers: R
  * What a browser loads for the page, compressed as it would ask (brotli): the HTML, the
  * stylesheet, the accent stylesheet, the script and the one font it preloads. Bytes on the wire.
  */
-export async function pageWeight(url: string): Promise<{ html: number; css: number; js: number; font: number; total: number }> {
+export async function pageWeight(
+  url: string,
+): Promise<{ html: number; css: number; js: number; font: number; total: number }> {
   const br = { 'Accept-Encoding': 'br, gzip' };
   const size = async (path: string, headers: Record<string, string> = br) => {
     const a = await request('GET', `${url}${path}`, { headers });
@@ -121,7 +161,9 @@ export async function pageWeight(url: string): Promise<{ html: number; css: numb
     if (!m) throw new Error(`the page names no ${re}`);
     return m[1];
   };
-  const css = (await size(find(/href="(\/status\.css\?v=[0-9a-f]+)"/))) + (await size(find(/href="(\/status\/theme\.css\?[^"]+)"/)));
+  const css =
+    (await size(find(/href="(\/status\.css\?v=[0-9a-f]+)"/))) +
+    (await size(find(/href="(\/status\/theme\.css\?[^"]+)"/)));
   const js = await size(find(/src="(\/status\.js\?v=[0-9a-f]+)"/));
   const font = await size(find(/rel="preload" href="([^"]+)"/), {});
   return { html, css, js, font, total: html + css + js + font };

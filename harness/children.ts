@@ -20,7 +20,12 @@ export interface Child {
 const TAIL_LINES = 40;
 
 /** `onLine` sees every line the child writes (stdout and stderr), as it comes. */
-export function startChild(command: string, args: readonly string[], options: SpawnOptions = {}, onLine?: (line: string) => void): Child {
+export function startChild(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions = {},
+  onLine?: (line: string) => void,
+): Child {
   hookExit();
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   if (proc.pid === undefined) throw new Error(`could not start ${command}`);

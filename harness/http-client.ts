@@ -49,7 +49,8 @@ function send(method: string, url: string, options: RequestOptions, mayResend: b
   let payload: Buffer | null = null;
   if (options.body !== undefined) {
     payload = Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
     headers['Content-Length'] = String(payload.length);
   }
   const started = performance.now();
@@ -65,24 +66,30 @@ function send(method: string, url: string, options: RequestOptions, mayResend: b
         kept += c.length;
         chunks.push(c);
         // Chunks wholly before the last `tail` bytes are dropped as they come.
-        while (tail !== undefined && chunks.length > 1 && kept - chunks[0].length >= tail) kept -= chunks.shift()!.length;
+        while (tail !== undefined && chunks.length > 1 && kept - chunks[0].length >= tail)
+          kept -= chunks.shift()!.length;
       });
       res.on('end', () => {
         // Time to the answer's last byte: joining and decoding the body is the harness's work,
         // 1-2 ms for a megabyte page, and not the service's.
         const ms = performance.now() - started;
         const all = decoded(Buffer.concat(chunks), res.headers['content-encoding']);
-        const body = (options.tail === undefined ? all : all.subarray(Math.max(0, all.length - options.tail))).toString('utf8');
+        const body = (options.tail === undefined ? all : all.subarray(Math.max(0, all.length - options.tail))).toString(
+          'utf8',
+        );
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, ms });
       });
       res.on('error', reject);
     });
-    req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => req.destroy(new Error(`${method} ${url}: no answer in time`)));
+    req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () =>
+      req.destroy(new Error(`${method} ${url}: no answer in time`)),
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A kept-alive connection that the server closed as idle just as this request went out on
       // it: the request never reached the service. Sent once more on a new connection, as
       // browsers do (node's docs, request.reusedSocket); any other failure is the answer.
-      if (mayResend && req.reusedSocket && err.code === 'ECONNRESET') resolve(send(method, url, { ...options, agent: false }, false));
+      if (mayResend && req.reusedSocket && err.code === 'ECONNRESET')
+        resolve(send(method, url, { ...options, agent: false }, false));
       else reject(err);
     });
     req.end(payload ?? undefined);
@@ -90,9 +97,15 @@ function send(method: string, url: string, options: RequestOptions, mayResend: b
 }
 
 /** Sends a request and parses a JSON answer; any status outside `ok` is an error with the body in its message. */
-export async function requestJson<T>(method: string, url: string, options: RequestOptions = {}, ok: number[] = [200, 201]): Promise<T> {
+export async function requestJson<T>(
+  method: string,
+  url: string,
+  options: RequestOptions = {},
+  ok: number[] = [200, 201],
+): Promise<T> {
   const a = await request(method, url, options);
-  if (!ok.includes(a.status)) throw new Error(`${method} ${new URL(url).pathname}: HTTP ${a.status} ${a.body.slice(0, 300)}`);
+  if (!ok.includes(a.status))
+    throw new Error(`${method} ${new URL(url).pathname}: HTTP ${a.status} ${a.body.slice(0, 300)}`);
   return JSON.parse(a.body) as T;
 }
 
@@ -101,7 +114,10 @@ export function keepAliveAgent(maxSockets: number): http.Agent {
 }
 
 /** One unit of work in a load loop: usually one request, sometimes a few in a row (both pages of a list). */
-export type LoadTask = (i: number, agent: http.Agent) => Promise<{ status: number; ms: number; body?: string; bytes?: number }>;
+export type LoadTask = (
+  i: number,
+  agent: http.Agent,
+) => Promise<{ status: number; ms: number; body?: string; bytes?: number }>;
 
 export interface LoadOptions {
   concurrency: number;
@@ -136,7 +152,8 @@ export class LoadTally {
   private readonly limit: number;
 
   constructor(o: { requests?: number; durationMs?: number }) {
-    if (o.requests === undefined && o.durationMs === undefined) throw new Error('a load run needs requests or durationMs');
+    if (o.requests === undefined && o.durationMs === undefined)
+      throw new Error('a load run needs requests or durationMs');
     this.deadline = o.durationMs === undefined ? Infinity : this.started + o.durationMs;
     this.limit = o.requests ?? Infinity;
   }
@@ -158,7 +175,12 @@ export class LoadTally {
   }
 
   result(): LoadResult {
-    return { latencies: this.latencies, statuses: this.statuses, elapsedMs: performance.now() - this.started, firstError: this.firstError };
+    return {
+      latencies: this.latencies,
+      statuses: this.statuses,
+      elapsedMs: performance.now() - this.started,
+      firstError: this.firstError,
+    };
   }
 }
 
@@ -184,11 +206,17 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
 }
 
 /** A task that sends one GET with the given headers. */
-export function getTask(url: (i: number) => string, headers: (i: number) => Record<string, string> = () => ({})): LoadTask {
+export function getTask(
+  url: (i: number) => string,
+  headers: (i: number) => Record<string, string> = () => ({}),
+): LoadTask {
   return (i, agent) => request('GET', url(i), { headers: headers(i), agent, timeoutMs: 10_000 });
 }
 
 /** Requests answered with 2xx. */
 export function okCount(r: LoadResult): number {
-  return Object.entries(r.statuses).reduce((n, [status, count]) => (Number(status) >= 200 && Number(status) < 300 ? n + count : n), 0);
+  return Object.entries(r.statuses).reduce(
+    (n, [status, count]) => (Number(status) >= 200 && Number(status) < 300 ? n + count : n),
+    0,
+  );
 }

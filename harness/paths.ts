@@ -8,7 +8,11 @@ function findRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, 'package.json');
     // dist/tsc holds a copy of package.json too; only the repository root has tsconfig.json.
-    if (fs.existsSync(pkg) && fs.existsSync(path.join(dir, 'tsconfig.json')) && (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'farsight') {
+    if (
+      fs.existsSync(pkg) &&
+      fs.existsSync(path.join(dir, 'tsconfig.json')) &&
+      (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'farsight'
+    ) {
       return dir;
     }
     if (path.dirname(dir) === dir) throw new Error(`cannot find the farsight repository above ${start}`);

@@ -81,7 +81,14 @@ export class CpuWindow {
     const sysMs = now.sysMs - this.start.sysMs;
     const mainMs = main.userMs + main.sysMs - this.startMain.userMs - this.startMain.sysMs;
     const wallMs = performance.now() - this.startWall;
-    return { cpuMs: userMs + sysMs, mainMs, userMs, sysMs, wallMs, pctOfCore: wallMs > 0 ? (100 * (userMs + sysMs)) / wallMs : 0 };
+    return {
+      cpuMs: userMs + sysMs,
+      mainMs,
+      userMs,
+      sysMs,
+      wallMs,
+      pctOfCore: wallMs > 0 ? (100 * (userMs + sysMs)) / wallMs : 0,
+    };
   }
 }
 
@@ -91,7 +98,10 @@ export class RssSampler {
   readonly samples: number[] = [];
   max = 0;
 
-  constructor(private readonly pid: number, intervalMs = 1000) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 1000,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();

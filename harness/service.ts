@@ -83,7 +83,11 @@ export class Service {
 
   /** Completes first-run setup over HTTP and mints `count` admin keys. */
   async adminKeys(count: number): Promise<KeyPool> {
-    const link = spawnSync(process.execPath, [SERVICE_ENTRY, 'setup-link'], { env: this.env, encoding: 'utf8', timeout: 30_000 });
+    const link = spawnSync(process.execPath, [SERVICE_ENTRY, 'setup-link'], {
+      env: this.env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (link.status !== 0) throw new Error(`setup-link failed: ${link.stderr}`);
     const token = link.stdout.trim().split('/').pop() as string;
     const info = await requestJson<{ totp: { secret: string } }>('GET', `${this.url}/api/v1/auth/setup/${token}`);
@@ -110,11 +114,15 @@ export class Service {
   async createMonitors(keys: KeyPool, monitors: readonly object[]): Promise<void> {
     for (let i = 0; i < monitors.length; i += BULK_MAX) {
       const part = monitors.slice(i, i + BULK_MAX);
-      const a = await requestJson<{ created: string[]; errors: unknown[] }>('POST', `${this.url}/api/v1/monitors/bulk`, {
-        headers: keys.header(),
-        body: { monitors: part },
-        timeoutMs: 300_000,
-      });
+      const a = await requestJson<{ created: string[]; errors: unknown[] }>(
+        'POST',
+        `${this.url}/api/v1/monitors/bulk`,
+        {
+          headers: keys.header(),
+          body: { monitors: part },
+          timeoutMs: 300_000,
+        },
+      );
       if (a.errors.length) throw new Error(`bulk create refused items: ${JSON.stringify(a.errors.slice(0, 3))}`);
     }
   }
@@ -127,9 +135,13 @@ export class Service {
       const q = new URLSearchParams({ limit: '500' });
       if (kind) q.set('kind', kind);
       if (before !== null) q.set('before', String(before));
-      const page: { items: { id: number }[]; next_cursor: string | number | null } = await requestJson('GET', `${this.url}/api/v1/monitors?${q}`, {
-        headers: keys.header(),
-      });
+      const page: { items: { id: number }[]; next_cursor: string | number | null } = await requestJson(
+        'GET',
+        `${this.url}/api/v1/monitors?${q}`,
+        {
+          headers: keys.header(),
+        },
+      );
       ids.push(...page.items.map((m) => m.id));
       before = page.next_cursor;
     } while (before !== null);

@@ -76,7 +76,9 @@ export class SseClient {
   /** Opens a stream (or reads the error answer that comes instead). */
   static open(url: string, headers: Record<string, string> = {}, options: SseOptions = {}): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) => resolve(new SseClient(req, res, options)));
+      const req = http.get(url, { headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (res) =>
+        resolve(new SseClient(req, res, options)),
+      );
       req.on('error', reject);
     });
   }
@@ -102,7 +104,10 @@ export class SseClient {
         if (ready()) finish(null);
         else if (this.ended) finish(new Error(`the stream ended before ${what}`));
       };
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what} (${this.events.length} events so far)`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`timed out waiting for ${what} (${this.events.length} events so far)`)),
+        timeoutMs,
+      );
       const finish = (err: Error | null) => {
         clearTimeout(timer);
         this.waiters.delete(check);
@@ -144,7 +149,8 @@ export class SseClient {
 
   private line(line: string, receivedAt: number): void {
     if (line === '') {
-      if (this.data.length) this.dispatch({ id: this.lastEventId, event: this.type || 'message', data: this.data.join('\n') }, receivedAt);
+      if (this.data.length)
+        this.dispatch({ id: this.lastEventId, event: this.type || 'message', data: this.data.join('\n') }, receivedAt);
       this.type = '';
       this.data = [];
       return;
@@ -187,7 +193,9 @@ export class StalledClient {
     const u = new URL(url);
     return new Promise((resolve, reject) => {
       const socket = net.connect(Number(u.port), u.hostname, () => {
-        const head = Object.entries({ Host: u.host, Accept: 'text/event-stream', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const head = Object.entries({ Host: u.host, Accept: 'text/event-stream', ...headers })
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
         socket.write(`GET ${u.pathname} HTTP/1.1\r\n${head}\r\n`);
       });
       socket.once('data', (first: Buffer) => {

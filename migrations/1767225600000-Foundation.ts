@@ -82,7 +82,16 @@ export class Foundation1767225600000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['events', 'idempotency', 'settings', 'api_keys', 'sessions', 'link_tokens', 'recovery_codes', 'owner']) {
+    for (const t of [
+      'events',
+      'idempotency',
+      'settings',
+      'api_keys',
+      'sessions',
+      'link_tokens',
+      'recovery_codes',
+      'owner',
+    ]) {
       await q.query(`DROP TABLE ${t}`);
     }
   }

@@ -10,7 +10,10 @@ export class Rollups1767484800000 implements MigrationInterface {
   name = 'Rollups1767484800000';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const [table, key] of [['rollup_hour', 'hour'], ['rollup_day', 'day']]) {
+    for (const [table, key] of [
+      ['rollup_hour', 'hour'],
+      ['rollup_day', 'day'],
+    ]) {
       await q.query(`CREATE TABLE ${table} (
         monitor_id INTEGER NOT NULL,
         ${key} INTEGER NOT NULL,

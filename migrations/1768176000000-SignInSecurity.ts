@@ -48,7 +48,8 @@ export class SignInSecurity1768176000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['address_blocks', 'sign_in_failures', 'totp_setups', 'sign_in_tickets']) await q.query(`DROP TABLE ${t}`);
+    for (const t of ['address_blocks', 'sign_in_failures', 'totp_setups', 'sign_in_tickets'])
+      await q.query(`DROP TABLE ${t}`);
     await q.query('ALTER TABLE owner DROP COLUMN totp_last_step');
   }
 }

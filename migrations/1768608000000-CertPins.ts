@@ -11,7 +11,9 @@ export class CertPins1768608000000 implements MigrationInterface {
   name = 'CertPins1768608000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`UPDATE monitors SET settings = json_set(settings, '$.cert_sha256', json('null')) WHERE kind = 'http' AND json_type(settings, '$.cert_sha256') IS NULL`);
+    await q.query(
+      `UPDATE monitors SET settings = json_set(settings, '$.cert_sha256', json('null')) WHERE kind = 'http' AND json_type(settings, '$.cert_sha256') IS NULL`,
+    );
     await q.query(
       `UPDATE monitors SET settings = json_set(settings, '$.tls_verify', json('true'), '$.cert_sha256', json('null')) WHERE kind = 'tls' AND json_type(settings, '$.tls_verify') IS NULL`,
     );
@@ -19,6 +21,8 @@ export class CertPins1768608000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`UPDATE monitors SET settings = json_remove(settings, '$.cert_sha256') WHERE kind = 'http'`);
-    await q.query(`UPDATE monitors SET settings = json_remove(settings, '$.tls_verify', '$.cert_sha256') WHERE kind = 'tls'`);
+    await q.query(
+      `UPDATE monitors SET settings = json_remove(settings, '$.tls_verify', '$.cert_sha256') WHERE kind = 'tls'`,
+    );
   }
 }

@@ -277,7 +277,10 @@ const ESCAPE_NON_ASCII = ['validator/lib/', 'ansis/'];
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function escapeNonAscii(text) {
-  return text.replace(new RegExp(NON_ASCII.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.replace(
+    new RegExp(NON_ASCII.source, 'g'),
+    (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -338,7 +341,9 @@ const LAZY_REWRITES = [
 function applyEdits(text, edits, file) {
   for (const e of edits) {
     if (text.split(e.from).length !== 2) {
-      throw new Error(`${file}: the text to make lazy is not there once; look at the package again (packaging/bundle.js LAZY_REWRITES): ${JSON.stringify(e.from.slice(0, 60))}`);
+      throw new Error(
+        `${file}: the text to make lazy is not there once; look at the package again (packaging/bundle.js LAZY_REWRITES): ${JSON.stringify(e.from.slice(0, 60))}`,
+      );
     }
     text = text.replace(e.from, () => e.to);
   }
@@ -373,7 +378,8 @@ function packageRewritePlugin(bufferPatched) {
       build.onEnd((result) => {
         if (result.errors.length > 0) return;
         const missed = LAZY_REWRITES.filter((r) => !lazyDone.has(r.file)).map((r) => r.file);
-        if (missed.length > 0) throw new Error(`never bundled, so not rewritten: ${missed.join(', ')} (packaging/bundle.js LAZY_REWRITES)`);
+        if (missed.length > 0)
+          throw new Error(`never bundled, so not rewritten: ${missed.join(', ')} (packaging/bundle.js LAZY_REWRITES)`);
       });
     },
   };
@@ -391,7 +397,8 @@ function assertAscii(file) {
   try {
     const { SourceMap } = require('node:module');
     const entry = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'))).findEntry(line, column);
-    if (entry && entry.originalSource) source = `${entry.originalSource.replace(/^(\.\.\/)+/, '')}:${entry.originalLine + 1}`;
+    if (entry && entry.originalSource)
+      source = `${entry.originalSource.replace(/^(\.\.\/)+/, '')}:${entry.originalLine + 1}`;
   } catch {
     // No map: the bundle's own line will do.
   }
@@ -450,12 +457,15 @@ async function bundleSea(args) {
         'bundle them (install the package) or, if they are truly optional and unused, add them to OPTIONAL in packaging/bundle.js',
     );
   }
-  const usesSqlite3 = Object.keys(result.metafile.inputs).some((p) => /node_modules[\\/]sqlite3[\\/]lib[\\/]sqlite3\.js$/.test(p));
+  const usesSqlite3 = Object.keys(result.metafile.inputs).some((p) =>
+    /node_modules[\\/]sqlite3[\\/]lib[\\/]sqlite3\.js$/.test(p),
+  );
   const replacedBinding = Object.keys(result.metafile.inputs).some((p) => /packaging[\\/]native-loader\.js$/.test(p));
   if (usesSqlite3 && !replacedBinding) throw new Error('sqlite3 is bundled but its binding loader was not replaced');
 
   const notices = writeNotices(result.metafile, path.join(path.dirname(args.outfile), 'THIRD-PARTY-NOTICES.txt'));
-  if (!notices.nodeLicense) console.warn('  warning: Node.js LICENSE not found; THIRD-PARTY-NOTICES.txt links to it instead');
+  if (!notices.nodeLicense)
+    console.warn('  warning: Node.js LICENSE not found; THIRD-PARTY-NOTICES.txt links to it instead');
 
   // A copy of the addon beside the bundle lets `node dist/sea/farsight.js` (outside a SEA) load it too.
   fs.copyFileSync(SQLITE3_ADDON, path.join(path.dirname(args.outfile), 'node_sqlite3.node'));
@@ -506,7 +516,9 @@ function writeNotices(metafile, file) {
       .readdirSync(dir)
       .find((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f) && fs.statSync(path.join(dir, f)).isFile());
     const license = typeof pkg.license === 'string' ? pkg.license : (pkg.license && pkg.license.type) || 'see package';
-    const text = licenseFile ? fs.readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `(no license file; package.json says ${license})`;
+    const text = licenseFile
+      ? fs.readFileSync(path.join(dir, licenseFile), 'utf8').trim()
+      : `(no license file; package.json says ${license})`;
     sections.push(`${id} (${license})\n${'-'.repeat(id.length + license.length + 3)}\n${text}\n`);
   }
   const nodeLicense = [

@@ -44,7 +44,8 @@ function main() {
   const main = path.join(bundleDir, 'farsight.js');
   const addon = path.join(bundleDir, 'node_sqlite3.node');
   for (const f of [main, addon]) {
-    if (!fs.existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: run \`node packaging/bundle.js sea\` first`);
+    if (!fs.existsSync(f))
+      throw new Error(`${path.relative(ROOT, f)} is missing: run \`node packaging/bundle.js sea\` first`);
   }
 
   const assets = {};
@@ -54,7 +55,8 @@ function main() {
       const key = path.relative(ROOT, file).split(path.sep).join('/');
       // postject finds the SEA fuse by searching the binary for its sentinel string; a second copy
       // inside an asset (a doc quoting it) makes the injection fail with a puzzling message.
-      if (fs.readFileSync(file).includes(SEA_FUSE)) throw new Error(`${key} contains the SEA fuse string: write it differently (postject would find it twice)`);
+      if (fs.readFileSync(file).includes(SEA_FUSE))
+        throw new Error(`${key} contains the SEA fuse string: write it differently (postject would find it twice)`);
       assets[key] = file;
       assetBytes += fs.statSync(file).size;
     }

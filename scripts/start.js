@@ -17,7 +17,8 @@ function newestMtime(dir) {
   return newest;
 }
 
-const stale = !fs.existsSync(entry) ||
+const stale =
+  !fs.existsSync(entry) ||
   ['src', 'migrations'].some((d) => newestMtime(path.join(root, d)) > fs.statSync(entry).mtimeMs);
 if (stale) execSync('npm run build', { cwd: root, stdio: 'inherit' });
 
@@ -25,7 +26,10 @@ if (stale) execSync('npm run build', { cwd: root, stdio: 'inherit' });
 // from here: Ctrl-C in a terminal signals the whole foreground group, and a service that heard it
 // twice (from the terminal and from here) would take the second as "stop at once" and skip the
 // graceful shutdown. It reads nothing from the terminal (stdin ignored); its output still goes there.
-const child = spawn(process.execPath, [entry, ...process.argv.slice(2)], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+const child = spawn(process.execPath, [entry, ...process.argv.slice(2)], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  detached: true,
+});
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 let forwarded = 0;
 const forward = (sig) => {

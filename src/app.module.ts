@@ -100,7 +100,17 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
       ],
-      exports: [CLOCK, SECRET_BOX, STARTED_AT, CHECKER_ENV, ENGINE_TIMERS, ENGINE_START_READS, STREAM_OPTIONS, HOSTS_OPTIONS, HOSTS_TIMERS],
+      exports: [
+        CLOCK,
+        SECRET_BOX,
+        STARTED_AT,
+        CHECKER_ENV,
+        ENGINE_TIMERS,
+        ENGINE_START_READS,
+        STREAM_OPTIONS,
+        HOSTS_OPTIONS,
+        HOSTS_TIMERS,
+      ],
     };
   }
 }

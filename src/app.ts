@@ -24,7 +24,10 @@ import { loadSavedPublicUrl } from './settings/public-url';
  * `holdChecks`: the engine starts no check until EngineService.releaseChecks() (main.ts, once the
  * service listens); otherwise checks start when the application has bootstrapped.
  */
-export async function createApp(deps: AppDeps, opts: { logger?: LoggerService; holdChecks?: boolean } = {}): Promise<INestApplication> {
+export async function createApp(
+  deps: AppDeps,
+  opts: { logger?: LoggerService; holdChecks?: boolean } = {},
+): Promise<INestApplication> {
   // Before anything reads the public URL: the address saved at setup, unless FARSIGHT_PUBLIC_URL is set.
   await loadSavedPublicUrl(deps.db, deps.config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(deps), {

@@ -84,7 +84,10 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
   if (!st) throw new Refusal(`${source} does not exist`, 2);
   if (!st.isFile()) throw new Refusal(`${source} is not a file`, 2);
   if ((statOf(`${source}-wal`)?.size ?? 0) > 0) {
-    throw new Refusal(`${source}-wal lies beside it: ${source} is a live database or was not closed cleanly; restore a copy made with \`farsight backup FILE\``, 1);
+    throw new Refusal(
+      `${source}-wal lies beside it: ${source} is a live database or was not closed cleanly; restore a copy made with \`farsight backup FILE\``,
+      1,
+    );
   }
   prepareDataDir(config.dataDir);
   let lock: DataDirLock;
@@ -92,7 +95,10 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
     lock = await DataDirLock.acquire(config.dataDir);
   } catch (err) {
     if (err instanceof StartupError) {
-      throw new Refusal(`restore needs the service stopped: ${err.message}; stop the service first (\`systemctl stop farsight\`, or Ctrl-C where it runs), then run restore again`, 1);
+      throw new Refusal(
+        `restore needs the service stopped: ${err.message}; stop the service first (\`systemctl stop farsight\`, or Ctrl-C where it runs), then run restore again`,
+        1,
+      );
     }
     throw err;
   }
@@ -101,7 +107,10 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
   try {
     const existing = (statOf(target)?.size ?? 0) > 0 || (statOf(`${target}-wal`)?.size ?? 0) > 0;
     if (existing && !force) {
-      throw new Refusal(`${target} already holds a database; add --force to replace it (the database it replaces is kept beside it)`, 2);
+      throw new Refusal(
+        `${target} already holds a database; add --force to replace it (the database it replaces is kept beside it)`,
+        2,
+      );
     }
     copyPrivate(source, copy);
     const facts = await check(copy, source);
@@ -110,7 +119,8 @@ async function restore(config: AppConfig, source: string, force: boolean, now: n
       try {
         await loadSecretBox(config, async () => sample, what);
       } catch (err) {
-        if (err instanceof StartupError) throw new Refusal(`${source} holds secrets this data dir's key cannot open: ${err.message}`, 1);
+        if (err instanceof StartupError)
+          throw new Refusal(`${source} holds secrets this data dir's key cannot open: ${err.message}`, 1);
         throw err;
       }
     }
@@ -168,23 +178,34 @@ async function check(file: string, name: string): Promise<Facts> {
 
   const conn = await open(file).catch((err: Error) => refuse(err.message));
   try {
-    const integrity = await all<{ integrity_check: string }>(conn, 'PRAGMA integrity_check').catch((err: Error) => refuse(`the integrity check failed: ${err.message}`));
+    const integrity = await all<{ integrity_check: string }>(conn, 'PRAGMA integrity_check').catch((err: Error) =>
+      refuse(`the integrity check failed: ${err.message}`),
+    );
     const findings = integrity.map((r) => r.integrity_check);
-    if (findings.length !== 1 || findings[0] !== 'ok') refuse(`the integrity check found damage (${findings.slice(0, 3).join('; ')})`);
-    const tables = new Set((await all<{ name: string }>(conn, "SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name));
+    if (findings.length !== 1 || findings[0] !== 'ok')
+      refuse(`the integrity check found damage (${findings.slice(0, 3).join('; ')})`);
+    const tables = new Set(
+      (await all<{ name: string }>(conn, "SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name),
+    );
     const missing = FARSIGHT_TABLES.filter((t) => !tables.has(t));
     if (missing.length) refuse(`it is a SQLite database, but not Farsight's (no ${missing.join(', ')} table)`);
     const known = new Set(MIGRATIONS.map((M) => new M().name as string));
     const applied = (await all<{ name: string }>(conn, 'SELECT name FROM migrations')).map((r) => r.name);
     const unknown = applied.filter((n) => !known.has(n));
-    if (unknown.length) refuse(`it was made by a newer Farsight (it has migration ${unknown[0]}, which this version does not know); upgrade first`);
+    if (unknown.length)
+      refuse(
+        `it was made by a newer Farsight (it has migration ${unknown[0]}, which this version does not know); upgrade first`,
+      );
     const [{ n }] = await all<{ n: number }>(conn, 'SELECT COUNT(*) AS n FROM monitors');
     const query = (sql: string, params: unknown[] = []) => all(conn, sql, params);
     const monitorSample = await sealedSecretSample((sql) => query(sql));
     const channelSample = monitorSample === null && tables.has('channels') ? await channelSealedSample(conn) : null;
-    const sealed = monitorSample !== null
-      ? { sample: monitorSample, what: 'monitor secrets' as const }
-      : channelSample !== null ? { sample: channelSample, what: 'channel secrets' as const } : null;
+    const sealed =
+      monitorSample !== null
+        ? { sample: monitorSample, what: 'monitor secrets' as const }
+        : channelSample !== null
+          ? { sample: channelSample, what: 'channel secrets' as const }
+          : null;
     return { monitors: n, sealed };
   } finally {
     await new Promise((resolve) => conn.close(resolve));
@@ -193,7 +214,10 @@ async function check(file: string, name: string): Promise<Facts> {
 
 /** A sealed secret of a channel config, for a backup whose monitors hold none (the same key seals both). */
 async function channelSealedSample(conn: sqlite3.Database): Promise<string | null> {
-  const [row] = await all<{ config: string }>(conn, `SELECT config FROM channels WHERE config LIKE '%"${SEALED_PREFIX}%' LIMIT 1`);
+  const [row] = await all<{ config: string }>(
+    conn,
+    `SELECT config FROM channels WHERE config LIKE '%"${SEALED_PREFIX}%' LIMIT 1`,
+  );
   return row ? (new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(row.config)?.[1] ?? null) : null;
 }
 
@@ -204,7 +228,10 @@ async function channelSealedSample(conn: sqlite3.Database): Promise<string | nul
  */
 async function setAside(target: string, now: number): Promise<string> {
   await foldWal(target).catch(() => undefined);
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   let kept = `${target}.before-restore-${stamp}`;
   for (let n = 2; statOf(kept); n++) kept = `${target}.before-restore-${stamp}-${n}`;
   // A hard link: farsight.db stays in place until the rename replaces it in one step.
@@ -230,7 +257,9 @@ function open(file: string): Promise<sqlite3.Database> {
 }
 
 function all<T>(conn: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
-  return new Promise((resolve, reject) => conn.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+  return new Promise((resolve, reject) =>
+    conn.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+  );
 }
 
 function statOf(file: string): fs.Stats | null {

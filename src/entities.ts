@@ -14,4 +14,15 @@ import { SignInTicketEntity } from './auth/entities/sign-in-ticket.entity';
 import { TotpSetupEntity } from './auth/entities/totp-setup.entity';
 import { EventEntity } from './events/entities/event.entity';
 
-export const ENTITIES = [OwnerEntity, RecoveryCodeEntity, LinkTokenEntity, SessionEntity, ApiKeyEntity, PasskeyEntity, SignInTicketEntity, TotpSetupEntity, AddressBlockEntity, EventEntity];
+export const ENTITIES = [
+  OwnerEntity,
+  RecoveryCodeEntity,
+  LinkTokenEntity,
+  SessionEntity,
+  ApiKeyEntity,
+  PasskeyEntity,
+  SignInTicketEntity,
+  TotpSetupEntity,
+  AddressBlockEntity,
+  EventEntity,
+];

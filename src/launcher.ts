@@ -79,7 +79,8 @@ function run(): void {
   app.filename = BUNDLE;
   app.paths = loader._nodeModulePaths(__dirname);
   const req = ((id: string) => app.require(id)) as NodeJS.Require;
-  req.resolve = ((request: string, options?: { paths?: string[] }) => loader._resolveFilename(request, app, false, options)) as NodeJS.RequireResolve;
+  req.resolve = ((request: string, options?: { paths?: string[] }) =>
+    loader._resolveFilename(request, app, false, options)) as NodeJS.RequireResolve;
   req.main = require.main;
   req.cache = loader._cache;
   loader._cache[BUNDLE] = app;

@@ -22,9 +22,7 @@ import { collectOnceSoon, tuneHeap } from './runtime/heap-tuning';
 import { LineLogger } from './runtime/logger';
 import { logUnhandledRejections } from './runtime/process-guards';
 import { SecretBoxError } from './db/secret-box';
-import {
-  databaseFailure, listenFailure, StartupError, unexpectedFailure,
-} from './config/startup-failures';
+import { databaseFailure, listenFailure, StartupError, unexpectedFailure } from './config/startup-failures';
 import { VERSION } from './common/version';
 import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
 import { unknownVariableWarnings } from './config/unknown-vars';
@@ -125,11 +123,17 @@ async function serve(config: AppConfig): Promise<number> {
     startupDone();
     if (tuneHeap()) collectOnceSoon();
     const setupNeeded = !(await ownerExists(db.manager));
-    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded)) log.log(line);
+    for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded))
+      log.log(line);
     if (setupNeeded) {
       const link = await issueSetupLink(db, systemClock.now(), config.publicUrl);
-      const elsewhere = config.publicUrlSource === 'default' ? `; from another machine, put one of the addresses above in place of ${config.publicOrigin}` : '';
-      log.log(`No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one${elsewhere})`);
+      const elsewhere =
+        config.publicUrlSource === 'default'
+          ? `; from another machine, put one of the addresses above in place of ${config.publicOrigin}`
+          : '';
+      log.log(
+        `No owner yet. Finish setup at ${link.url} (valid 24 hours; \`farsight setup-link\` prints a new one${elsewhere})`,
+      );
     }
     const passkeys = passkeyProblem(config.publicUrl);
     if (passkeys) log.log(`Note: ${passkeys} (docs/passkeys.md)`);
@@ -138,7 +142,8 @@ async function serve(config: AppConfig): Promise<number> {
   } catch (err) {
     throw explainStartFailure(err, config);
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch((err: unknown) => log.error(`while stopping: ${String(err)}`));
+    for (const cleanup of cleanups)
+      await cleanup().catch((err: unknown) => log.error(`while stopping: ${String(err)}`));
   }
   log.log('stopped');
   return 0;
@@ -148,12 +153,15 @@ async function serve(config: AppConfig): Promise<number> {
 function startLines(config: AppConfig, urls: string[], setupNeeded: boolean): string[] {
   const lines = [`Farsight ${VERSION} listening on ${config.listen.host}:${config.listen.port}: ${urls.join(', ')}`];
   if (config.publicUrlSource === 'env') lines.push(`Public URL ${config.publicUrl} (FARSIGHT_PUBLIC_URL)`);
-  else if (config.publicUrlSource === 'setting') lines.push(`Public URL ${config.publicUrl} (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)`);
+  else if (config.publicUrlSource === 'setting')
+    lines.push(`Public URL ${config.publicUrl} (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)`);
   else {
     const then = setupNeeded
       ? 'the setup page offers to save it as the public URL'
       : 'set FARSIGHT_PUBLIC_URL to it, so links in alerts and passkeys use it';
-    lines.push(`Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; ${then}`);
+    lines.push(
+      `Public URL ${config.publicUrl} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above; ${then}`,
+    );
   }
   return lines;
 }
@@ -199,7 +207,9 @@ function bind(server: net.Server, address: ListenAddress): Promise<void> {
 function explainStartFailure(err: unknown, config: AppConfig): unknown {
   if (err instanceof StartupError || err instanceof ConfigError) return err;
   if (err instanceof SecretBoxError) {
-    return new StartupError(`${err.message}; restore the database from a backup made with \`farsight backup\`, with the secret key it was made with`);
+    return new StartupError(
+      `${err.message}; restore the database from a backup made with \`farsight backup\`, with the secret key it was made with`,
+    );
   }
   const line = databaseFailure(err, databasePath(config.dataDir));
   return line ? new StartupError(line) : err;
@@ -242,7 +252,10 @@ async function backup(config: AppConfig, db: Database, file: string): Promise<nu
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'EEXIST') return fail(`${target} already exists; choose a new file name`);
-    return fail(`cannot write ${target} (${code ?? (err as Error).message}); choose a path in a directory you can write to`, 1);
+    return fail(
+      `cannot write ${target} (${code ?? (err as Error).message}); choose a path in a directory you can write to`,
+      1,
+    );
   }
   try {
     await db.backupTo(target);
@@ -254,7 +267,9 @@ async function backup(config: AppConfig, db: Database, file: string): Promise<nu
   // The key is not in the backup on purpose (a stolen backup alone opens no secret), so the owner
   // must keep the two together, or the restored monitors and channels lose their secrets.
   const key = config.secretKeyFile ?? path.join(config.dataDir, SECRET_KEY_FILE);
-  process.stdout.write(`keep it together with a copy of the secret key ${key}: the backup does not contain it, and the monitor and channel secrets in the backup cannot be opened without it (docs/backup.md)\n`);
+  process.stdout.write(
+    `keep it together with a copy of the secret key ${key}: the backup does not contain it, and the monitor and channel secrets in the backup cannot be opened without it (docs/backup.md)\n`,
+  );
   return 0;
 }
 
@@ -286,7 +301,8 @@ main(process.argv.slice(2)).then(
     } else {
       // Not an error we know how to explain: still one line; the stack only for whoever asks.
       process.stderr.write(`farsight: ${unexpectedFailure(err)}\n`);
-      if (/^debug$/i.test(process.env.FARSIGHT_LOG_LEVEL?.trim() ?? '') && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+      if (/^debug$/i.test(process.env.FARSIGHT_LOG_LEVEL?.trim() ?? '') && err instanceof Error)
+        process.stderr.write(`${err.stack}\n`);
     }
     process.exit(err instanceof ConfigError ? 2 : 1);
   },

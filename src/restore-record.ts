@@ -32,12 +32,17 @@ export async function aliveMarkOf(file: string): Promise<AliveMark | null> {
 export async function recordRestore(copy: string, replaced: AliveMark | null, now: number): Promise<RestoreRecord> {
   const conn = await open(copy);
   try {
-    const hasMark = (await all(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'last_alive'")).length > 0;
+    const hasMark =
+      (await all(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'last_alive'")).length > 0;
     const backup = hasMark ? (await all<{ at: number }>(conn, 'SELECT at FROM last_alive WHERE id = 1'))[0] : undefined;
     const record: RestoreRecord = { backup_at: backup?.at ?? null, replaced };
     await run(conn, 'BEGIN');
     if (hasMark) await run(conn, 'DELETE FROM last_alive');
-    await run(conn, "INSERT INTO events (at, kind, actor, text, data) VALUES (?, 'restored', 'system', ?, ?)", [now, restoredText(record), JSON.stringify(record)]);
+    await run(conn, "INSERT INTO events (at, kind, actor, text, data) VALUES (?, 'restored', 'system', ?, ?)", [
+      now,
+      restoredText(record),
+      JSON.stringify(record),
+    ]);
     await run(conn, 'COMMIT');
     // The copy is renamed without its -wal: fold the write into the file itself.
     await all(conn, 'PRAGMA wal_checkpoint(TRUNCATE)');
@@ -58,7 +63,9 @@ function close(conn: sqlite3.Database): Promise<void> {
 }
 
 function all<T>(conn: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
-  return new Promise((resolve, reject) => conn.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+  return new Promise((resolve, reject) =>
+    conn.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+  );
 }
 
 function run(conn: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {

@@ -47,7 +47,9 @@ describe('test/, bench/ and harness/ layering', () => {
   );
 
   it.each(MUST_NOT_IMPORT)('%s/ imports nothing from %j', (folder, forbidden) => {
-    const wrong = edges.filter((e) => e.folder === folder && forbidden.includes(e.to)).map((e) => `${e.file} -> ${e.to}/`);
+    const wrong = edges
+      .filter((e) => e.folder === folder && forbidden.includes(e.to))
+      .map((e) => `${e.file} -> ${e.to}/`);
     expect([...new Set(wrong)].sort()).toEqual([]);
   });
 

@@ -21,13 +21,75 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   mail: ['probes', 'settings', 'db', 'common', 'config'],
   auth: ['mail', 'events', 'settings', 'db', 'common', 'config'],
   incidents: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  channels: ['incidents', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
+  channels: [
+    'incidents',
+    'engine',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'mail',
+    'auth',
+    'db',
+    'common',
+    'config',
+  ],
   stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
-  monitors: ['channels', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
+  monitors: [
+    'channels',
+    'engine',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'auth',
+    'db',
+    'common',
+    'config',
+  ],
   hosts: ['probes', 'events', 'db', 'common', 'config'],
   status: ['hosts', 'monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
-  system: ['status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
-  openapi: ['system', 'status', 'hosts', 'incidents', 'stream', 'channels', 'monitors', 'engine', 'history', 'catalog', 'probes', 'events', 'settings', 'mail', 'auth', 'db', 'common', 'config'],
+  system: [
+    'status',
+    'hosts',
+    'incidents',
+    'stream',
+    'channels',
+    'monitors',
+    'engine',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'mail',
+    'auth',
+    'db',
+    'common',
+    'config',
+  ],
+  openapi: [
+    'system',
+    'status',
+    'hosts',
+    'incidents',
+    'stream',
+    'channels',
+    'monitors',
+    'engine',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'mail',
+    'auth',
+    'db',
+    'common',
+    'config',
+  ],
   dashboard: ['status', 'catalog', 'auth', 'events', 'common', 'config'],
   // The process-level pieces: only the composition (src/*.ts) imports them, so no module lists them.
   runtime: ['common', 'config'],
@@ -59,10 +121,16 @@ function importsOf(file: string): string[] {
 
 describe('module layering', () => {
   const files = sourceFiles(SRC);
-  const edges = files.flatMap((file) => importsOf(file).map((target) => ({ file, from: moduleOf(file), to: moduleOf(target) })));
+  const edges = files.flatMap((file) =>
+    importsOf(file).map((target) => ({ file, from: moduleOf(file), to: moduleOf(target) })),
+  );
 
   it('knows every module folder in src/', () => {
-    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = fs
+      .readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(folders).toEqual(Object.keys(MAY_IMPORT).sort());
   });
 
@@ -122,7 +190,10 @@ describe('packages loaded when used, not at start', () => {
     const text = fs.readFileSync(file, 'utf8');
     const quoted = pkg.replace(/[/.-]/g, '\\$&');
     // `import x from 'p'`, `import { x } from 'p'`, `export ... from 'p'`, `require('p')`: but not `import type`.
-    const statement = new RegExp(`^(?:import(?!\\s+type\\b)[^;]*?from|export(?!\\s+type\\b)[^;]*?from|import)\\s*['"]${quoted}['"]`, 'm');
+    const statement = new RegExp(
+      `^(?:import(?!\\s+type\\b)[^;]*?from|export(?!\\s+type\\b)[^;]*?from|import)\\s*['"]${quoted}['"]`,
+      'm',
+    );
     return statement.test(text) || new RegExp(`require\\(\\s*['"]${quoted}['"]`).test(text);
   };
 

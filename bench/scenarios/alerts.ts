@@ -58,7 +58,8 @@ interface Got {
 
 export const alertsScenario: Scenario = {
   name: NAME,
-  summary: 'N heartbeat monitors Down at once, 3 channels (webhook, chat, SMTP): messages per 20 s window, fail-to-delivery p99, CPU and RSS of the burst',
+  summary:
+    'N heartbeat monitors Down at once, 3 channels (webhook, chat, SMTP): messages per 20 s window, fail-to-delivery p99, CPU and RSS of the burst',
   options: ['monitors', 'concurrency'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
@@ -77,7 +78,11 @@ export const alertsScenario: Scenario = {
     let rss: RssSampler | null = null;
     let watch: BurstWatch | null = null;
     try {
-      service = await Service.start({ dataDir: dir, profileDir: prof, env: { FARSIGHT_SMTP: smtp.url, FARSIGHT_MAIL_FROM: 'Farsight <alerts@bench.test>' } });
+      service = await Service.start({
+        dataDir: dir,
+        profileDir: prof,
+        env: { FARSIGHT_SMTP: smtp.url, FARSIGHT_MAIL_FROM: 'Farsight <alerts@bench.test>' },
+      });
       const svc = service;
       const api = `${svc.url}/api/v1`;
       const keys = await svc.adminKeys(KeyPool.sizeFor(n + 200));
@@ -104,25 +109,36 @@ export const alertsScenario: Scenario = {
         concurrency,
         requests: n,
         task: async (i, agent) => {
-          const a = await request('POST', failUrls[i].url, { body: 'bench: burst', headers: { 'Content-Type': 'text/plain' }, agent, timeoutMs: 30_000 });
+          const a = await request('POST', failUrls[i].url, {
+            body: 'bench: burst',
+            headers: { 'Content-Type': 'text/plain' },
+            agent,
+            timeoutMs: 30_000,
+          });
           if (a.status === 200) acked.set(failUrls[i].id, Date.now());
           return a;
         },
       });
       const failsCpu = cpu.read();
-      if (okCount(load) !== n) throw new Error(`failure reports were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
+      if (okCount(load) !== n)
+        throw new Error(`failure reports were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
       const ackTimes = [...acked.values()];
       const firstAck = ackTimes.reduce((a, b) => Math.min(a, b), Infinity);
       const lastAck = ackTimes.reduce((a, b) => Math.max(a, b), -Infinity);
 
-      log(NAME, `all ${n} failures answered in ${Math.round(load.elapsedMs)} ms; waiting for the messages (the batching window is ${BATCH_MS / 1000} s)`);
+      log(
+        NAME,
+        `all ${n} failures answered in ${Math.round(load.elapsedMs)} ms; waiting for the messages (the batching window is ${BATCH_MS / 1000} s)`,
+      );
       const deadline = lastAck + BATCH_MS + WAIT_PAST_WINDOW_MS;
       let firstMessageCpu: CpuUse | null = null;
       const hookIds = new Set<number>();
       let hookRead = 0;
       for (;;) {
-        if (firstMessageCpu === null && (hook.received.length || chat.received.length || alertMails(smtp).length)) firstMessageCpu = cpu.read();
-        for (; hookRead < hook.received.length; hookRead++) for (const id of webhookMonitors(hook.received[hookRead])) hookIds.add(id);
+        if (firstMessageCpu === null && (hook.received.length || chat.received.length || alertMails(smtp).length))
+          firstMessageCpu = cpu.read();
+        for (; hookRead < hook.received.length; hookRead++)
+          for (const id of webhookMonitors(hook.received[hookRead])) hookIds.add(id);
         const m = hook.received.length;
         if (hookIds.size >= n && chat.received.length >= m && alertMails(smtp).length >= m) break;
         if (Date.now() > deadline) break;
@@ -141,11 +157,22 @@ export const alertsScenario: Scenario = {
       rss.stop();
       const rssAfter = memory(svc.pid).rss;
       const timedOut = Date.now() > deadline;
-      if (timedOut) notes.push(`gave up waiting ${Math.round((BATCH_MS + WAIT_PAST_WINDOW_MS) / 1000)} s after the last failure: figures below are what had arrived`);
+      if (timedOut)
+        notes.push(
+          `gave up waiting ${Math.round((BATCH_MS + WAIT_PAST_WINDOW_MS) / 1000)} s after the last failure: figures below are what had arrived`,
+        );
 
       const got: Record<Kind, Got[]> = {
-        webhook: hook.received.map((r) => ({ at: r.at, messageId: headerOf(r, 'x-service-message-id'), monitors: webhookMonitors(r), named: webhookMonitors(r).length })),
-        chat: chatMessages(chat.received, deliveries.filter((d) => d.ok && d.channel_id === channelIds.chat)),
+        webhook: hook.received.map((r) => ({
+          at: r.at,
+          messageId: headerOf(r, 'x-service-message-id'),
+          monitors: webhookMonitors(r),
+          named: webhookMonitors(r).length,
+        })),
+        chat: chatMessages(
+          chat.received,
+          deliveries.filter((d) => d.ok && d.channel_id === channelIds.chat),
+        ),
         email: alertMails(smtp).map((m) => emailMessage(m, deliveries)),
       };
 
@@ -154,7 +181,8 @@ export const alertsScenario: Scenario = {
       let missing = 0;
       for (const kind of KINDS) {
         const first = new Map<number, number>();
-        for (const g of got[kind]) for (const id of g.monitors) if (!first.has(id) || g.at < (first.get(id) as number)) first.set(id, g.at);
+        for (const g of got[kind])
+          for (const id of g.monitors) if (!first.has(id) || g.at < (first.get(id) as number)) first.set(id, g.at);
         for (const [id, ackAt] of acked) {
           const at = first.get(id);
           if (at === undefined) missing += 1;
@@ -187,11 +215,25 @@ export const alertsScenario: Scenario = {
       for (const kind of KINDS) {
         metrics.push(
           metric(`${kind}: messages received`, got[kind].length, '', atMost(windows)),
-          metric(`${kind}: events in the largest message`, got[kind].length ? Math.max(...got[kind].map((g) => g.monitors.length)) : null, ''),
+          metric(
+            `${kind}: events in the largest message`,
+            got[kind].length ? Math.max(...got[kind].map((g) => g.monitors.length)) : null,
+            '',
+          ),
         );
-        if (kind === 'chat') metrics.push(metric('chat: events named in its text (the rest counted)', got.chat.length ? Math.max(...got.chat.map((g) => g.named)) : null, ''));
+        if (kind === 'chat')
+          metrics.push(
+            metric(
+              'chat: events named in its text (the rest counted)',
+              got.chat.length ? Math.max(...got.chat.map((g) => g.named)) : null,
+              '',
+            ),
+          );
         const d = spread(delays[kind]);
-        metrics.push(metric(`${kind}: delay failure answered → message received p50`, d.p50, 'ms'), metric(`${kind}: delay failure answered → message received p99`, d.p99, 'ms'));
+        metrics.push(
+          metric(`${kind}: delay failure answered → message received p50`, d.p50, 'ms'),
+          metric(`${kind}: delay failure answered → message received p99`, d.p99, 'ms'),
+        );
       }
       metrics.push(
         metric('delay failure answered → message received p50 (all channels)', all.p50, 'ms'),
@@ -204,8 +246,16 @@ export const alertsScenario: Scenario = {
         metric('CPU of the service idle (before)', idleCpu.pctOfCore, '% of a core'),
         metric('CPU during the failure reports', failsCpu.cpuMs, 'ms'),
         metric('  as % of a core over their wall time', failsCpu.pctOfCore, '% of a core'),
-        metric('CPU from the last report to the first message', firstMessageCpu ? firstMessageCpu.cpuMs - failsCpu.cpuMs : null, 'ms'),
-        metric('CPU from the first message to the last delivery row', firstMessageCpu ? burstCpu.cpuMs - firstMessageCpu.cpuMs : null, 'ms'),
+        metric(
+          'CPU from the last report to the first message',
+          firstMessageCpu ? firstMessageCpu.cpuMs - failsCpu.cpuMs : null,
+          'ms',
+        ),
+        metric(
+          'CPU from the first message to the last delivery row',
+          firstMessageCpu ? burstCpu.cpuMs - firstMessageCpu.cpuMs : null,
+          'ms',
+        ),
         metric('CPU of the whole burst', burstCpu.cpuMs, 'ms'),
         metric('  on the main thread', burstCpu.mainMs, 'ms'),
         metric('  above idle', burstCpu.cpuMs - idleMsOver(burstCpu.wallMs), 'ms'),
@@ -248,7 +298,10 @@ class BurstWatch {
   private probing = false;
   private readonly timers: NodeJS.Timeout[];
 
-  constructor(private readonly cpu: CpuWindow, private readonly healthUrl: string) {
+  constructor(
+    private readonly cpu: CpuWindow,
+    private readonly healthUrl: string,
+  ) {
     this.timers = [setInterval(() => this.second(), 1000), setInterval(() => this.probe(), 250)];
     for (const t of this.timers) t.unref();
   }
@@ -293,12 +346,26 @@ function downMonitors(n: number): object[] {
   }));
 }
 
-async function createChannels(api: string, keys: KeyPool, hook: Receiver, chat: Receiver): Promise<Record<Kind, number>> {
-  const create = async (body: object): Promise<number> => (await requestJson<{ id: number }>('POST', `${api}/channels`, { headers: keys.header(), body })).id;
+async function createChannels(
+  api: string,
+  keys: KeyPool,
+  hook: Receiver,
+  chat: Receiver,
+): Promise<Record<Kind, number>> {
+  const create = async (body: object): Promise<number> =>
+    (await requestJson<{ id: number }>('POST', `${api}/channels`, { headers: keys.header(), body })).id;
   return {
-    webhook: await create({ kind: 'webhook', name: 'bench webhook', config: { url: `${hook.origin}/hook`, secret: WEBHOOK_SECRET, headers: [] } }),
+    webhook: await create({
+      kind: 'webhook',
+      name: 'bench webhook',
+      config: { url: `${hook.origin}/hook`, secret: WEBHOOK_SECRET, headers: [] },
+    }),
     // A loopback URL is no Slack host: the format is set, so the body has Slack's shape.
-    chat: await create({ kind: 'chat', name: 'bench chat', config: { url: `${chat.origin}/services/T0000/B0000/bench`, format: 'slack' } }),
+    chat: await create({
+      kind: 'chat',
+      name: 'bench chat',
+      config: { url: `${chat.origin}/services/T0000/B0000/bench`, format: 'slack' },
+    }),
     email: await create({ kind: 'email', name: 'bench email', config: { to: [ALERT_TO] } }),
   };
 }
@@ -311,12 +378,21 @@ async function failureUrls(svc: Service, keys: KeyPool): Promise<{ id: number; u
     concurrency: 8,
     requests: ids.length,
     task: async (i, agent) => {
-      const a = await request('POST', `${svc.url}/api/v1/monitors/${ids[i]}/heartbeat-token`, { headers: keys.header(), body: {}, agent });
-      if (a.status === 200 || a.status === 201) out[i] = { id: ids[i], url: `${svc.url}${new URL((JSON.parse(a.body) as { heartbeat_url: string }).heartbeat_url).pathname}/fail` };
+      const a = await request('POST', `${svc.url}/api/v1/monitors/${ids[i]}/heartbeat-token`, {
+        headers: keys.header(),
+        body: {},
+        agent,
+      });
+      if (a.status === 200 || a.status === 201)
+        out[i] = {
+          id: ids[i],
+          url: `${svc.url}${new URL((JSON.parse(a.body) as { heartbeat_url: string }).heartbeat_url).pathname}/fail`,
+        };
       return a;
     },
   });
-  if (okCount(load) !== ids.length) throw new Error(`new heartbeat tokens were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
+  if (okCount(load) !== ids.length)
+    throw new Error(`new heartbeat tokens were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
   return out;
 }
 
@@ -325,7 +401,11 @@ async function allDeliveries(api: string, keys: KeyPool): Promise<Delivery[]> {
   const rows: Delivery[] = [];
   let before: string | number | null = null;
   do {
-    const page: { items: Delivery[]; next_cursor: string | number | null } = await requestJson('GET', `${api}/deliveries?limit=500${before === null ? '' : `&before=${before}`}`, { headers: keys.header() });
+    const page: { items: Delivery[]; next_cursor: string | number | null } = await requestJson(
+      'GET',
+      `${api}/deliveries?limit=500${before === null ? '' : `&before=${before}`}`,
+      { headers: keys.header() },
+    );
     rows.push(...page.items);
     before = page.next_cursor;
   } while (before !== null);
@@ -333,9 +413,19 @@ async function allDeliveries(api: string, keys: KeyPool): Promise<Delivery[]> {
 }
 
 /** The log holds an ok row for every message each receiver got. */
-function logged(deliveries: Delivery[], channelIds: Record<Kind, number>, hook: Receiver, chat: Receiver, smtp: SmtpServer): boolean {
+function logged(
+  deliveries: Delivery[],
+  channelIds: Record<Kind, number>,
+  hook: Receiver,
+  chat: Receiver,
+  smtp: SmtpServer,
+): boolean {
   const ok = (kind: Kind) => deliveries.filter((d) => d.ok && d.channel_id === channelIds[kind]).length;
-  return ok('webhook') >= hook.received.length && ok('chat') >= chat.received.length && ok('email') >= alertMails(smtp).length;
+  return (
+    ok('webhook') >= hook.received.length &&
+    ok('chat') >= chat.received.length &&
+    ok('email') >= alertMails(smtp).length
+  );
 }
 
 function headerOf(r: Received, name: string): string | null {

@@ -51,7 +51,8 @@ interface Route {
 
 export const apiScenario: Scenario = {
   name: NAME,
-  summary: 'p50/p99 of GET /monitors, /monitors/{id}/series, /summary, /api/public/status, /status (cached and uncached), page weight',
+  summary:
+    'p50/p99 of GET /monitors, /monitors/{id}/series, /summary, /api/public/status, /status (cached and uncached), page weight',
   options: ['monitors', 'requests', 'concurrency', 'public', 'history'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
@@ -85,7 +86,10 @@ export const apiScenario: Scenario = {
       await svc.stop();
       service = null;
       const seeded = await seedHistory(svc.dbFile, shown, historyDays, Date.now());
-      log(NAME, `${shown.length} public monitors with ${historyDays} days of history (${seeded.rows} rollup rows); restarting`);
+      log(
+        NAME,
+        `${shown.length} public monitors with ${historyDays} days of history (${seeded.rows} rollup rows); restarting`,
+      );
       service = await Service.start({ dataDir: dir, profileDir: prof });
       const url = service.url;
       const cold = await request('GET', `${url}/status`);
@@ -96,24 +100,86 @@ export const apiScenario: Scenario = {
           `page weight (brotli): HTML ${kb(weight.html)} KB, CSS ${kb(weight.css)} KB, JS ${kb(weight.js)} KB, font ${kb(weight.font)} KB`,
       );
       const status = (path: string) => getTask(() => `${url}${path}`);
-      const br = (path: string) => getTask(() => `${url}${path}`, () => ({ 'Accept-Encoding': 'br, gzip' }));
+      const br = (path: string) =>
+        getTask(
+          () => `${url}${path}`,
+          () => ({ 'Accept-Encoding': 'br, gzip' }),
+        );
 
       const api = `${url}/api/v1`;
       const routes: Route[] = [
-        { label: `GET /monitors, all ${n} (pages of 500)`, target: atMost(LIST_MS), concurrentTarget: atMost(LIST_4_CLIENTS_MS), task: listAll(api, keys) },
-        { label: `GET /monitors, all ${n}, brotli (as browsers ask)`, target: atMost(LIST_MS), concurrentTarget: atMost(LIST_4_CLIENTS_MS), task: listAll(api, keys, 'br, gzip') },
-        { label: 'GET /monitors?limit=50 (first page)', task: getTask(() => `${api}/monitors?limit=50`, () => keys.header()) },
-        { label: 'GET /monitors/{id}/series?range=90d', task: getTask((i) => `${api}/monitors/${ids[i % ids.length]}/series?range=90d`, () => keys.header()) },
-        { label: 'GET /summary', task: getTask(() => `${api}/summary`, () => keys.header()) },
+        {
+          label: `GET /monitors, all ${n} (pages of 500)`,
+          target: atMost(LIST_MS),
+          concurrentTarget: atMost(LIST_4_CLIENTS_MS),
+          task: listAll(api, keys),
+        },
+        {
+          label: `GET /monitors, all ${n}, brotli (as browsers ask)`,
+          target: atMost(LIST_MS),
+          concurrentTarget: atMost(LIST_4_CLIENTS_MS),
+          task: listAll(api, keys, 'br, gzip'),
+        },
+        {
+          label: 'GET /monitors?limit=50 (first page)',
+          task: getTask(
+            () => `${api}/monitors?limit=50`,
+            () => keys.header(),
+          ),
+        },
+        {
+          label: 'GET /monitors/{id}/series?range=90d',
+          task: getTask(
+            (i) => `${api}/monitors/${ids[i % ids.length]}/series?range=90d`,
+            () => keys.header(),
+          ),
+        },
+        {
+          label: 'GET /summary',
+          task: getTask(
+            () => `${api}/summary`,
+            () => keys.header(),
+          ),
+        },
         { label: 'GET /api/public/status, cached', target: atMost(CACHED_MS), task: status('/api/public/status') },
-        { label: 'GET /api/public/status, uncached', target: atMost(PUBLIC_JSON_MS), task: uncachedTask(`${url}/api/public/status`, api, keys), single: true },
-        { label: 'GET /api/public/status?range=12mo, uncached', target: atMost(PUBLIC_JSON_MS), task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys), single: true },
+        {
+          label: 'GET /api/public/status, uncached',
+          target: atMost(PUBLIC_JSON_MS),
+          task: uncachedTask(`${url}/api/public/status`, api, keys),
+          single: true,
+        },
+        {
+          label: 'GET /api/public/status?range=12mo, uncached',
+          target: atMost(PUBLIC_JSON_MS),
+          task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys),
+          single: true,
+        },
         { label: 'GET /status (HTML), cached', target: atMost(CACHED_MS), task: status('/status') },
         { label: 'GET /status (HTML), cached, brotli', target: atMost(CACHED_MS), task: br('/status') },
-        { label: 'GET /status (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status`, api, keys), single: true },
-        { label: 'GET /status (HTML), uncached, brotli', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status`, api, keys, { 'Accept-Encoding': 'br, gzip' }), single: true },
-        { label: 'GET /status?range=24h (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status?range=24h`, api, keys), single: true },
-        { label: 'GET /status?range=12mo (HTML), uncached', target: atMost(PAGE_UNCACHED_MS), task: uncachedTask(`${url}/status?range=12mo`, api, keys), single: true },
+        {
+          label: 'GET /status (HTML), uncached',
+          target: atMost(PAGE_UNCACHED_MS),
+          task: uncachedTask(`${url}/status`, api, keys),
+          single: true,
+        },
+        {
+          label: 'GET /status (HTML), uncached, brotli',
+          target: atMost(PAGE_UNCACHED_MS),
+          task: uncachedTask(`${url}/status`, api, keys, { 'Accept-Encoding': 'br, gzip' }),
+          single: true,
+        },
+        {
+          label: 'GET /status?range=24h (HTML), uncached',
+          target: atMost(PAGE_UNCACHED_MS),
+          task: uncachedTask(`${url}/status?range=24h`, api, keys),
+          single: true,
+        },
+        {
+          label: 'GET /status?range=12mo (HTML), uncached',
+          target: atMost(PAGE_UNCACHED_MS),
+          task: uncachedTask(`${url}/status?range=12mo`, api, keys),
+          single: true,
+        },
       ];
       const metrics: Metric[] = [
         metric('GET /status (HTML), the first after a restart (cold)', cold.ms, 'ms'),
@@ -122,7 +188,10 @@ export const apiScenario: Scenario = {
       for (const route of routes) {
         const probe = await runLoad({ concurrency: 1, requests: 1, task: route.task });
         if (probe.statuses[404]) {
-          metrics.push(metric(`${route.label} p50`, null, 'ms'), metric(`${route.label} p99`, null, 'ms', route.target));
+          metrics.push(
+            metric(`${route.label} p50`, null, 'ms'),
+            metric(`${route.label} p99`, null, 'ms', route.target),
+          );
           notes.push(`${route.label}: 404, not built yet`);
           continue;
         }
@@ -140,25 +209,48 @@ export const apiScenario: Scenario = {
           metric(`${route.label} p99`, s1.p99, 'ms', route.target),
           // What the service spent (all its threads, its checks meanwhile included): unlike p99, it
           // hardly moves with what else runs on the machine, so builds compare on a busy one.
-          metric(`${route.label} service CPU per request${route.single ? ' (with its settings change)' : ''}`, cpu, 'ms'),
+          metric(
+            `${route.label} service CPU per request${route.single ? ' (with its settings change)' : ''}`,
+            cpu,
+            'ms',
+          ),
         );
         if (!route.single) {
           const many = await runLoad({ concurrency, requests, task: route.task });
           check(route.label, many);
           const sc = spread(many.latencies);
           metrics.push(
-            metric(`${route.label} p99 with ${concurrency} clients`, sc.p99, 'ms', concurrency === 4 ? route.concurrentTarget : undefined),
-            metric(`${route.label} throughput with ${concurrency} clients`, (okCount(many) * 1000) / many.elapsedMs, 'req/s'),
+            metric(
+              `${route.label} p99 with ${concurrency} clients`,
+              sc.p99,
+              'ms',
+              concurrency === 4 ? route.concurrentTarget : undefined,
+            ),
+            metric(
+              `${route.label} throughput with ${concurrency} clients`,
+              (okCount(many) * 1000) / many.elapsedMs,
+              'req/s',
+            ),
           );
         }
-        metrics.push(metric(`${route.label} answer size on the wire`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'));
+        metrics.push(
+          metric(`${route.label} answer size on the wire`, (sample.bytes ?? sample.body?.length ?? 0) / 1024, 'KB'),
+        );
         log(NAME, `${route.label}: p50 ${s1.p50?.toFixed(1)} ms, p99 ${s1.p99?.toFixed(1)} ms`);
       }
-      notes.push(`${n} http monitors checked once each; ${requests} requests one at a time, then ${requests} with ${concurrency} clients (keep-alive)`);
+      notes.push(
+        `${n} http monitors checked once each; ${requests} requests one at a time, then ${requests} with ${concurrency} clients (keep-alive)`,
+      );
       await service.stop();
       service = null;
       notes.push(...profileNotes(prof, window));
-      return { scenario: NAME, options: { monitors: n, requests, concurrency, public: publicCount, history: historyDays }, metrics, notes, elapsedS: elapsedS(started) };
+      return {
+        scenario: NAME,
+        options: { monitors: n, requests, concurrency, public: publicCount, history: historyDays },
+        metrics,
+        notes,
+        elapsedS: elapsedS(started),
+      };
     } finally {
       if (service) await service.stop();
       await farm.stop();
@@ -188,7 +280,11 @@ function listAll(api: string, keys: KeyPool, encoding?: string): LoadTask {
     let body = '';
     let size = 0;
     do {
-      const a = await request('GET', `${api}/monitors?limit=500${before === null ? '' : `&before=${before}`}`, { headers: headers(), agent, tail: CURSOR_TAIL });
+      const a = await request('GET', `${api}/monitors?limit=500${before === null ? '' : `&before=${before}`}`, {
+        headers: headers(),
+        agent,
+        tail: CURSOR_TAIL,
+      });
       ms += a.ms;
       status = a.status;
       body = a.body;
@@ -223,7 +319,9 @@ function check(label: string, r: LoadResult): void {
 async function waitForStates(service: Service, keys: KeyPool, n: number, notes: string[]): Promise<void> {
   const deadline = performance.now() + 60_000;
   for (;;) {
-    const s = await requestJson<{ counts: Record<string, number> }>('GET', `${service.url}/api/v1/summary`, { headers: keys.header() });
+    const s = await requestJson<{ counts: Record<string, number> }>('GET', `${service.url}/api/v1/summary`, {
+      headers: keys.header(),
+    });
     // A monitor that has not been checked yet is `unknown`.
     const checked = n - (s.counts.unknown ?? 0);
     if (checked >= n) return;

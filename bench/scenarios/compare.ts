@@ -24,7 +24,8 @@ const NAME = 'compare';
 /** A main.js to run: the file itself, or the one in a dist directory. */
 export function entryOf(against: string): string {
   const file = fs.existsSync(against) && fs.statSync(against).isDirectory() ? path.join(against, 'main.js') : against;
-  if (!fs.existsSync(file)) throw new Error(`--against ${against}: no ${file} (give another tree's dist/ or dist/main.js, built)`);
+  if (!fs.existsSync(file))
+    throw new Error(`--against ${against}: no ${file} (give another tree's dist/ or dist/main.js, built)`);
   return path.resolve(file);
 }
 

@@ -39,12 +39,17 @@ export const engineScenario: Scenario = {
     const intervalS = o.number('interval', ctx.smoke ? 10 : 60);
     const warmupS = o.number('warmup', ctx.smoke ? 2 : intervalS);
     const durationS = o.number('duration', ctx.smoke ? 3 : Math.max(60, intervalS));
-    const nodeArgs = o.string('node-args', '').split(' ').filter((a) => a !== '');
+    const nodeArgs = o
+      .string('node-args', '')
+      .split(' ')
+      .filter((a) => a !== '');
     const start = o.string('start', 'restart');
     if (start !== 'restart' && start !== 'bulk') throw new Error(`--start takes restart or bulk, not ${start}`);
     const notes: string[] = [];
     if (!ctx.smoke && (warmupS < intervalS || durationS < intervalS)) {
-      notes.push(`warm-up ${warmupS} s or window ${durationS} s is shorter than the interval ${intervalS} s: figures are not steady-state`);
+      notes.push(
+        `warm-up ${warmupS} s or window ${durationS} s is shorter than the interval ${intervalS} s: figures are not steady-state`,
+      );
     }
 
     const farm = await Farm.start(n, tcpCount(n));
@@ -69,7 +74,10 @@ export const engineScenario: Scenario = {
       if (!service) {
         service = await Service.start({ dataDir: dir, profileDir: prof, nodeArgs });
         restartMs = service.startupMs;
-        log(NAME, `restarted with ${n} monitors in ${Math.round(service.startupMs)} ms (pid ${service.pid}); warming up ${warmupS} s`);
+        log(
+          NAME,
+          `restarted with ${n} monitors in ${Math.round(service.startupMs)} ms (pid ${service.pid}); warming up ${warmupS} s`,
+        );
       } else {
         log(NAME, `measuring the service that created them (pid ${service.pid}); warming up ${warmupS} s`);
       }
@@ -105,7 +113,9 @@ export const engineScenario: Scenario = {
       rssWindow.stop();
       rss.stop();
       const peak = memory(pid).peak;
-      const summary = await requestJson<{ checks_per_min: number }>('GET', `${service.url}/api/v1/summary`, { headers: keys.header() });
+      const summary = await requestJson<{ checks_per_min: number }>('GET', `${service.url}/api/v1/summary`, {
+        headers: keys.header(),
+      });
       const late = await farm.lateness(intervalS, from, to);
 
       const serviceOutput = service.child.tail().split('\n').slice(-3);
@@ -135,7 +145,12 @@ export const engineScenario: Scenario = {
         metric('  on other threads (sqlite3, dns, GC)', checks > 0 ? (used.cpuMs - used.mainMs) / checks : null, 'ms'),
         metric('bare-GET floor at this rate, same run', floor?.cpuMs ?? null, 'ms'),
         metric('CPU per check ÷ floor', ratio, '×', atTarget ? atMost(1.25) : undefined),
-        metric('CPU projected for 10,000 at 60 s', cpuPerCheck === null ? null : (cpuPerCheck * 10_000) / 60 / 10, '% of a core', atMost(10)),
+        metric(
+          'CPU projected for 10,000 at 60 s',
+          cpuPerCheck === null ? null : (cpuPerCheck * 10_000) / 60 / 10,
+          '% of a core',
+          atMost(10),
+        ),
         metric('RSS max over the run (VmHWM, from the start)', peak / MB, 'MB', atMost(250)),
         metric('RSS max in window', rssWindow.max / MB, 'MB'),
         metric('RSS at the end of the window', rssWindow.samples[rssWindow.samples.length - 1] / MB, 'MB'),
@@ -147,8 +162,18 @@ export const engineScenario: Scenario = {
         metric('checks per minute (service says)', summary.checks_per_min, '/min'),
         metric('results lost', Math.max(0, farmTotal - stored), '', atMost(0)),
         metric('database growth per hour', growthPerHour / MB, 'MB/h'),
-        metric('bytes written per check (wchar: WAL, checkpoints, sockets)', checks > 0 ? written / checks : null, 'B', atMost(2048)),
-        metric('database growth per check', rows > 0 ? (d1.logicalBytes - d0.logicalBytes) / rows : null, 'B', atMost(40)),
+        metric(
+          'bytes written per check (wchar: WAL, checkpoints, sockets)',
+          checks > 0 ? written / checks : null,
+          'B',
+          atMost(2048),
+        ),
+        metric(
+          'database growth per check',
+          rows > 0 ? (d1.logicalBytes - d0.logicalBytes) / rows : null,
+          'B',
+          atMost(40),
+        ),
         metric('farm CPU', farmUsed.pctOfCore, '% of a core'),
         metric('start to healthy with these monitors', restartMs, 'ms'),
       ];
@@ -156,17 +181,29 @@ export const engineScenario: Scenario = {
         `window ${Math.round(used.wallMs / 1000)} s after a ${warmupS} s warm-up; ${checks} checks seen by the farm, ${rows} rows stored in the window`,
         `lateness = |gap between consecutive hits of one endpoint − ${intervalS} s| at the farm, ${late.n} gaps over ${late.endpoints} endpoints (includes each check's own duration)`,
         `results lost = checks the farm saw since the ${start === 'bulk' ? 'creation' : 'restart'} (${farmTotal}) − rows stored (${stored}), after a graceful stop`,
-        start === 'bulk' ? 'measured without a restart: the checks are spread by the bulk create itself (--start bulk)' : 'measured after a restart (--start bulk measures the service that created them)',
+        start === 'bulk'
+          ? 'measured without a restart: the checks are spread by the bulk create itself (--start bulk)'
+          : 'measured after a restart (--start bulk measures the service that created them)',
         `created ${n} monitors in ${Math.round(createMs)} ms (POST /monitors/bulk, 1,000 per request)`,
-        `RSS every 10 s from the ${start === 'bulk' ? 'creation' : 'restart'}, MB: ${rss.samples.filter((_, i) => i % 10 === 0).map((b) => Math.round(b / MB)).join(' ')}`,
+        `RSS every 10 s from the ${start === 'bulk' ? 'creation' : 'restart'}, MB: ${rss.samples
+          .filter((_, i) => i % 10 === 0)
+          .map((b) => Math.round(b / MB))
+          .join(' ')}`,
         floor
           ? `floor: ${floor.requests} bare GETs at ${Math.round((n / intervalS) * 10) / 10}/s beside the window, in a process of their own with a farm of their own (${floor.userMs.toFixed(3)} ms user + ${floor.sysMs.toFixed(3)} ms system each)`
           : 'floor: not measured',
         'CPU time and bytes written are what to compare between runs on a shared machine: other work on the same cores stretches wall-clock figures (lateness, start time) but not the CPU a check uses or the bytes it writes',
         ...profileNotes(prof, { fromUs, toUs }),
       );
-      if (nodeArgs.length) notes.push(`service ran with node ${nodeArgs.join(' ')}; its last output:`, ...serviceOutput);
-      return { scenario: NAME, options: { monitors: n, interval: intervalS, warmup: warmupS, duration: durationS, start }, metrics, notes, elapsedS: elapsedS(started) };
+      if (nodeArgs.length)
+        notes.push(`service ran with node ${nodeArgs.join(' ')}; its last output:`, ...serviceOutput);
+      return {
+        scenario: NAME,
+        options: { monitors: n, interval: intervalS, warmup: warmupS, duration: durationS, start },
+        metrics,
+        notes,
+        elapsedS: elapsedS(started),
+      };
     } finally {
       if (service) await service.stop();
       await farm.stop();

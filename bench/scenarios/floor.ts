@@ -32,7 +32,17 @@ export interface FloorResult {
 export async function measureFloor(rate: number, durationS: number): Promise<FloorResult> {
   const farm = await Farm.start(1000, 0);
   try {
-    const child = startChild(process.execPath, [FLOOR, '--port', String(farm.port), '--endpoints', '1000', '--rate', String(rate), '--duration', String(durationS)]);
+    const child = startChild(process.execPath, [
+      FLOOR,
+      '--port',
+      String(farm.port),
+      '--endpoints',
+      '1000',
+      '--rate',
+      String(rate),
+      '--duration',
+      String(durationS),
+    ]);
     let out = '';
     child.proc.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const timer = setTimeout(() => child.proc.kill('SIGKILL'), (durationS + 120) * 1000);
@@ -62,7 +72,9 @@ export const floorScenario: Scenario = {
         metric('  of which system (kernel)', f.sysMs, 'ms'),
         metric('requests', f.requests, ''),
       ],
-      notes: [`${Math.round(rate)} GET/s for ${durationS} s, each on a new connection (agent: false), from timers, in a process of its own`],
+      notes: [
+        `${Math.round(rate)} GET/s for ${durationS} s, each on a new connection (agent: false), from timers, in a process of its own`,
+      ],
       elapsedS: elapsedS(started),
     };
   },

@@ -46,7 +46,11 @@ export const heartbeatsScenario: Scenario = {
       const ids = await svc.monitorIds(keys, 'heartbeat');
       const urls: string[] = [];
       for (const id of ids) {
-        const a = await requestJson<{ heartbeat_url: string }>('POST', `${svc.url}/api/v1/monitors/${id}/heartbeat-token`, { headers: keys.header(), body: {} });
+        const a = await requestJson<{ heartbeat_url: string }>(
+          'POST',
+          `${svc.url}/api/v1/monitors/${id}/heartbeat-token`,
+          { headers: keys.header(), body: {} },
+        );
         urls.push(a.heartbeat_url);
       }
       const ping = getTask((i) => urls[i % urls.length]);
@@ -61,7 +65,13 @@ export const heartbeatsScenario: Scenario = {
       const paths = urls.map((u) => new URL(u).pathname);
       const load: LoadResult =
         client === 'raw'
-          ? await runRawGetLoad({ host: hostname, port: Number(port), path: (i) => paths[i % paths.length], concurrency, durationMs: durationS * 1000 })
+          ? await runRawGetLoad({
+              host: hostname,
+              port: Number(port),
+              path: (i) => paths[i % paths.length],
+              concurrency,
+              durationMs: durationS * 1000,
+            })
           : await runLoad({ concurrency, durationMs: durationS * 1000, task: ping });
       const used = cpu.read();
       const harnessUsed = harness.read();

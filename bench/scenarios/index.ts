@@ -12,13 +12,24 @@ import { streamScenario } from './stream';
 import { writerScenario } from './writer';
 import { dashboardScenario } from '../dashboard';
 
-export const SCENARIOS: readonly Scenario[] = [writerScenario, apiScenario, heartbeatsScenario, startupScenario, storageScenario, streamScenario, alertsScenario, engineScenario];
+export const SCENARIOS: readonly Scenario[] = [
+  writerScenario,
+  apiScenario,
+  heartbeatsScenario,
+  startupScenario,
+  storageScenario,
+  streamScenario,
+  alertsScenario,
+  engineScenario,
+];
 
 /**
  * Runs `all` adds after SCENARIOS, each with options of its own unless given on the command line:
  * the engine again with 200 monitors, the size of a small box, for its bytes written per check.
  */
-export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, string> }[] = [{ scenario: engineScenario, options: { monitors: '200' } }];
+export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, string> }[] = [
+  { scenario: engineScenario, options: { monitors: '200' } },
+];
 
 /**
  * Run only when named: `floor` (reference figures for reading the others, not targets),

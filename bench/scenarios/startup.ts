@@ -94,7 +94,12 @@ export const startupScenario: Scenario = {
           metric(`creating ${n} monitors (bulk)`, createMs, 'ms'),
           ...(binary
             ? [
-                metric(`single binary: start to healthy, ${n} monitors (median)`, spread(binaryTimes).p50, 'ms', atMost(1000)),
+                metric(
+                  `single binary: start to healthy, ${n} monitors (median)`,
+                  spread(binaryTimes).p50,
+                  'ms',
+                  atMost(1000),
+                ),
                 metric('single binary: size', fs.statSync(binary).size / MB, 'MB', atMost(120)),
               ]
             : []),

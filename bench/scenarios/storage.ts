@@ -50,12 +50,18 @@ export const storageScenario: Scenario = {
         `growth: ${rows} rows added ${d1.logicalBytes - d0.logicalBytes} bytes (${d0.rows} → ${d1.rows} rows)`,
         `on disk after the run: ${disk.dbBytes} B database + ${disk.walBytes} B WAL for ${disk.rows} rows (includes every other table)`,
       ];
-      if (table) notes.push(`checks table + its index: ${table.bytes} B in pages for ${disk.rows} rows (sqlite dbstat)`);
+      if (table)
+        notes.push(`checks table + its index: ${table.bytes} B in pages for ${disk.rows} rows (sqlite dbstat)`);
       return {
         scenario: NAME,
         options: { monitors: n, interval: intervalS, warmup: warmupS, duration: durationS },
         metrics: [
-          metric('growth per stored check', rows > 0 ? (d1.logicalBytes - d0.logicalBytes) / rows : null, 'B', atMost(40)),
+          metric(
+            'growth per stored check',
+            rows > 0 ? (d1.logicalBytes - d0.logicalBytes) / rows : null,
+            'B',
+            atMost(40),
+          ),
           metric('checks table + index per check', table && disk.rows > 0 ? table.bytes / disk.rows : null, 'B'),
           metric('database + WAL per check, whole file', disk.rows > 0 ? disk.totalBytes / disk.rows : null, 'B'),
           metric('rows stored', disk.rows, ''),
@@ -76,7 +82,9 @@ export const storageScenario: Scenario = {
 async function tableBytes(file: string): Promise<{ bytes: number } | null> {
   const db = await Sqlite.open(file);
   try {
-    const r = await db.get<{ bytes: number | null }>("SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN ('checks', 'checks_down')");
+    const r = await db.get<{ bytes: number | null }>(
+      "SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN ('checks', 'checks_down')",
+    );
     return r.bytes === null ? null : { bytes: r.bytes };
   } catch {
     return null;

@@ -42,7 +42,8 @@ interface Window {
 
 export const streamScenario: Scenario = {
   name: NAME,
-  summary: 'N http monitors, then C SSE clients (one stalled): extra CPU and RSS, check-to-client delay p50/p99, the stalled client cut off',
+  summary:
+    'N http monitors, then C SSE clients (one stalled): extra CPU and RSS, check-to-client delay p50/p99, the stalled client cut off',
   options: ['monitors', 'clients', 'interval', 'warmup', 'duration', 'stall-mb'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
@@ -81,7 +82,9 @@ export const streamScenario: Scenario = {
       log(NAME, `B: opening ${clients} stream clients (one stalls)`);
       const stalled = await StalledClient.open(streamUrl, keys.header());
       for (let i = 0; i < clients - 1; i += 50) {
-        const batch = await Promise.all(Array.from({ length: Math.min(50, clients - 1 - i) }, () => StreamReader.open(streamUrl, keys.header())));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(50, clients - 1 - i) }, () => StreamReader.open(streamUrl, keys.header())),
+        );
         readers.push(...batch);
       }
       await until(() => readers.every((r) => r.lastSeq >= 0), 'every client to get hello', 30_000);
@@ -102,7 +105,10 @@ export const streamScenario: Scenario = {
       const gapsB = readers.reduce((s, r) => s + r.gaps, 0);
       const endedB = readers.filter((r) => r.ended).length;
 
-      log(NAME, `C: ${Math.min(PHASE_C_READERS, readers.length)} readers stay; failure reports of 1 KB until ${stallMb} MB went out`);
+      log(
+        NAME,
+        `C: ${Math.min(PHASE_C_READERS, readers.length)} readers stay; failure reports of 1 KB until ${stallMb} MB went out`,
+      );
       const keep = readers.slice(0, PHASE_C_READERS);
       const keepGapsB = keep.reduce((s, r) => s + r.gaps, 0);
       await Promise.all(readers.slice(PHASE_C_READERS).map((r) => r.close()));
@@ -126,7 +132,11 @@ export const streamScenario: Scenario = {
         metric('  of which system (kernel: sockets)', pct(b.cpu.sysMs, b.cpu) - pct(a.cpu.sysMs, a.cpu), '% of a core'),
         metric('  on the main thread', pct(b.cpu.mainMs, b.cpu) - pct(a.cpu.mainMs, a.cpu), '% of a core'),
         metric('  per 100 clients', (extraCpu * 100) / clients, '% of a core'),
-        metric('  per event written to a client', writes > 0 ? ((extraCpu / 100) * b.cpu.wallMs * 1000) / writes : null, 'µs'),
+        metric(
+          '  per event written to a client',
+          writes > 0 ? ((extraCpu / 100) * b.cpu.wallMs * 1000) / writes : null,
+          'µs',
+        ),
         metric('RSS max without clients', a.rssMax / MB, 'MB'),
         metric(`RSS max with ${clients} clients`, b.rssMax / MB, 'MB'),
         metric('RSS growth for the clients', (b.rssMax - a.rssMax) / MB, 'MB', atMost(50)),
@@ -145,7 +155,7 @@ export const streamScenario: Scenario = {
       ];
       notes.push(
         `windows of ${durationS} s after a ${warmupS} s warm-up; ${d.n} check events timed across ${readers.length} reading clients`,
-        'delay = time the event was read by the client − (at_ms + latency_ms) of the check, both on this machine\'s clock: at_ms is when the check started, so at_ms + latency_ms is when its result existed',
+        "delay = time the event was read by the client − (at_ms + latency_ms) of the check, both on this machine's clock: at_ms is when the check started, so at_ms + latency_ms is when its result existed",
         `phase C: ${keep.length} readers stayed; ${c.rounds} rounds of up to ${ROUND_REPORTS} heartbeat failure reports (1 KB each) over ${REPORTERS} monitors, each round once every reader had the last`,
         `the clients run in the harness process (${Math.round(harnessUsed.pctOfCore)} % of a core in B): on 2 cores they compete with the service, so the delays include some harness time`,
       );
@@ -153,7 +163,14 @@ export const streamScenario: Scenario = {
       notes.push(...profileNotes(prof, window));
       return {
         scenario: NAME,
-        options: { monitors: n, clients, interval: intervalS, warmup: warmupS, duration: durationS, 'stall-mb': stallMb },
+        options: {
+          monitors: n,
+          clients,
+          interval: intervalS,
+          warmup: warmupS,
+          duration: durationS,
+          'stall-mb': stallMb,
+        },
         metrics,
         notes,
         elapsedS: elapsedS(started),
@@ -177,7 +194,13 @@ async function heartbeatReporters(service: Service, keys: KeyPool): Promise<stri
   for (let i = 0; i < REPORTERS; i++) {
     const m = await requestJson<{ heartbeat_url: string }>('POST', `${service.url}/api/v1/monitors`, {
       headers: keys.header(),
-      body: { name: `reporter ${i}`, slug: `reporter-${i}`, kind: 'heartbeat', interval_s: 86400, heartbeat: { grace_s: 3600 } },
+      body: {
+        name: `reporter ${i}`,
+        slug: `reporter-${i}`,
+        kind: 'heartbeat',
+        interval_s: 86400,
+        heartbeat: { grace_s: 3600 },
+      },
     });
     paths.push(`${new URL(m.heartbeat_url).pathname}/fail`);
   }
@@ -194,23 +217,45 @@ async function measure(pid: number, durationS: number): Promise<Window> {
 }
 
 /** Rounds of failure reports until `bytes` of events went out, each round once every reader has had it. */
-async function burst(readers: StreamReader[], urls: string[], bytes: number): Promise<{ sent: number; bytes: number; rounds: number; complete: boolean; why: string }> {
+async function burst(
+  readers: StreamReader[],
+  urls: string[],
+  bytes: number,
+): Promise<{ sent: number; bytes: number; rounds: number; complete: boolean; why: string }> {
   const bytes0 = Math.min(...readers.map((r) => r.bytes));
   let sent = 0;
   let rounds = 0;
   while (Math.min(...readers.map((r) => r.bytes)) - bytes0 < bytes) {
-    if (sent >= urls.length * 500) return { sent, bytes: Math.min(...readers.map((r) => r.bytes)) - bytes0, rounds, complete: false, why: 'the reporters\' rate limits are near' };
+    if (sent >= urls.length * 500)
+      return {
+        sent,
+        bytes: Math.min(...readers.map((r) => r.bytes)) - bytes0,
+        rounds,
+        complete: false,
+        why: "the reporters' rate limits are near",
+      };
     const target = readers.map((r) => r.checks + ROUND_REPORTS);
     const first = sent;
     const load = await runLoad({
       concurrency: 16,
       requests: ROUND_REPORTS,
-      task: (i, agent) => request('POST', urls[(first + i) % urls.length], { body: REPORT_TEXT, headers: { 'Content-Type': 'text/plain' }, agent, timeoutMs: 10_000 }),
+      task: (i, agent) =>
+        request('POST', urls[(first + i) % urls.length], {
+          body: REPORT_TEXT,
+          headers: { 'Content-Type': 'text/plain' },
+          agent,
+          timeoutMs: 10_000,
+        }),
     });
-    if ((load.statuses[200] ?? 0) !== ROUND_REPORTS) throw new Error(`failure reports were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
+    if ((load.statuses[200] ?? 0) !== ROUND_REPORTS)
+      throw new Error(`failure reports were refused: ${JSON.stringify(load.statuses)} ${load.firstError}`);
     sent += ROUND_REPORTS;
     rounds += 1;
-    await until(() => readers.every((r, i) => r.checks >= target[i] || r.ended), 'every reader to get the round', 30_000);
+    await until(
+      () => readers.every((r, i) => r.checks >= target[i] || r.ended),
+      'every reader to get the round',
+      30_000,
+    );
   }
   return { sent, bytes: Math.min(...readers.map((r) => r.bytes)) - bytes0, rounds, complete: true, why: '' };
 }

@@ -54,7 +54,10 @@ export const writerScenario: Scenario = {
       writerRates.push(w);
       perRowRates.push(one);
       batchedRates.push(batched);
-      log(NAME, `run ${r + 1}/${repeat}: writer ${Math.round(w.rowsPerS)}, bare per row ${Math.round(one.rowsPerS)}, bare batched ${Math.round(batched.rowsPerS)} rows/s`);
+      log(
+        NAME,
+        `run ${r + 1}/${repeat}: writer ${Math.round(w.rowsPerS)}, bare per row ${Math.round(one.rowsPerS)}, bare batched ${Math.round(batched.rowsPerS)} rows/s`,
+      );
     }
     removeDir(template.dir);
     const rate = (runs: Rate[]): number => median(runs.map((x) => x.rowsPerS))!;
@@ -117,7 +120,17 @@ async function timeBare(template: string, rows: number, monitors: number, rowsPe
   try {
     const file = databasePath(dir);
     fs.copyFileSync(template, file);
-    const args = [CEILING, '--db', file, '--rows', String(rows), '--monitors', String(monitors), '--statement-rows', String(rowsPerStatement)];
+    const args = [
+      CEILING,
+      '--db',
+      file,
+      '--rows',
+      String(rows),
+      '--monitors',
+      String(monitors),
+      '--statement-rows',
+      String(rowsPerStatement),
+    ];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 300_000 });
     if (r.status !== 0) throw new Error(`the bare sqlite3 loop failed: ${r.stderr || r.error?.message}`);
     return JSON.parse(r.stdout) as Rate;

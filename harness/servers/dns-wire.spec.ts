@@ -11,7 +11,13 @@ describe('decodeQuery', () => {
   it('reads id, flags, the lower-cased name and the type', () => {
     const upper = Buffer.from(QUERY);
     upper.write('WEB', 13, 'latin1');
-    expect(decodeQuery(upper)).toEqual({ id: 0x1234, flags: 0x0100, name: 'web.test', type: 1, question: upper.subarray(12) });
+    expect(decodeQuery(upper)).toEqual({
+      id: 0x1234,
+      flags: 0x0100,
+      name: 'web.test',
+      type: 1,
+      question: upper.subarray(12),
+    });
   });
 
   it('ignores what follows the question (an EDNS record)', () => {
@@ -32,7 +38,8 @@ describe('decodeQuery', () => {
 
 describe('encodeResponse', () => {
   const query = decodeQuery(QUERY) as DnsQuery;
-  const header = (rcode: number, answers: number): string => `1234 ${(0x8580 | rcode).toString(16)} 0001 000${answers} 0000 0000`;
+  const header = (rcode: number, answers: number): string =>
+    `1234 ${(0x8580 | rcode).toString(16)} 0001 000${answers} 0000 0000`;
   const NAME = '03 776562 04 74657374 00';
 
   it.each<[string, RecordData, string]>([

@@ -45,19 +45,31 @@ export function botCheck(container) {
   script.onload = () => {
     widget = window.turnstile.render(container, {
       sitekey: siteKey,
-      callback: (t) => { token = t; },
-      'expired-callback': () => { token = null; },
-      'error-callback': () => { token = null; },
+      callback: (t) => {
+        token = t;
+      },
+      'expired-callback': () => {
+        token = null;
+      },
+      'error-callback': () => {
+        token = null;
+      },
     });
   };
   script.onerror = () => {
-    container.textContent = 'The check that you are not a robot could not be loaded. Check the connection and reload the page.';
+    container.textContent =
+      'The check that you are not a robot could not be loaded. Check the connection and reload the page.';
     container.className = 'form-error';
   };
   document.head.appendChild(script);
   return {
     token: () => {
-      if (!token) throw new ApiFailure(403, { error: { code: 'forbidden', field: 'challenge', message: 'complete the bot challenge first' } }, null);
+      if (!token)
+        throw new ApiFailure(
+          403,
+          { error: { code: 'forbidden', field: 'challenge', message: 'complete the bot challenge first' } },
+          null,
+        );
       return token;
     },
     reset() {

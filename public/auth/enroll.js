@@ -4,7 +4,10 @@ import { busy, pageIds, say } from '../shared/page.js';
 import { createPasskey, explainNoPasskeys, passkeySupport } from '../shared/passkeys.js';
 import { api, botCheck, noBotCheck, withChallenge } from './common.js';
 
-const $ = pageIds(['bot-check', 'checking', 'enroll-fields', 'enroll-form', 'expires', 'invalid', 'passkey-unavailable'], 'enroll.js');
+const $ = pageIds(
+  ['bot-check', 'checking', 'enroll-fields', 'enroll-form', 'expires', 'invalid', 'passkey-unavailable'],
+  'enroll.js',
+);
 
 const token = decodeURIComponent(location.pathname.split('/').pop() || '');
 const path = 'auth/enroll/' + encodeURIComponent(token);
@@ -29,10 +32,14 @@ async function start() {
   if (!info.valid) return invalid();
   const expires = $('expires');
   expires.setAttribute('datetime', info.expires_at);
-  expires.textContent = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(info.expires_at));
+  expires.textContent = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(info.expires_at),
+  );
   $('checking').hidden = true;
   form.hidden = false;
-  const support = passkeySupport('Then open a new enrolment link there (farsight enroll-link prints one for the public address).');
+  const support = passkeySupport(
+    'Then open a new enrolment link there (farsight enroll-link prints one for the public address).',
+  );
   if (!support.ok) {
     explainNoPasskeys($('passkey-unavailable'), support);
     $('enroll-fields').hidden = true;
@@ -49,7 +56,10 @@ form.addEventListener('submit', (ev) => {
     try {
       const options = await api(path + '/options', withChallenge({}, check));
       const credential = await createPasskey(options.public_key);
-      await api(path + '/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
+      await api(
+        path + '/verify',
+        Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}),
+      );
       location.replace('/');
     } catch (err) {
       if (err.code === 'not_found') return invalid();

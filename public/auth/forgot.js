@@ -15,7 +15,7 @@ form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   say(out, null);
   const email = form.email.value.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) return say(out, 'Enter the owner\'s email address.');
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) return say(out, "Enter the owner's email address.");
   busy(form.querySelector('button[type=submit]'), 'Sending…', async () => {
     try {
       await api('auth/forgot', withChallenge({ email }, check));

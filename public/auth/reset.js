@@ -3,7 +3,10 @@ import { errorWords } from '../shared/errors.js';
 import { busy, pageIds, say } from '../shared/page.js';
 import { api, botCheck, withChallenge } from './common.js';
 
-const $ = pageIds(['bot-check', 'code', 'code-field', 'invalid', 'recovery-code', 'recovery-field', 'reset-form', 'toggle-recovery'], 'reset.js');
+const $ = pageIds(
+  ['bot-check', 'code', 'code-field', 'invalid', 'recovery-code', 'recovery-field', 'reset-form', 'toggle-recovery'],
+  'reset.js',
+);
 
 const token = decodeURIComponent(location.pathname.split('/').pop() || '');
 const form = $('reset-form');

@@ -6,7 +6,27 @@ import { busy, pageIds, say } from '../shared/page.js';
 import { explainNoPasskeys, getPasskey, passkeySupport } from '../shared/passkeys.js';
 import { api, botCheck, noBotCheck, withChallenge } from './common.js';
 
-const $ = pageIds(['bot-check', 'code', 'code-field', 'code-form', 'email', 'not-set-up', 'passkey-button', 'passkey-error', 'passkey-step', 'passkey-unavailable', 'password-form', 'password-submit', 'recovery-code', 'recovery-field', 'start-over', 'toggle-recovery'], 'signin.js');
+const $ = pageIds(
+  [
+    'bot-check',
+    'code',
+    'code-field',
+    'code-form',
+    'email',
+    'not-set-up',
+    'passkey-button',
+    'passkey-error',
+    'passkey-step',
+    'passkey-unavailable',
+    'password-form',
+    'password-submit',
+    'recovery-code',
+    'recovery-field',
+    'start-over',
+    'toggle-recovery',
+  ],
+  'signin.js',
+);
 
 // The password step asks no code yet, so its refusal does not mention one.
 const WRONG_PASSWORD = 'Wrong email or password.';

@@ -8,7 +8,22 @@ import { busy, pageIds, say } from '../shared/page.js';
 import { createPasskey, explainNoPasskeys, getPasskey, passkeySupport } from '../shared/passkeys.js';
 import { api } from './api.js';
 
-const $ = pageIds(['add-cancel', 'add-form', 'add-passkey', 'label', 'passkey-unavailable', 'step-up-cancel', 'step-up-code', 'step-up-form', 'step-up-or', 'step-up-passkey', 'step-up-password'], 'account.js');
+const $ = pageIds(
+  [
+    'add-cancel',
+    'add-form',
+    'add-passkey',
+    'label',
+    'passkey-unavailable',
+    'step-up-cancel',
+    'step-up-code',
+    'step-up-form',
+    'step-up-or',
+    'step-up-passkey',
+    'step-up-password',
+  ],
+  'account.js',
+);
 /** A refusal is this page's to explain (a step-up asked for in place), never the shell's dialogs'. */
 const QUIET = { quiet: true };
 
@@ -41,7 +56,12 @@ async function addPasskey() {
   try {
     const options = await api('POST', 'me/passkeys/options', {}, QUIET);
     const credential = await createPasskey(options.public_key);
-    await api('POST', 'me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}), QUIET);
+    await api(
+      'POST',
+      'me/passkeys/verify',
+      Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}),
+      QUIET,
+    );
     location.reload();
   } catch (err) {
     if (err instanceof ApiFailure && err.code === 'step_up') return showStepUp();
@@ -93,7 +113,8 @@ stepUpForm.addEventListener('submit', (ev) => {
   say(out, null);
   const password = $('step-up-password').value;
   const code = $('step-up-code').value.replace(/\s+/g, '');
-  if (!password || !/^\d{6}$/.test(code)) return say(out, 'Enter your password and the 6 digits your authenticator app shows.');
+  if (!password || !/^\d{6}$/.test(code))
+    return say(out, 'Enter your password and the 6 digits your authenticator app shows.');
   busy(stepUpForm.querySelector('button[type=submit]'), 'Checking…', async () => {
     try {
       await api('POST', 'auth/step-up/password', { password, code }, QUIET);

@@ -50,7 +50,12 @@ export function newestOnly() {
 
 /** Every page of a list (`{items, next_cursor}`), followed with `before`; the next page is asked for before this one is taken in. */
 export async function getAll(path, limit = 500) {
-  const url = (before) => path + (path.includes('?') ? '&' : '?') + 'limit=' + limit + (before === null ? '' : '&before=' + encodeURIComponent(before));
+  const url = (before) =>
+    path +
+    (path.includes('?') ? '&' : '?') +
+    'limit=' +
+    limit +
+    (before === null ? '' : '&before=' + encodeURIComponent(before));
   const items = [];
   let asked = get(url(null));
   for (;;) {
@@ -65,6 +70,7 @@ export async function getAll(path, limit = 500) {
 /** Fills a monitor filter <select> with every monitor by name, choosing `selected` when given. */
 export async function fillMonitorFilter(select, selected) {
   const monitors = await getAll('monitors');
-  for (const m of monitors.sort((a, b) => a.name.localeCompare(b.name))) select.appendChild(new Option(m.name, String(m.id)));
+  for (const m of monitors.sort((a, b) => a.name.localeCompare(b.name)))
+    select.appendChild(new Option(m.name, String(m.id)));
   if (selected) select.value = selected;
 }

@@ -9,11 +9,32 @@ import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 import { addRow, clearRows, textField } from './rows.js';
 
-const $ = pageIds([
-  'add', 'cf-cancel', 'cf-chat-url', 'cf-hook-generate', 'cf-hook-secret', 'cf-hook-url',
-  'cf-mail-off', 'cf-save', 'cf-secret-hint', 'cf-sign-count', 'cf-title', 'cf-to', 'channel-form',
-  'channels', 'empty', 'list-section', 'loading', 'log', 'log-channel', 'log-more', 'log-section',
-], 'channels.js');
+const $ = pageIds(
+  [
+    'add',
+    'cf-cancel',
+    'cf-chat-url',
+    'cf-hook-generate',
+    'cf-hook-secret',
+    'cf-hook-url',
+    'cf-mail-off',
+    'cf-save',
+    'cf-secret-hint',
+    'cf-sign-count',
+    'cf-title',
+    'cf-to',
+    'channel-form',
+    'channels',
+    'empty',
+    'list-section',
+    'loading',
+    'log',
+    'log-channel',
+    'log-more',
+    'log-section',
+  ],
+  'channels.js',
+);
 const form = $('channel-form');
 const KIND_WORDS = { email: 'Email', chat: 'Chat', webhook: 'Webhook' };
 const HEADER_ROW = (i, v = {}) => [
@@ -42,8 +63,12 @@ function showKind() {
   });
   $('cf-secret-hint').hidden = kind() === 'email';
 }
-form.addEventListener('change', (ev) => { if (ev.target.name === 'kind') showKind(); });
-form.querySelector('[data-add]').addEventListener('click', () => addRow(form, 'config.headers', HEADER_ROW).querySelector('input').focus());
+form.addEventListener('change', (ev) => {
+  if (ev.target.name === 'kind') showKind();
+});
+form
+  .querySelector('[data-add]')
+  .addEventListener('click', () => addRow(form, 'config.headers', HEADER_ROW).querySelector('input').focus());
 
 // --- stored secrets and the signing secret ---------------------------------------------------
 
@@ -61,7 +86,10 @@ function showStored(input, value, clearType) {
   if (stored) input.dataset.stored = '1';
   else delete input.dataset.stored;
 }
-for (const [id, clearType] of [['cf-chat-url', 'url'], ['cf-hook-url', 'url']]) {
+for (const [id, clearType] of [
+  ['cf-chat-url', 'url'],
+  ['cf-hook-url', 'url'],
+]) {
   $(id).addEventListener('beforeinput', (ev) => {
     const input = ev.currentTarget;
     if (!input.dataset.stored) return;
@@ -82,15 +110,22 @@ $('cf-hook-secret').addEventListener('beforeinput', (ev) => {
 function countSecret() {
   const input = $('cf-hook-secret');
   const n = input.value.length;
-  $('cf-sign-count').textContent = input.dataset.stored || n === 0 ? ''
-    : n < SECRET_MIN ? `${n} of at least ${SECRET_MIN} characters: ${SECRET_MIN - n} more` : `${n} characters: long enough`;
+  $('cf-sign-count').textContent =
+    input.dataset.stored || n === 0
+      ? ''
+      : n < SECRET_MIN
+        ? `${n} of at least ${SECRET_MIN} characters: ${SECRET_MIN - n} more`
+        : `${n} characters: long enough`;
 }
 $('cf-hook-secret').addEventListener('input', countSecret);
 
 /** 32 random bytes as base64url: 43 characters of visible ASCII, none of them a space. */
 function randomSecret() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 $('cf-hook-generate').addEventListener('click', () => {
   const input = $('cf-hook-secret');
@@ -121,7 +156,9 @@ function openForm(c) {
   if (c) {
     form.elements.name.value = c.name;
     form.elements.enabled.checked = c.enabled;
-    form.querySelectorAll('input[name=events]').forEach((e) => { e.checked = c.events.includes(e.value); });
+    form.querySelectorAll('input[name=events]').forEach((e) => {
+      e.checked = c.events.includes(e.value);
+    });
     if (c.kind === 'email') $('cf-to').value = (c.config.to || []).join('\n');
     if (c.kind === 'chat') showStored($('cf-chat-url'), c.config.url, 'url');
     if (c.kind === 'webhook') {
@@ -137,13 +174,22 @@ function openForm(c) {
 }
 
 function configOf(k) {
-  if (k === 'email') return { to: $('cf-to').value.split(/[\n,]/).map((t) => t.trim()).filter(Boolean) };
+  if (k === 'email')
+    return {
+      to: $('cf-to')
+        .value.split(/[\n,]/)
+        .map((t) => t.trim())
+        .filter(Boolean),
+    };
   if (k === 'chat') return { url: $('cf-chat-url').value.trim() };
   const rows = form.querySelectorAll('[data-list="config.headers"] .rep-row');
   return {
     url: $('cf-hook-url').value.trim(),
     secret: $('cf-hook-secret').value,
-    headers: [...rows].map((row) => ({ name: row.querySelectorAll('input')[0].value.trim(), value: row.querySelectorAll('input')[1].value })),
+    headers: [...rows].map((row) => ({
+      name: row.querySelectorAll('input')[0].value.trim(),
+      value: row.querySelectorAll('input')[1].value,
+    })),
   };
 }
 
@@ -189,7 +235,10 @@ function card(c) {
   const li = el('li', 'card-section channel');
   const head = el('div', 'section-head');
   const h = el('h3', null, c.name);
-  head.append(h, el('span', 'muted', KIND_WORDS[c.kind] + (c.kind === 'email' ? ': ' + (c.config.to || []).join(', ') : '')));
+  head.append(
+    h,
+    el('span', 'muted', KIND_WORDS[c.kind] + (c.kind === 'email' ? ': ' + (c.config.to || []).join(', ') : '')),
+  );
   li.appendChild(head);
   const [cls, words] = statusWords(c.status);
   li.appendChild(el('p', cls ? 'status-line ' + cls : 'status-line muted', (c.enabled ? '' : 'Off. ') + words));
@@ -217,7 +266,13 @@ function card(c) {
     show('muted', 'Sending a test message…');
     try {
       const r = await post('channels/' + c.id + '/test');
-      show(r.ok ? 'ok-text' : 'bad-text', (r.ok ? 'Delivered' : 'Not delivered') + (r.provider ? ' by ' + r.provider : '') + (r.status ? ' (status ' + r.status + ')' : '') + (r.error ? ': ' + r.error : '.'));
+      show(
+        r.ok ? 'ok-text' : 'bad-text',
+        (r.ok ? 'Delivered' : 'Not delivered') +
+          (r.provider ? ' by ' + r.provider : '') +
+          (r.status ? ' (status ' + r.status + ')' : '') +
+          (r.error ? ': ' + r.error : '.'),
+      );
       await Promise.all([loadLog(false), load()]);
     } catch (err) {
       show('bad-text', errorWords(err));
@@ -235,7 +290,8 @@ function card(c) {
   });
   button('Change', 'secondary small', () => openForm(c));
   button('Delete', 'secondary small danger', async () => {
-    if (!confirm('Delete the channel ' + c.name + '? Messages waiting for it are dropped; its delivery log stays.')) return;
+    if (!confirm('Delete the channel ' + c.name + '? Messages waiting for it are dropped; its delivery log stays.'))
+      return;
     try {
       await del('channels/' + c.id);
       await load();
@@ -285,7 +341,13 @@ async function loadLog(more) {
     if (!d.ok && d.outbox_state === 'retrying') res.appendChild(el('span', 'muted', ' (retrying)'));
     const msg = el('td', 'err-cell-plain', d.summary || '');
     if (d.error) msg.appendChild(el('span', 'bad-text block', d.error));
-    tr.append(td, el('td', null, d.channel_name || '–'), res, msg, el('td', 'muted', (d.provider || '') + (d.status ? ' · ' + d.status : '')));
+    tr.append(
+      td,
+      el('td', null, d.channel_name || '–'),
+      res,
+      msg,
+      el('td', 'muted', (d.provider || '') + (d.status ? ' · ' + d.status : '')),
+    );
     body.appendChild(tr);
   }
   if (!more && !page.items.length) {
@@ -301,6 +363,8 @@ async function loadLog(more) {
 $('log-channel').addEventListener('change', () => loadLog(false));
 $('log-more').addEventListener('click', () => loadLog(true));
 
-load().then(() => loadLog(false)).catch((err) => {
-  $('loading').textContent = 'The channels could not be loaded: ' + errorWords(err);
-});
+load()
+  .then(() => loadLog(false))
+  .catch((err) => {
+    $('loading').textContent = 'The channels could not be loaded: ' + errorWords(err);
+  });

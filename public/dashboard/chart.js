@@ -22,7 +22,13 @@ export function niceMax(v) {
   return [1, 2, 2.5, 5, 10].map((m) => m * p).find((c) => c >= v);
 }
 
-export const RAW_SERIES = [['dns_ms', 'DNS'], ['connect_ms', 'Connect'], ['tls_ms', 'TLS'], ['ttfb_ms', 'First byte'], ['rest', 'The rest']];
+export const RAW_SERIES = [
+  ['dns_ms', 'DNS'],
+  ['connect_ms', 'Connect'],
+  ['tls_ms', 'TLS'],
+  ['ttfb_ms', 'First byte'],
+  ['rest', 'The rest'],
+];
 
 /** The chart of a series answer, with `from`/`to` (epoch ms) as its x extent. */
 export function drawChart(series, from, to) {
@@ -30,7 +36,9 @@ export function drawChart(series, from, to) {
   const pts = series.points;
   const raw = series.resolution === 'raw';
   const value = (p) => (raw ? p.latency_ms : p.avg_ms);
-  const top = niceMax(Math.max(1, ...pts.map((p) => (raw ? p.latency_ms || 0 : Math.max(p.p95_ms || 0, p.avg_ms || 0)))));
+  const top = niceMax(
+    Math.max(1, ...pts.map((p) => (raw ? p.latency_ms || 0 : Math.max(p.p95_ms || 0, p.avg_ms || 0)))),
+  );
   const x = (t) => PAD.l + ((t - from) / (to - from)) * (W - PAD.l - PAD.r);
   const y = (v) => H - PAD.b - (Math.min(v, top) / top) * (H - PAD.t - PAD.b);
   const step = pts.length > 1 ? Math.max(1, (x(pts[pts.length - 1].t_ms) - x(pts[0].t_ms)) / (pts.length - 1)) : 4;
@@ -44,23 +52,37 @@ export function drawChart(series, from, to) {
     svg.appendChild(label);
   }
   for (const t of [from, (from + to) / 2, to]) {
-    const label = node('text', { x: Math.min(W - 40, Math.max(PAD.l, x(t))), y: H - 4, class: 'axis', 'text-anchor': t === from ? 'start' : t === to ? 'end' : 'middle' });
-    label.textContent = to - from <= 26 * 3600_000 ? clock(t).replace(/:\d\d(\s|$)/, '$1') : when(t).replace(/,?\s*\d{1,2}:\d\d.*$/, '');
+    const label = node('text', {
+      x: Math.min(W - 40, Math.max(PAD.l, x(t))),
+      y: H - 4,
+      class: 'axis',
+      'text-anchor': t === from ? 'start' : t === to ? 'end' : 'middle',
+    });
+    label.textContent =
+      to - from <= 26 * 3600_000 ? clock(t).replace(/:\d\d(\s|$)/, '$1') : when(t).replace(/,?\s*\d{1,2}:\d\d.*$/, '');
     svg.appendChild(label);
   }
 
   const paths = {};
-  const add = (cls, d) => { paths[cls] = (paths[cls] || '') + d; };
+  const add = (cls, d) => {
+    paths[cls] = (paths[cls] || '') + d;
+  };
   const bar = (cls, cx, v0, v1) => {
     if (v1 <= v0) return;
-    add(cls, `M${(cx - bw / 2).toFixed(1)} ${y(v1).toFixed(1)}H${(cx + bw / 2).toFixed(1)}V${y(v0).toFixed(1)}H${(cx - bw / 2).toFixed(1)}z`);
+    add(
+      cls,
+      `M${(cx - bw / 2).toFixed(1)} ${y(v1).toFixed(1)}H${(cx + bw / 2).toFixed(1)}V${y(v0).toFixed(1)}H${(cx - bw / 2).toFixed(1)}z`,
+    );
   };
   let line = '';
   for (const p of pts) {
     const cx = x(p.t_ms);
     if (raw) {
       if (p.outcome === 'down') {
-        add('s-down', `M${(cx - bw / 2).toFixed(1)} ${PAD.t}H${(cx + bw / 2).toFixed(1)}V${H - PAD.b}H${(cx - bw / 2).toFixed(1)}z`);
+        add(
+          's-down',
+          `M${(cx - bw / 2).toFixed(1)} ${PAD.t}H${(cx + bw / 2).toFixed(1)}V${H - PAD.b}H${(cx - bw / 2).toFixed(1)}z`,
+        );
         continue;
       }
       let base = 0;
@@ -71,9 +93,14 @@ export function drawChart(series, from, to) {
       }
       if (p.latency_ms !== null) bar('s-rest', cx, base, p.latency_ms);
     } else {
-      if (p.down > 0) add('s-downband', `M${(cx - bw / 2).toFixed(1)} ${PAD.t}H${(cx + bw / 2).toFixed(1)}V${H - PAD.b}H${(cx - bw / 2).toFixed(1)}z`);
+      if (p.down > 0)
+        add(
+          's-downband',
+          `M${(cx - bw / 2).toFixed(1)} ${PAD.t}H${(cx + bw / 2).toFixed(1)}V${H - PAD.b}H${(cx - bw / 2).toFixed(1)}z`,
+        );
       if (value(p) !== null) bar('s-avg', cx, 0, value(p));
-      if (p.p95_ms !== null && p.p95_ms !== undefined) line += `${line ? 'L' : 'M'}${cx.toFixed(1)} ${y(p.p95_ms).toFixed(1)}`;
+      if (p.p95_ms !== null && p.p95_ms !== undefined)
+        line += `${line ? 'L' : 'M'}${cx.toFixed(1)} ${y(p.p95_ms).toFixed(1)}`;
     }
   }
   for (const [cls, d] of Object.entries(paths)) svg.appendChild(node('path', { d, class: cls }));
@@ -82,16 +109,25 @@ export function drawChart(series, from, to) {
   const good = pts.filter((p) => value(p) !== null && value(p) !== undefined);
   const avg = good.length ? good.reduce((a, p) => a + value(p), 0) / good.length : null;
   const down = raw ? pts.filter((p) => p.outcome === 'down').length : pts.filter((p) => p.down > 0).length;
-  svg.setAttribute('aria-label', pts.length
-    ? `${pts.length} ${raw ? 'checks' : series.resolution === 'hour' ? 'hours' : 'days'}, ${ms(avg)} on average` + (down ? `, ${down} with failures` : ', none failed')
-    : 'No checks in this range yet');
+  svg.setAttribute(
+    'aria-label',
+    pts.length
+      ? `${pts.length} ${raw ? 'checks' : series.resolution === 'hour' ? 'hours' : 'days'}, ${ms(avg)} on average` +
+          (down ? `, ${down} with failures` : ', none failed')
+      : 'No checks in this range yet',
+  );
   return svg;
 }
 
 export function legend(resolution) {
-  const items = resolution === 'raw'
-    ? [...RAW_SERIES.map(([k, l]) => ['s-' + k, l]), ['s-down', 'Failed check']]
-    : [['s-avg', 'Average'], ['s-p95', '95th percentile'], ['s-downband', 'Some downtime']];
+  const items =
+    resolution === 'raw'
+      ? [...RAW_SERIES.map(([k, l]) => ['s-' + k, l]), ['s-down', 'Failed check']]
+      : [
+          ['s-avg', 'Average'],
+          ['s-p95', '95th percentile'],
+          ['s-downband', 'Some downtime'],
+        ];
   return items.map(([cls, label]) => {
     const li = document.createElement('li');
     const sw = document.createElement('span');

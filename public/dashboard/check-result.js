@@ -2,7 +2,12 @@
 // (DNS, connect, TLS, first byte), the protocol status, the certificate and the checker's detail.
 import { el, ms, STATUS_WORDS, when } from './format.js';
 
-const PHASES = [['dns_ms', 'DNS'], ['connect_ms', 'Connect'], ['tls_ms', 'TLS'], ['ttfb_ms', 'First byte']];
+const PHASES = [
+  ['dns_ms', 'DNS'],
+  ['connect_ms', 'Connect'],
+  ['tls_ms', 'TLS'],
+  ['ttfb_ms', 'First byte'],
+];
 
 export function phaseBar(phases, total) {
   const wrap = el('div', 'phases');
@@ -41,19 +46,47 @@ export function statusWords(kind, status) {
 export function resultView(r, kind) {
   const box = el('div', 'result');
   const head = el('p', 'result-head');
-  head.append(el('span', 'status ' + r.outcome, STATUS_WORDS[r.outcome] || r.outcome), document.createTextNode(' ' + (r.latency_ms === null ? '' : 'in ' + ms(r.latency_ms))));
-  if (r.status !== null && r.status !== undefined) head.appendChild(el('span', 'muted', kind === 'dns' ? ' · answer ' + statusWords(kind, r.status) : ' · status ' + r.status));
+  head.append(
+    el('span', 'status ' + r.outcome, STATUS_WORDS[r.outcome] || r.outcome),
+    document.createTextNode(' ' + (r.latency_ms === null ? '' : 'in ' + ms(r.latency_ms))),
+  );
+  if (r.status !== null && r.status !== undefined)
+    head.appendChild(
+      el('span', 'muted', kind === 'dns' ? ' · answer ' + statusWords(kind, r.status) : ' · status ' + r.status),
+    );
   head.appendChild(el('span', 'muted', ' · ' + when(r.at)));
   box.appendChild(head);
   if (r.error) {
     const why = el('p', 'judgment bad');
-    why.append(el('strong', null, 'Why it failed: '), document.createTextNode(r.error.message + ' (' + r.error.code + ')'));
+    why.append(
+      el('strong', null, 'Why it failed: '),
+      document.createTextNode(r.error.message + ' (' + r.error.code + ')'),
+    );
     box.appendChild(why);
   } else {
-    box.appendChild(el('p', 'judgment ok', r.outcome === 'slow' ? 'Good, but slower than the slow threshold.' : 'Every condition passed.'));
+    box.appendChild(
+      el(
+        'p',
+        'judgment ok',
+        r.outcome === 'slow' ? 'Good, but slower than the slow threshold.' : 'Every condition passed.',
+      ),
+    );
   }
   box.appendChild(phaseBar(r.phases, r.latency_ms));
-  if (r.cert) box.appendChild(el('p', 'muted', 'Certificate for ' + r.cert.subject + ' from ' + r.cert.issuer + ', valid until ' + when(r.cert.not_after) + '.'));
+  if (r.cert)
+    box.appendChild(
+      el(
+        'p',
+        'muted',
+        'Certificate for ' +
+          r.cert.subject +
+          ' from ' +
+          r.cert.issuer +
+          ', valid until ' +
+          when(r.cert.not_after) +
+          '.',
+      ),
+    );
   if (r.detail) {
     const pre = el('pre', 'detail');
     pre.appendChild(el('code', null, r.detail));

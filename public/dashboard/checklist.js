@@ -3,10 +3,10 @@
 import { pageIds } from '../shared/page.js';
 import { get } from './api.js';
 
-const $ = pageIds([
-  'checklist', 'checklist-hide', 'public-note', 'public-note-link', 'step-channel', 'step-monitor',
-  'step-page',
-], 'checklist.js');
+const $ = pageIds(
+  ['checklist', 'checklist-hide', 'public-note', 'public-note-link', 'step-channel', 'step-monitor', 'step-page'],
+  'checklist.js',
+);
 
 /** Set when the owner opened the status page or its editor (here or in status-page.js). */
 const PAGE_SEEN = 'farsight.status-page-seen';
@@ -18,7 +18,9 @@ export async function checklist(monitorCount) {
   if (localStorage.getItem('farsight.checklist') === 'hidden') return;
   // The status page step is the owner's to judge: done once they have looked at the page or its
   // editor, or saved it (a status_page_updated line), whether or not a monitor is public yet.
-  const seen = localStorage.getItem(PAGE_SEEN) === 'yes' || (await get('events?kind=status_page_updated&limit=1')).items.length > 0;
+  const seen =
+    localStorage.getItem(PAGE_SEEN) === 'yes' ||
+    (await get('events?kind=status_page_updated&limit=1')).items.length > 0;
   const channels = await get('channels');
   const steps = [
     ['step-monitor', monitorCount > 0],

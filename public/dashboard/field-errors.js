@@ -28,7 +28,12 @@ export function fieldErrors(form, err, words = {}) {
   clearErrors(form);
   const loose = [];
   let first = null;
-  const fields = err instanceof ApiFailure && err.code === 'invalid' ? (err.fields.length ? err.fields : [{ field: err.field, message: err.message }]) : [];
+  const fields =
+    err instanceof ApiFailure && err.code === 'invalid'
+      ? err.fields.length
+        ? err.fields
+        : [{ field: err.field, message: err.message }]
+      : [];
   for (const f of fields) {
     // Inputs of list items are named `http.headers.1.value`; the API says `http.headers[1].value`.
     const name = f.field ? f.field.replace(/\[(\d+)\]/g, '.$1') : null;

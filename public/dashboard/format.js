@@ -10,7 +10,9 @@ let timeOnly = null;
 export function when(t) {
   if (t === null || t === undefined) return '';
   const d = new Date(t);
-  return isNaN(d) ? '' : (dateTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })).format(d);
+  return isNaN(d)
+    ? ''
+    : (dateTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })).format(d);
 }
 
 export function clock(t) {

@@ -8,10 +8,23 @@ import { clearErrors, fieldErrors } from './field-errors.js';
 import { duration, el, ms, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = pageIds([
-  'ack', 'ack-form', 'ack-saved', 'checks', 'facts', 'i-sub', 'i-title', 'incident', 'live', 'loading',
-  'note', 'timeline',
-], 'incident.js');
+const $ = pageIds(
+  [
+    'ack',
+    'ack-form',
+    'ack-saved',
+    'checks',
+    'facts',
+    'i-sub',
+    'i-title',
+    'incident',
+    'live',
+    'loading',
+    'note',
+    'timeline',
+  ],
+  'incident.js',
+);
 const root = $('incident');
 const id = Number(root.dataset.incidentId);
 const form = $('ack-form');
@@ -44,10 +57,25 @@ function draw() {
   const state = el('span', 'status ' + (inc.ended_at ? 'up' : 'down'), inc.ended_at ? 'Ended' : 'Open');
   fact(dl, 'State', state);
   fact(dl, 'Started', when(inc.started_at));
-  fact(dl, inc.ended_at ? 'Ended' : 'Down for', inc.ended_at ? when(inc.ended_at) + ' (' + ({ recovered: 'it recovered', paused: 'the monitor was paused', deleted: 'the monitor was deleted', config_changed: 'the monitor was changed' }[inc.end_reason] || inc.end_reason) + ')' : duration(inc.duration_ms));
+  fact(
+    dl,
+    inc.ended_at ? 'Ended' : 'Down for',
+    inc.ended_at
+      ? when(inc.ended_at) +
+          ' (' +
+          ({
+            recovered: 'it recovered',
+            paused: 'the monitor was paused',
+            deleted: 'the monitor was deleted',
+            config_changed: 'the monitor was changed',
+          }[inc.end_reason] || inc.end_reason) +
+          ')'
+      : duration(inc.duration_ms),
+  );
   if (inc.ended_at) fact(dl, 'Lasted', duration(inc.duration_ms));
   fact(dl, 'Cause', inc.cause && inc.cause.message);
-  if (inc.last_error && (!inc.cause || inc.last_error.message !== inc.cause.message)) fact(dl, 'Latest error', inc.last_error.message);
+  if (inc.last_error && (!inc.cause || inc.last_error.message !== inc.cause.message))
+    fact(dl, 'Latest error', inc.last_error.message);
   fact(dl, 'Failed checks', String(inc.fails));
   fact(dl, 'Acknowledged', inc.acknowledged_at ? when(inc.acknowledged_at) : 'Not yet');
   fact(dl, 'Note', inc.note);
@@ -59,7 +87,11 @@ function draw() {
     const li = el('li', 'tl-' + line.kind);
     const t = el('time', null, when(line.at));
     t.dateTime = line.at;
-    li.append(t, el('span', 'tl-kind', KIND_WORDS[line.kind] || line.kind.replace(/_/g, ' ')), el('span', 'tl-text', line.text));
+    li.append(
+      t,
+      el('span', 'tl-kind', KIND_WORDS[line.kind] || line.kind.replace(/_/g, ' ')),
+      el('span', 'tl-text', line.text),
+    );
     tl.appendChild(li);
   }
   const body = $('checks');
@@ -70,7 +102,12 @@ function draw() {
     const t = el('time', null, when(c.at));
     t.dateTime = c.at;
     td.appendChild(t);
-    tr.append(td, el('td', 'num', ms(c.latency_ms)), el('td', 'num', c.status === null ? '–' : String(c.status)), el('td', 'err-cell', c.error ? c.error.message : ''));
+    tr.append(
+      td,
+      el('td', 'num', ms(c.latency_ms)),
+      el('td', 'num', c.status === null ? '–' : String(c.status)),
+      el('td', 'err-cell', c.error ? c.error.message : ''),
+    );
     body.appendChild(tr);
   }
 }
@@ -82,7 +119,9 @@ async function load() {
   root.hidden = false;
 }
 
-$('note').addEventListener('input', () => { noteTouched = true; });
+$('note').addEventListener('input', () => {
+  noteTouched = true;
+});
 form.addEventListener('submit', async (ev) => {
   ev.preventDefault();
   clearErrors(form);
@@ -107,7 +146,15 @@ form.addEventListener('submit', async (ev) => {
   }
 });
 
-reloadOnEvents((name, data) => name === 'reset' || (name === 'incident' && data.id === id), 300, () => load().catch(() => undefined), $('live'));
+reloadOnEvents(
+  (name, data) => name === 'reset' || (name === 'incident' && data.id === id),
+  300,
+  () => load().catch(() => undefined),
+  $('live'),
+);
 load().catch((err) => {
-  $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such incident.' : 'The incident could not be loaded: ' + errorWords(err);
+  $('loading').textContent =
+    err instanceof ApiFailure && err.status === 404
+      ? 'There is no such incident.'
+      : 'The incident could not be loaded: ' + errorWords(err);
 });

@@ -6,9 +6,10 @@ import { fillMonitorFilter, newestOnly } from './api.js';
 import { duration, el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = pageIds([
-  'empty', 'f-monitor', 'f-state', 'filters', 'list-box', 'live', 'loading', 'more', 'rows',
-], 'incidents.js');
+const $ = pageIds(
+  ['empty', 'f-monitor', 'f-state', 'filters', 'list-box', 'live', 'loading', 'more', 'rows'],
+  'incidents.js',
+);
 let before = null;
 const getRows = newestOnly();
 
@@ -25,7 +26,13 @@ function row(i) {
   const state = el('td');
   state.appendChild(el('span', 'status ' + (i.ended_at ? 'up' : 'down'), i.ended_at ? 'Ended' : 'Open'));
   if (i.acknowledged_at) state.appendChild(el('span', 'tag-ack', 'acknowledged'));
-  tr.append(name, started, el('td', 'num', duration(i.duration_ms)), el('td', 'err-cell', (i.cause && i.cause.message) || ''), state);
+  tr.append(
+    name,
+    started,
+    el('td', 'num', duration(i.duration_ms)),
+    el('td', 'err-cell', (i.cause && i.cause.message) || ''),
+    state,
+  );
   return tr;
 }
 
@@ -61,6 +68,13 @@ $('filters').addEventListener('change', () => {
 });
 $('more').addEventListener('click', () => load(true).catch(fail));
 
-fillMonitorFilter($('f-monitor'), params.get('monitor_id')).then(() => load(false)).catch(fail);
+fillMonitorFilter($('f-monitor'), params.get('monitor_id'))
+  .then(() => load(false))
+  .catch(fail);
 
-reloadOnEvents((name) => name === 'incident' || name === 'reset', 300, () => load(false).catch(fail), $('live'));
+reloadOnEvents(
+  (name) => name === 'incident' || name === 'reset',
+  300,
+  () => load(false).catch(fail),
+  $('live'),
+);

@@ -7,10 +7,24 @@ import { del, get, post } from './api.js';
 import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 
-const $ = pageIds([
-  'empty', 'key-form', 'list-box', 'loading', 'new-key', 'nk-copy', 'nk-done', 'nk-title', 'nk-value',
-  'revoke-dialog', 'revoke-form', 'revoke-title', 'rows',
-], 'keys.js');
+const $ = pageIds(
+  [
+    'empty',
+    'key-form',
+    'list-box',
+    'loading',
+    'new-key',
+    'nk-copy',
+    'nk-done',
+    'nk-title',
+    'nk-value',
+    'revoke-dialog',
+    'revoke-form',
+    'revoke-title',
+    'rows',
+  ],
+  'keys.js',
+);
 const form = $('key-form');
 
 function row(k) {
@@ -23,8 +37,15 @@ function row(k) {
   b.setAttribute('aria-label', 'Revoke ' + k.name);
   b.addEventListener('click', () => askRevoke(k, b));
   cell.appendChild(b);
-  tr.append(el('td', null, k.name), el('td', null, k.prefix + '…'), el('td', null, k.scope), el('td', null, when(k.created_at)),
-    el('td', expired ? 'bad-text' : null, k.expires_at ? when(k.expires_at) + (expired ? ' (expired)' : '') : 'never'), el('td', null, last), cell);
+  tr.append(
+    el('td', null, k.name),
+    el('td', null, k.prefix + '…'),
+    el('td', null, k.scope),
+    el('td', null, when(k.created_at)),
+    el('td', expired ? 'bad-text' : null, k.expires_at ? when(k.expires_at) + (expired ? ' (expired)' : '') : 'never'),
+    el('td', null, last),
+    cell,
+  );
   return tr;
 }
 
@@ -107,4 +128,6 @@ $('nk-done').addEventListener('click', () => {
   form.elements.name.focus();
 });
 
-load().catch((err) => { $('loading').textContent = 'The keys could not be loaded: ' + errorWords(err); });
+load().catch((err) => {
+  $('loading').textContent = 'The keys could not be loaded: ' + errorWords(err);
+});

@@ -9,7 +9,10 @@ import { statusWords } from './check-result.js';
 import { duration, el, ms, STATUS_WORDS, when } from './format.js';
 import { pingTimings } from './ping-timing.js';
 
-const $ = pageIds(['checks-body', 'checks-head', 'checks-more', 'checks-outcome', 'checks-table', 'checks-title'], 'monitor-checks.js');
+const $ = pageIds(
+  ['checks-body', 'checks-head', 'checks-more', 'checks-outcome', 'checks-table', 'checks-title'],
+  'monitor-checks.js',
+);
 
 const PING_WORDS = { ping: 'Ping', missed: 'Missed', failed: 'Failure reported', unknown: 'Not counted' };
 // A heartbeat's results by outcome, as the filter offers them (a heartbeat is never slow).
@@ -31,7 +34,9 @@ export function drawChecksHead(m) {
   $('checks-title').textContent = hb ? 'Recent pings and missed deadlines' : 'Recent checks';
   $('checks-table').setAttribute('aria-label', hb ? 'Table of recent pings' : 'Table of recent checks');
   $('checks-more').textContent = hb ? 'Show older pings' : 'Show older checks';
-  const cols = hb ? [['When'], ['What'], ['Against the window'], ['Message']] : [['When'], ['Result'], ['Latency', 'num'], ['Status', 'num'], ['Error']];
+  const cols = hb
+    ? [['When'], ['What'], ['Against the window'], ['Message']]
+    : [['When'], ['Result'], ['Latency', 'num'], ['Status', 'num'], ['Error']];
   const tr = el('tr');
   for (const [words, cls] of cols) {
     const th = el('th', cls, words);
@@ -50,7 +55,11 @@ export function drawChecksHead(m) {
 function checkRow(c) {
   const tr = el('tr');
   tr.append(whenCell(c.at), statusCell(c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
-  tr.append(el('td', 'num', ms(c.latency_ms)), el('td', 'num', statusWords(monitor.kind, c.status) || '–'), el('td', 'err-cell', c.error ? c.error.message : ''));
+  tr.append(
+    el('td', 'num', ms(c.latency_ms)),
+    el('td', 'num', statusWords(monitor.kind, c.status) || '–'),
+    el('td', 'err-cell', c.error ? c.error.message : ''),
+  );
   return tr;
 }
 
@@ -64,7 +73,10 @@ function pingRow(c, t) {
     timing = t.lateMs > 0 ? 'Late: ' + duration(t.lateMs) + ' past the deadline (' + after + ')' : 'On time: ' + after;
   }
   const message = c.error ? c.error.message : c.detail || '';
-  tr.append(el('td', t.lateMs > 0 || t.kind === 'missed' ? 'timing late' : 'timing', timing), el('td', c.error ? 'err-cell' : 'err-cell-plain', message));
+  tr.append(
+    el('td', t.lateMs > 0 || t.kind === 'missed' ? 'timing late' : 'timing', timing),
+    el('td', c.error ? 'err-cell' : 'err-cell-plain', message),
+  );
   return tr;
 }
 
@@ -89,7 +101,13 @@ function drawPings() {
 }
 
 function emptyRow(outcome) {
-  const words = heartbeat() ? (outcome ? 'No pings or deadlines with this result.' : 'No pings yet.') : outcome ? 'No checks with this result.' : 'No checks yet.';
+  const words = heartbeat()
+    ? outcome
+      ? 'No pings or deadlines with this result.'
+      : 'No pings yet.'
+    : outcome
+      ? 'No checks with this result.'
+      : 'No checks yet.';
   const tr = el('tr');
   const td = el('td', 'muted', words);
   td.colSpan = heartbeat() ? 4 : 5;
@@ -100,7 +118,10 @@ function emptyRow(outcome) {
 /** The newest page of results (`more`: the page before the oldest shown). */
 export async function loadChecks(more) {
   const outcome = $('checks-outcome').value;
-  const q = `monitors/${monitor.id}/checks?limit=50` + (outcome ? '&outcome=' + outcome : '') + (more && before !== null ? '&before=' + before : '');
+  const q =
+    `monitors/${monitor.id}/checks?limit=50` +
+    (outcome ? '&outcome=' + outcome : '') +
+    (more && before !== null ? '&before=' + before : '');
   const page = await getChecks(q);
   if (!page) return; // a newer request draws the table
   const body = $('checks-body');

@@ -13,11 +13,27 @@ import { heartbeatPanel } from './heartbeat.js';
 import { resultView } from './check-result.js';
 import { addRow as addListRow, checkField, selectField, textField } from './rows.js';
 
-const $ = pageIds([
-  'cancel', 'channel-choices', 'created', 'created-go', 'created-title', 'form-title', 'group-list',
-  'heartbeat-panel', 'loading', 'm-interval', 'm-name-hint', 'monitor-form', 'save', 'test',
-  'test-body', 'test-result',
-], 'monitor-form.js');
+const $ = pageIds(
+  [
+    'cancel',
+    'channel-choices',
+    'created',
+    'created-go',
+    'created-title',
+    'form-title',
+    'group-list',
+    'heartbeat-panel',
+    'loading',
+    'm-interval',
+    'm-name-hint',
+    'monitor-form',
+    'save',
+    'test',
+    'test-body',
+    'test-result',
+  ],
+  'monitor-form.js',
+);
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
 const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'];
@@ -36,16 +52,22 @@ const ROWS = {
   'http.json': (i, v = {}) => [
     textField(`http.json.${i}.path`, 'Path', v.path, { placeholder: '$.status' }),
     selectField(`http.json.${i}.op`, 'Test', OPS, v.op || '=='),
-    textField(`http.json.${i}.value`, 'Value', v.value === undefined || v.value === null ? '' : typeof v.value === 'string' ? v.value : JSON.stringify(v.value)),
+    textField(
+      `http.json.${i}.value`,
+      'Value',
+      v.value === undefined || v.value === null ? '' : typeof v.value === 'string' ? v.value : JSON.stringify(v.value),
+    ),
   ],
 };
 
 const addRow = (list, value) => addListRow(form, list, ROWS[list], value);
 
-form.querySelectorAll('[data-add]').forEach((b) => b.addEventListener('click', () => {
-  const row = addRow(b.dataset.add);
-  row.querySelector('input').focus();
-}));
+form.querySelectorAll('[data-add]').forEach((b) =>
+  b.addEventListener('click', () => {
+    const row = addRow(b.dataset.add);
+    row.querySelector('input').focus();
+  }),
+);
 
 // --- kind and auth switches ------------------------------------------------------------------
 
@@ -55,13 +77,17 @@ function kind() {
 
 function showKind() {
   const k = kind();
-  form.querySelectorAll('.kind-fields').forEach((d) => { d.hidden = d.dataset.kind !== k; });
+  form.querySelectorAll('.kind-fields').forEach((d) => {
+    d.hidden = d.dataset.kind !== k;
+  });
   $('m-interval').min = k === 'heartbeat' ? 30 : 10;
 }
 
 function showAuth() {
   const t = input('http.auth.type').value;
-  form.querySelectorAll('[data-auth]').forEach((d) => { d.hidden = d.dataset.auth !== t; });
+  form.querySelectorAll('[data-auth]').forEach((d) => {
+    d.hidden = d.dataset.auth !== t;
+  });
 }
 
 form.addEventListener('change', (ev) => {
@@ -114,8 +140,27 @@ function set(name, value) {
 
 function fill(m) {
   form.querySelector(`input[name=kind][value="${m.kind}"]`).checked = true;
-  for (const k of ['name', 'slug', 'group', 'description', 'runbook_url', 'interval_s', 'timeout_ms', 'confirm_after', 'retry_interval_s',
-    'recover_after', 'slow_ms', 'slow_after', 'alert_on_slow', 'remind_every_min', 'paused', 'public', 'public_name', 'public_group', 'sort']) {
+  for (const k of [
+    'name',
+    'slug',
+    'group',
+    'description',
+    'runbook_url',
+    'interval_s',
+    'timeout_ms',
+    'confirm_after',
+    'retry_interval_s',
+    'recover_after',
+    'slow_ms',
+    'slow_after',
+    'alert_on_slow',
+    'remind_every_min',
+    'paused',
+    'public',
+    'public_name',
+    'public_group',
+    'sort',
+  ]) {
     set(k, m[k]);
   }
   set('tags', (m.tags || []).join(', '));
@@ -183,8 +228,18 @@ function jsonValue(text, op) {
 function collect() {
   const k = kind();
   const body = { kind: k };
-  for (const f of ['name', 'slug', 'group', 'description', 'runbook_url', 'public_name', 'public_group']) body[f] = value(f);
-  for (const f of ['interval_s', 'timeout_ms', 'confirm_after', 'retry_interval_s', 'recover_after', 'slow_after', 'remind_every_min', 'sort']) {
+  for (const f of ['name', 'slug', 'group', 'description', 'runbook_url', 'public_name', 'public_group'])
+    body[f] = value(f);
+  for (const f of [
+    'interval_s',
+    'timeout_ms',
+    'confirm_after',
+    'retry_interval_s',
+    'recover_after',
+    'slow_after',
+    'remind_every_min',
+    'sort',
+  ]) {
     const v = value(f);
     if (v !== null) body[f] = v;
   }
@@ -192,15 +247,29 @@ function collect() {
   for (const f of ['alert_on_slow', 'paused', 'public']) body[f] = value(f);
   // An empty slug: made from the name on create, left as it is on edit.
   if (body.slug === null) delete body.slug;
-  const tags = (input('tags').value || '').split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = (input('tags').value || '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   body.tags = tags;
   const mode = form.querySelector('input[name=channels_mode]:checked').value;
-  body.channels = mode === 'all' ? null : mode === 'none' ? [] : [...form.querySelectorAll('input[name=channel]:checked')].map((c) => Number(c.value));
+  body.channels =
+    mode === 'all'
+      ? null
+      : mode === 'none'
+        ? []
+        : [...form.querySelectorAll('input[name=channel]:checked')].map((c) => Number(c.value));
   const s = {};
   const box = form.querySelector(`.kind-fields[data-kind="${k}"]`);
   box.querySelectorAll('[name]').forEach((i) => {
     const name = i.name;
-    if (!name.startsWith(k + '.') || /\.\d+\./.test(name) || name.startsWith('http.auth.') || name.startsWith('http.expect_header.')) return;
+    if (
+      !name.startsWith(k + '.') ||
+      /\.\d+\./.test(name) ||
+      name.startsWith('http.auth.') ||
+      name.startsWith('http.expect_header.')
+    )
+      return;
     const v = value(name);
     if (v === null && i.tagName === 'SELECT') return;
     s[name.slice(k.length + 1)] = v;
@@ -219,9 +288,12 @@ function collect() {
       return rule;
     });
     const type = value('http.auth.type');
-    s.auth = type === 'basic'
-      ? { type, username: value('http.auth.username') || '', password: input('http.auth.password').value }
-      : type === 'bearer' ? { type, token: input('http.auth.token').value } : null;
+    s.auth =
+      type === 'basic'
+        ? { type, username: value('http.auth.username') || '', password: input('http.auth.password').value }
+        : type === 'bearer'
+          ? { type, token: input('http.auth.token').value }
+          : null;
     const hn = value('http.expect_header.name');
     s.expect_header = hn ? { name: hn, contains: value('http.expect_header.contains') || '' } : null;
   }
@@ -313,5 +385,8 @@ async function start() {
 }
 
 start().catch((err) => {
-  $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such monitor: it may have been deleted.' : 'The monitor could not be loaded: ' + err.message;
+  $('loading').textContent =
+    err instanceof ApiFailure && err.status === 404
+      ? 'There is no such monitor: it may have been deleted.'
+      : 'The monitor could not be loaded: ' + err.message;
 });

@@ -26,11 +26,18 @@ export function sparkPaths(points) {
   const back = (1 - w).toFixed(1);
   list.forEach((p, i) => {
     const kind = p.worst === 'down' ? 'down' : p.worst === 'slow' ? 'slow' : p.worst === 'up' ? 'up' : 'none';
-    const h = kind === 'none' ? 2 : p.worst === 'down' && !p.avg_ms ? SPARK_H : Math.max(3, Math.round(((p.avg_ms || 0) / max) * SPARK_H));
+    const h =
+      kind === 'none'
+        ? 2
+        : p.worst === 'down' && !p.avg_ms
+          ? SPARK_H
+          : Math.max(3, Math.round(((p.avg_ms || 0) / max) * SPARK_H));
     const x = (24 - list.length + i) * w;
     paths[kind] += `M${x.toFixed(1)} ${SPARK_H - h}h${right}v${h}h${back}z`;
   });
-  return SPARK_KINDS.filter((k) => paths[k]).map((k) => `<path class="b-${k}" d="${paths[k]}"></path>`).join('');
+  return SPARK_KINDS.filter((k) => paths[k])
+    .map((k) => `<path class="b-${k}" d="${paths[k]}"></path>`)
+    .join('');
 }
 
 /** What the spark says to a screen reader. */
@@ -62,7 +69,8 @@ export function rowHtml(m, link) {
   const f = rowFacts(m);
   const points = m.stats && m.stats.spark;
   const title = link ? `<a href="${esc(link)}">${esc(m.name)}</a>` : `<strong>${esc(m.name)}</strong>`;
-  return `<div class="mon" data-id="${esc(m.id)}">` +
+  return (
+    `<div class="mon" data-id="${esc(m.id)}">` +
     `<input class="pick" type="checkbox" value="${esc(m.id)}" aria-label="${esc('Select ' + m.name)}">` +
     `<span class="status ${f.status}">${esc(f.word)}</span>` +
     `<span class="name">${title}<span class="target" title="${esc(m.target ?? '')}">${esc(m.target ?? '')}</span></span>` +
@@ -71,7 +79,8 @@ export function rowHtml(m, link) {
     `<span class="num u24">${esc(f.u24)}<small>24 h</small></span>` +
     `<span class="num u30">${esc(f.u30)}<small>30 d</small></span>` +
     `<span class="err"${f.err ? '' : ' hidden'}>${esc(f.err)}</span>` +
-    '</div>';
+    '</div>'
+  );
 }
 
 /** Rows of these monitors, by id, from one parse. `linkOf(m)`: the monitor's page, or null. */

@@ -13,17 +13,61 @@ import { heartbeatPanel } from './heartbeat.js';
 import { addCheck, drawChecksHead, initChecks, loadChecks } from './monitor-checks.js';
 import { openStream, showLive } from './stream.js';
 
-const $ = pageIds([
-  'action-error', 'cal-total', 'calendar', 'chart', 'chart-legend', 'chart-section', 'check-now',
-  'check-result', 'cr-body',
-  'crumb-group', 'delete', 'delete-dialog', 'delete-form', 'edit', 'facts', 'hb-panel', 'hb-title',
-  'heartbeat-new', 'heartbeat-shown', 'live', 'loading', 'm-incidents', 'm-kind', 'm-name', 'm-target',
-  'monitor', 'mute-cancel', 'mute-open', 'mute-panel', 'mute-until', 'pause', 'ranges', 'unmute',
-], 'monitor.js');
+const $ = pageIds(
+  [
+    'action-error',
+    'cal-total',
+    'calendar',
+    'chart',
+    'chart-legend',
+    'chart-section',
+    'check-now',
+    'check-result',
+    'cr-body',
+    'crumb-group',
+    'delete',
+    'delete-dialog',
+    'delete-form',
+    'edit',
+    'facts',
+    'hb-panel',
+    'hb-title',
+    'heartbeat-new',
+    'heartbeat-shown',
+    'live',
+    'loading',
+    'm-incidents',
+    'm-kind',
+    'm-name',
+    'm-target',
+    'monitor',
+    'mute-cancel',
+    'mute-open',
+    'mute-panel',
+    'mute-until',
+    'pause',
+    'ranges',
+    'unmute',
+  ],
+  'monitor.js',
+);
 const root = $('monitor');
 const id = Number(root.dataset.monitorId);
-const RANGE_MS = { '1h': 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 };
-const KIND_WORDS = { http: 'HTTP', tcp: 'TCP', ping: 'Ping', dns: 'DNS', tls: 'TLS certificate', heartbeat: 'Heartbeat' };
+const RANGE_MS = {
+  '1h': 3600_000,
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+  '90d': 90 * 86_400_000,
+};
+const KIND_WORDS = {
+  http: 'HTTP',
+  tcp: 'TCP',
+  ping: 'Ping',
+  dns: 'DNS',
+  tls: 'TLS certificate',
+  heartbeat: 'Heartbeat',
+};
 
 let m = null;
 let range = '24h';
@@ -81,9 +125,17 @@ function drawFacts() {
   dl.textContent = '';
   const status = el('span');
   status.append(el('span', 'status ' + st.status, STATUS_WORDS[st.status] || st.status));
-  if (st.since) status.append(document.createTextNode(' since ' + when(st.since) + ' (' + duration(Date.now() - Date.parse(st.since)) + ')'));
+  if (st.since)
+    status.append(
+      document.createTextNode(' since ' + when(st.since) + ' (' + duration(Date.now() - Date.parse(st.since)) + ')'),
+    );
   fact(dl, 'Status', status);
-  if (st.failing > 0 && st.status !== 'down') fact(dl, 'Failing', st.failing + ' failed ' + (st.failing === 1 ? 'check' : 'checks') + ' in a row, not yet confirmed');
+  if (st.failing > 0 && st.status !== 'down')
+    fact(
+      dl,
+      'Failing',
+      st.failing + ' failed ' + (st.failing === 1 ? 'check' : 'checks') + ' in a row, not yet confirmed',
+    );
   if (st.error) {
     const e = el('span', 'bad-text', st.error.message);
     e.title = st.error.code;
@@ -92,7 +144,13 @@ function drawFacts() {
   fact(dl, 'Note', st.note);
   if (m.kind === 'heartbeat') fact(dl, 'Last ping', st.last_ok_at ? ago(st.last_ok_at) : 'none yet');
   else {
-    fact(dl, 'Last check', st.last_check_at ? ago(st.last_check_at) + (st.latency_ms !== null ? ', ' + ms(st.latency_ms) : '') : 'not checked yet');
+    fact(
+      dl,
+      'Last check',
+      st.last_check_at
+        ? ago(st.last_check_at) + (st.latency_ms !== null ? ', ' + ms(st.latency_ms) : '')
+        : 'not checked yet',
+    );
     fact(dl, 'Last good check', st.last_ok_at ? ago(st.last_ok_at) : null);
   }
   if (st.cert_expires_at) {
@@ -101,8 +159,13 @@ function drawFacts() {
   }
   if (st.flapping) fact(dl, 'Flapping', 'Yes: it keeps changing between up and down');
   if (st.muted) fact(dl, 'Alerts', m.muted_until ? 'Muted until ' + when(m.muted_until) : 'Muted');
-  fact(dl, 'Uptime', `${pct(m.stats.uptime_24h)} (24 h) · ${pct(m.stats.uptime_7d)} (7 d) · ${pct(m.stats.uptime_30d)} (30 d)`);
-  if (m.stats.p50_ms_24h !== null) fact(dl, 'Latency, 24 h', `${ms(m.stats.p50_ms_24h)} typical, ${ms(m.stats.p95_ms_24h)} at the 95th percentile`);
+  fact(
+    dl,
+    'Uptime',
+    `${pct(m.stats.uptime_24h)} (24 h) · ${pct(m.stats.uptime_7d)} (7 d) · ${pct(m.stats.uptime_30d)} (30 d)`,
+  );
+  if (m.stats.p50_ms_24h !== null)
+    fact(dl, 'Latency, 24 h', `${ms(m.stats.p50_ms_24h)} typical, ${ms(m.stats.p95_ms_24h)} at the 95th percentile`);
   fact(dl, 'Schedule', schedule());
   if (m.kind === 'heartbeat' && st.status === 'up' && st.last_ok_at) {
     fact(dl, 'Next ping due', 'by ' + when(Date.parse(st.last_ok_at) + (m.interval_s + m.heartbeat.grace_s) * 1000));
@@ -146,7 +209,9 @@ $('ranges').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-range]');
   if (!b) return;
   range = b.dataset.range;
-  $('ranges').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+  $('ranges')
+    .querySelectorAll('button')
+    .forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
   loadChart().catch(actionError);
 });
 
@@ -157,10 +222,19 @@ async function loadCalendar() {
   const withData = u.days.filter((d) => d.uptime !== null);
   grid.setAttribute('role', 'img');
   const bad = withData.filter((d) => d.uptime < 99.9).length;
-  grid.setAttribute('aria-label', withData.length ? `${withData.length} days watched, ${bad} of them under 99.9% up` : 'No days with checks yet');
+  grid.setAttribute(
+    'aria-label',
+    withData.length ? `${withData.length} days watched, ${bad} of them under 99.9% up` : 'No days with checks yet',
+  );
   for (const d of u.days) {
-    const cell = el('span', 'day ' + (d.uptime === null ? 'none' : d.uptime >= 99.9 ? 'ok' : d.uptime >= 99 ? 'warn' : 'bad'));
-    cell.title = d.date + ': ' + (d.uptime === null ? 'no checks' : pct(d.uptime) + (d.down_ms ? ', down ' + duration(d.down_ms) : ''));
+    const cell = el(
+      'span',
+      'day ' + (d.uptime === null ? 'none' : d.uptime >= 99.9 ? 'ok' : d.uptime >= 99 ? 'warn' : 'bad'),
+    );
+    cell.title =
+      d.date +
+      ': ' +
+      (d.uptime === null ? 'no checks' : pct(d.uptime) + (d.down_ms ? ', down ' + duration(d.down_ms) : ''));
     grid.appendChild(cell);
   }
   $('cal-total').textContent = u.uptime === null ? '' : pct(u.uptime) + ' up';
@@ -183,7 +257,10 @@ async function loadIncidents() {
     if (i.note) li.appendChild(el('span', 'muted', '“' + i.note + '”'));
     ul.appendChild(li);
   }
-  if (!list.items.length) ul.appendChild(el('li', 'muted', 'No incidents: it has not been down since it was added (or since the history was pruned).'));
+  if (!list.items.length)
+    ul.appendChild(
+      el('li', 'muted', 'No incidents: it has not been down since it was added (or since the history was pruned).'),
+    );
 }
 
 initChecks(actionError);
@@ -202,17 +279,21 @@ function act(button, label, work) {
   }).finally(drawHead);
 }
 
-$('check-now').addEventListener('click', (ev) => act(ev.currentTarget, 'Checking…', async () => {
-  const r = await post(`monitors/${id}/check`);
-  $('cr-body').replaceChildren(resultView(r, m.kind));
-  $('check-result').hidden = false;
-  await Promise.all([loadMonitor(), loadChecks(false)]);
-}));
+$('check-now').addEventListener('click', (ev) =>
+  act(ev.currentTarget, 'Checking…', async () => {
+    const r = await post(`monitors/${id}/check`);
+    $('cr-body').replaceChildren(resultView(r, m.kind));
+    $('check-result').hidden = false;
+    await Promise.all([loadMonitor(), loadChecks(false)]);
+  }),
+);
 
-$('pause').addEventListener('click', (ev) => act(ev.currentTarget, 'Saving…', async () => {
-  await post(`monitors/${id}/${m.state.status === 'paused' ? 'resume' : 'pause'}`);
-  await loadMonitor();
-}));
+$('pause').addEventListener('click', (ev) =>
+  act(ev.currentTarget, 'Saving…', async () => {
+    await post(`monitors/${id}/${m.state.status === 'paused' ? 'resume' : 'pause'}`);
+    await loadMonitor();
+  }),
+);
 
 const mutePanel = $('mute-panel');
 function toggleMute(open) {
@@ -234,21 +315,31 @@ async function mute(body) {
     say(out, errorWords(err));
   }
 }
-mutePanel.querySelectorAll('[data-minutes]').forEach((b) => b.addEventListener('click', () => mute({ minutes: Number(b.dataset.minutes) })));
+mutePanel
+  .querySelectorAll('[data-minutes]')
+  .forEach((b) => b.addEventListener('click', () => mute({ minutes: Number(b.dataset.minutes) })));
 mutePanel.addEventListener('submit', (ev) => {
   ev.preventDefault();
   const v = $('mute-until').value;
   const at = v ? new Date(v) : null;
-  if (!at || isNaN(at)) return say(mutePanel.querySelector('.form-error'), 'Pick the date and time the alerts should start again.');
+  if (!at || isNaN(at))
+    return say(mutePanel.querySelector('.form-error'), 'Pick the date and time the alerts should start again.');
   mute({ until: at.toISOString() });
 });
-$('unmute').addEventListener('click', (ev) => act(ev.currentTarget, 'Saving…', async () => {
-  await post(`monitors/${id}/unmute`);
-  await loadMonitor();
-}));
+$('unmute').addEventListener('click', (ev) =>
+  act(ev.currentTarget, 'Saving…', async () => {
+    await post(`monitors/${id}/unmute`);
+    await loadMonitor();
+  }),
+);
 
 $('heartbeat-new').addEventListener('click', (ev) => {
-  if (!confirm('Make a new heartbeat URL? The current URL stops working at once, so every job that calls it must be changed.')) return;
+  if (
+    !confirm(
+      'Make a new heartbeat URL? The current URL stops working at once, so every job that calls it must be changed.',
+    )
+  )
+    return;
   act(ev.currentTarget, 'Making…', async () => {
     const r = await post(`monitors/${id}/heartbeat-token`);
     $('hb-panel').replaceChildren(heartbeatPanel(r.heartbeat_url, m.interval_s, m.name));
@@ -287,9 +378,19 @@ function reloadSoon(what) {
 function onEvent(name, data) {
   if (!m) return;
   if (name === 'check' && data.monitor_id === id) {
-    m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
+    m.state = Object.assign({}, m.state, {
+      latency_ms: data.latency_ms,
+      last_check_at: new Date(data.at_ms).toISOString(),
+    });
     drawFacts();
-    addCheck({ at: new Date(data.at_ms).toISOString(), at_ms: data.at_ms, outcome: data.outcome, latency_ms: data.latency_ms, status: data.status, error: data.error });
+    addCheck({
+      at: new Date(data.at_ms).toISOString(),
+      at_ms: data.at_ms,
+      outcome: data.outcome,
+      latency_ms: data.latency_ms,
+      status: data.status,
+      error: data.error,
+    });
   } else if (name === 'state' && data.monitor_id === id) {
     m.state = data.state;
     drawHead();
@@ -314,8 +415,16 @@ loadMonitor()
   .then(() => {
     $('loading').hidden = true;
     root.hidden = false;
-    return Promise.all([m.kind === 'heartbeat' ? null : loadChart(), loadCalendar(), loadIncidents(), loadChecks(false)]);
+    return Promise.all([
+      m.kind === 'heartbeat' ? null : loadChart(),
+      loadCalendar(),
+      loadIncidents(),
+      loadChecks(false),
+    ]);
   })
   .catch((err) => {
-    $('loading').textContent = err instanceof ApiFailure && err.status === 404 ? 'There is no such monitor: it may have been deleted.' : 'The monitor could not be loaded: ' + errorWords(err);
+    $('loading').textContent =
+      err instanceof ApiFailure && err.status === 404
+        ? 'There is no such monitor: it may have been deleted.'
+        : 'The monitor could not be loaded: ' + errorWords(err);
   });

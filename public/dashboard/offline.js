@@ -18,7 +18,10 @@ export function waitUntilRetry() {
   const wait = Math.min(30, 2 ** Math.min(failures - 1, 5));
   let left = wait;
   const text = () => {
-    $('offline-text').textContent = 'Farsight cannot be reached: the network or the service is down. Trying again in ' + left + ' s; nothing you typed is lost.';
+    $('offline-text').textContent =
+      'Farsight cannot be reached: the network or the service is down. Trying again in ' +
+      left +
+      ' s; nothing you typed is lost.';
   };
   text();
   banner.hidden = false;

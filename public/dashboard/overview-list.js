@@ -8,9 +8,23 @@ import { groupsOf, isFiltered, queryOf, readQuery, shownMonitors } from './overv
 import { drawSelection } from './overview-selection.js';
 import { filters, monitorLink, monitors, rows, view } from './overview-state.js';
 
-const $ = pageIds([
-  'clear-filters', 'empty', 'f-group', 'f-kind', 'f-q', 'f-sort', 'f-status', 'f-tag', 'filters', 'list', 'monitors', 'shown',
-], 'overview-list.js');
+const $ = pageIds(
+  [
+    'clear-filters',
+    'empty',
+    'f-group',
+    'f-kind',
+    'f-q',
+    'f-sort',
+    'f-status',
+    'f-tag',
+    'filters',
+    'list',
+    'monitors',
+    'shown',
+  ],
+  'overview-list.js',
+);
 
 function fillSelect(select, values, current) {
   const keep = select.value || current;
@@ -69,7 +83,15 @@ export function drawList() {
     section.appendChild(h);
     const head = el('div', 'mon-head');
     head.setAttribute('aria-hidden', 'true');
-    head.append(el('span'), el('span', null, 'Status'), el('span', null, 'Monitor'), el('span', null, 'Latency, 24 h'), el('span', 'num', 'Latest'), el('span', 'num', 'Up 24 h'), el('span', 'num', 'Up 30 d'));
+    head.append(
+      el('span'),
+      el('span', null, 'Status'),
+      el('span', null, 'Monitor'),
+      el('span', null, 'Latency, 24 h'),
+      el('span', 'num', 'Latest'),
+      el('span', 'num', 'Up 24 h'),
+      el('span', 'num', 'Up 30 d'),
+    );
     section.appendChild(head);
     for (const m of list) places.push([section, m.id]);
     frag.appendChild(section);
@@ -81,7 +103,9 @@ export function drawList() {
   drawGroupHeads();
   const filtered = isFiltered(filters);
   const plural = (n) => n + (n === 1 ? ' monitor' : ' monitors');
-  $('shown').textContent = filtered ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}` : plural(monitors.size);
+  $('shown').textContent = filtered
+    ? `${shown.length} of ${plural(monitors.size)} ${shown.length === 1 ? 'matches' : 'match'}`
+    : plural(monitors.size);
   $('clear-filters').hidden = !filtered;
   if (shown.length === 0) listEl.appendChild(el('p', 'card-section', 'No monitor matches these filters.'));
   placeRows(places, 0, ++drawNo);
@@ -143,10 +167,13 @@ $('filters').addEventListener('input', (ev) => {
   filters[name] = ev.target.value.trim();
   clearTimeout(searchTimer);
   // Typing waits a moment; a choice applies at once.
-  searchTimer = setTimeout(() => {
-    writeFilters();
-    drawList();
-  }, name === 'q' ? 120 : 0);
+  searchTimer = setTimeout(
+    () => {
+      writeFilters();
+      drawList();
+    },
+    name === 'q' ? 120 : 0,
+  );
 });
 $('filters').addEventListener('submit', (ev) => ev.preventDefault());
 $('clear-filters').addEventListener('click', () => {

@@ -90,7 +90,10 @@ function apply(name, data) {
       const m = monitors.get(data.monitor_id);
       if (!m) return;
       if (figuresMoved(m, data)) refetchSoon(m.id);
-      m.state = Object.assign({}, m.state, { latency_ms: data.latency_ms, last_check_at: new Date(data.at_ms).toISOString() });
+      m.state = Object.assign({}, m.state, {
+        latency_ms: data.latency_ms,
+        last_check_at: new Date(data.at_ms).toISOString(),
+      });
       if (data.outcome === 'down' && data.error) m.state.error = data.error;
       pending.set(m.id, true);
       schedule();

@@ -61,9 +61,20 @@ $('bulk').addEventListener('click', async (ev) => {
   const action = BULK[b.dataset.bulk];
   const ids = [...selected];
   if (ids.length === 0) return;
-  if (b.dataset.bulk === 'delete' && !confirm('Delete ' + ids.length + (ids.length === 1 ? ' monitor' : ' monitors') + ' with their history? This cannot be undone.')) return;
+  if (
+    b.dataset.bulk === 'delete' &&
+    !confirm(
+      'Delete ' +
+        ids.length +
+        (ids.length === 1 ? ' monitor' : ' monitors') +
+        ' with their history? This cannot be undone.',
+    )
+  )
+    return;
   const buttons = $('bulk').querySelectorAll('button');
-  buttons.forEach((x) => { x.disabled = true; });
+  buttons.forEach((x) => {
+    x.disabled = true;
+  });
   const failed = [];
   let done = 0;
   const one = async (id) => {
@@ -85,10 +96,21 @@ $('bulk').addEventListener('click', async (ev) => {
   const first = await one(ids[0]);
   // A sign-in or step-up the owner turned down is not asked again for each of the others.
   let next = first && (first.code === 'step_up' || first.code === 'sign_in') ? ids.length : 1;
-  const worker = async () => { while (next < ids.length) await one(ids[next++]); };
+  const worker = async () => {
+    while (next < ids.length) await one(ids[next++]);
+  };
   await Promise.all(Array.from({ length: Math.min(BULK_AT_ONCE, ids.length - 1) }, worker));
-  buttons.forEach((x) => { x.disabled = false; });
+  buttons.forEach((x) => {
+    x.disabled = false;
+  });
   const left = ids.length - done;
-  say($('bulk-result'), left ? 'Stopped: ' + failed.join('; ') : failed.length ? 'Done, except ' + failed.length + ': ' + failed.join('; ') : 'Done: ' + ids.length + (ids.length === 1 ? ' monitor.' : ' monitors.'));
+  say(
+    $('bulk-result'),
+    left
+      ? 'Stopped: ' + failed.join('; ')
+      : failed.length
+        ? 'Done, except ' + failed.length + ': ' + failed.join('; ')
+        : 'Done: ' + ids.length + (ids.length === 1 ? ' monitor.' : ' monitors.'),
+  );
   drawSelection();
 });

@@ -41,8 +41,10 @@ export function drawBlind() {
   const banner = $('blind');
   banner.hidden = !(b && b.active);
   if (b && b.active) {
-    banner.textContent = 'Farsight cannot reach the outside world since ' + when(b.since) +
-      ': checks that fail now are not counted and no monitor goes down, because the problem is most likely this server\'s own connection.';
+    banner.textContent =
+      'Farsight cannot reach the outside world since ' +
+      when(b.since) +
+      ": checks that fail now are not counted and no monitor goes down, because the problem is most likely this server's own connection.";
   }
 }
 

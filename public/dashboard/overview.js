@@ -16,10 +16,18 @@ const $ = pageIds(['loading'], 'overview.js');
 
 /** Reads the monitors, the summary and the open incidents, and draws the page from them. */
 async function loadAll() {
-  const [list, sum, incidents] = await Promise.all([getAll('monitors'), get('summary'), get('incidents?state=open&limit=100')]);
+  const [list, sum, incidents] = await Promise.all([
+    getAll('monitors'),
+    get('summary'),
+    get('incidents?state=open&limit=100'),
+  ]);
   monitors.clear();
   for (const m of list) monitors.set(m.id, m);
-  for (const [id, row] of rows) if (!monitors.has(id)) { row.remove(); rows.delete(id); }
+  for (const [id, row] of rows)
+    if (!monitors.has(id)) {
+      row.remove();
+      rows.delete(id);
+    }
   for (const m of list) {
     const row = rows.get(m.id);
     if (row) {

@@ -10,11 +10,25 @@ import { getPasskey, passkeySupport } from '../shared/passkeys.js';
 import { idempotencyKey, request } from './request.js';
 
 // The dialogs are the shell's (views/dashboard/app.hbs), on every page.
-const $ = pageIds([
-  'su-dialog', 'su-passkey', 'su-or', 'su-password', 'su-code',
-  'signed-out-dialog', 'signed-out-password-step', 'signed-out-code-step', 'signed-out-email', 'signed-out-password',
-  'signed-out-code', 'signed-out-passkey', 'signed-out-or', 'signed-out-retry',
-], 'reauth.js');
+const $ = pageIds(
+  [
+    'su-dialog',
+    'su-passkey',
+    'su-or',
+    'su-password',
+    'su-code',
+    'signed-out-dialog',
+    'signed-out-password-step',
+    'signed-out-code-step',
+    'signed-out-email',
+    'signed-out-password',
+    'signed-out-code',
+    'signed-out-passkey',
+    'signed-out-or',
+    'signed-out-retry',
+  ],
+  'reauth.js',
+);
 
 /** A request that never opens a dialog (the dialogs' own); a POST with its Idempotency-Key like any other. */
 const quiet = (method, path, body) => request(method, path, body, method === 'POST' ? { key: idempotencyKey() } : {});
@@ -48,7 +62,9 @@ function dialog(id, setup) {
       resolve(ok);
     };
     d.onclose = () => finish(false);
-    d.querySelectorAll('[data-close]').forEach((b) => { b.onclick = () => finish(false); });
+    d.querySelectorAll('[data-close]').forEach((b) => {
+      b.onclick = () => finish(false);
+    });
     setup(form, out, finish);
     if (!d.open) d.showModal();
   });
@@ -68,22 +84,24 @@ export function stepUp() {
       pk.hidden = !ok;
       $('su-or').hidden = !ok;
     });
-    pk.onclick = () => busy(pk, 'Waiting for your passkey…', async () => {
-      say(out, null);
-      try {
-        const options = await quiet('POST', 'auth/step-up/passkey/options', {});
-        const credential = await getPasskey(options.public_key);
-        await quiet('POST', 'auth/step-up/passkey/verify', { challenge_id: options.challenge_id, credential });
-        finish(true);
-      } catch (err) {
-        say(out, errorWords(err, sentence(err.message)));
-      }
-    });
+    pk.onclick = () =>
+      busy(pk, 'Waiting for your passkey…', async () => {
+        say(out, null);
+        try {
+          const options = await quiet('POST', 'auth/step-up/passkey/options', {});
+          const credential = await getPasskey(options.public_key);
+          await quiet('POST', 'auth/step-up/passkey/verify', { challenge_id: options.challenge_id, credential });
+          finish(true);
+        } catch (err) {
+          say(out, errorWords(err, sentence(err.message)));
+        }
+      });
     form.onsubmit = (ev) => {
       ev.preventDefault();
       const password = $('su-password').value;
       const code = $('su-code').value.replace(/\s+/g, '');
-      if (!password || !/^\d{6}$/.test(code)) return say(out, 'Enter your password and the 6 digits your authenticator app shows.');
+      if (!password || !/^\d{6}$/.test(code))
+        return say(out, 'Enter your password and the 6 digits your authenticator app shows.');
       busy(form.querySelector('button[type=submit]'), 'Checking…', async () => {
         try {
           await quiet('POST', 'auth/step-up/password', { password, code });
@@ -94,7 +112,9 @@ export function stepUp() {
       });
     };
     setTimeout(() => (pk.hidden ? $('su-password') : pk).focus(), 0);
-  }).finally(() => { stepUpOpen = null; });
+  }).finally(() => {
+    stepUpOpen = null;
+  });
   return stepUpOpen;
 }
 
@@ -112,23 +132,29 @@ export function signInAgain() {
     const support = passkeySupport();
     pk.hidden = !support.ok;
     $('signed-out-or').hidden = !support.ok;
-    pk.onclick = () => busy(pk, 'Waiting for your passkey…', async () => {
-      say(out, null);
-      try {
-        const options = await quiet('POST', 'auth/passkey/options', {});
-        const credential = await getPasskey(options.public_key);
-        await quiet('POST', 'auth/passkey/verify', { challenge_id: options.challenge_id, credential });
-        finish(true);
-      } catch (err) {
-        say(out, errorWords(err, sentence(err.message)));
-      }
-    });
+    pk.onclick = () =>
+      busy(pk, 'Waiting for your passkey…', async () => {
+        say(out, null);
+        try {
+          const options = await quiet('POST', 'auth/passkey/options', {});
+          const credential = await getPasskey(options.public_key);
+          await quiet('POST', 'auth/passkey/verify', { challenge_id: options.challenge_id, credential });
+          finish(true);
+        } catch (err) {
+          say(out, errorWords(err, sentence(err.message)));
+        }
+      });
     $('signed-out-retry').onclick = async () => {
       try {
         await quiet('GET', 'me');
         finish(true);
       } catch (err) {
-        say(out, err instanceof ApiFailure && err.code === 'sign_in' ? 'Still signed out: sign in in the other tab first.' : errorWords(err));
+        say(
+          out,
+          err instanceof ApiFailure && err.code === 'sign_in'
+            ? 'Still signed out: sign in in the other tab first.'
+            : errorWords(err),
+        );
       }
     };
     form.onsubmit = (ev) => {
@@ -161,6 +187,8 @@ export function signInAgain() {
         }
       });
     };
-  }).finally(() => { signInOpen = null; });
+  }).finally(() => {
+    signInOpen = null;
+  });
   return signInOpen;
 }

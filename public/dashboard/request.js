@@ -72,16 +72,25 @@ export async function tracked(work) {
 
 /** Resolves once the page has loaded and no request has been in flight for `quietMs`. */
 export function afterFirstLoad(quietMs = 1000) {
-  const loaded = document.readyState === 'complete' ? Promise.resolve() : new Promise((r) => window.addEventListener('load', r, { once: true }));
-  return loaded.then(() => new Promise((resolve) => {
-    const attempt = () => {
-      idleWaiters.delete(attempt);
-      if (inFlight > 0) {
-        idleWaiters.add(attempt);
-        return;
-      }
-      setTimeout(() => (inFlight === 0 && performance.now() - lastDone >= quietMs ? resolve() : attempt()), quietMs);
-    };
-    attempt();
-  }));
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise((r) => window.addEventListener('load', r, { once: true }));
+  return loaded.then(
+    () =>
+      new Promise((resolve) => {
+        const attempt = () => {
+          idleWaiters.delete(attempt);
+          if (inFlight > 0) {
+            idleWaiters.add(attempt);
+            return;
+          }
+          setTimeout(
+            () => (inFlight === 0 && performance.now() - lastDone >= quietMs ? resolve() : attempt()),
+            quietMs,
+          );
+        };
+        attempt();
+      }),
+  );
 }

@@ -65,7 +65,9 @@ export function renamed(name, list, index) {
 export function renumber(form, list) {
   const box = form.querySelector(`[data-list="${list}"]`);
   [...box.children].forEach((row, i) => {
-    row.querySelectorAll('[name]').forEach((inp) => { inp.name = renamed(inp.name, list, i); });
+    row.querySelectorAll('[name]').forEach((inp) => {
+      inp.name = renamed(inp.name, list, i);
+    });
   });
 }
 

@@ -10,13 +10,45 @@ import { clearErrors, fieldErrors } from './field-errors.js';
 import { createPasskey, explainNoPasskeys, passkeySupport } from '../shared/passkeys.js';
 import { el, when } from './format.js';
 
-const $ = pageIds([
-  'blocked', 'loading', 'page-error', 'passkeys', 'pk-add', 'pk-add-cancel', 'pk-add-open', 'pk-label',
-  'pk-unavailable', 'pw-form', 'rc-codes', 'rc-new', 'rc-shown', 'rc-state', 'security', 'sessions',
-  'ss-others', 'totp-cancel', 'totp-code', 'totp-done', 'totp-form', 'totp-open', 'totp-qr',
-  'totp-secret', 'totp-state', 'you',
-], 'security.js');
-const METHOD = { passkey: 'a passkey', password: 'password and authenticator code', recovery: 'password and a recovery code', setup: 'the first-run setup link', enroll: 'an enrolment link', reset: 'a password reset' };
+const $ = pageIds(
+  [
+    'blocked',
+    'loading',
+    'page-error',
+    'passkeys',
+    'pk-add',
+    'pk-add-cancel',
+    'pk-add-open',
+    'pk-label',
+    'pk-unavailable',
+    'pw-form',
+    'rc-codes',
+    'rc-new',
+    'rc-shown',
+    'rc-state',
+    'security',
+    'sessions',
+    'ss-others',
+    'totp-cancel',
+    'totp-code',
+    'totp-done',
+    'totp-form',
+    'totp-open',
+    'totp-qr',
+    'totp-secret',
+    'totp-state',
+    'you',
+  ],
+  'security.js',
+);
+const METHOD = {
+  passkey: 'a passkey',
+  password: 'password and authenticator code',
+  recovery: 'password and a recovery code',
+  setup: 'the first-run setup link',
+  enroll: 'an enrolment link',
+  reset: 'a password reset',
+};
 const pageError = (err) => say($('page-error'), err ? errorWords(err) : null);
 
 function fact(dl, term, value) {
@@ -38,8 +70,16 @@ async function loadMe() {
   const dl = $('you');
   dl.textContent = '';
   fact(dl, 'Email', me.email);
-  fact(dl, 'This session', 'Signed in with ' + (METHOD[me.session.method] || me.session.method) + ', ' + when(me.session.created_at));
-  fact(dl, 'Confirmed until', me.session.fresh_until ? when(me.session.fresh_until) : 'needs a confirmation for security changes');
+  fact(
+    dl,
+    'This session',
+    'Signed in with ' + (METHOD[me.session.method] || me.session.method) + ', ' + when(me.session.created_at),
+  );
+  fact(
+    dl,
+    'Confirmed until',
+    me.session.fresh_until ? when(me.session.fresh_until) : 'needs a confirmation for security changes',
+  );
   $('totp-state').textContent = me.totp ? 'An authenticator app is set up.' : 'No authenticator app is set up.';
   $('rc-state').textContent = me.recovery_codes_left + ' of 10 recovery codes left.';
 }
@@ -59,7 +99,11 @@ async function loadPasskeys() {
   for (const p of items) {
     const li = el('li');
     const label = el('strong', null, p.label);
-    const meta = el('span', 'muted', 'Added ' + when(p.created_at) + ' · ' + (p.last_used_at ? 'last used ' + when(p.last_used_at) : 'not used yet'));
+    const meta = el(
+      'span',
+      'muted',
+      'Added ' + when(p.created_at) + ' · ' + (p.last_used_at ? 'last used ' + when(p.last_used_at) : 'not used yet'),
+    );
     const bar = el('span', 'row-actions');
     bar.append(
       smallButton('Rename', 'Rename ' + p.label, '', () => rename(li, p)),
@@ -80,7 +124,14 @@ async function loadPasskeys() {
     li.append(text, bar);
     ul.appendChild(li);
   }
-  if (!items.length) ul.appendChild(el('li', 'muted', 'No passkey yet. A passkey signs you in with this device\'s fingerprint, face or screen lock, with no password or code.'));
+  if (!items.length)
+    ul.appendChild(
+      el(
+        'li',
+        'muted',
+        "No passkey yet. A passkey signs you in with this device's fingerprint, face or screen lock, with no password or code.",
+      ),
+    );
 }
 
 function rename(li, p) {
@@ -117,7 +168,9 @@ $('pk-add-open').addEventListener('click', () => {
   $('pk-add').hidden = false;
   $('pk-label').focus();
 });
-$('pk-add-cancel').addEventListener('click', () => { $('pk-add').hidden = true; });
+$('pk-add-cancel').addEventListener('click', () => {
+  $('pk-add').hidden = true;
+});
 $('pk-add').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const form = ev.currentTarget;
@@ -127,7 +180,10 @@ $('pk-add').addEventListener('submit', (ev) => {
       const options = await post('me/passkeys/options');
       const credential = await createPasskey(options.public_key);
       const label = $('pk-label').value.trim();
-      await post('me/passkeys/verify', Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}));
+      await post(
+        'me/passkeys/verify',
+        Object.assign({ challenge_id: options.challenge_id, credential }, label ? { label } : {}),
+      );
       form.reset();
       form.hidden = true;
       await Promise.all([loadPasskeys(), loadMe()]);
@@ -148,7 +204,11 @@ $('pw-form').addEventListener('submit', async (ev) => {
   try {
     const r = await post('me/password', { current: form.elements.current.value, new: form.elements.new.value });
     form.reset();
-    ok.textContent = 'The password is changed.' + (r.signed_out ? ' ' + r.signed_out + ' other ' + (r.signed_out === 1 ? 'session was' : 'sessions were') + ' signed out.' : '');
+    ok.textContent =
+      'The password is changed.' +
+      (r.signed_out
+        ? ' ' + r.signed_out + ' other ' + (r.signed_out === 1 ? 'session was' : 'sessions were') + ' signed out.'
+        : '');
     ok.hidden = false;
     await loadSessions();
   } catch (err) {
@@ -188,7 +248,11 @@ $('totp-form').addEventListener('submit', async (ev) => {
     form.reset();
     form.hidden = true;
     $('totp-open').hidden = false;
-    $('totp-done').textContent = 'The new authenticator is in use.' + (r.signed_out ? ' ' + r.signed_out + ' other ' + (r.signed_out === 1 ? 'session was' : 'sessions were') + ' signed out.' : '');
+    $('totp-done').textContent =
+      'The new authenticator is in use.' +
+      (r.signed_out
+        ? ' ' + r.signed_out + ' other ' + (r.signed_out === 1 ? 'session was' : 'sessions were') + ' signed out.'
+        : '');
     $('totp-done').hidden = false;
     await Promise.all([loadMe(), loadSessions()]);
   } catch (err) {
@@ -222,20 +286,41 @@ async function loadSessions() {
     const li = el('li');
     const text = el('span', 'item-text');
     const title = el('strong', null, (ss.device || 'Unknown browser') + (ss.ip ? ' · ' + ss.ip : ''));
-    text.append(title, el('span', 'muted', 'Signed in with ' + (METHOD[ss.method] || ss.method) + ' ' + when(ss.created_at) + ' · last seen ' + when(ss.seen_at) + ' · ends ' + when(ss.expires_at)));
+    text.append(
+      title,
+      el(
+        'span',
+        'muted',
+        'Signed in with ' +
+          (METHOD[ss.method] || ss.method) +
+          ' ' +
+          when(ss.created_at) +
+          ' · last seen ' +
+          when(ss.seen_at) +
+          ' · ends ' +
+          when(ss.expires_at),
+      ),
+    );
     li.appendChild(text);
     if (ss.current) li.appendChild(el('span', 'tag-ack', 'this browser'));
     else {
-      li.appendChild(smallButton('Sign out', 'Sign out ' + (ss.device || 'the session') + ' ' + (ss.ip || ''), 'danger', async (b) => {
-        b.disabled = true;
-        try {
-          await del('me/sessions/' + ss.id);
-          await loadSessions();
-        } catch (err) {
-          b.disabled = false;
-          pageError(err);
-        }
-      }));
+      li.appendChild(
+        smallButton(
+          'Sign out',
+          'Sign out ' + (ss.device || 'the session') + ' ' + (ss.ip || ''),
+          'danger',
+          async (b) => {
+            b.disabled = true;
+            try {
+              await del('me/sessions/' + ss.id);
+              await loadSessions();
+            } catch (err) {
+              b.disabled = false;
+              pageError(err);
+            }
+          },
+        ),
+      );
     }
     ul.appendChild(li);
   }
@@ -262,25 +347,44 @@ async function loadBlocked() {
   for (const b of items) {
     const li = el('li');
     const text = el('span', 'item-text');
-    text.append(el('strong', null, b.ip), el('span', 'muted', 'Blocked ' + when(b.blocked_at) + ' until ' + when(b.blocked_until) + ' after ' + b.failures + ' failed attempts' + (b.reason === 'repeated' ? ' (a third block in a day)' : '')));
-    li.append(text, smallButton('Unblock', 'Unblock ' + b.ip, '', async (btn) => {
-      btn.disabled = true;
-      try {
-        await del('me/blocked-ips/' + encodeURIComponent(b.ip));
-        await loadBlocked();
-      } catch (err) {
-        btn.disabled = false;
-        pageError(err);
-      }
-    }));
+    text.append(
+      el('strong', null, b.ip),
+      el(
+        'span',
+        'muted',
+        'Blocked ' +
+          when(b.blocked_at) +
+          ' until ' +
+          when(b.blocked_until) +
+          ' after ' +
+          b.failures +
+          ' failed attempts' +
+          (b.reason === 'repeated' ? ' (a third block in a day)' : ''),
+      ),
+    );
+    li.append(
+      text,
+      smallButton('Unblock', 'Unblock ' + b.ip, '', async (btn) => {
+        btn.disabled = true;
+        try {
+          await del('me/blocked-ips/' + encodeURIComponent(b.ip));
+          await loadBlocked();
+        } catch (err) {
+          btn.disabled = false;
+          pageError(err);
+        }
+      }),
+    );
     ul.appendChild(li);
   }
   if (!items.length) ul.appendChild(el('li', 'muted', 'No address is blocked.'));
 }
 
-Promise.all([loadMe(), loadPasskeys(), loadSessions(), loadBlocked()]).then(() => {
-  $('loading').hidden = true;
-  $('security').hidden = false;
-}).catch((err) => {
-  $('loading').textContent = 'This page could not be loaded: ' + errorWords(err);
-});
+Promise.all([loadMe(), loadPasskeys(), loadSessions(), loadBlocked()])
+  .then(() => {
+    $('loading').hidden = true;
+    $('security').hidden = false;
+  })
+  .catch((err) => {
+    $('loading').textContent = 'This page could not be loaded: ' + errorWords(err);
+  });

@@ -10,9 +10,7 @@ import { clearErrors, fieldErrors } from './field-errors.js';
 import { el } from './format.js';
 import './transfer.js';
 
-const $ = pageIds([
-  'loading', 'readonly', 's-tz', 's-tz-hint', 'saved', 'settings-form',
-], 'settings.js');
+const $ = pageIds(['loading', 'readonly', 's-tz', 's-tz-hint', 'saved', 'settings-form'], 'settings.js');
 const form = $('settings-form');
 let current = null;
 
@@ -25,7 +23,8 @@ function offsetWords(min) {
 const tz = $('s-tz');
 for (let m = -720; m <= 840; m += 15) tz.appendChild(new Option(offsetWords(m), String(m)));
 const here = -new Date().getTimezoneOffset();
-$('s-tz-hint').textContent = 'Uptime days, daily bars and the email cap\'s day follow it. This browser is at ' + offsetWords(here) + ' now.';
+$('s-tz-hint').textContent =
+  "Uptime days, daily bars and the email cap's day follow it. This browser is at " + offsetWords(here) + ' now.';
 
 const get_ = (obj, path) => path.split('.').reduce((o, k) => (o === null || o === undefined ? undefined : o[k]), obj);
 
@@ -45,7 +44,12 @@ function fill(s) {
   };
   fact('Owner', s.owner_email || '–');
   fact('Public address', s.public_url + ' (FARSIGHT_PUBLIC_URL)');
-  fact('Mail', s.email.configured ? s.email.providers.join(', ') + ', from ' + s.email.from : 'No mail provider (FARSIGHT_SMTP): email channels cannot send');
+  fact(
+    'Mail',
+    s.email.configured
+      ? s.email.providers.join(', ') + ', from ' + s.email.from
+      : 'No mail provider (FARSIGHT_SMTP): email channels cannot send',
+  );
   fact('Sent today', String(s.email.sent_today) + ' of ' + s.email.daily_cap);
 }
 
@@ -55,7 +59,14 @@ form.addEventListener('submit', async (ev) => {
   $('saved').hidden = true;
   const body = {};
   form.querySelectorAll('[name]').forEach((i) => {
-    const v = i.type === 'checkbox' ? i.checked : i.value.trim() === '' ? null : /^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : i.value.trim();
+    const v =
+      i.type === 'checkbox'
+        ? i.checked
+        : i.value.trim() === ''
+          ? null
+          : /^-?\d+$/.test(i.value.trim())
+            ? Number(i.value.trim())
+            : i.value.trim();
     if (v === get_(current, i.name)) return;
     const path = i.name.split('.');
     let o = body;
@@ -75,8 +86,12 @@ form.addEventListener('submit', async (ev) => {
   }
 });
 
-get('settings').then((s) => {
-  fill(s);
-  $('loading').hidden = true;
-  form.hidden = false;
-}).catch((err) => { $('loading').textContent = 'The settings could not be loaded: ' + errorWords(err); });
+get('settings')
+  .then((s) => {
+    fill(s);
+    $('loading').hidden = true;
+    form.hidden = false;
+  })
+  .catch((err) => {
+    $('loading').textContent = 'The settings could not be loaded: ' + errorWords(err);
+  });

@@ -3,12 +3,22 @@
 // from the list setup.js fills; they never leave the page except to the clipboard or the file.
 (function () {
   'use strict';
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
 
   function codesText() {
-    var codes = Array.prototype.map.call($('codes').children, function (li) { return li.textContent; });
-    return 'Farsight recovery codes for ' + location.host + '\n' +
-      'Each code signs you in once if you lose your authenticator.\n\n' + codes.join('\n') + '\n';
+    var codes = Array.prototype.map.call($('codes').children, function (li) {
+      return li.textContent;
+    });
+    return (
+      'Farsight recovery codes for ' +
+      location.host +
+      '\n' +
+      'Each code signs you in once if you lose your authenticator.\n\n' +
+      codes.join('\n') +
+      '\n'
+    );
   }
 
   function say(text) {
@@ -16,10 +26,15 @@
   }
 
   $('codes-copy').addEventListener('click', function () {
-    if (!navigator.clipboard) return say('This browser cannot copy from the page here: select the codes and copy them by hand.');
+    if (!navigator.clipboard)
+      return say('This browser cannot copy from the page here: select the codes and copy them by hand.');
     navigator.clipboard.writeText(codesText()).then(
-      function () { say('Copied the 10 codes.'); },
-      function () { say('The codes could not be copied: select them and copy them by hand.'); }
+      function () {
+        say('Copied the 10 codes.');
+      },
+      function () {
+        say('The codes could not be copied: select them and copy them by hand.');
+      },
     );
   });
 
@@ -31,7 +46,9 @@
     document.body.appendChild(a);
     a.click();
     a.remove();
-    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    setTimeout(function () {
+      URL.revokeObjectURL(url);
+    }, 1000);
     say('Downloaded farsight-recovery-codes.txt: keep it somewhere safe, away from this computer if you can.');
   });
 })();

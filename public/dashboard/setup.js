@@ -4,14 +4,20 @@
   'use strict';
   var token = decodeURIComponent(location.pathname.split('/').pop() || '');
   var api = '/api/v1/auth/setup/' + encodeURIComponent(token);
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
 
   function show(id) {
-    ['checking', 'invalid', 'setup-form', 'done'].forEach(function (x) { $(x).hidden = x !== id; });
+    ['checking', 'invalid', 'setup-form', 'done'].forEach(function (x) {
+      $(x).hidden = x !== id;
+    });
   }
 
   fetch(api, { credentials: 'same-origin' })
-    .then(function (r) { return r.json(); })
+    .then(function (r) {
+      return r.json();
+    })
     .then(function (info) {
       if (!info.valid) return show('invalid');
       $('expires').textContent = new Date(info.expires_at).toLocaleString();
@@ -21,7 +27,9 @@
       offerPublicUrl();
       show('setup-form');
     })
-    .catch(function () { show('invalid'); });
+    .catch(function () {
+      show('invalid');
+    });
 
   // Rendered only while no public URL is configured; offered only when this page is open elsewhere.
   function offerPublicUrl() {
@@ -39,7 +47,7 @@
     var body = {
       email: form.email.value.trim(),
       password: form.password.value,
-      code: form.code.value.trim()
+      code: form.code.value.trim(),
     };
     var box = $('public-url');
     if (box && !box.hidden && form.save_public_url.checked) body.public_url = location.origin;
@@ -48,13 +56,24 @@
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body)
+      body: JSON.stringify(body),
     })
-      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
+      .then(function (r) {
+        return r.json().then(function (j) {
+          return { ok: r.ok, body: j };
+        });
+      })
       .then(function (res) {
         if (!res.ok) {
           var e = res.body.error || {};
-          err.textContent = (e.fields && e.fields.length ? e.fields.map(function (f) { return f.field + ': ' + f.message; }).join('; ') : e.message) || 'Setup failed.';
+          err.textContent =
+            (e.fields && e.fields.length
+              ? e.fields
+                  .map(function (f) {
+                    return f.field + ': ' + f.message;
+                  })
+                  .join('; ')
+              : e.message) || 'Setup failed.';
           err.hidden = false;
           if (e.code === 'not_found') show('invalid');
           return;
@@ -71,6 +90,8 @@
         err.textContent = 'The server could not be reached. Try again.';
         err.hidden = false;
       })
-      .then(function () { form.querySelector('button').disabled = false; });
+      .then(function () {
+        form.querySelector('button').disabled = false;
+      });
   });
 })();

@@ -28,7 +28,8 @@ document.addEventListener('keydown', (ev) => {
 $('theme-select').addEventListener('change', (ev) => {
   const theme = ev.target.value;
   document.documentElement.dataset.theme = theme;
-  document.cookie = 'farsight_theme=' + theme + '; Path=/; Max-Age=' + (theme === 'auto' ? 0 : 31536000) + '; SameSite=Strict';
+  document.cookie =
+    'farsight_theme=' + theme + '; Path=/; Max-Age=' + (theme === 'auto' ? 0 : 31536000) + '; SameSite=Strict';
 });
 
 $('sign-out').addEventListener('click', async (ev) => {
@@ -47,5 +48,7 @@ localTimes();
 // page has its first answers: installing fetches the whole shell (about fifty files), which on a
 // first visit would otherwise compete with the page's own data.
 if ('serviceWorker' in navigator) {
-  afterFirstLoad().then(() => navigator.serviceWorker.register('/sw.js')).catch(() => undefined);
+  afterFirstLoad()
+    .then(() => navigator.serviceWorker.register('/sw.js'))
+    .catch(() => undefined);
 }

@@ -11,12 +11,36 @@ import { clearErrors, fieldErrors } from './field-errors.js';
 import { el, when } from './format.js';
 import { addRow, clearRows, textField } from './rows.js';
 
-const $ = pageIds([
-  'discard', 'domains', 'editor', 'icon-bg', 'icon-canvas', 'icon-make', 'loading', 'logo-error',
-  'logo-file', 'logo-img', 'logo-none', 'logo-ok', 'logo-remove', 'open-page', 'page-url', 'preview',
-  'pub-list', 'pv-range', 'pv-state', 'saved', 'section-order', 'sections-box', 'server-ips',
-  'sp-accent-pick', 'sp-form',
-], 'status-page.js');
+const $ = pageIds(
+  [
+    'discard',
+    'domains',
+    'editor',
+    'icon-bg',
+    'icon-canvas',
+    'icon-make',
+    'loading',
+    'logo-error',
+    'logo-file',
+    'logo-img',
+    'logo-none',
+    'logo-ok',
+    'logo-remove',
+    'open-page',
+    'page-url',
+    'preview',
+    'pub-list',
+    'pv-range',
+    'pv-state',
+    'saved',
+    'section-order',
+    'sections-box',
+    'server-ips',
+    'sp-accent-pick',
+    'sp-form',
+  ],
+  'status-page.js',
+);
 const form = $('sp-form');
 const LOOK = ['layout', 'theme', 'accent', 'palette', 'font', 'bar_style', 'bar_shape', 'default_range'];
 const FLAGS = ['enabled', 'show_response', 'show_uptime', 'show_summary', 'fold_groups', 'auto_refresh'];
@@ -40,7 +64,9 @@ function fill(page) {
   for (const k of LOOK) form.elements[k].value = page[k];
   $('sp-accent-pick').value = page.accent;
   for (const k of FLAGS) form.elements[k].checked = !!page[k];
-  form.querySelectorAll('input[name=ranges]').forEach((c) => { c.checked = page.ranges.includes(c.value); });
+  form.querySelectorAll('input[name=ranges]').forEach((c) => {
+    c.checked = page.ranges.includes(c.value);
+  });
   form.elements['website.label'].value = page.website ? page.website.label : '';
   form.elements['website.url'].value = page.website ? page.website.url : '';
   clearRows(form, 'links');
@@ -53,7 +79,10 @@ function fill(page) {
   groupOrder = [...(page.group_order || [])];
   const byId = new Map(page.monitors.map((m) => [m.id, m]));
   for (const m of monitors) Object.assign(m, byId.get(m.id) || {});
-  order = monitors.slice().sort((a, b) => (b.public - a.public) || (a.sort - b.sort) || a.name.localeCompare(b.name)).map((m) => m.id);
+  order = monitors
+    .slice()
+    .sort((a, b) => b.public - a.public || a.sort - b.sort || a.name.localeCompare(b.name))
+    .map((m) => m.id);
   loadedOrder = order.slice();
   drawMonitors();
   drawDomains(page);
@@ -80,12 +109,30 @@ function drawMonitors() {
     box.type = 'checkbox';
     box.checked = !!m.public;
     box.name = `monitors.${i}.public`;
-    box.addEventListener('change', () => { m.public = box.checked; li.classList.toggle('off', !box.checked); drawSections(); changed(); });
+    box.addEventListener('change', () => {
+      m.public = box.checked;
+      li.classList.toggle('off', !box.checked);
+      drawSections();
+      changed();
+    });
     check.append(box, document.createTextNode(' ' + m.name));
-    const name = textField(`monitors.${i}.public_name`, 'Public name', m.public_name, { placeholder: m.name, maxlength: '100' });
-    name.querySelector('input').addEventListener('input', (ev) => { m.public_name = ev.target.value.trim() || null; changed(); });
-    const group = textField(`monitors.${i}.public_group`, 'Section', m.public_group, { placeholder: m.group || 'none', maxlength: '60' });
-    group.querySelector('input').addEventListener('input', (ev) => { m.public_group = ev.target.value.trim() || null; drawSections(); changed(); });
+    const name = textField(`monitors.${i}.public_name`, 'Public name', m.public_name, {
+      placeholder: m.name,
+      maxlength: '100',
+    });
+    name.querySelector('input').addEventListener('input', (ev) => {
+      m.public_name = ev.target.value.trim() || null;
+      changed();
+    });
+    const group = textField(`monitors.${i}.public_group`, 'Section', m.public_group, {
+      placeholder: m.group || 'none',
+      maxlength: '60',
+    });
+    group.querySelector('input').addEventListener('input', (ev) => {
+      m.public_group = ev.target.value.trim() || null;
+      drawSections();
+      changed();
+    });
     const arrows = el('span', 'arrows');
     const up = el('button', 'secondary small', '↑');
     up.type = 'button';
@@ -110,7 +157,9 @@ function move(id, by) {
   if (j < 0 || j >= order.length) return;
   [order[i], order[j]] = [order[j], order[i]];
   drawMonitors();
-  $('pub-list').querySelector(`li[data-id="${id}"] button[aria-label^="Move"][aria-label$="${by < 0 ? 'up' : 'down'}"]`)?.focus();
+  $('pub-list')
+    .querySelector(`li[data-id="${id}"] button[aria-label^="Move"][aria-label$="${by < 0 ? 'up' : 'down'}"]`)
+    ?.focus();
   changed();
 }
 
@@ -153,12 +202,26 @@ function endDrag(keep) {
   drawMonitors();
   if (moved) changed();
 }
-pubList.addEventListener('pointerup', (ev) => { if (drag && ev.pointerId === drag.pointer) endDrag(true); });
-pubList.addEventListener('pointercancel', (ev) => { if (drag && ev.pointerId === drag.pointer) endDrag(false); });
-document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && drag) endDrag(false); });
+pubList.addEventListener('pointerup', (ev) => {
+  if (drag && ev.pointerId === drag.pointer) endDrag(true);
+});
+pubList.addEventListener('pointercancel', (ev) => {
+  if (drag && ev.pointerId === drag.pointer) endDrag(false);
+});
+document.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Escape' && drag) endDrag(false);
+});
 
 function sections() {
-  const names = [...new Set(order.map((id) => monitors.find((m) => m.id === id)).filter((m) => m.public).map(sectionOf).filter(Boolean))];
+  const names = [
+    ...new Set(
+      order
+        .map((id) => monitors.find((m) => m.id === id))
+        .filter((m) => m.public)
+        .map(sectionOf)
+        .filter(Boolean),
+    ),
+  ];
   const known = groupOrder.filter((n) => names.includes(n));
   return [...known, ...names.filter((n) => !known.includes(n))];
 }
@@ -171,7 +234,10 @@ function drawSections() {
   names.forEach((n, i) => {
     const li = el('li', null);
     li.appendChild(el('span', 'section-name', n));
-    for (const [label, by] of [['↑', -1], ['↓', 1]]) {
+    for (const [label, by] of [
+      ['↑', -1],
+      ['↓', 1],
+    ]) {
       const b = el('button', 'secondary small', label);
       b.type = 'button';
       b.setAttribute('aria-label', 'Move the section ' + n + (by < 0 ? ' up' : ' down'));
@@ -244,7 +310,11 @@ async function preview() {
   const d = draft();
   $('pv-state').textContent = 'Drawing the preview…';
   try {
-    const r = await api('POST', 'status-page/preview', { settings: d.settings, monitors: d.monitors, range: $('pv-range').value });
+    const r = await api('POST', 'status-page/preview', {
+      settings: d.settings,
+      monitors: d.monitors,
+      range: $('pv-range').value,
+    });
     if (seq !== previewSeq) return;
     $('preview').srcdoc = r.html;
     $('pv-state').textContent = 'Your changes show here before they are saved.';
@@ -255,11 +325,14 @@ async function preview() {
 }
 
 form.addEventListener('input', (ev) => {
-  if (ev.target.name === 'accent' && /^#[0-9a-f]{6}$/i.test(ev.target.value)) $('sp-accent-pick').value = ev.target.value;
+  if (ev.target.name === 'accent' && /^#[0-9a-f]{6}$/i.test(ev.target.value))
+    $('sp-accent-pick').value = ev.target.value;
   if (ev.target.name === 'hosts' || ev.target.type === 'file' || ev.target.id === 'icon-bg') return;
   changed();
 });
-form.addEventListener('change', (ev) => { if (ev.target.type === 'checkbox' || ev.target.tagName === 'SELECT') changed(); });
+form.addEventListener('change', (ev) => {
+  if (ev.target.type === 'checkbox' || ev.target.tagName === 'SELECT') changed();
+});
 $('sp-accent-pick').addEventListener('input', (ev) => {
   form.elements.accent.value = ev.target.value;
   changed();
@@ -275,7 +348,10 @@ form.addEventListener('submit', async (ev) => {
   clearErrors(form);
   const d = draft();
   const body = Object.assign({}, d.settings, { monitors: d.monitors });
-  const hosts = form.elements.hosts.value.split(/[\s,]+/).map((h) => h.trim()).filter(Boolean);
+  const hosts = form.elements.hosts.value
+    .split(/[\s,]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
   // Hosts go only when they changed: changing them needs admin and a fresh sign-in.
   if (hosts.join('\n') !== (saved.hosts || []).join('\n')) body.hosts = hosts;
   const button = form.querySelector('button[type=submit]');
@@ -299,8 +375,14 @@ $('discard').addEventListener('click', () => {
 // --- hosts and domains ---------------------------------------------------------------------------
 
 const DOMAIN_WORDS = {
-  checking: 'Checking', dns_missing: 'DNS record missing', dns_elsewhere: 'Points elsewhere', proxied: 'Behind the DNS provider\'s proxy',
-  certificate: 'Getting a certificate', live: 'Live', failed: 'Failed', not_managed: 'Served through your proxy',
+  checking: 'Checking',
+  dns_missing: 'DNS record missing',
+  dns_elsewhere: 'Points elsewhere',
+  proxied: "Behind the DNS provider's proxy",
+  certificate: 'Getting a certificate',
+  live: 'Live',
+  failed: 'Failed',
+  not_managed: 'Served through your proxy',
 };
 
 function drawDomains(page) {
@@ -309,10 +391,22 @@ function drawDomains(page) {
   for (const d of page.domains || []) {
     const li = el('li');
     const text = el('span', 'item-text');
-    const state = el('span', 'status ' + (d.state === 'live' ? 'up' : d.state === 'failed' || d.state === 'dns_missing' || d.state === 'dns_elsewhere' ? 'down' : 'unknown'), DOMAIN_WORDS[d.state] || d.state);
+    const state = el(
+      'span',
+      'status ' +
+        (d.state === 'live'
+          ? 'up'
+          : d.state === 'failed' || d.state === 'dns_missing' || d.state === 'dns_elsewhere'
+            ? 'down'
+            : 'unknown'),
+      DOMAIN_WORDS[d.state] || d.state,
+    );
     const head = el('span');
     head.append(el('strong', null, d.host + ' '), state);
-    text.append(head, el('span', 'muted', (d.detail || '') + (d.checked_at ? ' (checked ' + when(d.checked_at) + ')' : '')));
+    text.append(
+      head,
+      el('span', 'muted', (d.detail || '') + (d.checked_at ? ' (checked ' + when(d.checked_at) + ')' : '')),
+    );
     if (d.points_at && d.points_at.length) text.appendChild(el('span', 'muted', 'Points at ' + d.points_at.join(', ')));
     if (d.records && d.records.length) {
       const t = el('table', 'checks records');
@@ -342,7 +436,8 @@ function drawDomains(page) {
     li.appendChild(text);
     ul.appendChild(li);
   }
-  $('server-ips').textContent = page.server_ips && page.server_ips.length ? 'This server\'s addresses: ' + page.server_ips.join(', ') + '.' : '';
+  $('server-ips').textContent =
+    page.server_ips && page.server_ips.length ? "This server's addresses: " + page.server_ips.join(', ') + '.' : '';
 }
 
 // --- logo and icon -------------------------------------------------------------------------------
@@ -373,7 +468,9 @@ function drawIcon() {
   const scale = Math.min(box / w, box / h);
   ctx.drawImage(img, (c.width - w * scale) / 2, (c.height - h * scale) / 2, w * scale, h * scale);
 }
-$('icon-bg').addEventListener('input', () => { if (saved && saved.logo) drawIcon(); });
+$('icon-bg').addEventListener('input', () => {
+  if (saved && saved.logo) drawIcon();
+});
 
 function logoSay(ok, err) {
   say($('logo-ok'), ok);
@@ -384,7 +481,8 @@ $('logo-file').addEventListener('change', async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
   logoSay(null, null);
-  if (file.size > 256 * 1024) return logoSay(null, 'That file is ' + Math.round(file.size / 1024) + ' KB; a logo may be 256 KB at most.');
+  if (file.size > 256 * 1024)
+    return logoSay(null, 'That file is ' + Math.round(file.size / 1024) + ' KB; a logo may be 256 KB at most.');
   try {
     await api('PUT', 'status-page/logo', file, { raw: true, type: file.type || 'application/octet-stream' });
     ev.target.value = '';
@@ -405,7 +503,12 @@ $('icon-make').addEventListener('click', async () => {
     await reload();
     logoSay('The home-screen icon is saved: phones that add the page get it.', null);
   } catch (err) {
-    logoSay(null, err.status === 409 ? 'The logo changed meanwhile: the icon was drawn again from the new one; make it again.' : errorWords(err));
+    logoSay(
+      null,
+      err.status === 409
+        ? 'The logo changed meanwhile: the icon was drawn again from the new one; make it again.'
+        : errorWords(err),
+    );
   }
 });
 
@@ -430,10 +533,22 @@ async function reload() {
 // The overview's first-run checklist counts the status page as done once the owner has been here.
 localStorage.setItem('farsight.status-page-seen', 'yes');
 
-Promise.all([getAll('monitors'), get('status-page')]).then(([list, page]) => {
-  monitors = list.map((m) => ({ id: m.id, name: m.name, group: m.group, public: m.public, public_name: m.public_name, public_group: m.public_group, sort: m.sort }));
-  fill(page);
-  $('loading').hidden = true;
-  $('editor').hidden = false;
-  preview();
-}).catch((err) => { $('loading').textContent = 'The status page could not be loaded: ' + errorWords(err); });
+Promise.all([getAll('monitors'), get('status-page')])
+  .then(([list, page]) => {
+    monitors = list.map((m) => ({
+      id: m.id,
+      name: m.name,
+      group: m.group,
+      public: m.public,
+      public_name: m.public_name,
+      public_group: m.public_group,
+      sort: m.sort,
+    }));
+    fill(page);
+    $('loading').hidden = true;
+    $('editor').hidden = false;
+    preview();
+  })
+  .catch((err) => {
+    $('loading').textContent = 'The status page could not be loaded: ' + errorWords(err);
+  });

@@ -8,9 +8,7 @@ import { fillMonitorFilter, newestOnly } from './api.js';
 import { el, when } from './format.js';
 import { reloadOnEvents } from './stream.js';
 
-const $ = pageIds([
-  'empty', 'f-monitor', 'filters', 'lines', 'live', 'loading', 'more',
-], 'timeline.js');
+const $ = pageIds(['empty', 'f-monitor', 'filters', 'lines', 'live', 'loading', 'more'], 'timeline.js');
 const form = $('filters');
 let before = null;
 /** Each kind of line in words (src/dashboard/timeline-kinds.ts, through the page). */
@@ -75,10 +73,17 @@ for (const k of (params.get('kind') || '').split(',')) {
   if (box) box.checked = true;
 }
 
-fillMonitorFilter($('f-monitor'), params.get('monitor_id')).then(() => load(false)).catch(fail);
+fillMonitorFilter($('f-monitor'), params.get('monitor_id'))
+  .then(() => load(false))
+  .catch(fail);
 
 // New lines come with state changes, incidents and changes: reload the newest page shortly after.
 const LINE_EVENTS = ['state', 'incident', 'monitors', 'blind', 'path', 'reset'];
-reloadOnEvents((name) => LINE_EVENTS.includes(name), 1500, () => {
-  if (before === null || $('lines').children.length <= 50) load(false).catch(fail);
-}, $('live'));
+reloadOnEvents(
+  (name) => LINE_EVENTS.includes(name),
+  1500,
+  () => {
+    if (before === null || $('lines').children.length <= 50) load(false).catch(fail);
+  },
+  $('live'),
+);

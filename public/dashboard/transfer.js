@@ -6,10 +6,22 @@ import { pageIds, say } from '../shared/page.js';
 import { api, get } from './api.js';
 import { el } from './format.js';
 
-const $ = pageIds([
-  'import-form', 'transfer', 'x-apply', 'x-cancel', 'x-done', 'x-export', 'x-file', 'x-plan',
-  'x-plan-body', 'x-plan-title', 'x-secrets',
-], 'transfer.js');
+const $ = pageIds(
+  [
+    'import-form',
+    'transfer',
+    'x-apply',
+    'x-cancel',
+    'x-done',
+    'x-export',
+    'x-file',
+    'x-plan',
+    'x-plan-body',
+    'x-plan-title',
+    'x-secrets',
+  ],
+  'transfer.js',
+);
 let doc = null;
 let fileName = '';
 
@@ -36,14 +48,16 @@ $('x-export').addEventListener('click', async (ev) => {
 function list(title, names) {
   const d = el('div', 'plan-part');
   d.appendChild(el('strong', null, title + ': ' + names.length));
-  if (names.length) d.appendChild(el('span', 'muted', ' ' + names.slice(0, 30).join(', ') + (names.length > 30 ? ', …' : '')));
+  if (names.length)
+    d.appendChild(el('span', 'muted', ' ' + names.slice(0, 30).join(', ') + (names.length > 30 ? ', …' : '')));
   return d;
 }
 
 function errorList(items, label) {
   const ul = el('ul', 'plan-errors');
   for (const e of items) {
-    for (const f of e.fields) ul.appendChild(el('li', 'bad-text', (label(e) ? label(e) + ': ' : '') + f.field + ' ' + f.message));
+    for (const f of e.fields)
+      ul.appendChild(el('li', 'bad-text', (label(e) ? label(e) + ': ' : '') + f.field + ' ' + f.message));
   }
   return ul;
 }
@@ -52,11 +66,14 @@ function plan(r) {
   const body = $('x-plan-body');
   body.textContent = '';
   // The answer is "like bulk": the monitors' report at its top level, the channels' under `channels`.
-  for (const [p, label] of [[r, 'Monitors'], [r.channels, 'Channels']]) {
+  for (const [p, label] of [
+    [r, 'Monitors'],
+    [r.channels, 'Channels'],
+  ]) {
     const box = el('div', 'plan-section');
     box.appendChild(el('h4', null, label));
     box.append(list('Created', p.created), list('Updated', p.updated), list('Unchanged', p.unchanged));
-    if (p.errors.length) box.appendChild(errorList(p.errors, (e) => (e.slug || e.name || '#' + e.index)));
+    if (p.errors.length) box.appendChild(errorList(p.errors, (e) => e.slug || e.name || '#' + e.index));
     body.appendChild(box);
   }
   const sp = el('div', 'plan-section');
@@ -66,7 +83,12 @@ function plan(r) {
   body.appendChild(sp);
   const errors = r.errors.length + r.channels.errors.length + r.status_page.errors.length;
   $('x-apply').hidden = errors > 0;
-  $('x-plan-title').textContent = errors ? fileName + ' cannot be imported: fix ' + (errors === 1 ? 'this problem' : 'these ' + errors + ' problems') + ' in it, then pick it again' : 'What importing ' + fileName + ' would do';
+  $('x-plan-title').textContent = errors
+    ? fileName +
+      ' cannot be imported: fix ' +
+      (errors === 1 ? 'this problem' : 'these ' + errors + ' problems') +
+      ' in it, then pick it again'
+    : 'What importing ' + fileName + ' would do';
   $('x-plan').hidden = false;
   $('x-plan-title').focus();
 }
@@ -100,7 +122,9 @@ $('x-apply').addEventListener('click', async (ev) => {
     const r = await api('POST', 'import', Object.assign({}, doc, { dry_run: false }));
     if (!r.applied) return plan(r);
     $('x-plan').hidden = true;
-    $('x-done').textContent = `Imported: ${r.created.length} monitors created, ${r.updated.length} updated; ${r.channels.created.length} channels created, ${r.channels.updated.length} updated` + (r.status_page.changed ? '; the status page changed.' : '.');
+    $('x-done').textContent =
+      `Imported: ${r.created.length} monitors created, ${r.updated.length} updated; ${r.channels.created.length} channels created, ${r.channels.updated.length} updated` +
+      (r.status_page.changed ? '; the status page changed.' : '.');
     $('x-done').hidden = false;
   } catch (err) {
     say($('import-form').querySelector('.form-error'), errorWords(err));

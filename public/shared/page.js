@@ -11,7 +11,8 @@
  */
 export function pageIds(ids, scope = 'this page') {
   const missing = ids.filter((id) => !document.getElementById(id));
-  if (missing.length) throw new Error(scope + ' needs ' + missing.map((id) => '#' + id).join(', ') + ', which the page does not have');
+  if (missing.length)
+    throw new Error(scope + ' needs ' + missing.map((id) => '#' + id).join(', ') + ', which the page does not have');
   const known = new Set(ids);
   return (id) => {
     if (!known.has(id)) throw new Error(scope + ' asks for #' + id + ' without naming it in its pageIds() list');

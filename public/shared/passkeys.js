@@ -32,9 +32,14 @@ export function passkeySupport(instead) {
   if (!window.isSecureContext) {
     return {
       ok: false,
-      reason: 'Passkeys need a secure connection. This page is open over plain http at ' + location.host +
+      reason:
+        'Passkeys need a secure connection. This page is open over plain http at ' +
+        location.host +
         ', where browsers allow passkeys only on localhost.',
-      advice: ['To use passkeys, reach Farsight over https (for example behind a reverse proxy, with FARSIGHT_PUBLIC_URL set to its address).', instead],
+      advice: [
+        'To use passkeys, reach Farsight over https (for example behind a reverse proxy, with FARSIGHT_PUBLIC_URL set to its address).',
+        instead,
+      ],
     };
   }
   if (!window.PublicKeyCredential || !navigator.credentials) {
@@ -43,7 +48,12 @@ export function passkeySupport(instead) {
   if (publicOrigin && location.origin !== publicOrigin) {
     return {
       ok: false,
-      reason: 'Passkeys work only at Farsight\'s own address, ' + publicOrigin + ', and this page is open at ' + location.origin + '.',
+      reason:
+        "Passkeys work only at Farsight's own address, " +
+        publicOrigin +
+        ', and this page is open at ' +
+        location.origin +
+        '.',
       advice: [instead],
       link: publicOrigin + location.pathname,
     };

@@ -11,7 +11,13 @@
   var lastLoad = Date.now();
   var busy = false;
 
-  var dateTime = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  var dateTime = new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   var timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
   function localTimes(scope) {
@@ -26,8 +32,13 @@
     }
     var zone = scope.querySelectorAll('.zone');
     var name = '';
-    try { name = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { name = ''; }
-    for (var j = 0; j < zone.length; j++) zone[j].textContent = 'your time zone' + (name ? ' (' + name + ')' : '') + '; days in bars follow the page';
+    try {
+      name = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+    } catch (e) {
+      name = '';
+    }
+    for (var j = 0; j < zone.length; j++)
+      zone[j].textContent = 'your time zone' + (name ? ' (' + name + ')' : '') + '; days in bars follow the page';
   }
 
   function offline(on) {
@@ -104,10 +115,28 @@
   /* Bar details on hover. Bars with downtime carry their words (title); the others are named here
      from their strip's first period and unit: days and months as the page counts them (UTC dates
      of the page's own days), hours and blocks as moments in the visitor's zone. */
-  var dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  var dayName = new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   var monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  var hourName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-  var WORDS = { ok: 'no downtime', no_data: 'no data', not_watched: 'not watched yet', warn: 'some downtime', bad: 'major downtime' };
+  var hourName = new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  var WORDS = {
+    ok: 'no downtime',
+    no_data: 'no data',
+    not_watched: 'not watched yet',
+    warn: 'some downtime',
+    bad: 'major downtime',
+  };
 
   function barWords(b) {
     var strip = b.parentNode;
@@ -156,7 +185,13 @@
     tip.style.left = x + 'px';
     tip.style.top = (y < 8 ? r.bottom + 8 : y) + 'px';
   });
-  window.addEventListener('scroll', function () { tip.hidden = true; }, { passive: true });
+  window.addEventListener(
+    'scroll',
+    function () {
+      tip.hidden = true;
+    },
+    { passive: true },
+  );
 
   localTimes(doc);
 })();

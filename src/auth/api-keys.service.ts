@@ -64,7 +64,8 @@ export class ApiKeysService {
     let expiresAt: number | null = null;
     if (dto.expires_at !== undefined && dto.expires_at !== null) {
       expiresAt = parseIso(dto.expires_at);
-      if (expiresAt === null) throw invalidField('expires_at', 'must be an RFC 3339 time, e.g. 2027-01-31T00:00:00.000Z');
+      if (expiresAt === null)
+        throw invalidField('expires_at', 'must be an RFC 3339 time, e.g. 2027-01-31T00:00:00.000Z');
       if (expiresAt <= now) throw invalidField('expires_at', 'must be in the future');
     }
     const key = `fs_${randomBytes(24).toString('hex')}`;
@@ -96,7 +97,10 @@ export class ApiKeysService {
   /** GET /keys: newest first; the cursor is the last key's id. */
   async list(query: Record<string, unknown>): Promise<Page<ApiKeyDto>> {
     const { limit, before } = pageQuery(query, ID_CURSOR);
-    const qb = this.db.manager.createQueryBuilder(ApiKeyEntity, 'k').orderBy('k.id', 'DESC').limit(limit + 1);
+    const qb = this.db.manager
+      .createQueryBuilder(ApiKeyEntity, 'k')
+      .orderBy('k.id', 'DESC')
+      .limit(limit + 1);
     if (before !== null) qb.where('k.id < :before', { before });
     return toPage(await qb.getMany(), limit, toApiKeyDto, (k) => ID_CURSOR.format(k.id));
   }
@@ -131,7 +135,10 @@ export class ApiKeysService {
   async resolve(value: string, ip: string): Promise<ApiKeyEntity | null> {
     if (!KEY_PATTERN.test(value)) return null;
     const hash = sha256(value);
-    const key = await this.cache.get(hash, async () => (await this.db.read<ApiKeyEntity[]>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]))[0] ?? null);
+    const key = await this.cache.get(
+      hash,
+      async () => (await this.db.read<ApiKeyEntity[]>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]))[0] ?? null,
+    );
     const now = this.clock.now();
     if (!key || (key.expires_at !== null && key.expires_at <= now)) return null;
     if (key.last_used_at === null || now - key.last_used_at >= TOUCH_EVERY_MS || key.last_ip !== ip) {

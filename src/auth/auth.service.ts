@@ -51,11 +51,17 @@ export class AuthService {
   }
 
   /** Creates the owner and signs them in; returns the session token and the recovery codes. */
-  async completeSetup(token: string, dto: SetupDto, req: AppRequest): Promise<{ session: string; codes: ShownOnce<string[]> }> {
+  async completeSetup(
+    token: string,
+    dto: SetupDto,
+    req: AppRequest,
+  ): Promise<{ session: string; codes: ShownOnce<string[]> }> {
     const origin = signInOrigin(req);
     await this.challenge.verify(dto.challenge, origin.ip ?? '');
     // One transaction: a failure halfway must not leave an owner without a session or a sign-in line.
-    const { codes, also: session } = await this.setup.complete(token, dto, origin.ip ?? null, requestOrigin(req), (m) => this.signIns.signInIn(m, origin, 'setup'));
+    const { codes, also: session } = await this.setup.complete(token, dto, origin.ip ?? null, requestOrigin(req), (m) =>
+      this.signIns.signInIn(m, origin, 'setup'),
+    );
     this.signIns.notify(origin, 'setup');
     return { session: session.token, codes: shownOnce(codes, `POST /${API_ROOT}/me/recovery-codes makes a new set`) };
   }
@@ -82,5 +88,9 @@ export class AuthService {
  */
 function requestOrigin(req: AppRequest): string | null {
   if (req.headers.origin !== undefined) return req.headers.origin;
-  return ownOrigin({ host: req.headers.host, encrypted: (req.socket as { encrypted?: boolean }).encrypted === true, forwardedProto: undefined });
+  return ownOrigin({
+    host: req.headers.host,
+    encrypted: (req.socket as { encrypted?: boolean }).encrypted === true,
+    forwardedProto: undefined,
+  });
 }

@@ -24,7 +24,11 @@ export async function ownerExists(m: EntityManager): Promise<boolean> {
  * Issues a setup link. Only one is valid at a time: a new link replaces unused older ones, so a
  * link printed to a log long ago stops working once the operator asks for a fresh one.
  */
-export async function issueSetupLink(db: Database, now: number, publicUrl: string): Promise<{ url: string; expiresAt: number }> {
+export async function issueSetupLink(
+  db: Database,
+  now: number,
+  publicUrl: string,
+): Promise<{ url: string; expiresAt: number }> {
   const token = randomToken(24);
   const expiresAt = now + LINK_TTL_MS.setup;
   await db.tx(async (m) => {

@@ -89,7 +89,15 @@ export class MeCredentialsService {
     await this.db.tx(async (m) => {
       // One pending replacement per session: asking again voids the QR code shown before.
       await m.delete(TotpSetupEntity, { session_id: sessionId });
-      await m.save(m.create(TotpSetupEntity, { setup_hash: sha256(setupId), session_id: sessionId, secret, created_at: now, expires_at: now + TOTP_SETUP_TTL_MS }));
+      await m.save(
+        m.create(TotpSetupEntity, {
+          setup_hash: sha256(setupId),
+          session_id: sessionId,
+          secret,
+          created_at: now,
+          expires_at: now + TOTP_SETUP_TTL_MS,
+        }),
+      );
     });
     const enrolment = await totpEnrolment(secret);
     return {
@@ -104,10 +112,15 @@ export class MeCredentialsService {
   async replaceTotp(dto: ReplaceTotpDto, sessionId: number): Promise<number> {
     const now = this.clock.now();
     const n = await this.db.tx(async (m) => {
-      const setup = await m.findOneBy(TotpSetupEntity, { setup_hash: sha256(dto.setup_id), session_id: sessionId, expires_at: MoreThan(now) });
+      const setup = await m.findOneBy(TotpSetupEntity, {
+        setup_hash: sha256(dto.setup_id),
+        session_id: sessionId,
+        expires_at: MoreThan(now),
+      });
       if (!setup) throw invalidField('setup_id', 'unknown or expired (10 minutes): ask for new authenticator options');
       const step = acceptedTotpStep(setup.secret, dto.code, now, null);
-      if (step === null) throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
+      if (step === null)
+        throw invalidField('code', 'the code does not match: check the authenticator and the device clock');
       await m.update(OwnerEntity, { id: 1 }, { totp_secret: setup.secret, totp_last_step: step, updated_at: now });
       await m.delete(TotpSetupEntity, { session_id: sessionId });
       const ended = await this.security.signOutOthersIn(m, sessionId, now);
@@ -129,8 +142,16 @@ export class MeCredentialsService {
     const codes = newRecoveryCodes();
     await this.db.tx(async (m) => {
       await m.createQueryBuilder().delete().from(RecoveryCodeEntity).execute();
-      await m.save(codes.map((c) => m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null })));
-      await this.events.recordIn(m, { kind: 'recovery_codes', text: '10 new recovery codes made; the old ones stopped working', actor: 'owner' });
+      await m.save(
+        codes.map((c) =>
+          m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null }),
+        ),
+      );
+      await this.events.recordIn(m, {
+        kind: 'recovery_codes',
+        text: '10 new recovery codes made; the old ones stopped working',
+        actor: 'owner',
+      });
     });
     return shownOnce(codes, NEW_RECOVERY_CODES);
   }

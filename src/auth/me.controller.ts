@@ -47,7 +47,10 @@ export class MeController {
   @SessionOnly()
   @StepUp()
   @HttpCode(200)
-  async revokeOthers(@CurrentCaller() caller: Caller | null, @Body() _body: EmptyDto): Promise<{ ok: true; signed_out: number }> {
+  async revokeOthers(
+    @CurrentCaller() caller: Caller | null,
+    @Body() _body: EmptyDto,
+  ): Promise<{ ok: true; signed_out: number }> {
     return { ok: true, signed_out: await this.me.revokeOthers(sessionIdOf(caller)) };
   }
 
@@ -55,7 +58,11 @@ export class MeController {
   @SessionOnly()
   @StepUp()
   @HttpCode(200)
-  async revoke(@Param('id') id: string, @CurrentCaller() caller: Caller | null, @Res({ passthrough: true }) res: Response): Promise<{ ok: true }> {
+  async revoke(
+    @Param('id') id: string,
+    @CurrentCaller() caller: Caller | null,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ ok: true }> {
     const sessionId = parseId(id, 'session');
     await this.me.revoke(sessionId);
     if (sessionId === sessionIdOf(caller)) clearSessionCookie(res, this.config);
@@ -67,8 +74,15 @@ export class MeController {
   @StepUp()
   @NeverReplayed()
   @HttpCode(200)
-  async password(@Body() dto: ChangePasswordDto, @CurrentCaller() caller: Caller | null, @Req() req: AppRequest): Promise<{ ok: true; signed_out: number }> {
-    return { ok: true, signed_out: await this.credentials.changePassword(dto, sessionIdOf(caller), req.clientIp ?? null) };
+  async password(
+    @Body() dto: ChangePasswordDto,
+    @CurrentCaller() caller: Caller | null,
+    @Req() req: AppRequest,
+  ): Promise<{ ok: true; signed_out: number }> {
+    return {
+      ok: true,
+      signed_out: await this.credentials.changePassword(dto, sessionIdOf(caller), req.clientIp ?? null),
+    };
   }
 
   @Post('totp/options')
@@ -84,7 +98,10 @@ export class MeController {
   @StepUp()
   @NeverReplayed()
   @HttpCode(200)
-  async totp(@Body() dto: ReplaceTotpDto, @CurrentCaller() caller: Caller | null): Promise<{ ok: true; signed_out: number }> {
+  async totp(
+    @Body() dto: ReplaceTotpDto,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<{ ok: true; signed_out: number }> {
     return { ok: true, signed_out: await this.credentials.replaceTotp(dto, sessionIdOf(caller)) };
   }
 

@@ -75,7 +75,11 @@ export class MeService {
     return {
       email: owner.email,
       created_at: toIso(owner.created_at),
-      session: { method: session.method, created_at: toIso(session.created_at), fresh_until: toIso(session.fresh_until) },
+      session: {
+        method: session.method,
+        created_at: toIso(session.created_at),
+        fresh_until: toIso(session.fresh_until),
+      },
       passkeys,
       totp: owner.totp_secret !== '',
       recovery_codes_left: codesLeft,

@@ -43,7 +43,12 @@ export interface RequestAddress {
 
 /** The origin (`scheme://host[:port]`, as a browser writes it) the request came in on, or null. */
 export function ownOrigin(req: RequestAddress): string | null {
-  const proto = req.forwardedProto !== undefined ? req.forwardedProto.split(',')[0].trim().toLowerCase() : req.encrypted ? 'https' : 'http';
+  const proto =
+    req.forwardedProto !== undefined
+      ? req.forwardedProto.split(',')[0].trim().toLowerCase()
+      : req.encrypted
+        ? 'https'
+        : 'http';
   if (proto !== 'http' && proto !== 'https') return null;
   // A Host is a name or an address with an optional port, nothing else (no path, no credentials).
   if (req.host === undefined || !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(req.host)) return null;

@@ -52,7 +52,12 @@ export class OwnerSecurityService {
    * Email and password: the same scrypt on every path (an unknown email against UNMATCHABLE_HASH),
    * queued by the client's address (PasswordWork: 429 when too many wait).
    */
-  async checkEmailAndPassword(owner: OwnerEntity | null, email: string, password: string, ip: string | null): Promise<boolean> {
+  async checkEmailAndPassword(
+    owner: OwnerEntity | null,
+    email: string,
+    password: string,
+    ip: string | null,
+  ): Promise<boolean> {
     const matches = this.emailMatches(owner, email);
     const right = await this.passwords.verify(ip, password, matches && owner ? owner.password_hash : UNMATCHABLE_HASH);
     return matches && right;

@@ -34,7 +34,11 @@ export class PasswordSignInController {
   @Public()
   @NeverReplayed()
   @HttpCode(200)
-  async code(@Body() dto: CodeDto, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response): Promise<{ ok: true }> {
+  async code(
+    @Body() dto: CodeDto,
+    @Req() req: AppRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ ok: true }> {
     const { token } = await this.signIn.code(dto, req);
     setSessionCookie(res, token, this.config);
     return { ok: true };
@@ -53,7 +57,11 @@ export class PasswordSignInController {
   @Public()
   @NeverReplayed()
   @HttpCode(200)
-  async reset(@Body() dto: ResetDto, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response): Promise<{ ok: true }> {
+  async reset(
+    @Body() dto: ResetDto,
+    @Req() req: AppRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ ok: true }> {
     const { token } = await this.resets.reset(dto, req);
     setSessionCookie(res, token, this.config);
     return { ok: true };
@@ -63,7 +71,11 @@ export class PasswordSignInController {
   @SessionOnly()
   @NeverReplayed()
   @HttpCode(200)
-  stepUp(@Body() dto: StepUpPasswordDto, @CurrentCaller() caller: Caller | null, @Req() req: AppRequest): Promise<{ fresh_until: string }> {
+  stepUp(
+    @Body() dto: StepUpPasswordDto,
+    @CurrentCaller() caller: Caller | null,
+    @Req() req: AppRequest,
+  ): Promise<{ fresh_until: string }> {
     return this.signIn.stepUp(dto, sessionIdOf(caller), req.clientIp ?? null);
   }
 }

@@ -29,7 +29,8 @@ import { ThrottleService } from './throttle.service';
 export const TICKET_TTL_MS = 5 * 60_000;
 
 export const WRONG_PASSWORD = 'the email or password is not right';
-export const WRONG_CODE = 'the code is not right, or this sign-in has expired (5 minutes): check the code, or start again with your password';
+export const WRONG_CODE =
+  'the code is not right, or this sign-in has expired (5 minutes): check the code, or start again with your password';
 export const WRONG_STEP_UP = 'the password or code is not right';
 
 /** A refusal inside a sign-in transaction: it rolls back, then counts as a failure. */
@@ -56,7 +57,14 @@ export class PasswordSignInService {
     const ticket = randomToken(32);
     const issued = await this.db.tx(async (m) => {
       if ((await this.throttle.blockedIn(m, ip, now)) || !right) return false;
-      await m.save(m.create(SignInTicketEntity, { token_hash: sha256(ticket), created_at: now, expires_at: now + TICKET_TTL_MS, used_at: null }));
+      await m.save(
+        m.create(SignInTicketEntity, {
+          token_hash: sha256(ticket),
+          created_at: now,
+          expires_at: now + TICKET_TTL_MS,
+          used_at: null,
+        }),
+      );
       return true;
     });
     if (!issued) {

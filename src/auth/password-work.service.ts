@@ -42,7 +42,9 @@ export class PasswordWork {
     } catch (err) {
       if (!(err instanceof GateFull)) throw err;
       // Not a failed attempt (no credential was checked): the throttle does not count it.
-      throw new ApiError('too_many_requests', err.reason === 'key' ? BUSY_ADDRESS : BUSY, { headers: { 'Retry-After': '1' } });
+      throw new ApiError('too_many_requests', err.reason === 'key' ? BUSY_ADDRESS : BUSY, {
+        headers: { 'Retry-After': '1' },
+      });
     }
   }
 }

@@ -1,4 +1,11 @@
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, passwordProblem, UNMATCHABLE_HASH, verifyPassword } from './password';
+import {
+  hashPassword,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordProblem,
+  UNMATCHABLE_HASH,
+  verifyPassword,
+} from './password';
 
 describe('passwordProblem', () => {
   const distinct = (n: number) => Array.from({ length: n }, (_, i) => 'abcdefghij'[i % 10]).join('');
@@ -51,12 +58,15 @@ describe('hashPassword and verifyPassword', () => {
   });
 
   // Rejected by the shape check, so no scrypt runs.
-  it.each(['', 'not-a-hash', 'bcrypt$1$8$1$c2FsdA==$aGFzaA==', 'scrypt$32768$8$1$c2FsdA==', 'scrypt$32768$8$1$c2FsdA==$aGFzaA==$x'])(
-    'answers false for the malformed stored value %j',
-    async (malformed) => {
-      await expect(verifyPassword('correct horse battery', malformed)).resolves.toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'not-a-hash',
+    'bcrypt$1$8$1$c2FsdA==$aGFzaA==',
+    'scrypt$32768$8$1$c2FsdA==',
+    'scrypt$32768$8$1$c2FsdA==$aGFzaA==$x',
+  ])('answers false for the malformed stored value %j', async (malformed) => {
+    await expect(verifyPassword('correct horse battery', malformed)).resolves.toBe(false);
+  });
 
   it.each(['scrypt$abc$8$1$c2FsdA==$aGFzaA==', 'scrypt$3$8$1$c2FsdA==$aGFzaA==', 'scrypt$$$$$'])(
     'answers false for the stored value %j whose parameters scrypt cannot use',

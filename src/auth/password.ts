@@ -11,8 +11,12 @@ const KEY_LEN = 32;
 
 function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, KEY_LEN, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scryptCb(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LEN,
+      { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     ),
   );
 }
@@ -30,7 +34,14 @@ export async function hashPassword(password: string): Promise<string> {
  * takes as long as a wrong password. Nothing is hashed at start for it: a scrypt is 32 MiB and
  * 100-200 ms of a core, which a start on a small box should not spend beside its own work.
  */
-export const UNMATCHABLE_HASH = ['scrypt', N, R, P, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LEN).toString('base64')].join('$');
+export const UNMATCHABLE_HASH = [
+  'scrypt',
+  N,
+  R,
+  P,
+  Buffer.alloc(16).toString('base64'),
+  Buffer.alloc(KEY_LEN).toString('base64'),
+].join('$');
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
@@ -51,8 +62,18 @@ export const PASSWORD_MAX = 200;
 
 /** A short list of the passwords attackers try first; longer lists belong to a breach check. */
 const COMMON = new Set([
-  'password123', 'password1234', '1234567890', '12345678910', 'qwertyuiop', 'iloveyou123',
-  'letmein123', 'welcome123', 'administrator', 'passw0rd123', 'changeme123', 'farsight123',
+  'password123',
+  'password1234',
+  '1234567890',
+  '12345678910',
+  'qwertyuiop',
+  'iloveyou123',
+  'letmein123',
+  'welcome123',
+  'administrator',
+  'passw0rd123',
+  'changeme123',
+  'farsight123',
 ]);
 
 /**

@@ -40,7 +40,8 @@ export const RESET_MAILS_PER_HOUR = 3;
 /** Forgot requests waiting for the background job; more are dropped (the answer is the same). */
 const MAX_QUEUED = 100;
 
-export const WRONG_RESET = 'the reset link, code or recovery code is not right (a link works once, for 1 hour; ask for a new one)';
+export const WRONG_RESET =
+  'the reset link, code or recovery code is not right (a link works once, for 1 hour; ask for a new one)';
 
 @Injectable()
 export class ResetService {
@@ -73,7 +74,9 @@ export class ResetService {
     const at = this.clock.now();
     this.tail = this.tail
       .then(() => this.mailLinkIfOwner(dto.email, origin, at))
-      .catch((err: unknown) => this.log.error(`password reset request failed: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) =>
+        this.log.error(`password reset request failed: ${err instanceof Error ? err.message : String(err)}`),
+      )
       .finally(() => this.queued--);
   }
 
@@ -97,7 +100,7 @@ export class ResetService {
     const token = randomToken(32);
     const tokenHash = sha256(token);
     if (!matches || !owner) {
-      this.log.debug('a password reset was asked for an email that is not the owner\'s: nothing sent');
+      this.log.debug("a password reset was asked for an email that is not the owner's: nothing sent");
       return;
     }
     const now = this.clock.now();
@@ -105,15 +108,36 @@ export class ResetService {
     const issued = await this.db.tx(async (m) => {
       const recent = await m.countBy(LinkTokenEntity, { purpose: 'reset', created_at: MoreThan(now - 3600_000) });
       if (recent >= RESET_MAILS_PER_HOUR) return false;
-      await m.save(m.create(LinkTokenEntity, { purpose: 'reset', token_hash: tokenHash, totp_secret: null, created_at: now, expires_at: expiresAt, used_at: null }));
+      await m.save(
+        m.create(LinkTokenEntity, {
+          purpose: 'reset',
+          token_hash: tokenHash,
+          totp_secret: null,
+          created_at: now,
+          expires_at: expiresAt,
+          used_at: null,
+        }),
+      );
       return true;
     });
     if (!issued) {
       this.log.warn(`password reset link not mailed: ${RESET_MAILS_PER_HOUR} were mailed within the last hour`);
       return;
     }
-    const view = resetMail({ url: `${this.config.publicUrl}/reset/${token}`, expiresAt, ip: origin.ip, device: origin.device, at, publicUrl: this.config.publicUrl });
-    await this.mail.sendOwner('reset', owner.email, renderOwnerMail(view), `password reset link asked from ${origin.ip ?? 'an unknown address'}`);
+    const view = resetMail({
+      url: `${this.config.publicUrl}/reset/${token}`,
+      expiresAt,
+      ip: origin.ip,
+      device: origin.device,
+      at,
+      publicUrl: this.config.publicUrl,
+    });
+    await this.mail.sendOwner(
+      'reset',
+      owner.email,
+      renderOwnerMail(view),
+      `password reset link asked from ${origin.ip ?? 'an unknown address'}`,
+    );
   }
 
   /** POST /auth/reset: the new session; every other session has ended. */

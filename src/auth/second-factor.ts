@@ -33,5 +33,7 @@ export function secondFactorOf(body: { code?: string; recovery_code?: string }):
   }
   if (hasCode) return { kind: 'code', code: body.code as string };
   if (hasRecovery) return { kind: 'recovery', code: body.recovery_code as string };
-  throw ApiError.invalid([{ field: 'code', message: 'send the 6-digit code from your authenticator, or a recovery_code' }]);
+  throw ApiError.invalid([
+    { field: 'code', message: 'send the 6-digit code from your authenticator, or a recovery_code' },
+  ]);
 }

@@ -37,7 +37,11 @@ describe('SessionsService: the sessions table', () => {
 
   it('lists the live sessions, the most recently used first, and finds any by id', async () => {
     expect((await sessions.live(clock.now())).map((s) => s.id)).toEqual([ids.newer, ids.older]);
-    expect(await sessions.byId(ids.expired)).toMatchObject({ id: ids.expired, method: 'password', device: 'Firefox on Linux' });
+    expect(await sessions.byId(ids.expired)).toMatchObject({
+      id: ids.expired,
+      method: 'password',
+      device: 'Firefox on Linux',
+    });
     expect(await sessions.byId(999)).toBeNull();
   });
 

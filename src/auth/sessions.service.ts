@@ -42,22 +42,25 @@ export class SessionsService {
    * Creates a session inside the caller's transaction (so a sign-in and its session commit
    * together). `device` is the browser in words (describeDevice), never the raw user agent.
    */
-  async createIn(m: EntityManager, method: SignInMethod, ip: string | null, device: string | null): Promise<NewSession> {
+  async createIn(
+    m: EntityManager,
+    method: SignInMethod,
+    ip: string | null,
+    device: string | null,
+  ): Promise<NewSession> {
     const now = this.clock.now();
     const token = randomToken(32);
-    const session = await (
-      m.save(
-        m.create(SessionEntity, {
-          token_hash: sha256(token),
-          method,
-          created_at: now,
-          seen_at: now,
-          expires_at: sessionExpiry(now, now),
-          fresh_until: now + FRESH_MS,
-          ip,
-          device: device ? device.slice(0, 100) : null,
-        }),
-      )
+    const session = await m.save(
+      m.create(SessionEntity, {
+        token_hash: sha256(token),
+        method,
+        created_at: now,
+        seen_at: now,
+        expires_at: sessionExpiry(now, now),
+        fresh_until: now + FRESH_MS,
+        ip,
+        device: device ? device.slice(0, 100) : null,
+      }),
     );
     return { token, session };
   }
@@ -110,7 +113,10 @@ export class SessionsService {
 
   /** The sessions live at `now`, the most recently used first. */
   live(now: number): Promise<SessionEntity[]> {
-    return this.db.manager.find(SessionEntity, { where: { expires_at: MoreThan(now) }, order: { seen_at: 'DESC', id: 'DESC' } });
+    return this.db.manager.find(SessionEntity, {
+      where: { expires_at: MoreThan(now) },
+      order: { seen_at: 'DESC', id: 'DESC' },
+    });
   }
 
   /** Inside the caller's transaction: ends one session live at `now`; the session ended, or null when there is none. */
@@ -131,6 +137,8 @@ export class SessionsService {
 
   async pruneExpired(): Promise<void> {
     const now = this.clock.now();
-    await this.db.tx((m) => m.createQueryBuilder().delete().from(SessionEntity).where('expires_at <= :now', { now }).execute());
+    await this.db.tx((m) =>
+      m.createQueryBuilder().delete().from(SessionEntity).where('expires_at <= :now', { now }).execute(),
+    );
   }
 }

@@ -55,7 +55,13 @@ export class SetupService {
    * Creates the owner; returns the recovery codes (shown once) and what `alsoIn` made in the same
    * transaction (the first session): all of it commits, or none of it.
    */
-  async complete<T>(token: string, dto: SetupDto, ip: string | null, requestOrigin: string | null, alsoIn: (m: EntityManager) => Promise<T>): Promise<{ codes: string[]; also: T }> {
+  async complete<T>(
+    token: string,
+    dto: SetupDto,
+    ip: string | null,
+    requestOrigin: string | null,
+    alsoIn: (m: EntityManager) => Promise<T>,
+  ): Promise<{ codes: string[]; also: T }> {
     const now = this.clock.now();
     const email = dto.email.trim().toLowerCase();
     const problem = passwordProblem(dto.password, email);
@@ -80,11 +86,19 @@ export class SetupService {
           updated_at: now,
         }),
       );
-      await m.save(codes.map((c) => m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null })));
+      await m.save(
+        codes.map((c) =>
+          m.create(RecoveryCodeEntity, { code_hash: hashRecoveryCode(c), created_at: now, used_at: null }),
+        ),
+      );
       await m.update(LinkTokenEntity, { id: link.id }, { used_at: now });
       if (publicUrl !== null) await savePublicUrlIn(m, this.db, this.config, publicUrl);
       const saved = publicUrl === null ? '' : `; public URL saved: ${publicUrl}`;
-      await this.events.recordIn(m, { kind: 'setup', text: `owner account created for ${email}${saved}`, actor: 'owner' });
+      await this.events.recordIn(m, {
+        kind: 'setup',
+        text: `owner account created for ${email}${saved}`,
+        actor: 'owner',
+      });
       return alsoIn(m);
     });
     return { codes, also };
@@ -108,12 +122,20 @@ export class SetupService {
       origin = null;
     }
     if (origin === null || requestOrigin === null || origin !== requestOrigin) {
-      throw invalidField('public_url', `must be the address this page is open at (${requestOrigin ?? 'unknown: the request has no Origin or Host'}), scheme, host and port only`);
+      throw invalidField(
+        'public_url',
+        `must be the address this page is open at (${requestOrigin ?? 'unknown: the request has no Origin or Host'}), scheme, host and port only`,
+      );
     }
     return origin;
   }
 
-  private async liveLinkWithCode(m: EntityManager, token: string, code: string, now: number): Promise<{ link: LinkTokenEntity; step: number }> {
+  private async liveLinkWithCode(
+    m: EntityManager,
+    token: string,
+    code: string,
+    now: number,
+  ): Promise<{ link: LinkTokenEntity; step: number }> {
     const link = await findLiveLink(m, 'setup', token, now);
     if (!link || !link.totp_secret || (await ownerExists(m))) {
       throw new ApiError('not_found', 'this setup link is not valid: it was used, replaced or has expired');

@@ -88,7 +88,9 @@ export class SignInService {
       const view = signInNotice({ method, ip: origin.ip, device: origin.device, at, publicUrl: this.config.publicUrl });
       const summary = `sign-in with ${SIGN_IN_WORDS[method] ?? method} from ${origin.ip ?? 'an unknown address'}`;
       await this.mail.sendOwner('sign_in', owner.email, renderOwnerMail(view), summary);
-    })().catch((err: unknown) => this.log.error(`sign-in notice failed: ${err instanceof Error ? err.message : String(err)}`));
+    })().catch((err: unknown) =>
+      this.log.error(`sign-in notice failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
   }

@@ -35,7 +35,13 @@ export interface BlockedAddress {
 }
 
 function toBlockedAddress(b: AddressBlockEntity): BlockedAddress {
-  return { ip: b.bucket, blocked_at: toIso(b.blocked_at), blocked_until: toIso(b.blocked_until), failures: b.failures, reason: b.reason };
+  return {
+    ip: b.bucket,
+    blocked_at: toIso(b.blocked_at),
+    blocked_until: toIso(b.blocked_until),
+    failures: b.failures,
+    reason: b.reason,
+  };
 }
 
 const PRUNE_EVERY_MS = 3600_000;
@@ -85,8 +91,19 @@ export class ThrottleService implements OnApplicationBootstrap, OnApplicationShu
       const blocksInDay = await m.countBy(AddressBlockEntity, { bucket, blocked_at: MoreThan(now - LADDER_WINDOW_MS) });
       const block = decideBlock(counted, blocksInDay, now);
       if (!block) return;
-      await m.save(m.create(AddressBlockEntity, { bucket, blocked_at: now, blocked_until: block.until, failures: counted, reason: block.reason }));
-      const why = block.reason === 'repeated' ? 'its third block within a day' : `${counted} failed sign-in attempts within 15 min`;
+      await m.save(
+        m.create(AddressBlockEntity, {
+          bucket,
+          blocked_at: now,
+          blocked_until: block.until,
+          failures: counted,
+          reason: block.reason,
+        }),
+      );
+      const why =
+        block.reason === 'repeated'
+          ? 'its third block within a day'
+          : `${counted} failed sign-in attempts within 15 min`;
       await this.events.recordIn(m, {
         kind: 'address_blocked',
         text: `${bucket} blocked for ${formatDuration(block.until - now)} after ${why}`,
@@ -127,7 +144,12 @@ export class ThrottleService implements OnApplicationBootstrap, OnApplicationShu
       if (active === 0) throw new ApiError('not_found', `${bucket} is not blocked`);
       await m.delete(AddressBlockEntity, { bucket });
       await m.query('DELETE FROM sign_in_failures WHERE bucket = ?', [bucket]);
-      await this.events.recordIn(m, { kind: 'address_unblocked', text: `${bucket} unblocked`, actor: 'owner', data: { ip: bucket } });
+      await this.events.recordIn(m, {
+        kind: 'address_unblocked',
+        text: `${bucket} unblocked`,
+        actor: 'owner',
+        data: { ip: bucket },
+      });
     });
   }
 
@@ -139,7 +161,10 @@ export class ThrottleService implements OnApplicationBootstrap, OnApplicationShu
     const now = this.clock.now();
     await this.db.tx(async (m) => {
       await m.query('DELETE FROM sign_in_failures WHERE at <= ?', [now - LADDER_WINDOW_MS]);
-      await m.query('DELETE FROM address_blocks WHERE blocked_until <= ? AND blocked_at <= ?', [now, now - LADDER_WINDOW_MS]);
+      await m.query('DELETE FROM address_blocks WHERE blocked_until <= ? AND blocked_at <= ?', [
+        now,
+        now - LADDER_WINDOW_MS,
+      ]);
       await m.query('DELETE FROM sign_in_tickets WHERE expires_at <= ?', [now]);
       await m.query('DELETE FROM totp_setups WHERE expires_at <= ?', [now]);
     });

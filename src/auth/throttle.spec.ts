@@ -1,4 +1,12 @@
-import { BLOCK_MS, FAILURE_WINDOW_MS, LONG_BLOCK_MS, bucketOfParam, countingFrom, decideBlock, throttleBucket } from './throttle';
+import {
+  BLOCK_MS,
+  FAILURE_WINDOW_MS,
+  LONG_BLOCK_MS,
+  bucketOfParam,
+  countingFrom,
+  decideBlock,
+  throttleBucket,
+} from './throttle';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 

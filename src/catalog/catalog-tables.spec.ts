@@ -56,7 +56,9 @@ describe('the catalog tables (monitors, monitor_state)', () => {
   });
 
   const columnsOf = async (table: string) =>
-    (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])).map((c) => c.name);
+    (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])).map(
+      (c) => c.name,
+    );
 
   it.each<[string, readonly string[]]>([
     ['monitors', MONITOR_COLUMNS],
@@ -74,7 +76,19 @@ describe('the catalog tables (monitors, monitor_state)', () => {
 
   it.each<[string, Partial<MonitorConfig>]>([
     ['every field set', {}],
-    ['every nullable field null', { group: null, description: null, runbook_url: null, slow_ms: null, channels: null, muted_until: null, public_name: null, public_group: null }],
+    [
+      'every nullable field null',
+      {
+        group: null,
+        description: null,
+        runbook_url: null,
+        slow_ms: null,
+        channels: null,
+        muted_until: null,
+        public_name: null,
+        public_group: null,
+      },
+    ],
     ['every flag the other way', { alert_on_slow: false, paused: true, public: false }],
   ])('stores a config and reads it back unchanged: %s', async (_name, over) => {
     const c = config(over);
@@ -86,32 +100,71 @@ describe('the catalog tables (monitors, monitor_state)', () => {
 
   it('updates every config column and the update time', async () => {
     const id = await insert(config());
-    const changed = config({ name: 'Shop 2', slug: 'shop-2', tags: [], runbook_url: null, interval_s: 30, sort: 9, settings: { host: 'b.example.com', port: 80, send: 'x', expect_banner: null, ip_version: 'ipv4' } });
+    const changed = config({
+      name: 'Shop 2',
+      slug: 'shop-2',
+      tags: [],
+      runbook_url: null,
+      interval_s: 30,
+      sort: 9,
+      settings: { host: 'b.example.com', port: 80, send: 'x', expect_banner: null, ip_version: 'ipv4' },
+    });
     await db.tx((m) => repo.update(m, id, changed, T0 + 1000));
     expect(await repo.findById(id)).toMatchObject({ config: changed, createdAt: T0, updatedAt: T0 + 1000 });
   });
 
-  it('writes the engine\'s states, blob included, and reads them back as stored', async () => {
+  it("writes the engine's states, blob included, and reads them back as stored", async () => {
     const a = await insert(config());
     const b = await insert(config({ slug: 'other' }));
     const down: StoredStateRow = {
       ...initialState(a, false, T0),
-      status: 'down', since: T0 + 5, failing: 3, flapping: 0, last_check_at: T0 + 9, last_ok_at: T0 + 1, latency_ms: 12,
-      error_code: 'timeout', error_message: 'no answer', incident_id: 4, cert_expires_at: T0 + 99, note: 'checked from one place', engine: '{"good":0}',
+      status: 'down',
+      since: T0 + 5,
+      failing: 3,
+      flapping: 0,
+      last_check_at: T0 + 9,
+      last_ok_at: T0 + 1,
+      latency_ms: 12,
+      error_code: 'timeout',
+      error_message: 'no answer',
+      incident_id: 4,
+      cert_expires_at: T0 + 99,
+      note: 'checked from one place',
+      engine: '{"good":0}',
     };
     await db.tx((m) => writeStatesIn(m, [down]));
     const rows = await (await startReadStoredStates(db)).rows;
     expect(rows).toEqual([down, { ...initialState(b, false, T0), engine: null }]);
     const listed = await repo.list({}, 10, null);
-    expect(listed.map((r) => [r.id, r.s_status])).toEqual([[b, 'unknown'], [a, 'down']]);
+    expect(listed.map((r) => [r.id, r.s_status])).toEqual([
+      [b, 'unknown'],
+      [a, 'down'],
+    ]);
     expect(await repo.stateOf(a)).toEqual(strip(down));
   });
 
   it('resets a state on a pause, leaving the times of the checks', async () => {
     const id = await insert(config());
-    await db.tx((m) => writeStatesIn(m, [{ ...initialState(id, false, T0), status: 'down', failing: 2, incident_id: 3, last_check_at: T0 + 9, engine: null }]));
+    await db.tx((m) =>
+      writeStatesIn(m, [
+        {
+          ...initialState(id, false, T0),
+          status: 'down',
+          failing: 2,
+          incident_id: 3,
+          last_check_at: T0 + 9,
+          engine: null,
+        },
+      ]),
+    );
     await db.tx((m) => repo.setStatus(m, id, 'paused', T0 + 100));
-    expect(await repo.stateOf(id)).toMatchObject({ status: 'paused', since: T0 + 100, failing: 0, incident_id: null, last_check_at: T0 + 9 });
+    expect(await repo.stateOf(id)).toMatchObject({
+      status: 'paused',
+      since: T0 + 100,
+      failing: 0,
+      incident_id: null,
+      last_check_at: T0 + 9,
+    });
   });
 });
 

@@ -11,8 +11,19 @@ import type { MonitorState } from '../probes/status';
 
 /** A MonitorState's columns, as answers and lists read them. */
 export const STATE_COLUMNS = [
-  'monitor_id', 'status', 'since', 'failing', 'flapping', 'last_check_at', 'last_ok_at', 'latency_ms', 'error_code',
-  'error_message', 'incident_id', 'cert_expires_at', 'note',
+  'monitor_id',
+  'status',
+  'since',
+  'failing',
+  'flapping',
+  'last_check_at',
+  'last_ok_at',
+  'latency_ms',
+  'error_code',
+  'error_message',
+  'incident_id',
+  'cert_expires_at',
+  'note',
 ] as const satisfies readonly (keyof MonitorState)[];
 
 // The list above names every field of MonitorState (a compile error otherwise).
@@ -30,12 +41,23 @@ const ROWS_PER_STATEMENT = 500;
 
 /** A new monitor's first state. */
 export async function insertStateIn(m: EntityManager, s: MonitorState): Promise<void> {
-  await m.query(`INSERT OR REPLACE INTO monitor_state (${STATE_COLUMNS.join(', ')}) VALUES (${STATE_COLUMNS.map(() => '?').join(', ')})`, STATE_COLUMNS.map((c) => s[c]));
+  await m.query(
+    `INSERT OR REPLACE INTO monitor_state (${STATE_COLUMNS.join(', ')}) VALUES (${STATE_COLUMNS.map(() => '?').join(', ')})`,
+    STATE_COLUMNS.map((c) => s[c]),
+  );
 }
 
 /** A pause or a new target: the state starts again (and any open incident ends in the same transaction: engine.endIncidentIn). */
-export async function resetStateIn(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
-  await m.query('UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL WHERE monitor_id = ?', [status, since, id]);
+export async function resetStateIn(
+  m: EntityManager,
+  id: number,
+  status: MonitorState['status'],
+  since: number,
+): Promise<void> {
+  await m.query(
+    'UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL WHERE monitor_id = ?',
+    [status, since, id],
+  );
 }
 
 /**
@@ -55,11 +77,16 @@ export async function writeStatesIn(tx: EntityManager, rows: readonly StoredStat
 }
 
 const UPDATE_VALUES = `(${ROW_COLUMNS.map(() => '?').join(', ')})`;
-const UPDATE_SET = ROW_COLUMNS.slice(1).map((c) => `${c} = v.${c}`).join(', ');
+const UPDATE_SET = ROW_COLUMNS.slice(1)
+  .map((c) => `${c} = v.${c}`)
+  .join(', ');
 
 /** One monitor's stored state, or null. */
 export async function stateRowOf(m: EntityManager, id: number): Promise<MonitorState | null> {
-  const rows = await m.query<MonitorState[]>(`SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state WHERE monitor_id = ?`, [id]);
+  const rows = await m.query<MonitorState[]>(
+    `SELECT ${STATE_COLUMNS.join(', ')} FROM monitor_state WHERE monitor_id = ?`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 

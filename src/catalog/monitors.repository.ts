@@ -16,7 +16,14 @@ import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { KindSettings, MonitorKind } from '../probes/kinds';
 import { kindConfig, MonitorConfig } from '../probes/monitor-config';
 import { MonitorState, MonitorStatus } from '../probes/status';
-import { insertStateIn, JOIN_STATE, LISTED_STATE_COLUMNS, resetStateIn, stateRowOf, stateRows } from './monitor-state.table';
+import {
+  insertStateIn,
+  JOIN_STATE,
+  LISTED_STATE_COLUMNS,
+  resetStateIn,
+  stateRowOf,
+  stateRows,
+} from './monitor-state.table';
 
 export { splitState } from './monitor-state.table';
 
@@ -65,7 +72,13 @@ export type MonitorRow = { id: number } & { [C in ConfigColumn]: ReturnType<(typ
 };
 
 /** Every column of the table, in its order (what `SELECT *` would name). */
-export const MONITOR_COLUMNS = ['id', ...CONFIG_COLUMN_NAMES, 'heartbeat_token_hash', 'created_at', 'updated_at'] as const;
+export const MONITOR_COLUMNS = [
+  'id',
+  ...CONFIG_COLUMN_NAMES,
+  'heartbeat_token_hash',
+  'created_at',
+  'updated_at',
+] as const;
 const SELECT_ROW = `SELECT ${MONITOR_COLUMNS.join(', ')} FROM monitors`;
 
 export interface StoredMonitor {
@@ -131,7 +144,11 @@ function openSettings(r: MonitorRow, open: (value: string) => string): KindSetti
   return r.settings.includes(SEALED_PREFIX) ? withSecrets(r.kind, settings, open) : settings;
 }
 
-function withSecrets(kind: MonitorKind, settings: KindSettings[MonitorKind], fn: (value: string) => string): KindSettings[MonitorKind] {
+function withSecrets(
+  kind: MonitorKind,
+  settings: KindSettings[MonitorKind],
+  fn: (value: string) => string,
+): KindSettings[MonitorKind] {
   return mapSecrets(settings, KIND_SECRETS[kind], fn);
 }
 
@@ -149,7 +166,9 @@ export function startReadMonitorRows(db: Database): Promise<StartedRead<MonitorR
  * it to tell "first start" from "the key file went missing" and to check the key at start.
  */
 export async function sealedSecretSample(read: (sql: string) => Promise<unknown>): Promise<string | null> {
-  const rows = (await read(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as { settings: string }[];
+  const rows = (await read(`SELECT settings FROM monitors WHERE settings LIKE '%"${SEALED_PREFIX}%' LIMIT 1`)) as {
+    settings: string;
+  }[];
   if (!rows[0]) return null;
   const sealed = new RegExp(`"(${SEALED_PREFIX}[A-Za-z0-9+/=]*)"`).exec(rows[0].settings);
   return sealed ? sealed[1] : null;
@@ -215,7 +234,8 @@ export class MonitorsRepository implements OnModuleInit {
     await this.db.query('PRAGMA secure_delete = ON');
     try {
       await this.db.tx(async (m) => {
-        for (const [settings, id] of changed) await m.query('UPDATE monitors SET settings = ? WHERE id = ?', [settings, id]);
+        for (const [settings, id] of changed)
+          await m.query('UPDATE monitors SET settings = ? WHERE id = ?', [settings, id]);
       });
       await this.db.query('VACUUM');
       await this.db.query('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -259,12 +279,15 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   /** Slugs in use that start with `base` (for picking base-2, base-3, ...), other than monitor `exceptId`'s. */
-  async slugsLike(base: string, m: EntityManager = this.db.manager, exceptId: number | null = null): Promise<Set<string>> {
-    const rows = await m.query<{ slug: string }[]>("SELECT slug FROM monitors WHERE (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?", [
-      base,
-      `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`,
-      exceptId,
-    ]);
+  async slugsLike(
+    base: string,
+    m: EntityManager = this.db.manager,
+    exceptId: number | null = null,
+  ): Promise<Set<string>> {
+    const rows = await m.query<{ slug: string }[]>(
+      "SELECT slug FROM monitors WHERE (slug = ? OR slug LIKE ? ESCAPE '\\') AND id IS NOT ?",
+      [base, `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`, exceptId],
+    );
     return new Set(rows.map((r) => r.slug));
   }
 
@@ -282,7 +305,11 @@ export class MonitorsRepository implements OnModuleInit {
    * whole rows, for a caller that keeps each monitor's answer and needs whole rows only for the
    * ones that changed (listedByIds). No `q` here: matching text needs the whole row.
    */
-  async listHeads(filter: Omit<MonitorFilter, 'q'>, limit: number | null, beforeId: number | null): Promise<ListedHead[]> {
+  async listHeads(
+    filter: Omit<MonitorFilter, 'q'>,
+    limit: number | null,
+    beforeId: number | null,
+  ): Promise<ListedHead[]> {
     const { sql, params } = this.selectSql(HEAD_SELECT, filter, limit, beforeId);
     return readSelectRows<ListedHead>(this.db, HEAD_COLUMNS, sql, 'id DESC', params);
   }
@@ -292,7 +319,11 @@ export class MonitorsRepository implements OnModuleInit {
    * select() pages them), up to `pages` pages in all: what a client following next_cursor asks.
    */
   async pageCursors(limit: number, pages: number): Promise<number[]> {
-    const ids = (await this.db.read<{ id: number }[]>('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [limit * (pages - 1) + 1])).map((r) => r.id);
+    const ids = (
+      await this.db.read<{ id: number }[]>('SELECT id FROM monitors ORDER BY id DESC LIMIT ?', [
+        limit * (pages - 1) + 1,
+      ])
+    ).map((r) => r.id);
     const out: number[] = [];
     for (let k = 1; k < pages && ids.length > k * limit; k++) out.push(ids[k * limit - 1]);
     return out;
@@ -310,7 +341,12 @@ export class MonitorsRepository implements OnModuleInit {
     return out;
   }
 
-  private selectSql(columns: string, filter: MonitorFilter, limit: number | null, beforeId: number | null): { sql: string; params: unknown[] } {
+  private selectSql(
+    columns: string,
+    filter: MonitorFilter,
+    limit: number | null,
+    beforeId: number | null,
+  ): { sql: string; params: unknown[] } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.group !== undefined) {
@@ -347,22 +383,27 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {
-    await m.query(`UPDATE monitors SET ${CONFIG_COLUMN_NAMES.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
-      ...configValues(c, this.seal),
-      now,
-      id,
-    ]);
+    await m.query(
+      `UPDATE monitors SET ${CONFIG_COLUMN_NAMES.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`,
+      [...configValues(c, this.seal), now, id],
+    );
   }
 
   /** The heartbeat monitor whose ping token has this hash, or null. */
   async heartbeatIdByTokenHash(hash: string): Promise<number | null> {
-    const rows = await this.db.read<{ id: number }[]>("SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'", [hash]);
+    const rows = await this.db.read<{ id: number }[]>(
+      "SELECT id FROM monitors WHERE heartbeat_token_hash = ? AND kind = 'heartbeat'",
+      [hash],
+    );
     return rows[0]?.id ?? null;
   }
 
   /** Monitors whose alert list names this channel. */
   async idsNamingChannel(m: EntityManager, channelId: number): Promise<number[]> {
-    const rows = await m.query<{ id: number }[]>('SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)', [channelId]);
+    const rows = await m.query<{ id: number }[]>(
+      'SELECT id FROM monitors WHERE EXISTS (SELECT 1 FROM json_each(monitors.channels) WHERE value = ?)',
+      [channelId],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -392,8 +433,12 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {
-    const groups = await this.db.read<{ g: string }[]>('SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g');
-    const tags = await this.db.read<{ t: string }[]>('SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t');
+    const groups = await this.db.read<{ g: string }[]>(
+      'SELECT DISTINCT group_name AS g FROM monitors WHERE group_name IS NOT NULL ORDER BY g',
+    );
+    const tags = await this.db.read<{ t: string }[]>(
+      'SELECT DISTINCT t.value AS t FROM monitors m, json_each(m.tags) t ORDER BY t',
+    );
     return { groups: groups.map((r) => r.g), tags: tags.map((r) => r.t) };
   }
 }

@@ -37,26 +37,49 @@ export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEven
       };
     case 'up':
       // A settled up does not know how long it was down (it flapped meanwhile): it says how long it has been up.
-      if (r.settled) return { ...base, message: `${name} is up again: it stopped flapping and has been up for ${formatDuration(r.durationMs ?? 0)}` };
-      return { ...base, message: `${name} is up again after ${formatDuration(r.durationMs ?? 0)} down`, duration_ms: r.durationMs ?? 0 };
+      if (r.settled)
+        return {
+          ...base,
+          message: `${name} is up again: it stopped flapping and has been up for ${formatDuration(r.durationMs ?? 0)}`,
+        };
+      return {
+        ...base,
+        message: `${name} is up again after ${formatDuration(r.durationMs ?? 0)} down`,
+        duration_ms: r.durationMs ?? 0,
+      };
     case 'slow':
       return { ...base, message: `${name} is slow (slower than ${r.config.slow_ms} ms)` };
     case 'slow_end':
       return { ...base, message: `${name} is back to normal speed`, ended: true };
     case 'flapping':
       return r.on
-        ? { ...base, message: `${name} is flapping: it changes status often; up and down alerts are held until it settles` }
+        ? {
+            ...base,
+            message: `${name} is flapping: it changes status often; up and down alerts are held until it settles`,
+          }
         : { ...base, message: `${name} stopped flapping`, ended: true };
     case 'cert': {
       const days = Math.floor(((r.cert?.notAfter ?? r.at) - r.at) / 86_400_000);
       const date = new Date(r.cert?.notAfter ?? r.at).toISOString().slice(0, 10);
-      return { ...base, message: days < 0 ? `${name}: the certificate has expired (${date})` : `${name}: the certificate expires in ${days} day${days === 1 ? '' : 's'} (${date})` };
+      return {
+        ...base,
+        message:
+          days < 0
+            ? `${name}: the certificate has expired (${date})`
+            : `${name}: the certificate expires in ${days} day${days === 1 ? '' : 's'} (${date})`,
+      };
     }
   }
 }
 
 /** A reminder while Down. */
-export function reminderEvent(monitorId: number, c: MonitorConfig, downSince: number, now: number, error: { code: string; message: string } | null): AlertEvent {
+export function reminderEvent(
+  monitorId: number,
+  c: MonitorConfig,
+  downSince: number,
+  now: number,
+  error: { code: string; message: string } | null,
+): AlertEvent {
   return {
     type: 'reminder',
     at: now,

@@ -76,12 +76,17 @@ export function unsentLine(name: string, d: AlertDecision): string | null {
       : `up alert held: ${name} is flapping; it is sent if ${name} is up when it settles`;
   }
   // A down that reaches nobody says so; an up that reaches nobody follows such a down, or a choice.
-  if (d.kind === 'send' && d.channelIds.length === 0 && d.type === 'down') return `down alert not sent: no enabled channel takes down alerts for ${name}`;
+  if (d.kind === 'send' && d.channelIds.length === 0 && d.type === 'down')
+    return `down alert not sent: no enabled channel takes down alerts for ${name}`;
   return null;
 }
 
 /** The channels that take an event of `type` for a monitor with these `channels` settings. */
-export function channelsFor(wanted: readonly number[] | null, type: AlertEventType, channels: readonly ChannelTarget[]): number[] {
+export function channelsFor(
+  wanted: readonly number[] | null,
+  type: AlertEventType,
+  channels: readonly ChannelTarget[],
+): number[] {
   const chosen = wanted === null ? channels : channels.filter((c) => wanted.includes(c.id));
   return chosen.filter((c) => c.enabled && c.events.includes(type)).map((c) => c.id);
 }

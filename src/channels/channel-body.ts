@@ -56,16 +56,28 @@ export function parseChannelCreate(body: unknown, senderOf: (k: ChannelKind) => 
   const events = body.events === undefined ? [...DEFAULT_EVENTS] : readEvents(body.events, errors);
   let config: Record<string, unknown> | null = null;
   if (body.config === undefined) errors.push({ field: 'config', message: 'required' });
-  else if (errors.every((e) => e.field !== 'kind')) config = readConfig(senderOf(kind as ChannelKind), body.config, errors);
+  else if (errors.every((e) => e.field !== 'kind'))
+    config = readConfig(senderOf(kind as ChannelKind), body.config, errors);
   if (errors.length) throw ApiError.invalid(errors);
-  return { kind: kind as ChannelKind, name: name as string, enabled, events: events as AlertEventType[], config: config as Record<string, unknown> };
+  return {
+    kind: kind as ChannelKind,
+    name: name as string,
+    enabled,
+    events: events as AlertEventType[],
+    config: config as Record<string, unknown>,
+  };
 }
 
 /** PATCH /channels/{id}: any of name, enabled, events, config; the kind cannot change. */
-export function parseChannelPatch(body: unknown, kind: ChannelKind, senderOf: (k: ChannelKind) => ChannelSender): ChannelPatch {
+export function parseChannelPatch(
+  body: unknown,
+  kind: ChannelKind,
+  senderOf: (k: ChannelKind) => ChannelSender,
+): ChannelPatch {
   requireObjectBody(body);
   const errors = unknownFields(body);
-  if (body.kind !== undefined && body.kind !== kind) errors.push({ field: 'kind', message: 'a channel keeps its kind: create a new channel instead' });
+  if (body.kind !== undefined && body.kind !== kind)
+    errors.push({ field: 'kind', message: 'a channel keeps its kind: create a new channel instead' });
   const patch: ChannelPatch = {};
   if (body.name !== undefined) patch.name = readName(body.name, errors, true) ?? undefined;
   if (body.enabled !== undefined) patch.enabled = readEnabled(body.enabled, errors) ?? undefined;
@@ -98,7 +110,10 @@ export function channelStatus(last: { at: number; ok: number; error: string | nu
 function unknownFields(body: Record<string, unknown>): FieldError[] {
   return Object.keys(body)
     .filter((k) => !FIELDS.includes(k))
-    .map((k) => ({ field: k.slice(0, 60), message: 'unknown field (a channel has kind, name, enabled, events and config)' }));
+    .map((k) => ({
+      field: k.slice(0, 60),
+      message: 'unknown field (a channel has kind, name, enabled, events and config)',
+    }));
 }
 
 function readName(raw: unknown, errors: FieldError[], required: boolean): string | null {

@@ -25,7 +25,11 @@ export function channelCreatedLine(c: Channel): ChannelLine {
 }
 
 export function channelDeletedLine(c: Channel): ChannelLine {
-  return { kind: 'channel_deleted', text: `channel "${c.name}" deleted (${c.kind})`, data: { channel_id: c.id, channel_kind: c.kind } };
+  return {
+    kind: 'channel_deleted',
+    text: `channel "${c.name}" deleted (${c.kind})`,
+    data: { channel_id: c.id, channel_kind: c.kind },
+  };
 }
 
 /**
@@ -36,11 +40,15 @@ export function channelDeletedLine(c: Channel): ChannelLine {
 export function channelChangedLine(before: Channel, after: Channel, secrets: SecretSchema): ChannelLine | null {
   const fields = changedFields(shape(before), shape(after));
   if (fields.length === 0) return null;
-  const named = after.name === before.name ? `channel "${after.name}"` : `channel "${after.name}" (was "${before.name}")`;
-  const others = fields.filter((f) => f !== 'enabled').map((f) => (secretChanged(f, before, after, secrets) ? `${f} (secret changed)` : f));
+  const named =
+    after.name === before.name ? `channel "${after.name}"` : `channel "${after.name}" (was "${before.name}")`;
+  const others = fields
+    .filter((f) => f !== 'enabled')
+    .map((f) => (secretChanged(f, before, after, secrets) ? `${f} (secret changed)` : f));
   const parts: string[] = [];
   // Disabling is what silences alerting: it leads the line, in words.
-  if (fields.includes('enabled')) parts.push(after.enabled ? 'enabled' : 'disabled: it sends no alerts until enabled again');
+  if (fields.includes('enabled'))
+    parts.push(after.enabled ? 'enabled' : 'disabled: it sends no alerts until enabled again');
   if (others.length) parts.push(`changed: ${others.join(', ')}`);
   return {
     kind: 'channel_updated',

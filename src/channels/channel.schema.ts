@@ -3,7 +3,21 @@
  * delivery log (deliveries.service.ts) and the test answer, for the route description. Pure.
  */
 import {
-  bool, described, int, JsonSchema, list, nullable, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str, time,
+  bool,
+  described,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  obj,
+  oneOfValues,
+  page,
+  pageQuery,
+  QueryParam,
+  ref,
+  SchemaSet,
+  str,
+  time,
 } from '../common/validation/common.schema';
 import { MASK } from '../common/secrets/secrets';
 import { ALERT_EVENTS, CHANNEL_KINDS } from './channel-kind';
@@ -16,24 +30,44 @@ import { HEADER_VALUE_MAX, HEADERS_MAX, SECRET_MAX, SECRET_MIN } from './senders
 const SECRET = `secret: \`${MASK}\` in answers; sending \`${MASK}\` back keeps the stored value while the URL stays the same`;
 const url = (extra = ''): JsonSchema => str({ maxLength: URL_MAX, description: `http:// or https:// URL${extra}` });
 /** A secret field of a body: its own rules, or the mask that keeps the stored value. */
-const orMask = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { const: MASK }], description: schema.description });
+const orMask = (schema: JsonSchema): JsonSchema => ({
+  anyOf: [schema, { const: MASK }],
+  description: schema.description,
+});
 
 const CONFIGS: Record<(typeof CHANNEL_KINDS)[number], JsonSchema> = {
-  email: obj({ to: list(str({ description: 'an email address' }), { minItems: 1, maxItems: RECIPIENTS_MAX, uniqueItems: true }) }, {
-    description: 'email: sent through the server\'s mail providers (FARSIGHT_SMTP, then FARSIGHT_SMTP_FALLBACK)',
-  }),
+  email: obj(
+    {
+      to: list(str({ description: 'an email address' }), { minItems: 1, maxItems: RECIPIENTS_MAX, uniqueItems: true }),
+    },
+    {
+      description: "email: sent through the server's mail providers (FARSIGHT_SMTP, then FARSIGHT_SMTP_FALLBACK)",
+    },
+  ),
   chat: obj(
     {
       url: url(`; the chat service's webhook (${SECRET})`),
-      format: oneOfValues(CHAT_FORMAT_CHOICES, { default: 'auto', description: 'message shape; auto picks by the URL (docs/channels.md)' }),
+      format: oneOfValues(CHAT_FORMAT_CHOICES, {
+        default: 'auto',
+        description: 'message shape; auto picks by the URL (docs/channels.md)',
+      }),
     },
     { required: ['url'], description: 'chat: a chat service webhook' },
   ),
   webhook: obj(
     {
       url: url(` (${SECRET})`),
-      secret: orMask(str({ minLength: SECRET_MIN, maxLength: SECRET_MAX, description: `signing secret: ${SECRET_MIN} to ${SECRET_MAX} visible ASCII characters, no spaces (${SECRET})` })),
-      headers: list(obj({ name: str(), value: str({ maxLength: HEADER_VALUE_MAX, description: SECRET }) }), { maxItems: HEADERS_MAX, default: [] }),
+      secret: orMask(
+        str({
+          minLength: SECRET_MIN,
+          maxLength: SECRET_MAX,
+          description: `signing secret: ${SECRET_MIN} to ${SECRET_MAX} visible ASCII characters, no spaces (${SECRET})`,
+        }),
+      ),
+      headers: list(obj({ name: str(), value: str({ maxLength: HEADER_VALUE_MAX, description: SECRET }) }), {
+        maxItems: HEADERS_MAX,
+        default: [],
+      }),
     },
     { required: ['url', 'secret'], description: 'webhook: signed JSON (docs/channels.md)' },
   ),
@@ -43,24 +77,46 @@ const CONFIGS: Record<(typeof CHANNEL_KINDS)[number], JsonSchema> = {
 const ANSWER_CONFIGS: JsonSchema[] = [
   obj({ to: list(str()) }),
   obj({ url: str({ description: 'masked' }), format: oneOfValues(CHAT_FORMAT_CHOICES) }),
-  obj({ url: str({ description: 'masked' }), secret: str({ description: 'masked' }), headers: list(obj({ name: str(), value: str({ description: 'masked' }) })) }),
+  obj({
+    url: str({ description: 'masked' }),
+    secret: str({ description: 'masked' }),
+    headers: list(obj({ name: str(), value: str({ description: 'masked' }) })),
+  }),
 ];
 
 const KIND = oneOfValues(CHANNEL_KINDS);
 const NAME = str({ minLength: 1, maxLength: NAME_MAX, description: 'a name: not blank, no control characters' });
 const EVENTS = list(oneOfValues(ALERT_EVENTS), { description: 'alert events this channel receives' });
-const CONFIG = { oneOf: CHANNEL_KINDS.map((k) => CONFIGS[k]), description: 'by kind: email {to}, chat {url, format}, webhook {url, secret, headers}' };
+const CONFIG = {
+  oneOf: CHANNEL_KINDS.map((k) => CONFIGS[k]),
+  description: 'by kind: email {to}, chat {url, format}, webhook {url, secret, headers}',
+};
 
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */
 export function channelSchemas(): SchemaSet {
   return {
     ChannelInput: obj(
-      { kind: KIND, name: NAME, enabled: bool({ default: true }), events: { ...EVENTS, default: [...ALERT_EVENTS] }, config: CONFIG },
+      {
+        kind: KIND,
+        name: NAME,
+        enabled: bool({ default: true }),
+        events: { ...EVENTS, default: [...ALERT_EVENTS] },
+        config: CONFIG,
+      },
       { required: ['kind', 'name', 'config'] },
     ),
     ChannelPatch: obj(
-      { kind: described(KIND, 'a channel keeps its kind; only its own kind is accepted'), name: NAME, enabled: bool(), events: EVENTS, config: CONFIG },
-      { required: [], description: 'name, enabled, events: scope write; config: scope admin (and a fresh sign-in for a session)' },
+      {
+        kind: described(KIND, 'a channel keeps its kind; only its own kind is accepted'),
+        name: NAME,
+        enabled: bool(),
+        events: EVENTS,
+        config: CONFIG,
+      },
+      {
+        required: [],
+        description: 'name, enabled, events: scope write; config: scope admin (and a fresh sign-in for a session)',
+      },
     ),
     Channel: obj({
       id: int(1),
@@ -68,10 +124,13 @@ export function channelSchemas(): SchemaSet {
       name: str(),
       enabled: bool(),
       events: EVENTS,
-      config: { oneOf: ANSWER_CONFIGS, description: 'by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}' },
+      config: {
+        oneOf: ANSWER_CONFIGS,
+        description: 'by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}',
+      },
       status: obj(
         { state: oneOfValues(['ok', 'failed', 'none']), at: nullable(time()), error: nullable(str()) },
-        { description: 'the latest attempt\'s outcome' },
+        { description: "the latest attempt's outcome" },
       ),
     }),
     ChannelList: page(ref('Channel'), int()),
@@ -93,8 +152,13 @@ export function channelSchemas(): SchemaSet {
         error: nullable(str()),
         summary: str(),
         outbox_id: described(nullable(int(1)), 'ties the attempts of one message together'),
-        outbox_state: oneOfValues(['sent', 'failed', 'retrying', null], { description: 'null once the message is pruned' }),
-        monitor_ids: described(nullable(list(int(1))), 'the monitors the message was about; null on tests and sign-in emails'),
+        outbox_state: oneOfValues(['sent', 'failed', 'retrying', null], {
+          description: 'null once the message is pruned',
+        }),
+        monitor_ids: described(
+          nullable(list(int(1))),
+          'the monitors the message was about; null on tests and sign-in emails',
+        ),
       },
       { description: 'One delivery attempt (spec "Delivery log row").' },
     ),
@@ -102,4 +166,7 @@ export function channelSchemas(): SchemaSet {
   };
 }
 
-export const DELIVERY_QUERY: QueryParam[] = [{ name: 'channel_id', schema: int(1), description: 'one channel\'s attempts' }, ...pageQuery()];
+export const DELIVERY_QUERY: QueryParam[] = [
+  { name: 'channel_id', schema: int(1), description: "one channel's attempts" },
+  ...pageQuery(),
+];

@@ -14,7 +14,11 @@ const webhook: ChannelInput = {
   name: 'ops hook',
   enabled: true,
   events: ['down', 'up'],
-  config: { url: 'https://hooks.example.com/farsight', secret: 'shh-a-secret-value', headers: [{ name: 'X-Token', value: 'header-secret' }] },
+  config: {
+    url: 'https://hooks.example.com/farsight',
+    secret: 'shh-a-secret-value',
+    headers: [{ name: 'X-Token', value: 'header-secret' }],
+  },
 };
 
 describe('channels table', () => {
@@ -51,7 +55,14 @@ describe('channels table', () => {
   it('updates what may change, never the creation time', async () => {
     const repo = await reloaded();
     const created = await db.tx((m) => repo.insertIn(m, webhook, T0));
-    const changed = { ...created, name: 'renamed', enabled: false, events: ['down' as const], config: { ...webhook.config, secret: 'another' }, updated_at: T0 + 5 };
+    const changed = {
+      ...created,
+      name: 'renamed',
+      enabled: false,
+      events: ['down' as const],
+      config: { ...webhook.config, secret: 'another' },
+      updated_at: T0 + 5,
+    };
     await db.tx((m) => repo.updateIn(m, { ...changed, created_at: 0 }));
     expect((await reloaded()).all()).toEqual([changed]);
   });

@@ -76,12 +76,18 @@ export class ChannelsRepository implements OnModuleInit {
   async insertIn(m: EntityManager, input: ChannelInput, now: number): Promise<Channel> {
     const stored: Stored = { ...input, created_at: now, updated_at: now };
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
-    const id = await m.query<number>(`INSERT INTO channels (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`, values(INSERTED, stored, this.seal));
+    const id = await m.query<number>(
+      `INSERT INTO channels (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`,
+      values(INSERTED, stored, this.seal),
+    );
     return { id, ...stored };
   }
 
   async updateIn(m: EntityManager, c: Channel): Promise<void> {
-    await m.query(`UPDATE channels SET ${UPDATED.map((col) => `${col} = ?`).join(', ')} WHERE id = ?`, [...values(UPDATED, c, this.seal), c.id]);
+    await m.query(`UPDATE channels SET ${UPDATED.map((col) => `${col} = ?`).join(', ')} WHERE id = ?`, [
+      ...values(UPDATED, c, this.seal),
+      c.id,
+    ]);
   }
 
   async deleteIn(m: EntityManager, id: number): Promise<void> {
@@ -98,7 +104,9 @@ export class ChannelsRepository implements OnModuleInit {
   }
 
   private fromRow(r: ChannelRow): Channel {
-    const config = mapSecrets(JSON.parse(r.config) as Record<string, unknown>, senderOf(r.kind).secrets, (s) => this.box.open(s));
+    const config = mapSecrets(JSON.parse(r.config) as Record<string, unknown>, senderOf(r.kind).secrets, (s) =>
+      this.box.open(s),
+    );
     return {
       id: r.id,
       kind: r.kind,

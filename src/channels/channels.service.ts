@@ -20,7 +20,16 @@ import { requireAccess } from '../common/access/scope';
 import { keepSecrets, maskSecrets } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { lastDeliveryOf } from '../mail/deliveries.table';
-import { Channel, ChannelAnswer, ChannelInput, channelStatus, parseChannelCreate, parseChannelPatch, SAME_RECEIVER, toChannelAnswer } from './channel-body';
+import {
+  Channel,
+  ChannelAnswer,
+  ChannelInput,
+  channelStatus,
+  parseChannelCreate,
+  parseChannelPatch,
+  SAME_RECEIVER,
+  toChannelAnswer,
+} from './channel-body';
 import { ChannelLine, channelChangedLine, channelCreatedLine, channelDeletedLine } from './channel-lines';
 import { ChannelsRepository } from './channels.repository';
 import { DispatcherService, TestAnswer } from './dispatcher.service';
@@ -95,7 +104,10 @@ export class ChannelsService {
       for (const id of await this.monitors.idsNamingChannel(m, current.id)) {
         const stored = await this.monitors.findById(id, m);
         if (!stored) continue;
-        const config: MonitorConfig = { ...stored.config, channels: (stored.config.channels ?? []).filter((c) => c !== current.id) };
+        const config: MonitorConfig = {
+          ...stored.config,
+          channels: (stored.config.channels ?? []).filter((c) => c !== current.id),
+        };
         await this.monitors.update(m, id, config, now);
         await this.events.recordIn(m, {
           kind: 'monitor_updated',
@@ -109,7 +121,8 @@ export class ChannelsService {
       return out;
     });
     this.repo.forget(current.id);
-    for (const { id, config } of changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: false, config });
+    for (const { id, config } of changed)
+      this.bus.emit('monitor.changed', { id, created: false, targetChanged: false, config });
     await this.dispatcher.failPendingOf(current.id, 'the channel was deleted');
   }
 
@@ -129,14 +142,26 @@ export class ChannelsService {
    * the caller's transaction, with its timeline line. Memory is not touched: once the transaction
    * commits, the caller hands what it saved to committed(); after a rollback there is nothing to undo.
    */
-  async saveIn(m: EntityManager, input: ChannelInput, existing: Channel | null, caller: Caller | null): Promise<Channel> {
+  async saveIn(
+    m: EntityManager,
+    input: ChannelInput,
+    existing: Channel | null,
+    caller: Caller | null,
+  ): Promise<Channel> {
     const now = this.clock.now();
     if (!existing) {
       const created = await this.repo.insertIn(m, input, now);
       await this.recordIn(m, channelCreatedLine(created), caller);
       return created;
     }
-    const next: Channel = { ...existing, name: input.name, enabled: input.enabled, events: [...input.events], config: input.config, updated_at: now };
+    const next: Channel = {
+      ...existing,
+      name: input.name,
+      enabled: input.enabled,
+      events: [...input.events],
+      config: input.config,
+      updated_at: now,
+    };
     await this.repo.updateIn(m, next);
     await this.recordChangeIn(m, existing, next, caller);
     return next;
@@ -146,7 +171,8 @@ export class ChannelsService {
   async committed(saved: readonly { channel: Channel; before: Channel | null }[]): Promise<void> {
     for (const s of saved) this.repo.remember(s.channel);
     for (const s of saved) {
-      if (s.before?.enabled && !s.channel.enabled) await this.dispatcher.failPendingOf(s.channel.id, 'the channel was disabled');
+      if (s.before?.enabled && !s.channel.enabled)
+        await this.dispatcher.failPendingOf(s.channel.id, 'the channel was disabled');
     }
   }
 
@@ -156,7 +182,12 @@ export class ChannelsService {
   }
 
   /** The line of a change, when anything changed (names of fields only: channel-lines.ts). */
-  private async recordChangeIn(m: EntityManager, before: Channel, after: Channel, caller: Caller | null): Promise<void> {
+  private async recordChangeIn(
+    m: EntityManager,
+    before: Channel,
+    after: Channel,
+    caller: Caller | null,
+  ): Promise<void> {
     const line = channelChangedLine(before, after, senderOf(after.kind).secrets);
     if (line) await this.recordIn(m, line, caller);
   }

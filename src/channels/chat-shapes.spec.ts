@@ -7,7 +7,16 @@ function down(name = 'NAS web UI', id = 3, extra: Partial<AlertEvent> = {}): Ale
   return {
     type: 'down',
     at: Date.UTC(2026, 10, 23, 11, 2),
-    monitor: { id, name, slug: 'nas', group: null, target: 'GET https://nas.lan/', url: 'https://nas.lan/', description: 'The NAS admin page', runbook_url: 'https://wiki.lan/nas' },
+    monitor: {
+      id,
+      name,
+      slug: 'nas',
+      group: null,
+      target: 'GET https://nas.lan/',
+      url: 'https://nas.lan/',
+      description: 'The NAS admin page',
+      runbook_url: 'https://wiki.lan/nas',
+    },
     message: `${name} is down`,
     duration_ms: 120_000,
     error: { code: 'refused', message: 'connection refused by 10.0.0.5:443' },
@@ -26,7 +35,10 @@ describe('recogniseChat', () => {
     ['https://discord.com/channels/1/2', 'chat'],
     ['https://prod-12.westeurope.logic.azure.com/workflows/abc/triggers/manual/paths/invoke?sig=x', 'teams'],
     ['https://contoso.webhook.office.com/webhookb2/abc', 'teams'],
-    ['https://default1234.56.environment.api.powerplatform.com/powerautomate/automations/direct/workflows/abc', 'teams'],
+    [
+      'https://default1234.56.environment.api.powerplatform.com/powerautomate/automations/direct/workflows/abc',
+      'teams',
+    ],
     ['https://outlook.office.com/webhook/abc', 'teams'],
     ['https://chat.googleapis.com/v1/spaces/AAA/messages?key=k&token=t', 'google-chat'],
     ['https://mattermost.lan/hooks/abc', 'chat'],
@@ -56,7 +68,9 @@ describe('chatBody', () => {
   });
 
   it('Google Chat: the same {text} format as Slack', () => {
-    expect(chatBody('google-chat', [down()], { publicUrl: PUBLIC })).toEqual(chatBody('slack', [down()], { publicUrl: PUBLIC }));
+    expect(chatBody('google-chat', [down()], { publicUrl: PUBLIC })).toEqual(
+      chatBody('slack', [down()], { publicUrl: PUBLIC }),
+    );
   });
 
   it('Slack-compatible (Mattermost, Rocket.Chat): {text}, no bold, bare links, markdown escaped', () => {
@@ -66,7 +80,10 @@ describe('chatBody', () => {
   });
 
   it('Discord: {content} with mentions disabled and links that unfold no preview', () => {
-    const body = chatBody('discord', [down('@everyone NAS')], { publicUrl: PUBLIC }) as { content: string; allowed_mentions: unknown };
+    const body = chatBody('discord', [down('@everyone NAS')], { publicUrl: PUBLIC }) as {
+      content: string;
+      allowed_mentions: unknown;
+    };
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(body.content.split('\n')[0]).toBe('🔴 **DOWN: @everyone NAS — connection refused by 10.0.0.5:443**');
     expect(body.content).toContain(`[Open in Farsight](<${PUBLIC}/monitors/3>)`);
@@ -103,7 +120,10 @@ describe('chatBody', () => {
   it('Teams: an Adaptive Card message with coloured titles, links and a button', () => {
     const body = chatBody('teams', [down()], { publicUrl: PUBLIC }) as {
       type: string;
-      attachments: { contentType: string; content: { type: string; version: string; body: { text: string; color?: string }[]; actions: unknown[] } }[];
+      attachments: {
+        contentType: string;
+        content: { type: string; version: string; body: { text: string; color?: string }[]; actions: unknown[] };
+      }[];
     };
     expect(body.type).toBe('message');
     expect(body.attachments).toHaveLength(1);
@@ -111,21 +131,32 @@ describe('chatBody', () => {
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card.content.type).toBe('AdaptiveCard');
     expect(card.content.version).toBe('1.4');
-    expect(card.content.body[0]).toMatchObject({ text: 'DOWN: NAS web UI — connection refused by 10.0.0.5:443', color: 'Attention' });
-    expect(card.content.body[1].text).toContain(`[Open in Farsight](${PUBLIC}/monitors/3) · [Runbook](https://wiki.lan/nas)`);
+    expect(card.content.body[0]).toMatchObject({
+      text: 'DOWN: NAS web UI — connection refused by 10.0.0.5:443',
+      color: 'Attention',
+    });
+    expect(card.content.body[1].text).toContain(
+      `[Open in Farsight](${PUBLIC}/monitors/3) · [Runbook](https://wiki.lan/nas)`,
+    );
     expect(card.content.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open Farsight', url: PUBLIC }]);
   });
 
   it('Teams: at most 25 events on a card, the rest counted', () => {
     const events = Array.from({ length: 40 }, (_, i) => down(`M${i}`, i));
-    const card = (chatBody('teams', events, { publicUrl: PUBLIC }) as { attachments: { content: { body: { text: string }[] } }[] }).attachments[0].content;
+    const card = (
+      chatBody('teams', events, { publicUrl: PUBLIC }) as { attachments: { content: { body: { text: string }[] } }[] }
+    ).attachments[0].content;
     expect(card.body[0].text).toBe('40 alerts: 40 down');
     expect(card.body.filter((b) => b.text.startsWith('DOWN:'))).toHaveLength(25);
     expect(card.body.at(-1)!.text).toBe('… and 15 more');
   });
 
   it('a test message says so', () => {
-    const body = chatBody('slack', [{ type: 'notice', at: 0, monitor: null, message: 'Test message from Farsight: this channel works.' }], { publicUrl: PUBLIC, test: true });
+    const body = chatBody(
+      'slack',
+      [{ type: 'notice', at: 0, monitor: null, message: 'Test message from Farsight: this channel works.' }],
+      { publicUrl: PUBLIC, test: true },
+    );
     expect(body).toEqual({ text: 'ℹ️ *TEST: Test message from Farsight: this channel works.*' });
   });
 

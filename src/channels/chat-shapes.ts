@@ -12,13 +12,30 @@
  * limit, then says how many more there were.
  */
 import type { AlertEvent } from './channel-kind';
-import { clip, eventWords, EventWords, formatDuration, monitorLink, oneLine, safeLink, tallyOf, titleOf, Tone } from './messages';
+import {
+  clip,
+  eventWords,
+  EventWords,
+  formatDuration,
+  monitorLink,
+  oneLine,
+  safeLink,
+  tallyOf,
+  titleOf,
+  Tone,
+} from './messages';
 
 export const CHAT_FORMATS = ['slack', 'discord', 'teams', 'google-chat', 'chat'] as const;
 export type ChatFormat = (typeof CHAT_FORMATS)[number];
 
 /** Characters per message, below each service's own limit (Discord refuses more than 2,000). */
-const BUDGET: Record<ChatFormat, number> = { slack: 3500, discord: 2000, teams: 20000, 'google-chat': 3500, chat: 3500 };
+const BUDGET: Record<ChatFormat, number> = {
+  slack: 3500,
+  discord: 2000,
+  teams: 20000,
+  'google-chat': 3500,
+  chat: 3500,
+};
 /** Adaptive Cards grow slowly in Teams: past this many events the rest are counted. */
 const TEAMS_EVENTS = 25;
 const DESCRIPTION_MAX = 300;
@@ -33,8 +50,13 @@ function hostIs(host: string, domain: string): boolean {
 export function recogniseChat(url: URL): ChatFormat {
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'hooks.slack.com' || host === 'hooks.slack-gov.com') return 'slack';
-  if ((hostIs(host, 'discord.com') || hostIs(host, 'discordapp.com')) && url.pathname.startsWith('/api/webhooks/')) return 'discord';
-  if (TEAMS_HOSTS.some((d) => hostIs(host, d)) || (host === 'outlook.office.com' && url.pathname.startsWith('/webhook'))) return 'teams';
+  if ((hostIs(host, 'discord.com') || hostIs(host, 'discordapp.com')) && url.pathname.startsWith('/api/webhooks/'))
+    return 'discord';
+  if (
+    TEAMS_HOSTS.some((d) => hostIs(host, d)) ||
+    (host === 'outlook.office.com' && url.pathname.startsWith('/webhook'))
+  )
+    return 'teams';
   if (host === 'chat.googleapis.com') return 'google-chat';
   return 'chat';
 }
@@ -58,7 +80,11 @@ interface Rendering {
 const EMOJI: Record<Tone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: 'ℹ️' };
 
 /** The body to POST for these events. */
-export function chatBody(format: ChatFormat, events: AlertEvent[], options: { publicUrl: string; test?: boolean }): object {
+export function chatBody(
+  format: ChatFormat,
+  events: AlertEvent[],
+  options: { publicUrl: string; test?: boolean },
+): object {
   const items = events.map((e) => item(e, options.publicUrl, events.length === 1, options.test ?? false));
   const header = events.length > 1 ? tallyOf(events) : null;
   switch (format) {
@@ -144,7 +170,10 @@ const STYLES: Record<Exclude<ChatFormat, 'teams'>, Style> = {
 
 function blockText(style: Style, it: Item): string {
   const title = `${EMOJI[it.words.tone]} ${style.strong(style.escape(titleOf(it.words)))}`;
-  const links = [it.link ? style.link(it.link, 'Open in Farsight') : null, it.runbook ? style.link(it.runbook, 'Runbook') : null].filter(Boolean);
+  const links = [
+    it.link ? style.link(it.link, 'Open in Farsight') : null,
+    it.runbook ? style.link(it.runbook, 'Runbook') : null,
+  ].filter(Boolean);
   const lines = it.lines.map((l) => style.escape(l));
   // A batch keeps one line per event; a single event gets its details and links below.
   if (it.lines.length === 0 && !it.runbook) return links.length ? `${title} · ${links.join(' · ')}` : title;
@@ -159,10 +188,21 @@ function teamsCard(r: Rendering, publicUrl: string): object {
   const body: object[] = [];
   if (r.header) body.push({ type: 'TextBlock', text: esc(r.header), weight: 'Bolder', size: 'Medium', wrap: true });
   for (const it of r.items) {
-    body.push({ type: 'TextBlock', text: esc(titleOf(it.words)), weight: 'Bolder', color: TEAMS_COLOR[it.words.tone], wrap: true, spacing: 'Medium' });
-    const links = [it.link ? `[Open in Farsight](${it.link})` : null, it.runbook ? `[Runbook](${it.runbook})` : null].filter(Boolean);
+    body.push({
+      type: 'TextBlock',
+      text: esc(titleOf(it.words)),
+      weight: 'Bolder',
+      color: TEAMS_COLOR[it.words.tone],
+      wrap: true,
+      spacing: 'Medium',
+    });
+    const links = [
+      it.link ? `[Open in Farsight](${it.link})` : null,
+      it.runbook ? `[Runbook](${it.runbook})` : null,
+    ].filter(Boolean);
     const lines = [...it.lines.map(esc), ...(links.length ? [links.join(' · ')] : [])];
-    if (lines.length) body.push({ type: 'TextBlock', text: lines.join('\n\n'), isSubtle: true, wrap: true, spacing: 'None' });
+    if (lines.length)
+      body.push({ type: 'TextBlock', text: lines.join('\n\n'), isSubtle: true, wrap: true, spacing: 'None' });
   }
   if (r.more) body.push({ type: 'TextBlock', text: esc(`… and ${r.more} more`), isSubtle: true, wrap: true });
   return {

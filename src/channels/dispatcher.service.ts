@@ -27,7 +27,16 @@ import { MailService } from '../mail/mail.service';
 import { insertDeliveryIn, pruneDeliveriesIn } from '../mail/deliveries.table';
 import { ChannelsRepository } from './channels.repository';
 import { OutboxService } from './outbox.service';
-import { claimIn, dueMessages, failQueuedOfIn, nextDueAt, OutboxRow, pruneMessagesIn, retrySendingIn, settleIn } from './outbox.table';
+import {
+  claimIn,
+  dueMessages,
+  failQueuedOfIn,
+  nextDueAt,
+  OutboxRow,
+  pruneMessagesIn,
+  retrySendingIn,
+  settleIn,
+} from './outbox.table';
 import { senderOf } from './senders/registry';
 import { secretValues } from '../common/secrets/secret-fields';
 import { thrownBySender } from './sender-failure';
@@ -111,11 +120,14 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     if (this.stopped || at >= this.timerAt) return;
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timerAt = at;
-    this.timer = this.timers.set(() => {
-      this.timer = null;
-      this.timerAt = Infinity;
-      void this.runDue();
-    }, Math.max(0, at - this.clock.now()));
+    this.timer = this.timers.set(
+      () => {
+        this.timer = null;
+        this.timerAt = Infinity;
+        void this.runDue();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
   }
 
   private async cycle(): Promise<void> {
@@ -131,7 +143,9 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       const next = await nextDueAt(this.db);
       this.schedule(Math.min(next ?? Infinity, this.clock.now() + TICK_MS));
     } catch (err) {
-      this.log.error(`sending alerts failed, trying again in ${TICK_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(
+        `sending alerts failed, trying again in ${TICK_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`,
+      );
       this.schedule(this.clock.now() + TICK_MS);
     }
   }
@@ -143,7 +157,9 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private async attempt(row: OutboxRow): Promise<void> {
     const claimedAt = this.clock.now();
     const claimed = await this.db.tx(async (m) =>
-      (await claimIn(m, row.id, claimedAt)) ? { tries: row.tries + 1, ...(await this.outbox.messageIn(m, row.id)) } : null,
+      (await claimIn(m, row.id, claimedAt))
+        ? { tries: row.tries + 1, ...(await this.outbox.messageIn(m, row.id)) }
+        : null,
     );
     if (claimed === null) return;
     const { events } = claimed;
@@ -157,9 +173,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     } catch (err) {
       // The outcome could not be stored (a full disk): the message is tried again later rather
       // than left `sending` until the next start. Sent or not, the receiver dedupes on its id.
-      await this.db
-        .tx((m) => retrySendingIn(m, this.clock.now() + TICK_MS, row.id))
-        .catch(() => undefined);
+      await this.db.tx((m) => retrySendingIn(m, this.clock.now() + TICK_MS, row.id)).catch(() => undefined);
       throw err;
     }
   }
@@ -196,8 +210,17 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     await this.db.tx(async (m) => {
       const { ok, provider, status, error } = result;
       await insertDeliveryIn(m, {
-        at: now, channel_id: row.channel_id, channel_name: channelName, ok, provider, status, error, summary: summarize(events),
-        outbox_id: row.id, monitor_ids: monitorIds, email: channel?.kind === 'email',
+        at: now,
+        channel_id: row.channel_id,
+        channel_name: channelName,
+        ok,
+        provider,
+        status,
+        error,
+        summary: summarize(events),
+        outbox_id: row.id,
+        monitor_ids: monitorIds,
+        email: channel?.kind === 'email',
       });
       await settleIn(m, row.id, state, next ?? row.due_at, now);
       const text =
@@ -220,8 +243,17 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     const { ok, provider, status, error } = result;
     await this.db.tx((m) =>
       insertDeliveryIn(m, {
-        at: now, channel_id: channel.id, channel_name: channel.name, ok, provider, status, error, summary: summarize([], true),
-        outbox_id: null, monitor_ids: null, email: channel.kind === 'email',
+        at: now,
+        channel_id: channel.id,
+        channel_name: channel.name,
+        ok,
+        provider,
+        status,
+        error,
+        summary: summarize([], true),
+        outbox_id: null,
+        monitor_ids: null,
+        email: channel.kind === 'email',
       }),
     );
     return { ok: result.ok, provider: result.provider, status: result.status, error: result.error };
@@ -237,8 +269,14 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private async capNotice(cap: { cap: number; day: number }): Promise<void> {
     if (this.capNoticeDay === cap.day) return;
     this.capNoticeDay = cap.day;
-    const emailChannels = this.channels.all().filter((c) => c.kind === 'email').map((c) => c.id);
-    await this.outbox.notice(`Email alerts are paused until tomorrow: the daily cap of ${cap.cap} emails is reached (settings: daily_cap). Other channels still get every alert.`, emailChannels);
+    const emailChannels = this.channels
+      .all()
+      .filter((c) => c.kind === 'email')
+      .map((c) => c.id);
+    await this.outbox.notice(
+      `Email alerts are paused until tomorrow: the daily cap of ${cap.cap} emails is reached (settings: daily_cap). Other channels still get every alert.`,
+      emailChannels,
+    );
   }
 
   /**
@@ -272,7 +310,8 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
         await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
           const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
-          for (const ch of d.channelIds) await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
+          for (const ch of d.channelIds)
+            await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
         } else if (d.kind === 'muted') {
           await this.outbox.alertLine(m, i.id, i.monitor_id, `reminder not sent: ${c.name} is muted`, now);
         }

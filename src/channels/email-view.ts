@@ -5,7 +5,19 @@
  * paints, and each pair has a contrast of at least 4.5:1 (checked in test/channels/email-render).
  */
 import type { AlertEvent, OutboundMessage } from './channel-kind';
-import { clip, eventWords, formatDuration, formatWhen, monitorLink, safeLink, subjectOf, tallyOf, titleOf, Tone, WordLimits } from './messages';
+import {
+  clip,
+  eventWords,
+  formatDuration,
+  formatWhen,
+  monitorLink,
+  safeLink,
+  subjectOf,
+  tallyOf,
+  titleOf,
+  Tone,
+  WordLimits,
+} from './messages';
 
 /** Cards in one email; a larger batch names the rest by count (1,000 monitors down is one email, not 1 MB). */
 export const EMAIL_EVENTS_MAX = 50;
@@ -66,9 +78,11 @@ function facts(e: AlertEvent): EmailFact[] {
   if (m?.group) out.push({ label: 'Group', value: m.group });
   // up and slow say how long in their detail ("after 12 min"); down and reminders say it here.
   const durationLabel = ({ down: 'Failing for', reminder: 'Down for' } as Record<string, string>)[e.type];
-  if (e.duration_ms !== undefined && durationLabel) out.push({ label: durationLabel, value: formatDuration(e.duration_ms) });
+  if (e.duration_ms !== undefined && durationLabel)
+    out.push({ label: durationLabel, value: formatDuration(e.duration_ms) });
   // The error is the detail of down, slow and reminder titles; other events still show theirs.
-  if (e.error && !['down', 'slow', 'reminder', 'cert'].includes(e.type)) out.push({ label: 'Error', value: e.error.message });
+  if (e.error && !['down', 'slow', 'reminder', 'cert'].includes(e.type))
+    out.push({ label: 'Error', value: e.error.message });
   out.push({ label: 'When', value: formatWhen(e.at) });
   return out;
 }

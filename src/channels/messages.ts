@@ -54,7 +54,6 @@ export function safeLink(text: string | null | undefined): string | null {
   }
 }
 
-
 /**
  * The event's own message without the monitor's name in front ("NAS web UI: certificate expires
  * in 7 days" -> "certificate expires in 7 days"), for details that only the message carries.
@@ -62,7 +61,10 @@ export function safeLink(text: string | null | undefined): string | null {
 export function withoutName(message: string, name: string | null): string {
   const text = oneLine(message);
   if (!name || !text.startsWith(name)) return text;
-  const rest = text.slice(name.length).replace(/^\s*[:\-\u2014]\s*/, '').trim();
+  const rest = text
+    .slice(name.length)
+    .replace(/^\s*[:\-\u2014]\s*/, '')
+    .trim();
   return rest || text;
 }
 
@@ -80,7 +82,12 @@ export function eventWords(event: AlertEvent, test = false, limits: WordLimits =
   const error = event.error ? oneLine(event.error.message) : '';
   const own = withoutName(event.message, event.monitor?.name ?? null);
   const took = event.duration_ms !== undefined ? formatDuration(event.duration_ms) : null;
-  const words = (label: string, tone: Tone, detail: string): EventWords => ({ label, tone, detail: clip(detail, limits.detail), name });
+  const words = (label: string, tone: Tone, detail: string): EventWords => ({
+    label,
+    tone,
+    detail: clip(detail, limits.detail),
+    name,
+  });
   if (test) return words('TEST', 'info', own || TEST_TEXT);
   switch (event.type) {
     case 'down':
@@ -120,12 +127,23 @@ export function titleOf(w: EventWords): string {
  * so every kind has something to render (and a webhook receiver something to parse).
  */
 export function shownEvents(message: OutboundMessage, now: number): AlertEvent[] {
-  if (message.test && message.events.length === 0) return [{ type: 'notice', at: now, monitor: null, message: TEST_TEXT }];
+  if (message.test && message.events.length === 0)
+    return [{ type: 'notice', at: now, monitor: null, message: TEST_TEXT }];
   return message.events;
 }
 
 /** The key a batch subject counts an event under, most urgent first. */
-const COUNT_ORDER = ['down', 'still down', 'flapping', 'slow', 'cert', 'up', 'back to normal', 'stable', 'notice'] as const;
+const COUNT_ORDER = [
+  'down',
+  'still down',
+  'flapping',
+  'slow',
+  'cert',
+  'up',
+  'back to normal',
+  'stable',
+  'notice',
+] as const;
 type CountKey = (typeof COUNT_ORDER)[number];
 
 function countKey(e: AlertEvent): CountKey {
@@ -163,7 +181,13 @@ export function subjectOf(message: OutboundMessage, events: AlertEvent[] = messa
   if (events.length === 0) return message.test ? `TEST: ${TEST_TEXT}` : 'Farsight: no events';
   if (events.length === 1) return clip(eventTitle(events[0], message.test), SUBJECT_MAX);
   const rank = (e: AlertEvent): number => COUNT_ORDER.indexOf(countKey(e));
-  const names = [...new Set([...events].sort((a, b) => rank(a) - rank(b)).flatMap((e) => (e.monitor ? [clip(oneLine(e.monitor.name), NAME_MAX)] : [])))];
+  const names = [
+    ...new Set(
+      [...events]
+        .sort((a, b) => rank(a) - rank(b))
+        .flatMap((e) => (e.monitor ? [clip(oneLine(e.monitor.name), NAME_MAX)] : [])),
+    ),
+  ];
   const shown = names.slice(0, SUBJECT_NAMES);
   if (names.length > SUBJECT_NAMES) shown.push(`+${names.length - SUBJECT_NAMES}`);
   const head = tallyOf(events);

@@ -41,13 +41,17 @@ export class OutboxService implements AlertSink {
   ) {
     engine.setAlertSink(this);
     bus.on('blind', ({ active, since }) =>
-      this.notice(active
-        ? `Farsight lost its network at ${formatWhen(since)}: no canary answers, so failed checks are not counted until it is back`
-        : `Farsight has its network back (it was blind since ${formatWhen(since)}): checks count again`),
+      this.notice(
+        active
+          ? `Farsight lost its network at ${formatWhen(since)}: no canary answers, so failed checks are not counted until it is back`
+          : `Farsight has its network back (it was blind since ${formatWhen(since)}): checks count again`,
+      ),
     );
     bus.on('notice', ({ message }) => this.notice(message));
     bus.on('offline', ({ from, to, clean }) =>
-      this.notice(`Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${formatWhen(from)} to ${formatWhen(to)} (${formatDuration(to - from)}): nothing was checked meanwhile`),
+      this.notice(
+        `Farsight was ${clean ? 'stopped' : 'not running (it ended without a clean stop)'} from ${formatWhen(from)} to ${formatWhen(to)} (${formatDuration(to - from)}): nothing was checked meanwhile`,
+      ),
     );
   }
 
@@ -70,7 +74,8 @@ export class OutboxService implements AlertSink {
       }
       if (d.kind !== 'send') continue;
       const event = causeEvent(r, d.type);
-      for (const channelId of d.channelIds) await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at, open);
+      for (const channelId of d.channelIds)
+        await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at, open);
     }
   }
 
@@ -83,17 +88,31 @@ export class OutboxService implements AlertSink {
    * large the batch), or opens a message due BATCH_MS from now. `open` remembers the open message
    * per channel within one transaction (it cannot change under it), so a burst looks it up once.
    */
-  async enqueueIn(tx: EntityManager, channelId: number, event: AlertEvent, origin: EventOrigin, now: number, open = new Map<number, number>()): Promise<void> {
+  async enqueueIn(
+    tx: EntityManager,
+    channelId: number,
+    event: AlertEvent,
+    origin: EventOrigin,
+    now: number,
+    open = new Map<number, number>(),
+  ): Promise<void> {
     let outboxId = open.get(channelId);
     if (outboxId === undefined) {
       outboxId = (await gatheringMessageIn(tx, channelId)) ?? (await newMessageIn(tx, channelId, now, now + BATCH_MS));
       open.set(channelId, outboxId);
     }
-    await addEventIn(tx, outboxId, { event: JSON.stringify(event), monitor_id: origin.monitorId, incident_id: origin.incidentId });
+    await addEventIn(tx, outboxId, {
+      event: JSON.stringify(event),
+      monitor_id: origin.monitorId,
+      incident_id: origin.incidentId,
+    });
   }
 
   /** A message's events in the order they came, with the monitors and incidents they are about. */
-  async messageIn(tx: EntityManager, outboxId: number): Promise<{ events: AlertEvent[]; monitorIds: number[]; incidentIds: number[] }> {
+  async messageIn(
+    tx: EntityManager,
+    outboxId: number,
+  ): Promise<{ events: AlertEvent[]; monitorIds: number[]; incidentIds: number[] }> {
     const rows = await messageEventsIn(tx, outboxId);
     const unique = (ids: (number | null)[]) => [...new Set(ids.filter((id): id is number => id !== null))];
     return {
@@ -120,8 +139,13 @@ export class OutboxService implements AlertSink {
   }
 
   /** One `alert` line in an incident's timeline. */
-  async alertLine(tx: EntityManager, incidentId: number, monitorId: number | null, text: string, at: number): Promise<void> {
+  async alertLine(
+    tx: EntityManager,
+    incidentId: number,
+    monitorId: number | null,
+    text: string,
+    at: number,
+  ): Promise<void> {
     await this.events.recordIn(tx, { kind: 'alert', at, monitorId, incidentId, actor: 'system', text });
   }
 }
-

@@ -33,9 +33,12 @@ describe('outbox table', () => {
   });
 
   const message = (channelId: number, dueAt = T0) => db.tx((m) => newMessageIn(m, channelId, T0, dueAt));
-  const states = async () => (await db.read<{ id: number; state: string }[]>('SELECT id, state FROM outbox ORDER BY id')).map((r) => `${r.id}:${r.state}`);
+  const states = async () =>
+    (await db.read<{ id: number; state: string }[]>('SELECT id, state FROM outbox ORDER BY id')).map(
+      (r) => `${r.id}:${r.state}`,
+    );
 
-  it('gathers events into a channel\'s pending message, in the order they came', async () => {
+  it("gathers events into a channel's pending message, in the order they came", async () => {
     const id = await message(3);
     await db.tx(async (m) => {
       expect(await gatheringMessageIn(m, 3)).toBe(id);
@@ -49,19 +52,28 @@ describe('outbox table', () => {
     ]);
   });
 
-  it('reads every column of the migrated tables but the dispatcher\'s own times (claimed_at, done_at)', async () => {
-    const columns = async (table: string) => (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])).map((c) => c.name);
+  it("reads every column of the migrated tables but the dispatcher's own times (claimed_at, done_at)", async () => {
+    const columns = async (table: string) =>
+      (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(?) ORDER BY cid', [table])).map(
+        (c) => c.name,
+      );
     const id = await message(1);
     await db.tx((m) => addEventIn(m, id, { event: '{}', monitor_id: null, incident_id: null }));
-    expect([...Object.keys((await dueMessages(db, T0, 1))[0]), 'claimed_at', 'done_at']).toEqual(await columns('outbox'));
-    expect(['id', 'outbox_id', ...Object.keys((await db.tx((m) => messageEventsIn(m, id)))[0])].sort()).toEqual((await columns('outbox_events')).sort());
+    expect([...Object.keys((await dueMessages(db, T0, 1))[0]), 'claimed_at', 'done_at']).toEqual(
+      await columns('outbox'),
+    );
+    expect(['id', 'outbox_id', ...Object.keys((await db.tx((m) => messageEventsIn(m, id)))[0])].sort()).toEqual(
+      (await columns('outbox_events')).sort(),
+    );
   });
 
   it('hands out due messages soonest first, and says when the next is due', async () => {
     const late = await message(1, T0 + 5000);
     const soon = await message(2, T0 + 1000);
     expect((await dueMessages(db, T0 + 5000, 10)).map((r) => r.id)).toEqual([soon, late]);
-    expect(await dueMessages(db, T0 + 1000, 10)).toEqual([{ id: soon, channel_id: 2, state: 'pending', created_at: T0, due_at: T0 + 1000, tries: 0 }]);
+    expect(await dueMessages(db, T0 + 1000, 10)).toEqual([
+      { id: soon, channel_id: 2, state: 'pending', created_at: T0, due_at: T0 + 1000, tries: 0 },
+    ]);
     expect(await nextDueAt(db)).toBe(T0 + 1000);
   });
 
@@ -82,7 +94,9 @@ describe('outbox table', () => {
     const id = await message(1);
     await db.tx((m) => claimIn(m, id, T0));
     await db.tx((m) => settleIn(m, id, state, T0 + 60_000, T0 + 50));
-    expect(await db.read('SELECT state, due_at, done_at FROM outbox')).toEqual([{ state, due_at: T0 + 60_000, done_at: doneAt }]);
+    expect(await db.read('SELECT state, due_at, done_at FROM outbox')).toEqual([
+      { state, due_at: T0 + 60_000, done_at: doneAt },
+    ]);
   });
 
   it('fails the queued messages of one channel and prunes messages done long ago with their events', async () => {

@@ -147,7 +147,10 @@ function exchange(
       host,
       port: url.port || (secure ? 443 : 80),
       path: `${url.pathname}${url.search}`,
-      headers: mergeHeaders({ 'User-Agent': USER_AGENT }, post.headers, { Host: url.host, 'Content-Length': String(body.length) }),
+      headers: mergeHeaders({ 'User-Agent': USER_AGENT }, post.headers, {
+        Host: url.host,
+        'Content-Length': String(body.length),
+      }),
       agent: false,
       lookup: guardedLookup('auto', options.allowPrivate),
     };
@@ -172,7 +175,10 @@ function exchange(
     req.on('error', (err) => {
       if (status !== null) return answered('');
       const problem = describeSocketError(err, url.host);
-      const why = (err as { code?: string }).code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `certificate does not match ${host}` : problem.message;
+      const why =
+        (err as { code?: string }).code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+          ? `certificate does not match ${host}`
+          : problem.message;
       finish(failed(null, `${where}: ${scrub(why)}`, problem.code === 'private_target'));
     });
     req.on('response', (res) => {
@@ -185,7 +191,15 @@ function exchange(
       // The receiver's words may quote what we sent (an echo of the URL or the headers): masked
       // before they are cut, and where the answer was cut off (the read limit, a dropped
       // connection) a secret's first characters at its end are masked too.
-      const quoted = (cut: boolean): string => quoteMasked(Buffer.concat(chunks).toString('utf8').replace(/\uFFFD/g, ''), secrets, QUOTE_MAX, cut);
+      const quoted = (cut: boolean): string =>
+        quoteMasked(
+          Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/\uFFFD/g, ''),
+          secrets,
+          QUOTE_MAX,
+          cut,
+        );
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk.subarray(0, ANSWER_LIMIT - size));
         size += chunk.length;
@@ -202,7 +216,8 @@ function exchange(
 /** Later layers win; names compare without case, so a header is never sent twice. */
 function mergeHeaders(...layers: Record<string, string>[]): Record<string, string> {
   const merged = new Map<string, [string, string]>();
-  for (const layer of layers) for (const [name, value] of Object.entries(layer)) merged.set(name.toLowerCase(), [name, value]);
+  for (const layer of layers)
+    for (const [name, value] of Object.entries(layer)) merged.set(name.toLowerCase(), [name, value]);
   return Object.fromEntries(merged.values());
 }
 

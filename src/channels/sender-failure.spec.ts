@@ -6,7 +6,11 @@ const SIGNING = 'a-long-signing-secret-0123456789';
 describe('thrownBySender', () => {
   it.each<[string, unknown, string[]]>([
     ['the whole URL', new Error(`request to ${HOOK} failed`), [HOOK]],
-    ['the path of the URL alone', new Error('POST /services/T0AAAA/B0BBBB/xoxb-very-secret-path-token refused'), [HOOK]],
+    [
+      'the path of the URL alone',
+      new Error('POST /services/T0AAAA/B0BBBB/xoxb-very-secret-path-token refused'),
+      [HOOK],
+    ],
     ['a secret straddling the cut', new Error(`${'x'.repeat(190)}${SIGNING}`), [SIGNING]],
     ['a header value', new Error(`header X-Token: tok-0123456789abcdef rejected`), ['tok-0123456789abcdef']],
   ])('masks %s', (_, err, secrets) => {

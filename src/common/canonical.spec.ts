@@ -38,22 +38,47 @@ describe('changedFields', () => {
     tags: ['lab'],
     channels: null,
     kind: 'http',
-    http: { url: 'https://nas.local/', method: 'GET', headers: [{ name: 'Cookie', value: 'a', secret: true }], auth: { type: 'bearer', token: 't1' } },
+    http: {
+      url: 'https://nas.local/',
+      method: 'GET',
+      headers: [{ name: 'Cookie', value: 'a', secret: true }],
+      auth: { type: 'bearer', token: 't1' },
+    },
   };
 
   it.each<[string, Record<string, unknown>, string[]]>([
     ['nothing for an equal copy', structuredClone(before), []],
-    ['nothing when only key order differs', { http: { ...before.http }, kind: 'http', channels: null, tags: ['lab'], interval_s: 60, name: 'NAS' }, []],
+    [
+      'nothing when only key order differs',
+      { http: { ...before.http }, kind: 'http', channels: null, tags: ['lab'], interval_s: 60, name: 'NAS' },
+      [],
+    ],
     ['a top-level field', { ...before, interval_s: 120 }, ['interval_s']],
     ['an array field', { ...before, tags: ['lab', 'nas'] }, ['tags']],
     ['a field going from null to a value', { ...before, channels: [1] }, ['channels']],
     ['a kind setting, dotted', { ...before, http: { ...before.http, url: 'https://nas.lan/' } }, ['http.url']],
-    ['several fields, sorted', { ...before, name: 'N', interval_s: 30, http: { ...before.http, method: 'HEAD', url: 'x' } }, ['http.method', 'http.url', 'interval_s', 'name']],
-    ['a secret by its name only', { ...before, http: { ...before.http, auth: { type: 'bearer', token: 't2' } } }, ['http.auth']],
-    ['a secret header by the headers field only', { ...before, http: { ...before.http, headers: [{ name: 'Cookie', value: 'b', secret: true }] } }, ['http.headers']],
+    [
+      'several fields, sorted',
+      { ...before, name: 'N', interval_s: 30, http: { ...before.http, method: 'HEAD', url: 'x' } },
+      ['http.method', 'http.url', 'interval_s', 'name'],
+    ],
+    [
+      'a secret by its name only',
+      { ...before, http: { ...before.http, auth: { type: 'bearer', token: 't2' } } },
+      ['http.auth'],
+    ],
+    [
+      'a secret header by the headers field only',
+      { ...before, http: { ...before.http, headers: [{ name: 'Cookie', value: 'b', secret: true }] } },
+      ['http.headers'],
+    ],
     ['an added field', { ...before, group: 'lab' }, ['group']],
     ['a removed field', { name: 'NAS', interval_s: 60, tags: ['lab'], kind: 'http', http: before.http }, ['channels']],
-    ['both kind keys when the kind changes', { ...before, kind: 'tcp', http: undefined, tcp: { host: 'nas.local', port: 22 } }, ['http', 'kind', 'tcp']],
+    [
+      'both kind keys when the kind changes',
+      { ...before, kind: 'tcp', http: undefined, tcp: { host: 'nas.local', port: 22 } },
+      ['http', 'kind', 'tcp'],
+    ],
   ])('lists %s', (_what, after, fields) => {
     expect(changedFields(before, after)).toEqual(fields);
   });

@@ -25,7 +25,8 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
     const b = after[k];
     if (canonicalJson(a) === canonicalJson(b)) continue;
     const isObj = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
-    if (prefix === '' && isObj(a) && isObj(b)) out.push(...changedFields(a as Record<string, unknown>, b as Record<string, unknown>, `${k}.`));
+    if (prefix === '' && isObj(a) && isObj(b))
+      out.push(...changedFields(a as Record<string, unknown>, b as Record<string, unknown>, `${k}.`));
     else out.push(`${prefix}${k}`);
   }
   return out;

@@ -6,8 +6,7 @@ export function toIso(ms: number | null | undefined): string | null {
   return new Date(ms).toISOString();
 }
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Parses an RFC 3339 timestamp with an explicit offset; returns epoch ms or null when it is not one. */
 export function parseIso(text: unknown): number | null {

@@ -72,10 +72,15 @@ describe('UpkeepJob', () => {
   it('never overlaps a run that is still going', async () => {
     let runs = 0;
     let finish = () => {};
-    const job = new UpkeepJob('prune', { everyMs: 1000 }, () => {
-      runs++;
-      return new Promise<void>((resolve) => (finish = resolve));
-    }, log);
+    const job = new UpkeepJob(
+      'prune',
+      { everyMs: 1000 },
+      () => {
+        runs++;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      log,
+    );
     job.start();
     await jest.advanceTimersByTimeAsync(5000);
     expect(runs).toBe(1);
@@ -87,10 +92,15 @@ describe('UpkeepJob', () => {
 
   it('logs a failed run and runs again at the next time', async () => {
     let runs = 0;
-    const job = new UpkeepJob('prune', { everyMs: 1000 }, async () => {
-      runs++;
-      throw new Error('database is locked');
-    }, log);
+    const job = new UpkeepJob(
+      'prune',
+      { everyMs: 1000 },
+      async () => {
+        runs++;
+        throw new Error('database is locked');
+      },
+      log,
+    );
     job.start();
     await jest.advanceTimersByTimeAsync(2000);
     expect(runs).toBe(2);
@@ -100,7 +110,12 @@ describe('UpkeepJob', () => {
 
   it('runs a daily job at its local time, once a day', async () => {
     const times: string[] = [];
-    const job = new UpkeepJob('retention', { dailyAt: { hour: 3, minute: 30 } }, async () => void times.push(new Date().toISOString()), log);
+    const job = new UpkeepJob(
+      'retention',
+      { dailyAt: { hour: 3, minute: 30 } },
+      async () => void times.push(new Date().toISOString()),
+      log,
+    );
     job.start();
     await jest.advanceTimersByTimeAsync(new Date(2026, 10, 28, 3, 30).getTime() - 1 - Date.now());
     expect(times).toEqual([]);

@@ -52,7 +52,11 @@ export class UpkeepJob {
   private arm(due?: number): void {
     if (this.stopped) return;
     const now = Date.now();
-    const at = due ?? ('everyMs' in this.when ? now + this.when.everyMs : nextLocalTime(now, this.when.dailyAt.hour, this.when.dailyAt.minute));
+    const at =
+      due ??
+      ('everyMs' in this.when
+        ? now + this.when.everyMs
+        : nextLocalTime(now, this.when.dailyAt.hour, this.when.dailyAt.minute));
     // Node caps a timer at about 24.8 days and may wake a little early: the job runs only once its time has come.
     this.timer = setTimeout(() => this.fire(at), Math.max(0, Math.min(at - now, DAY_MS)));
     this.timer.unref();
@@ -67,7 +71,9 @@ export class UpkeepJob {
     if (!this.running) {
       this.running = true;
       this.run()
-        .catch((err: unknown) => this.log.error(`${this.name} failed: ${err instanceof Error ? err.message : String(err)}`))
+        .catch((err: unknown) =>
+          this.log.error(`${this.name} failed: ${err instanceof Error ? err.message : String(err)}`),
+        )
         .finally(() => {
           this.running = false;
         });

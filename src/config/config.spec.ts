@@ -27,15 +27,27 @@ describe('the public URL saved at setup', () => {
   it.each([
     ['replaces the default', {}, 'http://192.168.1.5:8080', 'http://192.168.1.5:8080', 'setting'],
     ['is normalised like FARSIGHT_PUBLIC_URL', {}, 'http://NAS.lan:8080/', 'http://nas.lan:8080', 'setting'],
-    ['gives way to FARSIGHT_PUBLIC_URL', { FARSIGHT_PUBLIC_URL: 'https://status.example.com' }, 'http://192.168.1.5:8080', 'https://status.example.com', 'env'],
+    [
+      'gives way to FARSIGHT_PUBLIC_URL',
+      { FARSIGHT_PUBLIC_URL: 'https://status.example.com' },
+      'http://192.168.1.5:8080',
+      'https://status.example.com',
+      'env',
+    ],
   ])('%s', (_, env, saved, url, source) => {
     const config = loadConfig(env);
     adoptSavedPublicUrl(config, saved);
-    expect({ url: config.publicUrl, origin: config.publicOrigin, source: config.publicUrlSource }).toEqual({ url, origin: new URL(url).origin, source });
+    expect({ url: config.publicUrl, origin: config.publicOrigin, source: config.publicUrlSource }).toEqual({
+      url,
+      origin: new URL(url).origin,
+      source,
+    });
   });
 
   it('stops the start when the saved row is not a URL, naming where it comes from', () => {
-    expect(() => adoptSavedPublicUrl(loadConfig({}), 'ftp://x')).toThrow(/the public URL saved at setup \(settings row public_url\)/);
+    expect(() => adoptSavedPublicUrl(loadConfig({}), 'ftp://x')).toThrow(
+      /the public URL saved at setup \(settings row public_url\)/,
+    );
   });
 
   it('is "env" when FARSIGHT_PUBLIC_URL is set, even to the default', () => {
@@ -178,7 +190,10 @@ describe('loadConfig FARSIGHT_PUBLIC_URL', () => {
     [{ FARSIGHT_LISTEN: '[::1]:9000' }, 'http://localhost:9000'],
     [{ FARSIGHT_LISTEN: '0.0.0.0:80' }, 'http://localhost'],
     [{}, 'http://localhost:8080'],
-    [{ FARSIGHT_LISTEN: '127.0.0.1:9123', FARSIGHT_PUBLIC_URL: 'https://status.example.com' }, 'https://status.example.com'],
+    [
+      { FARSIGHT_LISTEN: '127.0.0.1:9123', FARSIGHT_PUBLIC_URL: 'https://status.example.com' },
+      'https://status.example.com',
+    ],
   ])('when unset, follows the listen port: %j gives %j', (env, publicUrl) => {
     const config = loadConfig(env);
     expect(config.publicUrl).toBe(publicUrl);
@@ -241,7 +256,9 @@ describe('loadConfig FARSIGHT_CANARIES', () => {
   });
 
   it.each(['no', 'false', '0', 'disabled'])('refuses %j naming "off" among what it takes', (value) => {
-    expect(configError({ FARSIGHT_CANARIES: value }).message).toMatch(/^FARSIGHT_CANARIES: .*expected "off" \(blind detection off\) or a comma-separated list of host:port$/);
+    expect(configError({ FARSIGHT_CANARIES: value }).message).toMatch(
+      /^FARSIGHT_CANARIES: .*expected "off" \(blind detection off\) or a comma-separated list of host:port$/,
+    );
   });
 
   it.each<[string, string]>([
@@ -250,7 +267,9 @@ describe('loadConfig FARSIGHT_CANARIES', () => {
     ['FARSIGHT_HTTPS_LISTEN', '[::1]:99999'],
     ['FARSIGHT_CANARIES', '1.1.1.1:70000'],
   ])('%s=%j: a port above 65535 is an error naming the variable and the range', (name, value) => {
-    expect(configError({ [name]: value }).message).toMatch(new RegExp(`^${name}: port \\d+ is out of range \\(1-65535\\)`));
+    expect(configError({ [name]: value }).message).toMatch(
+      new RegExp(`^${name}: port \\d+ is out of range \\(1-65535\\)`),
+    );
   });
 
   it('rejects ":443", a canary without a host', () => {
@@ -287,12 +306,19 @@ describe('loadConfig FARSIGHT_TRUST_PROXY', () => {
     expect(loadConfig({ FARSIGHT_TRUST_PROXY: value }).trustProxy).toEqual(trustProxy);
   });
 
-  it.each(['::1/129', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0/x', '10.0.0.0/-1', 'LOOPBACK', 'localhost', '300.0.0.1', 'loopback,nope'])(
-    'rejects %j',
-    (value) => {
-      expect(configError({ FARSIGHT_TRUST_PROXY: value }).message).toMatch(/^FARSIGHT_TRUST_PROXY: /);
-    },
-  );
+  it.each([
+    '::1/129',
+    '10.0.0.0/33',
+    '10.0.0.0/',
+    '10.0.0.0/x',
+    '10.0.0.0/-1',
+    'LOOPBACK',
+    'localhost',
+    '300.0.0.1',
+    'loopback,nope',
+  ])('rejects %j', (value) => {
+    expect(configError({ FARSIGHT_TRUST_PROXY: value }).message).toMatch(/^FARSIGHT_TRUST_PROXY: /);
+  });
 
   it('rejects "10.0.0.0/8/9", which has two prefix lengths', () => {
     expect(configError({ FARSIGHT_TRUST_PROXY: '10.0.0.0/8/9' }).message).toMatch(/^FARSIGHT_TRUST_PROXY: /);
@@ -390,7 +416,11 @@ describe('loadConfig URLs for ACME and the challenge', () => {
   });
 
   it('rejects a verify URL that is not http(s)', () => {
-    const env = { FARSIGHT_CHALLENGE_SITE_KEY: 'site', FARSIGHT_CHALLENGE_SECRET: 'shh', FARSIGHT_CHALLENGE_VERIFY_URL: 'ftp://x' };
+    const env = {
+      FARSIGHT_CHALLENGE_SITE_KEY: 'site',
+      FARSIGHT_CHALLENGE_SECRET: 'shh',
+      FARSIGHT_CHALLENGE_VERIFY_URL: 'ftp://x',
+    };
     expect(configError(env).message).toMatch(/^FARSIGHT_CHALLENGE_VERIFY_URL: /);
   });
 
@@ -464,7 +494,10 @@ describe('loadConfig files and _FILE variables', () => {
 
   it('fails naming NAME_FILE and the path when the file is missing', () => {
     const missing = path.join(dir, 'does-not-exist');
-    const message = configError({ FARSIGHT_CHALLENGE_SITE_KEY: 'site', FARSIGHT_CHALLENGE_SECRET_FILE: missing }).message;
+    const message = configError({
+      FARSIGHT_CHALLENGE_SITE_KEY: 'site',
+      FARSIGHT_CHALLENGE_SECRET_FILE: missing,
+    }).message;
     expect(message).toMatch(/^FARSIGHT_CHALLENGE_SECRET_FILE: /);
     expect(message).toContain(missing);
   });

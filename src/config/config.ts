@@ -76,9 +76,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
   const secret = get('FARSIGHT_CHALLENGE_SECRET');
   if (Boolean(siteKey) !== Boolean(secret)) {
-    throw new ConfigError(
-      'FARSIGHT_CHALLENGE_SITE_KEY and FARSIGHT_CHALLENGE_SECRET must be set together',
-    );
+    throw new ConfigError('FARSIGHT_CHALLENGE_SITE_KEY and FARSIGHT_CHALLENGE_SECRET must be set together');
   }
   return {
     dataDir: path.resolve(get('FARSIGHT_DATA_DIR') || './data'),
@@ -87,9 +85,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicOrigin: new URL(publicUrl).origin,
     publicUrlSource: get('FARSIGHT_PUBLIC_URL') === undefined ? 'default' : 'env',
     httpsListen: optional(get('FARSIGHT_HTTPS_LISTEN'), (v) => parseListen('FARSIGHT_HTTPS_LISTEN', v)),
-    acmeHttpListen: optional(get('FARSIGHT_ACME_HTTP_LISTEN'), (v) =>
-      parseListen('FARSIGHT_ACME_HTTP_LISTEN', v),
-    ),
+    acmeHttpListen: optional(get('FARSIGHT_ACME_HTTP_LISTEN'), (v) => parseListen('FARSIGHT_ACME_HTTP_LISTEN', v)),
     acmeDirectory: parseHttpUrl('FARSIGHT_ACME_DIRECTORY', get('FARSIGHT_ACME_DIRECTORY') ?? LETS_ENCRYPT_DIRECTORY),
     acmeCaFile: optional(get('FARSIGHT_ACME_CA_FILE'), (v) => existingFile('FARSIGHT_ACME_CA_FILE', v)),
     dnsServers: optional(get('FARSIGHT_DNS_SERVERS'), (v) => parseDnsServers(v)),
@@ -133,7 +129,10 @@ export function parseSavedPublicUrl(text: string): string {
   try {
     return parsePublicUrl(text);
   } catch (err) {
-    if (err instanceof ConfigError) throw new ConfigError(err.message.replace('FARSIGHT_PUBLIC_URL', 'the public URL saved at setup (settings row public_url)'));
+    if (err instanceof ConfigError)
+      throw new ConfigError(
+        err.message.replace('FARSIGHT_PUBLIC_URL', 'the public URL saved at setup (settings row public_url)'),
+      );
     throw err;
   }
 }
@@ -145,7 +144,9 @@ export function parseSavedPublicUrl(text: string): string {
  */
 function secretKeyFile(env: Env): string | null {
   if (env.FARSIGHT_SECRET_KEY !== undefined && env.FARSIGHT_SECRET_KEY.trim() !== '') {
-    throw new ConfigError('FARSIGHT_SECRET_KEY: the key is not read from the environment; put it in a file and set FARSIGHT_SECRET_KEY_FILE');
+    throw new ConfigError(
+      'FARSIGHT_SECRET_KEY: the key is not read from the environment; put it in a file and set FARSIGHT_SECRET_KEY_FILE',
+    );
   }
   const file = env.FARSIGHT_SECRET_KEY_FILE?.trim();
   if (!file) return null;
@@ -199,7 +200,8 @@ export function parseListen(name: string, text: string): ListenAddress {
   }
   const port = Number(portText);
   if (!/^\d+$/.test(portText)) bad();
-  if (port < 1 || port > 65535) throw new ConfigError(`${name}: port ${portText} is out of range (1-65535), in "${text}"`);
+  if (port < 1 || port > 65535)
+    throw new ConfigError(`${name}: port ${portText} is out of range (1-65535), in "${text}"`);
   return { host, port };
 }
 
@@ -231,7 +233,10 @@ function existingFile(name: string, file: string): string {
 }
 
 function parseDnsServers(text: string): string[] {
-  const servers = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const servers = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of servers) {
     const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s) ?? [s, s, undefined];
     const port = m[2] === undefined ? 53 : Number(m[2]);
@@ -272,7 +277,10 @@ const CANARIES_ACCEPTED = 'expected "off" (blind detection off) or a comma-separ
 
 function parseCanaries(text: string): ListenAddress[] {
   if (text.toLowerCase() === 'off') return [];
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new ConfigError(`FARSIGHT_CANARIES: empty; ${CANARIES_ACCEPTED}`);
   return items.map((item) => {
     if (/^\d+$/.test(item) || item.startsWith(':')) {
@@ -288,7 +296,10 @@ function parseCanaries(text: string): ListenAddress[] {
 }
 
 function parseServerIps(text: string): string[] {
-  const ips = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const ips = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = ips.find((ip) => !net.isIP(ip));
   if (bad !== undefined) throw new ConfigError(`FARSIGHT_SERVER_IPS: "${bad}" is not an IP address`);
   if (ips.length === 0) throw new ConfigError('FARSIGHT_SERVER_IPS: empty list');
@@ -296,7 +307,10 @@ function parseServerIps(text: string): string[] {
 }
 
 function parseTrustProxy(text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of items) {
     if (item === 'loopback') continue;
     const parts = item.split('/');

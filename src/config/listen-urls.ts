@@ -14,7 +14,9 @@ export function listenUrls(listen: ListenAddress, interfaces: NodeJS.Dict<Networ
     .flatMap((list) => list ?? [])
     // 0.0.0.0 listens on IPv4 only; :: on both. Link-local IPv6 needs a zone id no browser takes.
     .filter((a) => (listen.host === '::' || a.family === 'IPv4') && !(a.family === 'IPv6' && /^fe80:/i.test(a.address)))
-    .sort((a, b) => Number(b.internal) - Number(a.internal) || Number(a.family === 'IPv6') - Number(b.family === 'IPv6'));
+    .sort(
+      (a, b) => Number(b.internal) - Number(a.internal) || Number(a.family === 'IPv6') - Number(b.family === 'IPv6'),
+    );
   const urls = [...new Set(addresses.map((a) => url(a.address)))];
   return urls.length > 0 ? urls : [url(listen.host)];
 }

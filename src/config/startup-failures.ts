@@ -66,7 +66,12 @@ export function databaseFailure(err: unknown, file: string): string | null {
   if (code === 'SQLITE_CANTOPEN' || /SQLITE_CANTOPEN/.test(message)) {
     return `${file}: cannot open the database file (is it a directory, or is its directory not writable?); check the path and that the user farsight runs as can write to it and to FARSIGHT_DATA_DIR`;
   }
-  if (code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH' || /SQLITE_(READONLY|PERM)/.test(message)) {
+  if (
+    code === 'SQLITE_READONLY' ||
+    code === 'SQLITE_PERM' ||
+    code === 'SQLITE_AUTH' ||
+    /SQLITE_(READONLY|PERM)/.test(message)
+  ) {
     return `${file}: the database is read-only for this user; make the file, its -wal and -shm files and FARSIGHT_DATA_DIR writable by the user farsight runs as`;
   }
   if (code === 'SQLITE_FULL' || /SQLITE_FULL/.test(message)) {

@@ -48,13 +48,16 @@ export function unknownVariableWarnings(names: readonly string[]): string[] {
   const out: string[] = [];
   for (const name of [...names].sort()) {
     if (!name.startsWith('FARSIGHT_') || TOOLING_VARIABLES.has(name)) continue;
-    const base = name.endsWith('_FILE') && known.has(name.slice(0, -'_FILE'.length)) ? name.slice(0, -'_FILE'.length) : name;
+    const base =
+      name.endsWith('_FILE') && known.has(name.slice(0, -'_FILE'.length)) ? name.slice(0, -'_FILE'.length) : name;
     if (known.has(base)) continue;
     // FARSIGHT_SMTPP_FILE is read as a typo of FARSIGHT_SMTP, given as a file.
     const asFile = name.endsWith('_FILE') && name !== 'FARSIGHT_SECRET_KEY_FILE';
     const stem = closest(asFile ? name.slice(0, -'_FILE'.length) : name, KNOWN_VARIABLES);
     const near = stem && asFile ? `${stem}_FILE` : stem;
-    out.push(`${name} is not a Farsight setting and is ignored${near ? `: did you mean ${near}?` : ''} (docs/configuration.md lists them)`);
+    out.push(
+      `${name} is not a Farsight setting and is ignored${near ? `: did you mean ${near}?` : ''} (docs/configuration.md lists them)`,
+    );
   }
   return out;
 }
@@ -83,7 +86,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];

@@ -96,7 +96,12 @@ export class AppPagesController {
 
   @Get('monitors/new')
   async newMonitor(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    await this.page(req, res, 'overview', 'Add a monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Add the monitor', back: '/', monitorId: '' });
+    await this.page(req, res, 'overview', 'Add a monitor', 'monitor-form', {
+      ...FORM_CHOICES,
+      save: 'Add the monitor',
+      back: '/',
+      monitorId: '',
+    });
   }
 
   @Get('monitors/:id')
@@ -108,7 +113,12 @@ export class AppPagesController {
   @Get('monitors/:id/edit')
   async editMonitor(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
     if (!isIdText(id)) throw ApiError.notFound('monitor');
-    await this.page(req, res, 'overview', 'Edit the monitor', 'monitor-form', { ...FORM_CHOICES, save: 'Save the changes', back: `/monitors/${id}`, monitorId: id });
+    await this.page(req, res, 'overview', 'Edit the monitor', 'monitor-form', {
+      ...FORM_CHOICES,
+      save: 'Save the changes',
+      back: `/monitors/${id}`,
+      monitorId: id,
+    });
   }
 
   @Get('incidents')
@@ -134,7 +144,9 @@ export class AppPagesController {
 
   @Get('status-page')
   async statusPage(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    await this.page(req, res, 'status-page', 'Status page', 'status-page', { ranges: ['24h', '7d', '30d', '90d', '12mo'] });
+    await this.page(req, res, 'status-page', 'Status page', 'status-page', {
+      ranges: ['24h', '7d', '30d', '90d', '12mo'],
+    });
   }
 
   @Get('security')
@@ -154,7 +166,10 @@ export class AppPagesController {
 
   @Get('timeline')
   async timeline(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    await this.page(req, res, 'timeline', 'Timeline', 'timeline', { kindGroups: kindGroups(), kindWords: kindWordsJson() });
+    await this.page(req, res, 'timeline', 'Timeline', 'timeline', {
+      kindGroups: kindGroups(),
+      kindWords: kindWordsJson(),
+    });
   }
 
   /** Who is signed in, how and since when, and their passkeys (the landing page of the sign-in pages, moved here). */
@@ -171,22 +186,24 @@ export class AppPagesController {
   manifest(@Res() res: Response): void {
     res.setHeader('Content-Type', 'application/manifest+json; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
-    res.send(JSON.stringify({
-      name: 'Farsight',
-      short_name: 'Farsight',
-      description: 'Uptime monitoring: your monitors, incidents and alerts.',
-      id: '/',
-      start_url: '/',
-      scope: '/',
-      display: 'standalone',
-      theme_color: '#564be6',
-      background_color: '#111114',
-      icons: [
-        { src: this.assets.url('icon-192.png'), sizes: '192x192', type: 'image/png', purpose: 'any' },
-        { src: this.assets.url('icon-512.png'), sizes: '512x512', type: 'image/png', purpose: 'any' },
-        { src: this.assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-      ],
-    }));
+    res.send(
+      JSON.stringify({
+        name: 'Farsight',
+        short_name: 'Farsight',
+        description: 'Uptime monitoring: your monitors, incidents and alerts.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#564be6',
+        background_color: '#111114',
+        icons: [
+          { src: this.assets.url('icon-192.png'), sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: this.assets.url('icon-512.png'), sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: this.assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      }),
+    );
   }
 
   /** The service worker, at the root so that its scope is the whole dashboard (service-worker.ts). */
@@ -196,7 +213,12 @@ export class AppPagesController {
     res.setHeader('Cache-Control', 'no-cache');
     // A worker runs under its own script's policy: it fetches the shell from here, nothing else.
     res.setHeader('Content-Security-Policy', "default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
-    res.send(this.serviceWorkerText ??= serviceWorkerSource(readResource('public/dashboard/sw.js').toString('utf8'), [...this.assets.urls(), '/offline']));
+    res.send(
+      (this.serviceWorkerText ??= serviceWorkerSource(readResource('public/dashboard/sw.js').toString('utf8'), [
+        ...this.assets.urls(),
+        '/offline',
+      ])),
+    );
   }
 
   /** What the installed app shows when the server cannot be reached (kept by the service worker). */
@@ -206,7 +228,13 @@ export class AppPagesController {
     res.setHeader('Content-Security-Policy', APP_CSP);
     res.setHeader('Cache-Control', 'no-cache');
     // Named by its hashed URL, which the service worker keeps: the page is drawn offline too.
-    res.send(render('dashboard/offline', { title: 'Offline · Farsight', baseCss: this.assets.url('dashboard.css') }, 'dashboard/layout'));
+    res.send(
+      render(
+        'dashboard/offline',
+        { title: 'Offline · Farsight', baseCss: this.assets.url('dashboard.css') },
+        'dashboard/layout',
+      ),
+    );
   }
 
   @Get('dashboard/assets/:file')
@@ -217,37 +245,66 @@ export class AppPagesController {
   }
 
   /** A page for the signed-in owner; `model` may be work to do once the owner is known to be signed in. */
-  private async page(req: AppRequest, res: Response, key: PageKey, title: string, view: string, model: object | (() => Promise<object>)): Promise<void> {
+  private async page(
+    req: AppRequest,
+    res: Response,
+    key: PageKey,
+    title: string,
+    view: string,
+    model: object | (() => Promise<object>),
+  ): Promise<void> {
     const signedIn = await this.auth.signedIn(req);
     if (!signedIn) return res.redirect(303, signInFor(req));
-    this.send(req, res, signedIn.email, key, title, `dashboard/${view}`, `${view}.js`, typeof model === 'function' ? await model() : model);
+    this.send(
+      req,
+      res,
+      signedIn.email,
+      key,
+      title,
+      `dashboard/${view}`,
+      `${view}.js`,
+      typeof model === 'function' ? await model() : model,
+    );
   }
 
   /** A page of the app; `script` is its module's file name under public/dashboard/. */
-  private send(req: AppRequest, res: Response, email: string, key: PageKey, title: string, view: string, script: string, model: object): void {
+  private send(
+    req: AppRequest,
+    res: Response,
+    email: string,
+    key: PageKey,
+    title: string,
+    view: string,
+    script: string,
+    model: object,
+  ): void {
     const theme = themeOf(readCookie(req.headers.cookie, THEME_COOKIE));
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Content-Security-Policy', APP_CSP);
     res.setHeader('Cache-Control', 'no-store');
     // Runbook and target links leave the dashboard without its addresses.
     res.setHeader('Referrer-Policy', 'no-referrer');
-    const html = render(view, {
-      ...model,
-      title: `${title} · Farsight`,
-      heading: title,
-      email,
-      script: this.assets.url(script),
-      preload: this.assets.modulesOf(script),
-      nav: navFor(key),
-      theme,
-      themes: themeChoices(theme),
-      css: this.assets.url('app.css'),
-      baseCss: this.assets.url('dashboard.css'),
-      mark: '/auth/assets/mark.svg',
-      appleIcon: this.assets.url('apple-touch-icon.png'),
-      publicOrigin: this.config.publicOrigin,
-      passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
-    }, 'dashboard/app');
+    const html = render(
+      view,
+      {
+        ...model,
+        title: `${title} · Farsight`,
+        heading: title,
+        email,
+        script: this.assets.url(script),
+        preload: this.assets.modulesOf(script),
+        nav: navFor(key),
+        theme,
+        themes: themeChoices(theme),
+        css: this.assets.url('app.css'),
+        baseCss: this.assets.url('dashboard.css'),
+        mark: '/auth/assets/mark.svg',
+        appleIcon: this.assets.url('apple-touch-icon.png'),
+        publicOrigin: this.config.publicOrigin,
+        passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
+      },
+      'dashboard/app',
+    );
     // Compressed like every asset: the page weight is what travels.
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const body = new Packed(html).body(encoding);

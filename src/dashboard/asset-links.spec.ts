@@ -20,33 +20,49 @@ describe('importsOf', () => {
 
 describe('linkFiles', () => {
   it('names each import with the hash of the imported file, leaves other files as they are', () => {
-    const out = linkFiles(files({ 'api.js': 'export const a = 1;', 'page.js': "import { a } from './api.js';", 'app.css': 'a{}' }), hash);
+    const out = linkFiles(
+      files({ 'api.js': 'export const a = 1;', 'page.js': "import { a } from './api.js';", 'app.css': 'a{}' }),
+      hash,
+    );
     expect(out.get('api.js')!.data.toString()).toBe('export const a = 1;');
     expect(out.get('page.js')!.data.toString()).toBe("import { a } from './api.js?v=h19';");
     expect(out.get('app.css')!.v).toBe('h3');
   });
 
   it('names a shared module as a neighbour, by its hash', () => {
-    const out = linkFiles(files({ 'page.js': 'export const say = 1;', 'api.js': "import { say } from '../shared/page.js';" }), hash);
+    const out = linkFiles(
+      files({ 'page.js': 'export const say = 1;', 'api.js': "import { say } from '../shared/page.js';" }),
+      hash,
+    );
     expect(out.get('api.js')!.data.toString()).toBe("import { say } from './page.js?v=h21';");
   });
 
   it('changes the hash of every module that imports a changed one, through the chain', () => {
-    const before = linkFiles(files({ 'a.js': '1', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
-    const after = linkFiles(files({ 'a.js': '2', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }), (d) => d.toString());
+    const before = linkFiles(
+      files({ 'a.js': '1', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }),
+      (d) => d.toString(),
+    );
+    const after = linkFiles(
+      files({ 'a.js': '2', 'b.js': "import './a.js';", 'c.js': "import './b.js';", 'd.js': 'x' }),
+      (d) => d.toString(),
+    );
     expect(after.get('c.js')!.v).not.toBe(before.get('c.js')!.v);
     expect(after.get('d.js')!.v).toBe(before.get('d.js')!.v);
   });
 
   it('refuses an import of a missing file and an import cycle', () => {
-    expect(() => linkFiles(files({ 'a.js': "import './gone.js';" }), hash)).toThrow('imports gone.js, which is missing');
+    expect(() => linkFiles(files({ 'a.js': "import './gone.js';" }), hash)).toThrow(
+      'imports gone.js, which is missing',
+    );
     expect(() => linkFiles(files({ 'a.js': "import './b.js';", 'b.js': "import './a.js';" }), hash)).toThrow('cycle');
   });
 });
 
 describe('withShared', () => {
-  it('puts the shared files beside the page folder\'s, and refuses a name that is in both', () => {
+  it("puts the shared files beside the page folder's, and refuses a name that is in both", () => {
     expect([...withShared(files({ 'api.js': 'a' }), files({ 'page.js': 'p' })).keys()]).toEqual(['api.js', 'page.js']);
-    expect(() => withShared(files({ 'page.js': 'a' }), files({ 'page.js': 'p' }))).toThrow('page.js is both a page file and a shared one');
+    expect(() => withShared(files({ 'page.js': 'a' }), files({ 'page.js': 'p' }))).toThrow(
+      'page.js is both a page file and a shared one',
+    );
   });
 });

@@ -38,7 +38,8 @@ export function importsOf(text: string): string[] {
 export function withShared(own: ReadonlyMap<string, Buffer>, shared: ReadonlyMap<string, Buffer>): Map<string, Buffer> {
   const out = new Map(own);
   for (const [name, data] of shared) {
-    if (out.has(name)) throw new Error(`${name} is both a page file and a shared one (public/${SHARED_FOLDER}/): rename one`);
+    if (out.has(name))
+      throw new Error(`${name} is both a page file and a shared one (public/${SHARED_FOLDER}/): rename one`);
     out.set(name, data);
   }
   return out;

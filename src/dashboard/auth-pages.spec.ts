@@ -21,8 +21,18 @@ describe('homeView', () => {
     ]);
     expect(v.since).toEqual({ iso: '2026-11-23T11:02:00.000Z', text: '2026-11-23 11:02 UTC' });
     expect(v.passkeys).toEqual([
-      { id: 3, label: 'Phone', created: { iso: '2026-11-20T08:00:00.000Z', text: '2026-11-20 08:00 UTC' }, lastUsed: null },
-      { id: 4, label: 'Key', created: { iso: '2026-11-21T08:00:00.000Z', text: '2026-11-21 08:00 UTC' }, lastUsed: { iso: '2026-11-23T11:02:00.000Z', text: '2026-11-23 11:02 UTC' } },
+      {
+        id: 3,
+        label: 'Phone',
+        created: { iso: '2026-11-20T08:00:00.000Z', text: '2026-11-20 08:00 UTC' },
+        lastUsed: null,
+      },
+      {
+        id: 4,
+        label: 'Key',
+        created: { iso: '2026-11-21T08:00:00.000Z', text: '2026-11-21 08:00 UTC' },
+        lastUsed: { iso: '2026-11-23T11:02:00.000Z', text: '2026-11-23 11:02 UTC' },
+      },
     ]);
   });
 });

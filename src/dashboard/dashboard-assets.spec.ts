@@ -11,8 +11,12 @@ describe('DashboardAssets.modulesOf', () => {
     // the shared errors.js and page.js; through them come request.js, offline.js, reauth.js (api.js)
     // and passkeys.js (reauth.js), each named once however many modules import it.
     expect(names).toEqual([...new Set(names)]);
-    expect(names).toEqual(expect.arrayContaining(['api.js', 'checklist.js', 'format.js', 'monitor-row.js', 'shell.js', 'stream.js']));
-    expect(names).toEqual(expect.arrayContaining(['request.js', 'offline.js', 'reauth.js', 'errors.js', 'page.js', 'passkeys.js']));
+    expect(names).toEqual(
+      expect.arrayContaining(['api.js', 'checklist.js', 'format.js', 'monitor-row.js', 'shell.js', 'stream.js']),
+    );
+    expect(names).toEqual(
+      expect.arrayContaining(['request.js', 'offline.js', 'reauth.js', 'errors.js', 'page.js', 'passkeys.js']),
+    );
     // Nothing from the sign-in pages' folder: what both use is in public/shared/, served here too.
     expect(urls.filter((u) => !u.startsWith('/dashboard/'))).toEqual([]);
     expect(urls).toContain(assets.url('api.js'));

@@ -33,7 +33,9 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
   private readonly graphs = new Map<string, string[]>();
 
   onApplicationBootstrap(): void {
-    this.cancelPrecompress = precompressLater(() => [...this.load().values()].filter((a) => a.compress).map((a) => a.packed));
+    this.cancelPrecompress = precompressLater(() =>
+      [...this.load().values()].filter((a) => a.compress).map((a) => a.packed),
+    );
   }
 
   onApplicationShutdown(): void {

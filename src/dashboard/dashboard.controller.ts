@@ -38,6 +38,10 @@ export class DashboardController {
   @Header('Referrer-Policy', 'no-referrer')
   setup(): string {
     const offer = this.config.publicUrlSource === 'default';
-    return render('dashboard/setup', { title: 'Set up Farsight', offerPublicUrl: offer, publicUrl: this.config.publicUrl }, 'dashboard/layout');
+    return render(
+      'dashboard/setup',
+      { title: 'Set up Farsight', offerPublicUrl: offer, publicUrl: this.config.publicUrl },
+      'dashboard/layout',
+    );
   }
 }

@@ -6,5 +6,9 @@ import { AuthPagesController } from './auth-pages.controller';
 import { DashboardAssets } from './dashboard-assets';
 import { DashboardController } from './dashboard.controller';
 
-@Module({ imports: [AuthModule, CatalogModule], controllers: [DashboardController, AuthPagesController, AppPagesController], providers: [DashboardAssets] })
+@Module({
+  imports: [AuthModule, CatalogModule],
+  controllers: [DashboardController, AuthPagesController, AppPagesController],
+  providers: [DashboardAssets],
+})
 export class DashboardModule {}

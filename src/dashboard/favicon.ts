@@ -7,7 +7,8 @@
 
 /** The PNG's width and height from its IHDR chunk (bytes 16-23). */
 function pngSize(png: Buffer): { width: number; height: number } {
-  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR')
+    throw new Error('not a PNG');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 

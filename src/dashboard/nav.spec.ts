@@ -26,6 +26,10 @@ describe('themeOf', () => {
 
 describe('themeChoices', () => {
   it('offers the three themes with the current one selected', () => {
-    expect(themeChoices('dark').map((c) => [c.value, c.selected])).toEqual([['auto', false], ['light', false], ['dark', true]]);
+    expect(themeChoices('dark').map((c) => [c.value, c.selected])).toEqual([
+      ['auto', false],
+      ['light', false],
+      ['dark', true],
+    ]);
   });
 });

@@ -5,7 +5,16 @@
  */
 
 export type PageKey =
-  | 'overview' | 'incidents' | 'channels' | 'status-page' | 'settings' | 'security' | 'keys' | 'timeline' | 'diagnostics' | 'account';
+  | 'overview'
+  | 'incidents'
+  | 'channels'
+  | 'status-page'
+  | 'settings'
+  | 'security'
+  | 'keys'
+  | 'timeline'
+  | 'diagnostics'
+  | 'account';
 
 interface NavEntry {
   key: PageKey;
@@ -48,5 +57,9 @@ const THEME_WORDS: Record<Theme, string> = { auto: 'Follow the system', light: '
 
 /** The theme picker's options, the current one selected. */
 export function themeChoices(current: Theme): { value: Theme; label: string; selected: boolean }[] {
-  return (Object.keys(THEME_WORDS) as Theme[]).map((value) => ({ value, label: THEME_WORDS[value], selected: value === current }));
+  return (Object.keys(THEME_WORDS) as Theme[]).map((value) => ({
+    value,
+    label: THEME_WORDS[value],
+    selected: value === current,
+  }));
 }

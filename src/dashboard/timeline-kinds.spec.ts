@@ -17,6 +17,10 @@ describe('kindGroups', () => {
     const words = KIND_WORDS[kind as keyof typeof KIND_WORDS];
     expect(words).toMatch(/^[A-Z][a-z -]*[a-z]$|^[A-Z][A-Za-z -]*$/);
     expect(words).not.toContain('_');
-    expect(kindGroups().flatMap((g) => g.kinds).find((k) => k.kind === kind)?.words).toBe(words);
+    expect(
+      kindGroups()
+        .flatMap((g) => g.kinds)
+        .find((k) => k.kind === kind)?.words,
+    ).toBe(words);
   });
 });

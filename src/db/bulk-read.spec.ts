@@ -52,13 +52,16 @@ describe('bulk reads (one JSON text per read)', () => {
     ['id DESC', 'ORDER BY id DESC LIMIT 3'],
     ['id ASC', 'ORDER BY id ASC'],
     ['n DESC', 'WHERE n IS NOT NULL'],
-  ])('reads a SELECT of its own as SQLite orders it (%s), each row an object as SELECT gives it', async (order, tail) => {
-    await fill();
-    const inner = `SELECT id, "name", n, note FROM t ${tail}`;
-    const plain = await db.query<Record<string, unknown>[]>(`SELECT * FROM (${inner}) ORDER BY ${order}`);
-    expect(plain.length).toBeGreaterThan(1);
-    expect(await readSelectRows(db, ['id', 'name', 'n', 'note'], inner, order)).toEqual(plain);
-  });
+  ])(
+    'reads a SELECT of its own as SQLite orders it (%s), each row an object as SELECT gives it',
+    async (order, tail) => {
+      await fill();
+      const inner = `SELECT id, "name", n, note FROM t ${tail}`;
+      const plain = await db.query<Record<string, unknown>[]>(`SELECT * FROM (${inner}) ORDER BY ${order}`);
+      expect(plain.length).toBeGreaterThan(1);
+      expect(await readSelectRows(db, ['id', 'name', 'n', 'note'], inner, order)).toEqual(plain);
+    },
+  );
 
   it('reads no rows of its own SELECT as an empty list', async () => {
     expect(await readSelectRows(db, ['id'], 'SELECT id FROM t WHERE id > ?', 'id', [0])).toEqual([]);

@@ -65,14 +65,27 @@ export interface StartedRead<T> {
  * `SELECT columns <rest>` as row objects; `rest` starts at FROM (with WHERE and params as needed).
  * Column names and `rest` come from our own code, never from input.
  */
-export async function readRows<T>(db: Database, columns: readonly string[], rest: string, params: unknown[] = []): Promise<T[]> {
+export async function readRows<T>(
+  db: Database,
+  columns: readonly string[],
+  rest: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   return (await startReadRows<T>(db, columns, rest, params)).rows;
 }
 
 /** readRows(), resolving once SQLite runs the statement (for rows wanted a while later). */
-export async function startReadRows<T>(db: Database, columns: readonly string[], rest: string, params: unknown[] = []): Promise<StartedRead<T>> {
+export async function startReadRows<T>(
+  db: Database,
+  columns: readonly string[],
+  rest: string,
+  params: unknown[] = [],
+): Promise<StartedRead<T>> {
   const toRows = rowsFromJson<T>(columns);
-  const started = await db.startRead<{ rows: string }[]>(`SELECT json_group_array(json_array(${quoted(columns)})) AS rows ${rest}`, params);
+  const started = await db.startRead<{ rows: string }[]>(
+    `SELECT json_group_array(json_array(${quoted(columns)})) AS rows ${rest}`,
+    params,
+  );
   return { rows: started.rows.then(([row]) => toRows(row.rows)) };
 }
 
@@ -83,10 +96,19 @@ export async function startReadRows<T>(db: Database, columns: readonly string[],
  * took 9.7 ms of main thread with row objects, 6.6 ms this way. `order` orders them again in the
  * aggregate (SQLite 3.44's ORDER BY inside an aggregate), e.g. `id DESC`.
  */
-export async function readSelectRows<T>(db: Database, columns: readonly string[], inner: string, order: string, params: unknown[] = []): Promise<T[]> {
+export async function readSelectRows<T>(
+  db: Database,
+  columns: readonly string[],
+  inner: string,
+  order: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const toRows = rowsFromJson<T>(columns);
   // Not json_group_array(... ORDER BY): SQLite's sorter drops the JSON subtype, and each row would come out as a quoted string.
-  const [row] = await db.read<{ rows: string }[]>(`SELECT '[' || coalesce(group_concat(json_array(${quoted(columns)}), ',' ORDER BY ${order}), '') || ']' AS rows FROM (${inner})`, params);
+  const [row] = await db.read<{ rows: string }[]>(
+    `SELECT '[' || coalesce(group_concat(json_array(${quoted(columns)}), ',' ORDER BY ${order}), '') || ']' AS rows FROM (${inner})`,
+    params,
+  );
   return toRows(row.rows);
 }
 
@@ -115,7 +137,9 @@ function rowBuilder<T>(columns: readonly string[]): (values: unknown[]) => T {
     // In an object literal this key would set the prototype instead of naming a value.
     if (columns.includes('__proto__')) throw new Error('bulk read: a column named __proto__');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the literal above, for speed; names are ours
-    build = new Function('v', `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+    build = new Function('v', `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} };`) as (
+      values: unknown[],
+    ) => unknown;
     builders.set(key, build);
   }
   return build as (values: unknown[]) => T;

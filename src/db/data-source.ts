@@ -99,7 +99,8 @@ const TYPEORM_BEGIN = 'BEGIN TRANSACTION';
 function beginWritesImmediately(ds: DataSource): void {
   const runner = ds.createQueryRunner();
   const query = runner.query.bind(runner) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
-  const immediate = (sql: string, ...rest: unknown[]) => query(sql === TYPEORM_BEGIN ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...rest);
+  const immediate = (sql: string, ...rest: unknown[]) =>
+    query(sql === TYPEORM_BEGIN ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...rest);
   runner.query = immediate as typeof runner.query;
 }
 

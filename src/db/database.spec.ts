@@ -11,7 +11,11 @@ describe('storageFailureCode', () => {
   it.each<[string, unknown, string | null]>([
     ['a full disk', sqliteError('SQLITE_FULL', 'database or disk is full'), 'SQLITE_FULL'],
     ['an I/O error', sqliteError('SQLITE_IOERR', 'disk I/O error'), 'SQLITE_IOERR'],
-    ['an extended I/O error code in the text only', new Error('SQLITE_IOERR_WRITE: disk I/O error'), 'SQLITE_IOERR_WRITE'],
+    [
+      'an extended I/O error code in the text only',
+      new Error('SQLITE_IOERR_WRITE: disk I/O error'),
+      'SQLITE_IOERR_WRITE',
+    ],
     ['a read-only file', sqliteError('SQLITE_READONLY', 'attempt to write a readonly database'), 'SQLITE_READONLY'],
     ['a file that cannot be opened', sqliteError('SQLITE_CANTOPEN', 'unable to open database file'), 'SQLITE_CANTOPEN'],
     ['a constraint (a bug or a race, not storage)', sqliteError('SQLITE_CONSTRAINT', 'UNIQUE constraint failed'), null],
@@ -75,7 +79,13 @@ describe('Database on a file', () => {
         }),
       ).rejects.toThrow('changed my mind');
       seen.readAfterRollback = await count(db, 'read');
-      expect(seen).toEqual({ readInside: 0, queryInside: 1, readAfter: 1, readBeforeRollback: 1, readAfterRollback: 1 });
+      expect(seen).toEqual({
+        readInside: 0,
+        queryInside: 1,
+        readAfter: 1,
+        readBeforeRollback: 1,
+        readAfterRollback: 1,
+      });
     });
 
     it('refuses to write through the reading connection', async () => {
@@ -91,10 +101,12 @@ describe('Database on a file', () => {
         db.afterCommit(() => calls.push('second'));
         calls.push('body done');
       });
-      await db.tx(async () => {
-        db.afterCommit(() => calls.push('never'));
-        throw new Error('rolled back');
-      }).catch(() => undefined);
+      await db
+        .tx(async () => {
+          db.afterCommit(() => calls.push('never'));
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
       await db.tx(async () => undefined);
       expect(calls).toEqual(['body done', 'first', 'second']);
     });
@@ -157,9 +169,12 @@ describe('Database on a file', () => {
     /** A plain connection with no busy timeout (it answers SQLITE_BUSY at once), as another process would open it. */
     const connect = (): Promise<sqlite3.Database> =>
       new Promise((resolve, reject) => {
-        const c = new sqlite3.Database(databasePath(dir), sqlite3.OPEN_READWRITE, (err) => (err ? reject(err) : resolve(c)));
+        const c = new sqlite3.Database(databasePath(dir), sqlite3.OPEN_READWRITE, (err) =>
+          err ? reject(err) : resolve(c),
+        );
       });
-    const exec = (c: sqlite3.Database, sql: string) => new Promise<void>((resolve, reject) => c.exec(sql, (err) => (err ? reject(err) : resolve())));
+    const exec = (c: sqlite3.Database, sql: string) =>
+      new Promise<void>((resolve, reject) => c.exec(sql, (err) => (err ? reject(err) : resolve())));
     const close = (c: sqlite3.Database) => new Promise<void>((resolve) => c.close(() => resolve()));
 
     /** Whether another connection could take the write lock right now. */

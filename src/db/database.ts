@@ -33,7 +33,7 @@ export class StorageUnavailable extends Error {
 export function storageFailureCode(err: unknown): string | null {
   const code = (err as { code?: unknown } | null)?.code;
   const text = err instanceof Error ? err.message : '';
-  const found = typeof code === 'string' ? code : /\b(SQLITE_[A-Z_]+)\b/.exec(text)?.[1] ?? null;
+  const found = typeof code === 'string' ? code : (/\b(SQLITE_[A-Z_]+)\b/.exec(text)?.[1] ?? null);
   if (!found) return null;
   return /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)/.test(found) ? found : null;
 }
@@ -72,7 +72,12 @@ export class Database {
   /** Callbacks for after the running transaction commits (transactions run one at a time). */
   private commitHooks: (() => void)[] = [];
   private readonly log = new Logger('database');
-  private readonly healthState: StorageHealth = { writable: true, failingSince: null, lastError: null, failedTransactions: 0 };
+  private readonly healthState: StorageHealth = {
+    writable: true,
+    failingSince: null,
+    lastError: null,
+    failedTransactions: 0,
+  };
 
   constructor(readonly ds: DataSource) {}
 
@@ -139,7 +144,9 @@ export class Database {
     if (h.writable) {
       h.writable = false;
       h.failingSince = Date.now();
-      this.log.error(`the database cannot be written (${describeStorageCode(code)}): API changes answer 503 and check results wait in memory until it can (${h.lastError})`);
+      this.log.error(
+        `the database cannot be written (${describeStorageCode(code)}): API changes answer 503 and check results wait in memory until it can (${h.lastError})`,
+      );
     }
   }
 
@@ -207,7 +214,10 @@ export class Database {
     if (this.statements.size > KEPT_STATEMENTS) {
       const [oldest, dropped] = this.statements.entries().next().value as [string, Promise<sqlite3.Statement>];
       this.statements.delete(oldest);
-      dropped.then((s) => s.finalize(), () => undefined);
+      dropped.then(
+        (s) => s.finalize(),
+        () => undefined,
+      );
     }
     return statement;
   }

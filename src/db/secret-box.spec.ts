@@ -21,9 +21,12 @@ describe('SecretBox', () => {
     expect(box.seal('same')).not.toBe(box.seal('same'));
   });
 
-  it.each(['plain-token', '', 'Bearer abc', 'enc:v2:something'])('reads %j, written before encryption, as clear text', (stored) => {
-    expect(box.open(stored)).toBe(stored);
-  });
+  it.each(['plain-token', '', 'Bearer abc', 'enc:v2:something'])(
+    'reads %j, written before encryption, as clear text',
+    (stored) => {
+      expect(box.open(stored)).toBe(stored);
+    },
+  );
 
   it('refuses a value sealed with another key with an error that says so', () => {
     const sealed = new SecretBox(OTHER_KEY).seal('token');

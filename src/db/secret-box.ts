@@ -51,9 +51,14 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, NONCE_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
-      throw new SecretBoxError('a stored secret cannot be decrypted: the secret key is not the one it was sealed with, or the value was altered');
+      throw new SecretBoxError(
+        'a stored secret cannot be decrypted: the secret key is not the one it was sealed with, or the value was altered',
+      );
     }
   }
 }

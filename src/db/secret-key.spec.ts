@@ -18,7 +18,10 @@ describe('loadSecretBox', () => {
   const keyFile = () => path.join(dataDir, 'secret.key');
 
   async function startupError(p: Promise<unknown>): Promise<string> {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StartupError);
     return (err as StartupError).message;
   }
@@ -63,29 +66,43 @@ describe('loadSecretBox', () => {
   ])('refuses a key file holding %s, naming the file and the formats', async (_what, content) => {
     fs.writeFileSync(keyFile(), content);
     const message = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, none));
-    expect(message).toMatch(new RegExp(`^${keyFile()}: not a secret key: expected 32 random bytes, 64 hex digits or base64`));
+    expect(message).toMatch(
+      new RegExp(`^${keyFile()}: not a secret key: expected 32 random bytes, 64 hex digits or base64`),
+    );
   });
 
   it('does not create a key when secret.key is missing but sealed values exist', async () => {
     const sealed = new SecretBox(randomBytes(32)).seal('token');
     const message = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed));
-    expect(message).toMatch(new RegExp(`^${keyFile()} is missing, but the database holds monitor secrets sealed with it; `));
+    expect(message).toMatch(
+      new RegExp(`^${keyFile()} is missing, but the database holds monitor secrets sealed with it; `),
+    );
     expect(fs.existsSync(keyFile())).toBe(false);
   });
 
-  it('names channel secrets when the sealed value is a channel\'s (a backup whose monitors hold none)', async () => {
+  it("names channel secrets when the sealed value is a channel's (a backup whose monitors hold none)", async () => {
     const sealed = new SecretBox(randomBytes(32)).seal('token');
-    const message = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'));
-    expect(message).toMatch(new RegExp(`^${keyFile()} is missing, but the database holds channel secrets sealed with it; `));
+    const message = await startupError(
+      loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'),
+    );
+    expect(message).toMatch(
+      new RegExp(`^${keyFile()} is missing, but the database holds channel secrets sealed with it; `),
+    );
     fs.writeFileSync(keyFile(), randomBytes(32));
-    const other = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'));
-    expect(other).toMatch(new RegExp(`^${keyFile()}: this key does not open the channel secrets stored in the database`));
+    const other = await startupError(
+      loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed, 'channel secrets'),
+    );
+    expect(other).toMatch(
+      new RegExp(`^${keyFile()}: this key does not open the channel secrets stored in the database`),
+    );
   });
 
   it('refuses a key that does not open the stored values', async () => {
     fs.writeFileSync(keyFile(), randomBytes(32));
     const sealed = new SecretBox(randomBytes(32)).seal('token');
     const message = await startupError(loadSecretBox({ dataDir, secretKeyFile: null }, async () => sealed));
-    expect(message).toMatch(new RegExp(`^${keyFile()}: this key does not open the monitor secrets stored in the database`));
+    expect(message).toMatch(
+      new RegExp(`^${keyFile()}: this key does not open the monitor secrets stored in the database`),
+    );
   });
 });

@@ -37,7 +37,9 @@ export async function loadSecretBox(
     content = fs.readFileSync(file);
   } catch (err) {
     if ((err as { code?: string }).code !== 'ENOENT' || given) {
-      throw new StartupError(`${name}: cannot read the secret key (${(err as { code?: string }).code ?? (err as Error).message})`);
+      throw new StartupError(
+        `${name}: cannot read the secret key (${(err as { code?: string }).code ?? (err as Error).message})`,
+      );
     }
     if (await sealedSample()) {
       throw new StartupError(
@@ -87,7 +89,9 @@ function createKeyFile(file: string): Buffer {
     }
     return key;
   } catch (err) {
-    throw new StartupError(`${file}: cannot create the secret key (${(err as { code?: string }).code ?? (err as Error).message})`);
+    throw new StartupError(
+      `${file}: cannot create the secret key (${(err as { code?: string }).code ?? (err as Error).message})`,
+    );
   } finally {
     fs.rmSync(tmp, { force: true });
   }

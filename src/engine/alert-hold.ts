@@ -51,7 +51,10 @@ export function holdAlerts(
   }
   if (t.kind === 'flapping' && !t.on) {
     if (status === 'down' && openIncident !== null && downAlerted !== openIncident) {
-      return { alerts: [{ cause: 'down', incidentId: openIncident, held: false, settled: true }], downAlerted: openIncident };
+      return {
+        alerts: [{ cause: 'down', incidentId: openIncident, held: false, settled: true }],
+        downAlerted: openIncident,
+      };
     }
     if ((status === 'up' || status === 'slow') && downAlerted !== null) {
       return { alerts: [{ cause: 'up', incidentId: downAlerted, held: false, settled: true }], downAlerted: null };

@@ -81,8 +81,16 @@ describe('BlindGate', () => {
   });
 
   const gateFor = (canaries: string) =>
-    new BlindGate(loadConfig({ FARSIGHT_DATA_DIR: dir, FARSIGHT_CANARIES: canaries }), clock, new EventsService(db, clock), bus);
-  const lines = async (kind: string) => (await db.query<{ text: string }[]>('SELECT text FROM events WHERE kind = ? ORDER BY id', [kind])).map((r) => r.text);
+    new BlindGate(
+      loadConfig({ FARSIGHT_DATA_DIR: dir, FARSIGHT_CANARIES: canaries }),
+      clock,
+      new EventsService(db, clock),
+      bus,
+    );
+  const lines = async (kind: string) =>
+    (await db.query<{ text: string }[]>('SELECT text FROM events WHERE kind = ? ORDER BY id', [kind])).map(
+      (r) => r.text,
+    );
 
   /** A gate over one local canary that has answered once. */
   const answeredOnce = async () => {
@@ -117,7 +125,10 @@ describe('BlindGate', () => {
     gate.judge(result('up', clock.now()), clock.now());
     await gate.settled();
     expect(gate.status()).toMatchObject({ active: false, since: null });
-    expect(heard).toEqual([{ active: true, since }, { active: false, since }]);
+    expect(heard).toEqual([
+      { active: true, since },
+      { active: false, since },
+    ]);
     expect(await lines('blind')).toEqual([
       expect.stringMatching(/^The service went offline: no canary that had answered is reachable \(127\.0\.0\.1:\d+\)/),
       'The service is online again after 60 s offline',
@@ -204,7 +215,8 @@ describe('BlindGate', () => {
   it('counts every result and probes nothing when canaries are off', async () => {
     const gate = gateFor('off');
     await gate.onApplicationBootstrap();
-    for (let i = 0; i < 5; i++) expect(gate.judge(result('down', clock.now()), clock.now())).toEqual({ counted: true, note: null });
+    for (let i = 0; i < 5; i++)
+      expect(gate.judge(result('down', clock.now()), clock.now())).toEqual({ counted: true, note: null });
     expect(gate.status()).toEqual({ active: false, since: null, detection: 'off' });
     expect(await lines('blind_detection')).toEqual([expect.stringMatching(/^Blind detection is off/)]);
   });

@@ -35,7 +35,8 @@ export interface GateVerdict {
 export const COUNTED: GateVerdict = Object.freeze({ counted: true, note: null });
 const NOT_COUNTED_BLIND: GateVerdict = Object.freeze({ counted: false, note: BLIND_NOTE });
 export const DETECTION_KIND = 'blind_detection';
-const HOW_TO = 'set FARSIGHT_CANARIES to host:port pairs this machine can reach, e.g. FARSIGHT_CANARIES=192.168.1.1:53,1.1.1.1:443 (your router and a public server)';
+const HOW_TO =
+  'set FARSIGHT_CANARIES to host:port pairs this machine can reach, e.g. FARSIGHT_CANARIES=192.168.1.1:53,1.1.1.1:443 (your router and a public server)';
 
 export interface BlindStatus {
   active: boolean;
@@ -89,8 +90,13 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
       this.log.log(`blind detection: canaries ${this.canaries.map(nameOf).join(', ')}`);
       return;
     }
-    this.log.log(`blind detection is off (FARSIGHT_CANARIES=off): failed checks count even while this machine has lost its network; to turn it on, ${HOW_TO}`);
-    await this.notice('off', 'Blind detection is off (FARSIGHT_CANARIES=off): failed checks count even while this machine has lost its network');
+    this.log.log(
+      `blind detection is off (FARSIGHT_CANARIES=off): failed checks count even while this machine has lost its network; to turn it on, ${HOW_TO}`,
+    );
+    await this.notice(
+      'off',
+      'Blind detection is off (FARSIGHT_CANARIES=off): failed checks count even while this machine has lost its network',
+    );
   }
 
   /**
@@ -108,7 +114,8 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
       if (this.failures.length >= PILE_UP_FAILURES && now - this.lastProbe >= PILE_UP_WINDOW_MS) void this.probe();
     }
     if (now - this.lastProbe >= PROBE_EVERY_MS) void this.probe();
-    if (result.outcome === 'down' && (this.blindSince !== null || result.at_ms < this.blindEndedAt)) return NOT_COUNTED_BLIND;
+    if (result.outcome === 'down' && (this.blindSince !== null || result.at_ms < this.blindEndedAt))
+      return NOT_COUNTED_BLIND;
     return COUNTED;
   }
 
@@ -124,7 +131,10 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     if (!this.enabled) return;
     // A failure that would confirm Down is judged on answers newer than its check: an answer from
     // before a cut, however recent, says nothing about the network the check failed on.
-    const fresh = answeredSince !== null ? this.lastSettled >= answeredSince : now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS);
+    const fresh =
+      answeredSince !== null
+        ? this.lastSettled >= answeredSince
+        : now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS);
     if (fresh) return;
     await this.probe();
   }
@@ -135,7 +145,9 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     this.lastProbe = this.clock.now();
     this.probing = probeCanaries(this.canaries)
       .then((answers) => this.settle(answers))
-      .catch((err: unknown) => this.log.warn(`canary probe failed: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) =>
+        this.log.warn(`canary probe failed: ${err instanceof Error ? err.message : String(err)}`),
+      )
       .finally(() => {
         this.probing = null;
       });
@@ -150,20 +162,37 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
   private async settle(answers: boolean[]): Promise<void> {
     const now = this.clock.now();
     this.lastSettled = now;
-    const v = blindVerdict(this.everAnswered, this.canaries.map((c, i) => ({ key: canaryKey(c), ok: answers[i] })));
+    const v = blindVerdict(
+      this.everAnswered,
+      this.canaries.map((c, i) => ({ key: canaryKey(c), ok: answers[i] })),
+    );
     this.everAnswered = new Set(v.everAnswered);
     await this.detect(v.detection);
     if (v.blind && this.blindSince === null) {
       this.blindSince = now;
-      this.log.warn(`no canary that had answered is reachable (${v.lost.join(', ')}): failed checks are not counted until one answers again`);
-      await this.events.record({ kind: 'blind', at: now, actor: 'system', text: `The service went offline: no canary that had answered is reachable (${v.lost.join(', ')}), failures are not counted`, data: { active: true, lost: v.lost } });
+      this.log.warn(
+        `no canary that had answered is reachable (${v.lost.join(', ')}): failed checks are not counted until one answers again`,
+      );
+      await this.events.record({
+        kind: 'blind',
+        at: now,
+        actor: 'system',
+        text: `The service went offline: no canary that had answered is reachable (${v.lost.join(', ')}), failures are not counted`,
+        data: { active: true, lost: v.lost },
+      });
       this.bus.emit('blind', { active: true, since: now });
     } else if (!v.blind && this.blindSince !== null) {
       const since = this.blindSince;
       this.blindSince = null;
       this.blindEndedAt = now;
       this.log.log('a canary is reachable again: checks count again');
-      await this.events.record({ kind: 'blind', at: now, actor: 'system', text: `The service is online again after ${Math.round((now - since) / 1000)} s offline`, data: { active: false, since } });
+      await this.events.record({
+        kind: 'blind',
+        at: now,
+        actor: 'system',
+        text: `The service is online again after ${Math.round((now - since) / 1000)} s offline`,
+        data: { active: false, since },
+      });
       this.bus.emit('blind', { active: false, since });
     }
   }
@@ -174,10 +203,18 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     if (detection === before) return;
     if (detection === 'unavailable') {
       const names = this.canaries.map(nameOf).join(', ');
-      this.log.warn(`blind detection cannot work: no canary has answered since start (${names}), so if this machine loses its network every monitor goes Down; ${HOW_TO}, or FARSIGHT_CANARIES=off to turn detection off`);
-      await this.notice('unavailable', `Blind detection cannot work: no canary has answered since start (${names}); failed checks count even if this machine loses its network. Set FARSIGHT_CANARIES to hosts this machine can reach.`);
+      this.log.warn(
+        `blind detection cannot work: no canary has answered since start (${names}), so if this machine loses its network every monitor goes Down; ${HOW_TO}, or FARSIGHT_CANARIES=off to turn detection off`,
+      );
+      await this.notice(
+        'unavailable',
+        `Blind detection cannot work: no canary has answered since start (${names}); failed checks count even if this machine loses its network. Set FARSIGHT_CANARIES to hosts this machine can reach.`,
+      );
     } else {
-      const answered = this.canaries.filter((c) => this.everAnswered.has(canaryKey(c))).map(nameOf).join(', ');
+      const answered = this.canaries
+        .filter((c) => this.everAnswered.has(canaryKey(c)))
+        .map(nameOf)
+        .join(', ');
       const written = await this.notice('ok', `Blind detection works: ${answered} answered`);
       if (written || before === 'unavailable') this.log.log(`blind detection works: ${answered} answered`);
     }
@@ -191,7 +228,13 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
     const last = await this.lastNotice();
     if (last === detection || (detection === 'ok' && last === null)) return false;
     this.noticed = detection;
-    await this.events.record({ kind: DETECTION_KIND, at: this.clock.now(), actor: 'system', text, data: { detection } });
+    await this.events.record({
+      kind: DETECTION_KIND,
+      at: this.clock.now(),
+      actor: 'system',
+      text,
+      data: { detection },
+    });
     return true;
   }
 
@@ -215,7 +258,10 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
 }
 
 /** FARSIGHT_CANARIES as given; when it is unset, the defaults plus the local gateway and resolvers, each address once. */
-export function canarySet(config: Pick<AppConfig, 'canaries' | 'canaryDefaults'>, local: () => Canary[] = localCanaries): Canary[] {
+export function canarySet(
+  config: Pick<AppConfig, 'canaries' | 'canaryDefaults'>,
+  local: () => Canary[] = localCanaries,
+): Canary[] {
   const out: Canary[] = config.canaries.map((c) => ({ host: c.host, port: c.port }));
   if (!config.canaryDefaults || out.length === 0) return out;
   for (const c of local()) if (!out.some((o) => canaryKey(o) === canaryKey(c))) out.push(c);

@@ -30,7 +30,9 @@ function answers(target: Canary, timeoutMs: number): Promise<boolean> {
     };
     const timer = setTimeout(() => done(false), timeoutMs);
     socket.once('connect', () => done(true));
-    socket.once('error', (err: NodeJS.ErrnoException) => done(target.refusedAnswers === true && err.code === 'ECONNREFUSED'));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      done(target.refusedAnswers === true && err.code === 'ECONNREFUSED'),
+    );
   });
 }
 

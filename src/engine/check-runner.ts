@@ -21,7 +21,11 @@ export class CheckRunner {
 
   run(config: MonitorConfig): Promise<CheckResult> {
     if (config.kind === 'heartbeat') {
-      return Promise.reject(ApiError.invalid([{ field: 'kind', message: 'heartbeat monitors are not checked actively: they wait for pings' }]));
+      return Promise.reject(
+        ApiError.invalid([
+          { field: 'kind', message: 'heartbeat monitors are not checked actively: they wait for pings' },
+        ]),
+      );
     }
     // The settings as last read when they are (every check but the first after a change): no wait.
     const settings = this.settings.peek();
@@ -29,6 +33,11 @@ export class CheckRunner {
   }
 
   private start(config: ActiveConfig, { allow_private_targets }: Settings): Promise<CheckResult> {
-    return runCheck(config.kind, config.settings, { timeout_ms: config.timeout_ms, slow_ms: config.slow_ms, allow_private_targets }, this.env);
+    return runCheck(
+      config.kind,
+      config.settings,
+      { timeout_ms: config.timeout_ms, slow_ms: config.slow_ms, allow_private_targets },
+      this.env,
+    );
   }
 }

@@ -3,7 +3,12 @@ import { DueHeap } from './due-heap';
 describe('DueHeap', () => {
   it('pops entries in due order and only when due', () => {
     const h = new DueHeap();
-    [[1, 50], [2, 10], [3, 30], [4, 20]].forEach(([id, due]) => h.set(id, due));
+    [
+      [1, 50],
+      [2, 10],
+      [3, 30],
+      [4, 20],
+    ].forEach(([id, due]) => h.set(id, due));
     expect(h.popDue(5)).toBeUndefined();
     const order: number[] = [];
     let e;
@@ -26,7 +31,11 @@ describe('DueHeap', () => {
 
   it('moves every entry later by the same time, in the same order', () => {
     const h = new DueHeap();
-    [[1, 50], [2, 10], [3, 30]].forEach(([id, due]) => h.set(id, due));
+    [
+      [1, 50],
+      [2, 10],
+      [3, 30],
+    ].forEach(([id, due]) => h.set(id, due));
     h.delayAll(100);
     expect([h.dueOf(1), h.dueOf(2), h.dueOf(3)]).toEqual([150, 110, 130]);
     expect(h.popDue(109)).toBeUndefined();
@@ -60,7 +69,7 @@ describe('DueHeap', () => {
 
   it('stays ordered under a random mix of operations, compared with a sorted list', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const h = new DueHeap();
     const model = new Map<number, number>();
     for (let step = 0; step < 5000; step++) {

@@ -27,7 +27,16 @@ import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
 import { BurstGauge, phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
 import type { MonitorState } from '../probes/status';
-import { configChanged, initialMachineState, machineInput, MachineState, pause, resume, step, Step } from './state-machine';
+import {
+  configChanged,
+  initialMachineState,
+  machineInput,
+  MachineState,
+  pause,
+  resume,
+  step,
+  Step,
+} from './state-machine';
 import type { IncidentBook } from './incident-book';
 import type { AlertSink } from './alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -93,7 +102,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       timers,
       concurrency: ENGINE_CONCURRENCY,
       run: (id) => this.runDue(id),
-      onError: (id, err) => this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
+      onError: (id, err) =>
+        this.log.error(`check of monitor ${id} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`),
     });
     this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
     this.incidents = this.journal.incidents;
@@ -199,7 +209,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   stats(): { monitors: number; inFlight: number; started: number; lateness: ReturnType<Scheduler['latenessStats']> } {
-    return { monitors: this.live.size, inFlight: this.scheduler.inFlight, started: this.scheduler.started, lateness: this.scheduler.latenessStats() };
+    return {
+      monitors: this.live.size,
+      inFlight: this.scheduler.inFlight,
+      started: this.scheduler.started,
+      lateness: this.scheduler.latenessStats(),
+    };
   }
 
   /** How long a check's outcome may hold before the gap counts as no data (rollup-math.ts). */
@@ -261,7 +276,14 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Hands a result to the writer and shows it on the live stream at once; returns its stored time. */
   private keep(id: number, result: CheckResult, note: string | null): number {
     const at = this.writer.addResult(result, id, note);
-    this.bus.emit('check', { id, at, outcome: result.outcome, latency_ms: result.latency_ms, status: result.status, error: result.error });
+    this.bus.emit('check', {
+      id,
+      at,
+      outcome: result.outcome,
+      latency_ms: result.latency_ms,
+      status: result.status,
+      error: result.error,
+    });
     return at;
   }
 
@@ -316,7 +338,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.record(id, result, { kind: 'scheduled' });
     if (result.outcome === 'down') return live.config.retry_interval_s * 1000;
     // Usually empty (it holds only monitors of a change of many, until their first check): no lookup on the common path.
-    if (this.rephase.size > 0 && this.rephase.delete(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
+    if (this.rephase.size > 0 && this.rephase.delete(id))
+      return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
     return live.config.interval_s * 1000;
   }
 
@@ -380,7 +403,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
    * a new kind or target): the incident is written ended, with its `closed` line, and returned for
    * the change's bus event (Journal.endIncidentIn).
    */
-  endIncidentIn(tx: EntityManager, monitorId: number, reason: 'deleted' | 'paused' | 'config_changed', actor: string): Promise<IncidentRow | null> {
+  endIncidentIn(
+    tx: EntityManager,
+    monitorId: number,
+    reason: 'deleted' | 'paused' | 'config_changed',
+    actor: string,
+  ): Promise<IncidentRow | null> {
     return this.journal.endIncidentIn(tx, monitorId, reason, actor, this.clock.now());
   }
 
@@ -423,10 +451,21 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     if (!prev || created) {
       this.live.newTarget(id);
       if (this.bursts.note(now) || spread) this.rephase.add(id);
-      this.add({ id, config: stored.config, state: initialMachineState(now, stored.config.paused), incidentId: null, certWarned: null, downAlerted: null }, 'now');
+      this.add(
+        {
+          id,
+          config: stored.config,
+          state: initialMachineState(now, stored.config.paused),
+          incidentId: null,
+          certWarned: null,
+          downAlerted: null,
+        },
+        'now',
+      );
       return;
     }
-    const retimed = targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
+    const retimed =
+      targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
     if (retimed && (this.bursts.note(now) || spread)) this.rephase.add(id);
     const next: LiveMonitor = { ...prev, config: stored.config };
     this.live.replace(next);
@@ -467,7 +506,15 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       }
       // After a start, pings the service could not receive while it was down are not held against
       // the job (heartbeat-restart.ts); the note says so until the next ping.
-      const start = heartbeatStart({ lastPing, intervalMs: interval, graceMs: grace * 1000, status: m.state.status, stoppedAt: this.stoppedAt, restored: this.restored, now });
+      const start = heartbeatStart({
+        lastPing,
+        intervalMs: interval,
+        graceMs: grace * 1000,
+        status: m.state.status,
+        stoppedAt: this.stoppedAt,
+        restored: this.restored,
+        now,
+      });
       if (start.note) {
         m.state = { ...m.state, note: start.note };
         // Written with the next commit (nothing asks for one: the start is not a change to announce).
@@ -481,4 +528,3 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     else this.scheduler.at(m.id, Math.min(this.scheduler.dueOf(m.id) ?? now, now + interval));
   }
 }
-

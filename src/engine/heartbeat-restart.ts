@@ -36,7 +36,8 @@ export function heartbeatStart(i: HeartbeatStartInput): HeartbeatStart {
   // Down already: the deadline passed while the service ran, nothing was lost to the stop.
   // The deadline passed before the stop: the same, even if the miss was not recorded in time.
   // No ping due by now: the normal deadline still holds.
-  const lostPing = i.stoppedAt !== null && i.status !== 'down' && deadline > i.stoppedAt && i.lastPing + i.intervalMs <= i.now;
+  const lostPing =
+    i.stoppedAt !== null && i.status !== 'down' && deadline > i.stoppedAt && i.lastPing + i.intervalMs <= i.now;
   if (!lostPing || i.stoppedAt === null) return { due: Math.max(deadline, floor), note: null };
   return {
     due: Math.max(deadline, i.now + i.intervalMs + i.graceMs),

@@ -31,7 +31,12 @@ export const HEARTBEAT_DRAIN_MAX = 1024 * 1024;
  * Puts the heartbeat handler in front of the server's existing request listener (the security
  * headers, the request limits, express).
  */
-export function installHeartbeatRoutes(server: Server, heartbeats: HeartbeatService, proxies: ProxyTrust, https = false): void {
+export function installHeartbeatRoutes(
+  server: Server,
+  heartbeats: HeartbeatService,
+  proxies: ProxyTrust,
+  https = false,
+): void {
   const [framework] = server.listeners('request') as RequestListener[];
   const send = answerWith(https);
   server.removeAllListeners('request');
@@ -117,8 +122,10 @@ type Send = (res: ServerResponse, a: PingAnswer, extra?: Record<string, string>)
 function answerWith(https: boolean): Send {
   const fixed = [
     ...Object.entries(securityHeaders(https)).flat(),
-    'Content-Type', 'text/plain; charset=utf-8',
-    'Cache-Control', 'no-store',
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Cache-Control',
+    'no-store',
   ];
   return (res, a, extra = {}) => {
     const body = `${a.text}\n`;

@@ -68,7 +68,10 @@ export class HeartbeatService {
       latency_ms: null,
       phases: { ...NO_PHASES },
       status: null,
-      error: kind === 'fail' ? { code: 'heartbeat', message: text ? `failure reported: ${clean(text)}` : 'failure reported' } : null,
+      error:
+        kind === 'fail'
+          ? { code: 'heartbeat', message: text ? `failure reported: ${clean(text)}` : 'failure reported' }
+          : null,
       cert: null,
       detail: kind === 'ping' && text ? clean(text) : null,
     };
@@ -78,11 +81,7 @@ export class HeartbeatService {
 
   /** Known tokens are cached by their text (only the hash is stored, and hashing every ping costs). */
   private lookup(token: string): Promise<number | null> {
-    return this.ids.get(
-      token,
-      () => this.monitors.heartbeatIdByTokenHash(sha256(token)),
-      isKnown,
-    );
+    return this.ids.get(token, () => this.monitors.heartbeatIdByTokenHash(sha256(token)), isKnown);
   }
 }
 
@@ -91,5 +90,8 @@ const isKnown = (id: number | null): boolean => id !== null;
 
 /** Control characters out, whitespace folded: the text ends up in alerts and the timeline. */
 function clean(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

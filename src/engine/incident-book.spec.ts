@@ -1,6 +1,11 @@
 import { IncidentBook } from './incident-book';
 
-const down = (at: number, fails = 3) => ({ at, error: { code: 'timeout', message: 'timed out' }, fails, failingSince: at - 20_000 });
+const down = (at: number, fails = 3) => ({
+  at,
+  error: { code: 'timeout', message: 'timed out' },
+  fails,
+  failingSince: at - 20_000,
+});
 
 describe('IncidentBook', () => {
   it('hands out ids after the highest ever stored, and restores open incidents', () => {
@@ -15,7 +20,14 @@ describe('IncidentBook', () => {
   it('opens from the first failure, counts failures, keeps the cause and moves the latest error', () => {
     const book = new IncidentBook();
     const row = book.start(1, 'web', down(100_000));
-    expect(row).toMatchObject({ started_at: 80_000, down_at: 100_000, fails: 3, cause_code: 'timeout', last_error_code: 'timeout', ended_at: null });
+    expect(row).toMatchObject({
+      started_at: 80_000,
+      down_at: 100_000,
+      fails: 3,
+      cause_code: 'timeout',
+      last_error_code: 'timeout',
+      ended_at: null,
+    });
     book.failed(1, 4, { code: 'refused', message: 'refused' });
     book.failed(1, 5, { code: null, message: null }); // a good check while down: the latest error stays
     expect(book.openOf(1)).toMatchObject({ fails: 5, cause_code: 'timeout', last_error_code: 'refused' });

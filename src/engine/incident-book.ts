@@ -58,7 +58,11 @@ export class IncidentBook {
   }
 
   /** Down confirmed: a new incident from the first failed check of the run. */
-  start(monitorId: number, name: string, t: { at: number; error: ErrorObject | null; fails: number; failingSince: number }): IncidentRow {
+  start(
+    monitorId: number,
+    name: string,
+    t: { at: number; error: ErrorObject | null; fails: number; failingSince: number },
+  ): IncidentRow {
     const row: IncidentRow = {
       id: this.nextId++,
       monitor_id: monitorId,
@@ -85,8 +89,14 @@ export class IncidentBook {
   /** Another failed check while open. */
   failed(monitorId: number, fails: number, error: { code: string | null; message: string | null }): void {
     const row = this.open.get(monitorId);
-    if (!row || (row.fails === fails && row.last_error_code === error.code && row.last_error_message === error.message)) return;
-    this.replace({ ...row, fails, last_error_code: error.code ?? row.last_error_code, last_error_message: error.code ? error.message : row.last_error_message });
+    if (!row || (row.fails === fails && row.last_error_code === error.code && row.last_error_message === error.message))
+      return;
+    this.replace({
+      ...row,
+      fails,
+      last_error_code: error.code ?? row.last_error_code,
+      last_error_message: error.code ? error.message : row.last_error_message,
+    });
   }
 
   rename(monitorId: number, name: string): void {
@@ -115,7 +125,9 @@ export class IncidentBook {
 
   /** The monitor's incidents that ended in memory and whose ended version is not on disk yet (their open one is). */
   endedUnwritten(monitorId: number): IncidentRow[] {
-    return [...this.toWrite.values()].filter((r) => r.monitor_id === monitorId && r.ended_at !== null && !this.unwritten.has(r.id));
+    return [...this.toWrite.values()].filter(
+      (r) => r.monitor_id === monitorId && r.ended_at !== null && !this.unwritten.has(r.id),
+    );
   }
 
   /** Another transaction wrote this incident ended: it leaves the open ones, and no older version of it is written. */

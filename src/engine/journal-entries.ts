@@ -46,19 +46,43 @@ export function journalTransition(journal: Journal, m: LiveMonitor, t: Transitio
 }
 
 /** A `cert` line at a tls_warn_days threshold, its announcement and its alert cause. */
-export function journalCertWarning(journal: Journal, m: LiveMonitor, notAfter: number, days: number, now: number): void {
+export function journalCertWarning(
+  journal: Journal,
+  m: LiveMonitor,
+  notAfter: number,
+  days: number,
+  now: number,
+): void {
   const left = Math.floor((notAfter - now) / 86_400_000);
-  const text = left < 0 ? `${m.config.name}: the certificate has expired` : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
+  const text =
+    left < 0
+      ? `${m.config.name}: the certificate has expired`
+      : `${m.config.name}: the certificate expires in ${left} day${left === 1 ? '' : 's'} (${new Date(notAfter).toISOString().slice(0, 10)})`;
   journal.line({ kind: 'cert', at: now, monitorId: m.id, actor: 'system', text, data: { not_after: notAfter, days } });
   journal.announceLater({ name: 'monitor.cert', payload: { id: m.id, notAfter, days, at: now } });
   if (journal.alerting) {
-    journal.alert({ monitorId: m.id, cause: 'cert', at: now, incidentId: m.incidentId, config: m.config, flapping: m.state.flapping === 1, cert: { notAfter, days } });
+    journal.alert({
+      monitorId: m.id,
+      cause: 'cert',
+      at: now,
+      incidentId: m.incidentId,
+      config: m.config,
+      flapping: m.state.flapping === 1,
+      cert: { notAfter, days },
+    });
   }
 }
 
 /** A `path` line (a second opinion succeeded after a failure) and its announcement. */
 export function journalPathProblem(journal: Journal, m: LiveMonitor, host: string, at: number): void {
-  journal.line({ kind: 'path', at, monitorId: m.id, actor: 'system', text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`, data: { host } });
+  journal.line({
+    kind: 'path',
+    at,
+    monitorId: m.id,
+    actor: 'system',
+    text: `${m.config.name}: a network path problem to ${host} (a second check succeeded)`,
+    data: { host },
+  });
   journal.announceLater({ name: 'path', payload: { host, at } });
 }
 
@@ -77,8 +101,19 @@ function alertOf(journal: Journal, m: LiveMonitor, t: Transition, incidentId: nu
   for (const a of hold.alerts) journal.alert(upDownRecord(m, t, a, base));
 }
 
-function upDownRecord(m: LiveMonitor, t: Transition, a: UpDownAlert, base: Omit<AlertCauseRecord, 'cause' | 'incidentId'>): AlertCauseRecord {
-  const record: AlertCauseRecord = { ...base, incidentId: a.incidentId, cause: a.cause, held: a.held, settled: a.settled };
+function upDownRecord(
+  m: LiveMonitor,
+  t: Transition,
+  a: UpDownAlert,
+  base: Omit<AlertCauseRecord, 'cause' | 'incidentId'>,
+): AlertCauseRecord {
+  const record: AlertCauseRecord = {
+    ...base,
+    incidentId: a.incidentId,
+    cause: a.cause,
+    held: a.held,
+    settled: a.settled,
+  };
   const s = m.state;
   if (t.kind === 'down') {
     record.error = t.error;

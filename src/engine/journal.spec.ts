@@ -52,7 +52,9 @@ describe('Journal', () => {
     });
     heard = [];
     bus.on('monitor.transition', ({ id, transition }) => heard.push(`transition:${id}:${transition.kind}`));
-    bus.on('incident', ({ incident }) => heard.push(`incident:${incident.id}:${incident.ended_at === null ? 'open' : 'ended'}`));
+    bus.on('incident', ({ incident }) =>
+      heard.push(`incident:${incident.id}:${incident.ended_at === null ? 'open' : 'ended'}`),
+    );
     bus.on('path', ({ host }) => heard.push(`path:${host}`));
     for (const id of [1, 2]) await addMonitor(id);
   });
@@ -91,12 +93,25 @@ describe('Journal', () => {
 
   const storedStatus = async (id: number): Promise<string> =>
     (await db.query<{ status: string }[]>('SELECT status FROM monitor_state WHERE monitor_id = ?', [id]))[0].status;
-  const lines = async (): Promise<string[]> => (await db.query<{ text: string }[]>('SELECT text FROM events ORDER BY id')).map((r) => r.text);
+  const lines = async (): Promise<string[]> =>
+    (await db.query<{ text: string }[]>('SELECT text FROM events ORDER BY id')).map((r) => r.text);
   const incidents = async (): Promise<string[]> =>
-    (await db.query<IncidentRow[]>('SELECT * FROM incidents ORDER BY id')).map((r) => `${r.id}:${r.ended_at === null ? 'open' : r.end_reason}`);
-  const result = (id: number) => writer.add({
-    monitor_id: id, at_ms: clock.now(), outcome: 'up', latency_ms: 5, phases: { ...NO_PHASES }, status: null, error: null, cert: null, detail: null, note: null,
-  });
+    (await db.query<IncidentRow[]>('SELECT * FROM incidents ORDER BY id')).map(
+      (r) => `${r.id}:${r.ended_at === null ? 'open' : r.end_reason}`,
+    );
+  const result = (id: number) =>
+    writer.add({
+      monitor_id: id,
+      at_ms: clock.now(),
+      outcome: 'up',
+      latency_ms: 5,
+      phases: { ...NO_PHASES },
+      status: null,
+      error: null,
+      cert: null,
+      detail: null,
+      note: null,
+    });
 
   describe('which state rows a write carries', () => {
     it.each<[DirtyWhen, 'commit' | 'flush', string]>([
@@ -161,9 +176,19 @@ describe('Journal', () => {
       const incident = journal.incidents.start(1, 'm1', { at: T0, error: null, fails: 1, failingSince: T0 });
       m.incidentId = incident.id;
       change(1, 'down', 'soon');
-      journal.line({ kind: 'down', at: T0, monitorId: 1, incidentId: incident.id, actor: 'system', text: 'm1 is down' });
+      journal.line({
+        kind: 'down',
+        at: T0,
+        monitorId: 1,
+        incidentId: incident.id,
+        actor: 'system',
+        text: 'm1 is down',
+      });
       const announced: Announcement[] = [
-        { name: 'monitor.transition', payload: { id: 1, transition: { kind: 'down', at: T0, error: null, fails: 1, failingSince: T0 } } },
+        {
+          name: 'monitor.transition',
+          payload: { id: 1, transition: { kind: 'down', at: T0, error: null, fails: 1, failingSince: T0 } },
+        },
         { name: 'incident', payload: { incident } },
       ];
       for (const a of announced) journal.announceLater(a);
@@ -203,7 +228,14 @@ describe('Journal', () => {
 
     it('hands alert causes to the sink inside the commit and tells it once the commit is on disk', async () => {
       const calls: string[] = [];
-      const cause = (monitorId: number): AlertCauseRecord => ({ monitorId, cause: 'down', at: T0, incidentId: null, config: live.get(monitorId)!.config, flapping: false });
+      const cause = (monitorId: number): AlertCauseRecord => ({
+        monitorId,
+        cause: 'down',
+        at: T0,
+        incidentId: null,
+        config: live.get(monitorId)!.config,
+        flapping: false,
+      });
       journal.alert(cause(1)); // no sink yet: not even kept
       expect(journal.alerting).toBe(false);
       journal.setAlertSink({

@@ -76,8 +76,12 @@ export class Journal {
       onRows: (m) => this.persist(m),
       afterCommit: () => this.persisted(),
       hasWork: (kind) =>
-        this.urgent.size > 0 || (kind === 'flush' && this.dirty.size > 0) ||
-        this.pendingEvents.length > 0 || this.pendingAnnouncements.length > 0 || this.pendingAlerts.length > 0 || this.incidents.hasWork(),
+        this.urgent.size > 0 ||
+        (kind === 'flush' && this.dirty.size > 0) ||
+        this.pendingEvents.length > 0 ||
+        this.pendingAnnouncements.length > 0 ||
+        this.pendingAlerts.length > 0 ||
+        this.incidents.hasWork(),
     });
   }
 
@@ -138,7 +142,13 @@ export class Journal {
    * it: a pause or a new target leaves it to the engine, which ends it in memory and writes it
    * with its checks. A deletion writes it whole (the monitor's checks go anyway).
    */
-  async endIncidentIn(tx: EntityManager, monitorId: number, reason: 'deleted' | 'paused' | 'config_changed', actor: string, now: number): Promise<IncidentRow | null> {
+  async endIncidentIn(
+    tx: EntityManager,
+    monitorId: number,
+    reason: 'deleted' | 'paused' | 'config_changed',
+    actor: string,
+    now: number,
+  ): Promise<IncidentRow | null> {
     // What is on disk must agree with the state this change writes: an incident the engine has
     // already ended (a recovery a moment ago) but not yet written is written as it ended, and
     // anything else still open on disk ends with this change's reason.
@@ -210,8 +220,15 @@ export class Journal {
     await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
-    for (const a of incidents.attach) await this.events.attachRunIn(tx, a.id, { monitorId: a.monitorId, since: a.since, until: a.until, kinds: RUN_KINDS });
-    if (this.alertSink && this.writing.alerts > 0) await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
+    for (const a of incidents.attach)
+      await this.events.attachRunIn(tx, a.id, {
+        monitorId: a.monitorId,
+        since: a.since,
+        until: a.until,
+        kinds: RUN_KINDS,
+      });
+    if (this.alertSink && this.writing.alerts > 0)
+      await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
   }
 
   private persisted(): void {

@@ -53,8 +53,18 @@ export class LastAliveService implements OnApplicationShutdown {
     const facts = startFacts(mark, mark ? null : await this.restoreRecord(), now);
     const offline = facts.offline;
     await this.db.tx(async (tx) => {
-      await tx.query('INSERT INTO last_alive (id, at, clean) VALUES (1, ?, 0) ON CONFLICT (id) DO UPDATE SET at = excluded.at, clean = 0', [now]);
-      if (offline) await this.events.recordIn(tx, { kind: 'offline', at: offline.to, actor: 'system', text: offlineText(offline), data: { ...offline } });
+      await tx.query(
+        'INSERT INTO last_alive (id, at, clean) VALUES (1, ?, 0) ON CONFLICT (id) DO UPDATE SET at = excluded.at, clean = 0',
+        [now],
+      );
+      if (offline)
+        await this.events.recordIn(tx, {
+          kind: 'offline',
+          at: offline.to,
+          actor: 'system',
+          text: offlineText(offline),
+          data: { ...offline },
+        });
     });
     if (offline) {
       this.log.warn(offlineText(offline));
@@ -72,7 +82,10 @@ export class LastAliveService implements OnApplicationShutdown {
     const text = await this.events.latestData('restored');
     const data = text ? (JSON.parse(text) as Partial<RestoreRecord>) : null;
     if (!data) return null;
-    const replaced = data.replaced && typeof data.replaced.at === 'number' ? { at: data.replaced.at, clean: data.replaced.clean === true } : null;
+    const replaced =
+      data.replaced && typeof data.replaced.at === 'number'
+        ? { at: data.replaced.at, clean: data.replaced.clean === true }
+        : null;
     return { backup_at: typeof data.backup_at === 'number' ? data.backup_at : null, replaced };
   }
 
@@ -87,7 +100,9 @@ export class LastAliveService implements OnApplicationShutdown {
     if (this.stopped || !this.timers) return;
     this.timer = this.timers.set(() => {
       this.mark()
-        .catch((err: unknown) => this.log.warn(`could not write the last-alive mark: ${err instanceof Error ? err.message : String(err)}`))
+        .catch((err: unknown) =>
+          this.log.warn(`could not write the last-alive mark: ${err instanceof Error ? err.message : String(err)}`),
+        )
         .finally(() => this.arm());
     }, MARK_EVERY_MS);
   }

@@ -72,10 +72,16 @@ export function toMonitorState(m: LiveMonitor): MonitorState {
 
 export function engineBlob(m: LiveMonitor): string {
   const s = m.state;
-  const blob: EngineBlob = { good: s.good, slowRun: s.slowRun, history: s.history, failingSince: s.failingSince, certWarned: m.certWarned, downAlerted: m.downAlerted };
+  const blob: EngineBlob = {
+    good: s.good,
+    slowRun: s.slowRun,
+    history: s.history,
+    failingSince: s.failingSince,
+    certWarned: m.certWarned,
+    downAlerted: m.downAlerted,
+  };
   return JSON.stringify(blob);
 }
-
 
 export interface RestoredState {
   state: MachineState;

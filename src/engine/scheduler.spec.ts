@@ -32,7 +32,12 @@ describe('Scheduler', () => {
 
   it('runs each monitor when due, then again after the interval it answers, with one timer for all', async () => {
     const q: { id: number; at: number }[] = [];
-    const s2 = new Scheduler({ clock, timers: realTimers, concurrency: 256, run: async (id) => (q.push({ id, at: Date.now() }), 60_000) });
+    const s2 = new Scheduler({
+      clock,
+      timers: realTimers,
+      concurrency: 256,
+      run: async (id) => (q.push({ id, at: Date.now() }), 60_000),
+    });
     for (let id = 1; id <= 100; id++) s2.at(id, T0 + id * 100);
     expect(jest.getTimerCount()).toBe(1);
     await jest.advanceTimersByTimeAsync(10_000);
@@ -47,7 +52,12 @@ describe('Scheduler', () => {
 
   it('starts nothing while held, then each check as much later as it was held', async () => {
     const q: { id: number; at: number }[] = [];
-    const s = new Scheduler({ clock, timers: realTimers, concurrency: 256, run: async (id) => (q.push({ id, at: Date.now() }), 60_000) });
+    const s = new Scheduler({
+      clock,
+      timers: realTimers,
+      concurrency: 256,
+      run: async (id) => (q.push({ id, at: Date.now() }), 60_000),
+    });
     s.hold();
     for (let id = 1; id <= 10; id++) s.at(id, T0 + id * 100);
     expect(jest.getTimerCount()).toBe(0);
@@ -190,10 +200,26 @@ describe('phaseDelay', () => {
 
 describe('BurstGauge', () => {
   it.each<[string, number[], boolean[]]>([
-    ['changes on their own keep their cadence', [0, 5_000, 10_000, 15_000, 20_000, 25_000], [false, false, false, false, false, false]],
-    ['the fifth and later in 2 s are a burst', [0, 0, 0, 0, 0, 1, 1_999], [false, false, false, false, true, true, true]],
-    ['a burst ends 2 s after its changes', [0, 0, 0, 0, 0, 2_000, 2_000, 2_000], [false, false, false, false, true, false, false, false]],
-    ['one every 500 ms: the fifth within 2 s is, the next after the first left the window is not', [0, 500, 1_000, 1_500, 1_999, 2_600], [false, false, false, false, true, false]],
+    [
+      'changes on their own keep their cadence',
+      [0, 5_000, 10_000, 15_000, 20_000, 25_000],
+      [false, false, false, false, false, false],
+    ],
+    [
+      'the fifth and later in 2 s are a burst',
+      [0, 0, 0, 0, 0, 1, 1_999],
+      [false, false, false, false, true, true, true],
+    ],
+    [
+      'a burst ends 2 s after its changes',
+      [0, 0, 0, 0, 0, 2_000, 2_000, 2_000],
+      [false, false, false, false, true, false, false, false],
+    ],
+    [
+      'one every 500 ms: the fifth within 2 s is, the next after the first left the window is not',
+      [0, 500, 1_000, 1_500, 1_999, 2_600],
+      [false, false, false, false, true, false],
+    ],
   ])('%s', (_, times, want) => {
     const g = new BurstGauge();
     expect(times.map((t) => g.note(t))).toEqual(want);

@@ -115,7 +115,8 @@ export class Scheduler {
         if (!this.stopped) {
           this.arm();
           // A freed slot may let a waiting due check start at once.
-          if (this.running.size < this.o.concurrency && (this.heap.peek()?.due ?? Infinity) <= this.o.clock.now()) this.tick();
+          if (this.running.size < this.o.concurrency && (this.heap.peek()?.due ?? Infinity) <= this.o.clock.now())
+            this.tick();
         }
       });
       this.running.set(entry.id, job);
@@ -176,11 +177,14 @@ export class Scheduler {
     this.timerDue = Infinity;
     if (!next) return;
     this.timerDue = due;
-    this.timer = this.o.timers.set(() => {
-      this.timer = null;
-      this.timerDue = Infinity;
-      this.tick();
-    }, Math.max(0, due - this.o.clock.now()));
+    this.timer = this.o.timers.set(
+      () => {
+        this.timer = null;
+        this.timerDue = Infinity;
+        this.tick();
+      },
+      Math.max(0, due - this.o.clock.now()),
+    );
   }
 }
 

@@ -29,7 +29,10 @@ export interface StartLoadDeps {
 }
 
 /** The monitors in stored order, and the clock reading they were loaded at. */
-export async function loadLiveMonitors(reads: EngineStartReads, d: StartLoadDeps): Promise<{ monitors: LiveMonitor[]; now: number }> {
+export async function loadLiveMonitors(
+  reads: EngineStartReads,
+  d: StartLoadDeps,
+): Promise<{ monitors: LiveMonitor[]; now: number }> {
   const [latest, rows, stateRows] = await Promise.all([reads.latest, reads.monitors, reads.states]);
   // One look at each monitor's newest stored check serves both the writer and the rollups.
   d.writer.seedLastTimes(latest);
@@ -48,12 +51,29 @@ export async function loadLiveMonitors(reads: EngineStartReads, d: StartLoadDeps
   const monitors = rows.map((row): LiveMonitor => {
     const stored = d.monitors.toStored(row);
     const s = states.get(row.id);
-    const restored = s ? fromStoredState(s) : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
+    const restored = s
+      ? fromStoredState(s)
+      : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
     const since = loggedOf.get(row.id);
-    if (since) restored.state = catchUp(restored.state, since.sort((a, b) => a.at - b.at), policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }));
+    if (since)
+      restored.state = catchUp(
+        restored.state,
+        since.sort((a, b) => a.at - b.at),
+        policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }),
+      );
     const incidentId = d.incidents.openOf(row.id)?.id ?? null;
-    const downAlerted = restored.downAlerted !== undefined ? restored.downAlerted : assumedDownAlerted(incidentId, restored.state.flapping === 1);
-    return { id: row.id, config: stored.config, state: restored.state, certWarned: restored.certWarned, downAlerted, incidentId };
+    const downAlerted =
+      restored.downAlerted !== undefined
+        ? restored.downAlerted
+        : assumedDownAlerted(incidentId, restored.state.flapping === 1);
+    return {
+      id: row.id,
+      config: stored.config,
+      state: restored.state,
+      certWarned: restored.certWarned,
+      downAlerted,
+      incidentId,
+    };
   });
   return { monitors, now };
 }

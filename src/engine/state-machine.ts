@@ -52,7 +52,15 @@ export interface MachineInput extends Pick<CheckResult, 'at_ms' | 'outcome' | 'l
 }
 
 export function machineInput(result: CheckResult, at: number, counted: boolean, note: string | null): MachineInput {
-  return { at_ms: at, outcome: result.outcome, latency_ms: result.latency_ms, error: result.error, cert: result.cert, counted, note };
+  return {
+    at_ms: at,
+    outcome: result.outcome,
+    latency_ms: result.latency_ms,
+    error: result.error,
+    cert: result.cert,
+    counted,
+    note,
+  };
 }
 
 export interface Step {
@@ -143,7 +151,13 @@ export function configChanged(state: MachineState, now: number): Step {
 }
 
 /** A failed check, on the step's own copy `s`. */
-function onFailure(s: MachineState, at: number, error: CheckError | null, policy: Policy, transitions: Transition[]): void {
+function onFailure(
+  s: MachineState,
+  at: number,
+  error: CheckError | null,
+  policy: Policy,
+  transitions: Transition[],
+): void {
   const failingSince = s.failingSince ?? at;
   const failedBefore = s.failing;
   s.failing = failedBefore + 1;

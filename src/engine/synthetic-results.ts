@@ -8,7 +8,10 @@ export function missedHeartbeat(now: number, intervalS: number, graceS: number):
     latency_ms: null,
     phases: { ...NO_PHASES },
     status: null,
-    error: { code: 'heartbeat', message: `no ping within ${intervalS + graceS} s (interval ${intervalS} s + grace ${graceS} s)` },
+    error: {
+      code: 'heartbeat',
+      message: `no ping within ${intervalS + graceS} s (interval ${intervalS} s + grace ${graceS} s)`,
+    },
     cert: null,
     detail: null,
   };
@@ -21,7 +24,10 @@ export function unknownResult(now: number, err: unknown): CheckResult {
     latency_ms: null,
     phases: { ...NO_PHASES },
     status: null,
-    error: { code: 'protocol', message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` },
+    error: {
+      code: 'protocol',
+      message: `the check could not run: ${err instanceof Error ? err.message : String(err)}`,
+    },
     cert: null,
     detail: null,
   };

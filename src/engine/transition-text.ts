@@ -9,9 +9,8 @@ export const CLOSE_WORDS: Record<EndReason, string> = {
   recovered: 'the monitor recovered',
   paused: 'the monitor was paused',
   deleted: 'the monitor was deleted',
-  config_changed: 'the monitor\'s kind or target changed',
+  config_changed: "the monitor's kind or target changed",
 };
-
 
 /** The timeline line a transition writes, or null for those that write none (their cause has its own line). */
 export function transitionLine(name: string, t: Transition): { kind: EventKind; text: string } | null {

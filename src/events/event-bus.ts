@@ -42,11 +42,21 @@ export interface BusEvents {
    * A check result, the moment it exists: before it is written (GET /checks shows unwritten results
    * too), so the live stream can show it at once. `at` is the stored time (check-row.ts).
    */
-  check: { id: number; at: number; outcome: Outcome; latency_ms: number | null; status: number | null; error: CheckError | null };
+  check: {
+    id: number;
+    at: number;
+    outcome: Outcome;
+    latency_ms: number | null;
+    status: number | null;
+    error: CheckError | null;
+  };
   /** An incident opened, closed, or was acknowledged or given a note; announced once it is on disk. */
   incident: { incident: IncidentRow };
   /** A caller's access ended (an API key revoked, a session signed out or ended): its open streams close. */
-  'access.ended': { kind: 'key'; keyId: number } | { kind: 'session'; sessionId: number } | { kind: 'all-sessions'; except: number | null };
+  'access.ended':
+    | { kind: 'key'; keyId: number }
+    | { kind: 'session'; sessionId: number }
+    | { kind: 'all-sessions'; except: number | null };
   /** On start: the service itself was not running from `from` to `to` (clean: it was stopped, not killed). */
   offline: { from: number; to: number; clean: boolean };
   /** One of the service's own notices in words (a custom host's certificate failed to renew), after its timeline line committed. */

@@ -24,7 +24,10 @@ describe('EventsService: writing lines', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const rows = () => db.read<Record<string, unknown>[]>('SELECT at, kind, monitor_id, incident_id, actor, text, data FROM events ORDER BY id');
+  const rows = () =>
+    db.read<Record<string, unknown>[]>(
+      'SELECT at, kind, monitor_id, incident_id, actor, text, data FROM events ORDER BY id',
+    );
 
   /** Every optional field set and left out, in turn. */
   const line = (i: number): EventInput => ({
@@ -48,7 +51,15 @@ describe('EventsService: writing lines', () => {
     const together = await rows();
     expect(together).toHaveLength(n);
     expect(together).toEqual(oneByOne);
-    if (n > 0) expect(together[0]).toMatchObject({ at: clock.now(), kind: 'up', monitor_id: null, incident_id: 0, actor: null, data: null });
+    if (n > 0)
+      expect(together[0]).toMatchObject({
+        at: clock.now(),
+        kind: 'up',
+        monitor_id: null,
+        incident_id: 0,
+        actor: null,
+        data: null,
+      });
   });
 
   it('writes nothing when the transaction rolls back', async () => {
@@ -61,7 +72,7 @@ describe('EventsService: writing lines', () => {
     expect(await rows()).toEqual([]);
   });
 
-  describe('an incident\'s lines', () => {
+  describe("an incident's lines", () => {
     const run = { monitorId: 7, since: 1000, until: 3000, kinds: ['failing', 'path'] };
     beforeEach(async () => {
       await db.tx((m) =>
@@ -92,8 +103,22 @@ describe('EventsService: writing lines', () => {
 
   it.each<[string, EventInput[], string | null]>([
     ['none of the kind', [{ kind: 'up', text: 'up', data: { a: 1 } }], null],
-    ['the newest one', [{ kind: 'restored', text: 'one', data: { n: 1 } }, { kind: 'restored', text: 'two', data: { n: 2 } }], '{"n":2}'],
-    ['the newest one, without data', [{ kind: 'restored', text: 'one', data: { n: 1 } }, { kind: 'restored', text: 'two' }], null],
+    [
+      'the newest one',
+      [
+        { kind: 'restored', text: 'one', data: { n: 1 } },
+        { kind: 'restored', text: 'two', data: { n: 2 } },
+      ],
+      '{"n":2}',
+    ],
+    [
+      'the newest one, without data',
+      [
+        { kind: 'restored', text: 'one', data: { n: 1 } },
+        { kind: 'restored', text: 'two' },
+      ],
+      null,
+    ],
   ])('gives the data of the newest line of a kind: %s', async (_name, input, expected) => {
     await db.tx((m) => events.recordAllIn(m, input));
     expect(await events.latestData('restored')).toBe(expected);

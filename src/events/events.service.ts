@@ -27,7 +27,15 @@ export interface EventInput {
 const EVENTS_PER_INSERT = 100;
 
 /** A line's columns besides its id, as the batched INSERT writes them and EventRow reads them. */
-const LINE_COLUMNS = ['at', 'kind', 'monitor_id', 'incident_id', 'actor', 'text', 'data'] as const satisfies readonly (keyof EventRow)[];
+const LINE_COLUMNS = [
+  'at',
+  'kind',
+  'monitor_id',
+  'incident_id',
+  'actor',
+  'text',
+  'data',
+] as const satisfies readonly (keyof EventRow)[];
 const INSERT_LINES = `INSERT INTO events (${LINE_COLUMNS.join(', ')}) VALUES `;
 const INSERT_ONE = `(${LINE_COLUMNS.map(() => '?').join(', ')})`;
 const SELECT_LINES = `SELECT id, ${LINE_COLUMNS.join(', ')} FROM events`;
@@ -75,7 +83,15 @@ export class EventsService {
       const part = events.slice(i, i + EVENTS_PER_INSERT);
       await m.query(
         INSERT_LINES + part.map(() => INSERT_ONE).join(', '),
-        part.flatMap((e) => [e.at ?? now, e.kind, e.monitorId ?? null, e.incidentId ?? null, e.actor ?? null, e.text, e.data ? JSON.stringify(e.data) : null]),
+        part.flatMap((e) => [
+          e.at ?? now,
+          e.kind,
+          e.monitorId ?? null,
+          e.incidentId ?? null,
+          e.actor ?? null,
+          e.text,
+          e.data ? JSON.stringify(e.data) : null,
+        ]),
       );
     }
   }
@@ -135,7 +151,10 @@ export class EventsService {
 
   /** The `data` text of the newest line of this kind, or null (none, or none with data). */
   async latestData(kind: EventKind): Promise<string | null> {
-    const rows = await this.db.read<{ data: string | null }[]>('SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1', [kind]);
+    const rows = await this.db.read<{ data: string | null }[]>(
+      'SELECT data FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1',
+      [kind],
+    );
     return rows[0]?.data ?? null;
   }
 }

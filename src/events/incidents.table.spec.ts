@@ -51,18 +51,29 @@ describe('incidents table', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const write = (row: IncidentRow, onlyIfMonitorExists = false) => db.tx((m) => writeEngineIncidentIn(m, row, onlyIfMonitorExists));
+  const write = (row: IncidentRow, onlyIfMonitorExists = false) =>
+    db.tx((m) => writeEngineIncidentIn(m, row, onlyIfMonitorExists));
 
-  it('names every column of the migrated table but the reminder loop\'s own', async () => {
-    const columns = (await db.read<{ name: string }[]>('SELECT name FROM pragma_table_info(\'incidents\') ORDER BY cid')).map((c) => c.name);
+  it("names every column of the migrated table but the reminder loop's own", async () => {
+    const columns = (
+      await db.read<{ name: string }[]>("SELECT name FROM pragma_table_info('incidents') ORDER BY cid")
+    ).map((c) => c.name);
     expect([...INCIDENT_COLUMNS, 'reminded_at'].sort()).toEqual(columns.sort());
   });
 
   it.each<[string, IncidentRow[], Partial<IncidentRow> | undefined]>([
     ['writes a new incident', [incident(1)], { fails: 3 }],
     ['updates an open one', [incident(1), incident(1, { fails: 5 })], { fails: 5 }],
-    ['ends an open one', [incident(1), incident(1, { ended_at: T0 + 9000, end_reason: 'recovered' })], { ended_at: T0 + 9000, end_reason: 'recovered' }],
-    ['never changes an ended one', [incident(1, { ended_at: T0 + 9000, end_reason: 'recovered' }), incident(1, { fails: 9 })], { fails: 3, ended_at: T0 + 9000 }],
+    [
+      'ends an open one',
+      [incident(1), incident(1, { ended_at: T0 + 9000, end_reason: 'recovered' })],
+      { ended_at: T0 + 9000, end_reason: 'recovered' },
+    ],
+    [
+      'never changes an ended one',
+      [incident(1, { ended_at: T0 + 9000, end_reason: 'recovered' }), incident(1, { fails: 9 })],
+      { fails: 3, ended_at: T0 + 9000 },
+    ],
   ])('%s', async (_name, writes, expected) => {
     for (const row of writes) await write(row);
     expect(await incidentById(db, 1)).toMatchObject(expected ?? {});
@@ -94,18 +105,32 @@ describe('incidents table', () => {
     await write(incident(1));
     await db.tx((m) => setRemindedIn(m, 1, T0 + 60_000));
     expect(await openIncidentReminders(db)).toEqual([
-      { id: 1, monitor_id: 7, down_at: T0 + 1000, reminded_at: T0 + 60_000, last_error_code: 'timeout', last_error_message: 'no answer in 5 s' },
+      {
+        id: 1,
+        monitor_id: 7,
+        down_at: T0 + 1000,
+        reminded_at: T0 + 60_000,
+        last_error_code: 'timeout',
+        last_error_message: 'no answer in 5 s',
+      },
     ]);
     expect(Object.keys((await openIncidentRows(db))[0])).toEqual([...INCIDENT_COLUMNS]);
   });
 
-  const query = (over: Partial<IncidentListQuery>): IncidentListQuery => ({ state: 'all', endedUnwritten: [], monitorId: null, before: null, limit: 10, ...over });
+  const query = (over: Partial<IncidentListQuery>): IncidentListQuery => ({
+    state: 'all',
+    endedUnwritten: [],
+    monitorId: null,
+    before: null,
+    limit: 10,
+    ...over,
+  });
   it.each<[string, Partial<IncidentListQuery>, number[]]>([
     ['all, newest first', {}, [3, 2, 1]],
     ['open ones', { state: 'open' }, [3, 2]],
     ['open ones, less those the engine ended', { state: 'open', endedUnwritten: [3] }, [2]],
     ['closed ones, with those the engine ended', { state: 'closed', endedUnwritten: [3] }, [3, 1]],
-    ['one monitor\'s', { monitorId: 8 }, [3]],
+    ["one monitor's", { monitorId: 8 }, [3]],
     ['a page before a cursor', { before: 3, limit: 1 }, [2]],
   ])('lists %s', async (_name, over, ids) => {
     await write(incident(1, { ended_at: T0 + 5000, end_reason: 'recovered' }));

@@ -12,8 +12,18 @@ import type { EndReason, IncidentRow } from './incident';
 
 /** The columns the engine owns: written on open, on every failed check while open, and on close. */
 export const ENGINE_INCIDENT_COLUMNS = [
-  'id', 'monitor_id', 'monitor_name', 'started_at', 'down_at', 'ended_at', 'end_reason',
-  'cause_code', 'cause_message', 'last_error_code', 'last_error_message', 'fails',
+  'id',
+  'monitor_id',
+  'monitor_name',
+  'started_at',
+  'down_at',
+  'ended_at',
+  'end_reason',
+  'cause_code',
+  'cause_message',
+  'last_error_code',
+  'last_error_message',
+  'fails',
 ] as const;
 
 /** An IncidentRow's columns: the engine's, then the two PATCH owns. */
@@ -21,7 +31,8 @@ export const INCIDENT_COLUMNS = [...ENGINE_INCIDENT_COLUMNS, 'acknowledged_at', 
 
 // The list above names every field of IncidentRow and nothing else (a compile error otherwise).
 type Listed = (typeof INCIDENT_COLUMNS)[number];
-const everyField: Record<Exclude<keyof IncidentRow, Listed>, never> & Record<Exclude<Listed, keyof IncidentRow>, never> = {};
+const everyField: Record<Exclude<keyof IncidentRow, Listed>, never> &
+  Record<Exclude<Listed, keyof IncidentRow>, never> = {};
 void everyField;
 
 /** An open incident as the reminder loop sees it. */
@@ -49,7 +60,9 @@ export interface IncidentListQuery {
 const ANSWERED = `SELECT ${INCIDENT_COLUMNS.map((c) => (c === 'monitor_name' ? 'COALESCE(m.name, i.monitor_name) AS monitor_name' : `i.${c}`)).join(', ')}
   FROM incidents i LEFT JOIN monitors m ON m.id = i.monitor_id`;
 
-const UPSERT_CHANGES = ENGINE_INCIDENT_COLUMNS.slice(1).map((c) => `${c} = excluded.${c}`).join(', ');
+const UPSERT_CHANGES = ENGINE_INCIDENT_COLUMNS.slice(1)
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
 const UPSERT_VALUES = ENGINE_INCIDENT_COLUMNS.map(() => '?').join(', ');
 
 /** The highest incident id ever stored (0 when none): ids are never used twice. */
@@ -65,7 +78,9 @@ export function openIncidentRows(db: Database): Promise<IncidentRow[]> {
 
 /** For the reminder loop: the open incidents with the time of their last reminder. */
 export function openIncidentReminders(db: Database): Promise<ReminderRow[]> {
-  return db.read<ReminderRow[]>('SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL');
+  return db.read<ReminderRow[]>(
+    'SELECT id, monitor_id, down_at, reminded_at, last_error_code, last_error_message FROM incidents WHERE ended_at IS NULL',
+  );
 }
 
 /** One incident as answered (the monitor's current name), or undefined. */
@@ -95,7 +110,10 @@ export function listIncidents(db: Database, q: IncidentListQuery): Promise<Incid
     where.push('i.id < ?');
     params.push(q.before);
   }
-  return db.read<IncidentRow[]>(`${ANSWERED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`, [...params, q.limit]);
+  return db.read<IncidentRow[]>(
+    `${ANSWERED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.id DESC LIMIT ?`,
+    [...params, q.limit],
+  );
 }
 
 /**
@@ -103,7 +121,11 @@ export function listIncidents(db: Database, q: IncidentListQuery): Promise<Incid
  * those). An ended incident is final: no later write reopens or changes it. `onlyIfMonitorExists`:
  * a write racing a deletion that already committed writes nothing.
  */
-export async function writeEngineIncidentIn(tx: EntityManager, row: IncidentRow, onlyIfMonitorExists: boolean): Promise<void> {
+export async function writeEngineIncidentIn(
+  tx: EntityManager,
+  row: IncidentRow,
+  onlyIfMonitorExists: boolean,
+): Promise<void> {
   await tx.query(
     `INSERT INTO incidents (${ENGINE_INCIDENT_COLUMNS.join(', ')}) SELECT ${UPSERT_VALUES}
      WHERE ${onlyIfMonitorExists ? 'EXISTS (SELECT 1 FROM monitors WHERE id = ?)' : '? IS NOT NULL'}
@@ -117,7 +139,13 @@ export async function writeEngineIncidentIn(tx: EntityManager, row: IncidentRow,
  * Ends whatever the table shows open for this monitor (never before it started), except incident
  * `exceptId`, which the caller writes itself.
  */
-export async function endOpenIncidentsIn(tx: EntityManager, monitorId: number, at: number, reason: EndReason, exceptId: number | null): Promise<void> {
+export async function endOpenIncidentsIn(
+  tx: EntityManager,
+  monitorId: number,
+  at: number,
+  reason: EndReason,
+  exceptId: number | null,
+): Promise<void> {
   await tx.query(
     `UPDATE incidents SET ended_at = MAX(started_at, ?), end_reason = ? WHERE monitor_id = ? AND ended_at IS NULL${exceptId !== null ? ' AND id != ?' : ''}`,
     exceptId !== null ? [at, reason, monitorId, exceptId] : [at, reason, monitorId],
@@ -125,7 +153,12 @@ export async function endOpenIncidentsIn(tx: EntityManager, monitorId: number, a
 }
 
 /** PATCH /incidents/{id}: the owner's acknowledgement and note. */
-export async function setAcknowledgementIn(tx: EntityManager, id: number, acknowledgedAt: number | null, note: string | null): Promise<void> {
+export async function setAcknowledgementIn(
+  tx: EntityManager,
+  id: number,
+  acknowledgedAt: number | null,
+  note: string | null,
+): Promise<void> {
   await tx.query('UPDATE incidents SET acknowledged_at = ?, note = ? WHERE id = ?', [acknowledgedAt, note, id]);
 }
 

@@ -37,7 +37,16 @@ export interface TimelineFilter {
 }
 
 export function toTimelineItem(r: EventRow): TimelineItem {
-  return { id: r.id, at: toIso(r.at), kind: r.kind, monitor_id: r.monitor_id, incident_id: r.incident_id, actor: r.actor, text: r.text, data: parseData(r.data) };
+  return {
+    id: r.id,
+    at: toIso(r.at),
+    kind: r.kind,
+    monitor_id: r.monitor_id,
+    incident_id: r.incident_id,
+    actor: r.actor,
+    text: r.text,
+    data: parseData(r.data),
+  };
 }
 
 function parseData(data: string | null): Record<string, unknown> | null {
@@ -60,8 +69,13 @@ export function timelineFilter(query: Record<string, unknown>): TimelineFilter {
   if (query.kind !== undefined) {
     const parts = typeof query.kind === 'string' ? query.kind.split(',').map((k) => k.trim()) : [];
     const unknown = parts.filter((k) => !isEventKind(k));
-    if (parts.length === 0 || parts.some((k) => k === '')) errors.push({ field: 'kind', message: 'must be one kind or a comma-separated list of kinds' });
-    else if (unknown.length) errors.push({ field: 'kind', message: `unknown kind ${unknown.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} (see docs/events.md)` });
+    if (parts.length === 0 || parts.some((k) => k === ''))
+      errors.push({ field: 'kind', message: 'must be one kind or a comma-separated list of kinds' });
+    else if (unknown.length)
+      errors.push({
+        field: 'kind',
+        message: `unknown kind ${unknown.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} (see docs/events.md)`,
+      });
     else kinds = [...new Set(parts as EventKind[])];
   }
   let monitorId: number | null = null;

@@ -11,12 +11,21 @@ describe('CHECK_CURSOR', () => {
     expect(CHECK_CURSOR.parse(text)).toEqual(cursor);
   });
 
-  it.each(['', '123', '123:', ':7', '1.5:7', '12:-3', 'a:b', '1:2:3', ' 1:2', '1000000000000000:1', '1:1000000000000000'])(
-    'refuses %j',
-    (text) => {
-      expect(CHECK_CURSOR.parse(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '123',
+    '123:',
+    ':7',
+    '1.5:7',
+    '12:-3',
+    'a:b',
+    '1:2:3',
+    ' 1:2',
+    '1000000000000000:1',
+    '1:1000000000000000',
+  ])('refuses %j', (text) => {
+    expect(CHECK_CURSOR.parse(text)).toBeNull();
+  });
 
   it('writes `<epoch_ms>:<monitor_id>`, which reads back unchanged', () => {
     const cursor = { at: 1767225600123, monitorId: 42 };
@@ -26,7 +35,10 @@ describe('CHECK_CURSOR', () => {
 
   it('gives GET /checks its own limit rule (default 100, 1-500) and names its shape in a 422', () => {
     expect(pageQuery({}, CHECK_CURSOR, CHECKS_LIMIT)).toEqual({ limit: 100, before: null });
-    expect(pageQuery({ limit: '500', before: '5:1' }, CHECK_CURSOR, CHECKS_LIMIT)).toEqual({ limit: 500, before: { at: 5, monitorId: 1 } });
+    expect(pageQuery({ limit: '500', before: '5:1' }, CHECK_CURSOR, CHECKS_LIMIT)).toEqual({
+      limit: 500,
+      before: { at: 5, monitorId: 1 },
+    });
     let err: unknown;
     try {
       pageQuery({ before: '123' }, CHECK_CURSOR, CHECKS_LIMIT);
@@ -34,7 +46,9 @@ describe('CHECK_CURSOR', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).fields).toEqual([{ field: 'before', message: 'must be the next_cursor of a previous page (<epoch_ms>:<number>)' }]);
+    expect((err as ApiError).fields).toEqual([
+      { field: 'before', message: 'must be the next_cursor of a previous page (<epoch_ms>:<number>)' },
+    ]);
   });
 });
 

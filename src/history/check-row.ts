@@ -70,9 +70,10 @@ export function fromRow(r: CheckRow): StoredCheck {
     at_ms: r.at,
     outcome: OUTCOME_CODES[r.outcome] ?? 'unknown',
     latency_ms: r.latency,
-    phases: r.dns === null && r.conn === null && r.tls === null && r.ttfb === null
-      ? { ...NO_PHASES }
-      : { dns_ms: r.dns, connect_ms: r.conn, tls_ms: r.tls, ttfb_ms: r.ttfb },
+    phases:
+      r.dns === null && r.conn === null && r.tls === null && r.ttfb === null
+        ? { ...NO_PHASES }
+        : { dns_ms: r.dns, connect_ms: r.conn, tls_ms: r.tls, ttfb_ms: r.ttfb },
     status: r.status,
     error: code ? { code, message: info.m ?? '' } : null,
     cert: null,
@@ -81,4 +82,16 @@ export function fromRow(r: CheckRow): StoredCheck {
   };
 }
 
-export const CHECK_COLUMNS = ['monitor_id', 'at', 'outcome', 'latency', 'dns', 'conn', 'tls', 'ttfb', 'status', 'error', 'info'] as const;
+export const CHECK_COLUMNS = [
+  'monitor_id',
+  'at',
+  'outcome',
+  'latency',
+  'dns',
+  'conn',
+  'tls',
+  'ttfb',
+  'status',
+  'error',
+  'info',
+] as const;

@@ -30,7 +30,9 @@ describe('nextInRotation', () => {
       const ids = [...new Set(Array.from({ length: rand(300) }, () => 1 + rand(1000)))];
       const after = rand(1100);
       const count = round % 5 === 0 ? rand(400) : rand(8);
-      expect(nextInRotation(new Map(ids.map((id) => [id, 0])).keys(), after, count)).toEqual(bySorting(ids, after, count));
+      expect(nextInRotation(new Map(ids.map((id) => [id, 0])).keys(), after, count)).toEqual(
+        bySorting(ids, after, count),
+      );
     }
   });
 });

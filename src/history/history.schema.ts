@@ -3,7 +3,21 @@
  * queries, for the route description. Pure.
  */
 import {
-  described, epochMs, int, JsonSchema, list, nullable, num, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str,
+  described,
+  epochMs,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  page,
+  pageQuery,
+  QueryParam,
+  ref,
+  SchemaSet,
+  str,
 } from '../common/validation/common.schema';
 import { DEFAULT_LIMIT } from '../common/http/paging';
 import { CHECK_ERROR_CODES } from '../probes/check-result';
@@ -57,29 +71,58 @@ export function historySchemas(): SchemaSet {
     Series: {
       ...obj({
         range: oneOfValues(SERIES_RANGES),
-        resolution: oneOfValues(['raw', 'hour', 'day'], { description: 'raw for 1h and 24h, hour for 7d and 30d, day for 90d' }),
-        points: { type: 'array', items: { anyOf: [RAW_POINT, AGG_POINT] }, description: 'oldest first; raw points, or one per hour or day' },
+        resolution: oneOfValues(['raw', 'hour', 'day'], {
+          description: 'raw for 1h and 24h, hour for 7d and 30d, day for 90d',
+        }),
+        points: {
+          type: 'array',
+          items: { anyOf: [RAW_POINT, AGG_POINT] },
+          description: 'oldest first; raw points, or one per hour or day',
+        },
       }),
     },
     Uptime: obj({
       uptime: described(pct(), 'over the whole span; null without data'),
       days: list(
-        obj({ date: str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD in the configured time zone' }), uptime: pct(), down_ms: int(0), checks: int(0) }),
+        obj({
+          date: str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD in the configured time zone' }),
+          uptime: pct(),
+          down_ms: int(0),
+          checks: int(0),
+        }),
         { description: 'oldest first' },
       ),
     }),
   };
 }
 
-const OUTCOME_QUERY: QueryParam = { name: 'outcome', schema: oneOfValues(OUTCOMES), description: 'only checks with this outcome' };
+const OUTCOME_QUERY: QueryParam = {
+  name: 'outcome',
+  schema: oneOfValues(OUTCOMES),
+  description: 'only checks with this outcome',
+};
 
 export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'uptime', QueryParam[]> = {
-  monitorChecks: [...pageQuery(DEFAULT_LIMIT, 'epoch milliseconds: checks before this moment (the `next_cursor` of the previous page)'), OUTCOME_QUERY],
+  monitorChecks: [
+    ...pageQuery(
+      DEFAULT_LIMIT,
+      'epoch milliseconds: checks before this moment (the `next_cursor` of the previous page)',
+    ),
+    OUTCOME_QUERY,
+  ],
   checks: [
     ...pageQuery(CHECKS_LIMIT, 'the `next_cursor` of the previous page, shape `<epoch_ms>:<number>`'),
     { ...OUTCOME_QUERY, description: 'across all monitors only `down`; any outcome together with monitor_id' },
-    { name: 'monitor_id', schema: int(1), description: 'one monitor\'s checks' },
+    { name: 'monitor_id', schema: int(1), description: "one monitor's checks" },
   ],
-  series: [{ name: 'range', schema: oneOfValues(SERIES_RANGES, { default: '24h' }), description: 'the span of the series' }],
-  uptime: [{ name: 'days', schema: int(UPTIME_DAYS.min, UPTIME_DAYS.max, { default: UPTIME_DAYS.default }), description: 'days to answer, up to 400' }],
+  series: [
+    { name: 'range', schema: oneOfValues(SERIES_RANGES, { default: '24h' }), description: 'the span of the series' },
+  ],
+  uptime: [
+    {
+      name: 'days',
+      schema: int(UPTIME_DAYS.min, UPTIME_DAYS.max, { default: UPTIME_DAYS.default }),
+      description: 'days to answer, up to 400',
+    },
+  ],
 };

@@ -45,7 +45,12 @@ export class HistoryService {
     const monitor = await this.monitors.resolve(ref);
     const { limit, before } = pageQuery(query, EPOCH_CURSOR);
     const outcome = outcomeQuery(query.outcome);
-    const rows = await this.monitorRows(monitor.id, before === null ? null : { at: before, monitorId: 0 }, outcome, limit + 1);
+    const rows = await this.monitorRows(
+      monitor.id,
+      before === null ? null : { at: before, monitorId: 0 },
+      outcome,
+      limit + 1,
+    );
     return toPage(rows, limit, toItem, (r) => EPOCH_CURSOR.format(r.at));
   }
 
@@ -63,7 +68,10 @@ export class HistoryService {
       rows = await this.monitorRows(monitor.id, cursor, outcome, limit + 1);
     } else {
       if (outcome !== null && outcome !== 'down') {
-        throw invalidField('outcome', 'across all monitors only outcome=down is accepted; add monitor_id for other outcomes');
+        throw invalidField(
+          'outcome',
+          'across all monitors only outcome=down is accepted; add monitor_id for other outcomes',
+        );
       }
       rows = outcome === 'down' ? await this.downRows(cursor, limit + 1) : await this.windowRows(cursor, limit + 1);
     }
@@ -79,7 +87,9 @@ export class HistoryService {
   async failedChecks(monitorId: number, from: number, to: number | null, limit: number): Promise<CheckResultDto[]> {
     const end = to ?? Number.MAX_SAFE_INTEGER;
     // Results not in `checks` first: one only ever moves from there into `checks` (writer.ts).
-    const pending = (await this.writer.unfoldedOf(monitorId)).filter((r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end);
+    const pending = (await this.writer.unfoldedOf(monitorId)).filter(
+      (r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end,
+    );
     const stored = (await this.db.read(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND outcome = ? AND at >= ? AND at <= ? ORDER BY at DESC LIMIT ?`,
       [monitorId, OUTCOME_CODE.down, from, end, limit],
@@ -87,7 +97,12 @@ export class HistoryService {
     return merge(stored, pending, limit).map(toItem);
   }
 
-  private async monitorRows(id: number, cursor: CheckCursor | null, outcome: Outcome | null, n: number): Promise<CheckRow[]> {
+  private async monitorRows(
+    id: number,
+    cursor: CheckCursor | null,
+    outcome: Outcome | null,
+    n: number,
+  ): Promise<CheckRow[]> {
     const where = ['monitor_id = ?'];
     const params: unknown[] = [id];
     if (cursor) {
@@ -98,7 +113,9 @@ export class HistoryService {
       where.push('outcome = ?');
       params.push(OUTCOME_CODE[outcome]);
     }
-    const pending = (await this.writer.unfoldedOf(id)).filter((r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]));
+    const pending = (await this.writer.unfoldedOf(id)).filter(
+      (r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]),
+    );
     const stored = (await this.db.read(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where.join(' AND ')} ORDER BY at DESC LIMIT ?`,
       [...params, n],

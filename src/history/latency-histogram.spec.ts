@@ -1,14 +1,25 @@
-import { addTo, bucketValue, decodeHistogram, encodeHistogram, exactQuantile, Histogram, quantile } from './latency-histogram';
+import {
+  addTo,
+  bucketValue,
+  decodeHistogram,
+  encodeHistogram,
+  exactQuantile,
+  Histogram,
+  quantile,
+} from './latency-histogram';
 
 describe('latency histogram', () => {
-  it.each([[[]], [[0]], [[1, 1, 1]], [[5, 80, 300, 300, 59_999]], [Array.from({ length: 1000 }, (_, i) => (i * 37) % 4000)]])(
-    'round-trips through its stored form: %j',
-    (values) => {
-      const h: Histogram = {};
-      for (const v of values) addTo(h, v);
-      expect(decodeHistogram(encodeHistogram(h))).toEqual(h);
-    },
-  );
+  it.each([
+    [[]],
+    [[0]],
+    [[1, 1, 1]],
+    [[5, 80, 300, 300, 59_999]],
+    [Array.from({ length: 1000 }, (_, i) => (i * 37) % 4000)],
+  ])('round-trips through its stored form: %j', (values) => {
+    const h: Histogram = {};
+    for (const v of values) addTo(h, v);
+    expect(decodeHistogram(encodeHistogram(h))).toEqual(h);
+  });
 
   it('stores a typical hour in about two bytes a bucket', () => {
     const h: Histogram = {};

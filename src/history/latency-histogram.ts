@@ -27,7 +27,9 @@ export function mergeInto(into: Histogram, from: Histogram): void {
 
 /** The q-quantile (0..1) by nearest rank, or null for an empty histogram. */
 export function quantile(h: Histogram, q: number): number | null {
-  const entries = Object.entries(h).map(([b, n]) => [Number(b), n] as const).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(h)
+    .map(([b, n]) => [Number(b), n] as const)
+    .sort((a, b) => a[0] - b[0]);
   const total = entries.reduce((s, [, n]) => s + n, 0);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(q * total));
@@ -51,7 +53,10 @@ export function exactQuantile(values: number[], q: number): number | null {
  * About 2 bytes a bucket instead of ~8 as JSON: hourly rows are the bulk of the rollups.
  */
 export function encodeHistogram(h: Histogram): Buffer | null {
-  const entries = Object.entries(h).map(([b, n]) => [Number(b), n] as const).filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(h)
+    .map(([b, n]) => [Number(b), n] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => a[0] - b[0]);
   if (entries.length === 0) return null;
   const bytes: number[] = [];
   const put = (v: number) => {

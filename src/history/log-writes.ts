@@ -21,7 +21,12 @@ const LOG_COLUMNS = `c.${CHECK_COLUMNS.join(', c.')}`;
  * sqlite3 module, 5-6 % of it at 3,500 pings a second. Integers and text keep their SQL types
  * (`->>`), nulls stay NULL, and rows are inserted in the order given.
  */
-export async function insertRows(m: EntityManager, head: string, rows: readonly CheckRow[], bucket: number | null): Promise<void> {
+export async function insertRows(
+  m: EntityManager,
+  head: string,
+  rows: readonly CheckRow[],
+  bucket: number | null,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const json = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT).map((r) => CHECK_COLUMNS.map((c) => r[c])));
     const sql = `${head}${COLUMN_LIST}) SELECT ${bucket === null ? '' : '?, '}${JSON_VALUES} FROM json_each(?)`;
@@ -34,7 +39,12 @@ export async function insertRows(m: EntityManager, head: string, rows: readonly 
  * moves their marks on. A monitor's rows before its first unfolded bucket are in `checks` already.
  */
 export async function foldIn(
-  m: EntityManager, folding: ReadonlySet<number>, bucket: number, kind: WriteKind, unfolded: ReadonlyMap<number, number>, deleted: ReadonlySet<number>,
+  m: EntityManager,
+  folding: ReadonlySet<number>,
+  bucket: number,
+  kind: WriteKind,
+  unfolded: ReadonlyMap<number, number>,
+  deleted: ReadonlySet<number>,
 ): Promise<void> {
   const ids = [...folding].sort((a, b) => a - b);
   if (kind === 'flush') {
@@ -66,6 +76,9 @@ export async function foldIn(
   }
   for (let i = 0; i < ids.length; i += 400) {
     const part = ids.slice(i, i + 400);
-    await m.query(`INSERT OR REPLACE INTO check_marks (monitor_id, bucket) VALUES ${part.map(() => '(?, ?)').join(', ')}`, part.flatMap((id) => [id, bucket]));
+    await m.query(
+      `INSERT OR REPLACE INTO check_marks (monitor_id, bucket) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
+      part.flatMap((id) => [id, bucket]),
+    );
   }
 }

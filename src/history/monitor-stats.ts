@@ -18,7 +18,9 @@ export interface MonitorStats {
 export function sameStats(a: MonitorStats, b: MonitorStats): boolean {
   if (a.uptime_24h !== b.uptime_24h || a.uptime_7d !== b.uptime_7d || a.uptime_30d !== b.uptime_30d) return false;
   if (a.p50_ms_24h !== b.p50_ms_24h || a.p95_ms_24h !== b.p95_ms_24h || a.spark.length !== b.spark.length) return false;
-  return a.spark.every((p, i) => p.t_ms === b.spark[i].t_ms && p.avg_ms === b.spark[i].avg_ms && p.worst === b.spark[i].worst);
+  return a.spark.every(
+    (p, i) => p.t_ms === b.spark[i].t_ms && p.avg_ms === b.spark[i].avg_ms && p.worst === b.spark[i].worst,
+  );
 }
 
 const CACHE_MS = 30_000;

@@ -44,7 +44,9 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
 
   async nightly(): Promise<void> {
     const r = await this.run();
-    this.log.log(`removed ${r.checks} checks, ${r.hours} hourly and ${r.days} daily rollups, ${r.events} timeline lines`);
+    this.log.log(
+      `removed ${r.checks} checks, ${r.hours} hourly and ${r.days} daily rollups, ${r.events} timeline lines`,
+    );
   }
 
   /** Prunes now (one run at a time). */
@@ -70,7 +72,10 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
     }
     const eventsBefore = now - s.retention.events_days * DAY_MS;
     for (;;) {
-      const n = await this.remove(`DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? LIMIT ${EVENT_BATCH})`, [eventsBefore]);
+      const n = await this.remove(
+        `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? LIMIT ${EVENT_BATCH})`,
+        [eventsBefore],
+      );
       report.events += n;
       if (n < EVENT_BATCH) break;
     }

@@ -3,17 +3,51 @@ import { accountRow, accountRows, emptyAcc, HOUR_MS, mergeAcc, RollupAcc, Rollup
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0);
 const MIN = 60_000;
-const row = (monitorId: number, at: number, outcome: number, latency: number | null = 10, info: string | null = null): CheckRow => ({
-  monitor_id: monitorId, at, outcome, latency, dns: null, conn: null, tls: null, ttfb: null, status: null, error: null, info,
+const row = (
+  monitorId: number,
+  at: number,
+  outcome: number,
+  latency: number | null = 10,
+  info: string | null = null,
+): CheckRow => ({
+  monitor_id: monitorId,
+  at,
+  outcome,
+  latency,
+  dns: null,
+  conn: null,
+  tls: null,
+  ttfb: null,
+  status: null,
+  error: null,
+  info,
 });
-const times = (acc: RollupAcc | undefined) => acc && { up: acc.up_ms, down: acc.down_ms, unknown: acc.unknown_ms, n: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown };
+const times = (acc: RollupAcc | undefined) =>
+  acc && {
+    up: acc.up_ms,
+    down: acc.down_ms,
+    unknown: acc.unknown_ms,
+    n: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown,
+  };
 
 describe('accountRow', () => {
   it.each([
     ['a first check opens a span and counts', [row(1, T0, 0)], { up: 0, down: 0, unknown: 0, n: 1 }],
-    ['the next check closes the span with the previous outcome', [row(1, T0, 0), row(1, T0 + MIN, 2)], { up: MIN, down: 0, unknown: 0, n: 2 }],
-    ['a span longer than the cap counts only up to the cap', [row(1, T0, 2), row(1, T0 + 10 * MIN, 0)], { up: 0, down: 2 * MIN, unknown: 0, n: 2 }],
-    ['a check that was not counted holds unknown time', [row(1, T0, 2, null, '{"n":"blind"}'), row(1, T0 + MIN, 0)], { up: 0, down: 0, unknown: MIN, n: 2 }],
+    [
+      'the next check closes the span with the previous outcome',
+      [row(1, T0, 0), row(1, T0 + MIN, 2)],
+      { up: MIN, down: 0, unknown: 0, n: 2 },
+    ],
+    [
+      'a span longer than the cap counts only up to the cap',
+      [row(1, T0, 2), row(1, T0 + 10 * MIN, 0)],
+      { up: 0, down: 2 * MIN, unknown: 0, n: 2 },
+    ],
+    [
+      'a check that was not counted holds unknown time',
+      [row(1, T0, 2, null, '{"n":"blind"}'), row(1, T0 + MIN, 0)],
+      { up: 0, down: 0, unknown: MIN, n: 2 },
+    ],
   ])('%s', (_name, rows, expected) => {
     const tails = new Map<number, Tail>();
     const d = new RollupDeltas();
@@ -33,7 +67,13 @@ describe('accountRow', () => {
   });
 
   it('gives the same totals one row at a time as in one batch, and absorb() adds deltas up', () => {
-    const rows = [row(2, T0, 0, 12), row(1, T0, 0, 30), row(1, T0 + MIN, 2), row(2, T0 + MIN, 1, 500), row(1, T0 + 2 * MIN, 0, 40)];
+    const rows = [
+      row(2, T0, 0, 12),
+      row(1, T0, 0, 30),
+      row(1, T0 + MIN, 2),
+      row(2, T0 + MIN, 1, 500),
+      row(1, T0 + 2 * MIN, 0, 40),
+    ];
     const batch = accountRows(rows, new Map(), () => 2 * MIN, 0);
     const tails = new Map<number, Tail>();
     const first = new RollupDeltas();
@@ -41,11 +81,19 @@ describe('accountRow', () => {
     // The order rows come in from the writer: time order per monitor, monitors interleaved.
     for (const [i, r] of rows.entries()) accountRow(r, tails, 2 * MIN, 0, i < 3 ? first : second);
     first.absorb(second);
-    const flat = (d: RollupDeltas) => [...d.entries()].map((e) => [e.monitorId, e.table, e.key, e.acc]).sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`));
+    const flat = (d: RollupDeltas) =>
+      [...d.entries()]
+        .map((e) => [e.monitorId, e.table, e.key, e.acc])
+        .sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`));
     expect(flat(first)).toEqual(flat(batch));
     const total = emptyAcc();
     for (const e of batch.entries()) if (e.table === 'rollup_hour') mergeAcc(total, e.acc);
-    expect({ n: total.n_up + total.n_slow + total.n_down, lat: total.lat_n, min: total.lat_min, max: total.lat_max }).toEqual({ n: 5, lat: 4, min: 12, max: 500 });
+    expect({
+      n: total.n_up + total.n_slow + total.n_down,
+      lat: total.lat_n,
+      min: total.lat_min,
+      max: total.lat_max,
+    }).toEqual({ n: 5, lat: 4, min: 12, max: 500 });
   });
 
   it('takes some monitors out (the ones that fold), and drops one', () => {
@@ -53,7 +101,12 @@ describe('accountRow', () => {
     const tails = new Map<number, Tail>();
     for (const id of [1, 2, 3]) accountRow(row(id, T0, 0), tails, MIN, 0, d);
     const taken = d.take([1, 3, 9]);
-    expect([...taken.entries()].map((e) => `${e.monitorId}:${e.table}`)).toEqual(['1:rollup_hour', '1:rollup_day', '3:rollup_hour', '3:rollup_day']);
+    expect([...taken.entries()].map((e) => `${e.monitorId}:${e.table}`)).toEqual([
+      '1:rollup_hour',
+      '1:rollup_day',
+      '3:rollup_hour',
+      '3:rollup_day',
+    ]);
     expect(d.monitorCount).toBe(1);
     d.drop(2);
     expect(d.monitorCount).toBe(0);

@@ -38,7 +38,20 @@ export interface Tail {
 }
 
 export function emptyAcc(): RollupAcc {
-  return { up_ms: 0, down_ms: 0, unknown_ms: 0, n_up: 0, n_slow: 0, n_down: 0, n_unknown: 0, lat_n: 0, lat_sum: 0, lat_min: null, lat_max: null, hist: {} };
+  return {
+    up_ms: 0,
+    down_ms: 0,
+    unknown_ms: 0,
+    n_up: 0,
+    n_slow: 0,
+    n_down: 0,
+    n_unknown: 0,
+    lat_n: 0,
+    lat_sum: 0,
+    lat_min: null,
+    lat_max: null,
+    hist: {},
+  };
 }
 
 export function isCounted(row: Pick<CheckRow, 'info'>): boolean {
@@ -187,7 +200,13 @@ export function closedSpan(tail: Tail, next: number, capMs: number): [number, nu
  * check (at most `capMs` long), the check itself is counted, and it becomes the tail. Rows of one
  * monitor must come in time order; one not after the tail is counted but moves no span.
  */
-export function accountRow(row: CheckRow, tails: Map<number, Tail>, capMs: number, tzOffsetMin: number, into: RollupDeltas): void {
+export function accountRow(
+  row: CheckRow,
+  tails: Map<number, Tail>,
+  capMs: number,
+  tzOffsetMin: number,
+  into: RollupDeltas,
+): void {
   into.addCheck(row, tzOffsetMin);
   const tail = tails.get(row.monitor_id);
   if (!tail) {
@@ -202,7 +221,13 @@ export function accountRow(row: CheckRow, tails: Map<number, Tail>, capMs: numbe
 }
 
 /** Accounts a batch of rows (any order): sorted by monitor and time, then one by one. Mutates `tails`. */
-export function accountRows(rows: readonly CheckRow[], tails: Map<number, Tail>, capFor: (monitorId: number) => number, tzOffsetMin: number, into = new RollupDeltas()): RollupDeltas {
+export function accountRows(
+  rows: readonly CheckRow[],
+  tails: Map<number, Tail>,
+  capFor: (monitorId: number) => number,
+  tzOffsetMin: number,
+  into = new RollupDeltas(),
+): RollupDeltas {
   const sorted = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
   for (const row of sorted) accountRow(row, tails, capFor(row.monitor_id), tzOffsetMin, into);
   return into;
@@ -218,8 +243,10 @@ export function mergeAcc(into: RollupAcc, from: RollupAcc): void {
   into.n_unknown += from.n_unknown;
   into.lat_n += from.lat_n;
   into.lat_sum += from.lat_sum;
-  into.lat_min = from.lat_min === null ? into.lat_min : into.lat_min === null ? from.lat_min : Math.min(into.lat_min, from.lat_min);
-  into.lat_max = from.lat_max === null ? into.lat_max : into.lat_max === null ? from.lat_max : Math.max(into.lat_max, from.lat_max);
+  into.lat_min =
+    from.lat_min === null ? into.lat_min : into.lat_min === null ? from.lat_min : Math.min(into.lat_min, from.lat_min);
+  into.lat_max =
+    from.lat_max === null ? into.lat_max : into.lat_max === null ? from.lat_max : Math.max(into.lat_max, from.lat_max);
   for (const [b, n] of Object.entries(from.hist)) into.hist[Number(b)] = (into.hist[Number(b)] ?? 0) + n;
 }
 

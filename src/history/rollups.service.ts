@@ -18,13 +18,36 @@ import { SettingsService } from '../settings/settings.service';
 import { CheckRow } from './check-row';
 import type { LatestCheck } from './latest-checks';
 import { decodeHistogram, encodeHistogram } from './latency-histogram';
-import { accountRow, accountRows, emptyAcc, mergeAcc, RollupAcc, RollupDeltas, RollupEntry, RollupTable, spanKind, Tail } from './rollup-math';
+import {
+  accountRow,
+  accountRows,
+  emptyAcc,
+  mergeAcc,
+  RollupAcc,
+  RollupDeltas,
+  RollupEntry,
+  RollupTable,
+  spanKind,
+  Tail,
+} from './rollup-math';
 import { CheckWriter } from './writer';
 import type { WriteHook } from './write-hook';
 
 export type { RollupTable } from './rollup-math';
 const KEY: Record<RollupTable, string> = { rollup_hour: 'hour', rollup_day: 'day' };
-const ACC_COLUMNS = ['up_ms', 'down_ms', 'unknown_ms', 'n_up', 'n_slow', 'n_down', 'n_unknown', 'lat_n', 'lat_sum', 'lat_min', 'lat_max'] as const;
+const ACC_COLUMNS = [
+  'up_ms',
+  'down_ms',
+  'unknown_ms',
+  'n_up',
+  'n_slow',
+  'n_down',
+  'n_unknown',
+  'lat_n',
+  'lat_sum',
+  'lat_min',
+  'lat_max',
+] as const;
 const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
 const PER_STATEMENT = 200;
 
@@ -65,7 +88,11 @@ export class RollupsService {
    * `latest` (each monitor's newest check in `checks`) opens the spans that the next results
    * close; `unfolded` are the results no fold has written (after a crash), accounted again.
    */
-  async start(capFor: (monitorId: number) => number, latest: LatestCheck[], unfolded: readonly CheckRow[]): Promise<void> {
+  async start(
+    capFor: (monitorId: number) => number,
+    latest: LatestCheck[],
+    unfolded: readonly CheckRow[],
+  ): Promise<void> {
     this.capFor = capFor;
     this.tz = (await this.settings.get()).tz_offset_min;
     for (const r of latest) this.tails.set(r.monitor_id, { at: r.at, kind: spanKind(r) });
@@ -73,7 +100,8 @@ export class RollupsService {
       // A result that carried a transition was written into `checks` as well as into the log:
       // the span before the unfolded results belongs to the newest check in `checks` before them.
       const first = new Map<number, number>();
-      for (const r of unfolded) if (!first.has(r.monitor_id) || r.at < first.get(r.monitor_id)!) first.set(r.monitor_id, r.at);
+      for (const r of unfolded)
+        if (!first.has(r.monitor_id) || r.at < first.get(r.monitor_id)!) first.set(r.monitor_id, r.at);
       for (const [id, at] of first) {
         const tail = this.tails.get(id);
         if (!tail || tail.at < at) continue;
@@ -116,7 +144,12 @@ export class RollupsService {
     const taken = this.writing;
     if (!taken || taken.monitorCount === 0) return;
     const entries = [...taken.entries()].filter((e) => !this.deleted.has(e.monitorId));
-    for (const table of ['rollup_hour', 'rollup_day'] as const) await this.addTo(m, table, entries.filter((e) => e.table === table));
+    for (const table of ['rollup_hour', 'rollup_day'] as const)
+      await this.addTo(
+        m,
+        table,
+        entries.filter((e) => e.table === table),
+      );
   }
 
   /** Adds accumulators to the rows of a table, reading the rows that exist. */
@@ -150,7 +183,13 @@ export class RollupsService {
    * they stand now: the table's rows, the contributions in memory, and the open span of each
    * monitor's latest check up to `now`.
    */
-  async read(table: RollupTable, ids: number[], from: number, to: number, now: number): Promise<Map<number, Map<number, RollupAcc>>> {
+  async read(
+    table: RollupTable,
+    ids: number[],
+    from: number,
+    to: number,
+    now: number,
+  ): Promise<Map<number, Map<number, RollupAcc>>> {
     const out = new Map<number, Map<number, RollupAcc>>(ids.map((id) => [id, new Map()]));
     if (ids.length === 0) return out;
     this.tz = (await this.settings.get()).tz_offset_min;

@@ -107,14 +107,16 @@ export class StatsService {
       const first = hourNow - (range === '7d' ? 7 * 24 : 30 * 24) + 1;
       const accs = (await this.rollups.read('rollup_hour', [monitor.id], first, hourNow, now)).get(monitor.id)!;
       const points = [];
-      for (let hour = first; hour <= hourNow; hour++) points.push(aggPoint(hour * HOUR_MS, accs.get(hour) ?? emptyAcc()));
+      for (let hour = first; hour <= hourNow; hour++)
+        points.push(aggPoint(hour * HOUR_MS, accs.get(hour) ?? emptyAcc()));
       return { range, resolution: 'hour', points };
     }
     const tz = (await this.settings.get()).tz_offset_min;
     const today = dayIndex(now, tz);
     const accs = (await this.rollups.read('rollup_day', [monitor.id], today - 89, today, now)).get(monitor.id)!;
     const points = [];
-    for (let day = today - 89; day <= today; day++) points.push(aggPoint(dayStart(day, tz), accs.get(day) ?? emptyAcc()));
+    for (let day = today - 89; day <= today; day++)
+      points.push(aggPoint(dayStart(day, tz), accs.get(day) ?? emptyAcc()));
     return { range: '90d', resolution: 'day', points };
   }
 
@@ -130,7 +132,12 @@ export class StatsService {
     for (let day = today - days + 1; day <= today; day++) {
       const acc = accs.get(day) ?? emptyAcc();
       mergeAcc(total, acc);
-      out.push({ date: localDate(day), uptime: uptimePct(acc), down_ms: acc.down_ms, checks: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown });
+      out.push({
+        date: localDate(day),
+        uptime: uptimePct(acc),
+        down_ms: acc.down_ms,
+        checks: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown,
+      });
     }
     return { uptime: uptimePct(total), days: out };
   }
@@ -192,7 +199,7 @@ function rawPoint(r: CheckRow): Record<string, unknown> {
     tls_ms: r.tls,
     ttfb_ms: r.ttfb,
     status: r.status,
-    error_code: r.error ? CHECK_ERROR_CODES[r.error - 1] ?? null : null,
+    error_code: r.error ? (CHECK_ERROR_CODES[r.error - 1] ?? null) : null,
   };
 }
 

@@ -43,11 +43,14 @@ export interface LogView {
 export async function unfoldedOf(db: Database, v: LogView, monitorId: number): Promise<CheckRow[]> {
   const waiting = v.buffer.filter((r) => r.monitor_id === monitorId);
   const first = v.unfolded.get(monitorId);
-  const logged = first === undefined ? [] : ((await db.read(
-    `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
+  const logged =
+    first === undefined
+      ? []
+      : ((await db.read(
+          `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
      SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
-    [first, v.lastBucket, monitorId],
-  )) as CheckRow[]);
+          [first, v.lastBucket, monitorId],
+        )) as CheckRow[]);
   return mergeRows(logged, waiting);
 }
 
@@ -56,7 +59,11 @@ export async function unfoldedOf(db: Database, v: LogView, monitorId: number): P
  * /checks cursor and pass `keep`.
  */
 export async function newestUnfolded(
-  db: Database, v: LogView, n: number, cursor: CheckCursor | null, keep?: (row: CheckRow) => boolean,
+  db: Database,
+  v: LogView,
+  n: number,
+  cursor: CheckCursor | null,
+  keep?: (row: CheckRow) => boolean,
 ): Promise<CheckRow[]> {
   const ok = (r: CheckRow): boolean => isAfterCursor(r, cursor) && (!keep || keep(r));
   const out: CheckRow[] = v.buffer.filter(ok);
@@ -70,17 +77,23 @@ export async function newestUnfolded(
       const nth = out.sort(newestFirst)[n - 1];
       if (part.every((b) => (v.spans.get(b)?.hi ?? -Infinity) + BUCKET_SLACK_MS < nth.at)) break;
     }
-    const rows = (await db.read(
-      `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
-      [part[part.length - 1], part[0]],
-    )) as (CheckRow & { bucket: number })[];
+    const rows = (await db.read(`SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`, [
+      part[part.length - 1],
+      part[0],
+    ])) as (CheckRow & { bucket: number })[];
     for (const { bucket, ...r } of rows) if (bucket >= (unfolded.get(r.monitor_id) ?? Infinity) && ok(r)) out.push(r);
   }
   return dedupe(out.sort(newestFirst)).slice(0, n);
 }
 
 /** Up to `n` failed results of any monitor not in `checks` yet, newest first, after a GET /checks cursor. */
-export async function unfoldedDown(db: Database, v: LogView, n: number, cursor: CheckCursor | null, down: number): Promise<CheckRow[]> {
+export async function unfoldedDown(
+  db: Database,
+  v: LogView,
+  n: number,
+  cursor: CheckCursor | null,
+  down: number,
+): Promise<CheckRow[]> {
   const waiting = v.buffer.filter((r) => r.outcome === down && isAfterCursor(r, cursor));
   const params: unknown[] = [down];
   let where = 'outcome = ?';
@@ -89,7 +102,10 @@ export async function unfoldedDown(db: Database, v: LogView, n: number, cursor: 
     params.push(cursor.at, cursor.at, cursor.monitorId);
   }
   // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
-  const logged = (await db.read(`SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`, [...params, n])) as CheckRow[];
+  const logged = (await db.read(
+    `SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
+    [...params, n],
+  )) as CheckRow[];
   return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
 }
 

@@ -47,7 +47,9 @@ describe('CheckWriter', () => {
   });
 
   const stored = async (monitorId: number) =>
-    (await db.query<{ at: number }[]>('SELECT at FROM checks WHERE monitor_id = ? ORDER BY at', [monitorId])).map((r) => r.at);
+    (await db.query<{ at: number }[]>('SELECT at FROM checks WHERE monitor_id = ? ORDER BY at', [monitorId])).map(
+      (r) => r.at,
+    );
 
   it('keeps rows pending until they commit, then writes them in one flush', async () => {
     writer.add(check(1, T0));
@@ -116,10 +118,13 @@ describe('CheckWriter', () => {
     let started!: () => void;
     const holding = new Promise<void>((r) => (started = r));
     // Another transaction holds the queue, so the flush below takes its rows and waits behind it.
-    const gate = db.tx(() => new Promise<void>((r) => {
-      release = r;
-      started();
-    }));
+    const gate = db.tx(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+          started();
+        }),
+    );
     await holding;
     const flushing = writer.flush();
     // The deletion commits (elsewhere) and is announced before the queued flush writes.
@@ -140,7 +145,13 @@ describe('CheckWriter', () => {
     });
     writer.add(check(1, T0));
     await writer.flush();
-    expect(writer.stats).toMatchObject({ failures: 1, failingInRow: 1, lastFlushAt: null, lastError: expect.stringContaining('disk is full'), lastErrorAt: T0 });
+    expect(writer.stats).toMatchObject({
+      failures: 1,
+      failingInRow: 1,
+      lastFlushAt: null,
+      lastError: expect.stringContaining('disk is full'),
+      lastErrorAt: T0,
+    });
     for (let i = 1; i <= 2 * FLUSH_AT_ROWS; i++) writer.add(check(1, T0 + i));
     await new Promise((r) => setImmediate(r));
     expect(writer.stats.failures).toBe(1);
@@ -166,9 +177,17 @@ describe('CheckWriter', () => {
 
   describe('the log and the folds', () => {
     const logged = async () =>
-      (await db.query<{ bucket: number; monitor_id: number; at: number }[]>('SELECT bucket, monitor_id, at FROM check_log ORDER BY bucket, monitor_id, at'))
-        .map((r) => `${r.bucket}:${r.monitor_id}@${r.at - T0}`);
-    const marks = async () => (await db.query<{ monitor_id: number; bucket: number }[]>('SELECT monitor_id, bucket FROM check_marks ORDER BY monitor_id')).map((r) => [r.monitor_id, r.bucket]);
+      (
+        await db.query<{ bucket: number; monitor_id: number; at: number }[]>(
+          'SELECT bucket, monitor_id, at FROM check_log ORDER BY bucket, monitor_id, at',
+        )
+      ).map((r) => `${r.bucket}:${r.monitor_id}@${r.at - T0}`);
+    const marks = async () =>
+      (
+        await db.query<{ monitor_id: number; bucket: number }[]>(
+          'SELECT monitor_id, bucket FROM check_marks ORDER BY monitor_id',
+        )
+      ).map((r) => [r.monitor_id, r.bucket]);
     const ats = (rows: readonly { at: number }[]) => rows.map((r) => r.at - T0);
     const addMonitors = async (...ids: number[]) => {
       for (const id of ids) {
@@ -184,8 +203,20 @@ describe('CheckWriter', () => {
     it('stores every value as given, through the log and the fold (text with quotes, nulls, big numbers)', async () => {
       await addMonitors(1, 2);
       const odd: StoredCheck[] = [
-        { ...check(1, T0 + 1), outcome: 'down', latency_ms: null, status: null, error: { code: 'status', message: 'HTTP 500 "quoted" \\ back\nnew line ✓ 🚀' }, detail: '<b>detail</b>' },
-        { ...check(2, T0 + 2), outcome: 'slow', latency_ms: 2 ** 31 + 0.4, phases: { dns_ms: 1.6, connect_ms: 0, tls_ms: null, ttfb_ms: 99999 } },
+        {
+          ...check(1, T0 + 1),
+          outcome: 'down',
+          latency_ms: null,
+          status: null,
+          error: { code: 'status', message: 'HTTP 500 "quoted" \\ back\nnew line ✓ 🚀' },
+          detail: '<b>detail</b>',
+        },
+        {
+          ...check(2, T0 + 2),
+          outcome: 'slow',
+          latency_ms: 2 ** 31 + 0.4,
+          phases: { dns_ms: 1.6, connect_ms: 0, tls_ms: null, ttfb_ms: 99999 },
+        },
         { ...check(1, T0 + 3), outcome: 'unknown', note: "blind: the service's own network was down" },
       ];
       for (const c of odd) writer.add(c);
@@ -195,7 +226,11 @@ describe('CheckWriter', () => {
       expect(await db.query(`SELECT ${cols} FROM check_log ORDER BY monitor_id, at`)).toEqual(expected);
       await writer.flush();
       expect(await db.query(`SELECT ${cols} FROM checks ORDER BY monitor_id, at`)).toEqual(expected);
-      expect(await db.query('SELECT typeof(at) AS a, typeof(latency) AS l, typeof(info) AS i FROM checks WHERE monitor_id = 1 ORDER BY at')).toEqual([
+      expect(
+        await db.query(
+          'SELECT typeof(at) AS a, typeof(latency) AS l, typeof(info) AS i FROM checks WHERE monitor_id = 1 ORDER BY at',
+        ),
+      ).toEqual([
         { a: 'integer', l: 'null', i: 'text' },
         { a: 'integer', l: 'integer', i: 'text' },
       ]);
@@ -230,11 +265,18 @@ describe('CheckWriter', () => {
       expect(ats(await writer.unfoldedOf(2))).toEqual([2, MIN + 2]);
       clock.advance(2 * MIN);
       await writer.commit(); // without any new result: three monitors left, two minutes of four, 1.5 folds owed
-      expect(await marks()).toEqual([[1, 2], [2, 2]]);
+      expect(await marks()).toEqual([
+        [1, 2],
+        [2, 2],
+      ]);
       expect(await stored(3)).toEqual([]);
       clock.advance(MIN);
       await writer.commit(); // 0.5 + 2 × 1/4
-      expect(await marks()).toEqual([[1, 2], [2, 2], [3, 2]]);
+      expect(await marks()).toEqual([
+        [1, 2],
+        [2, 2],
+        [3, 2],
+      ]);
       expect((await logged()).filter((k) => k.includes(':4@'))).toEqual(['1:4@4', '2:4@60004']);
       // Buckets 1 and 2 still hold monitor 4's rows: nothing is dropped yet.
       expect(await logged()).toHaveLength(8);
@@ -282,18 +324,27 @@ describe('CheckWriter', () => {
     });
 
     it('answers failed results across monitors, newest first, and deletes one monitor from every bucket', async () => {
-      const failed = (monitorId: number, at: number): StoredCheck => ({ ...check(monitorId, at), outcome: 'down', error: { code: 'status', message: 'HTTP 500' } });
+      const failed = (monitorId: number, at: number): StoredCheck => ({
+        ...check(monitorId, at),
+        outcome: 'down',
+        error: { code: 'status', message: 'HTTP 500' },
+      });
       writer.add(failed(1, T0 + 1));
       writer.add(check(2, T0 + 2));
       await writer.commit();
       writer.add(failed(2, T0 + 3));
       await writer.commit();
       writer.add(failed(1, T0 + 4));
-      expect((await writer.unfoldedDown(10, null, 2)).map((r) => `${r.monitor_id}@${r.at - T0}`)).toEqual(['1@4', '2@3', '1@1']);
-      expect((await writer.unfoldedDown(10, { at: T0 + 3, monitorId: 2 }, 2)).map((r) => `${r.monitor_id}@${r.at - T0}`)).toEqual(['1@1']);
+      expect((await writer.unfoldedDown(10, null, 2)).map((r) => `${r.monitor_id}@${r.at - T0}`)).toEqual([
+        '1@4',
+        '2@3',
+        '1@1',
+      ]);
+      expect(
+        (await writer.unfoldedDown(10, { at: T0 + 3, monitorId: 2 }, 2)).map((r) => `${r.monitor_id}@${r.at - T0}`),
+      ).toEqual(['1@1']);
       await db.tx((m) => writer.deleteLoggedIn(m, 1));
       expect(await logged()).toEqual(['1:2@2', '2:2@3']);
     });
   });
 });
-

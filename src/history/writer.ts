@@ -112,8 +112,18 @@ export class CheckWriter implements OnApplicationShutdown {
   private readonly log = new Logger('writer');
   private readonly rowRate = new MinuteCounter();
   readonly stats: WriterStats = {
-    buffered: 0, dropped: 0, failingInRow: 0, written: 0, flushes: 0, lastFlushMs: null, lastFlushAt: null, failures: 0, lastError: null, lastErrorAt: null,
-    unfoldedMonitors: 0, folds: 0,
+    buffered: 0,
+    dropped: 0,
+    failingInRow: 0,
+    written: 0,
+    flushes: 0,
+    lastFlushMs: null,
+    lastFlushAt: null,
+    failures: 0,
+    lastError: null,
+    lastErrorAt: null,
+    unfoldedMonitors: 0,
+    folds: 0,
   };
   private lastFailureLog = 0;
 
@@ -209,7 +219,8 @@ export class CheckWriter implements OnApplicationShutdown {
     // A chunk at a time, so a long outage does not shift the whole array on every result.
     const n = this.buffer.length - MAX_PENDING_ROWS + 1000;
     for (const r of this.buffer.splice(0, n)) this.settle.delete(r);
-    if (this.stats.dropped === 0) this.log.error(`${MAX_PENDING_ROWS} check results are waiting to be written: dropping the oldest from now on`);
+    if (this.stats.dropped === 0)
+      this.log.error(`${MAX_PENDING_ROWS} check results are waiting to be written: dropping the oldest from now on`);
     this.stats.dropped += n;
   }
 
@@ -302,8 +313,13 @@ export class CheckWriter implements OnApplicationShutdown {
   /** The memory a write's plan is made from (fold-plan.ts), as it is now. */
   private foldMemory(): FoldMemory {
     return {
-      lastBucket: this.lastBucket, unfolded: this.unfolded, spans: this.spans,
-      cursor: this.foldCursor, credit: this.foldCredit, tick: this.foldTick, everyMs: this.foldEveryMs,
+      lastBucket: this.lastBucket,
+      unfolded: this.unfolded,
+      spans: this.spans,
+      cursor: this.foldCursor,
+      credit: this.foldCredit,
+      tick: this.foldTick,
+      everyMs: this.foldEveryMs,
     };
   }
 
@@ -327,14 +343,22 @@ export class CheckWriter implements OnApplicationShutdown {
           const sorted = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
           await insertRows(m, 'INSERT INTO check_log (bucket, ', sorted, p.bucket);
         }
-        await insertRows(m, 'INSERT OR REPLACE INTO checks (', rows.filter((r) => this.settle.has(r)), null);
+        await insertRows(
+          m,
+          'INSERT OR REPLACE INTO checks (',
+          rows.filter((r) => this.settle.has(r)),
+          null,
+        );
         if (p.folding.size > 0) await foldIn(m, p.folding, p.bucket, kind, this.unfolded, this.deleted);
-        if (p.dropThrough > this.droppedThrough) await m.query('DELETE FROM check_log WHERE bucket <= ?', [p.dropThrough]);
+        if (p.dropThrough > this.droppedThrough)
+          await m.query('DELETE FROM check_log WHERE bucket <= ?', [p.dropThrough]);
         for (const hook of this.hooks) await hook.onRows?.(m, rows, kind, p.folding);
       });
       for (const hook of this.hooks) hook.afterCommit?.(kind);
       if (this.stats.failingInRow > 0) {
-        this.log.log(`check results are written again after ${this.stats.failingInRow} failed attempts (${rows.length} results in this write, ${this.stats.dropped} dropped in all)`);
+        this.log.log(
+          `check results are written again after ${this.stats.failingInRow} failed attempts (${rows.length} results in this write, ${this.stats.dropped} dropped in all)`,
+        );
         this.stats.failingInRow = 0;
       }
       this.applied(plan!);
@@ -360,7 +384,9 @@ export class CheckWriter implements OnApplicationShutdown {
       // One line when it starts, then one a minute: a full disk must not also fill the journal.
       if (this.stats.failingInRow === 1 || now - this.lastFailureLog >= 60_000) {
         this.lastFailureLog = now;
-        this.log.error(`could not write ${rows.length} check results (attempt ${this.stats.failingInRow}), retrying in ${Math.round(this.retryDelayMs() / 1000)} s: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.error(
+          `could not write ${rows.length} check results (attempt ${this.stats.failingInRow}), retrying in ${Math.round(this.retryDelayMs() / 1000)} s: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -378,7 +404,8 @@ export class CheckWriter implements OnApplicationShutdown {
     for (const id of p.folding) if (!this.deleted.has(id)) this.marks.set(id, p.bucket);
     // Only a deletion changes `unfolded` while a write runs (and takes its monitor out of it).
     for (const id of p.folding) this.unfolded.delete(id);
-    for (const [id, bucket] of p.added) if (!this.deleted.has(id) && !this.unfolded.has(id)) this.unfolded.set(id, bucket);
+    for (const [id, bucket] of p.added)
+      if (!this.deleted.has(id) && !this.unfolded.has(id)) this.unfolded.set(id, bucket);
     if (p.dropThrough > this.droppedThrough) {
       for (const b of [...this.spans.keys()]) if (b <= p.dropThrough) this.spans.delete(b);
       this.droppedThrough = p.dropThrough;
@@ -405,15 +432,25 @@ export class CheckWriter implements OnApplicationShutdown {
       this.lastBucket = Math.max(this.lastBucket, r.bucket);
     }
     // Rows of a monitor deleted while a write raced its deletion may be left: they go now.
-    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as { n: number }[];
-    if (n > 0) await this.db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
-    const rows = (await this.db.read(`SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`)) as (CheckRow & { bucket: number })[];
+    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as {
+      n: number;
+    }[];
+    if (n > 0)
+      await this.db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
+    const rows = (await this.db.read(
+      `SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`,
+    )) as (CheckRow & { bucket: number })[];
     const out: CheckRow[] = [];
     this.droppedThrough = rows.length > 0 ? rows[0].bucket - 1 : this.lastBucket;
     for (const { bucket, ...r } of rows) {
       this.lastBucket = Math.max(this.lastBucket, bucket);
       const s = this.spans.get(bucket);
-      this.spans.set(bucket, s ? { lo: Math.min(s.lo, r.at), hi: Math.max(s.hi, r.at), t: s.t } : { lo: r.at, hi: r.at, t: this.clock.now() });
+      this.spans.set(
+        bucket,
+        s
+          ? { lo: Math.min(s.lo, r.at), hi: Math.max(s.hi, r.at), t: s.t }
+          : { lo: r.at, hi: r.at, t: this.clock.now() },
+      );
       if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
       if (bucket <= (this.marks.get(r.monitor_id) ?? 0)) continue;
       if (!this.unfolded.has(r.monitor_id)) this.unfolded.set(r.monitor_id, bucket);
@@ -421,7 +458,9 @@ export class CheckWriter implements OnApplicationShutdown {
     }
     this.stats.unfoldedMonitors = this.unfolded.size;
     if (out.length > 0) {
-      this.log.warn(`${out.length} check results committed since their monitors' last fold were read back from the log (the last stop was not clean)`);
+      this.log.warn(
+        `${out.length} check results committed since their monitors' last fold were read back from the log (the last stop was not clean)`,
+      );
       this.schedule(FOLD_TICK_MS);
     }
     return out.sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);

@@ -67,7 +67,8 @@ export class AcmeService implements OnModuleDestroy {
     this.loaded ??= import('acme-client').then((acme) => {
       // acme-client's shared axios instance: its sleeping retries off; our timeouts, CAs and no
       // proxy for the requests of our orders only (the trace of the order running them).
-      (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+      (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts =
+        0;
       const interceptors = {
         request: acme.axios.interceptors.request.use((cfg) => {
           const t = this.trace.getStore();
@@ -83,7 +84,8 @@ export class AcmeService implements OnModuleDestroy {
         }),
         response: acme.axios.interceptors.response.use((resp) => {
           const t = this.trace.getStore();
-          if (t && isRateLimit(resp.status, resp.data)) t.retryAfterMs = parseRetryAfter(resp.headers['retry-after'], this.clock.now()) ?? t.retryAfterMs;
+          if (t && isRateLimit(resp.status, resp.data))
+            t.retryAfterMs = parseRetryAfter(resp.headers['retry-after'], this.clock.now()) ?? t.retryAfterMs;
           return resp;
         }),
       };
@@ -101,7 +103,12 @@ export class AcmeService implements OnModuleDestroy {
 
   /** Orders a certificate for `host`, which the zone's nameservers say points at `pointsAt`. */
   async order(host: string, pointsAt: readonly string[]): Promise<OrderOutcome> {
-    const trace: Trace = { agents: { http: new http.Agent(), https: new https.Agent({ ca: this.ca }) }, timeoutMs: this.opts.acmeTimeoutMs, retryAfterMs: null, transportError: null };
+    const trace: Trace = {
+      agents: { http: new http.Agent(), https: new https.Agent({ ca: this.ca }) },
+      timeoutMs: this.opts.acmeTimeoutMs,
+      retryAfterMs: null,
+      transportError: null,
+    };
     watchSockets(trace);
     return this.trace.run(trace, async () => {
       const tokens: string[] = [];
@@ -109,7 +116,10 @@ export class AcmeService implements OnModuleDestroy {
         return { ok: true, cert: await this.run(host, pointsAt, tokens) };
       } catch (err) {
         const cause = err instanceof OrderFailure ? err : (trace.transportError ?? err);
-        const detail = cause instanceof OrderFailure ? cause.message : describeAcmeError(cause, this.config.acmeDirectory, this.opts.acmeTimeoutMs);
+        const detail =
+          cause instanceof OrderFailure
+            ? cause.message
+            : describeAcmeError(cause, this.config.acmeDirectory, this.opts.acmeTimeoutMs);
         return { ok: false, detail, retryAfterMs: trace.retryAfterMs };
       } finally {
         for (const t of tokens) this.challenges.delete(t);
@@ -141,7 +151,11 @@ export class AcmeService implements OnModuleDestroy {
       order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
     } catch (err) {
       // A CA that lost the account (a reset test CA, a deactivated account): registered again next time.
-      if (accountUrl && /account/i.test(String((err as Error).message)) && /not exist|unknown|deactivated/i.test(String((err as Error).message))) {
+      if (
+        accountUrl &&
+        /account/i.test(String((err as Error).message)) &&
+        /not exist|unknown|deactivated/i.test(String((err as Error).message))
+      ) {
         this.store.setAccountUrl(directory, null);
       }
       throw err;
@@ -149,7 +163,10 @@ export class AcmeService implements OnModuleDestroy {
     for (const authz of await client.getAuthorizations(order)) {
       if (authz.status === 'valid') continue;
       const challenge = authz.challenges.find((c) => c.type === 'http-01');
-      if (!challenge) throw new OrderFailure(`the CA offers no HTTP-01 challenge for ${host} (offered: ${authz.challenges.map((c) => c.type).join(', ') || 'none'})`);
+      if (!challenge)
+        throw new OrderFailure(
+          `the CA offers no HTTP-01 challenge for ${host} (offered: ${authz.challenges.map((c) => c.type).join(', ') || 'none'})`,
+        );
       const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
       tokens.push(challenge.token);
       this.challenges.set(challenge.token, keyAuthorization);
@@ -168,10 +185,22 @@ export class AcmeService implements OnModuleDestroy {
    * Every address should answer the challenge under the host's name, as the CA will ask it.
    * Throws when another server answers; returns what could not be reached (or null).
    */
-  private async preCheck(host: string, pointsAt: readonly string[], token: string, keyAuthorization: string): Promise<string | null> {
+  private async preCheck(
+    host: string,
+    pointsAt: readonly string[],
+    token: string,
+    keyAuthorization: string,
+  ): Promise<string | null> {
     const unreachable: string[] = [];
     for (const ip of pointsAt) {
-      const r = await fetchChallenge(ip, this.opts.challengePort, host, token, keyAuthorization, this.opts.probeTimeoutMs);
+      const r = await fetchChallenge(
+        ip,
+        this.opts.challengePort,
+        host,
+        token,
+        keyAuthorization,
+        this.opts.probeTimeoutMs,
+      );
       if (r.ok) continue;
       if (r.kind === 'wrong') throw new OrderFailure(`pre-check before asking the CA: ${r.detail}`);
       unreachable.push(r.detail);
@@ -179,14 +208,23 @@ export class AcmeService implements OnModuleDestroy {
     return unreachable.length ? unreachable.join('; ') : null;
   }
 
-  private async waitValid(client: Acme.Client, item: { url: string }, host: string, what: string, hint: string | null = null): Promise<void> {
+  private async waitValid(
+    client: Acme.Client,
+    item: { url: string },
+    host: string,
+    what: string,
+    hint: string | null = null,
+  ): Promise<void> {
     try {
       await client.waitForValidStatus(item);
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
       const also = hint ? ` (our own pre-check could not reach it either: ${hint})` : '';
-      if (text === 'Operation is pending or processing') throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time${also}`);
-      throw new OrderFailure(`the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}${also}`);
+      if (text === 'Operation is pending or processing')
+        throw new OrderFailure(`the CA did not finish the ${what} of ${host} in time${also}`);
+      throw new OrderFailure(
+        `the CA's ${what} of ${host} failed: ${describeAcmeError(err, this.config.acmeDirectory, this.opts.acmeTimeoutMs).replace(/^.*refused the order: /, '')}${also}`,
+      );
     }
   }
 }
@@ -196,7 +234,9 @@ export class AcmeService implements OnModuleDestroy {
  * acme-client's retry interceptor drops a network error's cause (it answers a TypeError instead).
  */
 function watchSockets(t: Trace): void {
-  for (const agent of [t.agents.http, t.agents.https] as (http.Agent & { createConnection: (...a: unknown[]) => Socket })[]) {
+  for (const agent of [t.agents.http, t.agents.https] as (http.Agent & {
+    createConnection: (...a: unknown[]) => Socket;
+  })[]) {
     const create = agent.createConnection.bind(agent);
     agent.createConnection = (...args: unknown[]) => {
       const socket = create(...args);
@@ -227,5 +267,6 @@ function checkIssued(host: string, key: string, chain: string): void {
     throw new OrderFailure('the CA sent something that is not a certificate');
   }
   if (!leaf.checkPrivateKey(createPrivateKey(key))) throw new OrderFailure('the CA sent a certificate for another key');
-  if (leaf.checkHost(host) === undefined) throw new OrderFailure(`the CA sent a certificate that does not name ${host}`);
+  if (leaf.checkHost(host) === undefined)
+    throw new OrderFailure(`the CA sent a certificate that does not name ${host}`);
 }

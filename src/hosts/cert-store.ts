@@ -59,7 +59,9 @@ export class CertStore {
   private accountUrls(): Record<string, string> {
     try {
       const parsed = JSON.parse(fs.readFileSync(path.join(this.dir('acme'), 'account.json'), 'utf8')) as unknown;
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, string>)
+        : {};
     } catch {
       return {};
     }

@@ -22,7 +22,12 @@ export interface Judged {
  * `pointsAt`: the host's A and AAAA answers (after any CNAME); `isOurs`: whether an address
  * reaches this server (one of server_ips, or proven by the reach probe).
  */
-export function judgeDns(host: string, pointsAt: readonly string[], isOurs: (ip: string) => boolean, serverIps: readonly string[]): Judged {
+export function judgeDns(
+  host: string,
+  pointsAt: readonly string[],
+  isOurs: (ip: string) => boolean,
+  serverIps: readonly string[],
+): Judged {
   if (pointsAt.length === 0) {
     return { verdict: 'missing', detail: `${host} has no A or AAAA record yet: create ${advise(serverIps)}` };
   }
@@ -35,7 +40,8 @@ export function judgeDns(host: string, pointsAt: readonly string[], isOurs: (ip:
     };
   }
   const foreign = pointsAt.filter((ip) => !isOurs(ip));
-  if (foreign.length === 0) return { verdict: 'here', detail: `${host} points at this server (${pointsAt.join(', ')})` };
+  if (foreign.length === 0)
+    return { verdict: 'here', detail: `${host} points at this server (${pointsAt.join(', ')})` };
   const mine = pointsAt.filter((ip) => isOurs(ip));
   if (mine.length) {
     return {
@@ -43,7 +49,10 @@ export function judgeDns(host: string, pointsAt: readonly string[], isOurs: (ip:
       detail: `${host} points at this server and also at ${foreign.join(', ')}, which is not this server: remove ${foreign.length === 1 ? 'that record' : 'those records'} (the CA may ask any of them)`,
     };
   }
-  return { verdict: 'elsewhere', detail: `${host} points at ${foreign.join(', ')}, which is not this server: change the record to ${advise(serverIps)}` };
+  return {
+    verdict: 'elsewhere',
+    detail: `${host} points at ${foreign.join(', ')}, which is not this server: change the record to ${advise(serverIps)}`,
+  };
 }
 
 /** The records to create: an A record per IPv4 address of the server, an AAAA per IPv6 address. */
@@ -52,6 +61,7 @@ export function recordsFor(host: string, serverIps: readonly string[]): DnsRecor
 }
 
 function advise(serverIps: readonly string[]): string {
-  if (serverIps.length === 0) return 'an A record with this server\'s public address (set FARSIGHT_SERVER_IPS: it could not be discovered)';
+  if (serverIps.length === 0)
+    return "an A record with this server's public address (set FARSIGHT_SERVER_IPS: it could not be discovered)";
   return serverIps.map((ip) => `${isIP(ip) === 6 ? 'AAAA' : 'A'} ${ip}`).join(' and ');
 }

@@ -52,9 +52,18 @@ export class DomainLookup {
     const fail = (detail: string): Lookup => ({ ok: false, zone: zone.zone, provider, detail });
     const at = (type: DnsQueryType) => this.askZone(ns.addresses, host, type);
     const [a, aaaa] = [await at('A'), await at('AAAA')];
-    for (const r of [a, aaaa]) if (!r.ok && !empty(r)) return fail(`${zone.zone}'s nameservers could not be asked about ${host}: ${r.error.message}`);
+    for (const r of [a, aaaa])
+      if (!r.ok && !empty(r))
+        return fail(`${zone.zone}'s nameservers could not be asked about ${host}: ${r.error.message}`);
     const pointsAt = [...(a.ok ? a.answers : []), ...(aaaa.ok ? aaaa.answers : [])];
-    const base = { ok: true as const, zone: zone.zone, nameservers: ns.names, provider, pointsAt, cnames: [] as string[] };
+    const base = {
+      ok: true as const,
+      zone: zone.zone,
+      nameservers: ns.names,
+      provider,
+      pointsAt,
+      cnames: [] as string[],
+    };
     if (pointsAt.length) return base;
     const cname = await at('CNAME');
     if (!cname.ok || cname.answers.length === 0) return base;
@@ -78,10 +87,15 @@ export class DomainLookup {
     return { ok: false, detail: `no DNS zone holds ${host}: is the domain registered?` };
   }
 
-  private async nameservers(zone: string): Promise<{ ok: true; names: string[]; addresses: string[] } | { ok: false; detail: string }> {
+  private async nameservers(
+    zone: string,
+  ): Promise<{ ok: true; names: string[]; addresses: string[] } | { ok: false; detail: string }> {
     const ns = await this.ask(this.opts.servers, zone, 'NS');
     if (!ns.ok || ns.answers.length === 0) {
-      return { ok: false, detail: `could not read the nameservers of ${zone}: ${ns.ok ? 'none listed' : ns.error.message}` };
+      return {
+        ok: false,
+        detail: `could not read the nameservers of ${zone}: ${ns.ok ? 'none listed' : ns.error.message}`,
+      };
     }
     const names = ns.answers.map((n) => n.toLowerCase().replace(/\.$/, '')).sort();
     const addresses: string[] = [];
@@ -91,7 +105,8 @@ export class DomainLookup {
         if (r.ok) addresses.push(...r.answers.filter((ip) => isIP(ip) !== 0));
       }
     }
-    if (addresses.length === 0) return { ok: false, detail: `the nameservers of ${zone} (${names.join(', ')}) have no address` };
+    if (addresses.length === 0)
+      return { ok: false, detail: `the nameservers of ${zone} (${names.join(', ')}) have no address` };
     return { ok: true, names, addresses: [...new Set(addresses)] };
   }
 

@@ -6,7 +6,16 @@
  * gets a notice. docs/custom-hosts.md draws the same table.
  */
 
-export const DOMAIN_STATES = ['checking', 'dns_missing', 'dns_elsewhere', 'proxied', 'certificate', 'live', 'failed', 'not_managed'] as const;
+export const DOMAIN_STATES = [
+  'checking',
+  'dns_missing',
+  'dns_elsewhere',
+  'proxied',
+  'certificate',
+  'live',
+  'failed',
+  'not_managed',
+] as const;
 export type DomainState = (typeof DOMAIN_STATES)[number];
 
 /** What the DNS of a host says, as judged by dns-verdict.ts; `unknown`: the lookup itself failed. */

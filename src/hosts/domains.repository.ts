@@ -25,7 +25,8 @@ interface RawRow extends Omit<DomainRow, 'active' | 'points_at'> {
   points_at: string;
 }
 
-const COLUMNS = 'host, active, state, detail, since, checked_at, points_at, zone, provider, failures, retry_at, next_check_at, updated_at';
+const COLUMNS =
+  'host, active, state, detail, since, checked_at, points_at, zone, provider, failures, retry_at, next_check_at, updated_at';
 
 @Injectable()
 export class DomainsRepository {
@@ -48,7 +49,21 @@ export class DomainsRepository {
          since = excluded.since, checked_at = excluded.checked_at, points_at = excluded.points_at, zone = excluded.zone,
          provider = excluded.provider, failures = excluded.failures, retry_at = excluded.retry_at,
          next_check_at = excluded.next_check_at, updated_at = excluded.updated_at`,
-      [r.host, r.active ? 1 : 0, r.state, r.detail, r.since, r.checked_at, JSON.stringify(r.points_at), r.zone, r.provider, r.failures, r.retry_at, r.next_check_at, r.updated_at],
+      [
+        r.host,
+        r.active ? 1 : 0,
+        r.state,
+        r.detail,
+        r.since,
+        r.checked_at,
+        JSON.stringify(r.points_at),
+        r.zone,
+        r.provider,
+        r.failures,
+        r.retry_at,
+        r.next_check_at,
+        r.updated_at,
+      ],
     );
   }
 }

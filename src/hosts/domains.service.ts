@@ -95,8 +95,19 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
         if (!row.active) continue;
         const cert = this.https ? this.store.load(row.host) : null;
         if (cert && cert.notAfter > now) this.served.put(cert);
-        const restart = (this.https && (row.state === 'not_managed' || row.state === 'certificate')) || (!this.https && row.state !== 'not_managed');
-        if (restart) await this.move(m, row, step(row.state, { kind: 'added', https: this.https }, this.facts(row, now)).to, this.addedDetail(), now, 'the service started', { due: now });
+        const restart =
+          (this.https && (row.state === 'not_managed' || row.state === 'certificate')) ||
+          (!this.https && row.state !== 'not_managed');
+        if (restart)
+          await this.move(
+            m,
+            row,
+            step(row.state, { kind: 'added', https: this.https }, this.facts(row, now)).to,
+            this.addedDetail(),
+            now,
+            'the service started',
+            { due: now },
+          );
         else await this.repo.saveIn(m, { ...row, next_check_at: this.https ? now : null });
       }
     });
@@ -127,16 +138,35 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
       const row = rows.get(host);
       if (row?.active) continue;
       const base: DomainRow = row ?? {
-        host, active: true, state: 'checking', detail: '', since: now, checked_at: null, points_at: [], zone: null, provider: null,
-        failures: 0, retry_at: null, next_check_at: null, updated_at: now,
+        host,
+        active: true,
+        state: 'checking',
+        detail: '',
+        since: now,
+        checked_at: null,
+        points_at: [],
+        zone: null,
+        provider: null,
+        failures: 0,
+        retry_at: null,
+        next_check_at: null,
+        updated_at: now,
       };
       const to = step(base.state, { kind: 'added', https: this.https }, this.facts(base, now)).to;
-      await this.move(m, { ...base, active: true }, to, this.addedDetail(), now, `added by ${actor}`, { from: row ? row.state : null, due: now });
+      await this.move(m, { ...base, active: true }, to, this.addedDetail(), now, `added by ${actor}`, {
+        from: row ? row.state : null,
+        due: now,
+      });
     }
     for (const row of rows.values()) {
       if (!row.active || hosts.includes(row.host)) continue;
       await this.repo.saveIn(m, { ...row, active: false, next_check_at: null, updated_at: now });
-      await this.events.recordIn(m, { kind: 'domain', text: `custom host ${row.host} removed from the status page`, actor, data: { host: row.host, from: row.state, to: null } });
+      await this.events.recordIn(m, {
+        kind: 'domain',
+        text: `custom host ${row.host} removed from the status page`,
+        actor,
+        data: { host: row.host, from: row.state, to: null },
+      });
     }
   }
 
@@ -154,8 +184,25 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
     const ips = this.serverIps();
     return hosts.map((host) => {
       const r = rows.get(host);
-      if (!r) return { host, state: 'checking', detail: 'waiting for the first check', checked_at: null, points_at: [], zone: null, provider: null };
-      const answer: DomainAnswer = { host, state: r.state, detail: r.detail, checked_at: toIso(r.checked_at), points_at: r.points_at, zone: r.zone, provider: r.provider };
+      if (!r)
+        return {
+          host,
+          state: 'checking',
+          detail: 'waiting for the first check',
+          checked_at: null,
+          points_at: [],
+          zone: null,
+          provider: null,
+        };
+      const answer: DomainAnswer = {
+        host,
+        state: r.state,
+        detail: r.detail,
+        checked_at: toIso(r.checked_at),
+        points_at: r.points_at,
+        zone: r.zone,
+        provider: r.provider,
+      };
       if (DNS_NOT_RIGHT.includes(r.state)) {
         answer.records = recordsFor(host, ips);
         const dashboard = PROVIDERS.find((p) => p.name === r.provider)?.dashboard;
@@ -200,7 +247,9 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
-    const run = this.chain.then(work).catch((err: unknown) => this.log.error(`custom hosts: ${err instanceof Error ? err.message : String(err)}`));
+    const run = this.chain
+      .then(work)
+      .catch((err: unknown) => this.log.error(`custom hosts: ${err instanceof Error ? err.message : String(err)}`));
     this.chain = run.then(() => this.arm());
     return this.chain;
   }
@@ -209,7 +258,9 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
     if (this.stopped) return;
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
-    const due = (await this.repo.all()).filter((r) => r.active && r.next_check_at !== null).map((r) => r.next_check_at as number);
+    const due = (await this.repo.all())
+      .filter((r) => r.active && r.next_check_at !== null)
+      .map((r) => r.next_check_at as number);
     if (due.length === 0) return;
     const wait = Math.max(0, Math.min(...due) - this.clock.now());
     // setTimeout holds at most 2^31-1 ms; a longer wait is simply re-armed on the way.
@@ -229,7 +280,8 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
       pointsAt = found.pointsAt;
       const ips = this.serverIps();
       const ours = new Set(ips);
-      if (!this.config.serverIps) for (const ip of pointsAt) if (!ours.has(ip) && (await this.reaches(ip, host))) ours.add(ip);
+      if (!this.config.serverIps)
+        for (const ip of pointsAt) if (!ours.has(ip) && (await this.reaches(ip, host))) ours.add(ip);
       const judged = judgeDns(host, pointsAt, (ip) => ours.has(ip), this.serverIps());
       verdict = judged.verdict;
       detail = `${judged.detail} (read at the nameservers of ${found.zone}: ${found.nameservers.join(', ')})`;
@@ -244,7 +296,8 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
       detail = this.liveDetail(cert, row, now);
     }
     if (s.to === 'certificate') detail = `ordering a certificate from ${this.config.acmeDirectory}`;
-    if (s.to === 'failed') detail = `${detail}; a certificate is ordered again ${toIso(row.retry_at)}, after ${row.failures} failed order${row.failures === 1 ? '' : 's'} in a row`;
+    if (s.to === 'failed')
+      detail = `${detail}; a certificate is ordered again ${toIso(row.retry_at)}, after ${row.failures} failed order${row.failures === 1 ? '' : 's'} in a row`;
     const seen = {
       checked_at: now,
       points_at: pointsAt,
@@ -254,7 +307,14 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
     const stillListed = await this.db.tx(async (m) => {
       const fresh = await this.fresh(m, row);
       if (!fresh) return false;
-      await this.move(m, { ...fresh, ...seen }, s.to, detail, now, verdict === 'unknown' ? 'the DNS could not be read' : `DNS: ${verdict}`);
+      await this.move(
+        m,
+        { ...fresh, ...seen },
+        s.to,
+        detail,
+        now,
+        verdict === 'unknown' ? 'the DNS could not be read' : `DNS: ${verdict}`,
+      );
       return fresh.active;
     });
     // A host taken off the list while its DNS was read is not ordered for.
@@ -281,11 +341,21 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
       const fresh = { ...row, failures, retry_at: until };
       const s = step(row.state, { kind: 'order_failed' }, this.facts(fresh, now));
       const wait = `${failures} failed order${failures === 1 ? '' : 's'} in a row; next try ${toIso(until)}${outcome.retryAfterMs ? ' (the CA asked to wait)' : ''}`;
-      const detail = s.to === 'live'
-        ? `renewal failed: ${outcome.detail}; ${wait}; the current certificate is served until it expires`
-        : `certificate order failed: ${outcome.detail}; ${wait}`;
-      await this.move(m, fresh, s.to, detail, now, `certificate ${kind === 'renewal' ? 'renewal' : 'order'} failed: ${outcome.detail}`, { always: true });
-      if (s.notice) notice = `The certificate of ${host} (status page) could not be renewed: ${outcome.detail}. The current one is served until it expires; next try ${toIso(until)}.`;
+      const detail =
+        s.to === 'live'
+          ? `renewal failed: ${outcome.detail}; ${wait}; the current certificate is served until it expires`
+          : `certificate order failed: ${outcome.detail}; ${wait}`;
+      await this.move(
+        m,
+        fresh,
+        s.to,
+        detail,
+        now,
+        `certificate ${kind === 'renewal' ? 'renewal' : 'order'} failed: ${outcome.detail}`,
+        { always: true },
+      );
+      if (s.notice)
+        notice = `The certificate of ${host} (status page) could not be renewed: ${outcome.detail}. The current one is served until it expires; next try ${toIso(until)}.`;
     });
     if (notice) this.bus.emit('notice', { message: notice, at: now });
   }
@@ -295,18 +365,40 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
    * `from: null` marks a host that had no row yet.
    */
   private async move(
-    m: EntityManager, row: DomainRow, to: DomainState, detail: string, now: number, why: string,
+    m: EntityManager,
+    row: DomainRow,
+    to: DomainState,
+    detail: string,
+    now: number,
+    why: string,
     { always = false, from = row.state, due }: { always?: boolean; from?: DomainState | null; due?: number } = {},
   ): Promise<void> {
     const changed = from !== to;
-    const next: DomainRow = { ...row, state: to, detail, since: changed ? now : row.since, updated_at: now, next_check_at: null };
-    const scheduled = nextCheckAt({ state: to, now, since: next.since, notAfter: this.store.load(row.host)?.notAfter ?? null, retryAt: next.retry_at });
+    const next: DomainRow = {
+      ...row,
+      state: to,
+      detail,
+      since: changed ? now : row.since,
+      updated_at: now,
+      next_check_at: null,
+    };
+    const scheduled = nextCheckAt({
+      state: to,
+      now,
+      since: next.since,
+      notAfter: this.store.load(row.host)?.notAfter ?? null,
+      retryAt: next.retry_at,
+    });
     // A save or a start checks at once (`due`); otherwise the schedule says when.
     next.next_check_at = !next.active || scheduled === null ? null : (due ?? scheduled);
     await this.repo.saveIn(m, next);
     if (changed || always) {
       const moved = from === null || !changed ? to : `${from} → ${to}`;
-      await this.events.recordIn(m, { kind: 'domain', text: `custom host ${row.host}: ${moved} (${why})`, data: { host: row.host, from, to } });
+      await this.events.recordIn(m, {
+        kind: 'domain',
+        text: `custom host ${row.host}: ${moved} (${why})`,
+        data: { host: row.host, from, to },
+      });
     }
   }
 
@@ -327,13 +419,16 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
 
   private liveDetail(cert: StoredCert, row: DomainRow, now: number): string {
     const base = `serving a certificate valid until ${toIso(cert.notAfter)}`;
-    if (row.retry_at !== null && row.retry_at > now && renewalDue(cert.notAfter, now)) return `${base}; renewal waits until ${toIso(row.retry_at)} after ${row.failures} failed order${row.failures === 1 ? '' : 's'}`;
-    return renewalDue(cert.notAfter, now) ? `${base}; renewal due` : `${base}; renewed from ${toIso(cert.notAfter - 30 * 24 * 3_600_000)}`;
+    if (row.retry_at !== null && row.retry_at > now && renewalDue(cert.notAfter, now))
+      return `${base}; renewal waits until ${toIso(row.retry_at)} after ${row.failures} failed order${row.failures === 1 ? '' : 's'}`;
+    return renewalDue(cert.notAfter, now)
+      ? `${base}; renewal due`
+      : `${base}; renewed from ${toIso(cert.notAfter - 30 * 24 * 3_600_000)}`;
   }
 
   private addedDetail(): string {
     return this.https
-      ? 'reading the DNS at the zone\'s own nameservers'
+      ? "reading the DNS at the zone's own nameservers"
       : 'This server does not serve HTTPS itself (FARSIGHT_HTTPS_LISTEN is unset): point the host at a reverse proxy that forwards to Farsight; it shows the status page at /.';
   }
 

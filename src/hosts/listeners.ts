@@ -23,7 +23,8 @@ import { ServedCerts } from './served-certs';
 export const PAGE_HOST_HSTS = 'max-age=31536000';
 
 /** The public paths of the status page: the page, its service and history pages, JSON, assets. */
-const PUBLIC_PATH = /^\/(?:$|\?|status(?:[/.?]|$)|api\/public\/|api\/health(?:\?|$)|icon-512\.png|apple-touch-icon\.png|favicon\.ico|\.well-known\/acme-challenge\/)/;
+const PUBLIC_PATH =
+  /^\/(?:$|\?|status(?:[/.?]|$)|api\/public\/|api\/health(?:\?|$)|icon-512\.png|apple-touch-icon\.png|favicon\.ico|\.well-known\/acme-challenge\/)/;
 
 export function isPagePath(url: string): boolean {
   return PUBLIC_PATH.test(url);

@@ -15,11 +15,31 @@ export interface Provider {
 
 export const PROVIDERS: readonly Provider[] = [
   { name: 'Cloudflare', dashboard: 'https://dash.cloudflare.com/', ns: /\.ns\.cloudflare\.com$/ },
-  { name: 'Amazon Route 53', dashboard: 'https://console.aws.amazon.com/route53/v2/hostedzones', ns: /^ns-\d+\.awsdns-\d+\./ },
-  { name: 'Google Cloud DNS', dashboard: 'https://console.cloud.google.com/net-services/dns/zones', ns: /^ns-cloud-[a-z]\d\.googledomains\.com$/ },
-  { name: 'Azure DNS', dashboard: 'https://portal.azure.com/#browse/Microsoft.Network%2FdnsZones', ns: /\.azure-dns\.(com|net|org|info)$/ },
-  { name: 'DigitalOcean', dashboard: 'https://cloud.digitalocean.com/networking/domains', ns: /^ns\d\.digitalocean\.com$/ },
-  { name: 'Hetzner', dashboard: 'https://dns.hetzner.com/', ns: /\.(ns\.hetzner\.(com|de)|your-server\.de|first-ns\.de|second-ns\.(com|de))$/ },
+  {
+    name: 'Amazon Route 53',
+    dashboard: 'https://console.aws.amazon.com/route53/v2/hostedzones',
+    ns: /^ns-\d+\.awsdns-\d+\./,
+  },
+  {
+    name: 'Google Cloud DNS',
+    dashboard: 'https://console.cloud.google.com/net-services/dns/zones',
+    ns: /^ns-cloud-[a-z]\d\.googledomains\.com$/,
+  },
+  {
+    name: 'Azure DNS',
+    dashboard: 'https://portal.azure.com/#browse/Microsoft.Network%2FdnsZones',
+    ns: /\.azure-dns\.(com|net|org|info)$/,
+  },
+  {
+    name: 'DigitalOcean',
+    dashboard: 'https://cloud.digitalocean.com/networking/domains',
+    ns: /^ns\d\.digitalocean\.com$/,
+  },
+  {
+    name: 'Hetzner',
+    dashboard: 'https://dns.hetzner.com/',
+    ns: /\.(ns\.hetzner\.(com|de)|your-server\.de|first-ns\.de|second-ns\.(com|de))$/,
+  },
   { name: 'OVHcloud', dashboard: 'https://www.ovh.com/manager/#/web/domain', ns: /\.ovh\.(net|ca)$/ },
   { name: 'Gandi', dashboard: 'https://admin.gandi.net/domain/', ns: /\.gandi\.net$/ },
   { name: 'GoDaddy', dashboard: 'https://dcc.godaddy.com/control/portfolio', ns: /\.domaincontrol\.com$/ },
@@ -45,11 +65,31 @@ export const PROXIES: readonly ProxyRanges[] = [
   {
     provider: 'Cloudflare',
     v4: [
-      '173.245.48.0/20', '103.21.244.0/22', '103.22.200.0/22', '103.31.4.0/22', '141.101.64.0/18', '108.162.192.0/18',
-      '190.93.240.0/20', '188.114.96.0/20', '197.234.240.0/22', '198.41.128.0/17', '162.158.0.0/15', '104.16.0.0/13',
-      '104.24.0.0/14', '172.64.0.0/13', '131.0.72.0/22',
+      '173.245.48.0/20',
+      '103.21.244.0/22',
+      '103.22.200.0/22',
+      '103.31.4.0/22',
+      '141.101.64.0/18',
+      '108.162.192.0/18',
+      '190.93.240.0/20',
+      '188.114.96.0/20',
+      '197.234.240.0/22',
+      '198.41.128.0/17',
+      '162.158.0.0/15',
+      '104.16.0.0/13',
+      '104.24.0.0/14',
+      '172.64.0.0/13',
+      '131.0.72.0/22',
     ],
-    v6: ['2400:cb00::/32', '2606:4700::/32', '2803:f800::/32', '2405:b500::/32', '2405:8100::/32', '2a06:98c0::/29', '2c0f:f248::/32'],
+    v6: [
+      '2400:cb00::/32',
+      '2606:4700::/32',
+      '2803:f800::/32',
+      '2405:b500::/32',
+      '2405:8100::/32',
+      '2a06:98c0::/29',
+      '2c0f:f248::/32',
+    ],
   },
 ];
 

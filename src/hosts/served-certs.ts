@@ -6,7 +6,11 @@ export class ServedCerts {
   private readonly contexts = new Map<string, { context: tls.SecureContext; notAfter: number; serial: string }>();
 
   put(cert: StoredCert): void {
-    this.contexts.set(cert.host, { context: tls.createSecureContext({ key: cert.key, cert: cert.chain }), notAfter: cert.notAfter, serial: cert.serial });
+    this.contexts.set(cert.host, {
+      context: tls.createSecureContext({ key: cert.key, cert: cert.chain }),
+      notAfter: cert.notAfter,
+      serial: cert.serial,
+    });
   }
 
   drop(host: string): void {

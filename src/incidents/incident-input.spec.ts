@@ -15,7 +15,10 @@ describe('incidentFilter', () => {
   it.each([
     [{}, { state: 'all', monitorId: null }],
     [{ state: 'open' }, { state: 'open', monitorId: null }],
-    [{ state: 'closed', monitor_id: '7' }, { state: 'closed', monitorId: 7 }],
+    [
+      { state: 'closed', monitor_id: '7' },
+      { state: 'closed', monitorId: 7 },
+    ],
     [{ state: '' }, { state: 'all', monitorId: null }],
   ])('reads %j', (q, want) => expect(incidentFilter(q)).toEqual(want));
 
@@ -32,7 +35,10 @@ describe('parseIncidentPatch', () => {
   it.each([
     [{}, {}],
     [{ acknowledged: true }, { acknowledged: true }],
-    [{ acknowledged: false, note: null }, { acknowledged: false, note: null }],
+    [
+      { acknowledged: false, note: null },
+      { acknowledged: false, note: null },
+    ],
     [{ note: '  ' }, { note: null }],
     [{ note: 'a\nb\tc' }, { note: 'a\nb\tc' }],
     [{ note: '😀'.repeat(NOTE_MAX) }, { note: '😀'.repeat(NOTE_MAX) }],
@@ -51,7 +57,9 @@ describe('parseIncidentPatch', () => {
   ])('refuses %j on %s', (body, field) => expect(fieldOf(() => parseIncidentPatch(body))).toBe(field));
 
   // The one text rule of common/validation/text-rules.ts, multi-line (issue 42): before, only C0 controls and DEL were refused.
-  it.each(BAD_TEXT)('refuses a note with %s', (_what, note) => expect(fieldOf(() => parseIncidentPatch({ note }))).toBe('note'));
+  it.each(BAD_TEXT)('refuses a note with %s', (_what, note) =>
+    expect(fieldOf(() => parseIncidentPatch({ note }))).toBe('note'),
+  );
 });
 
 describe('applyIncidentPatch', () => {
@@ -59,14 +67,28 @@ describe('applyIncidentPatch', () => {
   const acked = { acknowledged_at: 1000, note: 'x' };
   it.each([
     [fresh, { acknowledged: true }, 5000, null, 'ack', 'owner acknowledged'],
-    [acked, { acknowledged: true }, 1000, 'x', 'ack', 'owner acknowledged again (first acknowledged 1970-01-01T00:00:01.000Z, kept)'],
+    [
+      acked,
+      { acknowledged: true },
+      1000,
+      'x',
+      'ack',
+      'owner acknowledged again (first acknowledged 1970-01-01T00:00:01.000Z, kept)',
+    ],
     [acked, { acknowledged: false }, null, 'x', 'ack', 'owner withdrew the acknowledgement'],
     [fresh, { note: 'n' }, null, 'n', 'note', 'owner added a note: “n”'],
     [acked, { note: 'y' }, 1000, 'y', 'note', 'owner changed the note to: “y”'],
     [acked, { note: null }, 1000, null, 'note', 'owner cleared the note'],
     [acked, { note: 'x' }, 1000, 'x', 'note', 'owner left the note unchanged'],
     [fresh, { acknowledged: true, note: 'n' }, 5000, 'n', 'ack', 'owner acknowledged and added a note: “n”'],
-    [fresh, { note: 'Router\r\nrebooted,\tISP says fibre cut' }, null, 'Router\r\nrebooted,\tISP says fibre cut', 'note', 'owner added a note: “Router rebooted, ISP says fibre cut”'],
+    [
+      fresh,
+      { note: 'Router\r\nrebooted,\tISP says fibre cut' },
+      null,
+      'Router\r\nrebooted,\tISP says fibre cut',
+      'note',
+      'owner added a note: “Router rebooted, ISP says fibre cut”',
+    ],
   ] as const)('%j + %j', (row, patch, ackAt, note, kind, text) => {
     const out = applyIncidentPatch(row, patch, 'owner', 5000);
     expect(out).toMatchObject({ acknowledged_at: ackAt, note, line: { kind, text } });

@@ -25,7 +25,8 @@ export function incidentFilter(query: Record<string, unknown>): IncidentFilter {
   const errors: FieldError[] = [];
   let state: IncidentStateFilter = 'all';
   if (query.state !== undefined && query.state !== '') {
-    if (typeof query.state === 'string' && (INCIDENT_STATES as readonly string[]).includes(query.state)) state = query.state as IncidentStateFilter;
+    if (typeof query.state === 'string' && (INCIDENT_STATES as readonly string[]).includes(query.state))
+      state = query.state as IncidentStateFilter;
     else errors.push({ field: 'state', message: `must be one of ${INCIDENT_STATES.join(', ')}` });
   }
   let monitorId: number | null = null;
@@ -49,7 +50,8 @@ export function parseIncidentPatch(body: unknown): IncidentPatch {
   const errors: FieldError[] = [];
   const patch: IncidentPatch = {};
   for (const key of Object.keys(body)) {
-    if (key !== 'acknowledged' && key !== 'note') errors.push({ field: key.slice(0, 60), message: 'unknown field (an incident takes acknowledged and note)' });
+    if (key !== 'acknowledged' && key !== 'note')
+      errors.push({ field: key.slice(0, 60), message: 'unknown field (an incident takes acknowledged and note)' });
   }
   if ('acknowledged' in body) {
     if (typeof body.acknowledged === 'boolean') patch.acknowledged = body.acknowledged;
@@ -61,7 +63,8 @@ export function parseIncidentPatch(body: unknown): IncidentPatch {
     const problem = typeof note === 'string' ? textProblem(note, { lines: true }) : null;
     if (note === null) patch.note = null;
     else if (typeof note !== 'string') errors.push({ field: 'note', message: 'must be a string or null' });
-    else if ([...note].length > NOTE_MAX) errors.push({ field: 'note', message: `must be at most ${NOTE_MAX} characters` });
+    else if ([...note].length > NOTE_MAX)
+      errors.push({ field: 'note', message: `must be at most ${NOTE_MAX} characters` });
     else if (problem) errors.push({ field: 'note', message: problem });
     else patch.note = note.trim() === '' ? null : note;
   }
@@ -89,7 +92,12 @@ const noteInLine = (note: string): string => clip(oneLine(note), NOTE_IN_LINE);
  * Applies a PATCH to an incident: acknowledging twice keeps the first time; `acknowledged: false`
  * withdraws the acknowledgement. `who` is `owner` or `key:<name>`.
  */
-export function applyIncidentPatch(row: Pick<IncidentRow, 'acknowledged_at' | 'note'>, patch: IncidentPatch, who: string, now: number): PatchOutcome {
+export function applyIncidentPatch(
+  row: Pick<IncidentRow, 'acknowledged_at' | 'note'>,
+  patch: IncidentPatch,
+  who: string,
+  now: number,
+): PatchOutcome {
   let acknowledged_at = row.acknowledged_at;
   let note = row.note;
   const said: string[] = [];
@@ -99,12 +107,19 @@ export function applyIncidentPatch(row: Pick<IncidentRow, 'acknowledged_at' | 'n
       said.push('acknowledged');
     } else said.push(`acknowledged again (first acknowledged ${new Date(acknowledged_at).toISOString()}, kept)`);
   } else if (patch.acknowledged === false) {
-    said.push(acknowledged_at === null ? 'withdrew an acknowledgement that was not given' : 'withdrew the acknowledgement');
+    said.push(
+      acknowledged_at === null ? 'withdrew an acknowledgement that was not given' : 'withdrew the acknowledgement',
+    );
     acknowledged_at = null;
   }
   if (patch.note !== undefined) {
     if (patch.note === note) said.push('left the note unchanged');
-    else said.push(patch.note === null ? 'cleared the note' : `${note === null ? 'added a note' : 'changed the note to'}: “${noteInLine(patch.note)}”`);
+    else
+      said.push(
+        patch.note === null
+          ? 'cleared the note'
+          : `${note === null ? 'added a note' : 'changed the note to'}: “${noteInLine(patch.note)}”`,
+      );
     note = patch.note;
   }
   if (said.length === 0) return { acknowledged_at, note, line: null };

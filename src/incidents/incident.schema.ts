@@ -1,6 +1,19 @@
 /** The incident routes' answers (events/incident.ts, incidents.service.ts) and PATCH body (incident-input.ts). Pure. */
 import {
-  bool, described, int, list, nullable, obj, oneOfValues, pageQuery, QueryParam, ref, SchemaSet, str, time, page,
+  bool,
+  described,
+  int,
+  list,
+  nullable,
+  obj,
+  oneOfValues,
+  pageQuery,
+  QueryParam,
+  ref,
+  SchemaSet,
+  str,
+  time,
+  page,
 } from '../common/validation/common.schema';
 import { END_REASONS } from '../events/incident';
 import { INCIDENT_STATES, NOTE_MAX } from './incident-input';
@@ -27,14 +40,19 @@ export function incidentSchemas(): SchemaSet {
     Incident: obj(INCIDENT_PROPERTIES, { description: 'One outage of one monitor (docs/incidents.md).' }),
     IncidentDetail: obj({
       ...INCIDENT_PROPERTIES,
-      checks: list(ref('CheckResult'), { maxItems: 200, description: 'its failed checks, the latest 200, newest first' }),
+      checks: list(ref('CheckResult'), {
+        maxItems: 200,
+        description: 'its failed checks, the latest 200, newest first',
+      }),
       timeline: list(obj({ at: time(), kind: str(), text: str() }), { description: 'in time order' }),
     }),
     IncidentList: page(ref('Incident')),
     IncidentPatch: obj(
       {
         acknowledged: bool({ description: 'true acknowledges (a second time keeps the first time); false withdraws' }),
-        note: nullable(str({ maxLength: NOTE_MAX, description: `null, empty or blank clears it; ${TEXT_RULE_WORDS.lines}` })),
+        note: nullable(
+          str({ maxLength: NOTE_MAX, description: `null, empty or blank clears it; ${TEXT_RULE_WORDS.lines}` }),
+        ),
       },
       { required: [] },
     ),
@@ -43,6 +61,10 @@ export function incidentSchemas(): SchemaSet {
 
 export const INCIDENT_LIST_QUERY: QueryParam[] = [
   { name: 'state', schema: oneOfValues(INCIDENT_STATES, { default: 'all' }), description: 'open, closed or all' },
-  { name: 'monitor_id', schema: int(1), description: 'one monitor\'s incidents (a deleted monitor\'s id still finds them)' },
+  {
+    name: 'monitor_id',
+    schema: int(1),
+    description: "one monitor's incidents (a deleted monitor's id still finds them)",
+  },
   ...pageQuery(),
 ];

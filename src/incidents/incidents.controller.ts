@@ -24,7 +24,11 @@ export class IncidentsController {
 
   @Patch(':id')
   @Scope('write')
-  patch(@Param('id') id: string, @Body() body: unknown, @CurrentCaller() caller: Caller | null): Promise<IncidentAnswer> {
+  patch(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<IncidentAnswer> {
     return this.incidents.patch(id, body, caller);
   }
 }

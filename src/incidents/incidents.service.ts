@@ -52,10 +52,17 @@ export class IncidentsService {
     const stored = await listIncidents(this.db, { ...filter, endedUnwritten, before, limit: limit + 1 });
     // Incidents opened less than a write ago have the highest ids: they lead the first pages.
     const seen = new Set(stored.map((r) => r.id));
-    const fresh = this.engine.incidents.unwrittenRows().filter((r) => !seen.has(r.id) && (before === null || r.id < before) && matches(r, filter));
+    const fresh = this.engine.incidents
+      .unwrittenRows()
+      .filter((r) => !seen.has(r.id) && (before === null || r.id < before) && matches(r, filter));
     const rows = [...fresh, ...stored.map((r) => this.live(r))].sort((a, b) => b.id - a.id).slice(0, limit + 1);
     const now = this.clock.now();
-    return toPage(rows, limit, (r) => toIncidentAnswer(r, now), (r) => ID_CURSOR.format(r.id));
+    return toPage(
+      rows,
+      limit,
+      (r) => toIncidentAnswer(r, now),
+      (r) => ID_CURSOR.format(r.id),
+    );
   }
 
   /** GET /incidents/{id}: the incident with its latest failed checks and its timeline. */
@@ -129,14 +136,28 @@ export class IncidentsService {
   /** Its lines in time order, those waiting for the next write included. */
   private async timeline(row: IncidentRow, written: boolean): Promise<IncidentDetail['timeline']> {
     // Until the incident is written, lines of its failure run do not carry its id yet.
-    const rows = await this.events.incidentLines(row.id, written ? null : { monitorId: row.monitor_id, since: row.started_at, until: row.down_at, kinds: RUN_KINDS });
+    const rows = await this.events.incidentLines(
+      row.id,
+      written ? null : { monitorId: row.monitor_id, since: row.started_at, until: row.down_at, kinds: RUN_KINDS },
+    );
     const lines = rows.map((r) => ({ at: r.at, kind: r.kind, text: r.text }));
     const pending = this.engine
       .pendingLines()
-      .filter((e) => e.incidentId === row.id || (!written && e.monitorId === row.monitor_id && !e.incidentId && (e.at ?? 0) >= row.started_at && (e.at ?? 0) <= row.down_at && (RUN_KINDS as readonly string[]).includes(e.kind)))
+      .filter(
+        (e) =>
+          e.incidentId === row.id ||
+          (!written &&
+            e.monitorId === row.monitor_id &&
+            !e.incidentId &&
+            (e.at ?? 0) >= row.started_at &&
+            (e.at ?? 0) <= row.down_at &&
+            (RUN_KINDS as readonly string[]).includes(e.kind)),
+      )
       .map((e) => ({ at: e.at ?? this.clock.now(), kind: e.kind, text: e.text }));
     // Stable: written lines first at equal times, then those waiting, in the order they came.
-    return [...lines, ...pending].sort((a, b) => a.at - b.at).map((l) => ({ at: toIso(l.at), kind: l.kind, text: l.text }));
+    return [...lines, ...pending]
+      .sort((a, b) => a.at - b.at)
+      .map((l) => ({ at: toIso(l.at), kind: l.kind, text: l.text }));
   }
 }
 

@@ -31,7 +31,17 @@ export type DeliveryRow = { id: number } & Omit<DeliveryInput, 'ok' | 'email'> &
 
 /** The columns an attempt writes, in the table's order (after the id). */
 const DELIVERY_COLUMNS = [
-  'at', 'channel_id', 'channel_name', 'ok', 'provider', 'status', 'error', 'summary', 'outbox_id', 'monitor_ids', 'email',
+  'at',
+  'channel_id',
+  'channel_name',
+  'ok',
+  'provider',
+  'status',
+  'error',
+  'summary',
+  'outbox_id',
+  'monitor_ids',
+  'email',
 ] as const satisfies readonly (keyof DeliveryInput)[];
 
 // The list above names every field of DeliveryInput (a compile error otherwise).
@@ -41,18 +51,30 @@ void everyField;
 const INSERT = `INSERT INTO deliveries (${DELIVERY_COLUMNS.join(', ')}) VALUES (${DELIVERY_COLUMNS.map(() => '?').join(', ')})`;
 
 export async function insertDeliveryIn(tx: EntityManager, d: DeliveryInput): Promise<void> {
-  await tx.query(INSERT, DELIVERY_COLUMNS.map((c) => (c === 'ok' || c === 'email' ? (d[c] ? 1 : 0) : d[c])));
+  await tx.query(
+    INSERT,
+    DELIVERY_COLUMNS.map((c) => (c === 'ok' || c === 'email' ? (d[c] ? 1 : 0) : d[c])),
+  );
 }
 
 /** Emails sent successfully since `at` (the daily cap). */
 export async function emailsSentSince(db: Database, at: number): Promise<number> {
-  const [{ n }] = await db.read<{ n: number }[]>('SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?', [at]);
+  const [{ n }] = await db.read<{ n: number }[]>(
+    'SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 1 AND at >= ?',
+    [at],
+  );
   return n;
 }
 
 /** A channel's newest attempt (its answer's status), or undefined. */
-export async function lastDeliveryOf(db: Database, channelId: number): Promise<Pick<DeliveryRow, 'at' | 'ok' | 'error'> | undefined> {
-  const [last] = await db.read<Pick<DeliveryRow, 'at' | 'ok' | 'error'>[]>('SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1', [channelId]);
+export async function lastDeliveryOf(
+  db: Database,
+  channelId: number,
+): Promise<Pick<DeliveryRow, 'at' | 'ok' | 'error'> | undefined> {
+  const [last] = await db.read<Pick<DeliveryRow, 'at' | 'ok' | 'error'>[]>(
+    'SELECT at, ok, error FROM deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1',
+    [channelId],
+  );
   return last;
 }
 
@@ -60,7 +82,10 @@ export async function lastDeliveryOf(db: Database, channelId: number): Promise<P
 export type LoggedDelivery = DeliveryRow & { state: string | null };
 
 /** GET /deliveries: newest first, `limit` rows at most. */
-export function listDeliveries(db: Database, q: { channelId: number | null; before: number | null; limit: number }): Promise<LoggedDelivery[]> {
+export function listDeliveries(
+  db: Database,
+  q: { channelId: number | null; before: number | null; limit: number },
+): Promise<LoggedDelivery[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.channelId !== null) {

@@ -32,7 +32,12 @@ export interface MailTimeouts {
   totalMs: number;
 }
 
-export const MAIL_TIMEOUTS: MailTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 15_000, totalMs: 30_000 };
+export const MAIL_TIMEOUTS: MailTimeouts = {
+  connectionMs: 10_000,
+  greetingMs: 10_000,
+  socketMs: 15_000,
+  totalMs: 30_000,
+};
 
 export interface MailTransportOptions {
   /** Extra CA certificate (PEM) trusted besides the system roots: tests only. */
@@ -87,22 +92,36 @@ function provider(url: URL, withPort: boolean, t: MailTimeouts, ca: string | und
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
   let made: Promise<Transporter> | null = null;
-  const make = async (): Promise<Transporter> => (await import('nodemailer')).createTransport({
-    host,
-    port,
-    secure,
-    auth: user ? { user, pass } : undefined,
-    connectionTimeout: t.connectionMs,
-    greetingTimeout: t.greetingMs,
-    socketTimeout: t.socketMs,
-    dnsTimeout: t.connectionMs,
-    tls: { ...(isIP(host) ? {} : { servername: host }), ...(ca ? { ca: [...tls.rootCertificates, ca] } : {}) },
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const make = async (): Promise<Transporter> =>
+    (await import('nodemailer')).createTransport({
+      host,
+      port,
+      secure,
+      auth: user ? { user, pass } : undefined,
+      connectionTimeout: t.connectionMs,
+      greetingTimeout: t.greetingMs,
+      socketTimeout: t.socketMs,
+      dnsTimeout: t.connectionMs,
+      tls: { ...(isIP(host) ? {} : { servername: host }), ...(ca ? { ca: [...tls.rootCertificates, ca] } : {}) },
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
   const transporter = () => (made ??= make());
-  const secrets = [user, pass, url.username, url.password, base64(user), base64(pass), base64(`\u0000${user}\u0000${pass}`)];
-  return { name: withPort ? `${host}:${port}` : host, host, transporter, secrets: secrets.filter((s) => s.length >= 3) };
+  const secrets = [
+    user,
+    pass,
+    url.username,
+    url.password,
+    base64(user),
+    base64(pass),
+    base64(`\u0000${user}\u0000${pass}`),
+  ];
+  return {
+    name: withPort ? `${host}:${port}` : host,
+    host,
+    transporter,
+    secrets: secrets.filter((s) => s.length >= 3),
+  };
 }
 
 function base64(text: string): string {
@@ -122,12 +141,20 @@ class SmtpMailTransport implements MailTransport {
 
   async send(mail: OutgoingMail): Promise<SendResult> {
     if (this.list.length === 0) {
-      return { ok: false, provider: null, status: null, error: 'no mail provider is configured (FARSIGHT_SMTP)', permanent: true };
+      return {
+        ok: false,
+        provider: null,
+        status: null,
+        error: 'no mail provider is configured (FARSIGHT_SMTP)',
+        permanent: true,
+      };
     }
     const failures: Failure[] = [];
     for (const p of this.list) {
       try {
-        const info = await (await p.transporter()).sendMail({
+        const info = await (
+          await p.transporter()
+        ).sendMail({
           from: this.from,
           to: mail.to,
           subject: mail.subject,
@@ -137,7 +164,13 @@ class SmtpMailTransport implements MailTransport {
           headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
           signal: AbortSignal.timeout(this.totalMs),
         });
-        return { ok: true, provider: p.name, status: replyCode(info.response), error: partlyRefused(info.rejected, mail.to.length), permanent: false };
+        return {
+          ok: true,
+          provider: p.name,
+          status: replyCode(info.response),
+          error: partlyRefused(info.rejected, mail.to.length),
+          permanent: false,
+        };
       } catch (err) {
         failures.push(describeFailure(p, err as MailError, this.totalMs));
       }
@@ -199,7 +232,8 @@ function describeFailure(p: Provider, err: MailError, totalMs: number): Failure 
   else if (code === 'ECONNECTION') why = 'the server closed the connection';
   else if (certFailure(inner, null)) why = `TLS failed: ${certFailure(inner, null)?.message}`;
   else if (inner === 'ERR_TLS_CERT_ALTNAME_INVALID') why = `TLS failed: the certificate is not for ${p.host}`;
-  else if (code === 'ETLS' || /SSL|TLS/.test(inner)) why = `TLS failed (${quoteMasked(err.message ?? inner, p.secrets, 120)})`;
+  else if (code === 'ETLS' || /SSL|TLS/.test(inner))
+    why = `TLS failed (${quoteMasked(err.message ?? inner, p.secrets, 120)})`;
   else if (code === 'ENOAUTH') why = 'the server asks for credentials: add user:password to the URL';
   else if (code === 'EAUTH') why = 'authentication failed';
   else why = `failed (${quoteMasked(`${code || inner} ${err.message ?? ''}`.trim(), p.secrets, 120)})`;

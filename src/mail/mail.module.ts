@@ -13,7 +13,8 @@ import { MAIL_TRANSPORT, MailService } from './mail.service';
     {
       provide: MAIL_TRANSPORT,
       inject: [APP_CONFIG, CHECKER_ENV],
-      useFactory: (config: AppConfig, env: CheckerEnv) => createMailTransport(config, { ca: typeof env.ca === 'string' ? env.ca : undefined }),
+      useFactory: (config: AppConfig, env: CheckerEnv) =>
+        createMailTransport(config, { ca: typeof env.ca === 'string' ? env.ca : undefined }),
     },
   ],
   exports: [MailService, MAIL_TRANSPORT],

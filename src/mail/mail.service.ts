@@ -27,7 +27,8 @@ export const MAIL_TRANSPORT = Symbol('MailTransport');
 
 const DAY_MS = 86_400_000;
 
-export const MAIL_NOT_CONFIGURED = 'mail is not configured: set FARSIGHT_SMTP (and FARSIGHT_MAIL_FROM) to get sign-in notices, password-reset links and email alerts';
+export const MAIL_NOT_CONFIGURED =
+  'mail is not configured: set FARSIGHT_SMTP (and FARSIGHT_MAIL_FROM) to get sign-in notices, password-reset links and email alerts';
 
 /** `settings.email` (spec "Settings object"). */
 export interface EmailStatus {
@@ -105,19 +106,45 @@ export class MailService {
     const messageId = `farsight-${kind.replace('_', '-')}-${at}-${++this.seq}`;
     let result: SendResult;
     try {
-      result = await this.transport.send({ to: [to], subject: mail.subject, text: mail.text, html: mail.html, messageId });
+      result = await this.transport.send({
+        to: [to],
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId,
+      });
     } catch (err) {
       // The transport answers every provider's failure, masked; what escapes it is a bug whose
       // message may quote the mail URL's password: named by its kind only, never quoted.
-      result = { ok: false, provider: null, status: null, error: `the mail path failed unexpectedly (${err instanceof Error ? err.name : 'unknown error'})`, permanent: false };
+      result = {
+        ok: false,
+        provider: null,
+        status: null,
+        error: `the mail path failed unexpectedly (${err instanceof Error ? err.name : 'unknown error'})`,
+        permanent: false,
+      };
     }
     try {
       const { ok, provider, status, error } = result;
       await this.db.tx((m) =>
-        insertDeliveryIn(m, { at: this.clock.now(), channel_id: null, channel_name: ROW_NAMES[kind], ok, provider, status, error, summary, outbox_id: null, monitor_ids: null, email: true }),
+        insertDeliveryIn(m, {
+          at: this.clock.now(),
+          channel_id: null,
+          channel_name: ROW_NAMES[kind],
+          ok,
+          provider,
+          status,
+          error,
+          summary,
+          outbox_id: null,
+          monitor_ids: null,
+          email: true,
+        }),
       );
     } catch (err) {
-      this.log.error(`could not record the ${ROW_NAMES[kind]} email: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(
+        `could not record the ${ROW_NAMES[kind]} email: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     if (!result.ok) this.log.warn(`${ROW_NAMES[kind]} email not sent: ${result.error ?? 'failed'}`);
     return result;

@@ -109,5 +109,9 @@ export function resetMail(f: ResetFacts): OwnerMailView {
 
 export function renderOwnerMail(view: OwnerMailView): RenderedMail {
   const model = view as unknown as Record<string, unknown>;
-  return { subject: view.subject, text: renderText('email/owner.text', model), html: render('email/owner.html', model) };
+  return {
+    subject: view.subject,
+    text: renderText('email/owner.text', model),
+    html: render('email/owner.html', model),
+  };
 }

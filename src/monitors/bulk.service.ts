@@ -70,7 +70,15 @@ export class BulkService {
           out.push({ id, created: true, targetChanged: true, config: p.config, spread: true });
         } else {
           const r = await this.monitors.updateIn(m, p.existing, p.config, caller);
-          if (r.changed) out.push({ id: p.existing.id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident, spread: true });
+          if (r.changed)
+            out.push({
+              id: p.existing.id,
+              created: false,
+              targetChanged: r.targetChanged,
+              config: p.config,
+              endedIncident: r.endedIncident,
+              spread: true,
+            });
         }
       }
       return { answer: answerFor(planned), changes: out };
@@ -81,13 +89,19 @@ export class BulkService {
 }
 
 /** Parses each item once per stored version of its monitor: a second pass re-checks only what changed. */
-function cachedParser(defaults: MonitorDefaults, slugs: (string | null)[], check: (r: ParseResult) => ParseResult): ItemParser {
+function cachedParser(
+  defaults: MonitorDefaults,
+  slugs: (string | null)[],
+  check: (r: ParseResult) => ParseResult,
+): ItemParser {
   const cache = new Map<number, { previous: string; result: ParseResult }>();
   return (index, item, previous) => {
     const key = previous === null ? '' : canonicalJson(previous);
     const hit = cache.get(index);
     if (hit && hit.previous === key) return hit.result;
-    const result = check(parseMonitorBody(isPlainObject(item) ? { ...item, slug: slugs[index] ?? undefined } : item, defaults, previous));
+    const result = check(
+      parseMonitorBody(isPlainObject(item) ? { ...item, slug: slugs[index] ?? undefined } : item, defaults, previous),
+    );
     cache.set(index, { previous: key, result });
     return result;
   };
@@ -109,10 +123,12 @@ function planItems(
       return;
     }
     if (slug !== null) seen.add(slug);
-    const existing = slug === null ? null : stored.get(slug) ?? null;
+    const existing = slug === null ? null : (stored.get(slug) ?? null);
     const parsed = parse(index, item, existing?.config ?? null);
     if (!parsed.ok || slug === null) {
-      const fields = parsed.ok ? [{ field: 'slug', message: 'give a slug or a name to derive it from' }] : parsed.errors;
+      const fields = parsed.ok
+        ? [{ field: 'slug', message: 'give a slug or a name to derive it from' }]
+        : parsed.errors;
       errors.push({ slug, index, fields });
       return;
     }
@@ -134,10 +150,13 @@ function answerFor(planned: { plans: Plan[]; errors: BulkAnswer['errors'] }): Bu
 function readEnvelope(body: unknown): { items: unknown[]; dryRun: boolean } {
   requireObjectBody(body);
   const errors: FieldError[] = [];
-  for (const k of Object.keys(body)) if (k !== 'monitors' && k !== 'dry_run') errors.push({ field: k, message: 'unknown field' });
+  for (const k of Object.keys(body))
+    if (k !== 'monitors' && k !== 'dry_run') errors.push({ field: k, message: 'unknown field' });
   if (!Array.isArray(body.monitors)) errors.push({ field: 'monitors', message: 'required: an array of monitors' });
-  else if (body.monitors.length > BULK_MAX_ITEMS) errors.push({ field: 'monitors', message: `at most ${BULK_MAX_ITEMS} monitors per request` });
-  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean') errors.push({ field: 'dry_run', message: 'must be a boolean' });
+  else if (body.monitors.length > BULK_MAX_ITEMS)
+    errors.push({ field: 'monitors', message: `at most ${BULK_MAX_ITEMS} monitors per request` });
+  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean')
+    errors.push({ field: 'dry_run', message: 'must be a boolean' });
   if (errors.length) throw ApiError.invalid(errors);
   return { items: body.monitors as unknown[], dryRun: body.dry_run === true };
 }
@@ -146,6 +165,7 @@ function readEnvelope(body: unknown): { items: unknown[]; dryRun: boolean } {
 function slugOf(item: unknown): string | null {
   if (!isPlainObject(item)) return null;
   if (typeof item.slug === 'string') return item.slug;
-  if (typeof item.name === 'string' && item.name.trim() !== '') return slugify(item.name, typeof item.kind === 'string' ? item.kind : 'monitor');
+  if (typeof item.name === 'string' && item.name.trim() !== '')
+    return slugify(item.name, typeof item.kind === 'string' ? item.kind : 'monitor');
   return null;
 }

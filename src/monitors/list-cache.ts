@@ -121,7 +121,12 @@ export class ListCache {
  * large enough to be worth it (the rule of every JSON answer), else as its pieces. A body set with
  * its Content-Encoding here is left alone by the compression of API answers.
  */
-export async function sendListPage(res: ServerResponse, encoding: Encoding, head: boolean, page: ListPage): Promise<void> {
+export async function sendListPage(
+  res: ServerResponse,
+  encoding: Encoding,
+  head: boolean,
+  page: ListPage,
+): Promise<void> {
   const body = encoding === 'identity' || head || page.length < COMPRESS_FROM ? null : await page.body(encoding);
   if (body === null) return sendJsonParts(res, page.parts);
   res.statusCode = 200;

@@ -9,7 +9,14 @@ import type { HttpSettings, MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 
-const DEFAULTS: MonitorDefaults = { interval_s: 60, timeout_ms: 10000, confirm_after: 2, retry_interval_s: 10, recover_after: 1, slow_after: 3 };
+const DEFAULTS: MonitorDefaults = {
+  interval_s: 60,
+  timeout_ms: 10000,
+  confirm_after: 2,
+  retry_interval_s: 10,
+  recover_after: 1,
+  slow_after: 3,
+};
 
 /** Minimal valid bodies: only what the spec requires, per kind. */
 const MINIMAL: Record<MonitorKind, Plain> = {
@@ -136,7 +143,14 @@ describe('parseMonitorBody', () => {
     });
 
     it('takes the timing defaults from the service settings', () => {
-      const defaults = { interval_s: 300, timeout_ms: 5000, confirm_after: 3, retry_interval_s: 30, recover_after: 2, slow_after: 5 };
+      const defaults = {
+        interval_s: 300,
+        timeout_ms: 5000,
+        confirm_after: 3,
+        retry_interval_s: 30,
+        recover_after: 2,
+        slow_after: 5,
+      };
       const r = parse(MINIMAL.http, null, defaults);
       expect(r.ok && r.config).toMatchObject(defaults);
     });
@@ -146,11 +160,21 @@ describe('parseMonitorBody', () => {
       ['heartbeat', 29, 30],
       ['heartbeat', 45, 45],
       ['http', 10, 10],
-    ])('gives a %s monitor the default interval %i s as %i s (a heartbeat checks every 30 s at most)', (kind, setting, expected) => {
-      const defaults = { interval_s: setting, timeout_ms: 5000, confirm_after: 3, retry_interval_s: 5, recover_after: 2, slow_after: 5 };
-      const r = parse(MINIMAL[kind], null, defaults);
-      expect(r.ok && r.config.interval_s).toBe(expected);
-    });
+    ])(
+      'gives a %s monitor the default interval %i s as %i s (a heartbeat checks every 30 s at most)',
+      (kind, setting, expected) => {
+        const defaults = {
+          interval_s: setting,
+          timeout_ms: 5000,
+          confirm_after: 3,
+          retry_interval_s: 5,
+          recover_after: 2,
+          slow_after: 5,
+        };
+        const r = parse(MINIMAL[kind], null, defaults);
+        expect(r.ok && r.config.interval_s).toBe(expected);
+      },
+    );
 
     it.each<[string, unknown]>([
       ['interval_s', 60],
@@ -249,10 +273,26 @@ describe('parseMonitorBody', () => {
     it.each<[string, Plain, string[]]>([
       ['a name sent as null and a bad URL', makeBody({ name: null, 'http.url': 'not a url' }), ['name', 'http.url']],
       ['a blank name and a bad URL', makeBody({ name: '  ', 'http.url': 'nope' }), ['name', 'http.url']],
-      ['a missing name and a bad tcp host', { kind: 'tcp', tcp: { host: 'bad host!', port: 22 } }, ['name', 'tcp.host']],
-      ['a bad interval type and a bad header name', makeBody({ timeout_ms: 'x', 'http.headers': [{ name: 'a b', value: 'v' }] }), ['timeout_ms', 'http.headers[0].name']],
-      ['a URL of the wrong type (one error for it, not two)', makeBody({ name: null, 'http.url': 5 }), ['name', 'http.url']],
-      ['headers that are not a list (the rules say nothing more)', makeBody({ name: null, 'http.headers': 'x' }), ['name', 'http.headers']],
+      [
+        'a missing name and a bad tcp host',
+        { kind: 'tcp', tcp: { host: 'bad host!', port: 22 } },
+        ['name', 'tcp.host'],
+      ],
+      [
+        'a bad interval type and a bad header name',
+        makeBody({ timeout_ms: 'x', 'http.headers': [{ name: 'a b', value: 'v' }] }),
+        ['timeout_ms', 'http.headers[0].name'],
+      ],
+      [
+        'a URL of the wrong type (one error for it, not two)',
+        makeBody({ name: null, 'http.url': 5 }),
+        ['name', 'http.url'],
+      ],
+      [
+        'headers that are not a list (the rules say nothing more)',
+        makeBody({ name: null, 'http.headers': 'x' }),
+        ['name', 'http.headers'],
+      ],
     ])('names %s together', (_what, body, fields) => {
       expect(fieldsOf(body)).toEqual(fields);
     });
@@ -279,9 +319,21 @@ describe('parseMonitorBody', () => {
 
   describe('kind and kind settings', () => {
     it.each<[string, Plain, FieldError]>([
-      ['http settings on a tcp monitor', makeBody({ http: { url: 'https://x.example/' } }, 'tcp'), { field: 'http', message: 'settings for kind http do not belong to a tcp monitor' }],
-      ['tcp settings on an http monitor', makeBody({ tcp: { host: 'db.lan', port: 1 } }), { field: 'tcp', message: 'settings for kind tcp do not belong to a http monitor' }],
-      ['empty dns settings on a heartbeat monitor', makeBody({ dns: {} }, 'heartbeat'), { field: 'dns', message: 'settings for kind dns do not belong to a heartbeat monitor' }],
+      [
+        'http settings on a tcp monitor',
+        makeBody({ http: { url: 'https://x.example/' } }, 'tcp'),
+        { field: 'http', message: 'settings for kind http do not belong to a tcp monitor' },
+      ],
+      [
+        'tcp settings on an http monitor',
+        makeBody({ tcp: { host: 'db.lan', port: 1 } }),
+        { field: 'tcp', message: 'settings for kind tcp do not belong to a http monitor' },
+      ],
+      [
+        'empty dns settings on a heartbeat monitor',
+        makeBody({ dns: {} }, 'heartbeat'),
+        { field: 'dns', message: 'settings for kind dns do not belong to a heartbeat monitor' },
+      ],
     ])('refuses %s at that key', (_what, body, error) => {
       expect(errorsOf(body)).toEqual([error]);
     });
@@ -311,11 +363,16 @@ describe('parseMonitorBody', () => {
       expect(fieldsOf(makeBody({ http: settings }))).toEqual(['http']);
     });
 
-    it.each((['tcp', 'ping', 'tls', 'heartbeat'] as const).map((k) => [k] as const))('refuses %s settings that are an array', (kind) => {
-      expect(fieldsOf(makeBody({ [kind]: [] }, kind))).toEqual([kind]);
-    });
+    it.each((['tcp', 'ping', 'tls', 'heartbeat'] as const).map((k) => [k] as const))(
+      'refuses %s settings that are an array',
+      (kind) => {
+        expect(fieldsOf(makeBody({ [kind]: [] }, kind))).toEqual([kind]);
+      },
+    );
     it('refuses http settings that are an array with a field error instead of throwing', () => {
-      expect(errorsOf(makeBody({ http: [] }))).toEqual([{ field: 'http', message: 'must be an object with the http settings' }]);
+      expect(errorsOf(makeBody({ http: [] }))).toEqual([
+        { field: 'http', message: 'must be an object with the http settings' },
+      ]);
     });
     it('refuses an expect_header that is an array', () => {
       expect(fieldsOf(makeBody({ 'http.expect_header': [] }))).toEqual(['http.expect_header']);
@@ -444,13 +501,26 @@ describe('parseMonitorBody', () => {
       expect(configOf(makeBody({ muted_until })).muted_until).toBe(ms);
     });
 
-    it.each<[string]>([['tomorrow'], ['2026-12-01'], ['2026-02-30T00:00:00Z']])('refuses muted_until %j', (muted_until) => {
-      expect(fieldsOf(makeBody({ muted_until }))).toEqual(['muted_until']);
-    });
+    it.each<[string]>([['tomorrow'], ['2026-12-01'], ['2026-02-30T00:00:00Z']])(
+      'refuses muted_until %j',
+      (muted_until) => {
+        expect(fieldsOf(makeBody({ muted_until }))).toEqual(['muted_until']);
+      },
+    );
 
     it.each<[string, string, string, { username: string; password: string }]>([
-      ['user and password', 'https://ops:s3cret@nas.local/health', 'https://nas.local/health', { username: 'ops', password: 's3cret' }],
-      ['percent-encoded credentials', 'https://ops%40lab:p%2Fw@nas.local:8443/x?y=1', 'https://nas.local:8443/x?y=1', { username: 'ops@lab', password: 'p/w' }],
+      [
+        'user and password',
+        'https://ops:s3cret@nas.local/health',
+        'https://nas.local/health',
+        { username: 'ops', password: 's3cret' },
+      ],
+      [
+        'percent-encoded credentials',
+        'https://ops%40lab:p%2Fw@nas.local:8443/x?y=1',
+        'https://nas.local:8443/x?y=1',
+        { username: 'ops@lab', password: 'p/w' },
+      ],
       ['a user only', 'https://ops@nas.local/', 'https://nas.local/', { username: 'ops', password: '' }],
     ])('moves %s from the URL into basic auth', (_what, url, cleanUrl, creds) => {
       const s = http(configOf(makeBody({ 'http.url': url })));
@@ -486,7 +556,11 @@ describe('parseMonitorBody', () => {
     });
 
     it('keeps a json rule value only where one was given', () => {
-      const json = [{ path: '$.ok', op: 'exists' }, { path: '$.status', op: '==', value: 'ok' }, { path: '$.err', op: '==', value: null }];
+      const json = [
+        { path: '$.ok', op: 'exists' },
+        { path: '$.status', op: '==', value: 'ok' },
+        { path: '$.err', op: '==', value: null },
+      ];
       const stored = http(configOf(makeBody({ 'http.json': json }))).json;
       expect(stored).toEqual(json);
       expect(stored[0]).not.toHaveProperty('value');
@@ -505,10 +579,17 @@ describe('parseMonitorBody', () => {
     });
 
     it('uses a given slug and says so', () => {
-      expect(parse(makeBody({ slug: 'web-1' }))).toMatchObject({ ok: true, slugGiven: true, config: { slug: 'web-1' } });
+      expect(parse(makeBody({ slug: 'web-1' }))).toMatchObject({
+        ok: true,
+        slugGiven: true,
+        config: { slug: 'web-1' },
+      });
     });
 
-    it.each([['left out', undefined], ['null', null]])('leaves the slug to be derived when it is %s', (_what, slug) => {
+    it.each([
+      ['left out', undefined],
+      ['null', null],
+    ])('leaves the slug to be derived when it is %s', (_what, slug) => {
       expect(parse(makeBody({ slug }))).toMatchObject({ ok: true, slugGiven: false, config: { slug: '' } });
     });
 
@@ -529,14 +610,20 @@ describe('parseMonitorBody', () => {
     const storedBody = makeBody({
       'http.url': 'https://nas.local/health',
       'http.auth': { type: 'basic', username: 'ops', password: 's3cret' },
-      'http.headers': [{ name: 'Accept', value: '*/*' }, { name: 'X-Api-Key', value: 'k-123' }],
+      'http.headers': [
+        { name: 'Accept', value: '*/*' },
+        { name: 'X-Api-Key', value: 'k-123' },
+      ],
     });
     const previous = configOf(storedBody);
     const sentBack = (set: Plain = {}) =>
       makeBody({
         'http.url': 'https://nas.local/health',
         'http.auth': { type: 'basic', username: 'ops', password: MASK },
-        'http.headers': [{ name: 'Accept', value: '*/*' }, { name: 'X-Api-Key', value: MASK, secret: true }],
+        'http.headers': [
+          { name: 'Accept', value: '*/*' },
+          { name: 'X-Api-Key', value: MASK, secret: true },
+        ],
         ...set,
       });
 
@@ -578,7 +665,11 @@ describe('parseMonitorBody', () => {
     });
 
     it('takes a new real password at a new host', () => {
-      const body = sentBack({ 'http.url': 'https://new.example/', 'http.auth': { type: 'basic', username: 'ops', password: 'new' }, 'http.headers': [] });
+      const body = sentBack({
+        'http.url': 'https://new.example/',
+        'http.auth': { type: 'basic', username: 'ops', password: 'new' },
+        'http.headers': [],
+      });
       expect(http(configOf(body, previous)).auth).toEqual({ type: 'basic', username: 'ops', password: 'new' });
     });
 
@@ -610,14 +701,38 @@ describe('mergePatch', () => {
     ['replaces a common field', { name: 'Web 2' }, { ...masked, name: 'Web 2' }],
     ['replaces an array field as a whole', { tags: ['nas'] }, { ...masked, tags: ['nas'] }],
     ['sets a common field to null', { tags: null }, { ...masked, tags: null }],
-    ['merges kind settings field by field', { http: { method: 'HEAD' } }, { ...masked, http: { ...(masked.http as Plain), method: 'HEAD' } }],
-    ['replaces a nested kind setting as a whole', { http: { auth: null } }, { ...masked, http: { ...(masked.http as Plain), auth: null } }],
+    [
+      'merges kind settings field by field',
+      { http: { method: 'HEAD' } },
+      { ...masked, http: { ...(masked.http as Plain), method: 'HEAD' } },
+    ],
+    [
+      'replaces a nested kind setting as a whole',
+      { http: { auth: null } },
+      { ...masked, http: { ...(masked.http as Plain), auth: null } },
+    ],
     ['clears kind settings sent as null to {}', { http: null }, { ...masked, http: {} }],
     ['keeps the settings when the same kind is named', { kind: 'http' }, masked],
-    ['drops the old kind settings when the kind changes', { kind: 'tcp', tcp: { host: 'db.lan', port: 22 } }, { name: 'Web', kind: 'tcp', interval_s: 60, tags: ['lab'], tcp: { host: 'db.lan', port: 22 } }],
-    ['drops the old kind settings when only the kind is sent', { kind: 'heartbeat' }, { name: 'Web', kind: 'heartbeat', interval_s: 60, tags: ['lab'] }],
-    ['clears the new kind settings sent as null to {}', { kind: 'tcp', tcp: null }, { name: 'Web', kind: 'tcp', interval_s: 60, tags: ['lab'], tcp: {} }],
-    ['passes another kind\'s settings on for validation to refuse', { tcp: { host: 'x' } }, { ...masked, tcp: { host: 'x' } }],
+    [
+      'drops the old kind settings when the kind changes',
+      { kind: 'tcp', tcp: { host: 'db.lan', port: 22 } },
+      { name: 'Web', kind: 'tcp', interval_s: 60, tags: ['lab'], tcp: { host: 'db.lan', port: 22 } },
+    ],
+    [
+      'drops the old kind settings when only the kind is sent',
+      { kind: 'heartbeat' },
+      { name: 'Web', kind: 'heartbeat', interval_s: 60, tags: ['lab'] },
+    ],
+    [
+      'clears the new kind settings sent as null to {}',
+      { kind: 'tcp', tcp: null },
+      { name: 'Web', kind: 'tcp', interval_s: 60, tags: ['lab'], tcp: {} },
+    ],
+    [
+      "passes another kind's settings on for validation to refuse",
+      { tcp: { host: 'x' } },
+      { ...masked, tcp: { host: 'x' } },
+    ],
     ['passes unknown fields on for validation to refuse', { nope: 1 }, { ...masked, nope: 1 }],
   ])('%s', (_what, patch, merged) => {
     expect(mergePatch(stored, patch)).toEqual(merged);
@@ -644,7 +759,12 @@ describe('mergePatch', () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ApiError);
-    expect(thrown).toMatchObject({ code: 'invalid', status: 422, field: 'body', fields: [{ field: 'body', message: 'must be a JSON object' }] });
+    expect(thrown).toMatchObject({
+      code: 'invalid',
+      status: 422,
+      field: 'body',
+      fields: [{ field: 'body', message: 'must be a JSON object' }],
+    });
   });
 
   describe('followed by parseMonitorBody, as PATCH does', () => {
@@ -657,11 +777,16 @@ describe('mergePatch', () => {
 
     it('keeps the stored password when the patch leaves the target alone', () => {
       const r = patched({ http: { method: 'HEAD' } });
-      expect(r.ok && http(r.config)).toMatchObject({ method: 'HEAD', auth: { type: 'basic', username: 'ops', password: 's3cret' } });
+      expect(r.ok && http(r.config)).toMatchObject({
+        method: 'HEAD',
+        auth: { type: 'basic', username: 'ops', password: 's3cret' },
+      });
     });
 
     it('refuses a ******** password sent with a new host', () => {
-      const r = patched({ http: { url: 'https://evil.example/', auth: { type: 'basic', username: 'ops', password: MASK } } });
+      const r = patched({
+        http: { url: 'https://evil.example/', auth: { type: 'basic', username: 'ops', password: MASK } },
+      });
       expect(r.ok ? [] : r.errors.map((e) => e.field)).toEqual(['http.auth.password']);
     });
     it('refuses a patch that moves the URL to another host without sending the secret again', () => {

@@ -33,7 +33,11 @@ export function isPlainObject(v: unknown): v is Plain {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaults>, previous: MonitorConfig | null): ParseResult {
+export function parseMonitorBody(
+  body: unknown,
+  defaults: Readonly<MonitorDefaults>,
+  previous: MonitorConfig | null,
+): ParseResult {
   if (!isPlainObject(body)) return { ok: false, errors: [{ field: '', message: 'a monitor must be a JSON object' }] };
   const raw: Plain = { ...body };
   for (const f of READ_ONLY_FIELDS) delete raw[f];
@@ -49,7 +53,10 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
   for (const other of MONITOR_KINDS) {
     if (other === kind || raw[other] === undefined) continue;
     delete filled[other];
-    missing.push({ field: other, message: kindKnown ? `settings for kind ${other} do not belong to a ${kind} monitor` : 'unknown field' });
+    missing.push({
+      field: other,
+      message: kindKnown ? `settings for kind ${other} do not belong to a ${kind} monitor` : 'unknown field',
+    });
   }
   if (kindKnown && raw[kind] !== undefined && !isPlainObject(raw[kind])) {
     delete filled[kind];
@@ -66,7 +73,9 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
   // 2. Types and bounds; a field already reported missing is not reported twice.
   const { instance, errors } = checkDto(MonitorDto, filled);
   const missingFields = new Set(missing.map((e) => e.field));
-  const typeErrors = errors.filter((e) => !missingFields.has(e.field) && !(e.field === kind && raw[kind] === undefined));
+  const typeErrors = errors.filter(
+    (e) => !missingFields.has(e.field) && !(e.field === kind && raw[kind] === undefined),
+  );
   if (missing.length || typeErrors.length) {
     // 3 as well: a form shows every problem at once (an empty name and a bad URL together, issue 33).
     const known = [...missing, ...typeErrors];
@@ -81,7 +90,8 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
   // 4. Normalise.
   const probe = kindConfig(kind, orderedSettings(kind, filled[kind] as Plain));
   // One stored form of a pinned fingerprint, however it was pasted (the rule above accepted it).
-  if ((probe.kind === 'http' || probe.kind === 'tls') && probe.settings.cert_sha256 !== null) probe.settings.cert_sha256 = normalizeCertSha256(probe.settings.cert_sha256);
+  if ((probe.kind === 'http' || probe.kind === 'tls') && probe.settings.cert_sha256 !== null)
+    probe.settings.cert_sha256 = normalizeCertSha256(probe.settings.cert_sha256);
   if (probe.kind === 'http') {
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
@@ -100,7 +110,11 @@ export function parseMonitorBody(body: unknown, defaults: Readonly<MonitorDefaul
 }
 
 /** Fields a rule compares with another: its verdict means nothing while that one is wrong. */
-const RULE_INPUTS: Record<string, string[]> = { timeout_ms: ['interval_s'], retry_interval_s: ['interval_s'], interval_s: ['kind'] };
+const RULE_INPUTS: Record<string, string[]> = {
+  timeout_ms: ['interval_s'],
+  retry_interval_s: ['interval_s'],
+  interval_s: ['kind'],
+};
 
 /** `a.b[2].c` and `a.b.2.c` name the same field. */
 const dotted = (field: string) => field.replace(/\[(\d+)\]/g, '.$1');
@@ -114,7 +128,8 @@ const dotted = (field: string) => field.replace(/\[(\d+)\]/g, '.$1');
 function rulesBeside(instance: MonitorDto, raw: Plain, known: FieldError[]): FieldError[] {
   const named = known.map((e) => dotted(e.field));
   const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
-  const covered = (field: string) => [field, ...(RULE_INPUTS[field] ?? [])].some((f) => named.some((n) => related(f, n)));
+  const covered = (field: string) =>
+    [field, ...(RULE_INPUTS[field] ?? [])].some((f) => named.some((n) => related(f, n)));
   try {
     return monitorRuleErrors(instance, raw).filter((e) => !covered(dotted(e.field)));
   } catch {
@@ -131,15 +146,19 @@ function orderedSettings(kind: MonitorKind, given: Plain): KindSettings[MonitorK
 function normaliseHttp(s: HttpSettings, previous: HttpSettings | null): FieldError[] {
   const creds = extractUrlCredentials(s.url);
   if (creds) {
-    if (s.auth !== null) return [{ field: 'http.url', message: 'credentials are given both in the URL and in auth; keep one' }];
-    if (creds.username.includes(':')) return [{ field: 'http.url', message: 'the user name in the URL must not contain ":"' }];
+    if (s.auth !== null)
+      return [{ field: 'http.url', message: 'credentials are given both in the URL and in auth; keep one' }];
+    if (creds.username.includes(':'))
+      return [{ field: 'http.url', message: 'the user name in the URL must not contain ":"' }];
     s.url = creds.url;
     s.auth = { type: 'basic', username: creds.username, password: creds.password };
   }
   s.headers = forceSecretHeaders(s.headers.map((h) => ({ name: h.name, value: h.value, secret: h.secret ?? false })));
   if (s.auth?.type === 'basic') s.auth = { type: 'basic', username: s.auth.username, password: s.auth.password };
   if (s.auth?.type === 'bearer') s.auth = { type: 'bearer', token: s.auth.token };
-  s.json = s.json.map((r) => (r.value === undefined ? { path: r.path, op: r.op } : { path: r.path, op: r.op, value: r.value }));
+  s.json = s.json.map((r) =>
+    r.value === undefined ? { path: r.path, op: r.op } : { path: r.path, op: r.op, value: r.value },
+  );
   return keepMaskedSecrets(s, previous);
 }
 
@@ -157,7 +176,12 @@ export function mergePatch(stored: Plain, patch: unknown): Plain {
   const newKind = (patch.kind ?? oldKind) as string;
   if (newKind !== oldKind) delete out[oldKind];
   for (const [k, v] of Object.entries(patch)) {
-    if ((MONITOR_KINDS as readonly string[]).includes(k) && isPlainObject(v) && isPlainObject(out[k]) && k === newKind) {
+    if (
+      (MONITOR_KINDS as readonly string[]).includes(k) &&
+      isPlainObject(v) &&
+      isPlainObject(out[k]) &&
+      k === newKind
+    ) {
       out[k] = { ...(out[k] as Plain), ...v };
     } else if ((MONITOR_KINDS as readonly string[]).includes(k) && v === null && k === newKind) {
       out[k] = {};

@@ -67,7 +67,14 @@ describe('monitorRuleErrors', () => {
 
     it.each(
       CHECK_KINDS.flatMap((kind) =>
-        ([[9, false], [10, true], [86_400, true], [86_401, false]] as const).map(([s, ok]) => [kind, s, ok] as const),
+        (
+          [
+            [9, false],
+            [10, true],
+            [86_400, true],
+            [86_401, false],
+          ] as const
+        ).map(([s, ok]) => [kind, s, ok] as const),
       ),
     )('%s monitor: interval %i accepted: %s', (kind, interval_s, ok) => {
       expect(fieldsOf(makeMonitor({ kind, interval_s, ...quiet }))).toEqual(ok ? [] : ['interval_s']);
@@ -96,11 +103,23 @@ describe('monitorRuleErrors', () => {
     ['timeout equal to the interval', [], { interval_s: 10, timeout_ms: 10_000, retry_interval_s: 5 }],
     ['timeout 1 ms above the interval', ['timeout_ms'], { interval_s: 10, timeout_ms: 10_001, retry_interval_s: 5 }],
     ['timeout far above the interval', ['timeout_ms'], { interval_s: 30, timeout_ms: 60_000 }],
-    ['heartbeat timeout above the interval (no checks run)', [], { kind: 'heartbeat', interval_s: 30, timeout_ms: 60_000 }],
+    [
+      'heartbeat timeout above the interval (no checks run)',
+      [],
+      { kind: 'heartbeat', interval_s: 30, timeout_ms: 60_000 },
+    ],
     ['retry equal to the interval', [], { interval_s: 60, retry_interval_s: 60 }],
     ['retry above the interval', ['retry_interval_s'], { interval_s: 60, retry_interval_s: 61 }],
-    ['heartbeat retry above the interval', ['retry_interval_s'], { kind: 'heartbeat', interval_s: 30, retry_interval_s: 31 }],
-    ['timeout and retry both above the interval', ['timeout_ms', 'retry_interval_s'], { interval_s: 10, timeout_ms: 20_000, retry_interval_s: 11 }],
+    [
+      'heartbeat retry above the interval',
+      ['retry_interval_s'],
+      { kind: 'heartbeat', interval_s: 30, retry_interval_s: 31 },
+    ],
+    [
+      'timeout and retry both above the interval',
+      ['timeout_ms', 'retry_interval_s'],
+      { interval_s: 10, timeout_ms: 20_000, retry_interval_s: 11 },
+    ],
   ])('%s → errors at %j', (_what, fields, overrides) => {
     expect(fieldsOf(makeMonitor(overrides))).toEqual(fields);
   });
@@ -198,7 +217,9 @@ describe('monitorRuleErrors', () => {
       ['', 'expected status is empty; use codes and ranges like 200-299,401'],
       ['299-200', 'range 299-200 runs backwards; write 200-299'],
     ])('expect_status %j → %j', (expect_status, message) => {
-      expect(errorsOf(http({ expect_status }))).toEqual(message === null ? [] : [{ field: 'http.expect_status', message }]);
+      expect(errorsOf(http({ expect_status }))).toEqual(
+        message === null ? [] : [{ field: 'http.expect_status', message }],
+      );
     });
 
     it.each<[string, boolean, string | null]>([
@@ -221,7 +242,11 @@ describe('monitorRuleErrors', () => {
       ['basic auth without a password', ['http.auth.password'], { type: 'basic', username: 'ops' }],
       ['basic auth without anything', ['http.auth.username', 'http.auth.password'], { type: 'basic' }],
       ['basic auth with a token', ['http.auth.token'], { type: 'basic', username: 'ops', password: 'pw', token: 't' }],
-      ['basic auth with ":" in the username', ['http.auth.username'], { type: 'basic', username: 'ops:x', password: 'pw' }],
+      [
+        'basic auth with ":" in the username',
+        ['http.auth.username'],
+        { type: 'basic', username: 'ops:x', password: 'pw' },
+      ],
       ['complete bearer auth', [], { type: 'bearer', token: 'tok' }],
       ['bearer auth without a token', ['http.auth.token'], { type: 'bearer' }],
       ['bearer auth with an empty token', ['http.auth.token'], { type: 'bearer', token: '' }],
@@ -231,13 +256,24 @@ describe('monitorRuleErrors', () => {
       ['a bearer token with CR LF inside', ['http.auth.token'], { type: 'bearer', token: 'tok\r\nX-Evil: 1' }],
       ['a bearer token with a right-to-left override', ['http.auth.token'], { type: 'bearer', token: 'tok\u202e' }],
       ['a bearer token with a character beyond Latin-1', ['http.auth.token'], { type: 'bearer', token: 'tok\u2603' }],
-      ['basic auth with a line feed in the password (sent base64-encoded)', [], { type: 'basic', username: 'ops', password: 'p\nw' }],
+      [
+        'basic auth with a line feed in the password (sent base64-encoded)',
+        [],
+        { type: 'basic', username: 'ops', password: 'p\nw' },
+      ],
     ])('%s → errors at %j', (_what, fields, auth) => {
       expect(fieldsOf(http({ auth }))).toEqual(fields);
     });
 
     it.each<[string, string[], Plain[]]>([
-      ['ordinary headers', [], [{ name: 'Accept', value: 'application/json' }, { name: 'X-Trace_1', value: 'a b; c=d' }]],
+      [
+        'ordinary headers',
+        [],
+        [
+          { name: 'Accept', value: 'application/json' },
+          { name: 'X-Trace_1', value: 'a b; c=d' },
+        ],
+      ],
       ['a name with a space', ['http.headers[0].name'], [{ name: 'X Custom', value: 'v' }]],
       ['a name with a colon', ['http.headers[0].name'], [{ name: 'X-Bad:', value: 'v' }]],
       ['a value with CRLF', ['http.headers[0].value'], [{ name: 'X-A', value: 'v\r\nInjected: 1' }]],
@@ -249,20 +285,39 @@ describe('monitorRuleErrors', () => {
       ['a value with a character beyond Latin-1', ['http.headers[0].value'], [{ name: 'X-A', value: '\u2603' }]],
       ['a value with a tab and Latin-1 letters', [], [{ name: 'X-A', value: 'caf\u00e9\tb' }]],
       ['a name with a right-to-left override', ['http.headers[0].name'], [{ name: 'X-A\u202e', value: 'v' }]],
-      ['a bad second header', ['http.headers[1].name', 'http.headers[1].value'], [{ name: 'Accept', value: '*/*' }, { name: 'Bad Name', value: 'a\r\n' }]],
+      [
+        'a bad second header',
+        ['http.headers[1].name', 'http.headers[1].value'],
+        [
+          { name: 'Accept', value: '*/*' },
+          { name: 'Bad Name', value: 'a\r\n' },
+        ],
+      ],
     ])('headers with %s → errors at %j', (_what, fields, headers) => {
       expect(fieldsOf(http({ headers }))).toEqual(fields);
     });
 
     it.each<[string, string[], Plain]>([
       ['a valid expect_header', [], { expect_header: { name: 'X-Version', contains: '2' } }],
-      ['an expect_header name with a space', ['http.expect_header.name'], { expect_header: { name: 'X Version', contains: '2' } }],
+      [
+        'an expect_header name with a space',
+        ['http.expect_header.name'],
+        { expect_header: { name: 'X Version', contains: '2' } },
+      ],
       ['a content_type', [], { content_type: 'application/json; charset=utf-8' }],
       ['a content_type with CRLF', ['http.content_type'], { content_type: 'text/plain\r\nX-Evil: 1' }],
       ['a content_type with DEL', ['http.content_type'], { content_type: 'text/plain\u007f' }],
       ['a content_type with a right-to-left override', ['http.content_type'], { content_type: 'text/\u202eplain' }],
-      ['an expect_header name with a line feed', ['http.expect_header.name'], { expect_header: { name: 'X-Version\n', contains: '2' } }],
-      ['an expect_header text with a line feed', ['http.expect_header.contains'], { expect_header: { name: 'X-Version', contains: '2\n' } }],
+      [
+        'an expect_header name with a line feed',
+        ['http.expect_header.name'],
+        { expect_header: { name: 'X-Version\n', contains: '2' } },
+      ],
+      [
+        'an expect_header text with a line feed',
+        ['http.expect_header.contains'],
+        { expect_header: { name: 'X-Version', contains: '2\n' } },
+      ],
     ])('%s → errors at %j', (_what, fields, settings) => {
       expect(fieldsOf(http(settings))).toEqual(fields);
     });
@@ -276,21 +331,70 @@ describe('monitorRuleErrors', () => {
       ['not_exists without a value', [], { path: '$.error', op: 'not_exists' }],
       ['> with a number', [], { path: '$.uptime', op: '>', value: 5 }],
       ['>= with a numeric string', [], { path: '$.uptime', op: '>=', value: '-1.5e3' }],
-      ['a path without $', [{ field: 'http.json[0].path', message: 'json path must start with $; write it like $.a.b[0] or $["key with space"]' }], { path: 'status', op: '==', value: 'ok' }],
-      ['a path the parser does not understand', [{ field: 'http.json[0].path', message: 'json path "$..a" is not understood at position 1; write it like $.a.b[0] or $["key with space"]' }], { path: '$..a', op: 'exists' }],
-      ['== without a value', [{ field: 'http.json[0].value', message: 'required for op ==' }], { path: '$.status', op: '==' }],
-      ['exists with a value', [{ field: 'http.json[0].value', message: 'op exists takes no value' }], { path: '$.ok', op: 'exists', value: true }],
-      ['not_exists with a value', [{ field: 'http.json[0].value', message: 'op not_exists takes no value' }], { path: '$.ok', op: 'not_exists', value: 'x' }],
-      ['> with a non-numeric string', [{ field: 'http.json[0].value', message: 'op > compares numbers: give a number' }], { path: '$.uptime', op: '>', value: 'abc' }],
-      ['< with a boolean', [{ field: 'http.json[0].value', message: 'op < compares numbers: give a number' }], { path: '$.uptime', op: '<', value: true }],
-      ['<= with null', [{ field: 'http.json[0].value', message: 'op <= compares numbers: give a number' }], { path: '$.uptime', op: '<=', value: null }],
-      ['> without a value, reported once', [{ field: 'http.json[0].value', message: 'required for op >' }], { path: '$.uptime', op: '>' }],
+      [
+        'a path without $',
+        [
+          {
+            field: 'http.json[0].path',
+            message: 'json path must start with $; write it like $.a.b[0] or $["key with space"]',
+          },
+        ],
+        { path: 'status', op: '==', value: 'ok' },
+      ],
+      [
+        'a path the parser does not understand',
+        [
+          {
+            field: 'http.json[0].path',
+            message: 'json path "$..a" is not understood at position 1; write it like $.a.b[0] or $["key with space"]',
+          },
+        ],
+        { path: '$..a', op: 'exists' },
+      ],
+      [
+        '== without a value',
+        [{ field: 'http.json[0].value', message: 'required for op ==' }],
+        { path: '$.status', op: '==' },
+      ],
+      [
+        'exists with a value',
+        [{ field: 'http.json[0].value', message: 'op exists takes no value' }],
+        { path: '$.ok', op: 'exists', value: true },
+      ],
+      [
+        'not_exists with a value',
+        [{ field: 'http.json[0].value', message: 'op not_exists takes no value' }],
+        { path: '$.ok', op: 'not_exists', value: 'x' },
+      ],
+      [
+        '> with a non-numeric string',
+        [{ field: 'http.json[0].value', message: 'op > compares numbers: give a number' }],
+        { path: '$.uptime', op: '>', value: 'abc' },
+      ],
+      [
+        '< with a boolean',
+        [{ field: 'http.json[0].value', message: 'op < compares numbers: give a number' }],
+        { path: '$.uptime', op: '<', value: true },
+      ],
+      [
+        '<= with null',
+        [{ field: 'http.json[0].value', message: 'op <= compares numbers: give a number' }],
+        { path: '$.uptime', op: '<=', value: null },
+      ],
+      [
+        '> without a value, reported once',
+        [{ field: 'http.json[0].value', message: 'required for op >' }],
+        { path: '$.uptime', op: '>' },
+      ],
     ])('json rule with %s → %j', (_what, errors, rule) => {
       expect(errorsOf(http({ json: [rule] }))).toEqual(errors);
     });
 
     it('reports a json rule at its own index', () => {
-      const json = [{ path: '$.ok', op: 'exists' }, { path: '$.n', op: '>', value: 'many' }];
+      const json = [
+        { path: '$.ok', op: 'exists' },
+        { path: '$.n', op: '>', value: 'many' },
+      ];
       expect(fieldsOf(http({ json }))).toEqual(['http.json[1].value']);
     });
   });
@@ -330,13 +434,19 @@ describe('monitorRuleErrors', () => {
 
   describe('cert_sha256 (a pinned certificate)', () => {
     const HEX = 'ab'.repeat(32);
-    it.each((['http', 'tls'] as const).flatMap((kind) => ([
-      [null, true],
-      [HEX, true],
-      [`SHA256 Fingerprint=${HEX.toUpperCase().match(/../g)!.join(':')}`, true],
-      ['ab'.repeat(20), false],
-      ['not a fingerprint', false],
-    ] as const).map(([pin, ok]) => [kind, pin, ok] as const)))('%s cert_sha256 %j accepted: %s', (kind, cert_sha256, ok) => {
+    it.each(
+      (['http', 'tls'] as const).flatMap((kind) =>
+        (
+          [
+            [null, true],
+            [HEX, true],
+            [`SHA256 Fingerprint=${HEX.toUpperCase().match(/../g)!.join(':')}`, true],
+            ['ab'.repeat(20), false],
+            ['not a fingerprint', false],
+          ] as const
+        ).map(([pin, ok]) => [kind, pin, ok] as const),
+      ),
+    )('%s cert_sha256 %j accepted: %s', (kind, cert_sha256, ok) => {
       const errors = errorsOf(makeMonitor({ kind }, { cert_sha256 }));
       expect(errors.map((e) => e.field)).toEqual(ok ? [] : [`${kind}.cert_sha256`]);
       if (!ok) expect(errors[0].message).toMatch(/^must be the SHA-256 fingerprint of the certificate: 64 hex digits/);

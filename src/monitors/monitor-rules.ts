@@ -15,7 +15,8 @@ import type { MonitorDto } from './dto/monitor.dto';
 import { CHECK_INTERVAL, HEARTBEAT_INTERVAL } from './monitor-defaults';
 import type { MonitorKind } from '../probes/kinds';
 
-const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOSTNAME =
+  /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
 
 const CERT_SHA256_MESSAGE =
   'must be the SHA-256 fingerprint of the certificate: 64 hex digits, with or without colons (openssl x509 -noout -fingerprint -sha256 prints it), or null';
@@ -57,9 +58,11 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
   if (m.interval_s < range.min || m.interval_s > range.max) {
     add('interval_s', `must be from ${range.min} to ${range.max} for a ${kind} monitor`);
   }
-  if (kind !== 'heartbeat' && m.timeout_ms > m.interval_s * 1000) add('timeout_ms', 'must not be longer than the interval');
+  if (kind !== 'heartbeat' && m.timeout_ms > m.interval_s * 1000)
+    add('timeout_ms', 'must not be longer than the interval');
   if (m.retry_interval_s > m.interval_s) add('retry_interval_s', 'must not be longer than the interval');
-  if (m.remind_every_min !== 0 && m.remind_every_min < 5) add('remind_every_min', 'must be 0 (never) or from 5 to 10080');
+  if (m.remind_every_min !== 0 && m.remind_every_min < 5)
+    add('remind_every_min', 'must be 0 (never) or from 5 to 10080');
   if (m.runbook_url !== null && !isHttpUrl(m.runbook_url)) add('runbook_url', 'must be an http or https URL');
   if (m.muted_until !== null && parseIso(m.muted_until) === null) {
     add('muted_until', 'must be an RFC 3339 time such as 2026-12-01T08:00:00.000Z, or null');
@@ -71,11 +74,13 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
   if (kind === 'tls' && m.tls) {
     if (!isHostOrIp(m.tls.host)) add('tls.host', 'must be a host name or an IP address');
     if (m.tls.sni !== null && !HOSTNAME.test(m.tls.sni)) add('tls.sni', 'must be a host name');
-    if (m.tls.cert_sha256 !== null && !normalizeCertSha256(m.tls.cert_sha256)) add('tls.cert_sha256', CERT_SHA256_MESSAGE);
+    if (m.tls.cert_sha256 !== null && !normalizeCertSha256(m.tls.cert_sha256))
+      add('tls.cert_sha256', CERT_SHA256_MESSAGE);
   }
   if (kind === 'dns' && m.dns) {
     if (!HOSTNAME.test(m.dns.name)) add('dns.name', 'must be a domain name');
-    if (!parseResolver(m.dns.resolver)) add('dns.resolver', 'must be an IP address with an optional :port, e.g. 1.1.1.1 or [2606:4700::1111]:53');
+    if (!parseResolver(m.dns.resolver))
+      add('dns.resolver', 'must be an IP address with an optional :port, e.g. 1.1.1.1 or [2606:4700::1111]:53');
   }
   return errors;
 }
@@ -129,10 +134,12 @@ function jsonRuleErrors(rule: JsonRuleDto, path: string, add: (field: string, me
   if (!parsed.ok) add(`${path}.path`, parsed.message);
   const needsValue = rule.op !== 'exists' && rule.op !== 'not_exists';
   if (needsValue && rule.value === undefined) add(`${path}.value`, `required for op ${rule.op}`);
-  if (!needsValue && rule.value !== undefined && rule.value !== null) add(`${path}.value`, `op ${rule.op} takes no value`);
+  if (!needsValue && rule.value !== undefined && rule.value !== null)
+    add(`${path}.value`, `op ${rule.op} takes no value`);
   if (['<', '<=', '>', '>='].includes(rule.op) && rule.value !== undefined) {
     const v = rule.value;
-    const numeric = typeof v === 'number' || (typeof v === 'string' && /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(v));
+    const numeric =
+      typeof v === 'number' || (typeof v === 'string' && /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(v));
     if (!numeric) add(`${path}.value`, `op ${rule.op} compares numbers: give a number`);
   }
 }

@@ -4,7 +4,22 @@
  * the defaults of monitor-defaults.ts; answers follow monitor.mapper.ts. Pure.
  */
 import {
-  bool, described, epochMs, int, JsonSchema, list, nullable, num, obj, oneOfValues, page, pageQuery, QueryParam, ref, SchemaSet, str,
+  bool,
+  described,
+  epochMs,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  page,
+  pageQuery,
+  QueryParam,
+  ref,
+  SchemaSet,
+  str,
   time,
 } from '../common/validation/common.schema';
 import { DEFAULT_LIMIT } from '../common/http/paging';
@@ -17,7 +32,13 @@ import type { BlindDetection } from '../engine/blind-rule';
 import { BULK_MAX_ITEMS } from './bulk.service';
 import { MonitorDto } from './dto/monitor.dto';
 import {
-  DnsSettingsDto, HeartbeatSettingsDto, HttpHeaderDto, HttpSettingsDto, JsonRuleDto, PingSettingsDto, TcpSettingsDto,
+  DnsSettingsDto,
+  HeartbeatSettingsDto,
+  HttpHeaderDto,
+  HttpSettingsDto,
+  JsonRuleDto,
+  PingSettingsDto,
+  TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
 import { MuteDto } from './dto/mute.dto';
@@ -37,70 +58,85 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
 
 const d = (description: string): JsonSchema => ({ description });
 const CERT_SHA256_DOC =
-  'pinned certificate: SHA-256 fingerprint of the leaf certificate (64 hex digits, colons and spaces optional; answered as `AB:CD:…`). '
-  + 'When set, only that certificate passes (chain and name are not verified) and another fails with `cert_pin` (docs/checks.md)';
+  'pinned certificate: SHA-256 fingerprint of the leaf certificate (64 hex digits, colons and spaces optional; answered as `AB:CD:…`). ' +
+  'When set, only that certificate passes (chain and name are not verified) and another fails with `cert_pin` (docs/checks.md)';
 
 /** The spec's words for each field ("Monitor: common settings", "settings per kind"). */
 const DOCS = new Map<Dto, Record<string, JsonSchema>>([
-  [MonitorDto, {
-    name: d('display name'),
-    slug: d('stable handle for agents and imports; derived from the name when absent or null (docs/monitors.md "Slugs")'),
-    kind: d('kind of check; its settings go under the key of the same name'),
-    group: d('groups the dashboard list'),
-    tags: d('free labels'),
-    description: d('shown in alerts'),
-    runbook_url: d('http or https URL, linked in alerts'),
-    interval_s: d('time between checks: 10-86400 s, for heartbeat 30-2592000 s'),
-    timeout_ms: d('whole-check deadline, not above the interval'),
-    confirm_after: d('failed checks in a row before Down'),
-    retry_interval_s: d('re-check delay after a failure, from 5 s up to the interval'),
-    recover_after: d('good checks in a row before Up'),
-    slow_ms: d('a good check slower than this is Slow; 0 or null = off'),
-    slow_after: d('Slow checks in a row before the monitor shows Slow'),
-    alert_on_slow: d('send alerts for Slow'),
-    channels: d('channel ids to alert; null = every enabled channel, [] = nobody'),
-    remind_every_min: d('while Down, remind this often: 0 (never) or 5-10080'),
-    paused: d('no checks, no alerts'),
-    muted_until: d('RFC 3339 time with an offset; checks run, alerts are held back until then'),
-    public: d('shown on the status page'),
-    public_name: d('name on the status page (defaults to name)'),
-    public_group: d('status page section (defaults to group)'),
-    sort: d('order within a group, low first'),
-    http: d('settings of an http monitor'),
-    tcp: d('settings of a tcp monitor'),
-    ping: d('settings of a ping monitor'),
-    dns: d('settings of a dns monitor'),
-    tls: d('settings of a tls monitor'),
-    heartbeat: d('settings of a heartbeat monitor; its ping URL comes from POST /monitors/{id}/heartbeat-token'),
-  }],
-  [HttpSettingsDto, {
-    url: d('http:// or https://; credentials in the URL are moved into `auth`'),
-    headers: d('request headers; values of secret headers (and of headers whose names look like credentials) are masked in answers'),
-    body: d('request body, up to 64 KB'),
-    content_type: d('type of the request body'),
-    auth: d('{type: basic, username, password} or {type: bearer, token}; secrets masked in answers'),
-    follow_redirects: d('up to 5 hops'),
-    resolve_to: d('connect to this IP but keep the URL\'s host'),
-    tls_verify: d('false accepts self-signed or invalid certificates'),
-    tls_warn_days: d('warn at 14, 7, 3 and 1 days before expiry; 0 = off'),
-    expect_status: d('codes and ranges, comma separated, e.g. `200-299,401`'),
-    body_contains: d('text that must appear in the first 1 MB of the body'),
-    body_not_contains: d('text that must not appear in the first 1 MB of the body'),
-    json: d('rules on the JSON body, all must pass'),
-    expect_header: d('a header that must be present and contain this text'),
-    max_ms: d('a check slower than this fails (unlike slow_ms, which only marks Slow)'),
-    cert_sha256: d(CERT_SHA256_DOC),
-  }],
+  [
+    MonitorDto,
+    {
+      name: d('display name'),
+      slug: d(
+        'stable handle for agents and imports; derived from the name when absent or null (docs/monitors.md "Slugs")',
+      ),
+      kind: d('kind of check; its settings go under the key of the same name'),
+      group: d('groups the dashboard list'),
+      tags: d('free labels'),
+      description: d('shown in alerts'),
+      runbook_url: d('http or https URL, linked in alerts'),
+      interval_s: d('time between checks: 10-86400 s, for heartbeat 30-2592000 s'),
+      timeout_ms: d('whole-check deadline, not above the interval'),
+      confirm_after: d('failed checks in a row before Down'),
+      retry_interval_s: d('re-check delay after a failure, from 5 s up to the interval'),
+      recover_after: d('good checks in a row before Up'),
+      slow_ms: d('a good check slower than this is Slow; 0 or null = off'),
+      slow_after: d('Slow checks in a row before the monitor shows Slow'),
+      alert_on_slow: d('send alerts for Slow'),
+      channels: d('channel ids to alert; null = every enabled channel, [] = nobody'),
+      remind_every_min: d('while Down, remind this often: 0 (never) or 5-10080'),
+      paused: d('no checks, no alerts'),
+      muted_until: d('RFC 3339 time with an offset; checks run, alerts are held back until then'),
+      public: d('shown on the status page'),
+      public_name: d('name on the status page (defaults to name)'),
+      public_group: d('status page section (defaults to group)'),
+      sort: d('order within a group, low first'),
+      http: d('settings of an http monitor'),
+      tcp: d('settings of a tcp monitor'),
+      ping: d('settings of a ping monitor'),
+      dns: d('settings of a dns monitor'),
+      tls: d('settings of a tls monitor'),
+      heartbeat: d('settings of a heartbeat monitor; its ping URL comes from POST /monitors/{id}/heartbeat-token'),
+    },
+  ],
+  [
+    HttpSettingsDto,
+    {
+      url: d('http:// or https://; credentials in the URL are moved into `auth`'),
+      headers: d(
+        'request headers; values of secret headers (and of headers whose names look like credentials) are masked in answers',
+      ),
+      body: d('request body, up to 64 KB'),
+      content_type: d('type of the request body'),
+      auth: d('{type: basic, username, password} or {type: bearer, token}; secrets masked in answers'),
+      follow_redirects: d('up to 5 hops'),
+      resolve_to: d("connect to this IP but keep the URL's host"),
+      tls_verify: d('false accepts self-signed or invalid certificates'),
+      tls_warn_days: d('warn at 14, 7, 3 and 1 days before expiry; 0 = off'),
+      expect_status: d('codes and ranges, comma separated, e.g. `200-299,401`'),
+      body_contains: d('text that must appear in the first 1 MB of the body'),
+      body_not_contains: d('text that must not appear in the first 1 MB of the body'),
+      json: d('rules on the JSON body, all must pass'),
+      expect_header: d('a header that must be present and contain this text'),
+      max_ms: d('a check slower than this fails (unlike slow_ms, which only marks Slow)'),
+      cert_sha256: d(CERT_SHA256_DOC),
+    },
+  ],
   [HttpHeaderDto, { secret: d('masked in answers; names that look like credentials are always secret') }],
   [JsonRuleDto, { path: d('shape `$.a.b[0]`'), value: d('compared value; none for exists and not_exists') }],
   [TcpSettingsDto, { send: d('text sent after connecting'), expect_banner: d('the first line must start with this') }],
   [PingSettingsDto, { packets: d('passes if any reply comes back') }],
   [DnsSettingsDto, { resolver: d('an IP with an optional `:port`'), expect: d('some answer must contain this text') }],
-  [TlsSettingsDto, {
-    sni: d('server name sent in the handshake (default: host)'),
-    tls_verify: d('false accepts self-signed, private-CA, expired or misnamed certificates; the certificate is still reported'),
-    cert_sha256: d(CERT_SHA256_DOC),
-  }],
+  [
+    TlsSettingsDto,
+    {
+      sni: d('server name sent in the handshake (default: host)'),
+      tls_verify: d(
+        'false accepts self-signed, private-CA, expired or misnamed certificates; the certificate is still reported',
+      ),
+      cert_sha256: d(CERT_SHA256_DOC),
+    },
+  ],
   [HeartbeatSettingsDto, { grace_s: d('how late a ping may be, on top of interval_s') }],
 ]);
 
@@ -120,10 +156,15 @@ const INPUT: DtoSchemaOptions = {
   required: (cls, byDefault) => REQUIRED.get(cls) ?? byDefault,
   adjust: (cls, property, schema) => {
     const defaults = DEFAULTS.get(cls);
-    if (!defaults || !(property in defaults)) return cls === MonitorDto && property === 'slug' ? withNull(schema) : schema;
+    if (!defaults || !(property in defaults))
+      return cls === MonitorDto && property === 'slug' ? withNull(schema) : schema;
     const value = defaults[property];
-    const timing = cls === MonitorDto && property in DEFAULT_SETTINGS.defaults ? ' (from the settings\' defaults)' : '';
-    return { ...(value === null ? schema : withNull(schema)), default: value, ...(timing ? { description: `${schema.description ?? ''}${timing}` } : {}) };
+    const timing = cls === MonitorDto && property in DEFAULT_SETTINGS.defaults ? " (from the settings' defaults)" : '';
+    return {
+      ...(value === null ? schema : withNull(schema)),
+      default: value,
+      ...(timing ? { description: `${schema.description ?? ''}${timing}` } : {}),
+    };
   },
 };
 /** PATCH: every field optional; kind settings merge field by field; null clears. */
@@ -136,7 +177,9 @@ function withNull(schema: JsonSchema): JsonSchema {
 }
 
 /** The read-only fields of an answer are ignored in a body, so a fetched monitor can be sent back. */
-const IGNORED_IN_BODY = Object.fromEntries(READ_ONLY_FIELDS.map((f) => [f, { readOnly: true, description: 'answer field; ignored in a body' }]));
+const IGNORED_IN_BODY = Object.fromEntries(
+  READ_ONLY_FIELDS.map((f) => [f, { readOnly: true, description: 'answer field; ignored in a body' }]),
+);
 
 function monitorBody(opts: DtoSchemaOptions, description: string): JsonSchema {
   const s = dtoSchema(MonitorDto, opts);
@@ -156,7 +199,10 @@ const STATE = obj(
     error: described(nullable(ref('CheckError')), 'the latest failure'),
     incident_id: described(nullable(int(1)), 'the open incident'),
     cert_expires_at: nullable(time()),
-    note: described(nullable(str()), 'why the latest check was not counted (the service was offline, or a network path problem)'),
+    note: described(
+      nullable(str()),
+      'why the latest check was not counted (the service was offline, or a network path problem)',
+    ),
   },
   { description: 'A monitor\'s live state (spec "Monitor state and stats").' },
 );
@@ -200,7 +246,11 @@ function monitorAnswer(): JsonSchema {
   };
   const required = Object.keys(properties).filter((k) => !(k in kinds) && k !== 'heartbeat_url');
   return {
-    ...obj(properties, { required, description: 'A monitor: its settings (secrets masked as `********`), the settings of its kind under the key of the same name, its state and stats.' }),
+    ...obj(properties, {
+      required,
+      description:
+        'A monitor: its settings (secrets masked as `********`), the settings of its kind under the key of the same name, its state and stats.',
+    }),
     oneOf: MONITOR_KINDS.map((k) => ({ required: [k] })),
   };
 }
@@ -214,8 +264,14 @@ const BULK_ERROR = obj({
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */
 export function monitorSchemas(): SchemaSet {
   return {
-    MonitorInput: monitorBody(INPUT, 'A monitor body: the common settings, `kind`, and the kind\'s settings under the key of the same name. `null` for a field with a default gives the default.'),
-    MonitorPatch: monitorBody(PATCH, 'Only the fields to change; kind settings merge field by field; `null` clears (or gives the default). A change of kind starts the new kind\'s settings afresh.'),
+    MonitorInput: monitorBody(
+      INPUT,
+      "A monitor body: the common settings, `kind`, and the kind's settings under the key of the same name. `null` for a field with a default gives the default.",
+    ),
+    MonitorPatch: monitorBody(
+      PATCH,
+      "Only the fields to change; kind settings merge field by field; `null` clears (or gives the default). A change of kind starts the new kind's settings afresh.",
+    ),
     Monitor: monitorAnswer(),
     MonitorState: STATE,
     MonitorStats: STATS,
@@ -223,7 +279,10 @@ export function monitorSchemas(): SchemaSet {
     BulkInput: obj(
       {
         monitors: list(ref('MonitorInput'), { maxItems: BULK_MAX_ITEMS }),
-        dry_run: bool({ default: false, description: 'run every step but the write and answer what a real run would do' }),
+        dry_run: bool({
+          default: false,
+          description: 'run every step but the write and answer what a real run would do',
+        }),
       },
       { required: ['monitors'] },
     ),
@@ -231,7 +290,9 @@ export function monitorSchemas(): SchemaSet {
       created: list(str(), { description: 'slugs' }),
       updated: list(str()),
       unchanged: list(str()),
-      errors: list(BULK_ERROR, { description: 'items with problems; valid items are still applied (docs/monitors.md)' }),
+      errors: list(BULK_ERROR, {
+        description: 'items with problems; valid items are still applied (docs/monitors.md)',
+      }),
     }),
     Mute: { ...dtoSchema(MuteDto), description: 'give exactly one: `until` (RFC 3339) or `minutes`' },
     HeartbeatUrl: obj({ heartbeat_url: str({ description: '`{base_url}/hb/<token>`; the old URL stops working' }) }),
@@ -242,7 +303,7 @@ export function monitorSchemas(): SchemaSet {
         active: bool(),
         since: nullable(time()),
         detection: oneOfValues(['off', 'pending', 'unavailable', 'ok'] satisfies BlindDetection[], {
-          description: 'ours, beside the spec\'s fields: whether blind detection can work (docs/engine.md)',
+          description: "ours, beside the spec's fields: whether blind detection can work (docs/engine.md)",
         }),
       }),
       checks_per_min: num({ minimum: 0 }),

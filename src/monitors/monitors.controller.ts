@@ -1,4 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Caller } from '../common/access/caller';
 import { CurrentCaller, Scope, StepUp } from '../common/access/access';
@@ -29,7 +43,12 @@ export class MonitorsController {
 
   @Get()
   async list(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await sendListPage(res, pickEncoding(req.headers['accept-encoding']), req.method === 'HEAD', await this.monitors.listPage(query));
+    await sendListPage(
+      res,
+      pickEncoding(req.headers['accept-encoding']),
+      req.method === 'HEAD',
+      await this.monitors.listPage(query),
+    );
   }
 
   @Post()
@@ -109,7 +128,11 @@ export class MonitorsController {
   @Post(':id/heartbeat-token')
   @Scope('write')
   @HttpCode(200)
-  heartbeatToken(@Param('id') id: string, @Body() _: EmptyDto, @CurrentCaller() caller: Caller): Promise<{ heartbeat_url: ShownOnce }> {
+  heartbeatToken(
+    @Param('id') id: string,
+    @Body() _: EmptyDto,
+    @CurrentCaller() caller: Caller,
+  ): Promise<{ heartbeat_url: ShownOnce }> {
     return this.monitors.newHeartbeatToken(id, caller);
   }
 }
@@ -120,6 +143,7 @@ function muteUntil(dto: MuteDto, now: number): number {
   }
   if (dto.minutes !== undefined) return now + dto.minutes * 60_000;
   const until = parseIso(dto.until);
-  if (until === null) throw ApiError.invalid([{ field: 'until', message: 'must be an RFC 3339 time such as 2026-12-01T08:00:00.000Z' }]);
+  if (until === null)
+    throw ApiError.invalid([{ field: 'until', message: 'must be an RFC 3339 time such as 2026-12-01T08:00:00.000Z' }]);
   return until;
 }

@@ -72,25 +72,40 @@ export class MonitorsService {
     // up to a write (a second) behind, and a monitor that just went down belongs in ?status=down.
     const { status, ...filter } = listFilter(query);
     const key = JSON.stringify([limit, before, status, filter.kind, filter.group, filter.tag, filter.q]);
-    const hasStatus = (id: number, stored: MonitorStatus) => status === undefined || (this.engine.stateOf(id)?.status ?? stored) === status;
+    const hasStatus = (id: number, stored: MonitorStatus) =>
+      status === undefined || (this.engine.stateOf(id)?.status ?? stored) === status;
     const now = this.clock.now();
     if (filter.q !== undefined) {
       const q = filter.q;
       const rows = (await this.repo.list(filter, limit, before)).filter((r) => {
         const c = this.repo.toListed(r).config;
-        return hasStatus(r.id, splitState(r).status) && [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q));
+        return (
+          hasStatus(r.id, splitState(r).status) &&
+          [c.name, c.slug, describeTarget(c)].some((t) => t.toLowerCase().includes(q))
+        );
       });
       const page = pageOf(rows, limit, (r) => ID_CURSOR.format(r.id));
-      const stats = await this.stats.statsFor(page.items.map((r) => r.id), now);
-      return this.listed.page(key, page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)), page.next_cursor);
+      const stats = await this.stats.statsFor(
+        page.items.map((r) => r.id),
+        now,
+      );
+      return this.listed.page(
+        key,
+        page.items.map((r) => this.listedJson(r, stats.get(r.id)!, now)),
+        page.next_cursor,
+      );
     }
     // The page's heads first; whole rows only of the monitors whose kept answer is out of date.
     // With a status, every head after the cursor is read and matched (ids and four columns).
-    const heads = status === undefined
-      ? await this.repo.listHeads(filter, limit, before)
-      : (await this.repo.listHeads(filter, null, before)).filter((h) => hasStatus(h.id, h.status));
+    const heads =
+      status === undefined
+        ? await this.repo.listHeads(filter, limit, before)
+        : (await this.repo.listHeads(filter, null, before)).filter((h) => hasStatus(h.id, h.status));
     const page = pageOf(heads, limit, (h) => ID_CURSOR.format(h.id));
-    const stats = await this.stats.statsFor(page.items.map((h) => h.id), now);
+    const stats = await this.stats.statsFor(
+      page.items.map((h) => h.id),
+      now,
+    );
     const kept = new Map<number, Buffer>();
     for (const h of page.items) {
       const json = this.keptJson(h, stats.get(h.id)!, now);
@@ -112,16 +127,22 @@ export class MonitorsService {
   /** The kept JSON of a listed monitor when its row, live state, stats and muted flag are as when it was made. */
   private keptJson(h: ListedHead, st: MonitorStats, now: number): Buffer | null {
     const state = this.engine.stateOf(h.id);
-    return state ? this.listed.get(h.id, { updatedAt: h.updated_at, state, stats: st, muted: isMutedAt(h.muted_until, now) }) : null;
+    return state
+      ? this.listed.get(h.id, { updatedAt: h.updated_at, state, stats: st, muted: isMutedAt(h.muted_until, now) })
+      : null;
   }
 
   /** One monitor of a list page as JSON text, kept until its row, live state, stats or muted flag change. */
   private listedJson(r: ListedRow, st: MonitorStats, now: number): Buffer {
     const state = this.engine.stateOf(r.id) ?? splitState(r);
-    return this.listed.getOrMake(r.id, { updatedAt: r.updated_at, state, stats: st, muted: isMutedAt(r.muted_until, now) }, () => {
-      const m = this.repo.toListed(r);
-      return commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
-    });
+    return this.listed.getOrMake(
+      r.id,
+      { updatedAt: r.updated_at, state, stats: st, muted: isMutedAt(r.muted_until, now) },
+      () => {
+        const m = this.repo.toListed(r);
+        return commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
+      },
+    );
   }
 
   async get(ref: string): Promise<MonitorDto> {
@@ -149,7 +170,8 @@ export class MonitorsService {
   async patch(ref: string, body: unknown, caller: Caller | null): Promise<MonitorAnswer> {
     const current = await this.repo.resolve(ref);
     const defaults = (await this.settings.get()).defaults;
-    const parse = (stored: MonitorConfig) => mustParse(this.withKnownChannels(parseMonitorBody(mergePatch(configToBody(stored), body), defaults, stored)));
+    const parse = (stored: MonitorConfig) =>
+      mustParse(this.withKnownChannels(parseMonitorBody(mergePatch(configToBody(stored), body), defaults, stored)));
     let parsed = parse(current.config);
     const outcome = await this.db.tx(async (m) => {
       const fresh = await this.repo.findById(current.id, m);
@@ -170,7 +192,11 @@ export class MonitorsService {
    * together answer one 201 and then 200s (the body is checked again only if the stored monitor
    * changed between the first read and the transaction).
    */
-  async putBySlug(slug: string, body: unknown, caller: Caller | null): Promise<{ created: boolean; monitor: MonitorAnswer }> {
+  async putBySlug(
+    slug: string,
+    body: unknown,
+    caller: Caller | null,
+  ): Promise<{ created: boolean; monitor: MonitorAnswer }> {
     if (!isSlug(slug)) throw ApiError.notFound('monitor');
     requireObjectBody(body);
     // The path names the monitor: a slug in the body must repeat it; null means "the default", which is the path's.
@@ -178,18 +204,26 @@ export class MonitorsService {
       throw ApiError.invalid([{ field: 'slug', message: 'must match the slug in the path (or be left out, or null)' }]);
     }
     const defaults = (await this.settings.get()).defaults;
-    const parse = (stored: StoredMonitor | null) => mustParse(this.withKnownChannels(parseMonitorBody({ ...body, slug }, defaults, stored?.config ?? null)));
+    const parse = (stored: StoredMonitor | null) =>
+      mustParse(this.withKnownChannels(parseMonitorBody({ ...body, slug }, defaults, stored?.config ?? null)));
     const seen = await this.repo.findBySlug(slug);
     let parsed = parse(seen);
     const done = await this.db.tx(async (m) => {
       const existing = await this.repo.findBySlug(slug, m);
       if (configKey(existing) !== configKey(seen)) parsed = parse(existing);
       if (!existing) return { created: true as const, ...(await this.insertIn(m, parsed.config, caller)) };
-      return { created: false as const, id: existing.id, outcome: await this.updateIn(m, existing, parsed.config, caller) };
+      return {
+        created: false as const,
+        id: existing.id,
+        outcome: await this.updateIn(m, existing, parsed.config, caller),
+      };
     });
     if (!done.created) return { created: false, monitor: await this.afterUpdate(done.id, done.outcome, parsed.config) };
     this.bus.emit('monitor.changed', { id: done.id, created: true, targetChanged: true, config: parsed.config });
-    return { created: true, monitor: this.withHeartbeatUrl(await this.answer(await this.mustFind(done.id)), done.token) };
+    return {
+      created: true,
+      monitor: this.withHeartbeatUrl(await this.answer(await this.mustFind(done.id)), done.token),
+    };
   }
 
   async remove(ref: string, caller: Caller | null): Promise<void> {
@@ -223,7 +257,11 @@ export class MonitorsService {
       throw ApiError.invalid([{ field: 'until', message: 'must be in the future' }]);
     }
     if (current.config.muted_until === until) return this.answer(current);
-    return this.patch(String(current.id), { muted_until: until === null ? null : new Date(until).toISOString() }, caller);
+    return this.patch(
+      String(current.id),
+      { muted_until: until === null ? null : new Date(until).toISOString() },
+      caller,
+    );
   }
 
   async newHeartbeatToken(ref: string, caller: Caller | null): Promise<{ heartbeat_url: ShownOnce }> {
@@ -249,7 +287,12 @@ export class MonitorsService {
   // ---- shared by bulk -------------------------------------------------------------------
 
   /** Inserts a monitor and its state row; heartbeat monitors get a ping token (returned once). */
-  async insertIn(m: EntityManager, c: MonitorConfig, caller: Caller | null, withToken = true): Promise<{ id: number; token: string | null }> {
+  async insertIn(
+    m: EntityManager,
+    c: MonitorConfig,
+    caller: Caller | null,
+    withToken = true,
+  ): Promise<{ id: number; token: string | null }> {
     const now = this.clock.now();
     const token = c.kind === 'heartbeat' && withToken ? randomToken(24) : null;
     const id = await this.repo.insert(m, c, now, token ? sha256(token) : null);
@@ -267,8 +310,14 @@ export class MonitorsService {
    * Writes a new configuration over a stored one; nothing is written when it is the same
    * (so replaying a replace changes nothing, updated_at included).
    */
-  async updateIn(m: EntityManager, current: StoredMonitor, next: MonitorConfig, caller: Caller | null): Promise<UpdateOutcome> {
-    if (canonicalJson(current.config) === canonicalJson(next)) return { changed: false, targetChanged: false, token: null, endedIncident: null };
+  async updateIn(
+    m: EntityManager,
+    current: StoredMonitor,
+    next: MonitorConfig,
+    caller: Caller | null,
+  ): Promise<UpdateOutcome> {
+    if (canonicalJson(current.config) === canonicalJson(next))
+      return { changed: false, targetChanged: false, token: null, endedIncident: null };
     const now = this.clock.now();
     await this.repo.update(m, current.id, next, now);
     const targetChanged = current.config.kind !== next.kind || describeTarget(current.config) !== describeTarget(next);
@@ -306,7 +355,8 @@ export class MonitorsService {
   async claimSlug(m: EntityManager, c: MonitorConfig, given: boolean, selfId: number | null): Promise<string> {
     if (given) {
       const holder = await this.repo.findBySlug(c.slug, m);
-      if (holder && holder.id !== selfId) throw ApiError.invalid([{ field: 'slug', message: `already used by monitor ${holder.id}` }]);
+      if (holder && holder.id !== selfId)
+        throw ApiError.invalid([{ field: 'slug', message: `already used by monitor ${holder.id}` }]);
       return c.slug;
     }
     const base = slugify(c.name, c.kind);
@@ -321,24 +371,40 @@ export class MonitorsService {
     if (unknown.size === 0) return parsed;
     return {
       ok: false,
-      errors: parsed.config.channels.flatMap((id, i) => (unknown.has(id) ? [{ field: `channels[${i}]`, message: `there is no channel ${id}` }] : [])),
+      errors: parsed.config.channels.flatMap((id, i) =>
+        unknown.has(id) ? [{ field: `channels[${i}]`, message: `there is no channel ${id}` }] : [],
+      ),
     };
   }
 
   /** The ping URL holds the token itself: shown in this one answer, only its hash is stored. */
   private heartbeatUrl(id: number, token: string): ShownOnce {
-    return shownOnce(`${this.config.publicUrl}/hb/${token}`, `POST /${API_ROOT}/monitors/${id}/heartbeat-token gives a new ping URL (the old one then stops working)`);
+    return shownOnce(
+      `${this.config.publicUrl}/hb/${token}`,
+      `POST /${API_ROOT}/monitors/${id}/heartbeat-token gives a new ping URL (the old one then stops working)`,
+    );
   }
 
   async answer(m: StoredMonitor): Promise<MonitorDto> {
     const now = this.clock.now();
     const state = this.engine.stateOf(m.id) ?? (await this.repo.stateOf(m.id));
     const stats = await this.stats.statsFor([m.id], now);
-    return toMonitorDto(m, toStateAnswer(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now), stats.get(m.id)!);
+    return toMonitorDto(
+      m,
+      toStateAnswer(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now),
+      stats.get(m.id)!,
+    );
   }
 
   private async afterUpdate(id: number, outcome: UpdateOutcome, config: MonitorConfig): Promise<MonitorAnswer> {
-    if (outcome.changed) this.bus.emit('monitor.changed', { id, created: false, targetChanged: outcome.targetChanged, config, endedIncident: outcome.endedIncident });
+    if (outcome.changed)
+      this.bus.emit('monitor.changed', {
+        id,
+        created: false,
+        targetChanged: outcome.targetChanged,
+        config,
+        endedIncident: outcome.endedIncident,
+      });
     return this.withHeartbeatUrl(await this.answer(await this.mustFind(id)), outcome.token);
   }
 
@@ -391,7 +457,13 @@ function listFilter(query: Record<string, unknown>) {
   if (kind !== undefined && !(MONITOR_KINDS as readonly string[]).includes(kind)) {
     errors.push({ field: 'kind', message: `must be one of ${MONITOR_KINDS.join(', ')}` });
   }
-  const filter = { status, kind, group: text('group'), tag: text('tag'), q: q === undefined || q === '' ? undefined : q.toLowerCase() };
+  const filter = {
+    status,
+    kind,
+    group: text('group'),
+    tag: text('tag'),
+    q: q === undefined || q === '' ? undefined : q.toLowerCase(),
+  };
   if (errors.length) throw ApiError.invalid(errors);
   return filter;
 }

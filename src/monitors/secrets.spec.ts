@@ -4,7 +4,11 @@ import { MASK } from '../common/secrets/secrets';
 import type { HttpAuth, HttpHeader, HttpSettings } from '../probes/kinds';
 import { makeHttp as makeHttpSettings } from '../../test/checkers/factories';
 import {
-  extractUrlCredentials, forceSecretHeaders, isCredentialHeader, keepMaskedSecrets, maskHttpSettings,
+  extractUrlCredentials,
+  forceSecretHeaders,
+  isCredentialHeader,
+  keepMaskedSecrets,
+  maskHttpSettings,
 } from './secrets';
 
 const URL_BEFORE = 'https://api.example.com/v1/health';
@@ -59,7 +63,11 @@ describe('maskHttpSettings', () => {
   const realSecrets = ['s3cret-pass', 'tok-123', 'key-456'];
 
   it.each<[string, HttpAuth | null, HttpAuth | null]>([
-    ['masks the basic password and keeps the username', { type: 'basic', username: 'ops', password: 's3cret-pass' }, { type: 'basic', username: 'ops', password: MASK }],
+    [
+      'masks the basic password and keeps the username',
+      { type: 'basic', username: 'ops', password: 's3cret-pass' },
+      { type: 'basic', username: 'ops', password: MASK },
+    ],
     ['masks the bearer token', { type: 'bearer', token: 'tok-123' }, { type: 'bearer', token: MASK }],
     ['leaves no auth as null', null, null],
   ])('%s', (_what, auth, masked) => {
@@ -68,7 +76,10 @@ describe('maskHttpSettings', () => {
 
   it('masks the values of secret headers and only those', () => {
     const s = makeHttp({ headers: [header('Accept', 'application/json'), header('X-Api-Key', 'key-456', true)] });
-    expect(maskHttpSettings(s).headers).toEqual([header('Accept', 'application/json'), header('X-Api-Key', MASK, true)]);
+    expect(maskHttpSettings(s).headers).toEqual([
+      header('Accept', 'application/json'),
+      header('X-Api-Key', MASK, true),
+    ]);
   });
 
   it.each<[string, HttpAuth]>([
@@ -110,13 +121,33 @@ describe('maskHttpSettings', () => {
 
 describe('extractUrlCredentials', () => {
   it.each<[string, string, { url: string; username: string; password: string }]>([
-    ['user and password', 'https://ops:s3cret@nas.local/health', { url: 'https://nas.local/health', username: 'ops', password: 's3cret' }],
-    ['percent-encoded characters, decoded', 'https://us%40er:p%40ss%3Aword@host.example/', { url: 'https://host.example/', username: 'us@er', password: 'p@ss:word' }],
-    ['non-ascii characters, decoded', 'https://ü:ö@host.example/', { url: 'https://host.example/', username: 'ü', password: 'ö' }],
+    [
+      'user and password',
+      'https://ops:s3cret@nas.local/health',
+      { url: 'https://nas.local/health', username: 'ops', password: 's3cret' },
+    ],
+    [
+      'percent-encoded characters, decoded',
+      'https://us%40er:p%40ss%3Aword@host.example/',
+      { url: 'https://host.example/', username: 'us@er', password: 'p@ss:word' },
+    ],
+    [
+      'non-ascii characters, decoded',
+      'https://ü:ö@host.example/',
+      { url: 'https://host.example/', username: 'ü', password: 'ö' },
+    ],
     ['a user only', 'https://ops@host.example/x', { url: 'https://host.example/x', username: 'ops', password: '' }],
     ['a password only', 'https://:pw@host.example/', { url: 'https://host.example/', username: '', password: 'pw' }],
-    ['port, path, query and fragment kept', 'http://a:b@host.example:8080/p?q=1#f', { url: 'http://host.example:8080/p?q=1#f', username: 'a', password: 'b' }],
-    ['broken percent-encoding kept as written', 'https://a%zz:b@host.example/', { url: 'https://host.example/', username: 'a%zz', password: 'b' }],
+    [
+      'port, path, query and fragment kept',
+      'http://a:b@host.example:8080/p?q=1#f',
+      { url: 'http://host.example:8080/p?q=1#f', username: 'a', password: 'b' },
+    ],
+    [
+      'broken percent-encoding kept as written',
+      'https://a%zz:b@host.example/',
+      { url: 'https://host.example/', username: 'a%zz', password: 'b' },
+    ],
   ])('moves %s out of the URL', (_what, url, expected) => {
     expect(extractUrlCredentials(url)).toEqual(expected);
   });
@@ -143,7 +174,10 @@ describe('keepMaskedSecrets', () => {
           : kind === 'token'
             ? { type: 'bearer', token: STORED.token }
             : null,
-      headers: [header('Accept', 'application/json'), ...(kind === 'header' ? [header('X-Api-Key', STORED.header, true)] : [])],
+      headers: [
+        header('Accept', 'application/json'),
+        ...(kind === 'header' ? [header('X-Api-Key', STORED.header, true)] : []),
+      ],
       ...overrides,
     });
   }
@@ -174,7 +208,8 @@ describe('keepMaskedSecrets', () => {
     header: 'http.headers[1].value',
   };
   const KINDS: SecretKind[] = ['password', 'token', 'header'];
-  const cross = <T extends unknown[]>(rows: T[]): [SecretKind, ...T][] => KINDS.flatMap((k) => rows.map((r) => [k, ...r] as [SecretKind, ...T]));
+  const cross = <T extends unknown[]>(rows: T[]): [SecretKind, ...T][] =>
+    KINDS.flatMap((k) => rows.map((r) => [k, ...r] as [SecretKind, ...T]));
 
   describe('keeps the stored value when the target is the same', () => {
     it.each(
@@ -186,7 +221,11 @@ describe('keepMaskedSecrets', () => {
         ['the default port after an explicit :443', { url: 'https://api.example.com:443/v1/health' }, {}],
         ['the host in upper case', {}, { url: 'https://API.Example.COM/v1/health' }],
         ['the same resolve_to', { resolve_to: '203.0.113.5' }, { resolve_to: '203.0.113.5' }],
-        ['an explicit default port :80 on http', { url: 'http://api.example.com/' }, { url: 'http://api.example.com:80/x' }],
+        [
+          'an explicit default port :80 on http',
+          { url: 'http://api.example.com/' },
+          { url: 'http://api.example.com:80/x' },
+        ],
       ]),
     )('%s kept with %s', (kind, _what, prevOverrides, nextOverrides) => {
       const next = sentBack(kind, nextOverrides);
@@ -310,14 +349,24 @@ describe('mapSecrets with the http schema (sealing at rest)', () => {
   const wrap = (v: string) => `<${v}>`;
 
   it.each<[string, Partial<HttpSettings>, Partial<HttpSettings>]>([
-    ['the basic auth password, not the user name', { auth: { type: 'basic', username: 'u', password: 'p' } }, { auth: { type: 'basic', username: 'u', password: '<p>' } }],
+    [
+      'the basic auth password, not the user name',
+      { auth: { type: 'basic', username: 'u', password: 'p' } },
+      { auth: { type: 'basic', username: 'u', password: '<p>' } },
+    ],
     ['the bearer token', { auth: { type: 'bearer', token: 't' } }, { auth: { type: 'bearer', token: '<t>' } }],
     [
       'secret header values only, in order',
       { headers: [header('X-Api-Key', 'k1', true), header('Accept', 'text/plain'), header('X-Api-Key', 'k2', true)] },
-      { headers: [header('X-Api-Key', '<k1>', true), header('Accept', 'text/plain'), header('X-Api-Key', '<k2>', true)] },
+      {
+        headers: [header('X-Api-Key', '<k1>', true), header('Accept', 'text/plain'), header('X-Api-Key', '<k2>', true)],
+      },
     ],
-    ['nothing when there is no secret', { auth: null, headers: [header('Accept', '*/*')] }, { auth: null, headers: [header('Accept', '*/*')] }],
+    [
+      'nothing when there is no secret',
+      { auth: null, headers: [header('Accept', '*/*')] },
+      { auth: null, headers: [header('Accept', '*/*')] },
+    ],
   ])('passes %s through the function', (_what, given, expected) => {
     const before = makeHttp(given);
     const snapshot = structuredClone(before);

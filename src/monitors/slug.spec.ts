@@ -62,7 +62,10 @@ describe('slugify', () => {
 });
 
 describe('uniqueSlug', () => {
-  const takenFrom = (...slugs: string[]) => (s: string) => slugs.includes(s);
+  const takenFrom =
+    (...slugs: string[]) =>
+    (s: string) =>
+      slugs.includes(s);
 
   it.each<[string, string[], string]>([
     ['returns the base when it is free', [], 'web'],

@@ -45,42 +45,69 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Monitors', description: 'Monitors, their checks, series, uptime, and the summary.' },
   { name: 'Incidents', description: 'Outages, from the first failed check to recovery.' },
   { name: 'Alerts', description: 'Alert channels and the delivery log.' },
-  { name: 'Status page', description: 'The public status page\'s settings, logo and icon.' },
+  { name: 'Status page', description: "The public status page's settings, logo and icon." },
   { name: 'System', description: 'Settings, export and import, diagnostics, the timeline and the live stream.' },
   { name: 'API keys', description: 'Keys for scripts and agents.' },
-  { name: 'Sign-in', description: 'The owner\'s sign-in (no sign-in needed).' },
-  { name: 'Owner', description: 'The owner\'s account, sessions, passkeys and factors (owner session only).' },
+  { name: 'Sign-in', description: "The owner's sign-in (no sign-in needed)." },
+  { name: 'Owner', description: "The owner's account, sessions, passkeys and factors (owner session only)." },
   { name: 'Public', description: 'Public pages, assets, heartbeat pings and these documents.' },
 ];
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean }> = {
   BadRequest: {
     status: 400,
-    description: '`bad_request`: the body is not JSON, not sent as application/json in UTF-8, over its size limit, or not what its Content-Encoding says (docs/api.md#limits)',
+    description:
+      '`bad_request`: the body is not JSON, not sent as application/json in UTF-8, over its size limit, or not what its Content-Encoding says (docs/api.md#limits)',
   },
   UnsupportedEncoding: { status: 415, description: '`bad_request`: a Content-Encoding other than gzip, deflate or br' },
   UnreadableBody: {
     status: 400,
-    description: '`bad_request`: this route takes no body, but one was sent that cannot be read (not JSON, not UTF-8, over the size limit, or not what its Content-Encoding says)',
+    description:
+      '`bad_request`: this route takes no body, but one was sent that cannot be read (not JSON, not UTF-8, over the size limit, or not what its Content-Encoding says)',
   },
   SignIn: { status: 401, description: '`sign_in`: no credentials, or an unknown, revoked or expired key' },
-  Forbidden: { status: 403, description: '`forbidden`: the key\'s scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON' },
+  Forbidden: {
+    status: 403,
+    description:
+      "`forbidden`: the key's scope is too low, an API key on a session-only route, or a cookie request without the dashboard Origin or without JSON",
+  },
   ForbiddenOrStepUp: {
     status: 403,
-    description: '`forbidden` (as above), or `step_up`: a session must have signed in within 12 hours; confirm with /api/v1/auth/step-up/... and repeat',
+    description:
+      '`forbidden` (as above), or `step_up`: a session must have signed in within 12 hours; confirm with /api/v1/auth/step-up/... and repeat',
   },
-  CrossOrigin: { status: 403, description: '`forbidden`: a cross-origin request (Origin is not the public URL\'s origin; while no public URL is configured, nor the request\'s own); the message names the expected address and where it comes from' },
+  CrossOrigin: {
+    status: 403,
+    description:
+      "`forbidden`: a cross-origin request (Origin is not the public URL's origin; while no public URL is configured, nor the request's own); the message names the expected address and where it comes from",
+  },
   NotFound: { status: 404, description: '`not_found`: no such resource' },
   Conflict: { status: 409, description: '`conflict`' },
-  Invalid: { status: 422, description: '`invalid`: validation failed; `field` is the first field at fault, `fields` all of them (dotted paths)' },
-  TooManyRequests: { status: 429, description: '`too_many_requests`: 600 requests per minute per API key', retryAfter: true },
-  PasswordBusy: {
+  Invalid: {
+    status: 422,
+    description:
+      '`invalid`: validation failed; `field` is the first field at fault, `fields` all of them (dotted paths)',
+  },
+  TooManyRequests: {
     status: 429,
-    description: '`too_many_requests`: too many password checks at once, from this address (one runs, two wait) or in all (two run, 16 wait); answered before any check, not a failed attempt (docs/security.md#throttling)',
+    description: '`too_many_requests`: 600 requests per minute per API key',
     retryAfter: true,
   },
-  Unavailable: { status: 503, description: '`unavailable`: the database cannot store the change (nothing changed; try again)', retryAfter: true },
-  Error: { status: 500, description: 'any error, in the error envelope (`internal` for the unexpected, with a reference id)' },
+  PasswordBusy: {
+    status: 429,
+    description:
+      '`too_many_requests`: too many password checks at once, from this address (one runs, two wait) or in all (two run, 16 wait); answered before any check, not a failed attempt (docs/security.md#throttling)',
+    retryAfter: true,
+  },
+  Unavailable: {
+    status: 503,
+    description: '`unavailable`: the database cannot store the change (nothing changed; try again)',
+    retryAfter: true,
+  },
+  Error: {
+    status: 500,
+    description: 'any error, in the error envelope (`internal` for the unexpected, with a reference id)',
+  },
 };
 
 /** Which shared error answers a row gets, by status. */
@@ -107,7 +134,8 @@ function errorRefs(r: RouteDoc): Record<string, string> {
     else if (s === 422) out['422'] = 'Invalid';
     else if (s === 400) out['400'] = 'BadRequest';
     else if (s === 503) out['503'] = 'Unavailable';
-    else if (s === 429) continue; // below, after the API rate's 429
+    else if (s === 429)
+      continue; // below, after the API rate's 429
     else throw new Error(`${r.id}: no shared error answer for status ${s}`);
   }
   if (r.body || r.query?.length) out['422'] = 'Invalid';
@@ -130,7 +158,9 @@ function security(r: RouteDoc): Record<string, string[]>[] {
 function accessWords(r: RouteDoc): string {
   const a = r.access;
   if (a.public === true) return 'No sign-in needed.';
-  const who = a.sessionOnly ? 'Owner session only (API keys get 403).' : `Scope \`${a.scope}\` (an API key with at least this scope, or the owner's session).`;
+  const who = a.sessionOnly
+    ? 'Owner session only (API keys get 403).'
+    : `Scope \`${a.scope}\` (an API key with at least this scope, or the owner's session).`;
   const step = a.stepUp ? ' A session must have signed in within 12 hours (step-up); API keys are never asked.' : '';
   return `${who}${step}${r.accessNote ? ` ${r.accessNote}` : ''}`;
 }
@@ -150,9 +180,22 @@ function operation(r: RouteDoc): Record<string, unknown> {
   const params: Record<string, unknown>[] = [];
   for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
     const p = r.params?.[name];
-    params.push({ name, in: 'path', required: true, description: p?.description ?? PATH_PARAMS[name] ?? name, schema: p?.schema ?? PATH_SCHEMAS[name] ?? { type: 'string' } });
+    params.push({
+      name,
+      in: 'path',
+      required: true,
+      description: p?.description ?? PATH_PARAMS[name] ?? name,
+      schema: p?.schema ?? PATH_SCHEMAS[name] ?? { type: 'string' },
+    });
   }
-  for (const q of r.query ?? []) params.push({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema });
+  for (const q of r.query ?? [])
+    params.push({
+      name: q.name,
+      in: 'query',
+      required: q.required ?? false,
+      description: q.description,
+      schema: q.schema,
+    });
   if (r.method === 'post' && r.access.public !== true) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
 
   const responses: Record<string, unknown> = {};
@@ -166,7 +209,9 @@ function operation(r: RouteDoc): Record<string, unknown> {
     operationId: r.id,
     tags: [r.tag],
     summary: r.summary,
-    description: [r.description, accessWords(r), r.extra ? `Not in the specification's tables: ${r.extra}` : ''].filter(Boolean).join('\n\n'),
+    description: [r.description, accessWords(r), r.extra ? `Not in the specification's tables: ${r.extra}` : '']
+      .filter(Boolean)
+      .join('\n\n'),
     security: security(r),
     'x-scope': a.public === true ? 'public' : a.sessionOnly ? 'session' : a.scope,
   };
@@ -211,7 +256,7 @@ export function buildDocument(routes: readonly RouteDoc[], schemas: SchemaSet, o
       description:
         `Interface version ${INTERFACE_VERSION} (the API root \`/api/v1\`). Everything the dashboard does is here. ` +
         'Authenticate with `Authorization: Bearer fs_<48 hex>` (an API key with scope read, write or admin) or the ' +
-        'owner\'s `service_session` cookie. Times are RFC 3339 UTC with milliseconds; lists are `{items, next_cursor}`; ' +
+        "owner's `service_session` cookie. Times are RFC 3339 UTC with milliseconds; lists are `{items, next_cursor}`; " +
         `every error is \`{error: {code, message, field?, fields?}}\` (codes: ${Object.keys(ERROR_STATUS).join(', ')}). ` +
         'The full contract: /docs/interface; conventions and decisions: /docs/api.',
       'x-service-version': opts.serviceVersion,
@@ -226,15 +271,16 @@ export function buildDocument(routes: readonly RouteDoc[], schemas: SchemaSet, o
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'fs_<48 hex>',
-          description: 'An API key. The requirement lists the least scope (`read` < `write` < `admin`) the route needs.',
+          description:
+            'An API key. The requirement lists the least scope (`read` < `write` < `admin`) the route needs.',
         },
         session: {
           type: 'apiKey',
           in: 'cookie',
           name: 'service_session',
           description:
-            'The owner\'s dashboard session (HttpOnly, Secure, SameSite=Strict); passes every scope check. A cookie request that changes ' +
-            'something must send `Content-Type: application/json` and `Origin` equal to the dashboard\'s origin.',
+            "The owner's dashboard session (HttpOnly, Secure, SameSite=Strict); passes every scope check. A cookie request that changes " +
+            "something must send `Content-Type: application/json` and `Origin` equal to the dashboard's origin.",
         },
       },
       parameters: {
@@ -256,4 +302,6 @@ export function buildDocument(routes: readonly RouteDoc[], schemas: SchemaSet, o
 }
 
 /** The shared error answers' statuses (for tests). */
-export const ERROR_RESPONSE_STATUS: Record<string, number> = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([k, v]) => [k, v.status]));
+export const ERROR_RESPONSE_STATUS: Record<string, number> = Object.fromEntries(
+  Object.entries(ERROR_RESPONSES).map(([k, v]) => [k, v.status]),
+);

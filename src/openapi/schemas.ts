@@ -11,8 +11,16 @@ import { statusPageSchemas } from './schemas/status-page.schema';
 import { systemSchemas } from './schemas/system.schema';
 
 const SETS: (() => SchemaSet)[] = [
-  commonSchemas, checkSchemas, monitorSchemas, historySchemas, incidentSchemas, timelineSchemas, channelSchemas,
-  statusPageSchemas, systemSchemas, authSchemas,
+  commonSchemas,
+  checkSchemas,
+  monitorSchemas,
+  historySchemas,
+  incidentSchemas,
+  timelineSchemas,
+  channelSchemas,
+  statusPageSchemas,
+  systemSchemas,
+  authSchemas,
 ];
 
 /** All sets merged; a name defined twice throws (two modules must not fight over one name). */

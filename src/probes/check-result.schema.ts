@@ -1,5 +1,18 @@
 /** The check result answer (check-result.ts toCheckResultDto), for the route description. Pure. */
-import { described, epochMs, int, JsonSchema, nullable, num, obj, oneOfValues, ref, SchemaSet, str, time } from '../common/validation/common.schema';
+import {
+  described,
+  epochMs,
+  int,
+  JsonSchema,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  ref,
+  SchemaSet,
+  str,
+  time,
+} from '../common/validation/common.schema';
 import { CHECK_ERROR_CODES } from './check-result';
 
 export const OUTCOMES = ['up', 'down', 'slow', 'unknown'] as const;
@@ -21,7 +34,10 @@ export const CHECK_RESULT = obj(
     }),
     status: described(nullable(int()), 'protocol status (HTTP status, DNS rcode); null when none'),
     error: described(nullable(ref('CheckError')), 'why the check failed; null when it passed'),
-    cert: described(nullable(obj({ not_after: time(), issuer: str(), subject: str() })), 'the certificate seen (http over TLS, tls)'),
+    cert: described(
+      nullable(obj({ not_after: time(), issuer: str(), subject: str() })),
+      'the certificate seen (http over TLS, tls)',
+    ),
     detail: described(nullable(str()), 'more words about the result'),
   },
   { description: 'One check (spec "Check result").' },

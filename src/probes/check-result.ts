@@ -101,9 +101,7 @@ export function toCheckResultDto(r: CheckResult): CheckResultDto {
     phases: { ...r.phases },
     status: r.status,
     error: r.error ? { code: r.error.code, message: r.error.message } : null,
-    cert: r.cert
-      ? { not_after: toIso(r.cert.not_after), issuer: r.cert.issuer, subject: r.cert.subject }
-      : null,
+    cert: r.cert ? { not_after: toIso(r.cert.not_after), issuer: r.cert.issuer, subject: r.cert.subject } : null,
     detail: r.detail,
   };
 }

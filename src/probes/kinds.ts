@@ -23,9 +23,7 @@ export interface HttpHeader {
   secret: boolean;
 }
 
-export type HttpAuth =
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'bearer'; token: string };
+export type HttpAuth = { type: 'basic'; username: string; password: string } | { type: 'bearer'; token: string };
 
 export interface JsonRule {
   /** Shape `$.a.b[0]`. */

@@ -18,8 +18,16 @@ describe('describeTarget', () => {
     ['tcp: long IPv6 address in brackets', of('tcp', { host: '2001:db8::5', port: 443 }), 'tcp [2001:db8::5]:443'],
     ['ping: host', of('ping', { host: 'router.lan', packets: 3 }), 'ping router.lan'],
     ['ping: IPv6 address as is', of('ping', { host: 'fe80::1', packets: 3 }), 'ping fe80::1'],
-    ['dns: record, name and resolver', of('dns', { name: 'example.com', record: 'A', resolver: '1.1.1.1' }), 'dns A example.com @1.1.1.1'],
-    ['dns: resolver with port', of('dns', { name: 'example.com', record: 'MX', resolver: '[::1]:5353' }), 'dns MX example.com @[::1]:5353'],
+    [
+      'dns: record, name and resolver',
+      of('dns', { name: 'example.com', record: 'A', resolver: '1.1.1.1' }),
+      'dns A example.com @1.1.1.1',
+    ],
+    [
+      'dns: resolver with port',
+      of('dns', { name: 'example.com', record: 'MX', resolver: '[::1]:5353' }),
+      'dns MX example.com @[::1]:5353',
+    ],
     ['tls: host and port', of('tls', { host: 'example.com', port: 443 }), 'tls example.com:443'],
     ['tls: IPv6 address in brackets', of('tls', { host: '2606:4700::1111', port: 853 }), 'tls [2606:4700::1111]:853'],
     ['heartbeat: the word only', of('heartbeat', { grace_s: 60 }), 'heartbeat'],
@@ -40,7 +48,11 @@ describe('describeTarget', () => {
 
 describe('describeHost', () => {
   it.each<[string, Target, string]>([
-    ['http: host and port of the URL, no path or credentials', of('http', { url: 'https://u:p@example.com:8443/x?y=1' }), 'example.com:8443'],
+    [
+      'http: host and port of the URL, no path or credentials',
+      of('http', { url: 'https://u:p@example.com:8443/x?y=1' }),
+      'example.com:8443',
+    ],
     ['http: an unparsable URL as is', of('http', { url: 'not a url' }), 'not a url'],
     ['dns: the resolver', of('dns', { name: 'example.com', resolver: '1.1.1.1:53' }), '1.1.1.1:53'],
     ['tcp: the host', of('tcp', { host: 'db.lan', port: 5432 }), 'db.lan'],

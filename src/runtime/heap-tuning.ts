@@ -19,7 +19,10 @@ export const HEAP_GROWING_PERCENT = 30;
 /** How long after start-up the one full collection runs (see collectOnceSoon). */
 export const COLLECT_AFTER_START_MS = 2_000;
 
-export function tuneHeap(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+export function tuneHeap(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): boolean {
   const flag = /--heap[-_]growing[-_]percent\b/;
   if (execArgv.some((a) => flag.test(a)) || flag.test(nodeOptions)) return false;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

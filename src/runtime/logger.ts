@@ -18,7 +18,8 @@ const CHATTY = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'N
 const PROBLEM_MAX_CHARS = 500;
 
 /** Names of things that hold secrets, as they appear in query strings, headers and `name=value` text. */
-const SECRET_NAME = '[A-Za-z0-9_.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|signature|sig|auth|session|cookie|credential)[A-Za-z0-9_.-]*';
+const SECRET_NAME =
+  '[A-Za-z0-9_.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|signature|sig|auth|session|cookie|credential)[A-Za-z0-9_.-]*';
 const MASKS: [RegExp, string][] = [
   // API keys: fs_ and 48 hex.
   [/\bfs_[0-9a-f]{48}\b/gi, `fs_${MASK}`],
@@ -29,7 +30,13 @@ const MASKS: [RegExp, string][] = [
   // Links that carry a token in their path: heartbeat pings, setup, enrolment and reset links.
   [/(\/(?:hb|setup|enroll|reset)\/)[A-Za-z0-9_-]{8,}/g, `$1${MASK}`],
   // name=value and "name": "value" where the name says secret.
-  [new RegExp(`((?:^|[?&;,\\s{"'])${SECRET_NAME}["']?\\s*[=:]\\s*["']?)(?!Bearer\\b|Basic\\b|\\*{8})[^\\s"'&;,}]+`, 'gi'), `$1${MASK}`],
+  [
+    new RegExp(
+      `((?:^|[?&;,\\s{"'])${SECRET_NAME}["']?\\s*[=:]\\s*["']?)(?!Bearer\\b|Basic\\b|\\*{8})[^\\s"'&;,}]+`,
+      'gi',
+    ),
+    `$1${MASK}`,
+  ],
 ];
 
 /** The text with anything that looks like a secret replaced by ********. Pure. */
@@ -69,7 +76,8 @@ export class LineLogger implements LoggerService {
   }
 
   private write(kind: string, message: unknown, context?: string): void {
-    if (kind === 'warn' || kind === 'error' || kind === 'fatal') this.keepProblem(kind === 'warn' ? 'warn' : 'error', message, context);
+    if (kind === 'warn' || kind === 'error' || kind === 'fatal')
+      this.keepProblem(kind === 'warn' ? 'warn' : 'error', message, context);
     let rank = RANK[kind] ?? 2;
     if (context && CHATTY.has(context) && rank === 2) rank = 3;
     if (rank > LIMIT[this.level]) return;

@@ -3,7 +3,11 @@ import { logUnhandledRejections } from './process-guards';
 
 describe('logUnhandledRejections', () => {
   it.each<[string, unknown, RegExp]>([
-    ['an Error, with its message', new Error('db closed'), /^unhandled rejection \(a bug: please report it\): db closed\n/],
+    [
+      'an Error, with its message',
+      new Error('db closed'),
+      /^unhandled rejection \(a bug: please report it\): db closed\n/,
+    ],
     ['a string', 'nope', /^unhandled rejection \(a bug: please report it\): nope$/],
     ['undefined', undefined, /: undefined$/],
   ])('logs %s instead of letting the process die', (_what, reason, line) => {

@@ -12,7 +12,8 @@ export interface ErrorLog {
 
 export function logUnhandledRejections(log: ErrorLog, proc: Pick<EventEmitter, 'on'> = process): void {
   proc.on('unhandledRejection', (reason: unknown) => {
-    const text = reason instanceof Error ? `${reason.message}${reason.stack ? `\n${reason.stack}` : ''}` : String(reason);
+    const text =
+      reason instanceof Error ? `${reason.message}${reason.stack ? `\n${reason.stack}` : ''}` : String(reason);
     log.error(`unhandled rejection (a bug: please report it): ${text}`);
   });
 }

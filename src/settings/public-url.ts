@@ -21,6 +21,9 @@ export async function loadSavedPublicUrl(db: Database, config: AppConfig): Promi
 /** Saves the address inside the caller's transaction; it becomes the effective one at the commit. */
 export async function savePublicUrlIn(m: EntityManager, db: Database, config: AppConfig, url: string): Promise<void> {
   const checked = parseSavedPublicUrl(url);
-  await m.query('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [KEY, JSON.stringify(checked)]);
+  await m.query(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    [KEY, JSON.stringify(checked)],
+  );
   db.afterCommit(() => adoptSavedPublicUrl(config, checked));
 }

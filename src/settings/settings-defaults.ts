@@ -31,7 +31,14 @@ export interface StoredSettings {
 export type Settings = DeepReadonly<StoredSettings>;
 
 export const DEFAULT_SETTINGS: Settings = deepFreeze({
-  defaults: { interval_s: 60, timeout_ms: 10_000, confirm_after: 2, retry_interval_s: 10, recover_after: 1, slow_after: 3 },
+  defaults: {
+    interval_s: 60,
+    timeout_ms: 10_000,
+    confirm_after: 2,
+    retry_interval_s: 10,
+    recover_after: 1,
+    slow_after: 3,
+  },
   tz_offset_min: 0,
   daily_cap: 200,
   // docs/storage.md: 1,000 monitors at 60 s stay under 1 GB with these.

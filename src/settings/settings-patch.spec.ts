@@ -115,31 +115,52 @@ describe('planSettingsPatch: defaults that new monitors could not use', () => {
   it.each([
     [{ defaults: { timeout_ms: 20_000, interval_s: 10 } }, 'defaults.timeout_ms', 'default timeout (20000 ms)'],
     [{ defaults: { retry_interval_s: 120 } }, 'defaults.retry_interval_s', 'default retry interval (120 s)'],
-    [{ defaults: { interval_s: 20, retry_interval_s: 30 } }, 'defaults.retry_interval_s', 'default retry interval (30 s)'],
+    [
+      { defaults: { interval_s: 20, retry_interval_s: 30 } },
+      'defaults.retry_interval_s',
+      'default retry interval (30 s)',
+    ],
   ])('%j is refused on %s', (body, field, message) => {
     expect(errorsOf(body)).toEqual([{ field, message: expect.stringContaining(message) }]);
   });
 
   it('accepts an interval that the default timeout and retry interval just fit (10 s, 10,000 ms, 10 s)', () => {
-    expect(plan({ defaults: { interval_s: 10 } })).toMatchObject({ ok: true, changes: [{ field: 'defaults.interval_s', to: 10 }] });
+    expect(plan({ defaults: { interval_s: 10 } })).toMatchObject({
+      ok: true,
+      changes: [{ field: 'defaults.interval_s', to: 10 }],
+    });
   });
 
   it('blames the interval when only the interval was sent', () => {
-    const p = planSettingsPatch({ defaults: { interval_s: 15 } }, { ...DEFAULT_SETTINGS, defaults: { ...DEFAULT_SETTINGS.defaults, retry_interval_s: 30 } }, SHOWN);
-    expect(p).toEqual({ ok: false, errors: [{ field: 'defaults.interval_s', message: expect.stringContaining('retry interval (30 s)') }] });
+    const p = planSettingsPatch(
+      { defaults: { interval_s: 15 } },
+      { ...DEFAULT_SETTINGS, defaults: { ...DEFAULT_SETTINGS.defaults, retry_interval_s: 30 } },
+      SHOWN,
+    );
+    expect(p).toEqual({
+      ok: false,
+      errors: [{ field: 'defaults.interval_s', message: expect.stringContaining('retry interval (30 s)') }],
+    });
   });
 });
 
 describe('changesBetween and describeChanges', () => {
   it('lists each changed value once, in the order of the settings object, with the words of the timeline', () => {
-    const after = { ...DEFAULT_SETTINGS, tz_offset_min: 60, defaults: { ...DEFAULT_SETTINGS.defaults, interval_s: 30 }, allow_private_targets: false };
+    const after = {
+      ...DEFAULT_SETTINGS,
+      tz_offset_min: 60,
+      defaults: { ...DEFAULT_SETTINGS.defaults, interval_s: 30 },
+      allow_private_targets: false,
+    };
     const changes = changesBetween(DEFAULT_SETTINGS, after);
     expect(changes).toEqual([
       { field: 'defaults.interval_s', from: 60, to: 30 },
       { field: 'tz_offset_min', from: 0, to: 60 },
       { field: 'allow_private_targets', from: true, to: false },
     ]);
-    expect(describeChanges(changes)).toBe('defaults.interval_s from 60 to 30, tz_offset_min from 0 to 60, allow_private_targets from true to false');
+    expect(describeChanges(changes)).toBe(
+      'defaults.interval_s from 60 to 30, tz_offset_min from 0 to 60, allow_private_targets from true to false',
+    );
   });
 });
 

@@ -59,7 +59,8 @@ export interface SettingChange {
   to: number | boolean;
 }
 
-export type PatchPlan = { ok: true; next: StoredSettings; changes: SettingChange[] } | { ok: false; errors: FieldError[] };
+export type PatchPlan =
+  { ok: true; next: StoredSettings; changes: SettingChange[] } | { ok: false; errors: FieldError[] };
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -94,7 +95,10 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         const section = next[key] as unknown as Record<string, number>;
         for (const [sub, v] of Object.entries(value)) {
           if (!(SECTIONS[key] as readonly string[]).includes(sub)) {
-            errors.push({ field: `${key}.${clip(sub)}`, message: `unknown key; ${key} has ${SECTIONS[key].join(', ')}` });
+            errors.push({
+              field: `${key}.${clip(sub)}`,
+              message: `unknown key; ${key} has ${SECTIONS[key].join(', ')}`,
+            });
             continue;
           }
           const n = num(`${key}.${sub}` as NumericSetting, v);
@@ -122,7 +126,11 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         errors.push({ field: key, message: 'unknown key; the daily email cap is email.daily_cap' });
         break;
       default:
-        errors.push({ field: clip(key), message: 'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap and allow_private_targets' });
+        errors.push({
+          field: clip(key),
+          message:
+            'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap and allow_private_targets',
+        });
     }
   }
   if (errors.length === 0) errors.push(...crossFieldErrors(next, body));
@@ -130,7 +138,13 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
   return { ok: true, next, changes: changesBetween(current, next) };
 }
 
-function readEmail(value: unknown, next: StoredSettings, shown: ReadOnlyValues, errors: FieldError[], num: (f: NumericSetting, v: unknown) => number | null): void {
+function readEmail(
+  value: unknown,
+  next: StoredSettings,
+  shown: ReadOnlyValues,
+  errors: FieldError[],
+  num: (f: NumericSetting, v: unknown) => number | null,
+): void {
   if (!isPlain(value)) {
     errors.push({ field: 'email', message: 'must be an object; only email.daily_cap can be changed' });
     return;
@@ -145,9 +159,14 @@ function readEmail(value: unknown, next: StoredSettings, shown: ReadOnlyValues, 
     } else if (sub === 'configured' || sub === 'from') {
       if (v !== shown.email[sub]) errors.push({ field, message: readOnly(field) });
     } else if (sub === 'providers') {
-      if (!Array.isArray(v) || JSON.stringify(v) !== JSON.stringify(shown.email.providers)) errors.push({ field, message: readOnly(field) });
+      if (!Array.isArray(v) || JSON.stringify(v) !== JSON.stringify(shown.email.providers))
+        errors.push({ field, message: readOnly(field) });
     } else {
-      errors.push({ field, message: 'unknown key; email has configured, providers, from, daily_cap and sent_today (only daily_cap can be changed)' });
+      errors.push({
+        field,
+        message:
+          'unknown key; email has configured, providers, from, daily_cap and sent_today (only daily_cap can be changed)',
+      });
     }
   }
 }
@@ -159,10 +178,16 @@ function crossFieldErrors(next: StoredSettings, body: Plain): FieldError[] {
   const blame = (preferred: string, other: string) => `defaults.${sent(preferred) || !sent(other) ? preferred : other}`;
   const errors: FieldError[] = [];
   if (d.timeout_ms > d.interval_s * 1000) {
-    errors.push({ field: blame('timeout_ms', 'interval_s'), message: `the default timeout (${d.timeout_ms} ms) must not be longer than the default interval (${d.interval_s} s)` });
+    errors.push({
+      field: blame('timeout_ms', 'interval_s'),
+      message: `the default timeout (${d.timeout_ms} ms) must not be longer than the default interval (${d.interval_s} s)`,
+    });
   }
   if (d.retry_interval_s > d.interval_s) {
-    errors.push({ field: blame('retry_interval_s', 'interval_s'), message: `the default retry interval (${d.retry_interval_s} s) must not be longer than the default interval (${d.interval_s} s)` });
+    errors.push({
+      field: blame('retry_interval_s', 'interval_s'),
+      message: `the default retry interval (${d.retry_interval_s} s) must not be longer than the default interval (${d.interval_s} s)`,
+    });
   }
   return errors;
 }

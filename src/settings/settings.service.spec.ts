@@ -22,9 +22,17 @@ afterEach(async () => {
 
 /** The settings table holds `rows`; counts reads of the database so caching can be seen. */
 async function seeded(rows: Record<string, unknown> = {}) {
-  for (const [key, value] of Object.entries(rows)) await db.query('INSERT INTO settings (key, value) VALUES (?, ?)', [key, JSON.stringify(value)]);
+  for (const [key, value] of Object.entries(rows))
+    await db.query('INSERT INTO settings (key, value) VALUES (?, ?)', [key, JSON.stringify(value)]);
   const reads = jest.spyOn(db, 'read');
-  return { db, reads: { get count() { return reads.mock.calls.length; } } };
+  return {
+    db,
+    reads: {
+      get count() {
+        return reads.mock.calls.length;
+      },
+    },
+  };
 }
 
 /** Writes to settings the way a careless caller would, past the readonly type. */
@@ -38,9 +46,17 @@ const writes: [string, (s: StoredSettings) => void][] = [
 
 describe('SettingsService.get', () => {
   it('answers the defaults merged with stored rows, ignoring unknown keys', async () => {
-    const { db } = await seeded({ tz_offset_min: 120, retention: { checks_days: 3, hourly_days: 10, events_days: 30 }, unknown_key: 1 });
+    const { db } = await seeded({
+      tz_offset_min: 120,
+      retention: { checks_days: 3, hourly_days: 10, events_days: 30 },
+      unknown_key: 1,
+    });
     const s = await new SettingsService(db).get();
-    expect(s).toEqual({ ...DEFAULT_SETTINGS, tz_offset_min: 120, retention: { checks_days: 3, hourly_days: 10, events_days: 30 } });
+    expect(s).toEqual({
+      ...DEFAULT_SETTINGS,
+      tz_offset_min: 120,
+      retention: { checks_days: 3, hourly_days: 10, events_days: 30 },
+    });
   });
 
   it.each(writes)('throws when a caller writes to %s, and a second get() is unaffected', async (_what, write) => {
@@ -73,7 +89,12 @@ describe('SettingsService.get', () => {
     const { db } = await seeded({ daily_cap: 50 });
     const written: string[] = [];
     const recording = (m: EntityManager) =>
-      ({ query: async (sql: string, params: [string, string]) => { written.push(params[0]); return m.query(sql, params); } }) as unknown as EntityManager;
+      ({
+        query: async (sql: string, params: [string, string]) => {
+          written.push(params[0]);
+          return m.query(sql, params);
+        },
+      }) as unknown as EntityManager;
     const service = new SettingsService(db);
     const current = await service.get();
     const next = structuredClone(current) as StoredSettings;
@@ -103,10 +124,12 @@ describe('SettingsService.get', () => {
   it('keeps the committed settings after a save that is rolled back', async () => {
     const { db } = await seeded({ daily_cap: 50 });
     const service = new SettingsService(db);
-    await db.tx(async (m) => {
-      await service.setIn(m, { daily_cap: 7 });
-      throw new Error('rolled back');
-    }).catch(() => undefined);
+    await db
+      .tx(async (m) => {
+        await service.setIn(m, { daily_cap: 7 });
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
     expect((await service.get()).daily_cap).toBe(50);
   });
 

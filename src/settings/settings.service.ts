@@ -40,10 +40,10 @@ export class SettingsService {
    */
   async setIn<K extends Key>(m: EntityManager, values: Pick<StoredSettings, K>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {
-      await m.query('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
-        key,
-        JSON.stringify(value),
-      ]);
+      await m.query(
+        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        [key, JSON.stringify(value)],
+      );
     }
     this.db.afterCommit(() => this.cache.drop());
   }
@@ -52,6 +52,9 @@ export class SettingsService {
   async saveChangedIn(m: EntityManager, current: Settings, next: StoredSettings): Promise<void> {
     const changed = (Object.keys(next) as Key[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
     if (changed.length === 0) return;
-    await this.setIn(m, Object.fromEntries(changed.map((k) => [k, next[k]])) as Partial<StoredSettings> as StoredSettings);
+    await this.setIn(
+      m,
+      Object.fromEntries(changed.map((k) => [k, next[k]])) as Partial<StoredSettings> as StoredSettings,
+    );
   }
 }

@@ -20,7 +20,11 @@ export class PageHostMiddleware implements NestMiddleware {
 
   async use(req: Request, _res: Response, next: NextFunction): Promise<void> {
     const host = requestHost(req.headers.host);
-    if (host !== null && (req.path === '/' || req.path === '') && (await this.repo.getSettings()).hosts.includes(host)) {
+    if (
+      host !== null &&
+      (req.path === '/' || req.path === '') &&
+      (await this.repo.getSettings()).hosts.includes(host)
+    ) {
       const q = req.url.indexOf('?');
       req.url = `/status${q < 0 ? '' : req.url.slice(q)}`;
     }
@@ -32,7 +36,14 @@ export class PageHostMiddleware implements NestMiddleware {
 @Module({
   imports: [CatalogModule, HistoryModule, MonitorsModule, HostsModule],
   controllers: [StatusPageController, PublicStatusController],
-  providers: [StatusPageRepository, PublicData, PublicStatusService, StatusPageService, StatusAssets, PageHostMiddleware],
+  providers: [
+    StatusPageRepository,
+    PublicData,
+    PublicStatusService,
+    StatusPageService,
+    StatusAssets,
+    PageHostMiddleware,
+  ],
   exports: [StatusPageService],
 })
 export class StatusModule implements NestModule {

@@ -57,7 +57,8 @@ export class EventRing {
   after(seq: number): Buffer[] | null {
     if (!Number.isSafeInteger(seq) || seq < this.first - 1 || seq > this.lastSeq) return null;
     const out: Buffer[] = [];
-    for (let s = seq + 1; s <= this.lastSeq; s++) out.push(this.frames[(this.head + s - this.first) % this.capacity] as Buffer);
+    for (let s = seq + 1; s <= this.lastSeq; s++)
+      out.push(this.frames[(this.head + s - this.first) % this.capacity] as Buffer);
     return out;
   }
 

@@ -5,11 +5,49 @@ type Op = ['change' | 'delete', number];
 describe('MonitorChanges', () => {
   it.each<[string, Op[], { changed: number[]; deleted: number[] }]>([
     ['nothing', [], { changed: [], deleted: [] }],
-    ['each changed id once, ascending', [['change', 3], ['change', 1], ['change', 3], ['change', 2]], { changed: [1, 2, 3], deleted: [] }],
-    ['deleted ids', [['delete', 5], ['delete', 4]], { changed: [], deleted: [4, 5] }],
-    ['created then deleted in one window: only deleted', [['change', 7], ['delete', 7]], { changed: [], deleted: [7] }],
-    ['a late change of a deleted monitor stays deleted', [['delete', 7], ['change', 7]], { changed: [], deleted: [7] }],
-    ['both kinds', [['change', 1], ['delete', 2], ['change', 3]], { changed: [1, 3], deleted: [2] }],
+    [
+      'each changed id once, ascending',
+      [
+        ['change', 3],
+        ['change', 1],
+        ['change', 3],
+        ['change', 2],
+      ],
+      { changed: [1, 2, 3], deleted: [] },
+    ],
+    [
+      'deleted ids',
+      [
+        ['delete', 5],
+        ['delete', 4],
+      ],
+      { changed: [], deleted: [4, 5] },
+    ],
+    [
+      'created then deleted in one window: only deleted',
+      [
+        ['change', 7],
+        ['delete', 7],
+      ],
+      { changed: [], deleted: [7] },
+    ],
+    [
+      'a late change of a deleted monitor stays deleted',
+      [
+        ['delete', 7],
+        ['change', 7],
+      ],
+      { changed: [], deleted: [7] },
+    ],
+    [
+      'both kinds',
+      [
+        ['change', 1],
+        ['delete', 2],
+        ['change', 3],
+      ],
+      { changed: [1, 3], deleted: [2] },
+    ],
   ])('%s', (_, ops, expected) => {
     const c = new MonitorChanges();
     for (const [op, id] of ops) c[op](id);

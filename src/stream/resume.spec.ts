@@ -29,14 +29,20 @@ describe('decideResume', () => {
   /** Ring of capacity 4 holding events 3..6 (frames "e3".."e6", 2 bytes each). */
   const ring = new EventRing(4, 1000);
   for (let i = 1; i <= 6; i++) ring.push(Buffer.from(`e${i}`));
-  const shape = (r: Resume) => (r.kind === 'replay' ? { kind: 'replay', after: r.after, frames: r.frames.map(String) } : r);
+  const shape = (r: Resume) =>
+    r.kind === 'replay' ? { kind: 'replay', after: r.after, frames: r.frames.map(String) } : r;
 
   it.each<[string, string | undefined, number, object]>([
     ['no header: a fresh client', undefined, 100, { kind: 'fresh' }],
     ['an empty header: a fresh client', ' ', 100, { kind: 'fresh' }],
     ['the newest id: nothing missed', `${BOOT}-6`, 100, { kind: 'replay', after: 6, frames: [] }],
     ['a held id: the events after it', `${BOOT}-4`, 100, { kind: 'replay', after: 4, frames: ['e5', 'e6'] }],
-    ['the id just before the oldest held: all of the ring', `${BOOT}-2`, 100, { kind: 'replay', after: 2, frames: ['e3', 'e4', 'e5', 'e6'] }],
+    [
+      'the id just before the oldest held: all of the ring',
+      `${BOOT}-2`,
+      100,
+      { kind: 'replay', after: 2, frames: ['e3', 'e4', 'e5', 'e6'] },
+    ],
     ['an id whose next event is gone', `${BOOT}-1`, 100, { kind: 'reset', reason: 'gone' }],
     ['an id from another run', 'c0ffee-4', 100, { kind: 'reset', reason: 'restarted' }],
     ['an id not handed out yet', `${BOOT}-7`, 100, { kind: 'reset', reason: 'unknown_id' }],

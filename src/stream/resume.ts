@@ -43,7 +43,12 @@ export function parseEventId(text: string): { boot: string; seq: number } | null
  * refused when it is larger than `maxReplayBytes` (half the per-client queue): it would get the
  * client dropped at once, and its next reconnect would ask for the same again.
  */
-export function decideResume(lastEventId: string | undefined, boot: string, ring: EventRing, maxReplayBytes: number): Resume {
+export function decideResume(
+  lastEventId: string | undefined,
+  boot: string,
+  ring: EventRing,
+  maxReplayBytes: number,
+): Resume {
   const text = lastEventId?.trim() ?? '';
   if (text === '') return { kind: 'fresh' };
   const id = parseEventId(text);

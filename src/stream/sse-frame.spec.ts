@@ -3,8 +3,20 @@ import { commentFrame, eventFrame } from './sse-frame';
 describe('eventFrame', () => {
   it.each<[string, string, unknown, number | undefined, string]>([
     ['ab12-1', 'check', { monitor_id: 1 }, undefined, 'id: ab12-1\nevent: check\ndata: {"monitor_id":1}\n\n'],
-    ['ab12-0', 'hello', { version: '0.1.0' }, 3000, 'retry: 3000\nid: ab12-0\nevent: hello\ndata: {"version":"0.1.0"}\n\n'],
-    ['ab12-7', 'monitors', { changed: [], deleted: [3] }, undefined, 'id: ab12-7\nevent: monitors\ndata: {"changed":[],"deleted":[3]}\n\n'],
+    [
+      'ab12-0',
+      'hello',
+      { version: '0.1.0' },
+      3000,
+      'retry: 3000\nid: ab12-0\nevent: hello\ndata: {"version":"0.1.0"}\n\n',
+    ],
+    [
+      'ab12-7',
+      'monitors',
+      { changed: [], deleted: [3] },
+      undefined,
+      'id: ab12-7\nevent: monitors\ndata: {"changed":[],"deleted":[3]}\n\n',
+    ],
   ])('frames %s %s', (id, event, data, retry, frame) => {
     expect(eventFrame(id, event, data, retry)).toBe(frame);
   });

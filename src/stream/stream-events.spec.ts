@@ -13,8 +13,22 @@ describe('check event data', () => {
     ],
     [
       'a failed check without latency',
-      { id: 4, at: T + 1, outcome: 'down', latency_ms: null, status: null, error: { code: 'refused', message: 'connection refused' } },
-      { monitor_id: 4, at_ms: T + 1, outcome: 'down', latency_ms: null, status: null, error: { code: 'refused', message: 'connection refused' } },
+      {
+        id: 4,
+        at: T + 1,
+        outcome: 'down',
+        latency_ms: null,
+        status: null,
+        error: { code: 'refused', message: 'connection refused' },
+      },
+      {
+        monitor_id: 4,
+        at_ms: T + 1,
+        outcome: 'down',
+        latency_ms: null,
+        status: null,
+        error: { code: 'refused', message: 'connection refused' },
+      },
     ],
   ])('%s', (_, bus, data) => {
     expect(checkData(bus as Parameters<typeof checkData>[0])).toEqual(data);
@@ -23,14 +37,30 @@ describe('check event data', () => {
   type CheckBus = Parameters<typeof checkData>[0];
   it.each<[string, CheckBus]>([
     ['a good check', { id: 4, at: T, outcome: 'up', latency_ms: 12.6, status: 200, error: null }],
-    ['a slow check at half a millisecond', { id: 1, at: T, outcome: 'slow', latency_ms: 0.5, status: 204, error: null }],
+    [
+      'a slow check at half a millisecond',
+      { id: 1, at: T, outcome: 'slow', latency_ms: 0.5, status: 204, error: null },
+    ],
     ['no latency, no status', { id: 9, at: T + 1, outcome: 'unknown', latency_ms: null, status: null, error: null }],
-    ['a latency that is not a number', { id: 9, at: T + 1, outcome: 'down', latency_ms: Number.NaN, status: null, error: null }],
+    [
+      'a latency that is not a number',
+      { id: 9, at: T + 1, outcome: 'down', latency_ms: Number.NaN, status: null, error: null },
+    ],
     [
       'a message with quotes, a backslash, control and non-ASCII characters',
-      { id: 2 ** 40, at: T, outcome: 'down', latency_ms: 9999.5, status: 503, error: { code: 'body', message: 'body does not contain "ok\\" \u0000\n\t é ✓ \ud83d\ude00 \u2028' } },
+      {
+        id: 2 ** 40,
+        at: T,
+        outcome: 'down',
+        latency_ms: 9999.5,
+        status: 503,
+        error: { code: 'body', message: 'body does not contain "ok\\" \u0000\n\t é ✓ \ud83d\ude00 \u2028' },
+      },
     ],
-    ['an unpaired surrogate', { id: 3, at: T, outcome: 'down', latency_ms: 1, status: null, error: { code: 'dns', message: 'name \ud800 x' } }],
+    [
+      'an unpaired surrogate',
+      { id: 3, at: T, outcome: 'down', latency_ms: 1, status: null, error: { code: 'dns', message: 'name \ud800 x' } },
+    ],
   ])('writes the JSON of %s exactly as JSON.stringify does', (_, bus) => {
     expect(checkDataJson(bus)).toBe(JSON.stringify(checkData(bus)));
   });
@@ -42,7 +72,14 @@ describe('state event data', () => {
     ['muted until later', T + 60_000, true],
     ['muted until a moment that has passed', T - 1, false],
   ])('%s: the state as the monitors API shows it', (_, mutedUntil, muted) => {
-    const state = { ...initialState(9, false, T - 5000), status: 'down' as const, failing: 2, error_code: 'timeout', error_message: 'no answer in 10 s', last_check_at: T };
+    const state = {
+      ...initialState(9, false, T - 5000),
+      status: 'down' as const,
+      failing: 2,
+      error_code: 'timeout',
+      error_message: 'no answer in 10 s',
+      last_check_at: T,
+    };
     expect(stateData(state, mutedUntil, T)).toEqual({
       monitor_id: 9,
       state: {
@@ -65,25 +102,58 @@ describe('state event data', () => {
 
 describe('incident event data', () => {
   const open: IncidentRow = {
-    id: 3, monitor_id: 9, monitor_name: 'Web', started_at: T - 120_000, down_at: T - 100_000, ended_at: null, end_reason: null,
-    cause_code: 'status', cause_message: 'HTTP 503', last_error_code: 'timeout', last_error_message: 'no answer in 10 s',
-    fails: 4, acknowledged_at: null, note: null,
+    id: 3,
+    monitor_id: 9,
+    monitor_name: 'Web',
+    started_at: T - 120_000,
+    down_at: T - 100_000,
+    ended_at: null,
+    end_reason: null,
+    cause_code: 'status',
+    cause_message: 'HTTP 503',
+    last_error_code: 'timeout',
+    last_error_message: 'no answer in 10 s',
+    fails: 4,
+    acknowledged_at: null,
+    note: null,
   };
 
   it.each<[string, IncidentRow, object]>([
     [
       'an open incident: duration measured to now',
       open,
-      { id: 3, monitor_id: 9, monitor_name: 'Web', started_at: '2026-11-01T11:58:00.000Z', ended_at: null, duration_ms: 120_000,
-        cause: { code: 'status', message: 'HTTP 503' }, last_error: { code: 'timeout', message: 'no answer in 10 s' }, fails: 4,
-        acknowledged_at: null, note: null, end_reason: null },
+      {
+        id: 3,
+        monitor_id: 9,
+        monitor_name: 'Web',
+        started_at: '2026-11-01T11:58:00.000Z',
+        ended_at: null,
+        duration_ms: 120_000,
+        cause: { code: 'status', message: 'HTTP 503' },
+        last_error: { code: 'timeout', message: 'no answer in 10 s' },
+        fails: 4,
+        acknowledged_at: null,
+        note: null,
+        end_reason: null,
+      },
     ],
     [
       'a closed, acknowledged incident with a note',
       { ...open, ended_at: T - 30_000, end_reason: 'recovered', acknowledged_at: T - 60_000, note: 'router rebooted' },
-      { id: 3, monitor_id: 9, monitor_name: 'Web', started_at: '2026-11-01T11:58:00.000Z', ended_at: '2026-11-01T11:59:30.000Z', duration_ms: 90_000,
-        cause: { code: 'status', message: 'HTTP 503' }, last_error: { code: 'timeout', message: 'no answer in 10 s' }, fails: 4,
-        acknowledged_at: '2026-11-01T11:59:00.000Z', note: 'router rebooted', end_reason: 'recovered' },
+      {
+        id: 3,
+        monitor_id: 9,
+        monitor_name: 'Web',
+        started_at: '2026-11-01T11:58:00.000Z',
+        ended_at: '2026-11-01T11:59:30.000Z',
+        duration_ms: 90_000,
+        cause: { code: 'status', message: 'HTTP 503' },
+        last_error: { code: 'timeout', message: 'no answer in 10 s' },
+        fails: 4,
+        acknowledged_at: '2026-11-01T11:59:00.000Z',
+        note: 'router rebooted',
+        end_reason: 'recovered',
+      },
     ],
   ])('%s: the incident object of the API', (_, row, data) => {
     expect(incidentData({ incident: row }, T)).toEqual(data);
@@ -99,6 +169,9 @@ describe('blind and path event data', () => {
   });
 
   it('path: the host and the moment as RFC 3339', () => {
-    expect(pathData({ host: '127.0.0.1:8080', at: T })).toEqual({ host: '127.0.0.1:8080', at: '2026-11-01T12:00:00.000Z' });
+    expect(pathData({ host: '127.0.0.1:8080', at: T })).toEqual({
+      host: '127.0.0.1:8080',
+      at: '2026-11-01T12:00:00.000Z',
+    });
   });
 });

@@ -37,7 +37,8 @@ export function checkData(c: BusEvents['check']): CheckEventData {
  */
 export function checkDataJson(c: BusEvents['check']): string {
   const latency = c.latency_ms === null ? null : Math.round(c.latency_ms);
-  const error = c.error === null ? 'null' : `{"code":${JSON.stringify(c.error.code)},"message":${JSON.stringify(c.error.message)}}`;
+  const error =
+    c.error === null ? 'null' : `{"code":${JSON.stringify(c.error.code)},"message":${JSON.stringify(c.error.message)}}`;
   return `{"monitor_id":${jsonNumber(c.id)},"at_ms":${jsonNumber(c.at)},"outcome":${JSON.stringify(c.outcome)},"latency_ms":${jsonNumber(latency)},"status":${jsonNumber(c.status)},"error":${error}}`;
 }
 
@@ -47,7 +48,11 @@ function jsonNumber(n: number | null): string {
 }
 
 /** The monitor's state as GET /monitors/{id} shows it now. */
-export function stateData(state: MonitorState, mutedUntil: number | null, now: number): { monitor_id: number; state: StateAnswer } {
+export function stateData(
+  state: MonitorState,
+  mutedUntil: number | null,
+  now: number,
+): { monitor_id: number; state: StateAnswer } {
   return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now) };
 }
 

@@ -107,14 +107,24 @@ export class StreamHub implements OnModuleDestroy {
     // in the ring already, and a replay must not be followed by the same events again.
     this.flush();
     const header = req.headers['last-event-id'];
-    const resume = decideResume(Array.isArray(header) ? header[0] : header, this.boot, this.ring, this.o.clientQueueBytes / 2);
-    const client = StreamClient.start(req, res, SSE_HEADERS, caller, this.o.clientQueueBytes, (c, queued) => this.overflowed(c, queued));
+    const resume = decideResume(
+      Array.isArray(header) ? header[0] : header,
+      this.boot,
+      this.ring,
+      this.o.clientQueueBytes / 2,
+    );
+    const client = StreamClient.start(req, res, SSE_HEADERS, caller, this.o.clientQueueBytes, (c, queued) =>
+      this.overflowed(c, queued),
+    );
     if (!client) return;
     const position = resume.kind === 'replay' ? resume.after : this.ring.last;
-    const parts: Buffer[] = [Buffer.from(eventFrame(eventId(this.boot, position), 'hello', { version: VERSION }, this.o.retryMs))];
+    const parts: Buffer[] = [
+      Buffer.from(eventFrame(eventId(this.boot, position), 'hello', { version: VERSION }, this.o.retryMs)),
+    ];
     if (resume.kind === 'replay') parts.push(...resume.frames);
     // In the same write as hello: a client never holds hello's id without having seen the reset.
-    if (resume.kind === 'reset') parts.push(Buffer.from(eventFrame(this.lastEventId, 'reset', { reason: resume.reason })));
+    if (resume.kind === 'reset')
+      parts.push(Buffer.from(eventFrame(this.lastEventId, 'reset', { reason: resume.reason })));
     this.clients.add(client);
     res.on('close', () => this.clients.delete(client));
     client.write(Buffer.concat(parts));
@@ -135,7 +145,10 @@ export class StreamHub implements OnModuleDestroy {
     }
     const now = this.clock.now();
     try {
-      const [keys, sessions] = await Promise.all([this.keys.liveIds([...keyIds], now), this.sessions.liveIds([...sessionIds], now)]);
+      const [keys, sessions] = await Promise.all([
+        this.keys.liveIds([...keyIds], now),
+        this.sessions.liveIds([...sessionIds], now),
+      ]);
       for (const c of open) {
         if (!stillLive(c.caller, { keys, sessions })) {
           this.log.debug(`stream of ${c.label} closed: its access expired or is gone`);
@@ -143,7 +156,9 @@ export class StreamHub implements OnModuleDestroy {
         }
       }
     } catch (err) {
-      this.log.warn(`could not check open streams against their keys and sessions: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(
+        `could not check open streams against their keys and sessions: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -220,6 +235,8 @@ export class StreamHub implements OnModuleDestroy {
 
   private overflowed(c: StreamClient, queued: number): void {
     this.dropped += 1;
-    this.log.warn(`stream of ${c.label} cut off: it left ${queued} bytes unread (limit ${this.o.clientQueueBytes}); it may reconnect with Last-Event-ID`);
+    this.log.warn(
+      `stream of ${c.label} cut off: it left ${queued} bytes unread (limit ${this.o.clientQueueBytes}); it may reconnect with Last-Event-ID`,
+    );
   }
 }

@@ -32,7 +32,13 @@ export interface DiagnosticsAnswer {
   memory: { rss_bytes: number; heap_used_bytes: number; heap_total_bytes: number; external_bytes: number };
   monitors: { total: number; running: number; paused: number; by_kind: Record<MonitorKind, number> };
   checks_per_min: number;
-  database: { size_bytes: number; wal_bytes: number; writable: boolean; failing_since: string | null; last_error: string | null };
+  database: {
+    size_bytes: number;
+    wal_bytes: number;
+    writable: boolean;
+    failing_since: string | null;
+    last_error: string | null;
+  };
   writer: {
     queue_length: number;
     last_flush_at: string | null;
@@ -45,11 +51,31 @@ export interface DiagnosticsAnswer {
     last_error: string | null;
     last_error_at: string | null;
   };
-  scheduler: { scheduled: number; in_flight: number; lateness_p50_ms: number; lateness_p99_ms: number; lateness_max_ms: number; lateness_samples: number };
-  canary: { detection: string; blind: boolean; blind_since: string | null; canaries: { canary: string; answered: boolean }[] };
+  scheduler: {
+    scheduled: number;
+    in_flight: number;
+    lateness_p50_ms: number;
+    lateness_p99_ms: number;
+    lateness_max_ms: number;
+    lateness_samples: number;
+  };
+  canary: {
+    detection: string;
+    blind: boolean;
+    blind_since: string | null;
+    canaries: { canary: string; answered: boolean }[];
+  };
   outbox: Record<(typeof OUTBOX_STATES)[number], number>;
   /** `note`: mail is not configured, said once as a state (with the variables to set), or null. */
-  email: { configured: boolean; providers: string[]; daily_cap: number; sent_today: number; failed_today: number; cap_reached: boolean; note: string | null };
+  email: {
+    configured: boolean;
+    providers: string[];
+    daily_cap: number;
+    sent_today: number;
+    failed_today: number;
+    cap_reached: boolean;
+    note: string | null;
+  };
   egress: EgressEstimate;
   problems: LoggedProblem[];
 }
@@ -83,12 +109,20 @@ export class DiagnosticsService {
     const blind = this.blind.status();
     const cap = await this.mail.cap();
     const status = await this.mail.status();
-    const [{ failed }] = (await this.db.read('SELECT COUNT(*) AS failed FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?', [cap.day])) as { failed: number }[];
+    const [{ failed }] = (await this.db.read(
+      'SELECT COUNT(*) AS failed FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?',
+      [cap.day],
+    )) as { failed: number }[];
     return {
       version: VERSION,
       started_at: toIso(this.startedAt),
       uptime_s: Math.floor((now - this.startedAt) / 1000),
-      memory: { rss_bytes: mem.rss, heap_used_bytes: mem.heapUsed, heap_total_bytes: mem.heapTotal, external_bytes: mem.external },
+      memory: {
+        rss_bytes: mem.rss,
+        heap_used_bytes: mem.heapUsed,
+        heap_total_bytes: mem.heapTotal,
+        external_bytes: mem.external,
+      },
       monitors: { total: rows.length, running: rows.length - paused, paused, by_kind: byKind },
       checks_per_min: this.engine.checksPerMinute(),
       database: {
@@ -118,7 +152,12 @@ export class DiagnosticsService {
         lateness_max_ms: Math.round(sched.lateness.max),
         lateness_samples: sched.lateness.samples,
       },
-      canary: { detection: blind.detection, blind: blind.active, blind_since: toIso(blind.since), canaries: this.blind.canaryStates() },
+      canary: {
+        detection: blind.detection,
+        blind: blind.active,
+        blind_since: toIso(blind.since),
+        canaries: this.blind.canaryStates(),
+      },
       outbox: await this.outboxCounts(),
       email: {
         configured: status.configured,
@@ -135,9 +174,13 @@ export class DiagnosticsService {
   }
 
   private async outboxCounts(): Promise<DiagnosticsAnswer['outbox']> {
-    const rows = (await this.db.read('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) as { state: string; n: number }[];
+    const rows = (await this.db.read('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) as {
+      state: string;
+      n: number;
+    }[];
     const out = Object.fromEntries(OUTBOX_STATES.map((s) => [s, 0])) as DiagnosticsAnswer['outbox'];
-    for (const r of rows) if ((OUTBOX_STATES as readonly string[]).includes(r.state)) out[r.state as keyof typeof out] = r.n;
+    for (const r of rows)
+      if ((OUTBOX_STATES as readonly string[]).includes(r.state)) out[r.state as keyof typeof out] = r.n;
     return out;
   }
 }

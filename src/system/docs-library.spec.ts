@@ -9,7 +9,7 @@ describe('buildLibrary', () => {
     { id: 'Bad Name', markdown: '# Not served' },
   ]);
 
-  it('groups pages into the menu\'s sections in reading order, the rest under More by title', () => {
+  it("groups pages into the menu's sections in reading order, the rest under More by title", () => {
     expect(lib.sections.map((s) => [s.title, s.pages.map((p) => p.id)])).toEqual([
       ['Contract', ['interface']],
       ['Use it', ['stream']],
@@ -27,7 +27,10 @@ describe('buildLibrary', () => {
 describe('blurb', () => {
   it.each([
     ['Short.', 'Short.'],
-    ['One sentence that runs on. '.repeat(4) + 'x'.repeat(200), 'One sentence that runs on. One sentence that runs on. One sentence that runs on. One sentence that runs on.'],
+    [
+      'One sentence that runs on. '.repeat(4) + 'x'.repeat(200),
+      'One sentence that runs on. One sentence that runs on. One sentence that runs on. One sentence that runs on.',
+    ],
     ['word '.repeat(60), `${'word '.repeat(36).trim()}…`],
   ])('%#', (lead, want) => {
     expect(blurb(lead.trim())).toBe(want);

@@ -35,26 +35,51 @@ export interface DocsLibrary {
 
 /** The side menu, in reading order, with each page's short name. */
 export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: string, label: string])[] }[] = [
-  { title: 'Contract', pages: [['interface', 'Interface contract'], ['api', 'API conventions'], ['not-shown', 'Where the spec is silent']] },
+  {
+    title: 'Contract',
+    pages: [
+      ['interface', 'Interface contract'],
+      ['api', 'API conventions'],
+      ['not-shown', 'Where the spec is silent'],
+    ],
+  },
   {
     title: 'Run it',
     pages: [
-      ['install', 'Install'], ['configuration', 'Configuration'], ['settings', 'Settings'], ['security', 'Security'], ['passkeys', 'Passkeys and sign-in'],
-      ['backup', 'Backup and restore'], ['export-import', 'Export and import'], ['diagnostics', 'Diagnostics'], ['storage', 'Storage'], ['packaging', 'Packaging'],
+      ['install', 'Install'],
+      ['configuration', 'Configuration'],
+      ['settings', 'Settings'],
+      ['security', 'Security'],
+      ['passkeys', 'Passkeys and sign-in'],
+      ['backup', 'Backup and restore'],
+      ['export-import', 'Export and import'],
+      ['diagnostics', 'Diagnostics'],
+      ['storage', 'Storage'],
+      ['packaging', 'Packaging'],
     ],
   },
   {
     title: 'Use it',
     pages: [
-      ['monitors', 'Monitors'], ['checks', 'Checks'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['channels', 'Alert channels'], ['status-page', 'Status page'],
-      ['events', 'Timeline'], ['stream', 'Live stream'],
+      ['monitors', 'Monitors'],
+      ['checks', 'Checks'],
+      ['incidents', 'Incidents'],
+      ['alerts', 'Alerts'],
+      ['channels', 'Alert channels'],
+      ['status-page', 'Status page'],
+      ['events', 'Timeline'],
+      ['stream', 'Live stream'],
     ],
   },
   {
     title: 'Inside',
     pages: [
-      ['architecture', 'Architecture'], ['engine', 'Check engine'], ['state-machine', 'Monitor status'], ['reliability', 'Reliability'],
-      ['performance', 'Performance'], ['contributing', 'Contributing'],
+      ['architecture', 'Architecture'],
+      ['engine', 'Check engine'],
+      ['state-machine', 'Monitor status'],
+      ['reliability', 'Reliability'],
+      ['performance', 'Performance'],
+      ['contributing', 'Contributing'],
     ],
   },
 ];
@@ -76,7 +101,15 @@ export function buildLibrary(files: readonly DocFile[]): DocsLibrary {
   const pages = new Map<string, DocPage>();
   for (const f of served) {
     const r = renderDoc(f.markdown, labels);
-    pages.set(f.id, { id: f.id, title: r.title || f.id, label: labels.get(f.id)!, lead: r.lead, html: r.html, headings: r.headings, links: r.links });
+    pages.set(f.id, {
+      id: f.id,
+      title: r.title || f.id,
+      label: labels.get(f.id)!,
+      lead: r.lead,
+      html: r.html,
+      headings: r.headings,
+      links: r.links,
+    });
   }
   const placed = new Set<string>();
   const sections: DocSection[] = [];

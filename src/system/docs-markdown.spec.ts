@@ -1,6 +1,10 @@
 import { renderDoc, rewriteHref, slugger } from './docs-markdown';
 
-const PAGES = new Map([['api', 'API conventions'], ['stream', 'Live stream'], ['state-machine', 'Monitor status']]);
+const PAGES = new Map([
+  ['api', 'API conventions'],
+  ['stream', 'Live stream'],
+  ['state-machine', 'Monitor status'],
+]);
 
 describe('slugger (GitHub heading anchors)', () => {
   it.each([
@@ -69,7 +73,10 @@ describe('renderDoc', () => {
   it('finds the title, the lead and the headings', () => {
     expect(r.title).toBe('Title here');
     expect(r.lead).toBe('The lead paragraph, with code and a link.');
-    expect(r.headings).toEqual([{ depth: 1, id: 'title-here', text: 'Title here' }, { depth: 2, id: 'section-one', text: 'Section one' }]);
+    expect(r.headings).toEqual([
+      { depth: 1, id: 'title-here', text: 'Title here' },
+      { depth: 2, id: 'section-one', text: 'Section one' },
+    ]);
   });
 
   it('gives headings ids, and section headings a link to themselves', () => {
@@ -91,7 +98,9 @@ describe('renderDoc', () => {
     expect(r.html).not.toMatch(/<script|<b>/);
     expect(r.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(r.html).toContain('<p>diagram</p>');
-    expect(r.html).toContain('<img src="/docs/images/page-dark.png" alt="The page, dark" loading="lazy" decoding="async">');
+    expect(r.html).toContain(
+      '<img src="/docs/images/page-dark.png" alt="The page, dark" loading="lazy" decoding="async">',
+    );
     expect(r.html.match(/<img/g)).toHaveLength(1);
   });
 

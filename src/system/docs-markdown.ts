@@ -29,7 +29,11 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ES
 export function slugger(): (text: string) => string {
   const seen = new Map<string, number>();
   return (text) => {
-    const base = text.toLowerCase().trim().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .trim()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base);
     seen.set(base, (n ?? -1) + 1);
     return n === undefined ? base : `${base}-${n + 1}`;
@@ -93,7 +97,8 @@ export function renderDoc(markdown: string, pages: ReadonlyMap<string, string>):
     const to = rewriteHref(href, pages);
     if (to === null) return inner;
     const file = /^\/docs\/([a-z0-9-]+)/.exec(to)?.[1];
-    if (file && new RegExp(`^(docs/)?${file}\\.md(#.*)?$`).test(unescape(plain(this, tokens)))) inner = escapeHtml(pages.get(file) ?? file);
+    if (file && new RegExp(`^(docs/)?${file}\\.md(#.*)?$`).test(unescape(plain(this, tokens))))
+      inner = escapeHtml(pages.get(file) ?? file);
     links.push(to);
     const external = /^https?:/i.test(to);
     return `<a href="${escapeHtml(to)}"${t ? ` title="${escapeHtml(t)}"` : ''}${external ? ' rel="noopener noreferrer"' : ''}>${inner}</a>`;
@@ -116,5 +121,8 @@ export function renderDoc(markdown: string, pages: ReadonlyMap<string, string>):
 
 /** The text renderer escapes; headings' plain text and the lead are shown through the templates' own escaping. */
 function unescape(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? _);
+  return s.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? _,
+  );
 }

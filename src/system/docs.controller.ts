@@ -7,7 +7,8 @@ import { contentTypeFor, isSafeAssetName } from '../common/resources/static-file
 import { DocsService } from './docs.service';
 
 /** The pages carry one stylesheet and nothing else: no script, no inline style, no frames. */
-export const DOCS_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The served documentation (`/docs`, `/docs/<page>`: docs/*.md rendered to HTML, the interface

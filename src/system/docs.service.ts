@@ -38,7 +38,10 @@ export class DocsService {
   /** The index: every page by section, with the start of its first paragraph. */
   async indexHtml(): Promise<string> {
     const lib = await this.docs();
-    const sections = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, title: p.title, blurb: lib.blurb(p.lead) })) }));
+    const sections = lib.sections.map((s) => ({
+      title: s.title,
+      pages: s.pages.map((p) => ({ id: p.id, title: p.title, blurb: lib.blurb(p.lead) })),
+    }));
     return this.html(lib, 'docs/index', { title: 'Farsight documentation', sections });
   }
 
@@ -46,7 +49,14 @@ export class DocsService {
   async pageHtml(id: string): Promise<string | null> {
     const lib = await this.docs();
     const page = lib.page(id);
-    return page && this.html(lib, 'docs/page', { title: `${page.title} · Farsight docs`, current: page.id, ...withToc(page, lib.escapeHtml) });
+    return (
+      page &&
+      this.html(lib, 'docs/page', {
+        title: `${page.title} · Farsight docs`,
+        current: page.id,
+        ...withToc(page, lib.escapeHtml),
+      })
+    );
   }
 
   async missingHtml(): Promise<string> {
@@ -68,7 +78,10 @@ export class DocsService {
 
   private html(lib: Library, view: string, model: Record<string, unknown>): string {
     const current = model.current;
-    const nav = lib.sections.map((s) => ({ title: s.title, pages: s.pages.map((p) => ({ id: p.id, label: p.label, current: p.id === current })) }));
+    const nav = lib.sections.map((s) => ({
+      title: s.title,
+      pages: s.pages.map((p) => ({ id: p.id, label: p.label, current: p.id === current })),
+    }));
     return render(view, { ...model, nav, css: this.stylesheet().version, version: VERSION }, 'docs/layout');
   }
 

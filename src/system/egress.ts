@@ -52,16 +52,21 @@ export function bytesPerCheck(c: MonitorConfig): number {
       const headers = s.headers.reduce((n, h) => n + Buffer.byteLength(`${h.name}: ${h.value}\r\n`), 0);
       // `Authorization: Bearer <token>\r\n` or `Authorization: Basic <base64 of user:password>\r\n`.
       const auth =
-        s.auth === null ? 0
-        : s.auth.type === 'bearer' ? 24 + Buffer.byteLength(s.auth.token)
-        : 23 + 4 * Math.ceil(Buffer.byteLength(`${s.auth.username}:${s.auth.password}`) / 3);
-      const body = s.body === null ? 0 : Buffer.byteLength(s.body) + (s.content_type ? 16 + s.content_type.length : 0) + 20;
+        s.auth === null
+          ? 0
+          : s.auth.type === 'bearer'
+            ? 24 + Buffer.byteLength(s.auth.token)
+            : 23 + 4 * Math.ceil(Buffer.byteLength(`${s.auth.username}:${s.auth.password}`) / 3);
+      const body =
+        s.body === null ? 0 : Buffer.byteLength(s.body) + (s.content_type ? 16 + s.content_type.length : 0) + 20;
       const request = line + headers + auth + body + HTTP_OWN_HEADER_BYTES + url.host.length + 2;
       const https = url.protocol === 'https:';
       return TCP_OPEN_CLOSE_BYTES + (https ? TLS_CLIENT_BYTES + TLS_RECORD_BYTES : 0) + request + PACKET_HEADER_BYTES;
     }
     case 'tcp':
-      return TCP_OPEN_CLOSE_BYTES + (c.settings.send === null ? 0 : Buffer.byteLength(c.settings.send) + PACKET_HEADER_BYTES);
+      return (
+        TCP_OPEN_CLOSE_BYTES + (c.settings.send === null ? 0 : Buffer.byteLength(c.settings.send) + PACKET_HEADER_BYTES)
+      );
     case 'tls':
       return TCP_OPEN_CLOSE_BYTES + TLS_CLIENT_BYTES;
     case 'ping':
@@ -93,7 +98,11 @@ export function egressEstimate(configs: readonly MonitorConfig[]): EgressEstimat
   for (const kind of MONITOR_KINDS) {
     const k = by[kind];
     if (!k) continue;
-    out.by_kind[kind] = { monitors: k.monitors, checks_per_day: Math.round(k.checks), bytes_per_day: Math.round(k.bytes) };
+    out.by_kind[kind] = {
+      monitors: k.monitors,
+      checks_per_day: Math.round(k.checks),
+      bytes_per_day: Math.round(k.bytes),
+    };
     out.checks_per_day += k.checks;
     out.bytes_per_day += k.bytes;
   }

@@ -18,33 +18,78 @@ const web = config({
   kind: 'http',
   channels: [3, 1],
   muted_until: '2026-12-01T08:00:00.000Z',
-  http: { url: 'https://u:pw@web.lan/', headers: [{ name: 'Authorization', value: 'Bearer x' }, { name: 'Accept', value: '*/*' }] },
+  http: {
+    url: 'https://u:pw@web.lan/',
+    headers: [
+      { name: 'Authorization', value: 'Bearer x' },
+      { name: 'Accept', value: '*/*' },
+    ],
+  },
 });
 const beat = config({ name: 'Backup', slug: 'backup', kind: 'heartbeat', interval_s: 3600, heartbeat: {} });
 
 const channel = (id: number, name: string, over: Partial<Channel> = {}): Channel => ({
-  id, name, kind: 'webhook', enabled: true, events: ['down', 'up'], created_at: 1, updated_at: 2,
+  id,
+  name,
+  kind: 'webhook',
+  enabled: true,
+  events: ['down', 'up'],
+  created_at: 1,
+  updated_at: 2,
   config: { url: 'http://hook.lan/x', secret: 's3cret', headers: [{ name: 'X-T', value: 'v' }] },
   ...over,
 });
-const NAMES = new Map([[1, 'Ops'], [3, 'Chat']]);
+const NAMES = new Map([
+  [1, 'Ops'],
+  [3, 'Chat'],
+]);
 
 describe('monitorForExport', () => {
   it.each<[string, boolean, Record<string, unknown>]>([
-    ['masked', false, { auth: { password: MASK, type: 'basic', username: 'u' }, headers: [{ name: 'Authorization', secret: true, value: MASK }, { name: 'Accept', secret: false, value: '*/*' }] }],
-    ['with secrets', true, { auth: { password: 'pw', type: 'basic', username: 'u' }, headers: [{ name: 'Authorization', secret: true, value: 'Bearer x' }, { name: 'Accept', secret: false, value: '*/*' }] }],
-  ])('writes an http monitor %s: channels by name, times as RFC 3339, settings in the kind order', (_how, secrets, http) => {
-    const item = monitorForExport({ config: web, tokenHash: null }, NAMES, secrets);
-    expect(item).toMatchObject({ slug: 'web', channels: ['Chat', 'Ops'], muted_until: '2026-12-01T08:00:00.000Z', http });
-    expect(Object.keys(item.http as object).slice(0, 3)).toEqual(['url', 'method', 'headers']);
-    expect(Object.keys(item).at(-1)).toBe('http');
-  });
+    [
+      'masked',
+      false,
+      {
+        auth: { password: MASK, type: 'basic', username: 'u' },
+        headers: [
+          { name: 'Authorization', secret: true, value: MASK },
+          { name: 'Accept', secret: false, value: '*/*' },
+        ],
+      },
+    ],
+    [
+      'with secrets',
+      true,
+      {
+        auth: { password: 'pw', type: 'basic', username: 'u' },
+        headers: [
+          { name: 'Authorization', secret: true, value: 'Bearer x' },
+          { name: 'Accept', secret: false, value: '*/*' },
+        ],
+      },
+    ],
+  ])(
+    'writes an http monitor %s: channels by name, times as RFC 3339, settings in the kind order',
+    (_how, secrets, http) => {
+      const item = monitorForExport({ config: web, tokenHash: null }, NAMES, secrets);
+      expect(item).toMatchObject({
+        slug: 'web',
+        channels: ['Chat', 'Ops'],
+        muted_until: '2026-12-01T08:00:00.000Z',
+        http,
+      });
+      expect(Object.keys(item.http as object).slice(0, 3)).toEqual(['url', 'method', 'headers']);
+      expect(Object.keys(item).at(-1)).toBe('http');
+    },
+  );
 
   it.each<[string, number[] | null, unknown]>([
     ['null (every enabled channel)', null, null],
     ['[] (nobody)', [], []],
   ])('keeps channels %s', (_what, channels, expected) => {
-    expect(monitorForExport({ config: { ...web, channels }, tokenHash: null }, NAMES, false).channels).toEqual(expected);
+    expect(monitorForExport({ config: { ...web, channels }, tokenHash: null }, NAMES, false).channels).toEqual(
+      expected,
+    );
   });
 
   it.each<[string, boolean, string | null, unknown]>([
@@ -52,7 +97,9 @@ describe('monitorForExport', () => {
     ['masked', false, 'ab'.repeat(32), undefined],
     ['with secrets but no token', true, null, undefined],
   ])('gives a heartbeat its token hash only %s', (_what, secrets, hash, expected) => {
-    expect(monitorForExport({ config: beat, tokenHash: hash }, NAMES, secrets).heartbeat_token_sha256).toEqual(expected);
+    expect(monitorForExport({ config: beat, tokenHash: hash }, NAMES, secrets).heartbeat_token_sha256).toEqual(
+      expected,
+    );
   });
 });
 
@@ -69,7 +116,13 @@ describe('channelForExport', () => {
 
 describe('exportDocument', () => {
   const doc = (monitors: MonitorConfig[], channels: Channel[]) =>
-    exportDocument({ exportedAt: Date.UTC(2026, 10, 1), monitors: monitors.map((c) => ({ config: c, tokenHash: null })), channels, statusPage: { b: 1, a: { d: 1, c: 2 } }, secrets: false });
+    exportDocument({
+      exportedAt: Date.UTC(2026, 10, 1),
+      monitors: monitors.map((c) => ({ config: c, tokenHash: null })),
+      channels,
+      statusPage: { b: 1, a: { d: 1, c: 2 } },
+      secrets: false,
+    });
 
   it('sorts monitors by slug and channels by name, and puts the keys of the spec first', () => {
     const d = doc([web, beat], [channel(1, 'Ops'), channel(3, 'Chat')]);
@@ -88,7 +141,13 @@ describe('exportDocument', () => {
   });
 
   it('orders channels of the same name by id (stable, though names should differ)', () => {
-    const d = exportDocument({ exportedAt: 0, monitors: [], channels: [channel(9, 'Same', { enabled: false }), channel(2, 'Same')], statusPage: {}, secrets: false });
+    const d = exportDocument({
+      exportedAt: 0,
+      monitors: [],
+      channels: [channel(9, 'Same', { enabled: false }), channel(2, 'Same')],
+      statusPage: {},
+      secrets: false,
+    });
     expect(d.channels.map((c) => c.enabled)).toEqual([true, false]);
   });
 });

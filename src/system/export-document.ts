@@ -57,13 +57,18 @@ export function exportDocument(input: {
 }
 
 /** A monitor as its export item: the writable fields in the spec's order, then its kind's settings. */
-export function monitorForExport(m: ExportedMonitor, channelNames: ReadonlyMap<number, string>, secrets: boolean): Plain {
+export function monitorForExport(
+  m: ExportedMonitor,
+  channelNames: ReadonlyMap<number, string>,
+  secrets: boolean,
+): Plain {
   const c = m.config;
   const out: Plain = {};
   for (const field of COMMON_FIELDS) {
     if (field === 'channels') {
       // A deleted channel's id leaves every monitor with the channel (channels.service), so each id has a name.
-      out.channels = c.channels === null ? null : c.channels.flatMap((id) => (channelNames.has(id) ? [channelNames.get(id)] : []));
+      out.channels =
+        c.channels === null ? null : c.channels.flatMap((id) => (channelNames.has(id) ? [channelNames.get(id)] : []));
     } else if (field === 'muted_until') {
       out.muted_until = toIso(c.muted_until);
     } else if (field === 'kind') {
@@ -75,7 +80,9 @@ export function monitorForExport(m: ExportedMonitor, channelNames: ReadonlyMap<n
   const settings = (secrets ? c.settings : maskSecrets(c.settings, KIND_SECRETS[c.kind])) as unknown as Plain;
   const order = [...REQUIRED_KIND_FIELDS[c.kind], ...Object.keys(KIND_DEFAULTS[c.kind])];
   const known = order.filter((k) => settings[k] !== undefined);
-  const rest = Object.keys(settings).filter((k) => !order.includes(k)).sort();
+  const rest = Object.keys(settings)
+    .filter((k) => !order.includes(k))
+    .sort();
   out[c.kind] = Object.fromEntries([...known, ...rest].map((k) => [k, sortedDeep(settings[k])]));
   if (secrets && c.kind === 'heartbeat' && m.tokenHash !== null) out[TOKEN_FIELD] = m.tokenHash;
   return out;

@@ -1,6 +1,14 @@
 import { ApiError } from '../common/http/api-error';
 import type { Channel } from '../channels/channel-body';
-import { hasErrors, ImportAnswer, IMPORT_MAX_MONITORS, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders } from './import-document';
+import {
+  hasErrors,
+  ImportAnswer,
+  IMPORT_MAX_MONITORS,
+  planChannels,
+  readImportEnvelope,
+  splitMonitorItem,
+  TokenHolders,
+} from './import-document';
 
 const MASK = '********';
 const GOOD = { service_export: 1, monitors: [], channels: [], status_page: {} };
@@ -22,7 +30,11 @@ describe('readImportEnvelope', () => {
     ['the format as text', { ...GOOD, service_export: '1' }, ['service_export']],
     ['no format', { monitors: [], channels: [], status_page: {} }, ['service_export']],
     ['no sections', { service_export: 1 }, ['monitors', 'channels', 'status_page']],
-    ['sections of the wrong type', { service_export: 1, monitors: {}, channels: 'x', status_page: [] }, ['monitors', 'channels', 'status_page']],
+    [
+      'sections of the wrong type',
+      { service_export: 1, monitors: {}, channels: 'x', status_page: [] },
+      ['monitors', 'channels', 'status_page'],
+    ],
     ['too many monitors', { ...GOOD, monitors: new Array(IMPORT_MAX_MONITORS + 1).fill({}) }, ['monitors']],
     ['too many channels', { ...GOOD, channels: new Array(501).fill({}) }, ['channels']],
     ['an unknown key', { ...GOOD, keys: [] }, ['keys']],
@@ -37,22 +49,37 @@ describe('readImportEnvelope', () => {
     [true, true],
     [false, false],
   ])('dry_run %p means a dry run: %p', (dryRun, expected) => {
-    expect(readImportEnvelope({ ...GOOD, exported_at: '2026-11-01T00:00:00.000Z', dry_run: dryRun }).dryRun).toBe(expected);
+    expect(readImportEnvelope({ ...GOOD, exported_at: '2026-11-01T00:00:00.000Z', dry_run: dryRun }).dryRun).toBe(
+      expected,
+    );
   });
 
   it('takes exactly 5,000 monitors', () => {
-    expect(readImportEnvelope({ ...GOOD, monitors: new Array(IMPORT_MAX_MONITORS).fill({}) }).monitors).toHaveLength(IMPORT_MAX_MONITORS);
+    expect(readImportEnvelope({ ...GOOD, monitors: new Array(IMPORT_MAX_MONITORS).fill({}) }).monitors).toHaveLength(
+      IMPORT_MAX_MONITORS,
+    );
   });
 });
 
 describe('planChannels', () => {
   const stored = (id: number, name: string, over: Partial<Channel> = {}): Channel => ({
-    id, name, kind: 'webhook', enabled: true, events: ['down'], created_at: 0, updated_at: 0,
+    id,
+    name,
+    kind: 'webhook',
+    enabled: true,
+    events: ['down'],
+    created_at: 0,
+    updated_at: 0,
     config: { url: 'http://hook.lan/a', secret: 'old-secret', headers: [] },
     ...over,
   });
   const item = (over: Record<string, unknown> = {}, config: Record<string, unknown> = {}) => ({
-    name: 'Ops', kind: 'webhook', enabled: true, events: ['down'], config: { url: 'http://hook.lan/a', secret: MASK, headers: [], ...config }, ...over,
+    name: 'Ops',
+    kind: 'webhook',
+    enabled: true,
+    events: ['down'],
+    config: { url: 'http://hook.lan/a', secret: MASK, headers: [], ...config },
+    ...over,
   });
 
   it.each<[string, unknown, Channel[], string]>([
@@ -60,7 +87,12 @@ describe('planChannels', () => {
     ['the same channel, secret masked', item(), [stored(1, 'Ops')], 'unchanged'],
     ['the same channel, URL masked too', item({}, { url: MASK }), [stored(1, 'Ops')], 'unchanged'],
     ['a channel now disabled', item({ enabled: false }), [stored(1, 'Ops')], 'updated'],
-    ['a new secret for the same URL', item({}, { secret: 'a-rotated-secret-32-characters-x' }), [stored(1, 'Ops')], 'updated'],
+    [
+      'a new secret for the same URL',
+      item({}, { secret: 'a-rotated-secret-32-characters-x' }),
+      [stored(1, 'Ops')],
+      'updated',
+    ],
   ])('%s is %s', (_what, it, channels, outcome) => {
     const r = planChannels([it], channels);
     expect(r.errors).toEqual([]);
@@ -74,15 +106,43 @@ describe('planChannels', () => {
 
   it.each<[string, unknown[], Channel[], string, string]>([
     ['******** for a channel not stored', [item()], [], 'config.secret', 'no stored value'],
-    ['******** with a new URL', [item({}, { url: 'http://evil.lan/' })], [stored(1, 'Ops')], 'config.secret', 'URL changed'],
-    ['another kind under a stored name', [item({ kind: 'email', config: { to: ['a@b.c'] } })], [stored(1, 'Ops')], 'kind', 'keeps its kind'],
-    ['a name two stored channels share', [item({}, { secret: 'x'.repeat(20) })], [stored(1, 'Ops'), stored(2, 'Ops')], 'name', '2 channels here are named "Ops"'],
-    ['a name twice in the document', [item({}, { secret: 'x'.repeat(20) }), item({}, { secret: 'y'.repeat(20) })], [], 'name', 'more than once'],
+    [
+      '******** with a new URL',
+      [item({}, { url: 'http://evil.lan/' })],
+      [stored(1, 'Ops')],
+      'config.secret',
+      'URL changed',
+    ],
+    [
+      'another kind under a stored name',
+      [item({ kind: 'email', config: { to: ['a@b.c'] } })],
+      [stored(1, 'Ops')],
+      'kind',
+      'keeps its kind',
+    ],
+    [
+      'a name two stored channels share',
+      [item({}, { secret: 'x'.repeat(20) })],
+      [stored(1, 'Ops'), stored(2, 'Ops')],
+      'name',
+      '2 channels here are named "Ops"',
+    ],
+    [
+      'a name twice in the document',
+      [item({}, { secret: 'x'.repeat(20) }), item({}, { secret: 'y'.repeat(20) })],
+      [],
+      'name',
+      'more than once',
+    ],
     ['an unknown field', [item({ id: 4 }, { secret: 'x'.repeat(20) })], [], 'id', 'unknown field'],
     ['an item that is not an object', ['Ops'], [], '', 'must be a JSON object'],
   ])('reports %s', (_what, items, channels, field, message) => {
     const r = planChannels(items, channels);
-    expect(r.errors.at(-1)).toEqual({ name: typeof items.at(-1) === 'object' ? 'Ops' : null, index: items.length - 1, fields: expect.arrayContaining([{ field, message: expect.stringContaining(message) }]) });
+    expect(r.errors.at(-1)).toEqual({
+      name: typeof items.at(-1) === 'object' ? 'Ops' : null,
+      index: items.length - 1,
+      fields: expect.arrayContaining([{ field, message: expect.stringContaining(message) }]),
+    });
   });
 });
 
@@ -90,8 +150,19 @@ describe('splitMonitorItem', () => {
   const known = (name: string) => (['Ops', 'Chat'].includes(name) ? null : `there is no channel named "${name}"`);
 
   it('takes out the channel names and the token hash, and keeps the rest for the monitor parser', () => {
-    const r = splitMonitorItem({ name: 'Backup job', kind: 'heartbeat', channels: ['Chat', 'Ops'], heartbeat_token_sha256: 'f'.repeat(64) }, known);
-    expect(r).toEqual({ ok: true, item: { body: { name: 'Backup job', kind: 'heartbeat', slug: 'backup-job' }, slug: 'backup-job', channelNames: ['Chat', 'Ops'], token: 'f'.repeat(64) } });
+    const r = splitMonitorItem(
+      { name: 'Backup job', kind: 'heartbeat', channels: ['Chat', 'Ops'], heartbeat_token_sha256: 'f'.repeat(64) },
+      known,
+    );
+    expect(r).toEqual({
+      ok: true,
+      item: {
+        body: { name: 'Backup job', kind: 'heartbeat', slug: 'backup-job' },
+        slug: 'backup-job',
+        channelNames: ['Chat', 'Ops'],
+        token: 'f'.repeat(64),
+      },
+    });
   });
 
   it.each<[string, Record<string, unknown>, string | null, unknown]>([
@@ -111,8 +182,16 @@ describe('splitMonitorItem', () => {
     ['a repeated channel', { name: 'A', channels: ['Ops', 'Ops'] }, 'channels[1]'],
     ['channels as text', { name: 'A', channels: 'Ops' }, 'channels'],
     ['more than 100 channels', { name: 'A', channels: new Array(101).fill('Ops') }, 'channels'],
-    ['a token on another kind', { name: 'A', kind: 'http', heartbeat_token_sha256: 'f'.repeat(64) }, 'heartbeat_token_sha256'],
-    ['a token that is not a hash', { name: 'A', kind: 'heartbeat', heartbeat_token_sha256: 'F'.repeat(64) }, 'heartbeat_token_sha256'],
+    [
+      'a token on another kind',
+      { name: 'A', kind: 'http', heartbeat_token_sha256: 'f'.repeat(64) },
+      'heartbeat_token_sha256',
+    ],
+    [
+      'a token that is not a hash',
+      { name: 'A', kind: 'heartbeat', heartbeat_token_sha256: 'F'.repeat(64) },
+      'heartbeat_token_sha256',
+    ],
     ['not an object', 7, ''],
   ])('reports %s on %s', (_what, item, field) => {
     const r = splitMonitorItem(item, known);
@@ -127,20 +206,48 @@ describe('TokenHolders', () => {
   it.each<[string, Map<string, string>, [string, string][], (string | null)[]]>([
     ['a hash nobody holds', new Map(), [[A, 'one']], [null]],
     ['the stored holder itself', new Map([[A, 'one']]), [[A, 'one']], [null]],
-    ['a hash a stored monitor of another slug holds', new Map([[A, 'one']]), [[A, 'two']], ['"one" here already has this ping token']],
-    ['one hash twice in the document', new Map(), [[A, 'one'], [B, 'two'], [A, 'three']], [null, null, 'item 0 ("one")']],
-    ['a refused claim holds nothing', new Map([[A, 'one']]), [[A, 'two'], [A, 'three']], ['"one" here', '"one" here']],
+    [
+      'a hash a stored monitor of another slug holds',
+      new Map([[A, 'one']]),
+      [[A, 'two']],
+      ['"one" here already has this ping token'],
+    ],
+    [
+      'one hash twice in the document',
+      new Map(),
+      [
+        [A, 'one'],
+        [B, 'two'],
+        [A, 'three'],
+      ],
+      [null, null, 'item 0 ("one")'],
+    ],
+    [
+      'a refused claim holds nothing',
+      new Map([[A, 'one']]),
+      [
+        [A, 'two'],
+        [A, 'three'],
+      ],
+      ['"one" here', '"one" here'],
+    ],
   ])('%s', (_what, stored, claims, expected) => {
     const holders = new TokenHolders(stored);
     const answers = claims.map(([hash, slug], index) => holders.claim(hash, index, slug));
-    answers.forEach((answer, i) => (expected[i] === null ? expect(answer).toBeNull() : expect(answer).toContain(expected[i])));
+    answers.forEach((answer, i) =>
+      expected[i] === null ? expect(answer).toBeNull() : expect(answer).toContain(expected[i]),
+    );
   });
 });
 
 describe('hasErrors', () => {
   const empty = (): ImportAnswer => ({
-    dry_run: true, applied: false,
-    created: [], updated: [], unchanged: [], errors: [],
+    dry_run: true,
+    applied: false,
+    created: [],
+    updated: [],
+    unchanged: [],
+    errors: [],
     channels: { created: [], updated: [], unchanged: [], errors: [] },
     status_page: { changed: false, errors: [] },
   });

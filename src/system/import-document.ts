@@ -41,14 +41,20 @@ export interface ImportEnvelope {
 
 /** Checks everything but the items; a document that fails here is a 422 and nothing is looked at further. */
 export function readImportEnvelope(body: unknown): ImportEnvelope {
-  if (!isPlain(body)) throw ApiError.invalid([{ field: 'body', message: 'must be a JSON object: an export document plus dry_run' }]);
+  if (!isPlain(body))
+    throw ApiError.invalid([{ field: 'body', message: 'must be a JSON object: an export document plus dry_run' }]);
   const errors: FieldError[] = [];
   for (const k of Object.keys(body)) {
-    if (!ENVELOPE_KEYS.includes(k)) errors.push({ field: k.slice(0, 60), message: `unknown key; an import has ${ENVELOPE_KEYS.join(', ')}` });
+    if (!ENVELOPE_KEYS.includes(k))
+      errors.push({ field: k.slice(0, 60), message: `unknown key; an import has ${ENVELOPE_KEYS.join(', ')}` });
   }
-  if (body.service_export === undefined) errors.push({ field: 'service_export', message: `required: ${EXPORT_FORMAT}, the format of an export document` });
+  if (body.service_export === undefined)
+    errors.push({ field: 'service_export', message: `required: ${EXPORT_FORMAT}, the format of an export document` });
   else if (body.service_export !== EXPORT_FORMAT) {
-    errors.push({ field: 'service_export', message: `must be ${EXPORT_FORMAT}: this service reads export format ${EXPORT_FORMAT} only` });
+    errors.push({
+      field: 'service_export',
+      message: `must be ${EXPORT_FORMAT}: this service reads export format ${EXPORT_FORMAT} only`,
+    });
   }
   if (body.exported_at !== undefined && parseIso(body.exported_at) === null) {
     errors.push({ field: 'exported_at', message: 'must be an RFC 3339 time, or left out (it is not used)' });
@@ -66,9 +72,11 @@ export function readImportEnvelope(body: unknown): ImportEnvelope {
   };
   list('monitors', IMPORT_MAX_MONITORS, 'monitors');
   list('channels', IMPORT_MAX_CHANNELS, 'channels');
-  if (body.status_page === undefined) errors.push({ field: 'status_page', message: 'required: an object ({} for nothing)' });
+  if (body.status_page === undefined)
+    errors.push({ field: 'status_page', message: 'required: an object ({} for nothing)' });
   else if (!isPlain(body.status_page)) errors.push({ field: 'status_page', message: 'must be an object' });
-  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean') errors.push({ field: 'dry_run', message: 'must be true or false' });
+  if (body.dry_run !== undefined && typeof body.dry_run !== 'boolean')
+    errors.push({ field: 'dry_run', message: 'must be true or false' });
   if (errors.length) throw ApiError.invalid(errors);
   return {
     monitors: body.monitors as unknown[],
@@ -102,7 +110,10 @@ export interface ChannelError {
  * secret only while the channel's URL stays the same (SAME_RECEIVER, as PATCH /channels does);
  * for a channel that is not stored there is nothing to keep, and that is an error.
  */
-export function planChannels(items: readonly unknown[], stored: readonly Channel[]): { plans: ChannelPlan[]; errors: ChannelError[] } {
+export function planChannels(
+  items: readonly unknown[],
+  stored: readonly Channel[],
+): { plans: ChannelPlan[]; errors: ChannelError[] } {
   const byName = new Map<string, Channel[]>();
   for (const c of stored) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
   const plans: ChannelPlan[] = [];
@@ -111,8 +122,10 @@ export function planChannels(items: readonly unknown[], stored: readonly Channel
   items.forEach((item, index) => {
     const name = isPlain(item) && typeof item.name === 'string' ? item.name : null;
     const fail = (fields: FieldError[]) => errors.push({ name, index, fields });
-    if (!isPlain(item)) return fail([{ field: '', message: 'a channel must be a JSON object {name, kind, enabled, events, config}' }]);
-    if (name !== null && seen.has(name)) return fail([{ field: 'name', message: 'appears more than once in this import; channels are matched by name' }]);
+    if (!isPlain(item))
+      return fail([{ field: '', message: 'a channel must be a JSON object {name, kind, enabled, events, config}' }]);
+    if (name !== null && seen.has(name))
+      return fail([{ field: 'name', message: 'appears more than once in this import; channels are matched by name' }]);
     if (name !== null) seen.add(name);
     let input: ChannelInput;
     try {
@@ -123,13 +136,29 @@ export function planChannels(items: readonly unknown[], stored: readonly Channel
     }
     const matches = byName.get(input.name) ?? [];
     if (matches.length > 1) {
-      return fail([{ field: 'name', message: `${matches.length} channels here are named "${input.name}"; rename all but one so the import can tell which one it means` }]);
+      return fail([
+        {
+          field: 'name',
+          message: `${matches.length} channels here are named "${input.name}"; rename all but one so the import can tell which one it means`,
+        },
+      ]);
     }
     const existing = matches[0] ?? null;
     if (existing && existing.kind !== input.kind) {
-      return fail([{ field: 'kind', message: `the channel "${input.name}" here is a ${existing.kind} channel, and a channel keeps its kind; rename one of the two` }]);
+      return fail([
+        {
+          field: 'kind',
+          message: `the channel "${input.name}" here is a ${existing.kind} channel, and a channel keeps its kind; rename one of the two`,
+        },
+      ]);
     }
-    const secretErrors = keepSecrets(input.config, existing?.config ?? null, senderOf(input.kind).secrets, SAME_RECEIVER, 'config');
+    const secretErrors = keepSecrets(
+      input.config,
+      existing?.config ?? null,
+      senderOf(input.kind).secrets,
+      SAME_RECEIVER,
+      'config',
+    );
     if (secretErrors.length) return fail(secretErrors);
     const outcome: ChannelOutcome = !existing ? 'created' : sameChannel(existing, input) ? 'unchanged' : 'updated';
     plans.push({ index, name: input.name, input, existing, outcome });
@@ -138,7 +167,10 @@ export function planChannels(items: readonly unknown[], stored: readonly Channel
 }
 
 function sameChannel(c: Channel, input: ChannelInput): boolean {
-  return canonicalJson({ enabled: c.enabled, events: c.events, config: c.config }) === canonicalJson({ enabled: input.enabled, events: input.events, config: input.config });
+  return (
+    canonicalJson({ enabled: c.enabled, events: c.events, config: c.config }) ===
+    canonicalJson({ enabled: input.enabled, events: input.events, config: input.config })
+  );
 }
 
 // ---- monitors -----------------------------------------------------------------------------
@@ -158,20 +190,33 @@ export interface MonitorItem {
  * from the name as POST /monitors/bulk does), the channel names, the heartbeat token hash.
  * `channelProblem` says why a name names no single channel (stored here or in this import), or null.
  */
-export function splitMonitorItem(item: unknown, channelProblem: (name: string) => string | null): { ok: true; item: MonitorItem } | { ok: false; slug: string | null; fields: FieldError[] } {
-  if (!isPlain(item)) return { ok: false, slug: null, fields: [{ field: '', message: 'a monitor must be a JSON object' }] };
-  const slug = typeof item.slug === 'string' ? item.slug : typeof item.name === 'string' && item.name.trim() !== '' ? slugify(item.name, typeof item.kind === 'string' ? item.kind : 'monitor') : null;
+export function splitMonitorItem(
+  item: unknown,
+  channelProblem: (name: string) => string | null,
+): { ok: true; item: MonitorItem } | { ok: false; slug: string | null; fields: FieldError[] } {
+  if (!isPlain(item))
+    return { ok: false, slug: null, fields: [{ field: '', message: 'a monitor must be a JSON object' }] };
+  const slug =
+    typeof item.slug === 'string'
+      ? item.slug
+      : typeof item.name === 'string' && item.name.trim() !== ''
+        ? slugify(item.name, typeof item.kind === 'string' ? item.kind : 'monitor')
+        : null;
   const fields: FieldError[] = [];
   if (slug === null) fields.push({ field: 'slug', message: 'give a slug or a name to derive it from' });
 
   let channelNames: string[] | null = null;
   const raw = item.channels;
   if (Array.isArray(raw)) {
-    if (raw.length > MAX_CHANNELS_PER_MONITOR) fields.push({ field: 'channels', message: `at most ${MAX_CHANNELS_PER_MONITOR} channels` });
+    if (raw.length > MAX_CHANNELS_PER_MONITOR)
+      fields.push({ field: 'channels', message: `at most ${MAX_CHANNELS_PER_MONITOR} channels` });
     channelNames = [];
     raw.forEach((ref, i) => {
       if (typeof ref !== 'string') {
-        fields.push({ field: `channels[${i}]`, message: 'name the channel: an import refers to channels by name (ids differ between machines)' });
+        fields.push({
+          field: `channels[${i}]`,
+          message: 'name the channel: an import refers to channels by name (ids differ between machines)',
+        });
       } else if (channelNames!.includes(ref)) {
         fields.push({ field: `channels[${i}]`, message: 'must not repeat a channel' });
       } else {
@@ -181,15 +226,24 @@ export function splitMonitorItem(item: unknown, channelProblem: (name: string) =
       }
     });
   } else if (raw !== undefined && raw !== null) {
-    fields.push({ field: 'channels', message: 'must be null (every enabled channel) or an array of channel names ([] for nobody)' });
+    fields.push({
+      field: 'channels',
+      message: 'must be null (every enabled channel) or an array of channel names ([] for nobody)',
+    });
   }
 
   let token: MonitorItem['token'] = null;
   const hash = item[TOKEN_FIELD];
   if (hash !== undefined && hash !== null) {
-    if (item.kind !== 'heartbeat') fields.push({ field: TOKEN_FIELD, message: 'only a heartbeat monitor has a ping token' });
+    if (item.kind !== 'heartbeat')
+      fields.push({ field: TOKEN_FIELD, message: 'only a heartbeat monitor has a ping token' });
     else if (isMask(hash)) token = 'keep';
-    else if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) fields.push({ field: TOKEN_FIELD, message: 'must be the SHA-256 of the ping token as 64 lower-case hex digits, as an export with ?secrets=1 gives it' });
+    else if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash))
+      fields.push({
+        field: TOKEN_FIELD,
+        message:
+          'must be the SHA-256 of the ping token as 64 lower-case hex digits, as an export with ?secrets=1 gives it',
+      });
     else token = hash;
   }
   if (fields.length) return { ok: false, slug, fields };
@@ -220,7 +274,8 @@ export class TokenHolders {
       return `the monitor "${holder.slice(0, 100)}" here already has this ping token, and a ping token belongs to one monitor: leave ${TOKEN_FIELD} out (a new monitor then gets its ping URL from POST /monitors/{id}/heartbeat-token), or give "${holder.slice(0, 100)}" a new token first`;
     }
     const earlier = this.inDoc.get(hash);
-    if (earlier) return `item ${earlier.index} ("${earlier.slug.slice(0, 100)}") of this import has the same ping token hash, and a ping token belongs to one monitor`;
+    if (earlier)
+      return `item ${earlier.index} ("${earlier.slug.slice(0, 100)}") of this import has the same ping token hash, and a ping token belongs to one monitor`;
     this.inDoc.set(hash, { index, slug });
     return null;
   }

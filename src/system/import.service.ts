@@ -33,7 +33,14 @@ import type { MonitorDefaults } from '../settings/settings-defaults';
 import { SettingsService } from '../settings/settings.service';
 import { TOKEN_FIELD } from './export-document';
 import {
-  hasErrors, ImportAnswer, ImportEnvelope, MonitorItem, planChannels, readImportEnvelope, splitMonitorItem, TokenHolders,
+  hasErrors,
+  ImportAnswer,
+  ImportEnvelope,
+  MonitorItem,
+  planChannels,
+  readImportEnvelope,
+  splitMonitorItem,
+  TokenHolders,
 } from './import-document';
 import { StatusPageService } from '../status/settings/status-page.service';
 import { importStatusPage, StatusPageImport } from './status-page-section';
@@ -90,14 +97,21 @@ export class ImportService {
     const first = await this.plan(doc, parse, this.db.manager, null);
     if (doc.dryRun || hasErrors(first.answer)) return first.answer;
 
-    let done: { answer: ImportAnswer; saved: { channel: Channel; before: Channel | null }[]; changes: BusEvents['monitor.changed'][]; tokens: number[] };
+    let done: {
+      answer: ImportAnswer;
+      saved: { channel: Channel; before: Channel | null }[];
+      changes: BusEvents['monitor.changed'][];
+      tokens: number[];
+    };
     try {
       done = await this.db.tx(async (m) => {
         // Channels first, planned on what is stored now; then monitors with the channels' real ids.
         const channelPlan = planChannels(doc.channels, this.channels.all());
         const saved: { channel: Channel; before: Channel | null }[] = [];
         if (channelPlan.errors.length === 0) {
-          for (const p of channelPlan.plans) if (p.outcome !== 'unchanged') saved.push({ channel: await this.channels.saveIn(m, p.input, p.existing, caller), before: p.existing });
+          for (const p of channelPlan.plans)
+            if (p.outcome !== 'unchanged')
+              saved.push({ channel: await this.channels.saveIn(m, p.input, p.existing, caller), before: p.existing });
         }
         const ids = new Map<string, number>(saved.map((s) => [s.channel.name, s.channel.id]));
         const plan = await this.plan(doc, parse, m, ids);
@@ -134,7 +148,12 @@ export class ImportService {
    * channels written in this transaction; outside it (null) a channel not stored yet gets a
    * stand-in id that no stored channel has, so a monitor that would name it counts as changed.
    */
-  private async plan(doc: ImportEnvelope, parse: Parser, m: EntityManager, channelIds: ReadonlyMap<string, number> | null): Promise<Plan> {
+  private async plan(
+    doc: ImportEnvelope,
+    parse: Parser,
+    m: EntityManager,
+    channelIds: ReadonlyMap<string, number> | null,
+  ): Promise<Plan> {
     const stored = this.channels.all();
     const channelPlan = planChannels(doc.channels, stored);
     const storedByName = new Map<string, Channel[]>();
@@ -145,7 +164,8 @@ export class ImportService {
       if (docNames.has(name)) return null;
       const here = storedByName.get(name)?.length ?? 0;
       if (here === 0) return `there is no channel named "${name.slice(0, 100)}" here or in this import`;
-      if (here > 1) return `${here} channels here are named "${name.slice(0, 100)}"; rename all but one so the import can tell which one it means`;
+      if (here > 1)
+        return `${here} channels here are named "${name.slice(0, 100)}"; rename all but one so the import can tell which one it means`;
       return null;
     };
     const idOf = (name: string): number => {
@@ -157,16 +177,23 @@ export class ImportService {
     const answer: ImportAnswer = {
       dry_run: doc.dryRun,
       applied: false,
-      created: [], updated: [], unchanged: [], errors: [],
+      created: [],
+      updated: [],
+      unchanged: [],
+      errors: [],
       channels: { created: [], updated: [], unchanged: [], errors: channelPlan.errors },
       status_page: { changed: false, errors: [] },
     };
     for (const p of channelPlan.plans) answer.channels[p.outcome].push(p.name);
 
     const items = doc.monitors.map((item, index) => ({ index, split: splitMonitorItem(item, channelProblem) }));
-    const slugs = items.flatMap(({ split }) => (split.ok ? [split.item.slug] : split.slug !== null ? [split.slug] : []));
+    const slugs = items.flatMap(({ split }) =>
+      split.ok ? [split.item.slug] : split.slug !== null ? [split.slug] : [],
+    );
     const existing = await this.storedBySlugs([...new Set(slugs)], m);
-    const hashes = items.flatMap(({ split }) => (split.ok && split.item.token !== null && split.item.token !== 'keep' ? [split.item.token] : []));
+    const hashes = items.flatMap(({ split }) =>
+      split.ok && split.item.token !== null && split.item.token !== 'keep' ? [split.item.token] : [],
+    );
     const holders = new TokenHolders(await this.tokenHolders([...new Set(hashes)], m));
     const seen = new Set<string>();
     const monitors: MonitorPlan[] = [];
@@ -188,14 +215,32 @@ export class ImportService {
       const parsed = parse(index, split.item.body, previous?.monitor.config ?? null);
       // The token is judged whatever the parse found, so one answer lists every problem of the item.
       const token = tokenFor(split.item, previous);
-      const tokenProblem = !token.ok ? token.message : token.set === null ? null : holders.claim(token.set, index, split.item.slug);
+      const tokenProblem = !token.ok
+        ? token.message
+        : token.set === null
+          ? null
+          : holders.claim(token.set, index, split.item.slug);
       if (!parsed.ok || !token.ok || tokenProblem) {
-        fail([...(parsed.ok ? [] : parsed.errors), ...(tokenProblem ? [{ field: TOKEN_FIELD, message: tokenProblem }] : [])]);
+        fail([
+          ...(parsed.ok ? [] : parsed.errors),
+          ...(tokenProblem ? [{ field: TOKEN_FIELD, message: tokenProblem }] : []),
+        ]);
         continue;
       }
-      const config: MonitorConfig = { ...parsed.config, channels: split.item.channelNames === null ? null : split.item.channelNames.map(idOf) };
-      const same = previous !== null && canonicalJson(previous.monitor.config) === canonicalJson(config) && token.set === null;
-      monitors.push({ index, slug: split.item.slug, config, existing: previous, setToken: token.set, outcome: !previous ? 'created' : same ? 'unchanged' : 'updated' });
+      const config: MonitorConfig = {
+        ...parsed.config,
+        channels: split.item.channelNames === null ? null : split.item.channelNames.map(idOf),
+      };
+      const same =
+        previous !== null && canonicalJson(previous.monitor.config) === canonicalJson(config) && token.set === null;
+      monitors.push({
+        index,
+        slug: split.item.slug,
+        config,
+        existing: previous,
+        setToken: token.set,
+        outcome: !previous ? 'created' : same ? 'unchanged' : 'updated',
+      });
     }
     for (const p of monitors) answer[p.outcome].push(p.slug);
 
@@ -204,7 +249,11 @@ export class ImportService {
     return { answer, monitors, statusPage };
   }
 
-  private async writeMonitors(m: EntityManager, plans: MonitorPlan[], caller: Caller | null): Promise<{ changes: BusEvents['monitor.changed'][]; tokens: number[] }> {
+  private async writeMonitors(
+    m: EntityManager,
+    plans: MonitorPlan[],
+    caller: Caller | null,
+  ): Promise<{ changes: BusEvents['monitor.changed'][]; tokens: number[] }> {
     const changes: BusEvents['monitor.changed'][] = [];
     const tokens: number[] = [];
     for (const p of plans) {
@@ -219,7 +268,15 @@ export class ImportService {
       }
       const id = p.existing.monitor.id;
       const r = await this.monitors.updateIn(m, p.existing.monitor, p.config, caller);
-      if (r.changed) changes.push({ id, created: false, targetChanged: r.targetChanged, config: p.config, endedIncident: r.endedIncident, spread: true });
+      if (r.changed)
+        changes.push({
+          id,
+          created: false,
+          targetChanged: r.targetChanged,
+          config: p.config,
+          endedIncident: r.endedIncident,
+          spread: true,
+        });
       if (p.setToken) {
         await this.repo.setHeartbeatToken(m, id, p.setToken);
         tokens.push(id);
@@ -232,7 +289,10 @@ export class ImportService {
     const out = new Map<string, Stored>();
     for (let i = 0; i < slugs.length; i += 500) {
       const part = slugs.slice(i, i + 500);
-      const rows = (await m.query(`SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`, part)) as MonitorRow[];
+      const rows = (await m.query(
+        `SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`,
+        part,
+      )) as MonitorRow[];
       for (const r of rows) out.set(r.slug, { monitor: this.repo.toStored(r), tokenHash: r.heartbeat_token_hash });
     }
     return out;
@@ -243,7 +303,10 @@ export class ImportService {
     const out = new Map<string, string>();
     for (let i = 0; i < hashes.length; i += 500) {
       const part = hashes.slice(i, i + 500);
-      const rows = (await m.query(`SELECT slug, heartbeat_token_hash AS hash FROM monitors WHERE heartbeat_token_hash IN (${part.map(() => '?').join(',')})`, part)) as { slug: string; hash: string }[];
+      const rows = (await m.query(
+        `SELECT slug, heartbeat_token_hash AS hash FROM monitors WHERE heartbeat_token_hash IN (${part.map(() => '?').join(',')})`,
+        part,
+      )) as { slug: string; hash: string }[];
       for (const r of rows) out.set(r.hash, r.slug);
     }
     return out;
@@ -264,14 +327,21 @@ function cachedParser(defaults: Readonly<MonitorDefaults>): Parser {
 }
 
 /** What to do with a heartbeat's ping token: a hash given replaces it; ******** keeps the stored one; nothing given leaves it. */
-function tokenFor(item: MonitorItem, previous: Stored | null): { ok: true; set: string | null } | { ok: false; message: string } {
+function tokenFor(
+  item: MonitorItem,
+  previous: Stored | null,
+): { ok: true; set: string | null } | { ok: false; message: string } {
   if (item.token === null) return { ok: true, set: null };
-  if (item.token === 'keep') return previous?.tokenHash ? { ok: true, set: null } : { ok: false, message: NOTHING_STORED };
+  if (item.token === 'keep')
+    return previous?.tokenHash ? { ok: true, set: null } : { ok: false, message: NOTHING_STORED };
   return { ok: true, set: item.token === previous?.tokenHash ? null : item.token };
 }
 
 function changedAnything(a: ImportAnswer): boolean {
-  return a.created.length + a.updated.length + a.channels.created.length + a.channels.updated.length > 0 || a.status_page.changed;
+  return (
+    a.created.length + a.updated.length + a.channels.created.length + a.channels.updated.length > 0 ||
+    a.status_page.changed
+  );
 }
 
 function isNamed(v: unknown): v is { name: string } {
@@ -279,6 +349,7 @@ function isNamed(v: unknown): v is { name: string } {
 }
 
 function summary(a: ImportAnswer): string {
-  const part = (what: string, s: { created: string[]; updated: string[] }) => `${what} ${s.created.length} created, ${s.updated.length} updated`;
+  const part = (what: string, s: { created: string[]; updated: string[] }) =>
+    `${what} ${s.created.length} created, ${s.updated.length} updated`;
   return `${part('monitors', a)}; ${part('channels', a.channels)}`;
 }

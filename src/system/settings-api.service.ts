@@ -74,7 +74,12 @@ export class SettingsApiService {
     return {
       owner_email: owner?.email ?? null,
       public_url: this.config.publicUrl,
-      email: { configured: status.configured, providers: status.providers, from: status.from, sent_today: status.sent_today },
+      email: {
+        configured: status.configured,
+        providers: status.providers,
+        from: status.from,
+        sent_today: status.sent_today,
+      },
     };
   }
 }
@@ -84,13 +89,22 @@ export class SettingsApiService {
  * decision (docs/settings.md): an API key may send the current value back, never
  * a new one.
  */
-function checked(body: unknown, current: Settings, shown: ReadOnlyValues, caller: Caller): { next: StoredSettings; changes: SettingChange[] } {
+function checked(
+  body: unknown,
+  current: Settings,
+  shown: ReadOnlyValues,
+  caller: Caller,
+): { next: StoredSettings; changes: SettingChange[] } {
   const plan = planSettingsPatch(body, current, shown);
   if (!plan.ok) throw ApiError.invalid(plan.errors);
   if (caller.kind !== 'session' && plan.changes.some((c) => c.field === 'allow_private_targets')) {
-    throw new ApiError('forbidden', 'only the owner, signed in to the dashboard, may change allow_private_targets; API keys cannot', {
-      field: 'allow_private_targets',
-    });
+    throw new ApiError(
+      'forbidden',
+      'only the owner, signed in to the dashboard, may change allow_private_targets; API keys cannot',
+      {
+        field: 'allow_private_targets',
+      },
+    );
   }
   return plan;
 }

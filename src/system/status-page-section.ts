@@ -24,11 +24,18 @@ export interface StatusPageImport {
   applyIn(m: EntityManager, actor: string): Promise<void>;
 }
 
-export async function importStatusPage(pages: StatusPageService, section: Record<string, unknown>): Promise<StatusPageImport> {
+export async function importStatusPage(
+  pages: StatusPageService,
+  section: Record<string, unknown>,
+): Promise<StatusPageImport> {
   const errors: FieldError[] = [];
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(section)) {
-    if (key === 'monitors') errors.push({ field: 'monitors', message: 'each monitor carries its public fields in its own entry; the section has no monitors list' });
+    if (key === 'monitors')
+      errors.push({
+        field: 'monitors',
+        message: 'each monitor carries its public fields in its own entry; the section has no monitors list',
+      });
     else body[key] = value;
   }
   const parsed = parseSettingsBody(body, await pages.settings(), [], { dashboardHost: pages.dashboardHost() });

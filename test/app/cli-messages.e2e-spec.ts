@@ -17,7 +17,6 @@ jest.setTimeout(60_000);
 
 const ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'main.js');
 
-
 let dir: string;
 let port: number;
 const envFor = (dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
@@ -31,8 +30,15 @@ const run = (dataDir: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [ENTRY, ...args], { env: envFor(dataDir, extra), encoding: 'utf8', timeout: 30_000 });
 
 /** `serve` until `until` is logged (by default its setup link); the lines it logged, and a stop. */
-async function serveUntilReady(dataDir: string, extra: NodeJS.ProcessEnv = {}, until = /Finish setup at/): Promise<{ child: ChildProcess; logs: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [ENTRY, 'serve'], { env: envFor(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+async function serveUntilReady(
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+  until = /Finish setup at/,
+): Promise<{ child: ChildProcess; logs: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [ENTRY, 'serve'], {
+    env: envFor(dataDir, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let logs = '';
   child.stdout?.on('data', (d) => (logs += d));
   child.stderr?.on('data', (d) => (logs += d));
@@ -60,12 +66,24 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 it('logs first where the service can be opened: every interface address for 0.0.0.0, and where the public URL comes from', async () => {
   const s = await serveUntilReady(path.join(dir, 'data'), { FARSIGHT_LISTEN: `0.0.0.0:${port}` });
   await s.stop();
-  const lines = s.logs().split('\n').filter((l) => l.includes('[farsight]'));
-  const v4 = Object.values(os.networkInterfaces()).flatMap((l) => l ?? []).filter((a) => a.family === 'IPv4').map((a) => `http://${a.address}:${port}`);
+  const lines = s
+    .logs()
+    .split('\n')
+    .filter((l) => l.includes('[farsight]'));
+  const v4 = Object.values(os.networkInterfaces())
+    .flatMap((l) => l ?? [])
+    .filter((a) => a.family === 'IPv4')
+    .map((a) => `http://${a.address}:${port}`);
   expect(lines[0]).toContain(`Farsight ${version} listening on 0.0.0.0:${port}: http://127.0.0.1:${port}`);
   for (const url of v4) expect(lines[0]).toContain(url);
-  expect(lines[1]).toContain(`Public URL http://localhost:${port} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above`);
-  expect(lines[2]).toMatch(new RegExp(`Finish setup at http://localhost:${port}/setup/\\S+ \\(valid 24 hours; .*from another machine, put one of the addresses above in place of http://localhost:${port}\\)`));
+  expect(lines[1]).toContain(
+    `Public URL http://localhost:${port} (the default: FARSIGHT_PUBLIC_URL is not set). Open Farsight from another machine at one of the addresses above`,
+  );
+  expect(lines[2]).toMatch(
+    new RegExp(
+      `Finish setup at http://localhost:${port}/setup/\\S+ \\(valid 24 hours; .*from another machine, put one of the addresses above in place of http://localhost:${port}\\)`,
+    ),
+  );
 });
 
 it('prints links with the public URL saved at setup, and says where it comes from at start', async () => {
@@ -77,7 +95,9 @@ it('prints links with the public URL saved at setup, and says where it comes fro
   expect(run(dataDir, ['setup-link']).stdout).toMatch(/^http:\/\/192\.168\.1\.5:8080\/setup\/[A-Za-z0-9_-]{32}\n$/);
   const s = await serveUntilReady(dataDir);
   await s.stop();
-  expect(s.logs()).toContain('Public URL http://192.168.1.5:8080 (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)');
+  expect(s.logs()).toContain(
+    'Public URL http://192.168.1.5:8080 (saved at first-run setup; FARSIGHT_PUBLIC_URL overrides it)',
+  );
 });
 
 describe('backup and restore', () => {
@@ -88,7 +108,15 @@ describe('backup and restore', () => {
     try {
       const { cookie } = await createOwner(t);
       const admin = await createKey(t, cookie, 'admin');
-      await t.http.post('/api/v1/channels').set(bearer(admin)).send({ kind: 'webhook', name: 'Hook', config: { url: 'http://127.0.0.1:9/hook', secret: 'a-signing-secret-of-some-length', headers: [] } }).expect(201);
+      await t.http
+        .post('/api/v1/channels')
+        .set(bearer(admin))
+        .send({
+          kind: 'webhook',
+          name: 'Hook',
+          config: { url: 'http://127.0.0.1:9/hook', secret: 'a-signing-secret-of-some-length', headers: [] },
+        })
+        .expect(201);
     } finally {
       await t.app.close();
       await t.db.close();
@@ -112,7 +140,9 @@ describe('backup and restore', () => {
     fs.mkdirSync(target, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(target, 'secret.key'), Buffer.alloc(32, 7), { mode: 0o600 });
     const other = run(target, ['restore', file]);
-    expect(other.stderr).toMatch(/holds secrets this data dir's key cannot open: .*secret\.key: this key does not open the channel secrets stored in the database/);
+    expect(other.stderr).toMatch(
+      /holds secrets this data dir's key cannot open: .*secret\.key: this key does not open the channel secrets stored in the database/,
+    );
   });
 
   it('refuses to restore while the service runs, saying to stop it first', async () => {
@@ -121,7 +151,9 @@ describe('backup and restore', () => {
     try {
       const r = run(source, ['restore', file, '--force']);
       expect(r.status).toBe(1);
-      expect(r.stderr).toMatch(/^farsight: restore needs the service stopped: .* is in use by another farsight serve \(pid \d+\).*; stop the service first \(`systemctl stop farsight`, or Ctrl-C where it runs\), then run restore again\n$/);
+      expect(r.stderr).toMatch(
+        /^farsight: restore needs the service stopped: .* is in use by another farsight serve \(pid \d+\).*; stop the service first \(`systemctl stop farsight`, or Ctrl-C where it runs\), then run restore again\n$/,
+      );
     } finally {
       await s.stop();
     }

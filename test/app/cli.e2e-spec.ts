@@ -18,7 +18,6 @@ import { version } from '../../package.json';
 const ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'main.js');
 const IS_ROOT = process.getuid?.() === 0;
 
-
 async function healthy(port: number): Promise<boolean> {
   const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
   return res !== null && res.ok;
@@ -33,18 +32,26 @@ interface Served {
 /** `serve` as a child process; with umask0 it starts under `umask 000`, the most permissive. */
 function spawnServe(env: NodeJS.ProcessEnv, opts: { umask0?: boolean } = {}): Served {
   const child = opts.umask0
-    ? spawn('sh', ['-c', 'umask 000; exec "$0" "$1" serve', process.execPath, ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('sh', ['-c', 'umask 000; exec "$0" "$1" serve', process.execPath, ENTRY], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, [ENTRY, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout?.on('data', (d) => (logs += d));
   child.stderr?.on('data', (d) => (logs += d));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   return { child, logs: () => logs, exit };
 }
 
 /** A start that failed: exit 1 and exactly one line on stderr, without a stack trace. */
 function oneLine(r: { status: number | null; stderr: string }): string {
-  expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/^farsight: [^\n]+\n$/) });
+  expect({ status: r.status, stderr: r.stderr }).toEqual({
+    status: 1,
+    stderr: expect.stringMatching(/^farsight: [^\n]+\n$/),
+  });
   expect(r.stderr).not.toMatch(/^\s+at /m);
   return r.stderr.trim();
 }
@@ -73,7 +80,8 @@ describe('farsight command', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const run = (...args: string[]) => spawnSync(process.execPath, [ENTRY, ...args], { env, encoding: 'utf8', timeout: 20_000 });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [ENTRY, ...args], { env, encoding: 'utf8', timeout: 20_000 });
 
   it('prints its version', () => {
     const r = run('--version');
@@ -86,7 +94,10 @@ describe('farsight command', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/setup/[A-Za-z0-9_-]{32}\\n$`));
     const db = path.join(env.FARSIGHT_DATA_DIR as string, 'farsight.db');
-    const ok = spawnSync('sqlite3', [db, "INSERT INTO owner (id, email, password_hash, totp_secret, created_at, updated_at) VALUES (1, 'a@b.c', 'x', 'y', 0, 0)"]);
+    const ok = spawnSync('sqlite3', [
+      db,
+      "INSERT INTO owner (id, email, password_hash, totp_secret, created_at, updated_at) VALUES (1, 'a@b.c', 'x', 'y', 0, 0)",
+    ]);
     if (ok.error) return; // sqlite3 CLI not installed: the refusal is covered by the e2e setup tests
     expect(ok.status).toBe(0);
     const again = run('setup-link');
@@ -117,7 +128,10 @@ describe('farsight command', () => {
 
   it('serves health, logs the setup link, backs up while running and stops cleanly on SIGTERM', async () => {
     // A mistyped variable is reported with the name it was probably meant to be, and the start goes on.
-    const child: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], { env: { ...env, FARSIGHT_LISTN: ':1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [ENTRY, 'serve'], {
+      env: { ...env, FARSIGHT_LISTN: ':1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let logs = '';
     child.stdout?.on('data', (d) => (logs += d));
     child.stderr?.on('data', (d) => (logs += d));
@@ -125,15 +139,24 @@ describe('farsight command', () => {
       const started = Date.now();
       let health: { ok: boolean; version: string; uptime_s: number } | null = null;
       while (!health && Date.now() - started < 15_000) {
-        health = (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json(), () => null)) as typeof health;
+        health = (await fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.json(),
+          () => null,
+        )) as typeof health;
         if (!health) await new Promise((r) => setTimeout(r, 50));
       }
       expect(health).toEqual({ ok: true, version: expect.any(String), uptime_s: expect.any(Number) });
-      expect(logs).toMatch(/WARN.*FARSIGHT_LISTN is not a Farsight setting and is ignored: did you mean FARSIGHT_LISTEN\?/);
+      expect(logs).toMatch(
+        /WARN.*FARSIGHT_LISTN is not a Farsight setting and is ignored: did you mean FARSIGHT_LISTEN\?/,
+      );
       // The link is issued once the service listens, so it may follow the first healthy answer.
-      await waitFor('the setup link in the log', () => /Finish setup at http:\/\/127\.0\.0\.1:\d+\/setup\/\S+/.test(logs));
+      await waitFor('the setup link in the log', () =>
+        /Finish setup at http:\/\/127\.0\.0\.1:\d+\/setup\/\S+/.test(logs),
+      );
       const token = /\/setup\/([A-Za-z0-9_-]+)/.exec(logs)?.[1];
-      const info = (await fetch(`http://127.0.0.1:${port}/api/v1/auth/setup/${token}`).then((r) => r.json())) as { valid: boolean };
+      const info = (await fetch(`http://127.0.0.1:${port}/api/v1/auth/setup/${token}`).then((r) => r.json())) as {
+        valid: boolean;
+      };
       expect(info.valid).toBe(true);
 
       const file = path.join(dir, 'backup.db');
@@ -213,23 +236,32 @@ describe('farsight command', () => {
     it('when FARSIGHT_DATA_DIR is a file', () => {
       const file = path.join(dir, 'data');
       fs.writeFileSync(file, 'not a directory');
-      expect(oneLine(run('serve'))).toMatch(new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${file}: it or one of its parents is a file, not a directory; `));
+      expect(oneLine(run('serve'))).toMatch(
+        new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${file}: it or one of its parents is a file, not a directory; `),
+      );
     });
 
     it('when FARSIGHT_DATA_DIR cannot be created because a parent is a regular file (fails for root too)', () => {
       fs.writeFileSync(path.join(dir, 'plain-file'), '');
       env.FARSIGHT_DATA_DIR = path.join(dir, 'plain-file', 'data');
-      expect(oneLine(run('serve'))).toMatch(new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${env.FARSIGHT_DATA_DIR}: .*is a file, not a directory`));
+      expect(oneLine(run('serve'))).toMatch(
+        new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${env.FARSIGHT_DATA_DIR}: .*is a file, not a directory`),
+      );
       expect(oneLine(run('setup-link'))).toMatch(/^farsight: FARSIGHT_DATA_DIR: /);
     });
 
     // Root may write to any directory whatever its mode, so this case cannot fail as root; the case
     // above (a parent that is a file) and the next one (farsight.db a directory) fail for root too.
-    (IS_ROOT ? it.skip : it)('when the data dir is not writable (skipped as root: root writes to any directory)', () => {
-      const dataDir = env.FARSIGHT_DATA_DIR as string;
-      fs.mkdirSync(dataDir, { mode: 0o500 });
-      expect(oneLine(run('serve'))).toMatch(new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${dataDir}: permission denied; `));
-    });
+    (IS_ROOT ? it.skip : it)(
+      'when the data dir is not writable (skipped as root: root writes to any directory)',
+      () => {
+        const dataDir = env.FARSIGHT_DATA_DIR as string;
+        fs.mkdirSync(dataDir, { mode: 0o500 });
+        expect(oneLine(run('serve'))).toMatch(
+          new RegExp(`^farsight: FARSIGHT_DATA_DIR: ${dataDir}: permission denied; `),
+        );
+      },
+    );
 
     it('when farsight.db is a directory (SQLite alone would say SQLITE_CANTOPEN without a path)', () => {
       const db = path.join(env.FARSIGHT_DATA_DIR as string, 'farsight.db');
@@ -265,7 +297,9 @@ describe('farsight command', () => {
       await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
       try {
         const r = spawnSync(process.execPath, [ENTRY, 'serve'], { env, encoding: 'utf8', timeout: 20_000 });
-        expect(oneLine(r)).toMatch(new RegExp(`^farsight: FARSIGHT_LISTEN: 127\\.0\\.0\\.1:${port} is already in use by another program`));
+        expect(oneLine(r)).toMatch(
+          new RegExp(`^farsight: FARSIGHT_LISTEN: 127\\.0\\.0\\.1:${port} is already in use by another program`),
+        );
         expect(r.stdout).toBe('');
         expect(r.stderr).not.toMatch(/setup/);
       } finally {
@@ -275,7 +309,14 @@ describe('farsight command', () => {
   });
 
   describe('file modes', () => {
-    const files = ['farsight.db', 'farsight.db-wal', 'farsight.db-shm', 'farsight.lock', 'farsight.lock.pid', 'secret.key'];
+    const files = [
+      'farsight.db',
+      'farsight.db-wal',
+      'farsight.db-shm',
+      'farsight.lock',
+      'farsight.lock.pid',
+      'secret.key',
+    ];
 
     it('creates the data dir 0700 and every file in it 0600 under umask 000, and backups 0600', async () => {
       const dataDir = env.FARSIGHT_DATA_DIR as string;
@@ -287,7 +328,10 @@ describe('farsight command', () => {
           Object.fromEntries(files.map((f) => [f, '600'])),
         );
         const backup = path.join(dir, 'backup.db');
-        const b = spawnSync('sh', ['-c', 'umask 000; exec "$0" "$1" backup "$2"', process.execPath, ENTRY, backup], { env, encoding: 'utf8' });
+        const b = spawnSync('sh', ['-c', 'umask 000; exec "$0" "$1" backup "$2"', process.execPath, ENTRY, backup], {
+          env,
+          encoding: 'utf8',
+        });
         expect(b.status).toBe(0);
         expect(modeOf(backup).toString(8)).toBe('600');
       } finally {
@@ -300,14 +344,19 @@ describe('farsight command', () => {
       const dataDir = env.FARSIGHT_DATA_DIR as string;
       fs.mkdirSync(dataDir, { mode: 0o755 });
       fs.chmodSync(dataDir, 0o755);
-      for (const [name, content] of [['farsight.db', ''], ['secret.key', crypto.randomBytes(32)]] as const) {
+      for (const [name, content] of [
+        ['farsight.db', ''],
+        ['secret.key', crypto.randomBytes(32)],
+      ] as const) {
         fs.writeFileSync(path.join(dataDir, name), content);
         fs.chmodSync(path.join(dataDir, name), 0o644);
       }
       const served = spawnServe(env, { umask0: true });
       try {
         await waitFor('health', () => healthy(port));
-        expect([dataDir, 'farsight.db', 'secret.key'].map((f) => modeOf(path.resolve(dataDir, f)).toString(8))).toEqual(['700', '600', '600']);
+        expect([dataDir, 'farsight.db', 'secret.key'].map((f) => modeOf(path.resolve(dataDir, f)).toString(8))).toEqual(
+          ['700', '600', '600'],
+        );
       } finally {
         served.child.kill('SIGTERM');
         expect((await served.exit).code).toBe(0);
@@ -323,7 +372,10 @@ describe('farsight command', () => {
       try {
         const { cookie } = await createOwner(t);
         const key = await createKey(t, cookie, 'write');
-        const body = httpMonitor({ name: 'Sealed' }, { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'sealed-token-value' } });
+        const body = httpMonitor(
+          { name: 'Sealed' },
+          { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'sealed-token-value' } },
+        );
         await t.http.post('/api/v1/monitors').set(bearer(key)).send(body).expect(201);
       } finally {
         await t.app.close();
@@ -347,7 +399,9 @@ describe('farsight command', () => {
       const dataDir = await dataWithSealedSecret();
       fs.writeFileSync(path.join(dataDir, 'secret.key'), crypto.randomBytes(32));
       expect(oneLine(run('serve'))).toMatch(
-        new RegExp(`^farsight: ${path.join(dataDir, 'secret.key')}: this key does not open the monitor secrets stored in the database`),
+        new RegExp(
+          `^farsight: ${path.join(dataDir, 'secret.key')}: this key does not open the monitor secrets stored in the database`,
+        ),
       );
     });
 

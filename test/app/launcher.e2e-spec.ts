@@ -20,7 +20,8 @@ beforeAll(() => {
   dist = path.join(home, 'dist');
   fs.mkdirSync(dist);
   for (const f of ['main.js', 'app.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
-  for (const link of ['node_modules', 'views', 'public', 'package.json']) fs.symlinkSync(path.join(ROOT, link), path.join(home, link));
+  for (const link of ['node_modules', 'views', 'public', 'package.json'])
+    fs.symlinkSync(path.join(ROOT, link), path.join(home, link));
 });
 
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
@@ -45,7 +46,10 @@ function env(dataDir: string, port: number): NodeJS.ProcessEnv {
 async function serveOnce(): Promise<number | null> {
   const dataDir = fs.mkdtempSync(path.join(home, 'data-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(dist, 'main.js'), 'serve'], { env: env(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(dist, 'main.js'), 'serve'], {
+    env: env(dataDir, port),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let logs = '';
   child.stdout.on('data', (d) => (logs += d));
   child.stderr.on('data', (d) => (logs += d));

@@ -14,7 +14,6 @@ jest.setTimeout(60_000);
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -38,12 +37,19 @@ let port: number;
 const started: Started[] = [];
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js')))
+    throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
 });
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-start-'));
   port = await freePort();
-  env = { PATH: process.env.PATH, HOME: process.env.HOME, FARSIGHT_DATA_DIR: path.join(dir, 'data'), FARSIGHT_LISTEN: `127.0.0.1:${port}`, FARSIGHT_CANARIES: 'off' };
+  env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    FARSIGHT_DATA_DIR: path.join(dir, 'data'),
+    FARSIGHT_LISTEN: `127.0.0.1:${port}`,
+    FARSIGHT_CANARIES: 'off',
+  };
 });
 afterEach(async () => {
   // Whatever a failed test left running, by its own pid.
@@ -54,16 +60,30 @@ afterEach(async () => {
 });
 
 function start(command: string, args: string[], opts: { group?: boolean } = {}): Started {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group === true });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.group === true,
+  });
   let logs = '';
   child.stdout?.on('data', (d) => (logs += d));
   child.stderr?.on('data', (d) => (logs += d));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const s: Started = {
     child,
     logs: () => logs,
     exit,
-    servicePid: () => waitFor('the service to listen', () => /listening on/.test(logs) && Number(fs.readFileSync(path.join(dir, 'data', 'farsight.lock.pid'), 'utf8').trim()), 20_000),
+    servicePid: () =>
+      waitFor(
+        'the service to listen',
+        () =>
+          /listening on/.test(logs) &&
+          Number(fs.readFileSync(path.join(dir, 'data', 'farsight.lock.pid'), 'utf8').trim()),
+        20_000,
+      ),
   };
   started.push(s);
   return s;
@@ -85,13 +105,16 @@ it('stops the service gracefully when `npm start` gets SIGTERM, and leaves nothi
   expect(fs.existsSync(path.join(dir, 'data', 'farsight.db-wal'))).toBe(false);
 });
 
-it.each<NodeJS.Signals>(['SIGTERM', 'SIGHUP', 'SIGINT'])('passes %s on to the service and exits with its code (0)', async (signal) => {
-  const s = start(process.execPath, ['scripts/start.js']);
-  const pid = await s.servicePid();
-  s.child.kill(signal);
-  await stoppedGracefully(s, pid, signal);
-  expect(await s.exit).toEqual({ code: 0, signal: null });
-});
+it.each<NodeJS.Signals>(['SIGTERM', 'SIGHUP', 'SIGINT'])(
+  'passes %s on to the service and exits with its code (0)',
+  async (signal) => {
+    const s = start(process.execPath, ['scripts/start.js']);
+    const pid = await s.servicePid();
+    s.child.kill(signal);
+    await stoppedGracefully(s, pid, signal);
+    expect(await s.exit).toEqual({ code: 0, signal: null });
+  },
+);
 
 it('stops gracefully on Ctrl-C, which signals the whole foreground group: the service hears it once', async () => {
   const s = start(process.execPath, ['scripts/start.js'], { group: true });

@@ -27,7 +27,11 @@ describe('callers, scopes, step-up and cookie rules', () => {
   });
 
   it.each(['read', 'write', 'admin'] as const)('never lets a %s key create or revoke keys', async (scope) => {
-    const created = await t.http.post('/api/v1/keys').set(bearer(keys[scope])).send({ name: 'x', scope: 'read' }).expect(403);
+    const created = await t.http
+      .post('/api/v1/keys')
+      .set(bearer(keys[scope]))
+      .send({ name: 'x', scope: 'read' })
+      .expect(403);
     expect(created.body.error.code).toBe('forbidden');
     const revoked = await t.http.delete('/api/v1/keys/1').set(bearer(keys[scope])).expect(403);
     expect(revoked.body.error.code).toBe('forbidden');
@@ -39,7 +43,9 @@ describe('callers, scopes, step-up and cookie rules', () => {
     ['a non-bearer scheme', null],
   ])('answers 401 sign_in for %s', async (_, key) => {
     const req = t.http.get('/api/v1/keys');
-    const res = await (key === null ? req.set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`) : req.set(bearer(key))).expect(401);
+    const res = await (
+      key === null ? req.set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`) : req.set(bearer(key))
+    ).expect(401);
     expect(res.body.error.code).toBe('sign_in');
   });
 
@@ -55,8 +61,18 @@ describe('callers, scopes, step-up and cookie rules', () => {
 
   it('stops a key after its expiry', async () => {
     const expires = new Date(t.clock.now() + 3600_000).toISOString();
-    const res = await t.http.post('/api/v1/keys').set(session()).send({ name: 'short', scope: 'admin', expires_at: expires }).expect(201);
-    expect(res.body).toMatchObject({ name: 'short', scope: 'admin', expires_at: expires, last_used_at: null, key: expect.stringMatching(/^fs_/) });
+    const res = await t.http
+      .post('/api/v1/keys')
+      .set(session())
+      .send({ name: 'short', scope: 'admin', expires_at: expires })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      name: 'short',
+      scope: 'admin',
+      expires_at: expires,
+      last_used_at: null,
+      key: expect.stringMatching(/^fs_/),
+    });
     await t.http.get('/api/v1/keys').set(bearer(res.body.key)).expect(200);
     t.clock.advance(3600_000);
     await t.http.get('/api/v1/keys').set(bearer(res.body.key)).expect(401);
@@ -79,7 +95,11 @@ describe('callers, scopes, step-up and cookie rules', () => {
   });
 
   it('accepts a 100-character name and a null expiry', async () => {
-    await t.http.post('/api/v1/keys').set(session()).send({ name: 'n'.repeat(100), scope: 'read', expires_at: null }).expect(201);
+    await t.http
+      .post('/api/v1/keys')
+      .set(session())
+      .send({ name: 'n'.repeat(100), scope: 'read', expires_at: null })
+      .expect(201);
   });
 
   it('asks a session for step-up 12 hours after sign-in, but never an API key', async () => {
@@ -109,7 +129,10 @@ describe('callers, scopes, step-up and cookie rules', () => {
     const first = await t.http.get('/api/v1/keys?limit=2').set(bearer(keys.admin)).expect(200);
     expect(first.body.items).toHaveLength(2);
     expect(first.body.next_cursor).not.toBeNull();
-    const second = await t.http.get(`/api/v1/keys?limit=2&before=${first.body.next_cursor}`).set(bearer(keys.admin)).expect(200);
+    const second = await t.http
+      .get(`/api/v1/keys?limit=2&before=${first.body.next_cursor}`)
+      .set(bearer(keys.admin))
+      .expect(200);
     expect(second.body.items).toHaveLength(1);
     expect(second.body.next_cursor).toBeNull();
     const ids = [...first.body.items, ...second.body.items].map((k: { id: number }) => k.id);

@@ -7,12 +7,25 @@ import type { AddressInfo } from 'node:net';
 import { totpAt } from '../../src/auth/totp';
 import { OWNER, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { SseClient } from '../../harness/sse';
-import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, rows, securityState, signInWithPassword, withSession } from './support';
+import {
+  API,
+  Owner,
+  TRUST_LOOPBACK,
+  cookieOf,
+  from,
+  nextCode,
+  passwordStep,
+  rows,
+  securityState,
+  signInWithPassword,
+  withSession,
+} from './support';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const SAFARI_IOS = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe('owner routes', () => {
   let t: TestApp;
@@ -26,19 +39,32 @@ describe('owner routes', () => {
   });
 
   const get = (path: string, cookie = owner.cookie) => t.http.get(`${API}${path}`).set('Cookie', cookie);
-  const post = (path: string, body: unknown = {}, cookie = owner.cookie) => t.http.post(`${API}${path}`).set(withSession(cookie)).send(body as object);
-  const live = async (cookie: string) => (await t.http.get(`${API}/auth/state`).set('Cookie', cookie)).body.signed_in as boolean;
+  const post = (path: string, body: unknown = {}, cookie = owner.cookie) =>
+    t.http
+      .post(`${API}${path}`)
+      .set(withSession(cookie))
+      .send(body as object);
+  const live = async (cookie: string) =>
+    (await t.http.get(`${API}/auth/state`).set('Cookie', cookie)).body.signed_in as boolean;
   /** Another browser signs in with password and code. */
   const otherBrowser = async (ua = FIREFOX, ip = '198.51.100.30') => {
     const ticket = (await passwordStep(t, {}, ip).expect(200)).body.ticket;
-    const res = await t.http.post(`${API}/auth/code`).set({ ...from(ip), 'User-Agent': ua }).send({ ticket, code: nextCode(t, owner.secret) }).expect(200);
+    const res = await t.http
+      .post(`${API}/auth/code`)
+      .set({ ...from(ip), 'User-Agent': ua })
+      .send({ ticket, code: nextCode(t, owner.secret) })
+      .expect(200);
     return cookieOf(res);
   };
   const stale = () => {
     t.clock.advance(12 * HOUR + 1);
   };
   const stepUp = async (cookie = owner.cookie) =>
-    t.http.post(`${API}/auth/step-up/password`).set(withSession(cookie)).send({ password: OWNER.password, code: nextCode(t, owner.secret) }).expect(200);
+    t.http
+      .post(`${API}/auth/step-up/password`)
+      .set(withSession(cookie))
+      .send({ password: OWNER.password, code: nextCode(t, owner.secret) })
+      .expect(200);
 
   describe('GET /me', () => {
     it('describes the owner and the current session', async () => {
@@ -46,7 +72,11 @@ describe('owner routes', () => {
       expect(res.body).toEqual({
         email: OWNER.email,
         created_at: new Date(t.clock.now()).toISOString(),
-        session: { method: 'setup', created_at: new Date(t.clock.now()).toISOString(), fresh_until: new Date(t.clock.now() + 12 * HOUR).toISOString() },
+        session: {
+          method: 'setup',
+          created_at: new Date(t.clock.now()).toISOString(),
+          fresh_until: new Date(t.clock.now() + 12 * HOUR).toISOString(),
+        },
         passkeys: 0,
         totp: true,
         recovery_codes_left: 10,
@@ -55,7 +85,11 @@ describe('owner routes', () => {
 
     it('counts the recovery codes left', async () => {
       const ticket = (await passwordStep(t).expect(200)).body.ticket;
-      const res = await t.http.post(`${API}/auth/code`).set(from()).send({ ticket, recovery_code: owner.codes[3] }).expect(200);
+      const res = await t.http
+        .post(`${API}/auth/code`)
+        .set(from())
+        .send({ ticket, recovery_code: owner.codes[3] })
+        .expect(200);
       const me = await get('/me', cookieOf(res)).expect(200);
       expect(me.body).toMatchObject({ session: { method: 'recovery' }, recovery_codes_left: 9 });
     });
@@ -93,7 +127,9 @@ describe('owner routes', () => {
         ],
       });
       const fromPhone = await get('/me/sessions', phone).expect(200);
-      expect(fromPhone.body.items.filter((s: { current: boolean }) => s.current)).toEqual([expect.objectContaining({ device: 'Safari on iOS' })]);
+      expect(fromPhone.body.items.filter((s: { current: boolean }) => s.current)).toEqual([
+        expect.objectContaining({ device: 'Safari on iOS' }),
+      ]);
     });
 
     it('ends a session after 14 days without use', async () => {
@@ -122,7 +158,11 @@ describe('owner routes', () => {
 
     it('sets a cookie that lasts 30 days at most', async () => {
       const ticket = (await passwordStep(t).expect(200)).body.ticket;
-      const res = await t.http.post(`${API}/auth/code`).set(from()).send({ ticket, code: nextCode(t, owner.secret) }).expect(200);
+      const res = await t.http
+        .post(`${API}/auth/code`)
+        .set(from())
+        .send({ ticket, code: nextCode(t, owner.secret) })
+        .expect(200);
       expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain(`Max-Age=${30 * 24 * 3600}`);
     });
 
@@ -137,7 +177,10 @@ describe('owner routes', () => {
       await t.http.delete(`${API}/me/sessions/${id}`).set(withSession(owner.cookie)).expect(404);
       await t.http.delete(`${API}/me/sessions/abc`).set(withSession(owner.cookie)).expect(404);
       const [line] = await rows(t, "SELECT text, data FROM events WHERE kind = 'sessions_revoked'");
-      expect(line).toEqual({ text: `session ${id} ended (Firefox on Linux from 198.51.100.30)`, data: JSON.stringify({ signed_out: 1, session_id: id }) });
+      expect(line).toEqual({
+        text: `session ${id} ended (Firefox on Linux from 198.51.100.30)`,
+        data: JSON.stringify({ signed_out: 1, session_id: id }),
+      });
     });
 
     it('revoking the current session signs out and clears the cookie', async () => {
@@ -160,7 +203,9 @@ describe('owner routes', () => {
       const other = await otherBrowser();
       stale();
       const id = (await get('/me/sessions').expect(200)).body.items.find((s: { current: boolean }) => !s.current).id;
-      expect((await t.http.delete(`${API}/me/sessions/${id}`).set(withSession(owner.cookie)).expect(403)).body.error.code).toBe('step_up');
+      expect(
+        (await t.http.delete(`${API}/me/sessions/${id}`).set(withSession(owner.cookie)).expect(403)).body.error.code,
+      ).toBe('step_up');
       expect((await post('/me/sessions/revoke-others').expect(403)).body.error.code).toBe('step_up');
       await stepUp();
       await t.http.delete(`${API}/me/sessions/${id}`).set(withSession(owner.cookie)).expect(200);
@@ -187,7 +232,11 @@ describe('owner routes', () => {
       const body = { password: OWNER.password, code: right, ...patch };
       if (body.code === 'wrong') body.code = right === '000000' ? '111111' : '000000';
       const before = await securityState(t);
-      const res = await t.http.post(`${API}/auth/step-up/password`).set(withSession(owner.cookie)).send(body).expect(401);
+      const res = await t.http
+        .post(`${API}/auth/step-up/password`)
+        .set(withSession(owner.cookie))
+        .send(body)
+        .expect(401);
       expect(res.body).toEqual({ error: { code: 'sign_in', message: 'the password or code is not right' } });
       expect(await securityState(t)).toEqual(before);
       await post('/me/recovery-codes').expect(403);
@@ -196,19 +245,33 @@ describe('owner routes', () => {
     it('does not accept the same code twice', async () => {
       stale();
       const code = nextCode(t, owner.secret);
-      await t.http.post(`${API}/auth/step-up/password`).set(withSession(owner.cookie)).send({ password: OWNER.password, code }).expect(200);
-      await t.http.post(`${API}/auth/step-up/password`).set(withSession(owner.cookie)).send({ password: OWNER.password, code }).expect(401);
+      await t.http
+        .post(`${API}/auth/step-up/password`)
+        .set(withSession(owner.cookie))
+        .send({ password: OWNER.password, code })
+        .expect(200);
+      await t.http
+        .post(`${API}/auth/step-up/password`)
+        .set(withSession(owner.cookie))
+        .send({ password: OWNER.password, code })
+        .expect(401);
     });
 
     it('needs a session', async () => {
-      await t.http.post(`${API}/auth/step-up/password`).set(from()).send({ password: OWNER.password, code: '123456' }).expect(401);
+      await t.http
+        .post(`${API}/auth/step-up/password`)
+        .set(from())
+        .send({ password: OWNER.password, code: '123456' })
+        .expect(401);
     });
   });
 
   describe('POST /me/password', () => {
     it('changes the password, signs out every other session and says how many', async () => {
       const other = await otherBrowser();
-      const res = await post('/me/password', { current: OWNER.password, new: 'a much longer new passphrase' }).expect(200);
+      const res = await post('/me/password', { current: OWNER.password, new: 'a much longer new passphrase' }).expect(
+        200,
+      );
       expect(res.body).toEqual({ ok: true, signed_out: 1 });
       expect([await live(other), await live(owner.cookie)]).toEqual([false, true]);
       expect((await passwordStep(t).expect(401)).body.error.code).toBe('sign_in');
@@ -219,8 +282,15 @@ describe('owner routes', () => {
 
     it('refuses a wrong current password with 401 on current, changes nothing and counts it as a failure', async () => {
       const before = await securityState(t);
-      const res = await post('/me/password', { current: 'not my password', new: 'a much longer new passphrase' }).expect(401);
-      expect(res.body.error).toEqual({ code: 'sign_in', message: 'the current password is not right', field: 'current' });
+      const res = await post('/me/password', {
+        current: 'not my password',
+        new: 'a much longer new passphrase',
+      }).expect(401);
+      expect(res.body.error).toEqual({
+        code: 'sign_in',
+        message: 'the current password is not right',
+        field: 'current',
+      });
       expect(await securityState(t)).toEqual(before);
       expect(await rows(t, 'SELECT bucket FROM sign_in_failures')).toEqual([{ bucket: '127.0.0.1' }]);
     });
@@ -244,7 +314,10 @@ describe('owner routes', () => {
 
     it('needs a step-up', async () => {
       stale();
-      expect((await post('/me/password', { current: OWNER.password, new: 'a much longer new passphrase' }).expect(403)).body.error.code).toBe('step_up');
+      expect(
+        (await post('/me/password', { current: OWNER.password, new: 'a much longer new passphrase' }).expect(403)).body
+          .error.code,
+      ).toBe('step_up');
     });
   });
 
@@ -255,7 +328,9 @@ describe('owner routes', () => {
       expect(options.body).toEqual({
         setup_id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
         secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
-        uri: expect.stringMatching(/^otpauth:\/\/totp\/Farsight:Farsight%20owner\?secret=[A-Z2-7]+&period=30&digits=6&algorithm=SHA1&issuer=Farsight$/),
+        uri: expect.stringMatching(
+          /^otpauth:\/\/totp\/Farsight:Farsight%20owner\?secret=[A-Z2-7]+&period=30&digits=6&algorithm=SHA1&issuer=Farsight$/,
+        ),
         qr_svg: expect.stringMatching(/^<svg[\s\S]*<\/svg>\s*$/),
       });
       expect(options.body.uri).toContain(options.body.secret);
@@ -273,9 +348,13 @@ describe('owner routes', () => {
       // The old secret's codes stop working; the new one's work, but never the confirming code again.
       const ticket = (await passwordStep(t).expect(200)).body.ticket;
       const oldCode = nextCode(t, owner.secret);
-      if (oldCode !== totpAt(newSecret, t.clock.now())) await t.http.post(`${API}/auth/code`).set(from()).send({ ticket, code: oldCode }).expect(401);
+      if (oldCode !== totpAt(newSecret, t.clock.now()))
+        await t.http.post(`${API}/auth/code`).set(from()).send({ ticket, code: oldCode }).expect(401);
       const ticket2 = (await passwordStep(t).expect(200)).body.ticket;
-      const replay = await t.http.post(`${API}/auth/code`).set(from()).send({ ticket: ticket2, code: totpAt(newSecret, t.clock.now() - 30_000) });
+      const replay = await t.http
+        .post(`${API}/auth/code`)
+        .set(from())
+        .send({ ticket: ticket2, code: totpAt(newSecret, t.clock.now() - 30_000) });
       if (totpAt(newSecret, t.clock.now() - 30_000) === code) expect(replay.status).toBe(401);
       await signInWithPassword(t, { ...owner, secret: newSecret });
       expect(await rows(t, 'SELECT id FROM totp_setups')).toEqual([]);
@@ -287,7 +366,10 @@ describe('owner routes', () => {
       const options = await post('/me/totp/options').expect(200);
       const right = totpAt(options.body.secret, t.clock.now());
       const before = await securityState(t);
-      const res = await post('/me/totp', { setup_id: options.body.setup_id, code: right === '000000' ? '111111' : '000000' }).expect(422);
+      const res = await post('/me/totp', {
+        setup_id: options.body.setup_id,
+        code: right === '000000' ? '111111' : '000000',
+      }).expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'code' });
       expect(await securityState(t)).toEqual(before);
       await post('/me/totp', { setup_id: options.body.setup_id, code: right }).expect(200);
@@ -301,15 +383,23 @@ describe('owner routes', () => {
       expect(foreign.body.error).toMatchObject({ field: 'setup_id' });
       await post('/me/totp', { setup_id: 'x'.repeat(32), code }).expect(422);
       t.clock.advance(10 * 60_000);
-      const late = await post('/me/totp', { setup_id: options.body.setup_id, code: totpAt(options.body.secret, t.clock.now()) }).expect(422);
+      const late = await post('/me/totp', {
+        setup_id: options.body.setup_id,
+        code: totpAt(options.body.secret, t.clock.now()),
+      }).expect(422);
       expect(late.body.error).toMatchObject({ field: 'setup_id' });
     });
 
     it('voids the previous options when asked again', async () => {
       const first = await post('/me/totp/options').expect(200);
       const second = await post('/me/totp/options').expect(200);
-      await post('/me/totp', { setup_id: first.body.setup_id, code: totpAt(first.body.secret, t.clock.now()) }).expect(422);
-      await post('/me/totp', { setup_id: second.body.setup_id, code: totpAt(second.body.secret, t.clock.now()) }).expect(200);
+      await post('/me/totp', { setup_id: first.body.setup_id, code: totpAt(first.body.secret, t.clock.now()) }).expect(
+        422,
+      );
+      await post('/me/totp', {
+        setup_id: second.body.setup_id,
+        code: totpAt(second.body.secret, t.clock.now()),
+      }).expect(200);
     });
 
     it.each([
@@ -320,7 +410,11 @@ describe('owner routes', () => {
       ['an unknown field', { label: 'phone' }, 'label'],
     ])('refuses %s: 422 on the field', async (_, patch, field) => {
       const options = await post('/me/totp/options').expect(200);
-      const body: Record<string, unknown> = { setup_id: options.body.setup_id, code: totpAt(options.body.secret, t.clock.now()), ...patch };
+      const body: Record<string, unknown> = {
+        setup_id: options.body.setup_id,
+        code: totpAt(options.body.secret, t.clock.now()),
+        ...patch,
+      };
       for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
       const before = await securityState(t);
       const res = await post('/me/totp', body).expect(422);
@@ -329,7 +423,9 @@ describe('owner routes', () => {
     });
 
     it('refuses a body on the options route', async () => {
-      expect((await post('/me/totp/options', { secret: 'MINE' }).expect(422)).body.error).toMatchObject({ field: 'secret' });
+      expect((await post('/me/totp/options', { secret: 'MINE' }).expect(422)).body.error).toMatchObject({
+        field: 'secret',
+      });
     });
   });
 
@@ -362,12 +458,17 @@ describe('owner routes', () => {
     });
 
     it('keeps the codes and the authenticator secret out of the idempotency table, and refuses a repeat', async () => {
-      const codes = (await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(200)).body.codes as string[];
+      const codes = (await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(200)).body
+        .codes as string[];
       const totp = (await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(200)).body;
       const kept = JSON.stringify(await rows(t, 'SELECT * FROM idempotency'));
       for (const secret of [...codes, totp.setup_id, totp.secret]) expect(kept).not.toContain(secret);
-      expect((await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(409)).body.error.code).toBe('conflict');
-      expect((await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(409)).body.error.code).toBe('conflict');
+      expect((await post('/me/recovery-codes').set('Idempotency-Key', 'codes-1').expect(409)).body.error.code).toBe(
+        'conflict',
+      );
+      expect((await post('/me/totp/options').set('Idempotency-Key', 'totp-1').expect(409)).body.error.code).toBe(
+        'conflict',
+      );
       expect(await rows(t, "SELECT id FROM events WHERE kind = 'recovery_codes'")).toHaveLength(1);
     });
   });
@@ -386,27 +487,44 @@ describe('owner routes', () => {
       ['POST', '/auth/step-up/password', { password: OWNER.password, code: '123456' }],
     ];
 
-    it.each(['admin', 'write', 'read'] as const)('never lets a %s key use an owner route (403), and nothing changes', async (scope) => {
-      const key = await createKey(t, owner.cookie, scope);
-      const before = await securityState(t);
-      for (const [method, path, body] of ownerRoutes) {
-        const req = method === 'GET' ? t.http.get(`${API}${path}`) : method === 'DELETE' ? t.http.delete(`${API}${path}`) : t.http.post(`${API}${path}`).send(body as object);
-        const res = await req.set(bearer(key));
-        expect([method, path, res.status, res.body.error?.code]).toEqual([method, path, 403, 'forbidden']);
-      }
-      expect(await securityState(t)).toEqual(before);
-    });
+    it.each(['admin', 'write', 'read'] as const)(
+      'never lets a %s key use an owner route (403), and nothing changes',
+      async (scope) => {
+        const key = await createKey(t, owner.cookie, scope);
+        const before = await securityState(t);
+        for (const [method, path, body] of ownerRoutes) {
+          const req =
+            method === 'GET'
+              ? t.http.get(`${API}${path}`)
+              : method === 'DELETE'
+                ? t.http.delete(`${API}${path}`)
+                : t.http.post(`${API}${path}`).send(body as object);
+          const res = await req.set(bearer(key));
+          expect([method, path, res.status, res.body.error?.code]).toEqual([method, path, 403, 'forbidden']);
+        }
+        expect(await securityState(t)).toEqual(before);
+      },
+    );
 
     it('answers 401 without any credentials', async () => {
       for (const [method, path, body] of ownerRoutes) {
-        const req = method === 'GET' ? t.http.get(`${API}${path}`) : method === 'DELETE' ? t.http.delete(`${API}${path}`) : t.http.post(`${API}${path}`).send(body as object);
+        const req =
+          method === 'GET'
+            ? t.http.get(`${API}${path}`)
+            : method === 'DELETE'
+              ? t.http.delete(`${API}${path}`)
+              : t.http.post(`${API}${path}`).send(body as object);
         const res = await req;
         expect([method, path, res.status]).toEqual([method, path, 401]);
       }
     });
 
     it('refuses cookie requests that change something without the dashboard Origin', async () => {
-      const res = await t.http.post(`${API}/me/recovery-codes`).set({ Cookie: owner.cookie, 'Content-Type': 'application/json' }).send({}).expect(403);
+      const res = await t.http
+        .post(`${API}/me/recovery-codes`)
+        .set({ Cookie: owner.cookie, 'Content-Type': 'application/json' })
+        .send({})
+        .expect(403);
       expect(res.body.error.code).toBe('forbidden');
     });
   });
@@ -437,16 +555,35 @@ describe('owner routes and open streams', () => {
     return c;
   };
   const within = <T>(p: Promise<T>, what: string): Promise<T> =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), 10_000).unref())]);
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), 10_000).unref()),
+    ]);
 
   it.each([
-    ['revoke-others', async (tt: TestApp, o: Owner) => tt.http.post(`${API}/me/sessions/revoke-others`).set(withSession(o.cookie)).send({}).expect(200)],
-    ['a password change', async (tt: TestApp, o: Owner) => tt.http.post(`${API}/me/password`).set(withSession(o.cookie)).send({ current: OWNER.password, new: 'a much longer new passphrase' }).expect(200)],
+    [
+      'revoke-others',
+      async (tt: TestApp, o: Owner) =>
+        tt.http.post(`${API}/me/sessions/revoke-others`).set(withSession(o.cookie)).send({}).expect(200),
+    ],
+    [
+      'a password change',
+      async (tt: TestApp, o: Owner) =>
+        tt.http
+          .post(`${API}/me/password`)
+          .set(withSession(o.cookie))
+          .send({ current: OWNER.password, new: 'a much longer new passphrase' })
+          .expect(200),
+    ],
     [
       'an authenticator change',
       async (tt: TestApp, o: Owner) => {
         const options = await tt.http.post(`${API}/me/totp/options`).set(withSession(o.cookie)).send({}).expect(200);
-        await tt.http.post(`${API}/me/totp`).set(withSession(o.cookie)).send({ setup_id: options.body.setup_id, code: totpAt(options.body.secret, tt.clock.now()) }).expect(200);
+        await tt.http
+          .post(`${API}/me/totp`)
+          .set(withSession(o.cookie))
+          .send({ setup_id: options.body.setup_id, code: totpAt(options.body.secret, tt.clock.now()) })
+          .expect(200);
       },
     ],
   ])('closes the open streams of every other session on %s; the current session keeps its stream', async (_, act) => {
@@ -454,7 +591,7 @@ describe('owner routes and open streams', () => {
     const theirs = await streamOf(other);
     const mine = await streamOf(owner.cookie);
     await act(t, owner);
-    await within(theirs.closed, 'the other session\'s stream to close');
+    await within(theirs.closed, "the other session's stream to close");
     expect(mine.ended).toBe(false);
   });
 
@@ -463,10 +600,14 @@ describe('owner routes and open streams', () => {
     const b = await signInWithPassword(t, owner);
     const sa = await streamOf(a);
     const sb = await streamOf(b);
-    const sessions = (await t.http.get(`${API}/me/sessions`).set('Cookie', owner.cookie).expect(200)).body.items as { id: number; current: boolean; seen_at: string }[];
+    const sessions = (await t.http.get(`${API}/me/sessions`).set('Cookie', owner.cookie).expect(200)).body.items as {
+      id: number;
+      current: boolean;
+      seen_at: string;
+    }[];
     const [newest] = sessions.filter((s) => !s.current).sort((x, y) => y.id - x.id);
     await t.http.delete(`${API}/me/sessions/${newest.id}`).set(withSession(owner.cookie)).expect(200);
-    await within(sb.closed, 'the revoked session\'s stream to close');
+    await within(sb.closed, "the revoked session's stream to close");
     expect(sa.ended).toBe(false);
   });
 });

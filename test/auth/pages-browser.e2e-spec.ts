@@ -11,7 +11,15 @@ import { sha256 } from '../../src/common/access/tokens';
 import { totpAt } from '../../src/auth/totp';
 import { EventsService } from '../../src/events/events.service';
 import { OWNER } from '../support/app';
-import { createOwnerAt, launch, ownerSession, serve, Served, signedInContext, virtualAuthenticator } from './pages-browser-support';
+import {
+  createOwnerAt,
+  launch,
+  ownerSession,
+  serve,
+  Served,
+  signedInContext,
+  virtualAuthenticator,
+} from './pages-browser-support';
 
 jest.setTimeout(120_000);
 
@@ -59,7 +67,9 @@ it('adds a passkey on the landing page, signs out, and signs in with it from the
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId: id });
     expect(credentials).toHaveLength(1);
     expect(credentials[0].rpId).toBe('localhost');
-    expect(await passkeyRows()).toEqual([{ label: 'Test laptop', counter: credentials[0].signCount, last_used_at: null }]);
+    expect(await passkeyRows()).toEqual([
+      { label: 'Test laptop', counter: credentials[0].signCount, last_used_at: null },
+    ]);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${s.base}/signin`);
@@ -179,7 +189,9 @@ it('over plain http on a LAN name, says why passkeys cannot work and keeps passw
     await page.goto(`http://farsight.lan:${s.port}/signin`);
     const notice = page.locator('#passkey-unavailable');
     await notice.waitFor();
-    expect(await text(page, '#passkey-unavailable')).toContain('Passkeys need a secure connection. This page is open over plain http at farsight.lan:');
+    expect(await text(page, '#passkey-unavailable')).toContain(
+      'Passkeys need a secure connection. This page is open over plain http at farsight.lan:',
+    );
     expect(await text(page, '#passkey-unavailable')).toContain('reverse proxy');
     expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(false);
     expect(await page.getByLabel('Email').isVisible()).toBe(true);
@@ -194,8 +206,12 @@ it('at another address than FARSIGHT_PUBLIC_URL, points to the public address', 
   try {
     await page.goto(`http://127.0.0.1:${s.port}/signin`);
     await page.locator('#passkey-unavailable').waitFor();
-    expect(await text(page, '#passkey-unavailable')).toContain(`Passkeys work only at Farsight's own address, ${s.base}, and this page is open at http://127.0.0.1:${s.port}.`);
-    expect(await page.getByRole('link', { name: `Open this page at ${s.base}` }).getAttribute('href')).toBe(`${s.base}/signin`);
+    expect(await text(page, '#passkey-unavailable')).toContain(
+      `Passkeys work only at Farsight's own address, ${s.base}, and this page is open at http://127.0.0.1:${s.port}.`,
+    );
+    expect(await page.getByRole('link', { name: `Open this page at ${s.base}` }).getAttribute('href')).toBe(
+      `${s.base}/signin`,
+    );
   } finally {
     await context.close();
   }
@@ -209,12 +225,17 @@ it('asks for a reset link, and sets a new password with a reset link and the aut
     await page.getByLabel('Email').fill('stranger@example.com');
     await page.getByRole('button', { name: 'Email me a reset link' }).click();
     await page.locator('#sent').waitFor();
-    expect(await text(page, '#sent')).toContain('If stranger@example.com is the owner\'s address, a reset link is on its way. It works for one hour.');
+    expect(await text(page, '#sent')).toContain(
+      "If stranger@example.com is the owner's address, a reset link is on its way. It works for one hour.",
+    );
 
     // The link the reset mail carries (this server has no mail provider): a live reset token.
     const token = 'k'.repeat(43);
     const now = s.t.clock.now();
-    await s.t.db.query("INSERT INTO link_tokens (purpose, token_hash, created_at, expires_at) VALUES ('reset', ?, ?, ?)", [sha256(token), now, now + 3600_000]);
+    await s.t.db.query(
+      "INSERT INTO link_tokens (purpose, token_hash, created_at, expires_at) VALUES ('reset', ?, ?, ?)",
+      [sha256(token), now, now + 3600_000],
+    );
     await page.goto(`${s.base}/reset/${token}`);
     await page.getByLabel('New password').fill('a brand new passphrase');
     s.t.clock.advance(30_000);

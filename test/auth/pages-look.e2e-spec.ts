@@ -11,7 +11,15 @@ import type { Browser, Page } from 'playwright-core';
 import { issueEnrollLink } from '../../src/auth/passkeys/enroll-link';
 import { EventsService } from '../../src/events/events.service';
 import { OWNER } from '../support/app';
-import { createOwnerAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from './pages-browser-support';
+import {
+  createOwnerAt,
+  launch,
+  ownerSession,
+  seriousAxeFindings,
+  serve,
+  Served,
+  signedInContext,
+} from './pages-browser-support';
 
 jest.setTimeout(120_000);
 
@@ -66,7 +74,11 @@ const STATES: PageState[] = [
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     },
   },
-  { name: 'signin-lan-http', open: () => `http://farsight.lan:${s.port}/signin`, ready: '#passkey-unavailable:not([hidden])' },
+  {
+    name: 'signin-lan-http',
+    open: () => `http://farsight.lan:${s.port}/signin`,
+    ready: '#passkey-unavailable:not([hidden])',
+  },
   { name: 'signin-not-set-up', open: () => '/signin', noOwner: true, ready: '#not-set-up:not([hidden])' },
   { name: 'forgot', open: () => '/forgot', ready: '#forgot-form:not([hidden])' },
   {
@@ -90,10 +102,20 @@ const STATES: PageState[] = [
     },
   },
   { name: 'enroll', open: () => enrollPath, ready: '#enroll-form:not([hidden])' },
-  { name: 'enroll-lan-http', open: () => `http://farsight.lan:${s.port}${enrollPath}`, ready: '#passkey-unavailable:not([hidden])' },
+  {
+    name: 'enroll-lan-http',
+    open: () => `http://farsight.lan:${s.port}${enrollPath}`,
+    ready: '#passkey-unavailable:not([hidden])',
+  },
   { name: 'enroll-invalid', open: () => `/enroll/${'x'.repeat(32)}`, ready: '#invalid:not([hidden])' },
   { name: 'home', open: () => '/account', session: 'fresh', ready: '#add-passkey:not([hidden])' },
-  { name: 'home-add', open: () => '/account', session: 'fresh', ready: '#add-form:not([hidden])', then: async (page) => page.getByRole('button', { name: 'Add a passkey' }).click() },
+  {
+    name: 'home-add',
+    open: () => '/account',
+    session: 'fresh',
+    ready: '#add-form:not([hidden])',
+    then: async (page) => page.getByRole('button', { name: 'Add a passkey' }).click(),
+  },
   {
     name: 'home-step-up',
     open: () => '/account',
@@ -116,7 +138,8 @@ beforeAll(async () => {
      VALUES ('a1', x'00', 0, 'MacBook Air (Touch ID)', ?, ?), ('a2', x'00', 0, 'YubiKey 5C NFC on the keyring', ?, NULL)`,
     [now - 86_400_000 * 12, now - 3600_000, now - 86_400_000 * 3],
   );
-  enrollPath = new URL((await issueEnrollLink(s.t.db, s.t.app.get(EventsService), now, s.t.config.publicUrl)).url).pathname;
+  enrollPath = new URL((await issueEnrollLink(s.t.db, s.t.app.get(EventsService), now, s.t.config.publicUrl)).url)
+    .pathname;
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => {
@@ -136,7 +159,8 @@ describe.each(STATES)('the $name page', (state) => {
     let cookie: string | null = null;
     if (state.session) {
       cookie = await ownerSession(served);
-      if (state.session === 'stale') await served.t.db.query('UPDATE sessions SET fresh_until = 0 WHERE id = (SELECT MAX(id) FROM sessions)');
+      if (state.session === 'stale')
+        await served.t.db.query('UPDATE sessions SET fresh_until = 0 WHERE id = (SELECT MAX(id) FROM sessions)');
     }
     for (const width of WIDTHS) {
       const opts = { viewport: { width, height: 860 }, colorScheme: scheme, deviceScaleFactor: 1 };

@@ -92,8 +92,14 @@ describe('sign-in pages', () => {
   });
 
   it('treats an expired or unknown session cookie as signed out', async () => {
-    await t.http.get('/').set('Cookie', 'service_session=' + 'x'.repeat(43)).expect(303);
-    await t.http.get('/account').set('Cookie', 'service_session=' + 'x'.repeat(43)).expect(303);
+    await t.http
+      .get('/')
+      .set('Cookie', 'service_session=' + 'x'.repeat(43))
+      .expect(303);
+    await t.http
+      .get('/account')
+      .set('Cookie', 'service_session=' + 'x'.repeat(43))
+      .expect(303);
   });
 
   it('links the finished setup page to the landing page', async () => {
@@ -122,7 +128,9 @@ describe('sign-in pages with a bot challenge and a LAN address', () => {
       expect(res.headers['content-security-policy']).toContain("script-src 'self' https://challenges.cloudflare.com");
       expect(res.headers['content-security-policy']).toContain('frame-src https://challenges.cloudflare.com');
       expect(res.text).toContain('data-site-key="site-key-1"');
-      expect(res.text).toMatch(/data-passkey-problem="passkeys need a host name, and 192\.168\.1\.20:8080 is an IP address/);
+      expect(res.text).toMatch(
+        /data-passkey-problem="passkeys need a host name, and 192\.168\.1\.20:8080 is an IP address/,
+      );
       expect(res.text).not.toContain('challenge-secret-value');
     } finally {
       await t.close();

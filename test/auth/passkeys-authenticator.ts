@@ -149,12 +149,20 @@ export class SoftAuthenticator {
         ['authData', authData],
       ]),
     );
-    const clientDataJSON = this.clientData(c.type ?? 'webauthn.create', c.challenge ?? options.challenge, c.origin ?? this.origin);
+    const clientDataJSON = this.clientData(
+      c.type ?? 'webauthn.create',
+      c.challenge ?? options.challenge,
+      c.origin ?? this.origin,
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientDataJSON), attestationObject: b64u(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        attestationObject: b64u(attestationObject),
+        transports: ['internal'],
+      },
     };
   }
 
@@ -163,8 +171,15 @@ export class SoftAuthenticator {
     const rpId = c.rpId ?? options.rpId ?? new URL(this.origin).hostname;
     if (c.counter === undefined && this.counts) this.signCount += 1;
     const authData = this.authData(rpId, c.flags ?? FLAG.UP | FLAG.UV, c.counter ?? this.signCount);
-    const clientDataJSON = this.clientData(c.type ?? 'webauthn.get', c.challenge ?? options.challenge, c.origin ?? this.origin);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), { key: this.privateKey, dsaEncoding: 'der' });
+    const clientDataJSON = this.clientData(
+      c.type ?? 'webauthn.get',
+      c.challenge ?? options.challenge,
+      c.origin ?? this.origin,
+    );
+    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), {
+      key: this.privateKey,
+      dsaEncoding: 'der',
+    });
     return {
       id: this.id,
       rawId: this.id,

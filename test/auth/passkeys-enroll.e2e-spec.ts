@@ -76,7 +76,10 @@ describe('break-glass enrolment', () => {
       const sessions = await t.db.query<{ method: string }[]>('SELECT method FROM sessions ORDER BY id');
       expect(sessions.map((s) => s.method)).toEqual(['setup', 'enroll']);
       expect((await t.http.get(`${API}/auth/enroll/${token}`)).body).toEqual({ valid: false, expires_at: null });
-      const lines = await t.http.get(`${API}/events?kind=enroll_link,passkey_added,sign_in&limit=3`).set('Cookie', session).expect(200);
+      const lines = await t.http
+        .get(`${API}/events?kind=enroll_link,passkey_added,sign_in&limit=3`)
+        .set('Cookie', session)
+        .expect(200);
       expect(lines.body.items.map((l: { kind: string; text: string }) => [l.kind, l.text])).toEqual([
         ['sign_in', expect.stringMatching(/^signed in with break-glass enrolment link/)],
         ['passkey_added', 'passkey "Phone" added with a break-glass enrolment link'],
@@ -103,8 +106,14 @@ describe('break-glass enrolment', () => {
       const b = expectStatus(await send(t, 'post', `/auth/enroll/${token}/options`, {}), 200).body;
       const other = new SoftAuthenticator(PUBLIC_URL);
       const [ra, rb] = await Promise.all([
-        send(t, 'post', `/auth/enroll/${token}/verify`, { challenge_id: a.challenge_id, credential: auth.create(a.public_key) }),
-        send(t, 'post', `/auth/enroll/${token}/verify`, { challenge_id: b.challenge_id, credential: other.create(b.public_key) }),
+        send(t, 'post', `/auth/enroll/${token}/verify`, {
+          challenge_id: a.challenge_id,
+          credential: auth.create(a.public_key),
+        }),
+        send(t, 'post', `/auth/enroll/${token}/verify`, {
+          challenge_id: b.challenge_id,
+          credential: other.create(b.public_key),
+        }),
       ]);
       expect([ra.status, rb.status].sort()).toEqual([200, 404]);
       expect(await t.db.query('SELECT id FROM passkeys')).toHaveLength(1);
@@ -117,7 +126,10 @@ describe('break-glass enrolment', () => {
       t.clock.advance(HOUR);
       expect((await t.http.get(`${API}/auth/enroll/${token}`)).body.valid).toBe(false);
       await send(t, 'post', `/auth/enroll/${token}/options`, {}).expect(404);
-      await send(t, 'post', `/auth/enroll/${token}/verify`, { challenge_id: options.challenge_id, credential: auth.create(options.public_key) }).expect(404);
+      await send(t, 'post', `/auth/enroll/${token}/verify`, {
+        challenge_id: options.challenge_id,
+        credential: auth.create(options.public_key),
+      }).expect(404);
       expect(await t.db.query('SELECT id FROM passkeys')).toEqual([]);
     });
 
@@ -133,8 +145,14 @@ describe('break-glass enrolment', () => {
       ['a short token', 'abc'],
       ['the token of a live password-reset link', 'r'.repeat(32)],
     ])('answers valid false for %s', async (_label, token) => {
-      await t.db.query("INSERT INTO link_tokens (purpose, token_hash, created_at, expires_at) VALUES ('reset', ?, ?, ?)", [sha256('r'.repeat(32)), t.clock.now(), t.clock.now() + HOUR]);
-      expect((await t.http.get(`${API}/auth/enroll/${token}`).expect(200)).body).toEqual({ valid: false, expires_at: null });
+      await t.db.query(
+        "INSERT INTO link_tokens (purpose, token_hash, created_at, expires_at) VALUES ('reset', ?, ?, ?)",
+        [sha256('r'.repeat(32)), t.clock.now(), t.clock.now() + HOUR],
+      );
+      expect((await t.http.get(`${API}/auth/enroll/${token}`).expect(200)).body).toEqual({
+        valid: false,
+        expires_at: null,
+      });
       await send(t, 'post', `/auth/enroll/${token}/options`, {}).expect(404);
     });
 
@@ -176,7 +194,9 @@ describe('break-glass enrolment', () => {
   });
 
   it('issues no link while there is no owner', async () => {
-    await expect(issueEnrollLink(t.db, t.app.get(EventsService), t.clock.now(), t.config.publicUrl)).rejects.toThrow(/no owner account yet/);
+    await expect(issueEnrollLink(t.db, t.app.get(EventsService), t.clock.now(), t.config.publicUrl)).rejects.toThrow(
+      /no owner account yet/,
+    );
     expect(await t.db.query("SELECT id FROM link_tokens WHERE purpose = 'enroll'")).toEqual([]);
   });
 });
@@ -195,7 +215,12 @@ describe('farsight enroll-link', () => {
 
   const run = () =>
     spawnSync(process.execPath, [ENTRY, 'enroll-link'], {
-      env: { PATH: process.env.PATH, FARSIGHT_DATA_DIR: t.dataDir, FARSIGHT_PUBLIC_URL: PUBLIC_URL, FARSIGHT_CANARIES: 'off' },
+      env: {
+        PATH: process.env.PATH,
+        FARSIGHT_DATA_DIR: t.dataDir,
+        FARSIGHT_PUBLIC_URL: PUBLIC_URL,
+        FARSIGHT_CANARIES: 'off',
+      },
       encoding: 'utf8',
     });
 
@@ -205,7 +230,9 @@ describe('farsight enroll-link', () => {
     expect(r.status).toBe(0);
     // The test's public URL is plain http at a name, where browsers refuse passkeys: a warning on
     // stderr says so (test/app/cli-messages.e2e-spec.ts); stdout stays the one line.
-    expect(r.stderr).toMatch(/^farsight: warning: this link adds a passkey, which cannot work at http:\/\/farsight\.test: passkeys need https[^\n]*\n$/);
+    expect(r.stderr).toMatch(
+      /^farsight: warning: this link adds a passkey, which cannot work at http:\/\/farsight\.test: passkeys need https[^\n]*\n$/,
+    );
     expect(r.stdout).toMatch(new RegExp(`^${PUBLIC_URL}/enroll/[A-Za-z0-9_-]{32}\\n$`));
     const token = r.stdout.trim().split('/').pop() as string;
     expect((await t.http.get(`${API}/auth/enroll/${token}`)).body.valid).toBe(true);
@@ -215,7 +242,10 @@ describe('farsight enroll-link', () => {
 
     const auth = new SoftAuthenticator(PUBLIC_URL);
     const options = expectStatus(await send(t, 'post', `/auth/enroll/${newer}/options`, {}), 200).body;
-    const used = await send(t, 'post', `/auth/enroll/${newer}/verify`, { challenge_id: options.challenge_id, credential: auth.create(options.public_key) });
+    const used = await send(t, 'post', `/auth/enroll/${newer}/verify`, {
+      challenge_id: options.challenge_id,
+      credential: auth.create(options.public_key),
+    });
     expect(used.status).toBe(200);
     await send(t, 'post', `/auth/enroll/${newer}/options`, {}).expect(404);
   });
@@ -248,8 +278,12 @@ describe('the bot challenge on enrolment', () => {
     });
     try {
       // The owner is made directly: setup itself needs a challenge token here.
-      await t.db.query("INSERT INTO owner (id, email, password_hash, totp_secret, created_at, updated_at) VALUES (1, 'o@example.com', 'x', 'y', 0, 0)");
-      const token = (await issueEnrollLink(t.db, t.app.get(EventsService), t.clock.now(), t.config.publicUrl)).url.split('/').pop() as string;
+      await t.db.query(
+        "INSERT INTO owner (id, email, password_hash, totp_secret, created_at, updated_at) VALUES (1, 'o@example.com', 'x', 'y', 0, 0)",
+      );
+      const token = (await issueEnrollLink(t.db, t.app.get(EventsService), t.clock.now(), t.config.publicUrl)).url
+        .split('/')
+        .pop() as string;
       const missing = await send(t, 'post', `/auth/enroll/${token}/options`, {}).expect(403);
       expect(missing.body.error).toMatchObject({ code: 'forbidden', field: 'challenge' });
       await send(t, 'post', `/auth/enroll/${token}/options`, { challenge: 'good-token' }).expect(200);

@@ -25,10 +25,22 @@ export function expectStatus(res: Response, status: number): Response {
 }
 
 /** Adds a passkey to the signed-in owner through /me/passkeys (options, create, verify); returns the verify answer. */
-export async function addPasskey(t: TestApp, cookie: string, auth: SoftAuthenticator, label?: string, c: Ceremony = {}): Promise<Response> {
+export async function addPasskey(
+  t: TestApp,
+  cookie: string,
+  auth: SoftAuthenticator,
+  label?: string,
+  c: Ceremony = {},
+): Promise<Response> {
   const opts = expectStatus(await send(t, 'post', '/me/passkeys/options', {}, cookie), 200);
   const credential = auth.create(opts.body.public_key, c);
-  return send(t, 'post', '/me/passkeys/verify', { challenge_id: opts.body.challenge_id, credential, ...(label ? { label } : {}) }, cookie);
+  return send(
+    t,
+    'post',
+    '/me/passkeys/verify',
+    { challenge_id: opts.body.challenge_id, credential, ...(label ? { label } : {}) },
+    cookie,
+  );
 }
 
 export interface SignInAttempt {

@@ -53,21 +53,43 @@ describe('passkeys', () => {
     });
 
     it('adds a passkey: the row, the list, the timeline, and /auth/state says passkeys exist', async () => {
-      expect((await t.http.get(`${API}/auth/state`).expect(200)).body.methods).toEqual({ passkey: false, password: true });
+      expect((await t.http.get(`${API}/auth/state`).expect(200)).body.methods).toEqual({
+        passkey: false,
+        password: true,
+      });
       const res = await addPasskey(t, cookie, auth, 'YubiKey 5C').then((r) => expectStatus(r, 201));
-      expect(res.body).toEqual({ id: expect.any(Number), label: 'YubiKey 5C', created_at: new Date(t.clock.now()).toISOString(), last_used_at: null });
+      expect(res.body).toEqual({
+        id: expect.any(Number),
+        label: 'YubiKey 5C',
+        created_at: new Date(t.clock.now()).toISOString(),
+        last_used_at: null,
+      });
       const list = await t.http.get(`${API}/me/passkeys`).set('Cookie', cookie).expect(200);
       expect(list.body).toEqual({ items: [res.body] });
-      expect((await t.http.get(`${API}/auth/state`).expect(200)).body.methods).toEqual({ passkey: true, password: true });
-      const [row] = await t.db.query<{ credential_id: string; counter: number; transports: string; backed_up: number }[]>('SELECT * FROM passkeys');
+      expect((await t.http.get(`${API}/auth/state`).expect(200)).body.methods).toEqual({
+        passkey: true,
+        password: true,
+      });
+      const [row] =
+        await t.db.query<{ credential_id: string; counter: number; transports: string; backed_up: number }[]>(
+          'SELECT * FROM passkeys',
+        );
       expect(row).toMatchObject({ credential_id: auth.id, counter: 0, transports: '["internal"]', backed_up: 0 });
       const lines = await t.http.get(`${API}/events?kind=passkey_added`).set('Cookie', cookie).expect(200);
-      expect(lines.body.items).toEqual([expect.objectContaining({ kind: 'passkey_added', actor: 'owner', text: 'passkey "YubiKey 5C" added' })]);
+      expect(lines.body.items).toEqual([
+        expect.objectContaining({ kind: 'passkey_added', actor: 'owner', text: 'passkey "YubiKey 5C" added' }),
+      ]);
     });
 
     it('names a passkey added without a label after the browser', async () => {
       const opts = await send(t, 'post', '/me/passkeys/options', {}, cookie).expect(200);
-      const res = await send(t, 'post', '/me/passkeys/verify', { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) }, cookie)
+      const res = await send(
+        t,
+        'post',
+        '/me/passkeys/verify',
+        { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) },
+        cookie,
+      )
         .set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')
         .expect(201);
       expect(res.body.label).toBe('Firefox on Linux');
@@ -76,8 +98,16 @@ describe('passkeys', () => {
     it('excludes registered passkeys from new creation options, and refuses the same one twice with 409', async () => {
       await addPasskey(t, cookie, auth).then((r) => expectStatus(r, 201));
       const opts = await send(t, 'post', '/me/passkeys/options', {}, cookie).expect(200);
-      expect(opts.body.public_key.excludeCredentials).toEqual([{ id: auth.id, type: 'public-key', transports: ['internal'] }]);
-      const again = await send(t, 'post', '/me/passkeys/verify', { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) }, cookie).expect(409);
+      expect(opts.body.public_key.excludeCredentials).toEqual([
+        { id: auth.id, type: 'public-key', transports: ['internal'] },
+      ]);
+      const again = await send(
+        t,
+        'post',
+        '/me/passkeys/verify',
+        { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) },
+        cookie,
+      ).expect(409);
       expect(again.body.error.code).toBe('conflict');
       expect(await t.db.query('SELECT id FROM passkeys')).toHaveLength(1);
     });
@@ -89,17 +119,30 @@ describe('passkeys', () => {
       ['no user presence', { flags: FLAG.UV | FLAG.AT }, /present/],
       ['another challenge', { challenge: Buffer.alloc(32, 1).toString('base64url') }, /another request/],
       ['a sign-in answer type', { type: 'webauthn.get' }, /could not be read/],
-    ])('refuses a registration made for %s with 422 on credential, storing nothing', async (_label, ceremony, message) => {
-      const before = await snapshot();
-      const res = await addPasskey(t, cookie, auth, 'x', ceremony).then((r) => expectStatus(r, 422));
-      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'credential', message: expect.stringMatching(message) });
-      expect(await snapshot()).toEqual(before);
-    });
+    ])(
+      'refuses a registration made for %s with 422 on credential, storing nothing',
+      async (_label, ceremony, message) => {
+        const before = await snapshot();
+        const res = await addPasskey(t, cookie, auth, 'x', ceremony).then((r) => expectStatus(r, 422));
+        expect(res.body.error).toMatchObject({
+          code: 'invalid',
+          field: 'credential',
+          message: expect.stringMatching(message),
+        });
+        expect(await snapshot()).toEqual(before);
+      },
+    );
 
     it('refuses an expired registration challenge with 422 on challenge_id', async () => {
       const opts = await send(t, 'post', '/me/passkeys/options', {}, cookie).expect(200);
       t.clock.advance(5 * 60_000);
-      const res = await send(t, 'post', '/me/passkeys/verify', { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) }, cookie).expect(422);
+      const res = await send(
+        t,
+        'post',
+        '/me/passkeys/verify',
+        { challenge_id: opts.body.challenge_id, credential: auth.create(opts.body.public_key) },
+        cookie,
+      ).expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'challenge_id' });
       expect(await t.db.query('SELECT id FROM passkeys')).toEqual([]);
     });
@@ -108,12 +151,19 @@ describe('passkeys', () => {
       const other = cookieOf(await passkeySignInAfterSetup());
       const opts = await send(t, 'post', '/me/passkeys/options', {}, other).expect(200);
       const fresh = new SoftAuthenticator(PUBLIC_URL);
-      const res = await send(t, 'post', '/me/passkeys/verify', { challenge_id: opts.body.challenge_id, credential: fresh.create(opts.body.public_key) }, cookie).expect(422);
+      const res = await send(
+        t,
+        'post',
+        '/me/passkeys/verify',
+        { challenge_id: opts.body.challenge_id, credential: fresh.create(opts.body.public_key) },
+        cookie,
+      ).expect(422);
       expect(res.body.error.field).toBe('challenge_id');
     });
 
     it('keeps at most 20 passkeys', async () => {
-      for (let i = 0; i < 20; i++) await addPasskey(t, cookie, new SoftAuthenticator(PUBLIC_URL)).then((r) => expectStatus(r, 201));
+      for (let i = 0; i < 20; i++)
+        await addPasskey(t, cookie, new SoftAuthenticator(PUBLIC_URL)).then((r) => expectStatus(r, 201));
       const res = await send(t, 'post', '/me/passkeys/options', {}, cookie).expect(409);
       expect(res.body.error.message).toMatch(/20 passkeys/);
     });
@@ -160,7 +210,9 @@ describe('passkeys', () => {
       expect(session).toMatch(/^service_session=/);
       await t.http.get(`${API}/me/passkeys`).set('Cookie', session).expect(200);
       expect((await t.http.get(`${API}/auth/state`).set('Cookie', session)).body.signed_in).toBe(true);
-      const [row] = await t.db.query<{ counter: number; last_used_at: number }[]>('SELECT counter, last_used_at FROM passkeys');
+      const [row] = await t.db.query<{ counter: number; last_used_at: number }[]>(
+        'SELECT counter, last_used_at FROM passkeys',
+      );
       expect(row).toEqual({ counter: 1, last_used_at: t.clock.now() });
       const methods = await t.db.query<{ method: string }[]>('SELECT method FROM sessions ORDER BY id');
       expect(methods.map((m) => m.method)).toEqual(['setup', 'passkey']);
@@ -202,10 +254,16 @@ describe('passkeys', () => {
       const first = await passkeySignIn(t, auth);
       expect(first.res.status).toBe(200);
       const before = await snapshot();
-      const again = await send(t, 'post', '/auth/passkey/verify', { challenge_id: first.options.challenge_id, credential: first.credential }).expect(401);
+      const again = await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: first.options.challenge_id,
+        credential: first.credential,
+      }).expect(401);
       expect(again.body.error.message).toMatch(/expired or was already used/);
       const fresh = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
-      const replay = await send(t, 'post', '/auth/passkey/verify', { challenge_id: fresh.challenge_id, credential: first.credential }).expect(401);
+      const replay = await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: fresh.challenge_id,
+        credential: first.credential,
+      }).expect(401);
       expect(replay.body.error.message).toMatch(/another request/);
       expect(await snapshot()).toEqual(before);
     });
@@ -226,24 +284,38 @@ describe('passkeys', () => {
       const a = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
       const b = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
       const [ra, rb] = await Promise.all([
-        send(t, 'post', '/auth/passkey/verify', { challenge_id: a.challenge_id, credential: auth.get(a.public_key, { counter: 7 }) }),
-        send(t, 'post', '/auth/passkey/verify', { challenge_id: b.challenge_id, credential: auth.get(b.public_key, { counter: 7 }) }),
+        send(t, 'post', '/auth/passkey/verify', {
+          challenge_id: a.challenge_id,
+          credential: auth.get(a.public_key, { counter: 7 }),
+        }),
+        send(t, 'post', '/auth/passkey/verify', {
+          challenge_id: b.challenge_id,
+          credential: auth.get(b.public_key, { counter: 7 }),
+        }),
       ]);
       expect([ra.status, rb.status].sort()).toEqual([200, 401]);
-      expect((await t.db.query<{ n: number }[]>("SELECT COUNT(*) AS n FROM sessions WHERE method = 'passkey'"))[0].n).toBe(1);
+      expect(
+        (await t.db.query<{ n: number }[]>("SELECT COUNT(*) AS n FROM sessions WHERE method = 'passkey'"))[0].n,
+      ).toBe(1);
     });
 
     it('refuses a challenge once its 5 minutes are over', async () => {
       const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
       t.clock.advance(5 * 60_000);
-      const res = await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: auth.get(options.public_key) }).expect(401);
+      const res = await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: options.challenge_id,
+        credential: auth.get(options.public_key),
+      }).expect(401);
       expect(res.body.error).toMatchObject({ code: 'sign_in', message: expect.stringMatching(/expired/) });
     });
 
     it('accepts a challenge just before its 5 minutes are over', async () => {
       const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
       t.clock.advance(5 * 60_000 - 1);
-      await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: auth.get(options.public_key) }).expect(200);
+      await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: options.challenge_id,
+        credential: auth.get(options.public_key),
+      }).expect(200);
     });
 
     it('refuses an unknown credential, and a forged signature', async () => {
@@ -255,50 +327,101 @@ describe('passkeys', () => {
       // The stranger's signature under the registered credential's id.
       const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
       const forged = { ...stranger.get(options.public_key), id: auth.id, rawId: auth.id };
-      const res = await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: forged }).expect(401);
+      const res = await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: options.challenge_id,
+        credential: forged,
+      }).expect(401);
       expect(res.body.error.message).toMatch(/signature does not match/);
       expect(await snapshot()).toEqual(before);
     });
 
     it('refuses a challenge that was issued for a step-up or a registration', async () => {
       const stepUp = (await send(t, 'post', '/auth/step-up/passkey/options', {}, cookie).expect(200)).body;
-      await send(t, 'post', '/auth/passkey/verify', { challenge_id: stepUp.challenge_id, credential: auth.get(stepUp.public_key) }).expect(401);
+      await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: stepUp.challenge_id,
+        credential: auth.get(stepUp.public_key),
+      }).expect(401);
       const reg = (await send(t, 'post', '/me/passkeys/options', {}, cookie).expect(200)).body;
-      await send(t, 'post', '/auth/passkey/verify', { challenge_id: reg.challenge_id, credential: auth.get({ challenge: reg.public_key.challenge }) }).expect(401);
+      await send(t, 'post', '/auth/passkey/verify', {
+        challenge_id: reg.challenge_id,
+        credential: auth.get({ challenge: reg.public_key.challenge }),
+      }).expect(401);
     });
 
     it.each<[string, (c: Record<string, unknown>) => unknown, string]>([
       ['no credential', () => undefined, 'credential'],
       ['a credential that is a string', () => 'abc', 'credential'],
-      ['a signature that is not base64url', (c) => ({ ...c, response: { ...(c.response as object), signature: 'not base64!' } }), 'credential.response.signature'],
-      ['a missing authenticatorData', (c) => ({ ...c, response: { ...(c.response as object), authenticatorData: undefined } }), 'credential.response.authenticatorData'],
+      [
+        'a signature that is not base64url',
+        (c) => ({ ...c, response: { ...(c.response as object), signature: 'not base64!' } }),
+        'credential.response.signature',
+      ],
+      [
+        'a missing authenticatorData',
+        (c) => ({ ...c, response: { ...(c.response as object), authenticatorData: undefined } }),
+        'credential.response.authenticatorData',
+      ],
       ['a type other than public-key', (c) => ({ ...c, type: 'password' }), 'credential.type'],
       ['a rawId unlike the id', (c) => ({ ...c, rawId: 'AAAA' }), 'credential.rawId'],
-      ['client data that is not JSON', (c) => ({ ...c, response: { ...(c.response as object), clientDataJSON: Buffer.from('{oops').toString('base64url') } }), 'credential.response.clientDataJSON'],
-      ['authenticator data of 10 bytes', (c) => ({ ...c, response: { ...(c.response as object), authenticatorData: Buffer.alloc(10).toString('base64url') } }), 'credential.response.authenticatorData'],
+      [
+        'client data that is not JSON',
+        (c) => ({
+          ...c,
+          response: { ...(c.response as object), clientDataJSON: Buffer.from('{oops').toString('base64url') },
+        }),
+        'credential.response.clientDataJSON',
+      ],
+      [
+        'authenticator data of 10 bytes',
+        (c) => ({
+          ...c,
+          response: { ...(c.response as object), authenticatorData: Buffer.alloc(10).toString('base64url') },
+        }),
+        'credential.response.authenticatorData',
+      ],
       ['an unknown field', (c) => ({ ...c, extra: 1 }), 'credential.extra'],
-      ['an over-long signature', (c) => ({ ...c, response: { ...(c.response as object), signature: 'A'.repeat(5000) } }), 'credential.response.signature'],
-    ])('answers a malformed credential (%s) with 422 on the field, and the challenge stays usable', async (_label, bend, field) => {
-      const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
-      const good = auth.get(options.public_key);
-      const res = await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: bend(good as unknown as Record<string, unknown>) }).expect(422);
-      expect(res.body.error).toMatchObject({ code: 'invalid', field });
-      await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: good }).expect(200);
-    });
+      [
+        'an over-long signature',
+        (c) => ({ ...c, response: { ...(c.response as object), signature: 'A'.repeat(5000) } }),
+        'credential.response.signature',
+      ],
+    ])(
+      'answers a malformed credential (%s) with 422 on the field, and the challenge stays usable',
+      async (_label, bend, field) => {
+        const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
+        const good = auth.get(options.public_key);
+        const res = await send(t, 'post', '/auth/passkey/verify', {
+          challenge_id: options.challenge_id,
+          credential: bend(good as unknown as Record<string, unknown>),
+        }).expect(422);
+        expect(res.body.error).toMatchObject({ code: 'invalid', field });
+        await send(t, 'post', '/auth/passkey/verify', { challenge_id: options.challenge_id, credential: good }).expect(
+          200,
+        );
+      },
+    );
 
     it.each([
       ['a JSON array', '[]', 'body'],
       ['no challenge_id', JSON.stringify({ credential: {} }), 'challenge_id'],
       ['a challenge_id that is a number', JSON.stringify({ challenge_id: 5 }), 'challenge_id'],
     ])('answers a body with %s with 422', async (_label, raw, field) => {
-      const res = await t.http.post(`${API}/auth/passkey/verify`).set('Origin', ORIGIN).set('Content-Type', 'application/json').send(raw).expect(422);
+      const res = await t.http
+        .post(`${API}/auth/passkey/verify`)
+        .set('Origin', ORIGIN)
+        .set('Content-Type', 'application/json')
+        .send(raw)
+        .expect(422);
       expect(res.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     });
 
     it('refuses a cross-site post of a passkey answer', async () => {
       const options = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
-      const res = await t.http.post(`${API}/auth/passkey/verify`).set('Origin', 'https://evil.example')
-        .send({ challenge_id: options.challenge_id, credential: auth.get(options.public_key) }).expect(403);
+      const res = await t.http
+        .post(`${API}/auth/passkey/verify`)
+        .set('Origin', 'https://evil.example')
+        .send({ challenge_id: options.challenge_id, credential: auth.get(options.public_key) })
+        .expect(403);
       expect(res.body.error.code).toBe('forbidden');
     });
   });
@@ -313,17 +436,35 @@ describe('passkeys', () => {
     it('makes a stale session fresh for 12 hours, after which the step-up route works', async () => {
       await send(t, 'delete', `/me/passkeys/${id}`, undefined, cookie).expect(403);
       const options = await send(t, 'post', '/auth/step-up/passkey/options', {}, cookie).expect(200);
-      expect(options.body.public_key).toMatchObject({ rpId: 'farsight.test', userVerification: 'required', allowCredentials: [expect.objectContaining({ id: auth.id })] });
-      const res = await send(t, 'post', '/auth/step-up/passkey/verify', { challenge_id: options.body.challenge_id, credential: auth.get(options.body.public_key) }, cookie).expect(200);
+      expect(options.body.public_key).toMatchObject({
+        rpId: 'farsight.test',
+        userVerification: 'required',
+        allowCredentials: [expect.objectContaining({ id: auth.id })],
+      });
+      const res = await send(
+        t,
+        'post',
+        '/auth/step-up/passkey/verify',
+        { challenge_id: options.body.challenge_id, credential: auth.get(options.body.public_key) },
+        cookie,
+      ).expect(200);
       expect(res.body).toEqual({ fresh_until: new Date(t.clock.now() + 12 * HOUR).toISOString() });
-      const [row] = await t.db.query<{ counter: number; last_used_at: number }[]>('SELECT counter, last_used_at FROM passkeys');
+      const [row] = await t.db.query<{ counter: number; last_used_at: number }[]>(
+        'SELECT counter, last_used_at FROM passkeys',
+      );
       expect(row).toEqual({ counter: 1, last_used_at: t.clock.now() });
       await send(t, 'delete', `/me/passkeys/${id}`, undefined, cookie).expect(200);
     });
 
     it('refuses a wrong passkey with 401 and leaves the session stale (and signed in)', async () => {
       const options = await send(t, 'post', '/auth/step-up/passkey/options', {}, cookie).expect(200);
-      const res = await send(t, 'post', '/auth/step-up/passkey/verify', { challenge_id: options.body.challenge_id, credential: auth.get(options.body.public_key, { flags: FLAG.UP }) }, cookie).expect(401);
+      const res = await send(
+        t,
+        'post',
+        '/auth/step-up/passkey/verify',
+        { challenge_id: options.body.challenge_id, credential: auth.get(options.body.public_key, { flags: FLAG.UP }) },
+        cookie,
+      ).expect(401);
       expect(res.body.error.code).toBe('sign_in');
       await send(t, 'delete', `/me/passkeys/${id}`, undefined, cookie).expect(403);
       await t.http.get(`${API}/me/passkeys`).set('Cookie', cookie).expect(200);
@@ -332,9 +473,21 @@ describe('passkeys', () => {
     it('refuses a step-up challenge of another session, and a sign-in challenge', async () => {
       const other = cookieOf((await passkeySignIn(t, auth)).res);
       const theirs = (await send(t, 'post', '/auth/step-up/passkey/options', {}, other).expect(200)).body;
-      await send(t, 'post', '/auth/step-up/passkey/verify', { challenge_id: theirs.challenge_id, credential: auth.get(theirs.public_key) }, cookie).expect(401);
+      await send(
+        t,
+        'post',
+        '/auth/step-up/passkey/verify',
+        { challenge_id: theirs.challenge_id, credential: auth.get(theirs.public_key) },
+        cookie,
+      ).expect(401);
       const signIn = (await send(t, 'post', '/auth/passkey/options', {}).expect(200)).body;
-      await send(t, 'post', '/auth/step-up/passkey/verify', { challenge_id: signIn.challenge_id, credential: auth.get(signIn.public_key) }, cookie).expect(401);
+      await send(
+        t,
+        'post',
+        '/auth/step-up/passkey/verify',
+        { challenge_id: signIn.challenge_id, credential: auth.get(signIn.public_key) },
+        cookie,
+      ).expect(401);
       await send(t, 'delete', `/me/passkeys/${id}`, undefined, cookie).expect(403);
     });
 

@@ -39,7 +39,11 @@ describe('password work under a flood of sign-in attempts', () => {
     const outcomes = await Promise.all(
       ips.map(async (ip) => {
         const res = await passwordStep(t, { password: 'a wrong guess, again' }, ip);
-        return { status: res.status, body: res.body as unknown, retryAfter: res.headers['retry-after'] as string | undefined };
+        return {
+          status: res.status,
+          body: res.body as unknown,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+        };
       }),
     );
     watching = false;
@@ -58,19 +62,31 @@ describe('password work under a flood of sign-in attempts', () => {
     // At least the three the gate holds are checked; a check that ends while the rest still arrive lets one more in.
     expect(checked.length).toBeGreaterThanOrEqual(3);
     expect(refused.length).toBeGreaterThanOrEqual(8);
-    for (const o of refused) expect(o).toEqual({ status: 429, body: { error: { code: 'too_many_requests', message: BUSY_ADDRESS } }, retryAfter: '1' });
+    for (const o of refused)
+      expect(o).toEqual({
+        status: 429,
+        body: { error: { code: 'too_many_requests', message: BUSY_ADDRESS } },
+        retryAfter: '1',
+      });
     // Refused before any check: not failed attempts.
     expect(await failures()).toBe(checked.length);
   });
 
   it('runs two checks at a time in all however many addresses ask, lets 16 wait, and refuses the rest', async () => {
-    const { outcomes, maxRunning, maxWaiting } = await flood(Array.from({ length: 40 }, (_, i) => `198.51.100.${i + 1}`));
+    const { outcomes, maxRunning, maxWaiting } = await flood(
+      Array.from({ length: 40 }, (_, i) => `198.51.100.${i + 1}`),
+    );
     const refused = outcomes.filter((o) => o.status === 429);
     expect(outcomes.every((o) => o.status === 401 || o.status === 429)).toBe(true);
     expect(maxRunning).toBe(2);
     expect(maxWaiting).toBeLessThanOrEqual(16);
     expect(refused.length).toBeGreaterThanOrEqual(10);
-    for (const o of refused) expect(o).toEqual({ status: 429, body: { error: { code: 'too_many_requests', message: BUSY } }, retryAfter: '1' });
+    for (const o of refused)
+      expect(o).toEqual({
+        status: 429,
+        body: { error: { code: 'too_many_requests', message: BUSY } },
+        retryAfter: '1',
+      });
     expect(work.load()).toEqual({ running: 0, waiting: 0 });
     // The gate is free again: the owner signs in.
     expect((await passwordStep(t, {}, '192.0.2.1')).status).toBe(200);

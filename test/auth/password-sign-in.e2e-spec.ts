@@ -10,7 +10,11 @@ import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, row
 
 const WRONG_PASSWORD = { error: { code: 'sign_in', message: 'the email or password is not right' } };
 const WRONG_CODE = {
-  error: { code: 'sign_in', message: 'the code is not right, or this sign-in has expired (5 minutes): check the code, or start again with your password' },
+  error: {
+    code: 'sign_in',
+    message:
+      'the code is not right, or this sign-in has expired (5 minutes): check the code, or start again with your password',
+  },
 };
 
 describe('password sign-in', () => {
@@ -26,14 +30,20 @@ describe('password sign-in', () => {
 
   const ticket = async (ip?: string) => (await passwordStep(t, {}, ip).expect(200)).body.ticket as string;
   const code = (body: Record<string, unknown>, ip?: string) => t.http.post(`${API}/auth/code`).set(from(ip)).send(body);
-  const signedIn = async (cookie: string) => (await t.http.get(`${API}/auth/state`).set('Cookie', cookie).expect(200)).body.signed_in as boolean;
+  const signedIn = async (cookie: string) =>
+    (await t.http.get(`${API}/auth/state`).set('Cookie', cookie).expect(200)).body.signed_in as boolean;
 
   it('answers a ticket for the right email and password, then signs in with an authenticator code', async () => {
     const res = await passwordStep(t).expect(200);
     expect(res.body).toEqual({ ticket: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), next: 'code' });
     expect(res.headers['set-cookie']).toBeUndefined();
-    const stored = await rows<{ token_hash: string; expires_at: number }>(t, 'SELECT token_hash, expires_at FROM sign_in_tickets');
-    expect(stored).toEqual([{ token_hash: expect.not.stringContaining(res.body.ticket), expires_at: t.clock.now() + 5 * 60_000 }]);
+    const stored = await rows<{ token_hash: string; expires_at: number }>(
+      t,
+      'SELECT token_hash, expires_at FROM sign_in_tickets',
+    );
+    expect(stored).toEqual([
+      { token_hash: expect.not.stringContaining(res.body.ticket), expires_at: t.clock.now() + 5 * 60_000 },
+    ]);
 
     const done = await code({ ticket: res.body.ticket, code: nextCode(t, owner.secret) }).expect(200);
     expect(done.body).toEqual({ ok: true });
@@ -53,7 +63,10 @@ describe('password sign-in', () => {
     const tk = await ticket('198.51.100.20');
     await t.http
       .post(`${API}/auth/code`)
-      .set({ ...from('198.51.100.20'), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' })
+      .set({
+        ...from('198.51.100.20'),
+        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+      })
       .send({ ticket: tk, code: nextCode(t, owner.secret) })
       .expect(200);
     const [session] = await rows(t, 'SELECT ip, device FROM sessions ORDER BY id DESC LIMIT 1');
@@ -69,7 +82,8 @@ describe('password sign-in', () => {
     t.clock.advance(300_000);
     const far = totpAt(owner.secret, t.clock.now() - 60_000);
     const near = [-1, 0, 1].map((d) => totpAt(owner.secret, t.clock.now() + d * 30_000));
-    if (!near.includes(far)) expect((await code({ ticket: await ticket(), code: far }).expect(401)).body).toEqual(WRONG_CODE);
+    if (!near.includes(far))
+      expect((await code({ ticket: await ticket(), code: far }).expect(401)).body).toEqual(WRONG_CODE);
   });
 
   it('never accepts the same authenticator code twice, even within its 90 seconds', async () => {
@@ -90,14 +104,19 @@ describe('password sign-in', () => {
 
   it('signs in with a recovery code once; the session says so; the code is spent', async () => {
     const recovery = owner.codes[0];
-    const res = await code({ ticket: await ticket(), recovery_code: recovery.toUpperCase().replace('-', '') }).expect(200);
+    const res = await code({ ticket: await ticket(), recovery_code: recovery.toUpperCase().replace('-', '') }).expect(
+      200,
+    );
     expect(await signedIn(cookieOf(res))).toBe(true);
     const [session] = await rows(t, 'SELECT method FROM sessions ORDER BY id DESC LIMIT 1');
     expect(session).toEqual({ method: 'recovery' });
     const again = await code({ ticket: await ticket(), recovery_code: recovery }).expect(401);
     expect(again.body).toEqual(WRONG_CODE);
     await code({ ticket: await ticket(), recovery_code: owner.codes[1] }).expect(200);
-    const [{ left }] = await rows<{ left: number }>(t, 'SELECT COUNT(*) AS left FROM recovery_codes WHERE used_at IS NULL');
+    const [{ left }] = await rows<{ left: number }>(
+      t,
+      'SELECT COUNT(*) AS left FROM recovery_codes WHERE used_at IS NULL',
+    );
     expect(left).toBe(8);
   });
 
@@ -141,7 +160,10 @@ describe('password sign-in', () => {
 
   it('keeps neither password nor ticket in the idempotency table when a signed-in browser sends Idempotency-Key', async () => {
     const tk = (await passwordStep(t).set('Cookie', owner.cookie).set('Idempotency-Key', 'k1').expect(200)).body.ticket;
-    await code({ ticket: tk, code: nextCode(t, owner.secret) }).set('Cookie', owner.cookie).set('Idempotency-Key', 'k2').expect(200);
+    await code({ ticket: tk, code: nextCode(t, owner.secret) })
+      .set('Cookie', owner.cookie)
+      .set('Idempotency-Key', 'k2')
+      .expect(200);
     expect(await rows(t, 'SELECT key FROM idempotency')).toEqual([]);
   });
 });
@@ -221,11 +243,14 @@ describe('password sign-in: bad input', () => {
 
   it('refuses a cross-site post to the sign-in routes', async () => {
     for (const route of ['password', 'code', 'forgot', 'reset']) {
-      const res = await t.http.post(`${API}/auth/${route}`).set({ Origin: 'https://evil.example' }).send({}).expect(403);
+      const res = await t.http
+        .post(`${API}/auth/${route}`)
+        .set({ Origin: 'https://evil.example' })
+        .send({})
+        .expect(403);
       expect(res.body.error.code).toBe('forbidden');
     }
   });
-
 });
 
 describe('password sign-in before the owner exists', () => {
@@ -254,7 +279,11 @@ describe('bot challenge on the password sign-in routes', () => {
         const form = new URLSearchParams(body);
         seen.push(form);
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ success: form.get('response') === 'good-token' && form.get('secret') === 'challenge-secret' }));
+        res.end(
+          JSON.stringify({
+            success: form.get('response') === 'good-token' && form.get('secret') === 'challenge-secret',
+          }),
+        );
       });
     });
     await new Promise<void>((r) => verifier.listen(0, '127.0.0.1', r));
@@ -290,8 +319,15 @@ describe('bot challenge on the password sign-in routes', () => {
       reset: { token: 'x'.repeat(43), password: 'a new long password', code: '123456' },
     };
     for (const [route, body] of Object.entries(bodies)) {
-      const res = await t.http.post(`${API}/auth/${route}`).set(from()).send({ ...body, ...extra }).expect(403);
-      expect([route, res.body.error]).toEqual([route, expect.objectContaining({ code: 'forbidden', field: 'challenge' })]);
+      const res = await t.http
+        .post(`${API}/auth/${route}`)
+        .set(from())
+        .send({ ...body, ...extra })
+        .expect(403);
+      expect([route, res.body.error]).toEqual([
+        route,
+        expect.objectContaining({ code: 'forbidden', field: 'challenge' }),
+      ]);
     }
     expect(await rows(t, 'SELECT id FROM sign_in_failures')).toEqual([]);
     expect(await rows(t, 'SELECT id FROM sign_in_tickets')).toEqual([]);
@@ -300,8 +336,16 @@ describe('bot challenge on the password sign-in routes', () => {
   it('lets a passed challenge through, and sends the verifier the secret and the client address', async () => {
     seen.length = 0;
     const tk = (await passwordStep(t, { challenge: 'good-token' }).expect(200)).body.ticket;
-    await t.http.post(`${API}/auth/code`).set(from()).send({ ticket: tk, code: nextCode(t, owner.secret), challenge: 'good-token' }).expect(200);
-    await t.http.post(`${API}/auth/forgot`).set(from()).send({ email: OWNER.email, challenge: 'good-token' }).expect(200);
+    await t.http
+      .post(`${API}/auth/code`)
+      .set(from())
+      .send({ ticket: tk, code: nextCode(t, owner.secret), challenge: 'good-token' })
+      .expect(200);
+    await t.http
+      .post(`${API}/auth/forgot`)
+      .set(from())
+      .send({ email: OWNER.email, challenge: 'good-token' })
+      .expect(200);
     expect(seen.map((f) => [f.get('secret'), f.get('response'), f.get('remoteip')])).toEqual([
       ['challenge-secret', 'good-token', '127.0.0.1'],
       ['challenge-secret', 'good-token', '127.0.0.1'],

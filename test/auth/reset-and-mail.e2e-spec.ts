@@ -9,10 +9,26 @@ import { SignInService } from '../../src/auth/sign-in.service';
 import { totpAt } from '../../src/auth/totp';
 import { PUBLIC_URL, OWNER, TestApp, createOwner, startApp } from '../support/app';
 import { SmtpServer, decodeSubject, headersOf, partOf, startSmtp } from '../../harness/servers/smtp-farm';
-import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, rows, securityState, signInWithPassword } from './support';
+import {
+  API,
+  Owner,
+  TRUST_LOOPBACK,
+  cookieOf,
+  from,
+  nextCode,
+  passwordStep,
+  rows,
+  securityState,
+  signInWithPassword,
+} from './support';
 
 const NEW_PASSWORD = 'an entirely new passphrase';
-const WRONG_RESET = { error: { code: 'sign_in', message: 'the reset link, code or recovery code is not right (a link works once, for 1 hour; ask for a new one)' } };
+const WRONG_RESET = {
+  error: {
+    code: 'sign_in',
+    message: 'the reset link, code or recovery code is not right (a link works once, for 1 hour; ask for a new one)',
+  },
+};
 
 describe('password reset and sign-in mail', () => {
   let smtp: SmtpServer;
@@ -48,8 +64,10 @@ describe('password reset and sign-in mail', () => {
     if (!m) throw new Error(`no reset link in: ${text(i)}`);
     return { url: m[1], token: m[2] };
   };
-  const reset = (body: Record<string, unknown>, ip?: string) => t.http.post(`${API}/auth/reset`).set(from(ip)).send(body);
-  const live = async (cookie: string) => (await t.http.get(`${API}/auth/state`).set('Cookie', cookie)).body.signed_in as boolean;
+  const reset = (body: Record<string, unknown>, ip?: string) =>
+    t.http.post(`${API}/auth/reset`).set(from(ip)).send(body);
+  const live = async (cookie: string) =>
+    (await t.http.get(`${API}/auth/state`).set('Cookie', cookie)).body.signed_in as boolean;
 
   it('mails the owner a reset link that signs in with a new password and a code, and signs out every other session', async () => {
     const other = await signInWithPassword(t, owner);
@@ -62,7 +80,10 @@ describe('password reset and sign-in mail', () => {
     const link = linkIn(0);
     expect(link.url.startsWith(`${PUBLIC_URL}/reset/`)).toBe(true);
     expect(text(0)).toContain('198.51.100.44');
-    const [stored] = await rows<{ token_hash: string; expires_at: number }>(t, "SELECT token_hash, expires_at FROM link_tokens WHERE purpose = 'reset'");
+    const [stored] = await rows<{ token_hash: string; expires_at: number }>(
+      t,
+      "SELECT token_hash, expires_at FROM link_tokens WHERE purpose = 'reset'",
+    );
     expect(stored.token_hash).not.toContain(link.token);
     expect(stored.expires_at).toBe(t.clock.now() + 3600_000);
 
@@ -75,9 +96,18 @@ describe('password reset and sign-in mail', () => {
     await passwordStep(t).expect(401);
     await passwordStep(t, { password: NEW_PASSWORD }).expect(200);
     const [line] = await rows(t, "SELECT text, data FROM events WHERE kind = 'password_changed'");
-    expect(line).toEqual({ text: 'password reset with a reset link; 2 sessions signed out', data: JSON.stringify({ signed_out: 2, reset: true }) });
+    expect(line).toEqual({
+      text: 'password reset with a reset link; 2 sessions signed out',
+      data: JSON.stringify({ signed_out: 2, reset: true }),
+    });
     // The link works once.
-    expect((await reset({ token: link.token, password: 'yet another passphrase', code: nextCode(t, owner.secret) }).expect(401)).body).toEqual(WRONG_RESET);
+    expect(
+      (
+        await reset({ token: link.token, password: 'yet another passphrase', code: nextCode(t, owner.secret) }).expect(
+          401,
+        )
+      ).body,
+    ).toEqual(WRONG_RESET);
     // And the sign-in was mailed too.
     await settled();
     expect(subject(smtp.mails.length - 1)).toBe('New sign-in to Farsight: password reset, an unknown browser');
@@ -86,7 +116,10 @@ describe('password reset and sign-in mail', () => {
   it('resets with a recovery code, which is then spent', async () => {
     await forgot(OWNER.email);
     await reset({ token: linkIn(0).token, password: NEW_PASSWORD, recovery_code: owner.codes[0] }).expect(200);
-    const [{ used }] = await rows<{ used: number }>(t, 'SELECT COUNT(*) AS used FROM recovery_codes WHERE used_at IS NOT NULL');
+    const [{ used }] = await rows<{ used: number }>(
+      t,
+      'SELECT COUNT(*) AS used FROM recovery_codes WHERE used_at IS NOT NULL',
+    );
     expect(used).toBe(1);
   });
 
@@ -111,7 +144,15 @@ describe('password reset and sign-in mail', () => {
   it('expires a reset link after an hour', async () => {
     await forgot(OWNER.email);
     t.clock.advance(3600_000);
-    expect((await reset({ token: linkIn(0).token, password: NEW_PASSWORD, code: totpAt(owner.secret, t.clock.now()) }).expect(401)).body).toEqual(WRONG_RESET);
+    expect(
+      (
+        await reset({
+          token: linkIn(0).token,
+          password: NEW_PASSWORD,
+          code: totpAt(owner.secret, t.clock.now()),
+        }).expect(401)
+      ).body,
+    ).toEqual(WRONG_RESET);
   });
 
   it('refuses a wrong code, an unknown token and a replayed code with the same 401, and changes nothing', async () => {
@@ -140,7 +181,11 @@ describe('password reset and sign-in mail', () => {
     expect((await reset({ token: 'x'.repeat(43), password: OWNER.email, code }).expect(401)).body).toEqual(WRONG_RESET);
     const before = await securityState(t);
     const res = await reset({ token, password: OWNER.email, code }).expect(422);
-    expect(res.body.error).toMatchObject({ code: 'invalid', field: 'password', message: 'password: must not be your email address' });
+    expect(res.body.error).toMatchObject({
+      code: 'invalid',
+      field: 'password',
+      message: 'password: must not be your email address',
+    });
     // Nothing was spent: the same link and code work with a better password.
     expect(await securityState(t)).toEqual(before);
     await reset({ token, password: NEW_PASSWORD, code }).expect(200);
@@ -185,7 +230,11 @@ describe('password reset and sign-in mail', () => {
     const ticket = (await passwordStep(t, {}, '203.0.113.61').expect(200)).body.ticket;
     await t.http
       .post(`${API}/auth/code`)
-      .set({ ...from('203.0.113.61'), 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36' })
+      .set({
+        ...from('203.0.113.61'),
+        'User-Agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+      })
       .send({ ticket, code: nextCode(t, owner.secret) })
       .expect(200);
     await settled();
@@ -193,7 +242,12 @@ describe('password reset and sign-in mail', () => {
     expect(smtp.mails[0].to).toEqual([OWNER.email]);
     expect(subject(0)).toBe('New sign-in to Farsight: password and authenticator code, Chrome on Windows');
     const body = text(0);
-    for (const fact of ['password and authenticator code', 'Chrome on Windows', '203.0.113.61', new Date(t.clock.now()).toISOString().slice(0, 16).replace('T', ' ')]) {
+    for (const fact of [
+      'password and authenticator code',
+      'Chrome on Windows',
+      '203.0.113.61',
+      new Date(t.clock.now()).toISOString().slice(0, 16).replace('T', ' '),
+    ]) {
       expect(body).toContain(fact);
     }
     const [row] = await rows(t, "SELECT channel_name, ok FROM deliveries WHERE channel_name = 'sign-in notice'");

@@ -22,7 +22,11 @@ describe('first-run setup', () => {
       valid: true,
       email: null,
       expires_at: new Date(t.clock.now() + 24 * 3600_000).toISOString(),
-      totp: { secret: expect.stringMatching(/^[A-Z2-7]{16,}$/), uri: expect.stringMatching(/^otpauth:\/\/totp\//), qr_svg: expect.stringContaining('<svg') },
+      totp: {
+        secret: expect.stringMatching(/^[A-Z2-7]{16,}$/),
+        uri: expect.stringMatching(/^otpauth:\/\/totp\//),
+        qr_svg: expect.stringContaining('<svg'),
+      },
     });
   });
 
@@ -38,8 +42,12 @@ describe('first-run setup', () => {
     const token = await setupToken(t);
     const secret = await secretFor(token);
     // The database refuses the session row, as a full disk would, halfway through the setup.
-    await t.db.query("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
-    const failed = await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) });
+    await t.db.query(
+      "CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
+    const failed = await t.http
+      .post(`/api/v1/auth/setup/${token}`)
+      .send({ ...OWNER, code: totpAt(secret, t.clock.now()) });
     expect(failed.status).toBe(500);
     expect(failed.body.error.code).toBe('internal');
     const [counts] = await t.db.query<{ owners: number; codes: number; used: number; lines: number }[]>(
@@ -49,7 +57,10 @@ describe('first-run setup', () => {
     );
     expect(counts).toEqual({ owners: 0, codes: 0, used: 0, lines: 0 });
     await t.db.query('DROP TRIGGER refuse_sessions');
-    await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) }).expect(200);
+    await t.http
+      .post(`/api/v1/auth/setup/${token}`)
+      .send({ ...OWNER, code: totpAt(secret, t.clock.now()) })
+      .expect(200);
   });
 
   it('creates the owner, sets a hardened session cookie and returns 10 recovery codes', async () => {
@@ -76,7 +87,10 @@ describe('first-run setup', () => {
     t = await startApp({ FARSIGHT_PUBLIC_URL: 'https://status.example.com' });
     const token = await setupToken(t);
     const secret = await secretFor(token);
-    const res = await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) }).expect(200);
+    const res = await t.http
+      .post(`/api/v1/auth/setup/${token}`)
+      .send({ ...OWNER, code: totpAt(secret, t.clock.now()) })
+      .expect(200);
     expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain('Secure');
   });
 
@@ -95,7 +109,10 @@ describe('first-run setup', () => {
     const token = await setupToken(t);
     const secret = await secretFor(token);
     t.clock.advance(24 * 3600_000 + 1);
-    await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...OWNER, code: totpAt(secret, t.clock.now()) }).expect(404);
+    await t.http
+      .post(`/api/v1/auth/setup/${token}`)
+      .send({ ...OWNER, code: totpAt(secret, t.clock.now()) })
+      .expect(404);
   });
 
   it('replaces an older unused link when a new one is issued', async () => {
@@ -203,8 +220,14 @@ describe('bot challenge on setup', () => {
       const body = { ...OWNER, code: totpAt(secret, t.clock.now()) };
       const missing = await t.http.post(`/api/v1/auth/setup/${token}`).send(body).expect(403);
       expect(missing.body.error).toMatchObject({ code: 'forbidden', field: 'challenge' });
-      await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...body, challenge: 'bad-token' }).expect(403);
-      await t.http.post(`/api/v1/auth/setup/${token}`).send({ ...body, challenge: 'good-token' }).expect(200);
+      await t.http
+        .post(`/api/v1/auth/setup/${token}`)
+        .send({ ...body, challenge: 'bad-token' })
+        .expect(403);
+      await t.http
+        .post(`/api/v1/auth/setup/${token}`)
+        .send({ ...body, challenge: 'good-token' })
+        .expect(200);
       expect(seen.at(-1)).toContain('secret=challenge-secret');
     } finally {
       await t.close();

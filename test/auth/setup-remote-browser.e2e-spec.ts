@@ -45,10 +45,11 @@ it('sets up the owner from the LAN address and saves that address as the public 
     await page.locator('#done').waitFor();
     expect(s.t.config.publicUrl).toBe(lan);
     // The session made at setup works from this address (a change needs the public origin, now this one).
-    const status = await page.evaluate(`fetch('/api/v1/keys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'from the LAN', scope: 'read' }) }).then((r) => r.status)`);
+    const status = await page.evaluate(
+      `fetch('/api/v1/keys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'from the LAN', scope: 'read' }) }).then((r) => r.status)`,
+    );
     expect(status).toBe(201);
   } finally {
     await page.close();
   }
 });
-

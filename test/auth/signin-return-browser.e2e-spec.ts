@@ -7,7 +7,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { totpAt } from '../../src/auth/totp';
 import { OWNER } from '../support/app';
-import { createOwnerAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import {
+  createOwnerAt,
+  launch,
+  ownerSession,
+  seriousAxeFindings,
+  serve,
+  Served,
+  signedInContext,
+} from '../support/browser';
 
 jest.setTimeout(120_000);
 

@@ -45,13 +45,20 @@ export function cookieOf(res: { headers: Record<string, unknown> }): string {
 
 /** POST /auth/password with the owner's credentials (or the given ones); returns the answer. */
 export function passwordStep(t: TestApp, body: Record<string, unknown> = {}, ip?: string) {
-  return t.http.post(`${API}/auth/password`).set(from(ip)).send({ email: OWNER.email, password: OWNER.password, ...body });
+  return t.http
+    .post(`${API}/auth/password`)
+    .set(from(ip))
+    .send({ email: OWNER.email, password: OWNER.password, ...body });
 }
 
 /** The whole password sign-in: password, then a fresh authenticator code. Returns the new session cookie. */
 export async function signInWithPassword(t: TestApp, owner: Owner, ip?: string): Promise<string> {
   const ticket = (await passwordStep(t, {}, ip).expect(200)).body.ticket as string;
-  const res = await t.http.post(`${API}/auth/code`).set(from(ip)).send({ ticket, code: nextCode(t, owner.secret) }).expect(200);
+  const res = await t.http
+    .post(`${API}/auth/code`)
+    .set(from(ip))
+    .send({ ticket, code: nextCode(t, owner.secret) })
+    .expect(200);
   return cookieOf(res);
 }
 

@@ -37,7 +37,13 @@ describe('sign-in throttle', () => {
   /** The right password from `ip`: a ticket (200) or the wrong-password answer (401). */
   const rightPassword = async (ip: string) => {
     const res = await passwordStep(t, {}, ip);
-    return { status: res.status, body: res.body as unknown, headers: Object.keys(res.headers).filter((h) => !['date', 'content-length', 'etag'].includes(h)).sort() };
+    return {
+      status: res.status,
+      body: res.body as unknown,
+      headers: Object.keys(res.headers)
+        .filter((h) => !['date', 'content-length', 'etag'].includes(h))
+        .sort(),
+    };
   };
   const isBlocked = async (ip: string) => {
     const res = await rightPassword(ip);
@@ -51,7 +57,13 @@ describe('sign-in throttle', () => {
     const ip = '203.0.113.9';
     const wrongAnswer = await (async () => {
       const res = await passwordStep(t, { password: 'this is a wrong guess' }, ip);
-      return { status: res.status, body: res.body as unknown, headers: Object.keys(res.headers).filter((h) => !['date', 'content-length', 'etag'].includes(h)).sort() };
+      return {
+        status: res.status,
+        body: res.body as unknown,
+        headers: Object.keys(res.headers)
+          .filter((h) => !['date', 'content-length', 'etag'].includes(h))
+          .sort(),
+      };
     })();
     await failTimes(ip, 3);
     t.clock.advance(14 * MIN);
@@ -65,7 +77,15 @@ describe('sign-in throttle', () => {
 
     const list = await blocked();
     expect(list).toEqual({
-      items: [{ ip, blocked_at: new Date(t.clock.now()).toISOString(), blocked_until: new Date(t.clock.now() + HOUR).toISOString(), failures: 6, reason: 'failures' }],
+      items: [
+        {
+          ip,
+          blocked_at: new Date(t.clock.now()).toISOString(),
+          blocked_until: new Date(t.clock.now() + HOUR).toISOString(),
+          failures: 6,
+          reason: 'failures',
+        },
+      ],
       next_cursor: null,
     });
     const [line] = await rows(t, "SELECT text, actor, data FROM events WHERE kind = 'address_blocked'");
@@ -94,7 +114,11 @@ describe('sign-in throttle', () => {
     const ip = '203.0.113.12';
     await failTimes(ip, 4);
     const ticket = (await passwordStep(t, {}, ip).expect(200)).body.ticket;
-    await t.http.post(`${API}/auth/code`).set(from(ip)).send({ ticket, code: nextCode(t, owner.secret) }).expect(200);
+    await t.http
+      .post(`${API}/auth/code`)
+      .set(from(ip))
+      .send({ ticket, code: nextCode(t, owner.secret) })
+      .expect(200);
     await failTimes(ip, 4);
     expect(await isBlocked(ip)).toBe(false);
   });
@@ -117,7 +141,11 @@ describe('sign-in throttle', () => {
     }
     await failTimes(ip, 5);
     const [item] = (await blocked()).items;
-    expect(item).toMatchObject({ ip, reason: 'repeated', blocked_until: new Date(t.clock.now() + 24 * HOUR).toISOString() });
+    expect(item).toMatchObject({
+      ip,
+      reason: 'repeated',
+      blocked_until: new Date(t.clock.now() + 24 * HOUR).toISOString(),
+    });
     const lines = await rows<{ text: string }>(t, "SELECT text FROM events WHERE kind = 'address_blocked' ORDER BY id");
     expect(lines.map((l) => l.text)).toEqual([
       '198.51.100.7 blocked for 1 h after 5 failed sign-in attempts within 15 min',
@@ -132,7 +160,11 @@ describe('sign-in throttle', () => {
     expect(await isBlocked(ip)).toBe(false);
     // A day later the earlier blocks have left the 24-hour window: the next block is an hour again.
     await failTimes(ip, 5);
-    expect((await blocked()).items[0]).toMatchObject({ ip, reason: 'failures', blocked_until: new Date(t.clock.now() + HOUR).toISOString() });
+    expect((await blocked()).items[0]).toMatchObject({
+      ip,
+      reason: 'failures',
+      blocked_until: new Date(t.clock.now() + HOUR).toISOString(),
+    });
   });
 
   it('counts failures made while blocked on the block, not towards the next one', async () => {
@@ -153,8 +185,16 @@ describe('sign-in throttle', () => {
     const bad = right === '000000' ? '111111' : '000000';
     await t.http.post(`${API}/auth/code`).set(from(ip)).send({ ticket, code: bad }).expect(401);
     await t.http.post(`${API}/auth/code`).set(from(ip)).send({ ticket, recovery_code: 'aaaaa-bbbbb' }).expect(401);
-    await t.http.post(`${API}/auth/reset`).set(from(ip)).send({ token: 'x'.repeat(43), password: 'a brand new passphrase', code: bad }).expect(401);
-    await t.http.post(`${API}/auth/step-up/password`).set(withSession(owner.cookie, ip)).send({ password: 'not it at all', code: right }).expect(401);
+    await t.http
+      .post(`${API}/auth/reset`)
+      .set(from(ip))
+      .send({ token: 'x'.repeat(43), password: 'a brand new passphrase', code: bad })
+      .expect(401);
+    await t.http
+      .post(`${API}/auth/step-up/password`)
+      .set(withSession(owner.cookie, ip))
+      .send({ password: 'not it at all', code: right })
+      .expect(401);
     // Blocked now: even the right code with the live ticket gets the wrong-code answer.
     const res = await t.http.post(`${API}/auth/code`).set(from(ip)).send({ ticket, code: right }).expect(401);
     expect(res.body.error.message).toMatch(/^the code is not right/);
@@ -189,7 +229,8 @@ describe('sign-in throttle', () => {
       for (let i = 1; i <= 5; i++) await wrong(`2001:db8:9:9::${i}`);
       if (round === 1) t.clock.advance(HOUR);
     }
-    const del = (ip: string) => t.http.delete(`${API}/me/blocked-ips/${encodeURIComponent(ip)}`).set(withSession(owner.cookie));
+    const del = (ip: string) =>
+      t.http.delete(`${API}/me/blocked-ips/${encodeURIComponent(ip)}`).set(withSession(owner.cookie));
     const res = await del('2001:db8:9:9::/64').expect(200);
     expect(res.body).toEqual({ ok: true });
     expect(await isBlocked('2001:db8:9:9::1')).toBe(false);
@@ -210,7 +251,10 @@ describe('sign-in throttle', () => {
     ['an IPv6 /48', '2001:db8:1::/48'],
     ['an IPv4 with a prefix', '203.0.113.0/24'],
   ])('refuses to unblock %s: 422 on ip', async (_, ip) => {
-    const res = await t.http.delete(`${API}/me/blocked-ips/${encodeURIComponent(ip)}`).set(withSession(owner.cookie)).expect(422);
+    const res = await t.http
+      .delete(`${API}/me/blocked-ips/${encodeURIComponent(ip)}`)
+      .set(withSession(owner.cookie))
+      .expect(422);
     expect(res.body.error).toMatchObject({ code: 'invalid', field: 'ip' });
   });
 
@@ -221,9 +265,13 @@ describe('sign-in throttle', () => {
     expect(list.body.items).toEqual([expect.objectContaining({ ip: '203.0.113.77' })]);
     for (const scope of ['read', 'write'] as const) {
       const key = await createKey(t, owner.cookie, scope);
-      expect((await t.http.get(`${API}/me/blocked-ips`).set(bearer(key)).expect(403)).body.error.code).toBe('forbidden');
+      expect((await t.http.get(`${API}/me/blocked-ips`).set(bearer(key)).expect(403)).body.error.code).toBe(
+        'forbidden',
+      );
     }
-    expect((await t.http.delete(`${API}/me/blocked-ips/203.0.113.77`).set(bearer(admin)).expect(403)).body.error.code).toBe('forbidden');
+    expect(
+      (await t.http.delete(`${API}/me/blocked-ips/203.0.113.77`).set(bearer(admin)).expect(403)).body.error.code,
+    ).toBe('forbidden');
     await t.http.get(`${API}/me/blocked-ips`).expect(401);
     expect(await isBlocked('203.0.113.77')).toBe(true);
   });
@@ -242,7 +290,10 @@ describe('sign-in throttle', () => {
     for (const ip of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) await failTimes(ip, 5);
     const first = await t.http.get(`${API}/me/blocked-ips?limit=2`).set('Cookie', owner.cookie).expect(200);
     expect(first.body.items.map((b: { ip: string }) => b.ip)).toEqual(['192.0.2.3', '192.0.2.2']);
-    const second = await t.http.get(`${API}/me/blocked-ips?limit=2&before=${first.body.next_cursor}`).set('Cookie', owner.cookie).expect(200);
+    const second = await t.http
+      .get(`${API}/me/blocked-ips?limit=2&before=${first.body.next_cursor}`)
+      .set('Cookie', owner.cookie)
+      .expect(200);
     expect(second.body).toEqual({ items: [expect.objectContaining({ ip: '192.0.2.1' })], next_cursor: null });
     await t.http.get(`${API}/me/blocked-ips?limit=0`).set('Cookie', owner.cookie).expect(422);
   });
@@ -255,7 +306,8 @@ describe('sign-in throttle across a restart', () => {
     let t = await startApp(TRUST_LOOPBACK, { dataDir, clock });
     try {
       await createOwner(t);
-      for (let i = 0; i < 5; i++) await passwordStep(t, { password: 'this is a wrong guess' }, '203.0.113.200').expect(401);
+      for (let i = 0; i < 5; i++)
+        await passwordStep(t, { password: 'this is a wrong guess' }, '203.0.113.200').expect(401);
       await t.close();
       t = await startApp(TRUST_LOOPBACK, { dataDir, clock });
       clock.advance(30 * MIN);

@@ -45,7 +45,10 @@ function alike(a: number[], b: number[]): { ok: boolean; detail: string } {
   const tolerance = 0.5 * Math.max(x.iqr, y.iqr);
   const gap = Math.abs(x.median - y.median);
   const ms = (n: number) => `${(n / 1e6).toFixed(2)} ms`;
-  return { ok: gap <= tolerance, detail: `medians ${ms(x.median)} and ${ms(y.median)} (gap ${ms(gap)}), IQRs ${ms(x.iqr)} and ${ms(y.iqr)}, tolerance ${ms(tolerance)}` };
+  return {
+    ok: gap <= tolerance,
+    detail: `medians ${ms(x.median)} and ${ms(y.median)} (gap ${ms(gap)}), IQRs ${ms(x.iqr)} and ${ms(y.iqr)}, tolerance ${ms(tolerance)}`,
+  };
 }
 
 /** A fixed shuffle (mulberry32), so a failure can be replayed with the same order. */
@@ -72,7 +75,13 @@ interface Answer {
 }
 
 function answerOf(res: { status: number; body: unknown; headers: Record<string, unknown> }): Answer {
-  return { status: res.status, body: res.body, headers: Object.keys(res.headers).filter((h) => !['date', 'content-length', 'etag'].includes(h)).sort() };
+  return {
+    status: res.status,
+    body: res.body,
+    headers: Object.keys(res.headers)
+      .filter((h) => !['date', 'content-length', 'etag'].includes(h))
+      .sort(),
+  };
 }
 
 /** Wall-clock nanoseconds of one request. */
@@ -94,7 +103,10 @@ describe('timing: unknown email and wrong password', () => {
 
   it('answers an unknown email and a wrong password alike, in answer and in time', async () => {
     const N = 60;
-    const kinds = shuffled([...Array(N).fill('unknown'), ...Array(N).fill('wrong'), ...Array(N).fill('malformed')] as string[], 13);
+    const kinds = shuffled(
+      [...Array(N).fill('unknown'), ...Array(N).fill('wrong'), ...Array(N).fill('malformed')] as string[],
+      13,
+    );
     const bodies: Record<string, Record<string, unknown>> = {
       unknown: { email: 'nobody-here@example.org', password: 'a guess at the password' },
       wrong: { email: OWNER.email, password: 'a guess at the password' },
@@ -116,7 +128,10 @@ describe('timing: unknown email and wrong password', () => {
       answers[kind].push(answerOf(res));
     }
     const reference = answers.wrong[0];
-    expect(reference).toMatchObject({ status: 401, body: { error: { code: 'sign_in', message: 'the email or password is not right' } } });
+    expect(reference).toMatchObject({
+      status: 401,
+      body: { error: { code: 'sign_in', message: 'the email or password is not right' } },
+    });
     for (const a of [...answers.unknown, ...answers.wrong]) expect(a).toEqual(reference);
     expect(await t.db.query('SELECT id FROM address_blocks')).toEqual([]);
 
@@ -129,7 +144,7 @@ describe('timing: unknown email and wrong password', () => {
   }, 600_000);
 });
 
-describe('timing: /auth/forgot with the owner\'s email and with another', () => {
+describe("timing: /auth/forgot with the owner's email and with another", () => {
   let smtp: SmtpServer;
   let t: TestApp;
   beforeAll(async () => {
@@ -148,7 +163,11 @@ describe('timing: /auth/forgot with the owner\'s email and with another', () => 
     const N = 80;
     const kinds = shuffled([...Array(N).fill('owner'), ...Array(N).fill('other')] as string[], 29);
     const resets = t.app.get(ResetService);
-    const send = (kind: string) => t.http.post(`${API}/auth/forgot`).set(from()).send({ email: kind === 'owner' ? OWNER.email : 'nobody-here@example.org' });
+    const send = (kind: string) =>
+      t.http
+        .post(`${API}/auth/forgot`)
+        .set(from())
+        .send({ email: kind === 'owner' ? OWNER.email : 'nobody-here@example.org' });
     for (const kind of ['owner', 'other', 'owner', 'other']) await send(kind); // warm-up
     await resets.settled();
     const mailedBefore = smtp.mails.length;

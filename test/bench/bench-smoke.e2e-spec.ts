@@ -45,40 +45,66 @@ describe('bench harness (smoke)', () => {
     fs.rmSync(out, { recursive: true, force: true });
   });
 
-  it('runs every scenario with tiny sizes and writes one JSON result', async () => {
-    // Each scenario runs in a harness process of its own, given only the options it takes (the
-    // writer takes no --concurrency, and would refuse it).
-    const child = spawn(process.execPath, [CLI, 'all', '--smoke', '--concurrency', '2', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.stdout.resume();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    if (code !== 0) throw new Error(`bench exited with ${code}:\n${stderr.slice(-3000)}`);
+  it(
+    'runs every scenario with tiny sizes and writes one JSON result',
+    async () => {
+      // Each scenario runs in a harness process of its own, given only the options it takes (the
+      // writer takes no --concurrency, and would refuse it).
+      const child = spawn(process.execPath, [CLI, 'all', '--smoke', '--concurrency', '2', '--out', out], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      child.stdout.resume();
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      if (code !== 0) throw new Error(`bench exited with ${code}:\n${stderr.slice(-3000)}`);
 
-    const files = fs.readdirSync(out).filter((f) => f.endsWith('-all.json'));
-    expect(files).toHaveLength(1);
-    const report = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) as { commit: string; date: string; results: Result[] };
-    expect(report.commit).toMatch(/\S/);
-    // The engine runs twice in `all` (its default size, then 200 monitors); a smoke run keeps both tiny.
-    expect(report.results.map((r) => r.scenario)).toEqual(['writer', 'api', 'heartbeats', 'startup', 'storage', 'stream', 'alerts', 'engine', 'engine']);
-    expect(report.results.filter((r) => r.scenario === 'engine').map((r) => r.metrics.find((m) => m.name === 'monitors')?.value)).toEqual([20, 20]);
-    expect(report.results.find((r) => r.scenario === 'api')?.options).toMatchObject({ concurrency: 2 });
-    expect(fs.readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual(files);
-    for (const r of report.results) {
-      expect(r.metrics.length).toBeGreaterThan(0);
-      for (const m of r.metrics) {
-        expect(typeof m.name).toBe('string');
-        expect(m.value === null || typeof m.value === 'number').toBe(true);
-        expect([true, false, null]).toContain(m.met);
+      const files = fs.readdirSync(out).filter((f) => f.endsWith('-all.json'));
+      expect(files).toHaveLength(1);
+      const report = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) as {
+        commit: string;
+        date: string;
+        results: Result[];
+      };
+      expect(report.commit).toMatch(/\S/);
+      // The engine runs twice in `all` (its default size, then 200 monitors); a smoke run keeps both tiny.
+      expect(report.results.map((r) => r.scenario)).toEqual([
+        'writer',
+        'api',
+        'heartbeats',
+        'startup',
+        'storage',
+        'stream',
+        'alerts',
+        'engine',
+        'engine',
+      ]);
+      expect(
+        report.results
+          .filter((r) => r.scenario === 'engine')
+          .map((r) => r.metrics.find((m) => m.name === 'monitors')?.value),
+      ).toEqual([20, 20]);
+      expect(report.results.find((r) => r.scenario === 'api')?.options).toMatchObject({ concurrency: 2 });
+      expect(fs.readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual(files);
+      for (const r of report.results) {
+        expect(r.metrics.length).toBeGreaterThan(0);
+        for (const m of r.metrics) {
+          expect(typeof m.name).toBe('string');
+          expect(m.value === null || typeof m.value === 'number').toBe(true);
+          expect([true, false, null]).toContain(m.met);
+        }
       }
-    }
-  // Nine scenarios, each starting the built service and its farm: about 2 minutes on a quiet
-  // 2-core machine, 3-7 minutes while the other jest worker runs browser suites beside it.
-  }, 8 * 60_000);
+      // Nine scenarios, each starting the built service and its farm: about 2 minutes on a quiet
+      // 2-core machine, 3-7 minutes while the other jest worker runs browser suites beside it.
+    },
+    8 * 60_000,
+  );
 
   it('runs the farm alone, counting hits per endpoint', async () => {
-    const farm = spawn(process.execPath, [CLI, 'farm', '--port', '0', '--endpoints', '3', '--tcp-ports', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const farm = spawn(process.execPath, [CLI, 'farm', '--port', '0', '--endpoints', '3', '--tcp-ports', '1'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(farm);
     const ready = await new Promise<{ port: number; tcp: number[] }>((resolve, reject) => {
       let text = '';
@@ -93,7 +119,10 @@ describe('bench harness (smoke)', () => {
     expect((await get(`${base}/e/1`)).status).toBe(200);
     expect((await get(`${base}/e/1`)).status).toBe(200);
     expect((await get(`${base}/e/7`)).status).toBe(404);
-    const counts = JSON.parse((await get(`${base}/__counts`)).body) as { total: number; endpoints: Record<string, number> };
+    const counts = JSON.parse((await get(`${base}/__counts`)).body) as {
+      total: number;
+      endpoints: Record<string, number>;
+    };
     expect(counts).toEqual({ total: 3, endpoints: { '/e/1': 2, '/e/7': 1 } });
     const late = JSON.parse((await get(`${base}/__lateness?interval_s=60`)).body) as { n: number; endpoints: number };
     expect(late).toMatchObject({ n: 1, endpoints: 1 });
@@ -104,24 +133,39 @@ describe('bench harness (smoke)', () => {
   });
 
   it('measures the floor (a scenario outside `all`)', () => {
-    const r = spawnSync(process.execPath, [CLI, 'floor', '--smoke', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [CLI, 'floor', '--smoke', '--out', out], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('bare GET, CPU per request');
   }, 60_000);
 
   it('compares two builds side by side (here this build with itself, given as a dist directory)', () => {
-    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--out', out], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--out', out],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     expect(r.status).toBe(0);
-    const file = fs.readdirSync(out).filter((f) => f.endsWith('-compare.json')).sort().pop() as string;
+    const file = fs
+      .readdirSync(out)
+      .filter((f) => f.endsWith('-compare.json'))
+      .sort()
+      .pop() as string;
     const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
     const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
     expect(value('monitors')).toBe(20);
-    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A']) expect(value(name)).toBeGreaterThan(0);
+    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A'])
+      expect(value(name)).toBeGreaterThan(0);
     expect(result.options.against).toBe(path.join(ROOT, 'dist', 'main.js'));
   }, 120_000);
 
   it('refuses to compare with a build that is not there, naming it', () => {
-    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', '/nonexistent/dist', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', '/nonexistent/dist', '--out', out], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('/nonexistent/dist');
   }, 60_000);

@@ -28,7 +28,11 @@ describe('email alerts', () => {
     primary = await startSmtp({ rcpt: { code: 451, message: 'try again later' } });
     fallback = await startSmtp();
     target = await startSwitchServer();
-    t = await startApp({ FARSIGHT_SMTP: primary.url, FARSIGHT_SMTP_FALLBACK: fallback.url, FARSIGHT_MAIL_FROM: 'Farsight <alerts@farsight.test>' });
+    t = await startApp({
+      FARSIGHT_SMTP: primary.url,
+      FARSIGHT_SMTP_FALLBACK: fallback.url,
+      FARSIGHT_MAIL_FROM: 'Farsight <alerts@farsight.test>',
+    });
     const { cookie } = await createOwner(t);
     admin = await createKey(t, cookie, 'admin');
     write = await createKey(t, cookie, 'write');
@@ -54,17 +58,36 @@ describe('email alerts', () => {
   it('mails the owner a notice of the sign-in at setup, recorded in the delivery log without a channel', async () => {
     const rows = await deliveries();
     const notice = rows.find((d: { channel_name: string }) => d.channel_name === 'sign-in notice');
-    expect(notice).toMatchObject({ ok: true, channel_id: null, outbox_id: null, outbox_state: null, monitor_ids: null });
+    expect(notice).toMatchObject({
+      ok: true,
+      channel_id: null,
+      outbox_id: null,
+      outbox_state: null,
+      monitor_ids: null,
+    });
     expect(notice.provider).toContain(String(fallback.port));
     expect(notice.summary).toMatch(/^sign-in with first-run setup link from /);
     const status = await t.app.get(MailService).status();
-    expect(status).toMatchObject({ configured: true, from: 'Farsight <alerts@farsight.test>', daily_cap: 200, sent_today: 1 });
+    expect(status).toMatchObject({
+      configured: true,
+      from: 'Farsight <alerts@farsight.test>',
+      daily_cap: 200,
+      sent_today: 1,
+    });
     expect(status.providers).toHaveLength(2);
   });
 
   it('sends a Down by email through the fallback when the first provider refuses, and says which one took it', async () => {
-    await t.http.post('/api/v1/channels').set(bearer(admin)).send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } }).expect(201);
-    await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'NAS web UI', confirm_after: 1 }, { url: target.url })).expect(201);
+    await t.http
+      .post('/api/v1/channels')
+      .set(bearer(admin))
+      .send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } })
+      .expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send(httpMonitor({ name: 'NAS web UI', confirm_after: 1 }, { url: target.url }))
+      .expect(201);
     await advance(0);
     target.status = 500;
     await advance(60_000);
@@ -93,11 +116,30 @@ describe('email alerts', () => {
     try {
       // One email today already (the sign-in notice at setup): the cap lets exactly one alert through.
       await t.db.tx((m) => t.app.get(SettingsService).setIn(m, { daily_cap: 2 }));
-      await t.http.post('/api/v1/channels').set(bearer(admin)).send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } }).expect(201);
-      await t.http.post('/api/v1/channels').set(bearer(admin))
-        .send({ kind: 'webhook', name: 'Ops', events: ['notice'], config: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`, secret: 'a-long-signing-secret-0123456789', headers: [] } })
+      await t.http
+        .post('/api/v1/channels')
+        .set(bearer(admin))
+        .send({ kind: 'email', name: 'Me', config: { to: ['owner@example.com'] } })
         .expect(201);
-      await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'NAS', confirm_after: 1 }, { url: target.url })).expect(201);
+      await t.http
+        .post('/api/v1/channels')
+        .set(bearer(admin))
+        .send({
+          kind: 'webhook',
+          name: 'Ops',
+          events: ['notice'],
+          config: {
+            url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
+            secret: 'a-long-signing-secret-0123456789',
+            headers: [],
+          },
+        })
+        .expect(201);
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'NAS', confirm_after: 1 }, { url: target.url }))
+        .expect(201);
       await advance(0);
       target.status = 500;
       await advance(60_000);
@@ -111,7 +153,11 @@ describe('email alerts', () => {
       expect(last.error).toMatch(/daily cap of 2/);
       await advance(20_000); // the notice's own 20 s window
       expect(got).toHaveLength(1);
-      expect(JSON.parse(got[0]).events[0]).toMatchObject({ type: 'notice', monitor: null, message: expect.stringMatching(/Email alerts are paused/) });
+      expect(JSON.parse(got[0]).events[0]).toMatchObject({
+        type: 'notice',
+        monitor: null,
+        message: expect.stringMatching(/Email alerts are paused/),
+      });
       // Another email over the cap the same day: no second notice.
       target.status = 500;
       await advance(60_000);

@@ -35,19 +35,46 @@ describe('alerts held while flapping', () => {
 
   const api = () => h.t.http;
   const channel = async (events: string[]) =>
-    (await api().post('/api/v1/channels').set(bearer(admin)).send({ kind: 'webhook', name: 'Hook', events, config: { url: `${hook.origin}/hook`, secret: SECRET, headers: [] } }).expect(201)).body as { id: number };
-  const sent = (): HookEvent[] => hook.received.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { events: HookEvent[] }).events);
+    (
+      await api()
+        .post('/api/v1/channels')
+        .set(bearer(admin))
+        .send({
+          kind: 'webhook',
+          name: 'Hook',
+          events,
+          config: { url: `${hook.origin}/hook`, secret: SECRET, headers: [] },
+        })
+        .expect(201)
+    ).body as { id: number };
+  const sent = (): HookEvent[] =>
+    hook.received.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { events: HookEvent[] }).events);
   const advance = async (ms: number) => {
     await h.advance(ms);
     await h.writer.flush();
     await h.t.app.get(DispatcherService).runDue();
   };
-  const state = async (id: number) => (await api().get(`/api/v1/monitors/${id}`).set(bearer(admin)).expect(200)).body.state as { status: string; flapping: boolean; incident_id: number | null };
+  const state = async (id: number) =>
+    (await api().get(`/api/v1/monitors/${id}`).set(bearer(admin)).expect(200)).body.state as {
+      status: string;
+      flapping: boolean;
+      incident_id: number | null;
+    };
 
   it('sends the down alert when a monitor that flapped stays Down (the attack report’s sequence)', async () => {
     await channel(['down', 'up']);
-    const m = (await api().post('/api/v1/monitors').set(bearer(h.write))
-      .send(httpMonitor({ name: 'Flappy', interval_s: 10, retry_interval_s: 10, confirm_after: 1, recover_after: 1 }, { url: h.target.url })).expect(201)).body as { id: number };
+    const m = (
+      await api()
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(
+          httpMonitor(
+            { name: 'Flappy', interval_s: 10, retry_interval_s: 10, confirm_after: 1, recover_after: 1 },
+            { url: h.target.url },
+          ),
+        )
+        .expect(201)
+    ).body as { id: number };
     // 500 and 200 in turn every 15 s for 150 s, then 500 for good; a check every 10 s.
     let sawFlapping = false;
     for (let t = 0; t <= 600_000; t += 10_000) {
@@ -65,13 +92,25 @@ describe('alerts held while flapping', () => {
     expect(last.type).toBe('down');
     expect(last.message).toMatch(/Flappy is down: .*it was flapping; this alert was held until it settled/);
     // The open incident has its down alert in its timeline.
-    const timeline = (await api().get(`/api/v1/incidents/${s.incident_id}`).set(bearer(admin)).expect(200)).body.timeline as { kind: string; text: string }[];
-    expect(timeline.filter((l) => l.kind === 'alert').map((l) => l.text)).toEqual(expect.arrayContaining([expect.stringMatching(/down alert held: Flappy is flapping/), expect.stringMatching(/sent to Hook/)]));
+    const timeline = (await api().get(`/api/v1/incidents/${s.incident_id}`).set(bearer(admin)).expect(200)).body
+      .timeline as { kind: string; text: string }[];
+    expect(timeline.filter((l) => l.kind === 'alert').map((l) => l.text)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/down alert held: Flappy is flapping/),
+        expect.stringMatching(/sent to Hook/),
+      ]),
+    );
   });
 
   it('sends the up alert when a monitor settles Up after its down went out, and nothing when the channels already know', async () => {
     await channel(['down', 'up', 'flapping']);
-    const hb = (await api().post('/api/v1/monitors').set(bearer(h.write)).send(heartbeatMonitor({ name: 'Job' })).expect(201)).body as { id: number; heartbeat_url: string };
+    const hb = (
+      await api()
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(heartbeatMonitor({ name: 'Job' }))
+        .expect(201)
+    ).body as { id: number; heartbeat_url: string };
     const url = new URL(hb.heartbeat_url).pathname;
     const fail = () => api().post(`${url}/fail`).set('Content-Type', 'text/plain').send('exit 1').expect(200);
     const ping = () => api().get(url).expect(200);
@@ -88,11 +127,19 @@ describe('alerts held while flapping', () => {
     const s = await state(hb.id);
     expect(s).toMatchObject({ status: 'up', flapping: true });
     await advance(21_000);
-    expect(sent().map((e) => e.type).slice(5)).toEqual(['flapping']);
+    expect(
+      sent()
+        .map((e) => e.type)
+        .slice(5),
+    ).toEqual(['flapping']);
     // Twenty quiet checks, Up: flapping ends, and the up the channel is owed goes with it.
     for (let i = 0; i < 20; i++) await ping();
     await advance(21_000);
-    expect(sent().map((e) => e.type).slice(6)).toEqual(['flapping', 'up']);
+    expect(
+      sent()
+        .map((e) => e.type)
+        .slice(6),
+    ).toEqual(['flapping', 'up']);
     expect(sent()[7].message).toMatch(/Job is up again: it stopped flapping and has been up for/);
     // Steady from here: no more alerts.
     for (let i = 0; i < 5; i++) await ping();
@@ -105,12 +152,22 @@ describe('alerts held while flapping', () => {
     const random = seeded(42);
     const monitors: { id: number; path: string }[] = [];
     for (let i = 0; i < 4; i++) {
-      const hb = (await api().post('/api/v1/monitors').set(bearer(h.write)).send(heartbeatMonitor({ name: `Job ${i}` })).expect(201)).body as { id: number; heartbeat_url: string };
+      const hb = (
+        await api()
+          .post('/api/v1/monitors')
+          .set(bearer(h.write))
+          .send(heartbeatMonitor({ name: `Job ${i}` }))
+          .expect(201)
+      ).body as { id: number; heartbeat_url: string };
       monitors.push({ id: hb.id, path: new URL(hb.heartbeat_url).pathname });
     }
     // One monitor is muted through part of the run: its downs are recorded as muted, not lost (a
     // muted alert is not sent later, so what its channel last heard is not checked).
-    await api().post(`/api/v1/monitors/${monitors[3].id}/mute`).set(bearer(h.write)).send({ until: new Date(h.t.clock.now() + 12 * 60_000).toISOString() }).expect(200);
+    await api()
+      .post(`/api/v1/monitors/${monitors[3].id}/mute`)
+      .set(bearer(h.write))
+      .send({ until: new Date(h.t.clock.now() + 12 * 60_000).toISOString() })
+      .expect(200);
     let settledChecks = 0;
     for (let round = 0; round < 6; round++) {
       // A stretch of random flaps: each check changes the status with probability 0.4.

@@ -15,7 +15,17 @@ import { heartbeatMonitor, httpMonitor } from '../support/monitors';
 interface Received {
   headers: http.IncomingHttpHeaders;
   raw: string;
-  body: { service: string; events: { type: string; at: string; monitor: Record<string, unknown> | null; message: string; duration_ms?: number; error?: unknown }[] };
+  body: {
+    service: string;
+    events: {
+      type: string;
+      at: string;
+      monitor: Record<string, unknown> | null;
+      message: string;
+      duration_ms?: number;
+      error?: unknown;
+    }[];
+  };
 }
 
 /** A webhook receiver that answers `statuses` in turn (then 200) and keeps what it got. */
@@ -37,10 +47,11 @@ async function receiver(): Promise<{ url: string; got: Received[]; statuses: num
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     got,
     statuses,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -73,9 +84,21 @@ describe('alerts', () => {
 
   const api = () => h.t.http;
   const webhook = async (over: Record<string, unknown> = {}) =>
-    (await api().post('/api/v1/channels').set(bearer(admin)).send({ kind: 'webhook', name: 'Hook', config: { url: hook.url, secret: SECRET, headers: [] }, ...over }).expect(201)).body;
+    (
+      await api()
+        .post('/api/v1/channels')
+        .set(bearer(admin))
+        .send({ kind: 'webhook', name: 'Hook', config: { url: hook.url, secret: SECRET, headers: [] }, ...over })
+        .expect(201)
+    ).body;
   const monitor = async (over: Record<string, unknown> = {}) =>
-    (await api().post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ confirm_after: 1, interval_s: 60, ...over }, { url: h.target.url })).expect(201)).body;
+    (
+      await api()
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ confirm_after: 1, interval_s: 60, ...over }, { url: h.target.url }))
+        .expect(201)
+    ).body;
   /** Moves the clock, runs due checks, writes, and lets the dispatcher send what is due. */
   const advance = async (ms: number) => {
     await h.advance(ms);
@@ -84,28 +107,75 @@ describe('alerts', () => {
   };
   // The channels' rows: the owner's own mail (the sign-in notice of setup) has no channel.
   const deliveries = async (q = '') =>
-    (await api().get(`/api/v1/deliveries${q}`).set(bearer(admin)).expect(200)).body.items.filter((d: { channel_id: number | null }) => d.channel_id !== null);
+    (await api().get(`/api/v1/deliveries${q}`).set(bearer(admin)).expect(200)).body.items.filter(
+      (d: { channel_id: number | null }) => d.channel_id !== null,
+    );
 
   it('creates, masks, changes and deletes channels with the spec’s scopes', async () => {
     const write = bearer(h.write);
-    await api().post('/api/v1/channels').set(write).send({ kind: 'webhook', name: 'x', config: { url: hook.url, secret: SECRET, headers: [] } }).expect(403);
-    const c = await webhook({ headers: undefined, config: { url: hook.url, secret: SECRET, headers: [{ name: 'X-Team', value: 'ops-token' }] } });
-    expect(c).toMatchObject({ kind: 'webhook', name: 'Hook', enabled: true, config: { url: '********', secret: '********', headers: [{ name: 'X-Team', value: '********' }] }, status: { state: 'none', at: null, error: null } });
+    await api()
+      .post('/api/v1/channels')
+      .set(write)
+      .send({ kind: 'webhook', name: 'x', config: { url: hook.url, secret: SECRET, headers: [] } })
+      .expect(403);
+    const c = await webhook({
+      headers: undefined,
+      config: { url: hook.url, secret: SECRET, headers: [{ name: 'X-Team', value: 'ops-token' }] },
+    });
+    expect(c).toMatchObject({
+      kind: 'webhook',
+      name: 'Hook',
+      enabled: true,
+      config: { url: '********', secret: '********', headers: [{ name: 'X-Team', value: '********' }] },
+      status: { state: 'none', at: null, error: null },
+    });
     expect(c.events).toEqual(['down', 'up', 'slow', 'flapping', 'cert', 'reminder', 'notice']);
     expect(Object.keys(c).sort()).toEqual(['config', 'enabled', 'events', 'id', 'kind', 'name', 'status']);
     expect(JSON.stringify(h.t.logs)).not.toContain(SECRET);
 
     // write may rename, disable and pick events; config needs admin.
-    expect((await api().patch(`/api/v1/channels/${c.id}`).set(write).send({ name: 'Ops hook', events: ['down', 'up'] }).expect(200)).body).toMatchObject({ name: 'Ops hook', events: ['down', 'up'] });
-    expect((await api().patch(`/api/v1/channels/${c.id}`).set(write).send({ config: { url: '********', secret: '********', headers: [] } }).expect(403)).body.error.code).toBe('forbidden');
+    expect(
+      (
+        await api()
+          .patch(`/api/v1/channels/${c.id}`)
+          .set(write)
+          .send({ name: 'Ops hook', events: ['down', 'up'] })
+          .expect(200)
+      ).body,
+    ).toMatchObject({ name: 'Ops hook', events: ['down', 'up'] });
+    expect(
+      (
+        await api()
+          .patch(`/api/v1/channels/${c.id}`)
+          .set(write)
+          .send({ config: { url: '********', secret: '********', headers: [] } })
+          .expect(403)
+      ).body.error.code,
+    ).toBe('forbidden');
     // ******** keeps the stored secret while the URL stays; a new URL needs the secret again.
-    await api().patch(`/api/v1/channels/${c.id}`).set(bearer(admin)).send({ config: { url: '********', secret: '********', headers: [] } }).expect(200);
-    const moved = await api().patch(`/api/v1/channels/${c.id}`).set(bearer(admin)).send({ config: { url: `${hook.url}2`, secret: '********', headers: [] } }).expect(422);
+    await api()
+      .patch(`/api/v1/channels/${c.id}`)
+      .set(bearer(admin))
+      .send({ config: { url: '********', secret: '********', headers: [] } })
+      .expect(200);
+    const moved = await api()
+      .patch(`/api/v1/channels/${c.id}`)
+      .set(bearer(admin))
+      .send({ config: { url: `${hook.url}2`, secret: '********', headers: [] } })
+      .expect(422);
     expect(moved.body.error.field).toBe('config.secret');
 
     for (const [body, field] of [
       [{ kind: 'pager', name: 'x', config: {} }, 'kind'],
-      [{ kind: 'webhook', name: 'x', events: ['down', 'explode'], config: { url: hook.url, secret: SECRET, headers: [] } }, 'events[1]'],
+      [
+        {
+          kind: 'webhook',
+          name: 'x',
+          events: ['down', 'explode'],
+          config: { url: hook.url, secret: SECRET, headers: [] },
+        },
+        'events[1]',
+      ],
       [{ kind: 'webhook', name: '', config: { url: hook.url, secret: SECRET, headers: [] } }, 'name'],
       [{ kind: 'webhook', name: 'x', config: { url: hook.url, secret: SECRET, headers: [] }, colour: 'red' }, 'colour'],
       [{ kind: 'webhook', name: 'x' }, 'config'],
@@ -123,7 +193,11 @@ describe('alerts', () => {
 
   it('refuses a monitor naming a channel that does not exist', async () => {
     const c = await webhook();
-    const res = await api().post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ channels: [c.id, c.id + 50] }, { url: h.target.url })).expect(422);
+    const res = await api()
+      .post('/api/v1/monitors')
+      .set(bearer(h.write))
+      .send(httpMonitor({ channels: [c.id, c.id + 50] }, { url: h.target.url }))
+      .expect(422);
     expect(res.body.error.field).toBe('channels[1]');
   });
 
@@ -150,12 +224,36 @@ describe('alerts', () => {
     expect(r.headers['x-service-message-id']).toMatch(/\S/);
     expect(r.body.service).toBe('1');
     expect(r.body.events).toHaveLength(1);
-    expect(r.body.events[0]).toMatchObject({ type: 'down', monitor: { id: m.id, name: 'NAS', slug: m.slug, group: null, target: `GET ${h.target.url}`, url: h.target.url }, error: { code: 'status' } });
+    expect(r.body.events[0]).toMatchObject({
+      type: 'down',
+      monitor: { id: m.id, name: 'NAS', slug: m.slug, group: null, target: `GET ${h.target.url}`, url: h.target.url },
+      error: { code: 'status' },
+    });
     expect(r.body.events[0].message).toMatch(/NAS is down/);
 
     const [d] = await deliveries();
-    expect(d).toMatchObject({ channel_id: c.id, channel_name: 'Hook', ok: true, outbox_state: 'sent', monitor_ids: [m.id], error: null });
-    expect(Object.keys(d).sort()).toEqual(['at', 'channel_id', 'channel_name', 'error', 'id', 'monitor_ids', 'ok', 'outbox_id', 'outbox_state', 'provider', 'status', 'summary']);
+    expect(d).toMatchObject({
+      channel_id: c.id,
+      channel_name: 'Hook',
+      ok: true,
+      outbox_state: 'sent',
+      monitor_ids: [m.id],
+      error: null,
+    });
+    expect(Object.keys(d).sort()).toEqual([
+      'at',
+      'channel_id',
+      'channel_name',
+      'error',
+      'id',
+      'monitor_ids',
+      'ok',
+      'outbox_id',
+      'outbox_state',
+      'provider',
+      'status',
+      'summary',
+    ]);
     const channel = (await api().get(`/api/v1/channels/${c.id}`).set(bearer(admin))).body;
     expect(channel.status).toMatchObject({ state: 'ok', error: null });
     const timeline = (await api().get(`/api/v1/incidents/${incidentId}`).set(bearer(admin))).body.timeline;
@@ -186,7 +284,9 @@ describe('alerts', () => {
     await advance(60_000);
     await advance(20_000); // try 1: 503
     let rows = await deliveries();
-    expect(rows.map((d: { ok: boolean; outbox_state: string }) => [d.ok, d.outbox_state])).toEqual([[false, 'retrying']]);
+    expect(rows.map((d: { ok: boolean; outbox_state: string }) => [d.ok, d.outbox_state])).toEqual([
+      [false, 'retrying'],
+    ]);
     expect(rows[0].status).toBe(503);
     await advance(29_000);
     expect(hook.got).toHaveLength(1); // not before 30 s
@@ -223,7 +323,11 @@ describe('alerts', () => {
     await webhook();
     const m = await monitor();
     await advance(0);
-    await api().post(`/api/v1/monitors/${m.id}/mute`).set(bearer(h.write)).send({ until: new Date(h.t.clock.now() + 3_600_000).toISOString() }).expect(200);
+    await api()
+      .post(`/api/v1/monitors/${m.id}/mute`)
+      .set(bearer(h.write))
+      .send({ until: new Date(h.t.clock.now() + 3_600_000).toISOString() })
+      .expect(200);
     h.target.status = 500;
     await advance(60_000);
     await advance(30_000);
@@ -235,7 +339,13 @@ describe('alerts', () => {
 
   it('reminds every remind_every_min while Down, and stops on recovery', async () => {
     await webhook();
-    const hb = (await api().post('/api/v1/monitors').set(bearer(h.write)).send(heartbeatMonitor({ remind_every_min: 5 })).expect(201)).body;
+    const hb = (
+      await api()
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(heartbeatMonitor({ remind_every_min: 5 }))
+        .expect(201)
+    ).body;
     const url = new URL(hb.heartbeat_url).pathname;
     await api().post(`${url}/fail`).set('Content-Type', 'text/plain').send('disk full').expect(200);
     await advance(20_000);
@@ -271,10 +381,12 @@ describe('alerts', () => {
     expect(hook.got[0].body.events.map((e) => e.monitor?.name).sort()).toEqual(['Web', 'named']);
     const rows = await h.t.db.query<{ channel_id: number; state: string }[]>('SELECT channel_id, state FROM outbox');
     expect(rows.filter((r) => r.channel_id === c.id).map((r) => r.state)).toEqual(['failed']);
-    const channelsOf = async (id: number) => (await api().get(`/api/v1/monitors/${id}`).set(bearer(admin))).body.channels;
+    const channelsOf = async (id: number) =>
+      (await api().get(`/api/v1/monitors/${id}`).set(bearer(admin))).body.channels;
     expect(await channelsOf(named.id)).toEqual([other.id]);
     expect(await channelsOf(only.id)).toEqual([]);
-    const line = (await api().get(`/api/v1/events?monitor_id=${only.id}&kind=monitor_updated`).set(bearer(admin))).body.items[0];
+    const line = (await api().get(`/api/v1/events?monitor_id=${only.id}&kind=monitor_updated`).set(bearer(admin))).body
+      .items[0];
     expect(line).toMatchObject({ actor: 'key:admin key', data: { fields: ['channels'] } });
   });
 
@@ -285,9 +397,24 @@ describe('alerts', () => {
     expect(hook.got[0].body.events[0]).toMatchObject({ type: 'notice', monitor: null });
     expect(signatureOk(hook.got[0], SECRET)).toBe(true);
     const [d] = await deliveries();
-    expect(d).toMatchObject({ ok: true, monitor_ids: null, outbox_id: null, outbox_state: null, summary: 'test message' });
+    expect(d).toMatchObject({
+      ok: true,
+      monitor_ids: null,
+      outbox_id: null,
+      outbox_state: null,
+      summary: 'test message',
+    });
     hook.statuses.push(500);
-    expect((await api().post(`/api/v1/channels/${c.id}/test`).set('Cookie', h.cookie).set('Origin', ORIGIN).send({}).expect(200)).body).toMatchObject({ ok: false, status: 500 });
+    expect(
+      (
+        await api()
+          .post(`/api/v1/channels/${c.id}/test`)
+          .set('Cookie', h.cookie)
+          .set('Origin', ORIGIN)
+          .send({})
+          .expect(200)
+      ).body,
+    ).toMatchObject({ ok: false, status: 500 });
   });
 
   it('prunes sent messages after 30 days: their delivery rows stay, with outbox_state null', async () => {
@@ -302,6 +429,8 @@ describe('alerts', () => {
     h.t.clock.advance(31 * 86_400_000);
     await dispatcher.runDue();
     const rows = await deliveries();
-    expect(rows.find((d: { outbox_state: string | null; summary: string }) => /is down/.test(d.summary))).toMatchObject({ ok: true, outbox_state: null });
+    expect(rows.find((d: { outbox_state: string | null; summary: string }) => /is down/.test(d.summary))).toMatchObject(
+      { ok: true, outbox_state: null },
+    );
   });
 });

@@ -12,12 +12,22 @@ import type { AlertEvent, OutboundMessage } from '../../src/channels/channel-kin
 import { renderAlertEmail } from '../../src/channels/senders/email';
 import { RenderedMail, renderOwnerMail, resetMail, signInNotice } from '../../src/mail/owner-mail';
 
-const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
+const CHROMIUM =
+  process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts', 'email');
 const AXE = require.resolve('axe-core/axe.min.js');
 const PUBLIC = 'https://status.example.com';
 
-const nas = { id: 3, name: 'NAS web UI', slug: 'nas-web-ui', group: 'Home', target: 'GET https://nas.lan/', url: 'https://nas.lan/', description: 'Synology admin page; if it is down, the backups stop too.', runbook_url: 'https://wiki.lan/runbooks/nas' };
+const nas = {
+  id: 3,
+  name: 'NAS web UI',
+  slug: 'nas-web-ui',
+  group: 'Home',
+  target: 'GET https://nas.lan/',
+  url: 'https://nas.lan/',
+  description: 'Synology admin page; if it is down, the backups stop too.',
+  runbook_url: 'https://wiki.lan/runbooks/nas',
+};
 
 const downEvent: AlertEvent = {
   type: 'down',
@@ -38,11 +48,16 @@ const batch: AlertEvent[] = [
       name: 'Home Assistant behind the reverse proxy on the garage Raspberry Pi',
       slug: 'ha',
       group: null,
-      target: 'GET https://home-assistant.really-long-internal-domain-name.example.net/api/health/check?token_free=yes&verbose=true',
+      target:
+        'GET https://home-assistant.really-long-internal-domain-name.example.net/api/health/check?token_free=yes&verbose=true',
       url: 'https://home-assistant.really-long-internal-domain-name.example.net/api/health/check?token_free=yes&verbose=true',
     },
     message: 'down',
-    error: { code: 'status', message: 'status 502 (expected 200-299): Bad Gateway from nginx/1.25.3 upstream_connect_timeout_exceeded_while_reading' },
+    error: {
+      code: 'status',
+      message:
+        'status 502 (expected 200-299): Bad Gateway from nginx/1.25.3 upstream_connect_timeout_exceeded_while_reading',
+    },
   },
   {
     type: 'up',
@@ -61,10 +76,24 @@ const at = Date.UTC(2026, 10, 23, 11, 2);
 const emails: [string, RenderedMail][] = [
   ['down', alertEmail({ id: 'o1', events: [downEvent] })],
   ['batch', alertEmail({ id: 'o2', events: batch })],
-  ['sign-in', renderOwnerMail(signInNotice({ method: 'passkey', ip: '2001:db8::1', device: 'Firefox on Linux', at, publicUrl: PUBLIC }))],
+  [
+    'sign-in',
+    renderOwnerMail(
+      signInNotice({ method: 'passkey', ip: '2001:db8::1', device: 'Firefox on Linux', at, publicUrl: PUBLIC }),
+    ),
+  ],
   [
     'reset',
-    renderOwnerMail(resetMail({ url: `${PUBLIC}/reset/${'k'.repeat(43)}`, expiresAt: at + 3600_000, ip: '198.51.100.7', device: 'Safari on iOS', at, publicUrl: PUBLIC })),
+    renderOwnerMail(
+      resetMail({
+        url: `${PUBLIC}/reset/${'k'.repeat(43)}`,
+        expiresAt: at + 3600_000,
+        ip: '198.51.100.7',
+        device: 'Safari on iOS',
+        at,
+        publicUrl: PUBLIC,
+      }),
+    ),
   ],
 ];
 
@@ -84,29 +113,35 @@ afterAll(async () => {
 });
 
 describe.each(emails)('the %s email', (name, { html, subject }) => {
-
-  it.each(['light', 'dark'] as const)('reads well in %s mode on a 390 px phone: no serious axe finding, nothing wider than the screen', async (scheme) => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: scheme, deviceScaleFactor: 1 });
-    try {
-      await page.setContent(html, { waitUntil: 'load' });
-      await page.addScriptTag({ path: AXE });
-      // Expressions as strings: the project compiles without DOM types.
-      const results = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResults;
-      const serious = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(serious).toEqual([]);
-      const width = await page.evaluate('document.documentElement.scrollWidth');
-      expect(width).toBeLessThanOrEqual(390);
-      expect(await page.title()).toBe(subject);
-      // Dark mode paints a dark page; light mode a light one (the page's own colours, not the client's).
-      const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
-      expect(luminance(bg) < 0.2).toBe(scheme === 'dark');
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}-390.png`), fullPage: true });
-    } finally {
-      await page.close();
-    }
-  });
+  it.each(['light', 'dark'] as const)(
+    'reads well in %s mode on a 390 px phone: no serious axe finding, nothing wider than the screen',
+    async (scheme) => {
+      const page = await browser.newPage({
+        viewport: { width: 390, height: 844 },
+        colorScheme: scheme,
+        deviceScaleFactor: 1,
+      });
+      try {
+        await page.setContent(html, { waitUntil: 'load' });
+        await page.addScriptTag({ path: AXE });
+        // Expressions as strings: the project compiles without DOM types.
+        const results = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResults;
+        const serious = results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(serious).toEqual([]);
+        const width = await page.evaluate('document.documentElement.scrollWidth');
+        expect(width).toBeLessThanOrEqual(390);
+        expect(await page.title()).toBe(subject);
+        // Dark mode paints a dark page; light mode a light one (the page's own colours, not the client's).
+        const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+        expect(luminance(bg) < 0.2).toBe(scheme === 'dark');
+        await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}-390.png`), fullPage: true });
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   it('lays out on a desktop width too', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 900 }, colorScheme: 'light' });

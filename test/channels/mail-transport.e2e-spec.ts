@@ -4,7 +4,16 @@
  */
 import { createMailTransport, MailTransportOptions } from '../../src/mail/mail-transport';
 import { farmCerts } from '../../harness/servers/certs';
-import { closedPort, decodeSubject, headersOf, partOf, SmtpBehaviour, SmtpServer, startSilentServer, startSmtp } from '../../harness/servers/smtp-farm';
+import {
+  closedPort,
+  decodeSubject,
+  headersOf,
+  partOf,
+  SmtpBehaviour,
+  SmtpServer,
+  startSilentServer,
+  startSmtp,
+} from '../../harness/servers/smtp-farm';
 
 const FROM = 'Farsight <alerts@farsight.test>';
 const LOGIN = { user: 'relay-user', pass: 'p@ss:word/with%odd chars' };
@@ -36,7 +45,13 @@ describe('mail transport', () => {
     expect(transport.providers).toEqual([`127.0.0.1:${primary.port}`, `127.0.0.1:${fallback.port}`]);
 
     const result = await transport.send(mail(['ops@example.com', 'owner@example.org']));
-    expect(result).toEqual({ ok: true, provider: `127.0.0.1:${primary.port}`, status: 250, error: null, permanent: false });
+    expect(result).toEqual({
+      ok: true,
+      provider: `127.0.0.1:${primary.port}`,
+      status: 250,
+      error: null,
+      permanent: false,
+    });
     expect(fallback.mails).toHaveLength(0);
     const [got] = primary.mails;
     expect(got.from).toBe('alerts@farsight.test');
@@ -57,28 +72,58 @@ describe('mail transport', () => {
     const transport = createMailTransport({ smtp: primary.url, smtpFallback: null, mailFrom: FROM }, fast);
     await transport.send(mail());
     await transport.send(mail());
-    expect(primary.mails.map((m) => headersOf(m.raw).get('message-id'))).toEqual(['<alert.42@farsight.test>', '<alert.42@farsight.test>']);
+    expect(primary.mails.map((m) => headersOf(m.raw).get('message-id'))).toEqual([
+      '<alert.42@farsight.test>',
+      '<alert.42@farsight.test>',
+    ]);
   });
 
   it.each<[string, () => Promise<{ url: string; close?: () => Promise<void> }>, RegExp]>([
     ['refuses connections', async () => ({ url: `smtp://127.0.0.1:${await closedPort()}` }), /: connection refused$/],
-    ['never greets', async () => {
-      const silent = await startSilentServer();
-      servers.push(silent);
-      return { url: `smtp://127.0.0.1:${silent.port}` };
-    }, /: no greeting from the server in time$/],
-    ['answers 4xx', () => smtp({ mailFrom: { code: 451, message: 'Try again later' } }), /: 451 Try again later \(after MAIL FROM\)$/],
-    ['answers 5xx', () => smtp({ rcpt: { code: 550, message: 'Mailbox unavailable' } }), /: 550 <ops@example\.com>: Mailbox unavailable \(after RCPT TO\)$/],
-    ['refuses the credentials', () => smtp({ login: { user: 'relay-user', pass: 'right' } }).then((s) => ({ url: s.url.replace('smtp://', `smtp://relay-user:${encodeURIComponent(LOGIN.pass)}@`) })), /: 535 Authentication credentials invalid \(after AUTH\)$/],
+    [
+      'never greets',
+      async () => {
+        const silent = await startSilentServer();
+        servers.push(silent);
+        return { url: `smtp://127.0.0.1:${silent.port}` };
+      },
+      /: no greeting from the server in time$/,
+    ],
+    [
+      'answers 4xx',
+      () => smtp({ mailFrom: { code: 451, message: 'Try again later' } }),
+      /: 451 Try again later \(after MAIL FROM\)$/,
+    ],
+    [
+      'answers 5xx',
+      () => smtp({ rcpt: { code: 550, message: 'Mailbox unavailable' } }),
+      /: 550 <ops@example\.com>: Mailbox unavailable \(after RCPT TO\)$/,
+    ],
+    [
+      'refuses the credentials',
+      () =>
+        smtp({ login: { user: 'relay-user', pass: 'right' } }).then((s) => ({
+          url: s.url.replace('smtp://', `smtp://relay-user:${encodeURIComponent(LOGIN.pass)}@`),
+        })),
+      /: 535 Authentication credentials invalid \(after AUTH\)$/,
+    ],
   ])('uses the fallback, and names it, when the primary %s', async (_, primaryOf, why) => {
     const primary = await primaryOf();
     const fallback = await smtp();
     const transport = createMailTransport({ smtp: primary.url, smtpFallback: fallback.url, mailFrom: FROM }, fast);
     const result = await transport.send(mail());
-    expect(result).toEqual({ ok: true, provider: `127.0.0.1:${fallback.port}`, status: 250, error: null, permanent: false });
+    expect(result).toEqual({
+      ok: true,
+      provider: `127.0.0.1:${fallback.port}`,
+      status: 250,
+      error: null,
+      permanent: false,
+    });
     expect(fallback.mails).toHaveLength(1);
     // What the primary said, had the fallback failed too:
-    const alone = await createMailTransport({ smtp: primary.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail());
+    const alone = await createMailTransport({ smtp: primary.url, smtpFallback: null, mailFrom: FROM }, fast).send(
+      mail(),
+    );
     expect(alone.ok).toBe(false);
     expect(alone.error).toMatch(why);
     expect(alone.error).not.toContain(LOGIN.pass);
@@ -88,7 +133,14 @@ describe('mail transport', () => {
   it('says why each provider failed when both fail; retryable unless both refused for good', async () => {
     const down = await closedPort();
     const busy = await smtp({ rcpt: { code: 452, message: 'Too many recipients' } });
-    const result = await createMailTransport({ smtp: `smtp://${LOGIN.user}:${encodeURIComponent(LOGIN.pass)}@127.0.0.1:${down}`, smtpFallback: busy.url, mailFrom: FROM }, fast).send(mail());
+    const result = await createMailTransport(
+      {
+        smtp: `smtp://${LOGIN.user}:${encodeURIComponent(LOGIN.pass)}@127.0.0.1:${down}`,
+        smtpFallback: busy.url,
+        mailFrom: FROM,
+      },
+      fast,
+    ).send(mail());
     expect(result).toEqual({
       ok: false,
       provider: `127.0.0.1:${busy.port}`,
@@ -114,27 +166,44 @@ describe('mail transport', () => {
    * A reply that echoes the password, whose first part is the user name, at offsets that put it
    * across the cut of the quoted reply (160 characters) too: masked whole, as one (issue 42).
    */
-  it.each([0, 106, 110, 115, 121, 130])('never shows part of a password that holds the user name, echoed after %i characters', async (pad) => {
-    const login = { user: 'relay', pass: 'relay-PASSWORDXYZ' };
-    const s = await smtp({ login, rcpt: { code: 550, message: `${'.'.repeat(pad)} no relay for ${login.pass} here` } });
-    const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail());
-    expect(result).toMatchObject({ ok: false, status: 550 });
-    const reply = /^127\.0\.0\.1: 550 <ops@example\.com>: (.*) \(after RCPT TO\)$/.exec(result.error ?? '')?.[1];
-    expect(reply).toBeDefined();
-    expect(reply).not.toMatch(/[A-Z]/);
-  });
+  it.each([0, 106, 110, 115, 121, 130])(
+    'never shows part of a password that holds the user name, echoed after %i characters',
+    async (pad) => {
+      const login = { user: 'relay', pass: 'relay-PASSWORDXYZ' };
+      const s = await smtp({
+        login,
+        rcpt: { code: 550, message: `${'.'.repeat(pad)} no relay for ${login.pass} here` },
+      });
+      const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail());
+      expect(result).toMatchObject({ ok: false, status: 550 });
+      const reply = /^127\.0\.0\.1: 550 <ops@example\.com>: (.*) \(after RCPT TO\)$/.exec(result.error ?? '')?.[1];
+      expect(reply).toBeDefined();
+      expect(reply).not.toMatch(/[A-Z]/);
+    },
+  );
 
   it('counts a message some recipients refused as sent, and says who was refused', async () => {
     const s = await smtp({ rcpt: { code: 550, message: 'No such user', only: 'gone@example.com' } });
-    const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(mail(['ops@example.com', 'gone@example.com']));
-    expect(result).toEqual({ ok: true, provider: '127.0.0.1', status: 250, error: 'refused 1 of 2 recipients: gone@example.com', permanent: false });
+    const result = await createMailTransport({ smtp: s.url, smtpFallback: null, mailFrom: FROM }, fast).send(
+      mail(['ops@example.com', 'gone@example.com']),
+    );
+    expect(result).toEqual({
+      ok: true,
+      provider: '127.0.0.1',
+      status: 250,
+      error: 'refused 1 of 2 recipients: gone@example.com',
+      permanent: false,
+    });
     expect(s.mails[0].to).toEqual(['ops@example.com']);
   });
 
   it('speaks smtps with the certificate verified', async () => {
     const secure = await smtp({ tls: farmCerts().valid, login: LOGIN });
     const url = secure.url;
-    const trusted = await createMailTransport({ smtp: url, smtpFallback: null, mailFrom: FROM }, { ...fast, ca: farmCerts().ca }).send(mail());
+    const trusted = await createMailTransport(
+      { smtp: url, smtpFallback: null, mailFrom: FROM },
+      { ...fast, ca: farmCerts().ca },
+    ).send(mail());
     expect(trusted).toMatchObject({ ok: true, provider: '127.0.0.1' });
     const untrusted = await createMailTransport({ smtp: url, smtpFallback: null, mailFrom: FROM }, fast).send(mail());
     expect(untrusted).toMatchObject({ ok: false, permanent: false });
@@ -154,4 +223,3 @@ describe('mail transport', () => {
     });
   });
 });
-

@@ -67,7 +67,10 @@ describe('postToReceiver', () => {
 
   it('never shows a secret the receiver echoes back', async () => {
     const secret = 'sig-secret-0123456789';
-    const outcome = await postToReceiver(post('/echo/401', { headers: { 'X-Token': secret }, secrets: [secret] }), allow);
+    const outcome = await postToReceiver(
+      post('/echo/401', { headers: { 'X-Token': secret }, secrets: [secret] }),
+      allow,
+    );
     expect(outcome).toMatchObject({ ok: false, status: 401, permanent: true });
     expect(outcome.error).toContain('x-token');
     expect(outcome.error).not.toContain(secret);
@@ -97,7 +100,10 @@ describe('postToReceiver', () => {
     it('never shows the start of a signing secret', async () => {
       const leaks: string[] = [];
       for (let pad = 0; pad <= 40; pad++) {
-        const outcome = await postToReceiver(post('/echo/401', { headers: { 'X-Pad': 'p'.repeat(pad), 'X-Token': TOKEN }, secrets: [TOKEN] }), allow);
+        const outcome = await postToReceiver(
+          post('/echo/401', { headers: { 'X-Pad': 'p'.repeat(pad), 'X-Token': TOKEN }, secrets: [TOKEN] }),
+          allow,
+        );
         const quote = shown(outcome.error, 'Unauthorized: ');
         if (!quote.includes('x-pad') || /[A-EG-Z]/.test(quote)) leaks.push(`${pad}: ${outcome.error}`);
       }
@@ -118,7 +124,12 @@ describe('postToReceiver', () => {
     const started = performance.now();
     const outcome = await postToReceiver(post('/hang'), { allowPrivate: true, timeoutMs: 300 });
     const took = performance.now() - started;
-    expect(outcome).toEqual({ ok: false, status: null, error: `http://127.0.0.1:${rx.port}: timed out after 300 ms waiting for the answer`, permanent: false });
+    expect(outcome).toEqual({
+      ok: false,
+      status: null,
+      error: `http://127.0.0.1:${rx.port}: timed out after 300 ms waiting for the answer`,
+      permanent: false,
+    });
     expect(took).toBeGreaterThanOrEqual(290);
     expect(took).toBeLessThan(1500);
   });
@@ -161,15 +172,37 @@ describe('postToReceiver', () => {
       permanent: true,
     });
     // A name is judged on the address it resolves to, inside the socket's own lookup.
-    const named = await postToReceiver({ ...post('/ok'), url: `http://localhost:${rx.port}/ok` }, { allowPrivate: false });
+    const named = await postToReceiver(
+      { ...post('/ok'), url: `http://localhost:${rx.port}/ok` },
+      { allowPrivate: false },
+    );
     expect(named).toMatchObject({ ok: false, status: null, permanent: true });
     expect(named.error).toMatch(/^http:\/\/localhost:\d+: localhost resolves to (127\.0\.0\.1|::1), a private address/);
-    const mapped = await postToReceiver({ ...post('/ok'), url: `http://[::ffff:127.0.0.1]:${rx.port}/ok` }, { allowPrivate: false });
+    const mapped = await postToReceiver(
+      { ...post('/ok'), url: `http://[::ffff:127.0.0.1]:${rx.port}/ok` },
+      { allowPrivate: false },
+    );
     expect(mapped).toMatchObject({ ok: false, permanent: true });
     // Every IPv6 form that carries a private IPv4 address, and site-local (issue 42).
-    for (const literal of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::', 'FEC0::1', '0:0:0:0:0:FFFF:7F00:0001']) {
-      const refused = await postToReceiver({ ...post('/ok'), url: `http://[${literal}]:${rx.port}/ok` }, { allowPrivate: false });
-      expect({ literal, ...refused }).toMatchObject({ literal, ok: false, status: null, permanent: true, error: expect.stringContaining('is a private address') });
+    for (const literal of [
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '64:ff9b:1::7f00:1',
+      '2002:7f00:1::',
+      'FEC0::1',
+      '0:0:0:0:0:FFFF:7F00:0001',
+    ]) {
+      const refused = await postToReceiver(
+        { ...post('/ok'), url: `http://[${literal}]:${rx.port}/ok` },
+        { allowPrivate: false },
+      );
+      expect({ literal, ...refused }).toMatchObject({
+        literal,
+        ok: false,
+        status: null,
+        permanent: true,
+        error: expect.stringContaining('is a private address'),
+      });
     }
     expect(rx.received.length).toBe(before);
   });
@@ -177,19 +210,32 @@ describe('postToReceiver', () => {
   it('calls a closed port retryable', async () => {
     const port = await closedPort();
     const outcome = await postToReceiver({ ...post('/x'), url: `http://127.0.0.1:${port}/secret-path-123456` }, allow);
-    expect(outcome).toEqual({ ok: false, status: null, error: `http://127.0.0.1:${port}: connection refused by 127.0.0.1:${port}`, permanent: false });
+    expect(outcome).toEqual({
+      ok: false,
+      status: null,
+      error: `http://127.0.0.1:${port}: connection refused by 127.0.0.1:${port}`,
+      permanent: false,
+    });
   });
 
   it.each([
     ['not a URL', 'hooks.example.com/x', 'the receiver URL is not a valid URL'],
     ['another scheme', 'ftp://127.0.0.1/x', 'the receiver URL must start with http:// or https://'],
   ])('calls %s permanent', async (_, url, error) => {
-    expect(await postToReceiver({ ...post('/'), url }, allow)).toEqual({ ok: false, status: null, error, permanent: true });
+    expect(await postToReceiver({ ...post('/'), url }, allow)).toEqual({
+      ok: false,
+      status: null,
+      error,
+      permanent: true,
+    });
   });
 
   it('verifies TLS: trusted with the test CA, refused (retryable) without it', async () => {
     const url = `${tlsRx.origin}/ok`;
-    expect(await postToReceiver({ ...post('/'), url }, { ...allow, ca: farmCerts().ca })).toMatchObject({ ok: true, status: 200 });
+    expect(await postToReceiver({ ...post('/'), url }, { ...allow, ca: farmCerts().ca })).toMatchObject({
+      ok: true,
+      status: 200,
+    });
     const untrusted = await postToReceiver({ ...post('/'), url }, allow);
     expect(untrusted).toMatchObject({ ok: false, status: null, permanent: false });
     expect(untrusted.error).toMatch(/^https:\/\/127\.0\.0\.1:\d+: /);

@@ -23,7 +23,11 @@ const PUBLIC = 'https://farsight.example.com';
 
 let rx: Receiver;
 let tlsRx: Receiver;
-const ctx: SendContext = { allowPrivate: true, publicUrl: PUBLIC, mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'x@y.z' }) };
+const ctx: SendContext = {
+  allowPrivate: true,
+  publicUrl: PUBLIC,
+  mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'x@y.z' }),
+};
 
 beforeAll(async () => {
   [rx, tlsRx] = await Promise.all([startReceiver(), startReceiver({ tls: farmCerts().valid })]);
@@ -35,7 +39,16 @@ afterAll(async () => {
 const downEvent: AlertEvent = {
   type: 'down',
   at: Date.UTC(2026, 10, 23, 11, 2, 3, 45),
-  monitor: { id: 3, name: 'NAS web UI', slug: 'nas-web-ui', group: 'Home', target: 'GET https://nas.lan/', url: 'https://nas.lan/', description: 'The NAS', runbook_url: 'https://wiki.lan/nas' },
+  monitor: {
+    id: 3,
+    name: 'NAS web UI',
+    slug: 'nas-web-ui',
+    group: 'Home',
+    target: 'GET https://nas.lan/',
+    url: 'https://nas.lan/',
+    description: 'The NAS',
+    runbook_url: 'https://wiki.lan/nas',
+  },
   message: 'NAS web UI is down: connection refused',
   duration_ms: 120000,
   error: { code: 'refused', message: 'connection refused by 10.0.0.5:443' },
@@ -50,7 +63,12 @@ const upEvent: AlertEvent = {
 const message: OutboundMessage = { id: 'outbox-77', events: [downEvent, upEvent] };
 
 /** A receiver's own check, written from the docs: HMAC of "<timestamp>.<raw body>", constant-time compare, 5 minutes. */
-function verify(headers: IncomingHttpHeaders, raw: Buffer, secret: string, nowS = Math.floor(Date.now() / 1000)): string | null {
+function verify(
+  headers: IncomingHttpHeaders,
+  raw: Buffer,
+  secret: string,
+  nowS = Math.floor(Date.now() / 1000),
+): string | null {
   const ts = String(headers['x-service-timestamp'] ?? '');
   const sig = String(headers['x-service-signature'] ?? '');
   if (!/^\d+$/.test(ts)) return 'no timestamp';
@@ -64,7 +82,10 @@ describe('webhook sender', () => {
   const config = (extra: Partial<WebhookConfig> = {}): WebhookConfig => ({
     url: `${rx.origin}/hooks/farsight`,
     secret: SECRET,
-    headers: [{ name: 'Authorization', value: 'Bearer home-token-123' }, { name: 'X-Env', value: 'lab' }],
+    headers: [
+      { name: 'Authorization', value: 'Bearer home-token-123' },
+      { name: 'X-Env', value: 'lab' },
+    ],
     ...extra,
   });
 
@@ -85,7 +106,14 @@ describe('webhook sender', () => {
         {
           type: 'down',
           at: '2026-11-23T11:02:03.045Z',
-          monitor: { id: 3, name: 'NAS web UI', slug: 'nas-web-ui', group: 'Home', target: 'GET https://nas.lan/', url: 'https://nas.lan/' },
+          monitor: {
+            id: 3,
+            name: 'NAS web UI',
+            slug: 'nas-web-ui',
+            group: 'Home',
+            target: 'GET https://nas.lan/',
+            url: 'https://nas.lan/',
+          },
           message: 'NAS web UI is down: connection refused',
           duration_ms: 120000,
           error: { code: 'refused', message: 'connection refused by 10.0.0.5:443' },
@@ -126,18 +154,32 @@ describe('webhook sender', () => {
     const result = await webhookSender.send(config(), { id: 'test-1', events: [], test: true }, ctx);
     expect(result.ok).toBe(true);
     const body = JSON.parse((await lastRequest()).body.toString('utf8'));
-    expect(body.events).toEqual([{ type: 'notice', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), monitor: null, message: 'Test message from Farsight: this channel works.' }]);
+    expect(body.events).toEqual([
+      {
+        type: 'notice',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        monitor: null,
+        message: 'Test message from Farsight: this channel works.',
+      },
+    ]);
   });
 
   it('over https, trusting the test CA', async () => {
-    const result = await webhookSender.send(config({ url: `${tlsRx.origin}/in` }), message, { ...ctx, ca: farmCerts().ca });
+    const result = await webhookSender.send(config({ url: `${tlsRx.origin}/in` }), message, {
+      ...ctx,
+      ca: farmCerts().ca,
+    });
     expect(result).toMatchObject({ ok: true, status: 200 });
     const got = await tlsRx.next();
     expect(verify(got.headers, got.body, SECRET)).toBeNull();
   });
 
   it('never shows the secret, the header values or the path in an error', async () => {
-    const result = await webhookSender.send(config({ url: `${rx.origin}/echo/401/private-path-segment` }), message, ctx);
+    const result = await webhookSender.send(
+      config({ url: `${rx.origin}/echo/401/private-path-segment` }),
+      message,
+      ctx,
+    );
     expect(result).toMatchObject({ ok: false, provider: 'webhook', status: 401, permanent: true });
     await lastRequest();
     for (const hidden of [SECRET, 'home-token-123', 'private-path-segment']) expect(result.error).not.toContain(hidden);
@@ -192,7 +234,10 @@ describe('chat sender', () => {
   it('teams: an Adaptive Card', async () => {
     const { result, body } = await send('teams');
     expect(result.provider).toBe('teams');
-    expect(body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }] });
+    expect(body).toMatchObject({
+      type: 'message',
+      attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }],
+    });
   });
 
   it('google-chat: {text}', async () => {
@@ -202,7 +247,11 @@ describe('chat sender', () => {
   });
 
   it('a refusal names only scheme://host, never the secret path', async () => {
-    const result = await chatSender.send({ url: `${rx.origin}/status/404/services/T0/B0/s3cretTokenValue`, format: 'auto' }, message, ctx);
+    const result = await chatSender.send(
+      { url: `${rx.origin}/status/404/services/T0/B0/s3cretTokenValue`, format: 'auto' },
+      message,
+      ctx,
+    );
     await lastRequest();
     expect(result).toMatchObject({ ok: false, provider: 'chat', status: 404, permanent: true });
     expect(result.error).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${rx.port}: answered 404 Not Found`));
@@ -214,7 +263,10 @@ describe('email sender', () => {
   it('renders and sends through the mail path: subject, parts, a Message-ID kept across retries', async () => {
     const smtp = await startSmtp();
     try {
-      const mailCtx = { ...ctx, mail: createMailTransport({ smtp: smtp.url, smtpFallback: null, mailFrom: 'Farsight <alerts@farsight.test>' }) };
+      const mailCtx = {
+        ...ctx,
+        mail: createMailTransport({ smtp: smtp.url, smtpFallback: null, mailFrom: 'Farsight <alerts@farsight.test>' }),
+      };
       const config = { to: ['ops@example.com', 'owner@example.org'] };
       const first = await emailSender.send(config, message, mailCtx);
       expect(first).toEqual({ ok: true, provider: '127.0.0.1', status: 250, error: null, permanent: false });
@@ -234,7 +286,9 @@ describe('email sender', () => {
       expect(html).toContain('href="https://wiki.lan/nas"');
 
       await emailSender.send(config, { id: 't-1', events: [], test: true }, mailCtx);
-      expect(decodeSubject(headersOf(smtp.mails[2].raw).get('subject')!)).toBe('TEST: Test message from Farsight: this channel works.');
+      expect(decodeSubject(headersOf(smtp.mails[2].raw).get('subject')!)).toBe(
+        'TEST: Test message from Farsight: this channel works.',
+      );
     } finally {
       await smtp.close();
     }

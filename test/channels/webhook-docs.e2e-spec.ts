@@ -33,10 +33,21 @@ print(json.dumps([verify_farsight(job["headers"], base64.b64decode(c["body"]), c
 `;
 
 /** Runs the Python snippet over several cases in one python3 process. */
-function pythonVerify(headers: IncomingHttpHeaders, cases: { body: Buffer; secret: string; now?: number }[]): boolean[] {
-  const named = { 'X-Service-Timestamp': headers['x-service-timestamp'], 'X-Service-Signature': headers['x-service-signature'] };
-  const input = JSON.stringify({ headers: named, cases: cases.map((c) => ({ ...c, body: c.body.toString('base64') })) });
-  return JSON.parse(execFileSync('python3', ['-c', `${block('python')}\n${HARNESS}`], { input, encoding: 'utf8' })) as boolean[];
+function pythonVerify(
+  headers: IncomingHttpHeaders,
+  cases: { body: Buffer; secret: string; now?: number }[],
+): boolean[] {
+  const named = {
+    'X-Service-Timestamp': headers['x-service-timestamp'],
+    'X-Service-Signature': headers['x-service-signature'],
+  };
+  const input = JSON.stringify({
+    headers: named,
+    cases: cases.map((c) => ({ ...c, body: c.body.toString('base64') })),
+  });
+  return JSON.parse(
+    execFileSync('python3', ['-c', `${block('python')}\n${HARNESS}`], { input, encoding: 'utf8' }),
+  ) as boolean[];
 }
 
 let rx: Receiver;
@@ -44,9 +55,23 @@ let got: Received;
 
 beforeAll(async () => {
   rx = await startReceiver();
-  const ctx: SendContext = { allowPrivate: true, publicUrl: 'http://localhost:8080', mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'a@b.c' }) };
-  const event = { type: 'down' as const, at: Date.now(), monitor: null, message: 'Ünïcödé — and "quotes"', error: { code: 'x', message: 'y' } };
-  const result = await webhookSender.send({ url: `${rx.origin}/in`, secret: SECRET, headers: [] }, { id: 'm-1', events: [event] }, ctx);
+  const ctx: SendContext = {
+    allowPrivate: true,
+    publicUrl: 'http://localhost:8080',
+    mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'a@b.c' }),
+  };
+  const event = {
+    type: 'down' as const,
+    at: Date.now(),
+    monitor: null,
+    message: 'Ünïcödé — and "quotes"',
+    error: { code: 'x', message: 'y' },
+  };
+  const result = await webhookSender.send(
+    { url: `${rx.origin}/in`, secret: SECRET, headers: [] },
+    { id: 'm-1', events: [event] },
+    ctx,
+  );
   expect(result.ok).toBe(true);
   got = await rx.next();
 });

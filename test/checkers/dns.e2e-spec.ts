@@ -48,7 +48,11 @@ describe('dns check', () => {
     ['refused.test', 'refused', 5, 'RESOLVER refused the query (REFUSED)'],
   ])('fails %s with %s', async (name, code, status, message) => {
     const result = await check(name);
-    expect(result).toMatchObject({ outcome: 'down', status, error: { code, message: message.replace('RESOLVER', farm.resolver) } });
+    expect(result).toMatchObject({
+      outcome: 'down',
+      status,
+      error: { code, message: message.replace('RESOLVER', farm.resolver) },
+    });
   });
 
   it('fails with no_answer when the name has no record of that type', async () => {
@@ -78,10 +82,16 @@ describe('dns check', () => {
     }
   });
 
-  it.each(['resolver.example', '127.0.0.1:99999', '[::1]53', '[::1]:0'])('fails with dns for the resolver %j', async (resolver) => {
-    const result = await checkDns(makeDns('web.test', resolver), ctx, env);
-    expect(result.error).toEqual({ code: 'dns', message: `resolver "${resolver}" is not an IP address with an optional port` });
-  });
+  it.each(['resolver.example', '127.0.0.1:99999', '[::1]53', '[::1]:0'])(
+    'fails with dns for the resolver %j',
+    async (resolver) => {
+      const result = await checkDns(makeDns('web.test', resolver), ctx, env);
+      expect(result.error).toEqual({
+        code: 'dns',
+        message: `resolver "${resolver}" is not an IP address with an optional port`,
+      });
+    },
+  );
 
   it('fails with private_target for a private resolver when private targets are not allowed', async () => {
     const before = farm.queries();

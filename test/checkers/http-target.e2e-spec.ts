@@ -64,21 +64,31 @@ describe('https certificates', () => {
     expect(targets.selfSigned.hits('/never-sent')).toBe(0);
   });
 
-  it.each(['selfSigned', 'expired', 'wrongName'] as const)('accepts the %s certificate when tls_verify is off', async (leaf) => {
-    const result = await checkHttp(makeHttp(https(leaf), { tls_verify: false }), ctx, makeEnv());
-    expect(result).toMatchObject({ outcome: 'up', status: 200 });
-    expect(result.cert).not.toBeNull();
-  });
+  it.each(['selfSigned', 'expired', 'wrongName'] as const)(
+    'accepts the %s certificate when tls_verify is off',
+    async (leaf) => {
+      const result = await checkHttp(makeHttp(https(leaf), { tls_verify: false }), ctx, makeEnv());
+      expect(result).toMatchObject({ outcome: 'up', status: 200 });
+      expect(result.cert).not.toBeNull();
+    },
+  );
 
   describe('a pinned certificate (cert_sha256)', () => {
-    it.each(['selfSigned', 'wrongName', 'valid'] as const)('accepts the pinned %s certificate, without trusting its issuer, tls_verify on', async (leaf) => {
-      const result = await checkHttp(makeHttp(https(leaf), { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
-      expect(result).toMatchObject({ outcome: 'up', status: 200, error: null });
-      expect(result.cert).not.toBeNull();
-    });
+    it.each(['selfSigned', 'wrongName', 'valid'] as const)(
+      'accepts the pinned %s certificate, without trusting its issuer, tls_verify on',
+      async (leaf) => {
+        const result = await checkHttp(makeHttp(https(leaf), { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
+        expect(result).toMatchObject({ outcome: 'up', status: 200, error: null });
+        expect(result.cert).not.toBeNull();
+      },
+    );
 
     it('fails another certificate with cert_pin, naming both fingerprints, and sends nothing', async () => {
-      const result = await checkHttp(makeHttp(https('valid', '/never-pinned'), { cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      const result = await checkHttp(
+        makeHttp(https('valid', '/never-pinned'), { cert_sha256: fingerprint('selfSigned') }),
+        ctx,
+        env,
+      );
       expect(result.error).toEqual({
         code: 'cert_pin',
         message: `certificate is not the pinned one: cert_sha256 expects ${head('selfSigned')}…, the server presented ${head('valid')}…`,
@@ -88,16 +98,31 @@ describe('https certificates', () => {
     });
 
     it('holds also when tls_verify is off: the pin is the stronger choice', async () => {
-      const result = await checkHttp(makeHttp(https('valid'), { tls_verify: false, cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      const result = await checkHttp(
+        makeHttp(https('valid'), { tls_verify: false, cert_sha256: fingerprint('selfSigned') }),
+        ctx,
+        env,
+      );
       expect(result.error?.code).toBe('cert_pin');
     });
 
     it("pins the monitored URL's origin only: a redirect to another origin is verified as tls_verify says", async () => {
       const to = encodeURIComponent(https('valid'));
-      const result = await checkHttp(makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }), ctx, env);
+      const result = await checkHttp(
+        makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }),
+        ctx,
+        env,
+      );
       expect(result).toMatchObject({ outcome: 'up', status: 200 });
-      const refused = await checkHttp(makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }), ctx, makeEnv());
-      expect(refused.error).toEqual({ code: 'cert_invalid', message: 'certificate is not signed by a trusted authority' });
+      const refused = await checkHttp(
+        makeHttp(https('selfSigned', `/redirect-abs?to=${to}`), { cert_sha256: fingerprint('selfSigned') }),
+        ctx,
+        makeEnv(),
+      );
+      expect(refused.error).toEqual({
+        code: 'cert_invalid',
+        message: 'certificate is not signed by a trusted authority',
+      });
     });
   });
 
@@ -124,7 +149,11 @@ describe('where an http check connects', () => {
     ['an IPv4 literal over IPv4', null, '127.0.0.1', 'ipv4'],
     ['an IPv4 literal over IPv6', 'dns', '127.0.0.1', 'ipv6'],
   ])('reaching %s ends with error %p', async (_name, code, host, ipVersion) => {
-    const result = await checkHttp(makeHttp(`http://${host}:${targets.plain.port}/ok`, { ip_version: ipVersion }), ctx, env);
+    const result = await checkHttp(
+      makeHttp(`http://${host}:${targets.plain.port}/ok`, { ip_version: ipVersion }),
+      ctx,
+      env,
+    );
     expect(result.error?.code ?? null).toBe(code);
   });
 
@@ -138,7 +167,10 @@ describe('where an http check connects', () => {
   it('connects to resolve_to but keeps the Host header of the URL', async () => {
     const host = `farsight.invalid:${targets.plain.port}`;
     const result = await checkHttp(
-      makeHttp(`http://${host}/echo-headers`, { resolve_to: '127.0.0.1', json: [{ path: '$.host', op: '==', value: host }] }),
+      makeHttp(`http://${host}/echo-headers`, {
+        resolve_to: '127.0.0.1',
+        json: [{ path: '$.host', op: '==', value: host }],
+      }),
       ctx,
       env,
     );
@@ -146,15 +178,26 @@ describe('where an http check connects', () => {
   });
 
   it('fails with refused when nothing listens at resolve_to', async () => {
-    const result = await checkHttp(makeHttp(`http://farsight.invalid:${targets.plain.port}/ok`, { resolve_to: '127.0.0.2' }), ctx, env);
+    const result = await checkHttp(
+      makeHttp(`http://farsight.invalid:${targets.plain.port}/ok`, { resolve_to: '127.0.0.2' }),
+      ctx,
+      env,
+    );
     expect(result.error).toEqual({ code: 'refused', message: `connection refused by 127.0.0.2:${targets.plain.port}` });
   });
 
   it('checks the certificate against the URL host, not resolve_to', async () => {
     const good = await checkHttp(makeHttp(https('valid', '/ok', 'localhost'), { resolve_to: '127.0.0.1' }), ctx, env);
     expect(good.outcome).toBe('up');
-    const bad = await checkHttp(makeHttp(https('valid', '/ok', 'wrong.example'), { resolve_to: '127.0.0.1' }), ctx, env);
-    expect(bad.error).toEqual({ code: 'cert_invalid', message: 'certificate does not match wrong.example (it is for localhost)' });
+    const bad = await checkHttp(
+      makeHttp(https('valid', '/ok', 'wrong.example'), { resolve_to: '127.0.0.1' }),
+      ctx,
+      env,
+    );
+    expect(bad.error).toEqual({
+      code: 'cert_invalid',
+      message: 'certificate does not match wrong.example (it is for localhost)',
+    });
   });
 
   it.each<[string, string, Partial<HttpSettings>]>([

@@ -6,7 +6,14 @@ import { checkHttp } from '../../src/probes/checkers/http';
 import type { HttpSettings } from '../../src/probes/kinds';
 import { HTTP_METHODS } from '../../src/probes/kinds';
 import { farmCerts } from '../../harness/servers/certs';
-import { FARM_BASIC, FARM_BEARER, HttpFarm, HttpTarget, startHttpFarm, startHttpTarget } from '../../harness/servers/http-farm';
+import {
+  FARM_BASIC,
+  FARM_BEARER,
+  HttpFarm,
+  HttpTarget,
+  startHttpFarm,
+  startHttpTarget,
+} from '../../harness/servers/http-farm';
 import { FARM_BANNER, freePort, startTcpTarget } from '../../harness/servers/tcp-farm';
 import { makeCtx, makeEnv, makeHttp, NOW } from './factories';
 
@@ -22,7 +29,8 @@ afterAll(async () => {
   await Promise.all([farm.close(), other.close()]);
 });
 
-const check = (path: string, over: Partial<HttpSettings> = {}) => checkHttp(makeHttp(`${farm.http.url}${path}`, over), ctx, env);
+const check = (path: string, over: Partial<HttpSettings> = {}) =>
+  checkHttp(makeHttp(`${farm.http.url}${path}`, over), ctx, env);
 
 describe('http check', () => {
   it('is up for a 200 answer, with status, latency, phases and the clock time', async () => {
@@ -62,7 +70,11 @@ describe('http check', () => {
   });
 
   it('fails with json when the echoed body is not what was expected', async () => {
-    const result = await check('/echo', { method: 'POST', body: 'hello', json: [{ path: '$.body', op: '==', value: 'bye' }] });
+    const result = await check('/echo', {
+      method: 'POST',
+      body: 'hello',
+      json: [{ path: '$.body', op: '==', value: 'bye' }],
+    });
     expect(result.error).toEqual({ code: 'json', message: '$.body: expected == "bye", got "hello"' });
   });
 
@@ -74,7 +86,10 @@ describe('http check', () => {
     ];
     expect((await check('/echo-headers', { headers, json })).error).toBeNull();
     const custom = [{ name: 'user-agent', value: 'probe/1', secret: false }];
-    const result = await check('/echo-headers', { headers: custom, json: [{ path: '$["user-agent"]', op: '==', value: 'probe/1' }] });
+    const result = await check('/echo-headers', {
+      headers: custom,
+      json: [{ path: '$["user-agent"]', op: '==', value: 'probe/1' }],
+    });
     expect(result.error).toBeNull();
   });
 
@@ -83,8 +98,18 @@ describe('http check', () => {
     ['wrong basic credentials', 'status', 'basic', { auth: { type: 'basic', username: 'farsight', password: 'nope' } }],
     ['a right bearer token', null, 'bearer', { auth: { type: 'bearer', token: FARM_BEARER } }],
     ['a wrong bearer token', 'status', 'bearer', { auth: { type: 'bearer', token: 'nope' } }],
-    ['a right Authorization header', null, 'bearer', { headers: [{ name: 'Authorization', value: `Bearer ${FARM_BEARER}`, secret: true }] }],
-    ['a wrong Authorization header', 'status', 'bearer', { headers: [{ name: 'Authorization', value: 'Bearer nope', secret: true }] }],
+    [
+      'a right Authorization header',
+      null,
+      'bearer',
+      { headers: [{ name: 'Authorization', value: `Bearer ${FARM_BEARER}`, secret: true }] },
+    ],
+    [
+      'a wrong Authorization header',
+      'status',
+      'bearer',
+      { headers: [{ name: 'Authorization', value: 'Bearer nope', secret: true }] },
+    ],
   ])('with %s ends with error %p', async (_name, code, scheme, over) => {
     const result = await check(`/auth/${scheme}`, over);
     expect(result.error?.code ?? null).toBe(code);
@@ -124,14 +149,21 @@ describe('http check', () => {
 describe('http redirects', () => {
   it('follows 5 relative redirects', async () => {
     const result = await check('/redirect/5');
-    expect(result).toMatchObject({ outcome: 'up', status: 200, detail: `followed 5 redirects to ${farm.http.url}/redirect/0` });
+    expect(result).toMatchObject({
+      outcome: 'up',
+      status: 200,
+      detail: `followed 5 redirects to ${farm.http.url}/redirect/0`,
+    });
     expect(farm.http.hits('/redirect/0')).toBeGreaterThan(0);
   });
 
   it('fails with redirects after a 6th hop', async () => {
     const result = await check('/redirect/6');
     expect(result.status).toBe(302);
-    expect(result.error).toEqual({ code: 'redirects', message: `more than 5 redirects (the last one from ${farm.http.url}/redirect/1)` });
+    expect(result.error).toEqual({
+      code: 'redirects',
+      message: `more than 5 redirects (the last one from ${farm.http.url}/redirect/1)`,
+    });
   });
 
   it('fails with redirects on a loop', async () => {
@@ -153,11 +185,17 @@ describe('http redirects', () => {
 
   it('keeps credentials on the same origin and drops them on another', async () => {
     const auth = { type: 'bearer' as const, token: FARM_BEARER };
-    const headers = [{ name: 'X-Secret', value: 's', secret: true }, { name: 'X-Plain', value: 'p', secret: false }];
+    const headers = [
+      { name: 'X-Secret', value: 's', secret: true },
+      { name: 'X-Plain', value: 'p', secret: false },
+    ];
     const same = await check(`/redirect-abs?to=${encodeURIComponent(`${farm.http.url}/echo-headers`)}`, {
       auth,
       headers,
-      json: [{ path: '$.authorization', op: 'exists' }, { path: '$["x-secret"]', op: 'exists' }],
+      json: [
+        { path: '$.authorization', op: 'exists' },
+        { path: '$["x-secret"]', op: 'exists' },
+      ],
     });
     expect(same.error).toBeNull();
     const cross = await check(`/redirect-abs?to=${encodeURIComponent(`${other.url}/echo-headers`)}`, {
@@ -189,7 +227,17 @@ describe('http response rules', () => {
     ['body_contains that is missing', '/text?contains=sick', { body_contains: 'healthy' }, 'body'],
     ['body_not_contains that is absent', '/text?contains=healthy', { body_not_contains: 'error' }, null],
     ['body_not_contains that is there', '/text?contains=error', { body_not_contains: 'error' }, 'body'],
-    ['json rules that hold', '/json', { json: [{ path: '$.checks.db', op: '==', value: 'ok' }, { path: '$.items', op: 'contains', value: 2 }] }, null],
+    [
+      'json rules that hold',
+      '/json',
+      {
+        json: [
+          { path: '$.checks.db', op: '==', value: 'ok' },
+          { path: '$.items', op: 'contains', value: 2 },
+        ],
+      },
+      null,
+    ],
     ['a json rule that fails', '/json', { json: [{ path: '$.checks.cache', op: '==', value: 'ok' }] }, 'json'],
     ['json rules on a body that is not JSON', '/ok', { json: [{ path: '$', op: 'exists' }] }, 'json'],
     ['json rules on a body over 1 MB', '/big/2', { json: [{ path: '$', op: 'exists' }] }, 'json'],
@@ -211,7 +259,10 @@ describe('http response rules', () => {
 
   it('reads only the first 1 MB of a big body and drops the connection', async () => {
     const result = await check('/big/200', { body_contains: 'never-there' });
-    expect(result.error).toEqual({ code: 'body', message: 'the first 1 MB of the body does not contain "never-there"' });
+    expect(result.error).toEqual({
+      code: 'body',
+      message: 'the first 1 MB of the body does not contain "never-there"',
+    });
     // The farm stops writing once our side has dropped the connection.
     expect(await farm.http.bigClosed()).toBeLessThan(32 * 1024 * 1024);
   });

@@ -71,7 +71,13 @@ describe('resources', () => {
         () => runCheck('http', makeHttp(`${http.http.url}/ok`), ctx, env),
         () => runCheck('http', makeHttp(`${http.http.url}/status/503`), ctx, env),
         () => runCheck('http', makeHttp(`${http.http.url}/redirect/2`, { body_contains: 'redirected' }), ctx, env),
-        () => runCheck('http', makeHttp(`${http.http.url}/json`, { json: [{ path: '$.status', op: '==', value: 'ok' }] }), ctx, env),
+        () =>
+          runCheck(
+            'http',
+            makeHttp(`${http.http.url}/json`, { json: [{ path: '$.status', op: '==', value: 'ok' }] }),
+            ctx,
+            env,
+          ),
       ),
       ...repeat(20, () => runCheck('http', makeHttp(`${http.http.url}/big/3`), ctx, env)),
       ...repeat(20, () => runCheck('http', makeHttp(`${http.http.url}/slow-body/150`), short, env)),

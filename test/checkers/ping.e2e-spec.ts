@@ -84,6 +84,9 @@ describe('ping check with a stand-in ping', () => {
 
   it('fails with protocol, saying so, when ping is not installed', async () => {
     const result = await checkPing(makePing('127.0.0.1'), ctx, env);
-    expect(result.error).toEqual({ code: 'protocol', message: 'ping is not installed on this machine (package iputils-ping)' });
+    expect(result.error).toEqual({
+      code: 'protocol',
+      message: 'ping is not installed on this machine (package iputils-ping)',
+    });
   });
 });

@@ -31,7 +31,9 @@ describe('runCheck', () => {
   });
 
   it('refuses heartbeat monitors, which are never checked actively', async () => {
-    await expect(runCheck('heartbeat', { grace_s: 60 }, makeCtx(), env)).rejects.toThrow('heartbeat monitors are not checked actively');
+    await expect(runCheck('heartbeat', { grace_s: 60 }, makeCtx(), env)).rejects.toThrow(
+      'heartbeat monitors are not checked actively',
+    );
   });
 
   it.each<[string, string, number | null, Outcome]>([

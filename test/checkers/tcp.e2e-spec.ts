@@ -44,7 +44,10 @@ describe('tcp check', () => {
 
   it('explains a banner mismatch and shows the banner', async () => {
     const result = await checkTcp(makeTcp(port('banner'), { expect_banner: 'SMTP' }), ctx, env);
-    expect(result.error).toEqual({ code: 'banner', message: 'expected a banner starting with "SMTP", got "SSH-2.0-FarsightTest"' });
+    expect(result.error).toEqual({
+      code: 'banner',
+      message: 'expected a banner starting with "SMTP", got "SSH-2.0-FarsightTest"',
+    });
     expect(result.detail).toBe('banner: SSH-2.0-FarsightTest');
   });
 
@@ -55,7 +58,10 @@ describe('tcp check', () => {
 
   it('fails with timeout when the server never sends the expected banner', async () => {
     const result = await checkTcp(makeTcp(port('silent'), { expect_banner: 'SSH' }), makeCtx({ timeout_ms: 300 }), env);
-    expect(result.error).toEqual({ code: 'timeout', message: `timed out after 300 ms waiting for the banner (127.0.0.1:${port('silent')})` });
+    expect(result.error).toEqual({
+      code: 'timeout',
+      message: `timed out after 300 ms waiting for the banner (127.0.0.1:${port('silent')})`,
+    });
   });
 
   it.each<[string, string]>([

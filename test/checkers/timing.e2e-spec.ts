@@ -29,14 +29,18 @@ afterAll(async () => {
 
 describe('latency and phases', () => {
   it('puts a slow server response into ttfb', async () => {
-    const { value: result, stallMs } = await timedWithStall(() => checkHttp(makeHttp(`${http.http.url}/slow/300`), ctx, env));
+    const { value: result, stallMs } = await timedWithStall(() =>
+      checkHttp(makeHttp(`${http.http.url}/slow/300`), ctx, env),
+    );
     expect(result.phases.ttfb_ms).toBeGreaterThanOrEqual(290);
     expect(result.latency_ms).toBeGreaterThanOrEqual(290);
     expect(result.latency_ms).toBeLessThan(450 + stallMs);
   });
 
   it('puts a slow body into latency but not into ttfb', async () => {
-    const { value: result, stallMs } = await timedWithStall(() => checkHttp(makeHttp(`${http.http.url}/slow-body/300`), ctx, env));
+    const { value: result, stallMs } = await timedWithStall(() =>
+      checkHttp(makeHttp(`${http.http.url}/slow-body/300`), ctx, env),
+    );
     expect(result.phases.ttfb_ms).toBeLessThan(100 + stallMs);
     expect(result.latency_ms).toBeGreaterThanOrEqual(290);
     expect(result.latency_ms).toBeLessThan(450 + stallMs);
@@ -51,7 +55,9 @@ describe('latency and phases', () => {
   });
 
   it('measures a slow DNS answer', async () => {
-    const { value: result, stallMs } = await timedWithStall(() => checkDns(makeDns('slow.test', dns.resolver), ctx, env));
+    const { value: result, stallMs } = await timedWithStall(() =>
+      checkDns(makeDns('slow.test', dns.resolver), ctx, env),
+    );
     expect(result.latency_ms).toBeGreaterThanOrEqual(SLOW_ANSWER_MS - 10);
     expect(result.latency_ms).toBeLessThan(SLOW_ANSWER_MS + 150 + stallMs);
   });
@@ -61,14 +67,42 @@ describe('the deadline', () => {
   const TIMEOUT = 500;
   const short = makeCtx({ timeout_ms: TIMEOUT });
   it.each<[string, string, () => Promise<CheckResult>]>([
-    ['http, slow headers', 'timed out after 500 ms waiting for the response', () => checkHttp(makeHttp(`${http.http.url}/slow/5000`), short, env)],
-    ['http, slow body', 'timed out after 500 ms while reading the body', () => checkHttp(makeHttp(`${http.http.url}/slow-body/5000`), short, env)],
-    ['http, silent server', 'timed out after 500 ms waiting for the response', () => checkHttp(makeHttp(`http://127.0.0.1:${tcp.silent.port}/`), short, env)],
-    ['https, no handshake', 'timed out after 500 ms during the TLS handshake', () => checkHttp(makeHttp(`https://127.0.0.1:${tcp.silent.port}/`), short, env)],
-    ['tcp, no banner', 'timed out after 500 ms waiting for the banner', () => checkTcp(makeTcp(tcp.silent.port, { expect_banner: 'SSH' }), short, env)],
-    ['tls, no handshake', 'timed out after 500 ms during the TLS handshake', () => checkTls(makeTls(tcp.silent.port), short, env)],
+    [
+      'http, slow headers',
+      'timed out after 500 ms waiting for the response',
+      () => checkHttp(makeHttp(`${http.http.url}/slow/5000`), short, env),
+    ],
+    [
+      'http, slow body',
+      'timed out after 500 ms while reading the body',
+      () => checkHttp(makeHttp(`${http.http.url}/slow-body/5000`), short, env),
+    ],
+    [
+      'http, silent server',
+      'timed out after 500 ms waiting for the response',
+      () => checkHttp(makeHttp(`http://127.0.0.1:${tcp.silent.port}/`), short, env),
+    ],
+    [
+      'https, no handshake',
+      'timed out after 500 ms during the TLS handshake',
+      () => checkHttp(makeHttp(`https://127.0.0.1:${tcp.silent.port}/`), short, env),
+    ],
+    [
+      'tcp, no banner',
+      'timed out after 500 ms waiting for the banner',
+      () => checkTcp(makeTcp(tcp.silent.port, { expect_banner: 'SSH' }), short, env),
+    ],
+    [
+      'tls, no handshake',
+      'timed out after 500 ms during the TLS handshake',
+      () => checkTls(makeTls(tcp.silent.port), short, env),
+    ],
     ['dns, no answer', 'no answer from', () => checkDns(makeDns('silent.test', dns.resolver), short, env)],
-    ['ping, too many packets', 'ping did not finish within 500 ms', () => checkPing(makePing('127.0.0.1', { packets: 5 }), short, env)],
+    [
+      'ping, too many packets',
+      'ping did not finish within 500 ms',
+      () => checkPing(makePing('127.0.0.1', { packets: 5 }), short, env),
+    ],
   ])('stops %s within timeout_ms + 100 ms', async (_name, message, run) => {
     const { value: result, wallMs, stallMs } = await timedWithStall(run);
     expect(result.error?.code).toBe('timeout');

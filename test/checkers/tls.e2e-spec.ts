@@ -31,7 +31,11 @@ afterAll(async () => {
 describe('tls check', () => {
   it('is up for a valid certificate, reporting it, the days left and the phases', async () => {
     const result = await checkTls(makeTls(servers.valid.port), ctx, env);
-    expect(result).toMatchObject({ outcome: 'up', error: null, cert: { issuer: 'Farsight Test CA', subject: 'localhost' } });
+    expect(result).toMatchObject({
+      outcome: 'up',
+      error: null,
+      cert: { issuer: 'Farsight Test CA', subject: 'localhost' },
+    });
     expect(result.detail).toMatch(/^certificate valid for (89|90) days more \(until \d{4}-\d{2}-\d{2}\)$/);
     expect(result.phases.connect_ms).not.toBeNull();
     expect(result.phases.tls_ms).not.toBeNull();
@@ -52,24 +56,40 @@ describe('tls check', () => {
     expect(result.cert).not.toBeNull();
   });
 
-  it.each(['selfSigned', 'expired', 'wrongName'] as const)('accepts the %s certificate when tls_verify is off, and still reports it', async (leaf) => {
-    const result = await checkTls(makeTls(servers[leaf].port, { tls_verify: false }), ctx, makeEnv());
-    expect(result).toMatchObject({ outcome: 'up', error: null });
-    expect(result.cert).not.toBeNull();
-    expect(result.detail).toMatch(/^certificate (valid for|expired)/);
-  });
+  it.each(['selfSigned', 'expired', 'wrongName'] as const)(
+    'accepts the %s certificate when tls_verify is off, and still reports it',
+    async (leaf) => {
+      const result = await checkTls(makeTls(servers[leaf].port, { tls_verify: false }), ctx, makeEnv());
+      expect(result).toMatchObject({ outcome: 'up', error: null });
+      expect(result.cert).not.toBeNull();
+      expect(result.detail).toMatch(/^certificate (valid for|expired)/);
+    },
+  );
 
-  it.each(['selfSigned', 'wrongName', 'valid'] as const)('accepts the pinned %s certificate (cert_sha256), without trusting its issuer', async (leaf) => {
-    const result = await checkTls(makeTls(servers[leaf].port, { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
-    expect(result).toMatchObject({ outcome: 'up', error: null, cert: { subject: expect.any(String) } });
-  });
+  it.each(['selfSigned', 'wrongName', 'valid'] as const)(
+    'accepts the pinned %s certificate (cert_sha256), without trusting its issuer',
+    async (leaf) => {
+      const result = await checkTls(makeTls(servers[leaf].port, { cert_sha256: fingerprint(leaf) }), ctx, makeEnv());
+      expect(result).toMatchObject({ outcome: 'up', error: null, cert: { subject: expect.any(String) } });
+    },
+  );
 
-  it.each([true, false])('fails another certificate than the pinned one with cert_pin (tls_verify %p), naming both fingerprints', async (verify) => {
-    const result = await checkTls(makeTls(servers.valid.port, { tls_verify: verify, cert_sha256: fingerprint('selfSigned') }), ctx, env);
-    const head = (leaf: Leaf) => fingerprint(leaf).split(':').slice(0, 8).join(':');
-    expect(result.error).toEqual({ code: 'cert_pin', message: `certificate is not the pinned one: cert_sha256 expects ${head('selfSigned')}…, the server presented ${head('valid')}…` });
-    expect(result.cert).toMatchObject({ issuer: 'Farsight Test CA' });
-  });
+  it.each([true, false])(
+    'fails another certificate than the pinned one with cert_pin (tls_verify %p), naming both fingerprints',
+    async (verify) => {
+      const result = await checkTls(
+        makeTls(servers.valid.port, { tls_verify: verify, cert_sha256: fingerprint('selfSigned') }),
+        ctx,
+        env,
+      );
+      const head = (leaf: Leaf) => fingerprint(leaf).split(':').slice(0, 8).join(':');
+      expect(result.error).toEqual({
+        code: 'cert_pin',
+        message: `certificate is not the pinned one: cert_sha256 expects ${head('selfSigned')}…, the server presented ${head('valid')}…`,
+      });
+      expect(result.cert).toMatchObject({ issuer: 'Farsight Test CA' });
+    },
+  );
 
   it('says how long ago an expired certificate ended', async () => {
     const result = await checkTls(makeTls(servers.expired.port), ctx, env);

@@ -13,7 +13,17 @@ import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpAt } from '../../src/auth/totp';
 import { bearer, OWNER } from '../support/app';
-import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext, virtualAuthenticator } from '../support/browser';
+import {
+  createOwnerAt,
+  keyAt,
+  launch,
+  ownerSession,
+  seriousAxeFindings,
+  serve,
+  Served,
+  signedInContext,
+  virtualAuthenticator,
+} from '../support/browser';
 import { sha256 } from '../../src/common/access/tokens';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { seedStatusPage } from '../status/seed';
@@ -44,7 +54,10 @@ afterAll(async () => {
 });
 
 /** A signed-in page at a width, with the theme given (or the system's, light). */
-async function open(width: number, opts: { dark?: boolean; cookie?: string; at?: Served } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function open(
+  width: number,
+  opts: { dark?: boolean; cookie?: string; at?: Served } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const at = opts.at ?? s;
   const context = await signedInContext(browser, at, opts.cookie ?? (await ownerSession(at)), {
     viewport: { width, height: 900 },
@@ -102,7 +115,8 @@ function withApi(page: Page, fn: string): Promise<unknown> {
   })()`);
 }
 
-const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
+const text = async (page: Page, selector: string) =>
+  (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
 
 describe('the overview', () => {
   it('teaches on an empty install: what a monitor is, the kinds, and the first-run checklist', async () => {
@@ -134,8 +148,18 @@ describe('the overview', () => {
     const seedKey = await keyAt(first, 'write', 'seed');
     const seeded = await seedStatusPage(first.t, bearer(seedKey), undefined, 40);
     // Groups of the owner's own (the seed sets public sections only).
-    for (const [name, group] of [['Homepage', 'Website'], ['Blog', 'Website'], ['Shop', 'Website'], ['Router', 'Network'], ['NAS', 'Network']]) {
-      await first.t.http.patch(`/api/v1/monitors/${seeded.byName.get(name)}`).set(bearer(seedKey)).send({ group }).expect(200);
+    for (const [name, group] of [
+      ['Homepage', 'Website'],
+      ['Blog', 'Website'],
+      ['Shop', 'Website'],
+      ['Router', 'Network'],
+      ['NAS', 'Network'],
+    ]) {
+      await first.t.http
+        .patch(`/api/v1/monitors/${seeded.byName.get(name)}`)
+        .set(bearer(seedKey))
+        .send({ group })
+        .expect(200);
     }
     await first.t.close();
     const own = await serve({}, { dataDir });
@@ -162,7 +186,11 @@ describe('the overview', () => {
             await page.getByLabel('Search').fill('home.lan');
             await page.locator('#shown', { hasText: '10 of 10 monitors match' }).waitFor();
             await page.getByLabel('Group').selectOption('Website');
-            expect(await page.locator('#list .mon .name > :first-child').allInnerTexts()).toEqual(['Homepage', 'Blog', 'Shop']);
+            expect(await page.locator('#list .mon .name > :first-child').allInnerTexts()).toEqual([
+              'Homepage',
+              'Blog',
+              'Shop',
+            ]);
             await page.getByRole('button', { name: 'Clear the filters' }).click();
             expect(await page.locator('#list .mon').count()).toBe(10);
           }
@@ -181,7 +209,12 @@ describe('the overview', () => {
     try {
       await createOwnerAt(own);
       const key = await keyAt(own, 'write', 'many');
-      const monitors = Array.from({ length: 520 }, (_, i) => ({ name: `job ${i}`, kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } }));
+      const monitors = Array.from({ length: 520 }, (_, i) => ({
+        name: `job ${i}`,
+        kind: 'heartbeat',
+        interval_s: 3600,
+        heartbeat: { grace_s: 60 },
+      }));
       // Rows are built from HTML text: a name with markup in it must stay text.
       const hostile = `zz <img src=x onerror="window.__pwned=1"> & 'q' </span></div>`;
       monitors[7] = { ...monitors[7], name: hostile };
@@ -198,9 +231,14 @@ describe('the overview', () => {
       });
       try {
         const html = await (await page.goto(`${own.base}/`))!.text();
-        const preloads = [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)">/g)].map((m) => m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'));
+        const preloads = [
+          ...html.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)">/g),
+        ].map((m) => m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'));
         // The second page's cursor is the id of the first page's last monitor (newest first).
-        const ids = (await own.t.http.get('/api/v1/monitors?limit=500').set(bearer(key)).expect(200)).body as { items: { id: number }[]; next_cursor: number };
+        const ids = (await own.t.http.get('/api/v1/monitors?limit=500').set(bearer(key)).expect(200)).body as {
+          items: { id: number }[];
+          next_cursor: number;
+        };
         expect(preloads).toEqual([
           '/api/v1/monitors?limit=500',
           `/api/v1/monitors?limit=500&before=${ids.next_cursor}`,
@@ -217,7 +255,9 @@ describe('the overview', () => {
         expect(names.slice(0, 3)).toEqual(['job 0', 'job 1', 'job 2']);
         expect(names.slice(-2)).toEqual(['job 519', hostile]);
         expect(await page.locator('#list .mon .name img').count()).toBe(0);
-        expect(await page.locator('#list .mon').last().locator('.pick').getAttribute('aria-label')).toBe(`Select ${hostile}`);
+        expect(await page.locator('#list .mon').last().locator('.pick').getAttribute('aria-label')).toBe(
+          `Select ${hostile}`,
+        );
         expect(await page.evaluate('window.__pwned')).toBeUndefined();
         // Each preload was the page's own request: none was asked for a second time.
         for (const url of preloads) expect([url, asked.filter((a) => a === url).length]).toEqual([url, 1]);
@@ -328,8 +368,18 @@ describe('the monitor forms and page', () => {
       expect(await horizontalOverflow(page)).toBe(0);
       await shot(page, 'monitor-heartbeat-url-390');
 
-      const made = await s.t.http.get('/api/v1/monitors?q=via%20form').set(bearer(await keyAt(s, 'read', 'check'))).expect(200);
-      expect(made.body.items.map((m: { kind: string }) => m.kind).sort()).toEqual(['dns', 'heartbeat', 'http', 'ping', 'tcp', 'tls']);
+      const made = await s.t.http
+        .get('/api/v1/monitors?q=via%20form')
+        .set(bearer(await keyAt(s, 'read', 'check')))
+        .expect(200);
+      expect(made.body.items.map((m: { kind: string }) => m.kind).sort()).toEqual([
+        'dns',
+        'heartbeat',
+        'http',
+        'ping',
+        'tcp',
+        'tls',
+      ]);
       expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
     } finally {
       await context.close();
@@ -338,8 +388,14 @@ describe('the monitor forms and page', () => {
 
   it('edits a monitor and keeps a secret header that was not retyped', async () => {
     const write = await keyAt(s, 'write', 'edit');
-    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write))
-      .send({ name: 'With a token', kind: 'http', http: { url: target.url, headers: [{ name: 'Authorization', value: 'Bearer sekrit', secret: true }] } })
+    const created = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({
+        name: 'With a token',
+        kind: 'http',
+        http: { url: target.url, headers: [{ name: 'Authorization', value: 'Bearer sekrit', secret: true }] },
+      })
       .expect(201);
     const { context, page } = await open(1280);
     try {
@@ -350,12 +406,17 @@ describe('the monitor forms and page', () => {
       await shot(page, 'monitor-edit-1280');
       await page.getByRole('button', { name: 'Save the changes' }).click();
       await page.waitForURL(`${s.base}/monitors/${created.body.id}`);
-      const rows = (await s.t.db.query('SELECT name FROM monitors WHERE id = ?', [created.body.id])) as { name: string }[];
+      const rows = (await s.t.db.query('SELECT name FROM monitors WHERE id = ?', [created.body.id])) as {
+        name: string;
+      }[];
       expect(rows[0].name).toBe('With a token, renamed');
       // The stored token still works: the check sends it (the target answers 200 either way, so ask the catalog).
       const answer = await s.t.http.get(`/api/v1/monitors/${created.body.id}`).set(bearer(write)).expect(200);
       expect(answer.body.http.headers).toEqual([{ name: 'Authorization', value: '********', secret: true }]);
-      const exported = await s.t.http.get('/api/v1/export?secrets=1').set(bearer(await keyAt(s, 'admin', 'export'))).expect(200);
+      const exported = await s.t.http
+        .get('/api/v1/export?secrets=1')
+        .set(bearer(await keyAt(s, 'admin', 'export')))
+        .expect(200);
       const mon = exported.body.monitors.find((x: { name: string }) => x.name === 'With a token, renamed');
       expect(mon.http.headers[0].value).toBe('Bearer sekrit');
     } finally {
@@ -365,7 +426,11 @@ describe('the monitor forms and page', () => {
 
   it('shows a monitor: state, chart, calendar, checks; checks now, pauses, mutes and deletes it', async () => {
     const write = await keyAt(s, 'write', 'detail');
-    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name: 'Detail target', kind: 'http', group: 'Website', http: { url: target.url } }).expect(201);
+    const created = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ name: 'Detail target', kind: 'http', group: 'Website', http: { url: target.url } })
+      .expect(201);
     const id = created.body.id as number;
     for (let i = 0; i < 3; i++) {
       await s.t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).send({}).expect(200);
@@ -414,8 +479,11 @@ describe('the monitor forms and page', () => {
 describe('incidents, channels and keys', () => {
   it('acknowledges an incident and leaves a note, seen in its timeline', async () => {
     const write = await keyAt(s, 'write', 'incident');
-    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write))
-      .send({ name: 'Ack target', kind: 'http', confirm_after: 1, http: { url: target.url } }).expect(201);
+    const created = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ name: 'Ack target', kind: 'http', confirm_after: 1, http: { url: target.url } })
+      .expect(201);
     target.status = 503;
     await s.t.http.post(`/api/v1/monitors/${created.body.id}/check`).set(bearer(write)).send({}).expect(200);
     target.status = 200;
@@ -444,7 +512,10 @@ describe('incidents, channels and keys', () => {
       await shot(page, 'incidents-390');
       await page.setViewportSize({ width: 1280, height: 900 });
       await shot(page, 'incidents-1280');
-      const stored = await s.t.http.get(`/api/v1/incidents?monitor_id=${created.body.id}`).set(bearer(write)).expect(200);
+      const stored = await s.t.http
+        .get(`/api/v1/incidents?monitor_id=${created.body.id}`)
+        .set(bearer(write))
+        .expect(200);
       expect(stored.body.items[0].note).toBe('Router rebooting, back in 5 min');
       expect(stored.body.items[0].acknowledged_at).not.toBeNull();
       expect(errors).toEqual([]);
@@ -457,7 +528,9 @@ describe('incidents, channels and keys', () => {
     const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
+      req.on('data', (c) => {
+        body += c;
+      });
       req.on('end', () => {
         received.push({ headers: req.headers, body });
         res.end('ok');
@@ -516,7 +589,10 @@ describe('incidents, channels and keys', () => {
       expect(await seriousAxeFindings(page)).toEqual([]);
       // The page's own dialog asks (not the browser's confirm()).
       await page.getByRole('button', { name: 'Revoke grafana' }).click();
-      await page.getByRole('dialog', { name: 'Revoke the key "grafana"?' }).getByRole('button', { name: 'Revoke' }).click();
+      await page
+        .getByRole('dialog', { name: 'Revoke the key "grafana"?' })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
       await page.getByRole('button', { name: 'Revoke grafana' }).waitFor({ state: 'detached' });
       await s.t.http.get('/api/v1/summary').set(bearer(key)).expect(401);
       await page.setViewportSize({ width: 390, height: 844 });
@@ -591,7 +667,10 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.getByLabel('Hourly figures (days)').fill('60');
       await page.getByRole('button', { name: 'Save the settings' }).click();
       await page.locator('#saved:not([hidden])').waitFor();
-      const settings = await s.t.http.get('/api/v1/settings').set(bearer(await keyAt(s, 'read', 'settings'))).expect(200);
+      const settings = await s.t.http
+        .get('/api/v1/settings')
+        .set(bearer(await keyAt(s, 'read', 'settings')))
+        .expect(200);
       expect(settings.body.defaults.interval_s).toBe(120);
       expect(settings.body.retention.hourly_days).toBe(60);
       expect(await seriousAxeFindings(page)).toEqual([]);
@@ -627,7 +706,12 @@ describe('security, settings, timeline and diagnostics', () => {
       const stale = page.waitForEvent('requestfinished', (r) => unfiltered(r.url()));
       release();
       await stale;
-      expect(await withApi(page, `(m) => { const g = m.newestOnly(); const a = g('events?limit=1'); const b = g('events?limit=2'); return Promise.all([a, b]).then(([x, y]) => [x, y.items.length <= 2]); }`)).toEqual([null, true]);
+      expect(
+        await withApi(
+          page,
+          `(m) => { const g = m.newestOnly(); const a = g('events?limit=1'); const b = g('events?limit=2'); return Promise.all([a, b]).then(([x, y]) => [x, y.items.length <= 2]); }`,
+        ),
+      ).toEqual([null, true]);
       expect(await page.locator('#lines li:not(.tl-settings_changed)').count()).toBe(0);
       await page.unroute(/\/api\/v1\/events\?/);
 
@@ -654,10 +738,17 @@ describe('the status page editor', () => {
   it('previews a change before saving it, orders the services, saves, and makes the icon from an uploaded logo', async () => {
     const write = await keyAt(s, 'write', 'page');
     for (const name of ['Public web', 'Public mail']) {
-      await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name, kind: 'http', group: 'Public', http: { url: target.url } }).expect(201);
+      await s.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send({ name, kind: 'http', group: 'Public', http: { url: target.url } })
+        .expect(201);
     }
     const logo = path.join(ARTIFACTS, 'logo.svg');
-    fs.writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80"><rect width="240" height="80" rx="16" fill="#0f766e"/><circle cx="40" cy="40" r="22" fill="#fff"/></svg>');
+    fs.writeFileSync(
+      logo,
+      '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80"><rect width="240" height="80" rx="16" fill="#0f766e"/><circle cx="40" cy="40" r="22" fill="#fff"/></svg>',
+    );
     const { context, page, errors } = await open(1440);
     try {
       await page.goto(`${s.base}/status-page`);
@@ -674,7 +765,10 @@ describe('the status page editor', () => {
       // A real drag by the handle (pointer events: mouse here, a finger on a phone): Public mail
       // taken above Public web.
       const row = (name: string) => page.locator('#pub-list li', { has: page.getByRole('checkbox', { name }) });
-      const publicOrder = async () => (await page.locator('#pub-list li label.check').allTextContents()).map((t) => t.trim()).filter((t) => t.startsWith('Public'));
+      const publicOrder = async () =>
+        (await page.locator('#pub-list li label.check').allTextContents())
+          .map((t) => t.trim())
+          .filter((t) => t.startsWith('Public'));
       expect(await publicOrder()).toEqual(['Public web', 'Public mail']);
       const from = await row('Public mail').locator('.handle').boundingBox();
       const over = await row('Public web').boundingBox();
@@ -695,9 +789,17 @@ describe('the status page editor', () => {
       expect(saved.body.title).toBe('Acme services');
       expect(saved.body.layout).toBe('ledger');
       // In the page's order: by sort, then by name (a save sends the order only when it changed).
-      const names = new Map<number, string>((await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map((m: { id: number; name: string }) => [m.id, m.name]));
-      const pub = saved.body.monitors.filter((m: { public: boolean }) => m.public)
-        .sort((a: { id: number; sort: number }, b: { id: number; sort: number }) => a.sort - b.sort || names.get(a.id)!.localeCompare(names.get(b.id)!));
+      const names = new Map<number, string>(
+        (await s.t.http.get('/api/v1/monitors?q=public').set(bearer(write))).body.items.map(
+          (m: { id: number; name: string }) => [m.id, m.name],
+        ),
+      );
+      const pub = saved.body.monitors
+        .filter((m: { public: boolean }) => m.public)
+        .sort(
+          (a: { id: number; sort: number }, b: { id: number; sort: number }) =>
+            a.sort - b.sort || names.get(a.id)!.localeCompare(names.get(b.id)!),
+        );
       expect(pub.map((m: { id: number }) => names.get(m.id))).toEqual(['Public mail', 'Public web']);
 
       await page.getByLabel(/^Upload a logo/).setInputFiles(logo);
@@ -726,21 +828,37 @@ describe('bulk changes', () => {
     // Enough that the action runs several requests at once (six after the first).
     const names = ['Bulk one', 'Bulk two', 'Bulk three', ...Array.from({ length: 9 }, (_, i) => `Bulk extra ${i + 1}`)];
     for (const name of names) {
-      ids.push((await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name, kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } }).expect(201)).body.id);
+      ids.push(
+        (
+          await s.t.http
+            .post('/api/v1/monitors')
+            .set(bearer(write))
+            .send({ name, kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } })
+            .expect(201)
+        ).body.id,
+      );
     }
     const three = ids[2];
-    const paused = async () => (await s.t.http.get('/api/v1/monitors?q=bulk&limit=100').set(bearer(write)).expect(200)).body.items.filter((m: { paused: boolean }) => m.paused).map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b);
+    const paused = async () =>
+      (await s.t.http.get('/api/v1/monitors?q=bulk&limit=100').set(bearer(write)).expect(200)).body.items
+        .filter((m: { paused: boolean }) => m.paused)
+        .map((m: { id: number }) => m.id)
+        .sort((a: number, b: number) => a - b);
     const { context, page, errors } = await open(1280);
     try {
       await page.goto(`${s.base}/?q=bulk`);
-      await page.locator('#list .mon').nth(names.length - 1).waitFor();
+      await page
+        .locator('#list .mon')
+        .nth(names.length - 1)
+        .waitFor();
       await page.getByLabel('Select all shown').check();
       await page.getByLabel('Select Bulk three').uncheck();
       expect(await text(page, '#bulk-count')).toBe('11 monitors selected');
       await page.getByRole('region', { name: 'Selected monitors' }).getByRole('button', { name: 'Pause' }).click();
       await page.locator('#bulk-result', { hasText: 'Done: 11 monitors.' }).waitFor();
       expect(await paused()).toEqual(ids.filter((id) => id !== three).sort((a, b) => a - b));
-      for (const id of ids.filter((x) => x !== three)) await page.locator(`.mon[data-id="${id}"] .status.paused`).waitFor();
+      for (const id of ids.filter((x) => x !== three))
+        await page.locator(`.mon[data-id="${id}"] .status.paused`).waitFor();
       expect(await page.locator(`.mon[data-id="${three}"] .status.paused`).count()).toBe(0);
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'overview-bulk-1280');
@@ -762,13 +880,26 @@ describe('bulk changes', () => {
     try {
       await page.goto(`${s.base}/settings`);
       await page.locator('#transfer:not([hidden])').waitFor();
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the export' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download the export' }).click(),
+      ]);
       const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
       expect(exported.service_export).toBe(1);
-      expect(exported.monitors.map((m: { slug: string }) => m.slug)).toEqual(expect.arrayContaining(['bulk-one', 'bulk-two', 'bulk-three']));
+      expect(exported.monitors.map((m: { slug: string }) => m.slug)).toEqual(
+        expect.arrayContaining(['bulk-one', 'bulk-two', 'bulk-three']),
+      );
 
       const file = path.join(ARTIFACTS, 'import.json');
-      const doc = { service_export: 1, monitors: [{ name: 'Imported NAS', slug: 'imported-nas', kind: 'ping', ping: { host: '127.0.0.1' } }, { name: 'Broken', slug: 'broken', kind: 'tcp', tcp: { host: '127.0.0.1', port: 70000 } }], channels: [], status_page: {} };
+      const doc = {
+        service_export: 1,
+        monitors: [
+          { name: 'Imported NAS', slug: 'imported-nas', kind: 'ping', ping: { host: '127.0.0.1' } },
+          { name: 'Broken', slug: 'broken', kind: 'tcp', tcp: { host: '127.0.0.1', port: 70000 } },
+        ],
+        channels: [],
+        status_page: {},
+      };
       fs.writeFileSync(file, JSON.stringify(doc));
       await page.getByLabel('Import a file').setInputFiles(file);
       await page.locator('#x-plan:not([hidden])').waitFor();
@@ -780,11 +911,17 @@ describe('bulk changes', () => {
       await page.getByLabel('Import a file').setInputFiles(file);
       await page.getByRole('heading', { name: 'What importing import.json would do' }).waitFor();
       expect(await text(page, '#x-plan')).toContain('Created: 1 imported-nas');
-      await s.t.http.get('/api/v1/monitors/slug:imported-nas').set(bearer(await keyAt(s, 'read', 'imp'))).expect(404);
+      await s.t.http
+        .get('/api/v1/monitors/slug:imported-nas')
+        .set(bearer(await keyAt(s, 'read', 'imp')))
+        .expect(404);
       await page.getByRole('button', { name: 'Apply the import' }).click();
       await page.locator('#x-done:not([hidden])').waitFor();
       expect(await text(page, '#x-done')).toContain('1 monitors created');
-      await s.t.http.get('/api/v1/monitors/slug:imported-nas').set(bearer(await keyAt(s, 'read', 'imp2'))).expect(200);
+      await s.t.http
+        .get('/api/v1/monitors/slug:imported-nas')
+        .set(bearer(await keyAt(s, 'read', 'imp2')))
+        .expect(200);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -795,22 +932,38 @@ describe('bulk changes', () => {
 describe('the shell', () => {
   beforeAll(async () => {
     const write = await keyAt(s, 'write', 'shell');
-    await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name: 'Shell fixture', kind: 'ping', ping: { host: '127.0.0.1' } }).expect(201);
+    await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ name: 'Shell fixture', kind: 'ping', ping: { host: '127.0.0.1' } })
+      .expect(201);
   });
 
   it('asks for a fresh sign-in when an action needs one, then repeats the action', async () => {
     const cookie = await ownerSession(s);
     const write = await keyAt(s, 'write', 'step');
-    const created = await s.t.http.post('/api/v1/monitors').set(bearer(write)).send({ name: 'To delete', kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } }).expect(201);
+    const created = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ name: 'To delete', kind: 'tcp', tcp: { host: '127.0.0.1', port: 9 } })
+      .expect(201);
     // The session is older than 12 hours: deleting a monitor asks to confirm.
     s.t.clock.advance(13 * 3600_000);
     const { context, page, errors } = await open(1280, { cookie });
     try {
       await page.goto(`${s.base}/`);
       await page.locator('#list .mon').first().waitFor();
-      const result = withApi(page, `(m) => m.del('monitors/${created.body.id}').then(() => 'deleted', (e) => 'failed: ' + e.code)`);
+      const result = withApi(
+        page,
+        `(m) => m.del('monitors/${created.body.id}').then(() => 'deleted', (e) => 'failed: ' + e.code)`,
+      );
       const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
-      await Promise.race([dialog.waitFor(), result.then((r) => { throw new Error(`no dialog: ${r} ${errors}`); })]);
+      await Promise.race([
+        dialog.waitFor(),
+        result.then((r) => {
+          throw new Error(`no dialog: ${r} ${errors}`);
+        }),
+      ]);
       await dialog.getByLabel('Password').fill(OWNER.password);
       await dialog.getByLabel('Authenticator code').fill('000000');
       await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -834,7 +987,10 @@ describe('the shell', () => {
       await page.goto(`${s.base}/`);
       await page.getByLabel('Search').fill('kept while signed out');
       await context.clearCookies();
-      const result = withApi(page, `(m) => m.get('summary').then((r) => typeof r.counts.total, (e) => 'failed: ' + e.code)`);
+      const result = withApi(
+        page,
+        `(m) => m.get('summary').then((r) => typeof r.counts.total, (e) => 'failed: ' + e.code)`,
+      );
       const dialog = page.getByRole('dialog', { name: 'You were signed out' });
       await dialog.waitFor();
       expect(await seriousAxeFindings(page)).toEqual([]);
@@ -883,15 +1039,20 @@ describe('the shell', () => {
       await page.locator('#list .mon').first().waitFor();
       const manifest = await (await page.request.get(`${s.base}/dashboard/manifest.webmanifest`)).json();
       expect(manifest).toMatchObject({ start_url: '/', scope: '/', display: 'standalone' });
-      for (const icon of manifest.icons) expect((await page.request.get(`${s.base}${icon.src}`)).headers()['content-type']).toBe('image/png');
+      for (const icon of manifest.icons)
+        expect((await page.request.get(`${s.base}${icon.src}`)).headers()['content-type']).toBe('image/png');
       // The worker is registered once the page's first requests are answered and quiet for a second.
       expect(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.scope)')).toBe(`${s.base}/`);
       // Installed: the shell is in the cache once the worker is active.
       await page.waitForFunction(() => {
         const workers = (globalThis as unknown as PageGlobals).navigator.serviceWorker;
-        return workers.controller !== null || workers.ready.then((r) => r.active !== null && r.active.state === 'activated');
+        return (
+          workers.controller !== null || workers.ready.then((r) => r.active !== null && r.active.state === 'activated')
+        );
       });
-      const cached = (await page.evaluate(`caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k).then((c) => c.keys())))).then((ls) => ls.flat().map((r) => new URL(r.url).pathname))`)) as string[];
+      const cached = (await page.evaluate(
+        `caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k).then((c) => c.keys())))).then((ls) => ls.flat().map((r) => new URL(r.url).pathname))`,
+      )) as string[];
       expect(cached).toContain('/offline');
       expect(cached).toContain('/dashboard/assets/app.css');
       expect(cached.filter((p) => p.startsWith('/api/') || p === '/')).toEqual([]);

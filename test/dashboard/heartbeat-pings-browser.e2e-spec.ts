@@ -12,7 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
 import { bearer } from '../support/app';
-import { createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import {
+  createOwnerAt,
+  keyAt,
+  launch,
+  ownerSession,
+  seriousAxeFindings,
+  serve,
+  Served,
+  signedInContext,
+} from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 
 jest.setTimeout(120_000);
@@ -59,8 +68,11 @@ async function cells(page: Page, selector: string): Promise<string[][]> {
 it('lists pings with when they came and whether on time, late or missed, not latency and status', async () => {
   // Every 5 min with 1 min of grace: pings at 0 and 5 min, the deadline missed at 12, a late
   // ping at 14 (9 min after the one before, 3 past its deadline), a failure reported at 15.
-  const created = await s.t.http.post('/api/v1/monitors').set(write)
-    .send({ name: 'Nightly backup', kind: 'heartbeat', interval_s: 300, heartbeat: { grace_s: 60 } }).expect(201);
+  const created = await s.t.http
+    .post('/api/v1/monitors')
+    .set(write)
+    .send({ name: 'Nightly backup', kind: 'heartbeat', interval_s: 300, heartbeat: { grace_s: 60 } })
+    .expect(201);
   const hb = new URL(created.body.heartbeat_url as string).pathname;
   await s.t.http.get(hb).expect(200);
   await advance(5 * MIN);
@@ -92,7 +104,12 @@ it('lists pings with when they came and whether on time, late or missed, not lat
       ]);
       expect(await page.locator('#checks-table').getAttribute('aria-label')).toBe('Table of recent pings');
       // The filter speaks of pings; a heartbeat is never slow.
-      expect(await page.locator('#checks-outcome option:not([hidden])').allTextContents()).toEqual(['Every ping and deadline', 'Missed or failed', 'Pings', 'Not counted']);
+      expect(await page.locator('#checks-outcome option:not([hidden])').allTextContents()).toEqual([
+        'Every ping and deadline',
+        'Missed or failed',
+        'Pings',
+        'Not counted',
+      ]);
       expect(await seriousAxeFindings(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `heartbeat-pings-${width}.png`), fullPage: true });
       if (width === 1280) {
@@ -100,7 +117,9 @@ it('lists pings with when they came and whether on time, late or missed, not lat
         await advance(2 * MIN);
         await s.t.http.get(hb).expect(200);
         await page.locator('#checks-body tr').nth(5).waitFor();
-        expect((await cells(page, '#checks-body tr')).slice(0, 1).map((r) => r.slice(1))).toEqual([['Ping', 'On time: 3 min after the ping before', '']]);
+        expect((await cells(page, '#checks-body tr')).slice(0, 1).map((r) => r.slice(1))).toEqual([
+          ['Ping', 'On time: 3 min after the ping before', ''],
+        ]);
       }
       expect(errors).toEqual([]);
     } finally {
@@ -110,7 +129,11 @@ it('lists pings with when they came and whether on time, late or missed, not lat
 });
 
 it('keeps the latency and status columns for a monitor that is checked', async () => {
-  const created = await s.t.http.post('/api/v1/monitors').set(write).send({ name: 'Web', kind: 'http', http: { url: target.url } }).expect(201);
+  const created = await s.t.http
+    .post('/api/v1/monitors')
+    .set(write)
+    .send({ name: 'Web', kind: 'http', http: { url: target.url } })
+    .expect(201);
   await s.t.http.post(`/api/v1/monitors/${created.body.id}/check`).set(write).send({}).expect(200);
   const context = await signedInContext(browser, s, await ownerSession(s));
   const page = await context.newPage();
@@ -119,7 +142,13 @@ it('keeps the latency and status columns for a monitor that is checked', async (
     await page.locator('#checks-body tr').first().waitFor();
     expect(await cells(page, '#checks-head tr')).toEqual([['When', 'Result', 'Latency', 'Status', 'Error']]);
     expect((await cells(page, '#checks-body tr'))[0].slice(1, 2)).toEqual(['Up']);
-    expect(await page.locator('#checks-outcome option:not([hidden])').allTextContents()).toEqual(['Every check', 'Failed', 'Slow', 'Good', 'Not counted']);
+    expect(await page.locator('#checks-outcome option:not([hidden])').allTextContents()).toEqual([
+      'Every check',
+      'Failed',
+      'Slow',
+      'Good',
+      'Not counted',
+    ]);
   } finally {
     await context.close();
   }

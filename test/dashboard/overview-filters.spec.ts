@@ -1,5 +1,16 @@
 /** Which monitors the overview lists and in what order (public/dashboard/overview-filters.js). */
-type M = { id: number; name: string; slug?: string; target?: string; group?: string | null; tags?: string[]; kind?: string; sort?: number; state: { status: string; latency_ms?: number | null }; stats?: { uptime_24h: number | null } };
+type M = {
+  id: number;
+  name: string;
+  slug?: string;
+  target?: string;
+  group?: string | null;
+  tags?: string[];
+  kind?: string;
+  sort?: number;
+  state: { status: string; latency_ms?: number | null };
+  stats?: { uptime_24h: number | null };
+};
 type Filters = { q: string; status: string; group: string; tag: string; kind: string; sort: string };
 type OverviewFilters = {
   matches(m: M, f: Filters): boolean;
@@ -10,13 +21,22 @@ type OverviewFilters = {
   queryOf(f: Filters): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { groupsOf, isFiltered, matches, queryOf, readQuery, shownMonitors } = require('../../public/dashboard/overview-filters.js') as OverviewFilters;
+const { groupsOf, isFiltered, matches, queryOf, readQuery, shownMonitors } =
+  require('../../public/dashboard/overview-filters.js') as OverviewFilters;
 
 const none = (): Filters => ({ q: '', status: '', group: '', tag: '', kind: '', sort: 'order' });
 const mon = (o: Partial<M> & { name: string }): M => ({ id: 1, kind: 'http', state: { status: 'up' }, ...o });
 
 describe('matches', () => {
-  const nas = mon({ name: 'NAS', slug: 'nas', target: 'https://svc-4.home.lan/', group: 'Network', tags: ['home'], kind: 'http', state: { status: 'down' } });
+  const nas = mon({
+    name: 'NAS',
+    slug: 'nas',
+    target: 'https://svc-4.home.lan/',
+    group: 'Network',
+    tags: ['home'],
+    kind: 'http',
+    state: { status: 'down' },
+  });
   it.each<[string, Partial<Filters>, boolean]>([
     ['no filter', {}, true],
     ['its status', { status: 'down' }, true],
@@ -63,8 +83,17 @@ describe('shownMonitors', () => {
 
 describe('groupsOf', () => {
   it('puts groups by name and the monitors without one last, each in the order given', () => {
-    const shown = [mon({ id: 1, name: 'a', group: 'Website' }), mon({ id: 2, name: 'b', group: null }), mon({ id: 3, name: 'c', group: 'Network' }), mon({ id: 4, name: 'd', group: 'Website' })];
-    expect(groupsOf(shown).map(([g, ms]) => [g, ms.map((m) => m.id)])).toEqual([['Network', [3]], ['Website', [1, 4]], ['', [2]]]);
+    const shown = [
+      mon({ id: 1, name: 'a', group: 'Website' }),
+      mon({ id: 2, name: 'b', group: null }),
+      mon({ id: 3, name: 'c', group: 'Network' }),
+      mon({ id: 4, name: 'd', group: 'Website' }),
+    ];
+    expect(groupsOf(shown).map(([g, ms]) => [g, ms.map((m) => m.id)])).toEqual([
+      ['Network', [3]],
+      ['Website', [1, 4]],
+      ['', [2]],
+    ]);
   });
 });
 

@@ -8,7 +8,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer } from '../support/app';
-import { AxeResults, createOwnerAt, keyAt, launch, ownerSession, seriousAxeFindings, serve, Served, signedInContext } from '../support/browser';
+import {
+  AxeResults,
+  createOwnerAt,
+  keyAt,
+  launch,
+  ownerSession,
+  seriousAxeFindings,
+  serve,
+  Served,
+  signedInContext,
+} from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { startDnsFarm } from '../../harness/servers/dns-farm';
 import { issueSetupLink } from '../../src/auth/links';
@@ -52,7 +62,8 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
+const text = async (page: Page, selector: string) =>
+  (await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim();
 
 async function monitor(body: Record<string, unknown>): Promise<number> {
   const res = await s.t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201);
@@ -64,7 +75,14 @@ const checkNow = (id: number) => s.t.http.post(`/api/v1/monitors/${id}/check`).s
 describe('the overview', () => {
   it('follows a monitor going down in every figure: tiles, its group header and its row, without a reload', async () => {
     target.status = 200;
-    const id = await monitor({ name: 'Lab router', kind: 'http', group: 'Lab', confirm_after: 1, recover_after: 1, http: { url: target.url } });
+    const id = await monitor({
+      name: 'Lab router',
+      kind: 'http',
+      group: 'Lab',
+      confirm_after: 1,
+      recover_after: 1,
+      http: { url: target.url },
+    });
     await monitor({ name: 'Lab switch', kind: 'http', group: 'Lab', http: { url: target.url } });
     await checkNow(id);
     s.t.clock.advance(60_000);
@@ -114,7 +132,9 @@ describe('the monitor form', () => {
         expect(await page.locator('#m-name').inputValue()).toBe('');
         await page.getByRole('button', { name: 'Add the monitor' }).click();
         await page.locator('#err-http-url').waitFor();
-        expect(await text(page, '#err-name')).toBe('Is needed: type a short name you will recognise, such as "Home router".');
+        expect(await text(page, '#err-name')).toBe(
+          'Is needed: type a short name you will recognise, such as "Home router".',
+        );
         expect(await text(page, '#err-http-url')).toContain('http:// or https:// URL');
         expect(await page.locator('#m-name').getAttribute('aria-invalid')).toBe('true');
         expect(await page.locator('#http-url').getAttribute('aria-invalid')).toBe('true');
@@ -139,8 +159,17 @@ describe('the monitor form', () => {
 
 describe('the heartbeat monitor page', () => {
   it('has no "Check now" nor latency chart, names the kind once and says it goes down at the first missed ping', async () => {
-    const res = await s.t.http.post('/api/v1/monitors').set(bearer(write))
-      .send({ name: 'Nightly backup', kind: 'heartbeat', interval_s: 300, confirm_after: 3, heartbeat: { grace_s: 60 } }).expect(201);
+    const res = await s.t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({
+        name: 'Nightly backup',
+        kind: 'heartbeat',
+        interval_s: 300,
+        confirm_after: 3,
+        heartbeat: { grace_s: 60 },
+      })
+      .expect(201);
     const id = res.body.id as number;
     await s.t.http.get(new URL(res.body.heartbeat_url as string).pathname).expect(200);
     for (const width of [1280, 390]) {
@@ -153,7 +182,9 @@ describe('the heartbeat monitor page', () => {
         expect(await page.locator('#chart-section').isVisible()).toBe(false);
         expect(await text(page, '.target-line')).toBe('Heartbeat · a job pings it every 5 min');
         const facts = await text(page, '#facts');
-        expect(facts).toContain('A ping every 5 min; down as soon as one does not arrive within the 5 min and 1 min of grace');
+        expect(facts).toContain(
+          'A ping every 5 min; down as soon as one does not arrive within the 5 min and 1 min of grace',
+        );
         expect(facts).not.toContain('failed checks');
         expect(facts).toMatch(/next ping due by/i);
         expect(await text(page, '#checks-title')).toBe('Recent pings and missed deadlines');
@@ -195,7 +226,10 @@ describe('the webhook form', () => {
         await page.locator('.channel h3', { hasText: `Receiver ${width}` }).waitFor();
 
         // Changing it: the stored URL and secret show masked; typing replaces the URL whole, in the clear.
-        await page.locator('.channel', { hasText: `Receiver ${width}` }).getByRole('button', { name: 'Change' }).click();
+        await page
+          .locator('.channel', { hasText: `Receiver ${width}` })
+          .getByRole('button', { name: 'Change' })
+          .click();
         const url = page.getByLabel('Receiver URL');
         expect(await url.getAttribute('type')).toBe('password');
         expect(await url.inputValue()).toBe('********');
@@ -210,7 +244,9 @@ describe('the webhook form', () => {
           // The delivery log is wider than a phone: it scrolls in its box, with a shadow at the edge that has more.
           const log = page.locator('#log-section .table-wrap');
           await page.locator('#log tr').first().waitFor();
-          const [scroll, client, image] = (await page.evaluate("(() => { const e = document.querySelector('#log-section .table-wrap'); return [e.scrollWidth, e.clientWidth, getComputedStyle(e).backgroundImage]; })()")) as [number, number, string];
+          const [scroll, client, image] = (await page.evaluate(
+            "(() => { const e = document.querySelector('#log-section .table-wrap'); return [e.scrollWidth, e.clientWidth, getComputedStyle(e).backgroundImage]; })()",
+          )) as [number, number, string];
           expect(scroll).toBeGreaterThan(client);
           expect(image).toContain('radial-gradient');
           await log.scrollIntoViewIfNeeded();
@@ -225,7 +261,7 @@ describe('the webhook form', () => {
 });
 
 describe('incidents, the timeline and the first-run checklist', () => {
-  it('names the incident\'s monitor, and shows a saved note in its timeline, in words', async () => {
+  it("names the incident's monitor, and shows a saved note in its timeline, in words", async () => {
     target.status = 500;
     const id = await monitor({ name: 'Garage NAS', kind: 'http', confirm_after: 1, http: { url: target.url } });
     await checkNow(id);
@@ -250,7 +286,9 @@ describe('incidents, the timeline and the first-run checklist', () => {
         const line = page.locator('#timeline li', { hasText: 'added a note' });
         await line.waitFor();
         expect((await text(page, '#timeline li.tl-note .tl-kind')).toLowerCase()).toBe('note');
-        expect(await text(page, '#timeline li.tl-note .tl-text')).toContain('added a note: “Disk swapped <b>tonight</b> back by 8”');
+        expect(await text(page, '#timeline li.tl-note .tl-text')).toContain(
+          'added a note: “Disk swapped <b>tonight</b> back by 8”',
+        );
         expect(await page.locator('#timeline b').count()).toBe(0);
         expect(await text(page, '#timeline')).not.toMatch(/\bfirst_up\b|\bstatus_page_updated\b/);
         await shot(page, `polish-incident-${width}`);
@@ -267,17 +305,22 @@ describe('incidents, the timeline and the first-run checklist', () => {
       await page.goto(`${s.base}/`);
       await page.locator('#checklist:not([hidden])').waitFor();
       expect(await text(page, '#step-page')).toContain('(to do)');
-      expect(await text(page, '#public-note')).toContain('is public: anyone with its address can see the monitors you show on it');
+      expect(await text(page, '#public-note')).toContain(
+        'is public: anyone with its address can see the monitors you show on it',
+      );
       // An open incident's age is said once ("for 3 min", not "since 3 min ago (3 min)").
       expect(await text(page, '#incident-list li:first-child time')).toMatch(/^for \d+ (s|min|h|d)( \d+ (s|min|h))?$/);
       await shot(page, 'polish-overview-checklist-1280');
 
-      const before = (await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200)).body.items.length;
+      const before = (
+        await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200)
+      ).body.items.length;
       await page.goto(`${s.base}/status-page`);
       await page.locator('#editor:not([hidden])').waitFor();
       await page.getByRole('button', { name: /^Save/ }).first().click();
       await page.locator('#saved:not([hidden])').waitFor();
-      const after = (await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200)).body.items;
+      const after = (await s.t.http.get('/api/v1/events?kind=monitor_updated&limit=100').set(bearer(write)).expect(200))
+        .body.items;
       expect(after.length).toBe(before);
 
       await page.goto(`${s.base}/`);
@@ -315,7 +358,9 @@ describe('API keys', () => {
         const key = await page.locator('#nk-value').innerText();
         expect(key).toMatch(/^fs_\S{20,}$/);
         // Whole: the box is as wide as its text needs or wraps, nothing is cut off.
-        const fits = (await page.evaluate("(() => { const c = document.getElementById('nk-value'); return c.scrollWidth <= c.clientWidth + 1; })()")) as boolean;
+        const fits = (await page.evaluate(
+          "(() => { const c = document.getElementById('nk-value'); return c.scrollWidth <= c.clientWidth + 1; })()",
+        )) as boolean;
         expect(fits).toBe(true);
         expect(await page.getByRole('button', { name: 'Copy the key' }).isVisible()).toBe(true);
         await shot(page, `polish-keys-new-${width}`);
@@ -341,12 +386,16 @@ describe('API keys', () => {
 });
 
 describe('small things', () => {
-  it('answers /favicon.ico with the dashboard\'s icon, signed out too', async () => {
-    const res = await s.t.http.get('/favicon.ico').buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+  it("answers /favicon.ico with the dashboard's icon, signed out too", async () => {
+    const res = await s.t.http
+      .get('/favicon.ico')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toBe('image/x-icon');
     const ico = res.body as Buffer;
     expect([ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6]]).toEqual([1, 1, 192]);
@@ -400,16 +449,21 @@ describe('the DNS test result', () => {
 /** axe-core's findings of one rule, whatever their impact (landmark-unique is "moderate"). */
 async function axeRule(page: Page, rule: string): Promise<string[]> {
   await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  const results = (await page.evaluate(`axe.run(document, { runOnly: ['${rule}'], resultTypes: ['violations'] })`)) as AxeResults;
+  const results = (await page.evaluate(
+    `axe.run(document, { runOnly: ['${rule}'], resultTypes: ['violations'] })`,
+  )) as AxeResults;
   return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 /** Boxes of the elements that match, as [x, y, width, height]; with `ink`, of what they draw (text past their box included). */
 async function boxes(page: Page, selector: string, ink = false): Promise<number[][]> {
   const of = ink ? '(() => { const g = document.createRange(); g.selectNodeContents(e); return g; })()' : 'e';
-  return (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => { const r = ${of}.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })`)) as number[][];
+  return (await page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => { const r = ${of}.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })`,
+  )) as number[][];
 }
-const overlap = (a: number[], b: number[]) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+const overlap = (a: number[], b: number[]) =>
+  a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
 
 describe('layout and landmarks', () => {
   it('has no landmark-unique finding on the monitor, incident and channels pages', async () => {
@@ -419,10 +473,18 @@ describe('layout and landmarks', () => {
     s.t.clock.advance(60_000);
     await checkNow(id);
     target.status = 200;
-    const incident = ((await s.t.http.get(`/api/v1/incidents?monitor_id=${id}`).set(bearer(write)).expect(200)).body.items[0] as { id: number }).id;
+    const incident = (
+      (await s.t.http.get(`/api/v1/incidents?monitor_id=${id}`).set(bearer(write)).expect(200)).body.items[0] as {
+        id: number;
+      }
+    ).id;
     const { context, page, errors } = await open(1280);
     try {
-      for (const [url, ready] of [[`/monitors/${id}`, '#monitor:not([hidden])'], [`/incidents/${incident}`, '#incident:not([hidden])'], ['/channels', '#loading[hidden]']]) {
+      for (const [url, ready] of [
+        [`/monitors/${id}`, '#monitor:not([hidden])'],
+        [`/incidents/${incident}`, '#incident:not([hidden])'],
+        ['/channels', '#loading[hidden]'],
+      ]) {
         await page.goto(`${s.base}${url}`);
         await page.locator(ready).first().waitFor({ state: 'attached' });
         expect([url, await axeRule(page, 'landmark-unique')]).toEqual([url, []]);
@@ -447,7 +509,9 @@ describe('layout and landmarks', () => {
         expect(handles.length).toBeGreaterThan(0);
         handles.forEach((h, i) => expect([i, overlap(h, checks[i])]).toEqual([i, false]));
         await page.screenshot({ path: path.join(ARTIFACTS, `polish-status-editor-${width}.png`) });
-        await page.locator('#pub-list').screenshot({ path: path.join(ARTIFACTS, `polish-status-editor-rows-${width}.png`) });
+        await page
+          .locator('#pub-list')
+          .screenshot({ path: path.join(ARTIFACTS, `polish-status-editor-rows-${width}.png`) });
         const bar = (await boxes(page, '#sp-form .actions'))[0];
         // Sticky at the bottom of the screen: at most a tenth of a phone's height.
         expect(bar[3]).toBeLessThanOrEqual(844 / 10);
@@ -513,7 +577,10 @@ describe('first-run setup', () => {
           await page.locator('#done:not([hidden])').waitFor();
           const codes = await page.locator('#codes li').allInnerTexts();
           expect(codes).toHaveLength(10);
-          const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as a file' }).click()]);
+          const [download] = await Promise.all([
+            page.waitForEvent('download'),
+            page.getByRole('button', { name: 'Download as a file' }).click(),
+          ]);
           expect(download.suggestedFilename()).toBe('farsight-recovery-codes.txt');
           const file = fs.readFileSync((await download.path())!, 'utf8');
           for (const c of codes) expect(file).toContain(c);

@@ -22,10 +22,16 @@ beforeAll(async () => {
   [browser, s, target] = await Promise.all([launch(), serve(), startSwitchServer()]);
   await createOwnerAt(s);
   const write = bearer(await keyAt(s, 'write', 'bindings'));
-  const http = await s.t.http.post('/api/v1/monitors').set(write)
-    .send({ name: 'Web', kind: 'http', confirm_after: 1, http: { url: target.url } }).expect(201);
-  const heartbeat = await s.t.http.post('/api/v1/monitors').set(write)
-    .send({ name: 'Backup', kind: 'heartbeat', interval_s: 300, heartbeat: { grace_s: 60 } }).expect(201);
+  const http = await s.t.http
+    .post('/api/v1/monitors')
+    .set(write)
+    .send({ name: 'Web', kind: 'http', confirm_after: 1, http: { url: target.url } })
+    .expect(201);
+  const heartbeat = await s.t.http
+    .post('/api/v1/monitors')
+    .set(write)
+    .send({ name: 'Backup', kind: 'heartbeat', interval_s: 300, heartbeat: { grace_s: 60 } })
+    .expect(201);
   target.status = 503;
   await s.t.http.post(`/api/v1/monitors/${http.body.id}/check`).set(write).send({}).expect(200);
   target.status = 200;
@@ -57,9 +63,23 @@ async function load(page: Page, path: string): Promise<void> {
 }
 
 const dashboardPages = (): string[] => [
-  '/', '/monitors/new', '/monitors/new?kind=heartbeat', `/monitors/${ids.http}`, `/monitors/${ids.heartbeat}`,
-  `/monitors/${ids.http}/edit`, `/monitors/${ids.heartbeat}/edit`, '/incidents', `/incidents/${ids.incident}`,
-  '/channels', '/keys', '/status-page', '/security', '/settings', '/timeline', '/diagnostics', '/account',
+  '/',
+  '/monitors/new',
+  '/monitors/new?kind=heartbeat',
+  `/monitors/${ids.http}`,
+  `/monitors/${ids.heartbeat}`,
+  `/monitors/${ids.http}/edit`,
+  `/monitors/${ids.heartbeat}/edit`,
+  '/incidents',
+  `/incidents/${ids.incident}`,
+  '/channels',
+  '/keys',
+  '/status-page',
+  '/security',
+  '/settings',
+  '/timeline',
+  '/diagnostics',
+  '/account',
 ];
 
 it('loads every dashboard page with every element its scripts bind', async () => {
@@ -85,7 +105,12 @@ it('loads every sign-in page with every element its script binds', async () => {
     for (const path of ['/signin', '/forgot', '/reset/not-a-token', '/enroll/not-a-token']) {
       await load(page, path);
       // A made-up token is refused by the API (a 4xx the page explains): not a fault of the page.
-      failed.push(...errors.splice(0).filter((e) => !/status of 4\d\d/.test(e)).map((e) => `${path}: ${e}`));
+      failed.push(
+        ...errors
+          .splice(0)
+          .filter((e) => !/status of 4\d\d/.test(e))
+          .map((e) => `${path}: ${e}`),
+      );
     }
     expect(failed).toEqual([]);
   } finally {

@@ -4,9 +4,13 @@
  * (chart.js).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renamed } = require('../../public/dashboard/rows.js') as { renamed(name: string, list: string, index: number): string };
+const { renamed } = require('../../public/dashboard/rows.js') as {
+  renamed(name: string, list: string, index: number): string;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { statusWords } = require('../../public/dashboard/check-result.js') as { statusWords(kind: string, status: number | null): string };
+const { statusWords } = require('../../public/dashboard/check-result.js') as {
+  statusWords(kind: string, status: number | null): string;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { niceMax } = require('../../public/dashboard/chart.js') as { niceMax(v: number): number };
 

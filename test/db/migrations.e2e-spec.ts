@@ -58,7 +58,10 @@ describe('CertPins migration', () => {
         );
       }
       await new CertPins1768608000000().up(ds.createQueryRunner());
-      const rows = (await ds.query('SELECT kind, settings FROM monitors ORDER BY id')) as { kind: 'http' | 'tls' | 'tcp'; settings: string }[];
+      const rows = (await ds.query('SELECT kind, settings FROM monitors ORDER BY id')) as {
+        kind: 'http' | 'tls' | 'tcp';
+        settings: string;
+      }[];
       for (const r of rows) {
         const order = [...REQUIRED_KIND_FIELDS[r.kind], ...Object.keys(KIND_DEFAULTS[r.kind])];
         expect([r.kind, Object.keys(JSON.parse(r.settings))]).toEqual([r.kind, order]);

@@ -37,8 +37,14 @@ describe('durable, then announced', () => {
   /** The stored row (with the machine's counters in its `engine` column) against the live machine state. */
   const sameState = (row: MonitorState & { engine: string }, live: MachineState) => {
     const counters = JSON.parse(row.engine) as Partial<MachineState>;
-    return row.status === live.status && row.since === live.since && row.failing === live.failing &&
-      row.error_code === live.error_code && counters.failingSince === live.failingSince && counters.history === live.history;
+    return (
+      row.status === live.status &&
+      row.since === live.since &&
+      row.failing === live.failing &&
+      row.error_code === live.error_code &&
+      counters.failingSince === live.failingSince &&
+      counters.history === live.history
+    );
   };
 
   const advance = (ms: number) => h.advance(ms);
@@ -55,7 +61,11 @@ describe('durable, then announced', () => {
       const hasLine = transitionLine('x', transition) !== null;
       const stored = Promise.all([
         t.db.query<(MonitorState & { engine: string })[]>('SELECT * FROM monitor_state WHERE monitor_id = ?', [id]),
-        t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM events WHERE monitor_id = ? AND kind = ? AND at = ?', [id, kind, transition.at]),
+        t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM events WHERE monitor_id = ? AND kind = ? AND at = ?', [
+          id,
+          kind,
+          transition.at,
+        ]),
       ]).then(([[row], [lines]]) => sameState(row, live) && lines.n === (hasLine ? 1 : 0));
       seen.push({ kind, stored });
     });
@@ -64,7 +74,13 @@ describe('durable, then announced', () => {
 
   it('lets listeners hear a Down only after its line is committed', async () => {
     const seen = watchTransitions();
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -74,7 +90,13 @@ describe('durable, then announced', () => {
   });
 
   it('commits the state row of a pause without any check result pending, and only then announces its transitions', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -87,7 +109,13 @@ describe('durable, then announced', () => {
   });
 
   it('writes engine-only changes at shutdown: nothing is lost when the service stops right after a pause', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -96,7 +124,10 @@ describe('durable, then announced', () => {
     expect(live.failingSince).toBeNull();
     await t.close();
     t = h.t = await startApp({}, { dataDir });
-    const [row] = await t.db.query<(MonitorState & { engine: string })[]>('SELECT * FROM monitor_state WHERE monitor_id = ?', [m.id]);
+    const [row] = await t.db.query<(MonitorState & { engine: string })[]>(
+      'SELECT * FROM monitor_state WHERE monitor_id = ?',
+      [m.id],
+    );
     // The pause ended the failure run; the row must say so even though no check result followed it.
     expect(sameState(row, live)).toBe(true);
   });
@@ -106,11 +137,26 @@ describe('durable, then announced', () => {
     t.app.get(EventBus).on('incident', ({ incident }) => {
       heard.push(
         t.db
-          .query<{ ended_at: number | null; end_reason: string | null; fails: number }[]>('SELECT ended_at, end_reason, fails FROM incidents WHERE id = ?', [incident.id])
-          .then(([row]) => row !== undefined && row.ended_at === incident.ended_at && row.end_reason === incident.end_reason && row.fails === incident.fails),
+          .query<{ ended_at: number | null; end_reason: string | null; fails: number }[]>(
+            'SELECT ended_at, end_reason, fails FROM incidents WHERE id = ?',
+            [incident.id],
+          )
+          .then(
+            ([row]) =>
+              row !== undefined &&
+              row.ended_at === incident.ended_at &&
+              row.end_reason === incident.end_reason &&
+              row.fails === incident.fails,
+          ),
       );
     });
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1, recover_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ confirm_after: 1, recover_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.status = 500;
     await advance(0); // opens
     await t.app.get(CheckWriter).flush();

@@ -124,8 +124,10 @@ describe('blind detection where the canaries never answered', () => {
     await gate.settled();
   };
   const blind = async () => (await t.http.get('/api/v1/summary').set(bearer(key)).expect(200)).body.blind;
-  const state = async (id: number) => (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(key)).expect(200)).body.state;
-  const create = async (body: object) => (await t.http.post('/api/v1/monitors').set(bearer(key)).send(body).expect(201)).body as { id: number };
+  const state = async (id: number) =>
+    (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(key)).expect(200)).body.state;
+  const create = async (body: object) =>
+    (await t.http.post('/api/v1/monitors').set(bearer(key)).send(body).expect(201)).body as { id: number };
 
   it('lets monitors go Down while no canary has answered, goes blind when the one that answered fails, and ends when it is back', async () => {
     expect(await blind()).toEqual({ active: false, since: null, detection: 'pending' });
@@ -150,7 +152,10 @@ describe('blind detection where the canaries never answered', () => {
     await canary.up();
     await gate.probe();
     expect(await blind()).toEqual({ active: false, since: null, detection: 'ok' });
-    expect((await lines(t, 'blind_detection')).map((l) => l.data)).toEqual([{ detection: 'unavailable' }, { detection: 'ok' }]);
+    expect((await lines(t, 'blind_detection')).map((l) => l.data)).toEqual([
+      { detection: 'unavailable' },
+      { detection: 'ok' },
+    ]);
     const mb = await create(httpMonitor({ name: 'b', confirm_after: 1, retry_interval_s: 10 }, { url: b.url }));
     await step(0);
     expect(await state(mb.id)).toMatchObject({ status: 'up' });
@@ -162,7 +167,11 @@ describe('blind detection where the canaries never answered', () => {
     expect(await blind()).toEqual({ active: true, since, detection: 'ok' });
     b.status = 500;
     await step(60_000);
-    expect(await state(mb.id)).toMatchObject({ status: 'up', failing: 0, note: expect.stringMatching(/^not counted: the service itself was offline/) });
+    expect(await state(mb.id)).toMatchObject({
+      status: 'up',
+      failing: 0,
+      note: expect.stringMatching(/^not counted: the service itself was offline/),
+    });
     const checks = (await t.http.get(`/api/v1/monitors/${mb.id}/checks`).set(bearer(key)).expect(200)).body.items;
     expect(checks[0]).toMatchObject({ outcome: 'down' });
     expect(checks[0].detail).toMatch(/^not counted/);
@@ -188,14 +197,20 @@ describe('blind detection switched off', () => {
       const first = await startApp({ FARSIGHT_CANARIES: 'off' }, { dataDir });
       const { cookie } = await createOwner(first);
       const key = await createKey(first, cookie, 'read');
-      expect((await first.http.get('/api/v1/summary').set(bearer(key)).expect(200)).body.blind).toEqual({ active: false, since: null, detection: 'off' });
+      expect((await first.http.get('/api/v1/summary').set(bearer(key)).expect(200)).body.blind).toEqual({
+        active: false,
+        since: null,
+        detection: 'off',
+      });
       await first.close();
       const second = await startApp({ FARSIGHT_CANARIES: 'off' }, { dataDir });
       const off = await lines(second, 'blind_detection');
       expect(off).toEqual([expect.objectContaining({ data: { detection: 'off' } })]);
       expect(off[0].text).toMatch(/FARSIGHT_CANARIES=off/);
       // The log says it at every start: logs are per run, the timeline is not.
-      expect(second.logs.some((l) => /blind detection is off .*set FARSIGHT_CANARIES to host:port pairs/.test(l))).toBe(true);
+      expect(second.logs.some((l) => /blind detection is off .*set FARSIGHT_CANARIES to host:port pairs/.test(l))).toBe(
+        true,
+      );
       await second.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -218,7 +233,13 @@ describe('offline periods', () => {
     const first = await startApp({}, { dataDir, clock });
     const { cookie } = await createOwner(first);
     const key = await createKey(first, cookie, 'write');
-    const hb = (await first.http.post('/api/v1/monitors').set(bearer(key)).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    const hb = (
+      await first.http
+        .post('/api/v1/monitors')
+        .set(bearer(key))
+        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
+        .expect(201)
+    ).body;
     await first.http.get(new URL(hb.heartbeat_url).pathname).expect(200);
     clock.advance(20_000);
     await first.app.get(LastAliveService).mark();
@@ -233,10 +254,18 @@ describe('offline periods', () => {
     try {
       const now = clock.now();
       const offline = await lines(second, 'offline');
-      expect(offline).toEqual([{ kind: 'offline', actor: 'system', text: expect.stringMatching(/stopped without warning/), data: { from: lastMark, to: now, clean: false } }]);
+      expect(offline).toEqual([
+        {
+          kind: 'offline',
+          actor: 'system',
+          text: expect.stringMatching(/stopped without warning/),
+          data: { from: lastMark, to: now, clean: false },
+        },
+      ]);
       expect(offline[0].text).toContain(`from ${formatWhen(lastMark)} to ${formatWhen(now)}`);
 
-      const state = async () => (await second.http.get(`/api/v1/monitors/${hb.id}`).set(bearer(key)).expect(200)).body.state;
+      const state = async () =>
+        (await second.http.get(`/api/v1/monitors/${hb.id}`).set(bearer(key)).expect(200)).body.state;
       const note = `waiting for a ping: the service was offline from ${formatWhen(lastMark)} to ${formatWhen(now)}`;
       expect(await state()).toMatchObject({ status: 'up', note });
       // A punctual job needs a whole interval to ping again: the deadline is interval + grace from the start.
@@ -259,7 +288,9 @@ describe('offline periods', () => {
     await first.close(); // SIGTERM: the final mark says when and that it was clean
     clock.advance(2 * HOUR);
     const second = await startApp({}, { dataDir, clock });
-    expect((await lines(second, 'offline')).map((l) => l.data)).toEqual([{ from: START + 5_000, to: START + 5_000 + 2 * HOUR, clean: true }]);
+    expect((await lines(second, 'offline')).map((l) => l.data)).toEqual([
+      { from: START + 5_000, to: START + 5_000 + 2 * HOUR, clean: true },
+    ]);
     expect((await lines(second, 'offline'))[0].text).toMatch(/\(2 h 0 min, stopped cleanly\)/);
     clock.advance(10_000);
     await second.close();
@@ -280,7 +311,11 @@ describe('offline periods', () => {
       const alive = new LastAliveService(db, new EventsService(db, clock), bus, clock);
       const info = await alive.start(manualTimers);
       await alive.start(manualTimers);
-      expect(info).toEqual({ stoppedAt: START, offline: { from: START, to: START + HOUR, clean: false }, restored: null });
+      expect(info).toEqual({
+        stoppedAt: START,
+        offline: { from: START, to: START + HOUR, clean: false },
+        restored: null,
+      });
       expect(seen).toEqual([{ from: START, to: START + HOUR, clean: false }]);
       await alive.onApplicationShutdown();
       expect(await db.query('SELECT at, clean FROM last_alive')).toEqual([{ at: START + HOUR, clean: 1 }]);

@@ -17,10 +17,17 @@ describe('checks of monitors created together are spread', () => {
   });
   afterEach(() => h.close());
 
-  const items = () => Array.from({ length: N }, (_, i) => httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S }, { url: `${h.target.url}?n=${i}` }));
+  const items = () =>
+    Array.from({ length: N }, (_, i) =>
+      httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S }, { url: `${h.target.url}?n=${i}` }),
+    );
 
   it('after a bulk create: the next checks fall spread over the interval, each monitor once per interval', async () => {
-    const res = await h.t.http.post('/api/v1/monitors/bulk').set(bearer(h.write)).send({ monitors: items(), dry_run: false }).expect(200);
+    const res = await h.t.http
+      .post('/api/v1/monitors/bulk')
+      .set(bearer(h.write))
+      .send({ monitors: items(), dry_run: false })
+      .expect(200);
     expect(res.body.created).toHaveLength(N);
     const per = await hitsPerSecond(h);
     expect(per.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(N * 1.5);
@@ -31,18 +38,27 @@ describe('checks of monitors created together are spread', () => {
 
   it('after an import: the same', async () => {
     const doc = { service_export: 1, monitors: items(), channels: [], status_page: {}, dry_run: false };
-    await h.t.http.post('/api/v1/import').set(bearer(await createKey(h.t, h.cookie, 'admin', 'admin'))).send(doc).expect(200);
+    await h.t.http
+      .post('/api/v1/import')
+      .set(bearer(await createKey(h.t, h.cookie, 'admin', 'admin')))
+      .send(doc)
+      .expect(200);
     const per = await hitsPerSecond(h);
     expect(Math.max(...per)).toBeLessThanOrEqual((2 * N) / INTERVAL_S);
   });
 
   it('a single create keeps its cadence: checked at once, then every interval from then', async () => {
-    const m = (await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ interval_s: INTERVAL_S }, { url: h.target.url })).expect(201)).body;
+    const m = (
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ interval_s: INTERVAL_S }, { url: h.target.url }))
+        .expect(201)
+    ).body;
     await h.advance(0);
     expect(h.engine.dueOf(m.id)).toBe(h.t.clock.now() + INTERVAL_S * 1000);
   });
 });
-
 
 describe('checks of monitors created or resumed one request each, in a burst, are spread', () => {
   let h: EngineHarness;
@@ -53,7 +69,11 @@ describe('checks of monitors created or resumed one request each, in a burst, ar
 
   it('a script creating 40 monitors one POST each: the ones past the first four fall spread', async () => {
     for (let i = 0; i < N; i++) {
-      await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S }, { url: `${h.target.url}?n=${i}` })).expect(201);
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S }, { url: `${h.target.url}?n=${i}` }))
+        .expect(201);
     }
     const per = await hitsPerSecond(h);
     expect(Math.max(...per)).toBeLessThanOrEqual((2 * N) / INTERVAL_S + 4);
@@ -63,7 +83,13 @@ describe('checks of monitors created or resumed one request each, in a burst, ar
     // Made paused, one every 3 s: no burst, nothing to spread yet.
     const ids: number[] = [];
     for (let i = 0; i < N; i++) {
-      const m = await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S, paused: true }, { url: `${h.target.url}?n=${i}` })).expect(201);
+      const m = await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(
+          httpMonitor({ name: `Svc ${i}`, interval_s: INTERVAL_S, paused: true }, { url: `${h.target.url}?n=${i}` }),
+        )
+        .expect(201);
       ids.push(m.body.id as number);
       await h.advance(3_000);
     }

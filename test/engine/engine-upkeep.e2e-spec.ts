@@ -32,10 +32,24 @@ describe('second opinion, certificate warnings and retention', () => {
     await farm.close();
   });
 
-  const events = (kind: string) => t.app.get(CheckWriter).flush().then(() => t.db.query<{ text: string; data: string }[]>('SELECT text, data FROM events WHERE kind = ? ORDER BY id', [kind]));
+  const events = (kind: string) =>
+    t.app
+      .get(CheckWriter)
+      .flush()
+      .then(() =>
+        t.db.query<{ text: string; data: string }[]>('SELECT text, data FROM events WHERE kind = ? ORDER BY id', [
+          kind,
+        ]),
+      );
 
   it('does not count a failure that a second check contradicts, and records a path problem', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'flaky', confirm_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'flaky', confirm_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.failNext = 1;
     engine.tick();
     await engine.idle();
@@ -51,7 +65,13 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('confirms Down when the second check fails too', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'broken', confirm_after: 1 }, { url: `${target.url}x` })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'broken', confirm_after: 1 }, { url: `${target.url}x` }))
+        .expect(201)
+    ).body;
     target.failNext = 2;
     engine.tick();
     await engine.idle();
@@ -60,8 +80,13 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('warns once per threshold per certificate', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write))
-      .send({ name: 'cert', kind: 'tls', tls: { host: '127.0.0.1', port: farm.https.port, tls_warn_days: 365 } }).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send({ name: 'cert', kind: 'tls', tls: { host: '127.0.0.1', port: farm.https.port, tls_warn_days: 365 } })
+        .expect(201)
+    ).body;
     for (let i = 0; i < 3; i++) {
       await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200);
     }
@@ -72,12 +97,34 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('prunes raw checks, hourly rollups and timeline lines past their retention, and keeps the rest', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(tcpMonitor({ name: 'old' })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(tcpMonitor({ name: 'old' }))
+        .expect(201)
+    ).body;
     const now = t.clock.now();
     for (const ageDays of [40, 10, 6, 1]) {
-      engine.record(m.id, { at_ms: now - ageDays * DAY, outcome: 'up', latency_ms: 5, phases: { ...NO_PHASES }, status: null, error: null, cert: null, detail: null }, { kind: 'manual' });
+      engine.record(
+        m.id,
+        {
+          at_ms: now - ageDays * DAY,
+          outcome: 'up',
+          latency_ms: 5,
+          phases: { ...NO_PHASES },
+          status: null,
+          error: null,
+          cert: null,
+          detail: null,
+        },
+        { kind: 'manual' },
+      );
     }
-    await t.db.query("INSERT INTO events (at, kind, text) VALUES (?, 'old', 'ancient'), (?, 'old', 'recent')", [now - 500 * DAY, now - DAY]);
+    await t.db.query("INSERT INTO events (at, kind, text) VALUES (?, 'old', 'ancient'), (?, 'old', 'recent')", [
+      now - 500 * DAY,
+      now - DAY,
+    ]);
     await t.app.get(CheckWriter).flush();
     const report = await t.app.get(RetentionService).run();
     expect(report.checks).toBe(2);

@@ -33,11 +33,22 @@ describe('check engine', () => {
     engine.tick();
     await engine.idle();
   };
-  const state = async (id: number) => (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
+  const state = async (id: number) =>
+    (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
 
   it('drives a monitor up → failing → down → up with exact counts and timeline lines', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write))
-      .send(httpMonitor({ confirm_after: 3, recover_after: 2, interval_s: 60, retry_interval_s: 10 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(
+          httpMonitor(
+            { confirm_after: 3, recover_after: 2, interval_s: 60, retry_interval_s: 10 },
+            { url: target.url },
+          ),
+        )
+        .expect(201)
+    ).body;
     await advance(0);
     expect(await state(m.id)).toMatchObject({ status: 'up', failing: 0 });
     expect(target.hits).toBe(1);
@@ -61,16 +72,32 @@ describe('check engine', () => {
     expect(target.hits).toBe(7);
 
     const checks = await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200);
-    expect(checks.body.items.map((c: { outcome: string }) => c.outcome)).toEqual(['up', 'up', 'down', 'down', 'down', 'up']);
+    expect(checks.body.items.map((c: { outcome: string }) => c.outcome)).toEqual([
+      'up',
+      'up',
+      'down',
+      'down',
+      'down',
+      'up',
+    ]);
     await t.app.get(CheckWriter).flush();
-    const lines = await t.db.query<{ kind: string }[]>("SELECT kind FROM events WHERE monitor_id = ? AND actor = 'system' ORDER BY id", [m.id]);
+    const lines = await t.db.query<{ kind: string }[]>(
+      "SELECT kind FROM events WHERE monitor_id = ? AND actor = 'system' ORDER BY id",
+      [m.id],
+    );
     expect(lines.map((l) => l.kind).filter((k) => k !== 'alert')).toEqual(['first_up', 'failing', 'down', 'up']);
     // No channel takes the down: its incident says so (docs/alerts.md), in the write that took it.
     expect(lines.filter((l) => l.kind === 'alert')).toHaveLength(1);
   });
 
   it('never checks a paused monitor, and a resumed one restarts from unknown', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({}, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({}, { url: target.url }))
+        .expect(201)
+    ).body;
     await t.http.post(`/api/v1/monitors/${m.id}/pause`).set(bearer(write)).expect(200);
     await advance(3_600_000);
     expect(target.hits).toBe(0);
@@ -82,24 +109,47 @@ describe('check engine', () => {
   });
 
   it('feeds check-now into the state machine', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+        .expect(201)
+    ).body;
     target.status = 503;
     await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200);
     expect(await state(m.id)).toMatchObject({ status: 'down', failing: 1 });
   });
 
   it('takes an edit at once: a new interval reschedules the next check', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 3600 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ interval_s: 3600 }, { url: target.url }))
+        .expect(201)
+    ).body;
     await advance(0);
     expect(engine.dueOf(m.id)).toBe(t.clock.now() + 3_600_000);
-    await t.http.patch(`/api/v1/monitors/${m.id}`).set(bearer(write)).send({ interval_s: 60, timeout_ms: 5000 }).expect(200);
+    await t.http
+      .patch(`/api/v1/monitors/${m.id}`)
+      .set(bearer(write))
+      .send({ interval_s: 60, timeout_ms: 5000 })
+      .expect(200);
     expect(engine.dueOf(m.id)).toBe(t.clock.now() + 60_000);
   });
 
   it('keeps a running check through an edit of its name or interval, and drops it for a new target', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 60 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ interval_s: 60 }, { url: target.url }))
+        .expect(201)
+    ).body;
     await advance(0);
-    const checks = async () => (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200)).body.items.length as number;
+    const checks = async () =>
+      (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200)).body.items.length as number;
     expect(await checks()).toBe(1);
     // The next check is held at the target; the monitor is edited meanwhile.
     const during = async (edit: Record<string, unknown>) => {
@@ -131,19 +181,36 @@ describe('check engine', () => {
   });
 
   it('shows results before they are written, and GET /checks pages across monitors', async () => {
-    const a = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'a' }, { url: target.url })).expect(201)).body;
-    const b = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'b' }, { url: target.url })).expect(201)).body;
+    const a = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'a' }, { url: target.url }))
+        .expect(201)
+    ).body;
+    const b = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'b' }, { url: target.url }))
+        .expect(201)
+    ).body;
     for (let i = 0; i < 3; i++) await advance(60_000);
     expect(t.app.get(CheckWriter).pending().length).toBeGreaterThan(0);
     const all = await t.http.get('/api/v1/checks?limit=4').set(bearer(write)).expect(200);
     expect(all.body.items).toHaveLength(4);
     expect(all.body.items.map((c: { monitor_id: number }) => c.monitor_id)).toEqual([b.id, a.id, b.id, a.id]);
     await t.app.get(CheckWriter).flush();
-    const rest = await t.http.get(`/api/v1/checks?limit=4&before=${all.body.next_cursor}`).set(bearer(write)).expect(200);
+    const rest = await t.http
+      .get(`/api/v1/checks?limit=4&before=${all.body.next_cursor}`)
+      .set(bearer(write))
+      .expect(200);
     // Three checks each (at +60, +120 and +180 s): six in all.
     expect(rest.body.items).toHaveLength(2);
     expect(rest.body.next_cursor).toBeNull();
-    const ids = [...all.body.items, ...rest.body.items].map((c: { monitor_id: number; at_ms: number }) => `${c.monitor_id}:${c.at_ms}`);
+    const ids = [...all.body.items, ...rest.body.items].map(
+      (c: { monitor_id: number; at_ms: number }) => `${c.monitor_id}:${c.at_ms}`,
+    );
     expect(new Set(ids).size).toBe(6);
   });
 
@@ -158,9 +225,16 @@ describe('check engine', () => {
   });
 
   it('shows stats as soon as a new monitor has its first result, with no 30 s wait', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({}, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({}, { url: target.url }))
+        .expect(201)
+    ).body;
     expect(m.stats.uptime_24h).toBeNull();
-    const listed = async () => (await t.http.get('/api/v1/monitors').set(bearer(write)).expect(200)).body.items[0].stats;
+    const listed = async () =>
+      (await t.http.get('/api/v1/monitors').set(bearer(write)).expect(200)).body.items[0].stats;
     expect((await listed()).uptime_24h).toBeNull();
     await advance(0);
     t.clock.advance(1_000);
@@ -171,7 +245,11 @@ describe('check engine', () => {
   });
 
   it('counts results per minute in the summary', async () => {
-    await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 30 }, { url: target.url })).expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send(httpMonitor({ interval_s: 30 }, { url: target.url }))
+      .expect(201);
     await advance(0);
     await advance(30_000);
     await advance(30_000);
@@ -194,10 +272,17 @@ describe('heartbeats', () => {
   });
   afterEach(async () => t.close());
 
-  const state = async (id: number) => (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
+  const state = async (id: number) =>
+    (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
 
   it('goes up on a ping, down when nothing arrives within interval + grace, and up again', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
+        .expect(201)
+    ).body;
     const url = new URL(m.heartbeat_url).pathname;
     const ping = await t.http.get(url).expect(200);
     expect(ping.text).toBe('OK\n');
@@ -216,7 +301,13 @@ describe('heartbeats', () => {
   });
 
   it('counts the deadline from the last ping, across deadlines set by earlier pings', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
+        .expect(201)
+    ).body;
     const url = new URL(m.heartbeat_url).pathname;
     const tickAt = async (ms: number) => {
       t.clock.advance(ms);
@@ -246,7 +337,11 @@ describe('heartbeats', () => {
   it('goes down at once on a failure report and keeps its text', async () => {
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(heartbeatMonitor()).expect(201)).body;
     const url = new URL(m.heartbeat_url).pathname;
-    await t.http.post(`${url}/fail`).set('Content-Type', 'text/plain').send('disk full\n' + 'x'.repeat(5000)).expect(200);
+    await t.http
+      .post(`${url}/fail`)
+      .set('Content-Type', 'text/plain')
+      .send('disk full\n' + 'x'.repeat(5000))
+      .expect(200);
     const s = await state(m.id);
     expect(s).toMatchObject({ status: 'down', error: { code: 'heartbeat' } });
     expect(s.error.message).toMatch(/^failure reported: disk full x+$/);
@@ -261,7 +356,8 @@ describe('heartbeats', () => {
     await t.http.get(url).expect(200);
     await t.http.post(`/api/v1/monitors/${m.id}/heartbeat-token`).set(bearer(write)).expect(200);
     await t.http.get(url).expect(404);
-    const fresh = (await t.http.post(`/api/v1/monitors/${m.id}/heartbeat-token`).set(bearer(write)).expect(200)).body.heartbeat_url;
+    const fresh = (await t.http.post(`/api/v1/monitors/${m.id}/heartbeat-token`).set(bearer(write)).expect(200)).body
+      .heartbeat_url;
     await t.http.post(`/api/v1/monitors/${m.id}/pause`).set(bearer(write)).expect(200);
     const paused = await t.http.get(new URL(fresh).pathname).expect(200);
     expect(paused.text).toContain('paused');
@@ -284,7 +380,13 @@ describe('restarts and blind periods', () => {
       const a = await startApp({}, { dataDir, clock });
       const { cookie } = await createOwner(a);
       const key = await createKey(a, cookie, 'write');
-      const m = (await a.http.post('/api/v1/monitors').set(bearer(key)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+      const m = (
+        await a.http
+          .post('/api/v1/monitors')
+          .set(bearer(key))
+          .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+          .expect(201)
+      ).body;
       const engine = a.app.get(EngineService);
       for (let i = 0; i < 5; i++) {
         if (i === 3) target.status = 500;
@@ -296,7 +398,10 @@ describe('restarts and blind periods', () => {
       await a.close();
 
       const b = await startApp({}, { dataDir, clock });
-      const rows = await b.db.query<{ outcome: number }[]>('SELECT outcome FROM checks WHERE monitor_id = ? ORDER BY at', [m.id]);
+      const rows = await b.db.query<{ outcome: number }[]>(
+        'SELECT outcome FROM checks WHERE monitor_id = ? ORDER BY at',
+        [m.id],
+      );
       expect(rows.map((r) => r.outcome)).toEqual([0, 0, 0, 2, 2]);
       const s = (await b.http.get(`/api/v1/monitors/${m.id}`).set(bearer(key)).expect(200)).body.state;
       expect(s).toMatchObject({ status: 'down', failing: 2, error: { code: 'status' } });
@@ -316,7 +421,13 @@ describe('restarts and blind periods', () => {
     try {
       const { cookie } = await createOwner(t);
       const key = await createKey(t, cookie, 'write');
-      const m = (await t.http.post('/api/v1/monitors').set(bearer(key)).send(httpMonitor({ confirm_after: 1 }, { url: target.url })).expect(201)).body;
+      const m = (
+        await t.http
+          .post('/api/v1/monitors')
+          .set(bearer(key))
+          .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
+          .expect(201)
+      ).body;
       const gate = t.app.get(EngineService);
       const { BlindGate } = await import('../../src/engine/blind-gate');
       // Only a canary that has answered can make the service blind when it fails.

@@ -13,11 +13,18 @@ describe('GET /events', () => {
   });
   afterEach(async () => h.close());
 
-  const get = async (q = '', status = 200) => (await h.t.http.get(`/api/v1/events${q}`).set(bearer(read)).expect(status)).body;
+  const get = async (q = '', status = 200) =>
+    (await h.t.http.get(`/api/v1/events${q}`).set(bearer(read)).expect(status)).body;
 
   /** A monitor created, up, down, up again, renamed and deleted: a known set of lines. */
   const story = async () => {
-    const m = (await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ confirm_after: 1, interval_s: 60 }, { url: h.target.url })).expect(201)).body;
+    const m = (
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ confirm_after: 1, interval_s: 60 }, { url: h.target.url }))
+        .expect(201)
+    ).body;
     await h.advance(0);
     h.target.status = 500;
     await h.advance(60_000);
@@ -40,12 +47,23 @@ describe('GET /events', () => {
       expect(Object.keys(EVENT_KINDS)).toContain(e.kind);
       expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }
-    const kinds = page.items.filter((e: { monitor_id: number }) => e.monitor_id === id).map((e: { kind: string }) => e.kind);
+    const kinds = page.items
+      .filter((e: { monitor_id: number }) => e.monitor_id === id)
+      .map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(['monitor_updated', 'up', 'alert', 'down', 'failing', 'first_up', 'monitor_created']);
     const updated = page.items[0];
-    expect(updated).toMatchObject({ kind: 'monitor_updated', actor: 'key:write key', data: { fields: ['name'] }, incident_id: null });
+    expect(updated).toMatchObject({
+      kind: 'monitor_updated',
+      actor: 'key:write key',
+      data: { fields: ['name'] },
+      incident_id: null,
+    });
     const down = page.items.find((e: { kind: string }) => e.kind === 'down');
-    expect(down).toMatchObject({ actor: 'system', incident_id: expect.any(Number), data: { error: { code: 'status' } } });
+    expect(down).toMatchObject({
+      actor: 'system',
+      incident_id: expect.any(Number),
+      data: { error: { code: 'status' } },
+    });
     // Sign-in and key lines are there too (the harness set up the owner and made keys).
     expect(page.items.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['setup', 'key_created']));
   });
@@ -69,7 +87,9 @@ describe('GET /events', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { id: number }[]; next_cursor: string | null } = await get(`?limit=3${cursor ? `&before=${cursor}` : ''}`);
+      const page: { items: { id: number }[]; next_cursor: string | null } = await get(
+        `?limit=3${cursor ? `&before=${cursor}` : ''}`,
+      );
       expect(page.items.length).toBeLessThanOrEqual(3);
       seen.push(...page.items.map((e) => e.id));
       cursor = page.next_cursor;
@@ -81,7 +101,16 @@ describe('GET /events', () => {
     const unknown = await get('?kind=down,exploded', 422);
     expect(unknown.error).toMatchObject({ code: 'invalid', field: 'kind' });
     expect(unknown.error.message).toContain('"exploded"');
-    for (const [q, field] of [['?kind=', 'kind'], ['?kind=down,', 'kind'], ['?kind=DOWN', 'kind'], ['?monitor_id=abc', 'monitor_id'], ['?before=x', 'before'], ['?before=12', 'before'], ['?limit=0', 'limit'], ['?limit=501', 'limit']]) {
+    for (const [q, field] of [
+      ['?kind=', 'kind'],
+      ['?kind=down,', 'kind'],
+      ['?kind=DOWN', 'kind'],
+      ['?monitor_id=abc', 'monitor_id'],
+      ['?before=x', 'before'],
+      ['?before=12', 'before'],
+      ['?limit=0', 'limit'],
+      ['?limit=501', 'limit'],
+    ]) {
       expect((await get(q, 422)).error.field).toBe(field);
     }
     await h.t.http.get('/api/v1/events').expect(401);

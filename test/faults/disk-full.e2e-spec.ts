@@ -33,7 +33,12 @@ describe('a full disk', () => {
     const [{ page_count: pages }] = await t.db.query<{ page_count: number }[]>('PRAGMA page_count');
     await t.db.query(`PRAGMA max_page_count = ${pages}`);
     for (let at = 1; ; at++) {
-      const failed = await t.db.query('INSERT INTO checks (monitor_id, at, outcome) VALUES (2147483647, ?, 0)', [at]).then(() => false, () => true);
+      const failed = await t.db
+        .query('INSERT INTO checks (monitor_id, at, outcome) VALUES (2147483647, ?, 0)', [at])
+        .then(
+          () => false,
+          () => true,
+        );
       if (failed) break;
     }
   };
@@ -42,7 +47,12 @@ describe('a full disk', () => {
 
   it('answers 503 unavailable to an API write that cannot be stored, and stores nothing', async () => {
     // Enough monitors that one more row needs a new page.
-    for (let i = 0; i < 3; i++) await t.http.post('/api/v1/monitors').set(bearer(write)).send(tcpMonitor({ name: `db ${i}` })).expect(201);
+    for (let i = 0; i < 3; i++)
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(tcpMonitor({ name: `db ${i}` }))
+        .expect(201);
     await fill();
     const before = await monitorCount();
     // A 64 KB request body needs pages the database cannot have.
@@ -53,12 +63,22 @@ describe('a full disk', () => {
     expect(res.body.error.message).toMatch(/disk|space|database/i);
     expect(await monitorCount()).toBe(before);
     await free();
-    await t.http.post('/api/v1/monitors').set(bearer(write)).send({ ...big, name: 'after' }).expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send({ ...big, name: 'after' })
+      .expect(201);
     expect(await monitorCount()).toBe(before + 1);
   });
 
   it('keeps check results while the disk is full and writes them once space is back', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ interval_s: 10, retry_interval_s: 10 }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ interval_s: 10, retry_interval_s: 10 }, { url: target.url }))
+        .expect(201)
+    ).body;
     await t.app.get(CheckWriter).flush();
     await fill();
     const writer = t.app.get(CheckWriter);
@@ -74,7 +94,11 @@ describe('a full disk', () => {
     const [{ n }] = await t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM checks WHERE monitor_id = ?', [m.id]);
     expect(n).toBe(200);
     // The shared connection is clean: an ordinary API write works at once.
-    await t.http.post('/api/v1/monitors').set(bearer(write)).send(tcpMonitor({ name: 'after' })).expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send(tcpMonitor({ name: 'after' }))
+      .expect(201);
   });
 });
 
@@ -142,7 +166,13 @@ onTmpfs('a full file system (tmpfs)', () => {
   it('answers 503 while full, loses nothing it acknowledged, and recovers by itself when space returns', async () => {
     const engine = t.app.get(EngineService);
     const writer = t.app.get(CheckWriter);
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'web' }, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'web' }, { url: target.url }))
+        .expect(201)
+    ).body;
     await writer.flush();
     fillUp();
     const statuses: number[] = [];
@@ -151,7 +181,10 @@ onTmpfs('a full file system (tmpfs)', () => {
       engine.tick();
       await engine.idle();
       await writer.flush();
-      const res = await t.http.post('/api/v1/monitors').set(bearer(write)).send(tcpMonitor({ name: `while full ${i}`, description: 'y'.repeat(400) }));
+      const res = await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(tcpMonitor({ name: `while full ${i}`, description: 'y'.repeat(400) }));
       statuses.push(res.status);
       if (res.status !== 201) expect(res.body.error.code).toBe('unavailable');
     }
@@ -163,7 +196,11 @@ onTmpfs('a full file system (tmpfs)', () => {
     await writer.flush();
     expect(writer.pending()).toHaveLength(0);
     expect(writer.stats.failingInRow).toBe(0);
-    await t.http.post('/api/v1/monitors').set(bearer(write)).send(tcpMonitor({ name: 'after' })).expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send(tcpMonitor({ name: 'after' }))
+      .expect(201);
 
     // Whatever was acknowledged is still there after a restart, and every check result too.
     await t.close();

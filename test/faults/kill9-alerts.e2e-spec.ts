@@ -26,7 +26,11 @@ async function receiver() {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      hits.push({ messageId: String(req.headers['x-service-message-id']), at: Date.now(), body: JSON.parse(raw) as Hit['body'] });
+      hits.push({
+        messageId: String(req.headers['x-service-message-id']),
+        at: Date.now(),
+        body: JSON.parse(raw) as Hit['body'],
+      });
       if (!state.hold) res.end('ok');
     });
   });
@@ -35,10 +39,11 @@ async function receiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     hits,
     state,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -82,7 +87,10 @@ describe('alerts survive SIGKILL', () => {
       body: { name: 'backup', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 600 } },
     });
     held.state.hold = true;
-    const fail = await request('POST', `${service.url}${new URL(m.heartbeat_url).pathname}/fail`, { body: 'disk full', headers: { 'Content-Type': 'text/plain' } });
+    const fail = await request('POST', `${service.url}${new URL(m.heartbeat_url).pathname}/fail`, {
+      body: 'disk full',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(fail.status).toBe(200);
 
     // 20 s later both messages go out: one is delivered, the other hangs at its receiver.
@@ -90,7 +98,11 @@ describe('alerts survive SIGKILL', () => {
     // Delivered means answered and recorded: a kill between the receiver reading the request and
     // the service writing "sent" is the in-flight case (sent again), not the delivered one.
     const recorded = async (name: string) => {
-      const d = await requestJson<{ items: { channel_name: string; ok: boolean; outbox_state: string }[] }>('GET', `${service!.url}/api/v1/deliveries`, { headers: keys.header() });
+      const d = await requestJson<{ items: { channel_name: string; ok: boolean; outbox_state: string }[] }>(
+        'GET',
+        `${service!.url}/api/v1/deliveries`,
+        { headers: keys.header() },
+      );
       return d.items.some((r) => r.channel_name === name && r.ok && r.outbox_state === 'sent');
     };
     await until(() => recorded('normal'), 'the delivered message to be recorded as sent');

@@ -80,7 +80,8 @@ describe('incidents survive SIGKILL', () => {
           try {
             if (pick === 0) await request('POST', `${url}/api/v1/monitors/${m.id}/pause`, { headers: headers() });
             else if (pick === 1) await request('POST', `${url}/api/v1/monitors/${m.id}/resume`, { headers: headers() });
-            else if (pick % 2 === 0) await request('POST', `${url}${m.hb}/fail`, { body: 'boom', headers: { 'Content-Type': 'text/plain' } });
+            else if (pick % 2 === 0)
+              await request('POST', `${url}${m.hb}/fail`, { body: 'boom', headers: { 'Content-Type': 'text/plain' } });
             else await request('GET', `${url}${m.hb}`);
           } catch {
             return; // killed
@@ -113,13 +114,23 @@ describe('incidents survive SIGKILL', () => {
       }
       service = await Service.start({ dataDir: dir });
       // What survived is still there and consistent from the API's side.
-      const listed = await requestJson<{ id: number }[] | { items: { id: number }[] }>('GET', `${service.url}/api/v1/monitors?limit=500`, { headers: headers() });
+      const listed = await requestJson<{ id: number }[] | { items: { id: number }[] }>(
+        'GET',
+        `${service.url}/api/v1/monitors?limit=500`,
+        { headers: headers() },
+      );
       const ids = new Set((Array.isArray(listed) ? listed : listed.items).map((m) => m.id));
       monitors = monitors.filter((m) => ids.has(m.id));
     }
 
-    const summary = await requestJson<{ open_incidents: number }>('GET', `${service.url}/api/v1/summary`, { headers: headers() });
-    const open = await requestJson<{ items: unknown[] }>('GET', `${service.url}/api/v1/incidents?state=open&limit=500`, { headers: headers() });
+    const summary = await requestJson<{ open_incidents: number }>('GET', `${service.url}/api/v1/summary`, {
+      headers: headers(),
+    });
+    const open = await requestJson<{ items: unknown[] }>(
+      'GET',
+      `${service.url}/api/v1/incidents?state=open&limit=500`,
+      { headers: headers() },
+    );
     expect(open.items).toHaveLength(summary.open_incidents);
     const [{ n }] = await query<{ n: number }>(path.join(dir, 'farsight.db'), 'SELECT COUNT(*) AS n FROM incidents');
     expect(n).toBeGreaterThan(ROUNDS); // the loop really opened and closed incidents

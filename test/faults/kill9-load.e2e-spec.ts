@@ -42,10 +42,11 @@ async function server(handler: http.RequestListener): Promise<{ url: string; clo
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((r) => {
-      s.closeAllConnections();
-      s.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
   };
 }
 
@@ -54,7 +55,8 @@ const INVARIANTS: Record<string, string> = {
     AND NOT EXISTS (SELECT 1 FROM incidents i WHERE i.monitor_id = s.monitor_id AND i.ended_at IS NULL)`,
   'open incident on a monitor that is not down': `SELECT i.id FROM incidents i JOIN monitor_state s ON s.monitor_id = i.monitor_id
     WHERE i.ended_at IS NULL AND s.status != 'down'`,
-  'more than one open incident': 'SELECT monitor_id FROM incidents WHERE ended_at IS NULL GROUP BY monitor_id HAVING COUNT(*) > 1',
+  'more than one open incident':
+    'SELECT monitor_id FROM incidents WHERE ended_at IS NULL GROUP BY monitor_id HAVING COUNT(*) > 1',
   'incident without its confirming check': `SELECT i.id FROM incidents i
     WHERE NOT EXISTS (SELECT 1 FROM checks c WHERE c.monitor_id = i.monitor_id AND c.at = i.down_at AND c.outcome = 2)`,
 };
@@ -67,7 +69,8 @@ describe('SIGKILL under load', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-kill9-load-'));
   });
   afterAll(async () => {
-    if (service && service.child.proc.exitCode === null && service.child.proc.signalCode === null) process.kill(service.pid, 'SIGKILL');
+    if (service && service.child.proc.exitCode === null && service.child.proc.signalCode === null)
+      process.kill(service.pid, 'SIGKILL');
     for (const close of closers) await close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -85,21 +88,44 @@ describe('SIGKILL under load', () => {
     const keys: KeyPool = await service.adminKeys(1);
     await requestJson('POST', `${service.url}/api/v1/channels`, {
       headers: keys.header(),
-      body: { kind: 'webhook', name: 'hook', config: { url: receiver.url, secret: 'a-long-signing-secret-0123456789', headers: [] } },
+      body: {
+        kind: 'webhook',
+        name: 'hook',
+        config: { url: receiver.url, secret: 'a-long-signing-secret-0123456789', headers: [] },
+      },
     });
     const created = await requestJson<{ created: string[] }>('POST', `${service.url}/api/v1/monitors/bulk`, {
       headers: keys.header(),
       body: {
         monitors: [
-          ...Array.from({ length: HEARTBEATS }, (_, i) => ({ name: `job ${i}`, kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 600 } })),
-          ...Array.from({ length: HTTP_MONITORS }, (_, i) => ({ name: `web ${i}`, kind: 'http', interval_s: 10, timeout_ms: 2000, http: { url: `${target.url}p${i}` } })),
+          ...Array.from({ length: HEARTBEATS }, (_, i) => ({
+            name: `job ${i}`,
+            kind: 'heartbeat',
+            interval_s: 3600,
+            heartbeat: { grace_s: 600 },
+          })),
+          ...Array.from({ length: HTTP_MONITORS }, (_, i) => ({
+            name: `web ${i}`,
+            kind: 'http',
+            interval_s: 10,
+            timeout_ms: 2000,
+            http: { url: `${target.url}p${i}` },
+          })),
         ],
       },
     });
     expect(created.created).toHaveLength(HEARTBEATS + HTTP_MONITORS);
     const jobs: string[] = [];
-    for (const m of await requestJson<{ items: { id: number; kind: string }[] }>('GET', `${service.url}/api/v1/monitors?limit=500&kind=heartbeat`, { headers: keys.header() }).then((p) => p.items)) {
-      const t = await requestJson<{ heartbeat_url: string }>('POST', `${service.url}/api/v1/monitors/${m.id}/heartbeat-token`, { headers: keys.header() });
+    for (const m of await requestJson<{ items: { id: number; kind: string }[] }>(
+      'GET',
+      `${service.url}/api/v1/monitors?limit=500&kind=heartbeat`,
+      { headers: keys.header() },
+    ).then((p) => p.items)) {
+      const t = await requestJson<{ heartbeat_url: string }>(
+        'POST',
+        `${service.url}/api/v1/monitors/${m.id}/heartbeat-token`,
+        { headers: keys.header() },
+      );
       jobs.push(new URL(t.heartbeat_url).pathname);
     }
     expect(jobs).toHaveLength(HEARTBEATS);
@@ -123,7 +149,13 @@ describe('SIGKILL under load', () => {
           const turn = (turns.get(job) ?? 0) % (PINGS_PER_FAIL + 1);
           turns.set(job, turn + 1);
           try {
-            if (turn === 0) await request('POST', `${url}${job}/fail`, { body: 'boom', headers: { 'Content-Type': 'text/plain' }, agent, timeoutMs: 5000 });
+            if (turn === 0)
+              await request('POST', `${url}${job}/fail`, {
+                body: 'boom',
+                headers: { 'Content-Type': 'text/plain' },
+                agent,
+                timeoutMs: 5000,
+              });
             else await request('GET', `${url}${job}`, { agent, timeoutMs: 5000 });
             pings += 1;
           } catch {
@@ -150,33 +182,63 @@ describe('SIGKILL under load', () => {
       }
       const lost: string[] = [];
       for (const inc of announced.values()) {
-        const [row] = await query<{ started_at: number; ended_at: number | null; end_reason: string | null; down_at: number }>(
-          file, 'SELECT started_at, ended_at, end_reason, down_at FROM incidents WHERE id = ?', [inc.id]);
+        const [row] = await query<{
+          started_at: number;
+          ended_at: number | null;
+          end_reason: string | null;
+          down_at: number;
+        }>(file, 'SELECT started_at, ended_at, end_reason, down_at FROM incidents WHERE id = ?', [inc.id]);
         if (!row) {
           lost.push(`incident ${inc.id}: no row`);
           continue;
         }
-        if (row.started_at !== Date.parse(inc.started_at)) lost.push(`incident ${inc.id}: started ${row.started_at}, announced ${inc.started_at}`);
+        if (row.started_at !== Date.parse(inc.started_at))
+          lost.push(`incident ${inc.id}: started ${row.started_at}, announced ${inc.started_at}`);
         if (inc.ended_at !== null && (row.ended_at !== Date.parse(inc.ended_at) || row.end_reason !== inc.end_reason)) {
-          lost.push(`incident ${inc.id}: announced ended ${inc.ended_at} (${inc.end_reason}), stored ${row.ended_at} (${row.end_reason})`);
+          lost.push(
+            `incident ${inc.id}: announced ended ${inc.ended_at} (${inc.end_reason}), stored ${row.ended_at} (${row.end_reason})`,
+          );
         }
         const lines = async (kind: string, at: number) =>
-          (await query(file, 'SELECT 1 FROM events WHERE monitor_id = ? AND kind = ? AND at = ?', [inc.monitor_id, kind, at])).length;
+          (
+            await query(file, 'SELECT 1 FROM events WHERE monitor_id = ? AND kind = ? AND at = ?', [
+              inc.monitor_id,
+              kind,
+              at,
+            ])
+          ).length;
         if ((await lines('down', row.down_at)) !== 1) lost.push(`incident ${inc.id}: no timeline line of its Down`);
         const alerts = async (type: string) =>
-          (await query(file, "SELECT 1 FROM outbox_events WHERE incident_id = ? AND json_extract(event, '$.type') = ?", [inc.id, type])).length;
+          (
+            await query(
+              file,
+              "SELECT 1 FROM outbox_events WHERE incident_id = ? AND json_extract(event, '$.type') = ?",
+              [inc.id, type],
+            )
+          ).length;
         const held = async (type: string) =>
-          (await query(file, "SELECT 1 FROM events WHERE incident_id = ? AND kind = 'alert' AND text LIKE ?", [inc.id, `${type} alert held:%`])).length;
+          (
+            await query(file, "SELECT 1 FROM events WHERE incident_id = ? AND kind = 'alert' AND text LIKE ?", [
+              inc.id,
+              `${type} alert held:%`,
+            ])
+          ).length;
         // Every incident has its down alert, or a line saying it was held while the monitor flapped
         // (docs/alerts.md: delivered if it is still down when it settles).
         alertsChecked += 1;
-        if ((await alerts('down')) === 0 && (await held('down')) === 0) lost.push(`incident ${inc.id}: no outbox row for its Down, and no line saying why`);
+        if ((await alerts('down')) === 0 && (await held('down')) === 0)
+          lost.push(`incident ${inc.id}: no outbox row for its Down, and no line saying why`);
         if (inc.end_reason === 'recovered') {
-          if ((await lines('up', Date.parse(inc.ended_at!))) !== 1) lost.push(`incident ${inc.id}: no timeline line of its recovery`);
-          if ((await alerts('up')) === 0 && (await held('up')) === 0) lost.push(`incident ${inc.id}: no outbox row for its recovery, and no line saying why`);
+          if ((await lines('up', Date.parse(inc.ended_at!))) !== 1)
+            lost.push(`incident ${inc.id}: no timeline line of its recovery`);
+          if ((await alerts('up')) === 0 && (await held('up')) === 0)
+            lost.push(`incident ${inc.id}: no outbox row for its recovery, and no line saying why`);
         }
       }
-      if (lost.length) throw new Error(`round ${round}: ${lost.length} announced changes are not on disk:\n${lost.slice(0, 20).join('\n')}`);
+      if (lost.length)
+        throw new Error(
+          `round ${round}: ${lost.length} announced changes are not on disk:\n${lost.slice(0, 20).join('\n')}`,
+        );
 
       service = await Service.start({ dataDir: dir });
     }
@@ -186,7 +248,9 @@ describe('SIGKILL under load', () => {
     expect([...announced.values()].filter((i) => i.end_reason === 'recovered').length).toBeGreaterThanOrEqual(ROUNDS);
     expect(alertsChecked).toBeGreaterThanOrEqual(ROUNDS * HEARTBEATS);
     // After the last restart the service answers from what survived, and stops cleanly.
-    const summary = await requestJson<{ open_incidents: number }>('GET', `${service.url}/api/v1/summary`, { headers: keys.header() });
+    const summary = await requestJson<{ open_incidents: number }>('GET', `${service.url}/api/v1/summary`, {
+      headers: keys.header(),
+    });
     const [{ n }] = await query<{ n: number }>(file, 'SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL');
     expect(summary.open_incidents).toBe(n);
     await service.stop();

@@ -59,15 +59,25 @@ maybe('a cut uplink (network namespaces)', () => {
   beforeAll(async () => {
     release = await takeHeavyLock();
     ns = makeNamespaces(`u${process.pid % 100000}`);
-    farm = await startInNamespace(ns.net, 'ns-farm', {
-      control: farmSocket,
-      dnsHost: NET_ADDR,
-      dns: { 'multi.test': PATH_ADDRS },
-      canaries: CANARIES,
-      targets: [`${TARGET_HOST}:80`, ...PATH_ADDRS.map((a) => `${a}:80`)],
-      receiver: RECEIVER,
-    }, dir);
-    bridge = await startInNamespace(ns.svc, 'ns-bridge', { api: apiSocket, servicePort: PORT, control: path.join(dir, 'bridge.sock'), privatePort: 9 }, dir);
+    farm = await startInNamespace(
+      ns.net,
+      'ns-farm',
+      {
+        control: farmSocket,
+        dnsHost: NET_ADDR,
+        dns: { 'multi.test': PATH_ADDRS },
+        canaries: CANARIES,
+        targets: [`${TARGET_HOST}:80`, ...PATH_ADDRS.map((a) => `${a}:80`)],
+        receiver: RECEIVER,
+      },
+      dir,
+    );
+    bridge = await startInNamespace(
+      ns.svc,
+      'ns-bridge',
+      { api: apiSocket, servicePort: PORT, control: path.join(dir, 'bridge.sock'), privatePort: 9 },
+      dir,
+    );
   }, 31 * 60_000);
   afterAll(async () => {
     if (service) await service.kill();
@@ -78,106 +88,165 @@ maybe('a cut uplink (network namespaces)', () => {
     release();
   });
 
-  it('stays quiet while blind, resumes without a storm, still sees a real failure and a path problem', async () => {
-    try {
-      const dataDir = path.join(dir, 'data');
-      fs.mkdirSync(dataDir);
-      service = await ServiceProcess.start({
-        dataDir,
-        logFile: log,
-        netns: ns.svc,
-        port: PORT,
-        env: { FARSIGHT_CANARIES: CANARIES.join(',') },
-        api: (port) => Api.unix(apiSocket, `127.0.0.1:${port}`),
-      });
-      const api = service.api;
-      const owner = await service.owner(['admin']);
-      const auth = bearer(owner.keys.admin);
-      const farmState = () => control<FarmState>(farmSocket, 'GET', '/state');
-      const db = path.join(dataDir, 'farsight.db');
+  it(
+    'stays quiet while blind, resumes without a storm, still sees a real failure and a path problem',
+    async () => {
+      try {
+        const dataDir = path.join(dir, 'data');
+        fs.mkdirSync(dataDir);
+        service = await ServiceProcess.start({
+          dataDir,
+          logFile: log,
+          netns: ns.svc,
+          port: PORT,
+          env: { FARSIGHT_CANARIES: CANARIES.join(',') },
+          api: (port) => Api.unix(apiSocket, `127.0.0.1:${port}`),
+        });
+        const api = service.api;
+        const owner = await service.owner(['admin']);
+        const auth = bearer(owner.keys.admin);
+        const farmState = () => control<FarmState>(farmSocket, 'GET', '/state');
+        const db = path.join(dataDir, 'farsight.db');
 
-      await api.json('POST', '/api/v1/channels', {
-        headers: auth,
-        body: { kind: 'webhook', name: 'internet', config: { url: `http://${RECEIVER.replace(':80', '')}/hook`, secret: 'uplink-webhook-signing-secret-42', headers: [] } },
-      });
-      const common = { kind: 'http', interval_s: INTERVAL_S, timeout_ms: 2000, confirm_after: CONFIRM_AFTER, retry_interval_s: RETRY_S };
-      const monitors: Monitor[] = [];
-      for (let i = 0; i < TARGETS; i++) {
-        monitors.push(await api.json<Monitor>('POST', '/api/v1/monitors', { headers: auth, body: { ...common, name: `target ${i}`, http: { url: `http://${TARGET_HOST}/t/${i}` } } }));
-      }
-      // confirm_after 1: every failure would confirm Down, so every failure gets a second opinion.
-      const multi = await api.json<Monitor>('POST', '/api/v1/monitors', { headers: auth, body: { ...common, confirm_after: 1, name: 'multi-homed', http: { url: 'http://multi.test/t/999' } } });
-      const summary = () => api.json<{ counts: { up: number; down: number }; blind: { active: boolean; detection?: string } }>('GET', '/api/v1/summary', { headers: auth });
+        await api.json('POST', '/api/v1/channels', {
+          headers: auth,
+          body: {
+            kind: 'webhook',
+            name: 'internet',
+            config: {
+              url: `http://${RECEIVER.replace(':80', '')}/hook`,
+              secret: 'uplink-webhook-signing-secret-42',
+              headers: [],
+            },
+          },
+        });
+        const common = {
+          kind: 'http',
+          interval_s: INTERVAL_S,
+          timeout_ms: 2000,
+          confirm_after: CONFIRM_AFTER,
+          retry_interval_s: RETRY_S,
+        };
+        const monitors: Monitor[] = [];
+        for (let i = 0; i < TARGETS; i++) {
+          monitors.push(
+            await api.json<Monitor>('POST', '/api/v1/monitors', {
+              headers: auth,
+              body: { ...common, name: `target ${i}`, http: { url: `http://${TARGET_HOST}/t/${i}` } },
+            }),
+          );
+        }
+        // confirm_after 1: every failure would confirm Down, so every failure gets a second opinion.
+        const multi = await api.json<Monitor>('POST', '/api/v1/monitors', {
+          headers: auth,
+          body: { ...common, confirm_after: 1, name: 'multi-homed', http: { url: 'http://multi.test/t/999' } },
+        });
+        const summary = () =>
+          api.json<{ counts: { up: number; down: number }; blind: { active: boolean; detection?: string } }>(
+            'GET',
+            '/api/v1/summary',
+            { headers: auth },
+          );
 
-      await until(async () => (await summary()).counts.up === TARGETS + 1, 'every monitor up', 30_000);
-      await until(async () => (await summary()).blind.detection === 'ok', 'the canaries to answer', 70_000);
+        await until(async () => (await summary()).counts.up === TARGETS + 1, 'every monitor up', 30_000);
+        await until(async () => (await summary()).blind.detection === 'ok', 'the canaries to answer', 70_000);
 
-      // 1. The uplink is cut.
-      const cutAt = Date.now();
-      ns.cut();
-      await until(async () => (await summary()).blind.active, 'the service to notice it is blind', 30_000);
-      const blindAfterMs = Date.now() - cutAt;
-      // Long enough for every monitor to fail and retry several times.
-      await sleep(3 * INTERVAL_S * 1000);
-      const during = await summary();
-      expect(during.counts.down).toBe(0);
-      expect(await count(db, 'SELECT COUNT(*) AS n FROM incidents')).toBe(0);
-      // Results reach `checks` when their monitor folds (about once an hour); until then they are in `check_log` (docs/storage.md).
-      const notCounted = await count(
-        db,
-        `SELECT COUNT(*) AS n FROM (
+        // 1. The uplink is cut.
+        const cutAt = Date.now();
+        ns.cut();
+        await until(async () => (await summary()).blind.active, 'the service to notice it is blind', 30_000);
+        const blindAfterMs = Date.now() - cutAt;
+        // Long enough for every monitor to fail and retry several times.
+        await sleep(3 * INTERVAL_S * 1000);
+        const during = await summary();
+        expect(during.counts.down).toBe(0);
+        expect(await count(db, 'SELECT COUNT(*) AS n FROM incidents')).toBe(0);
+        // Results reach `checks` when their monitor folds (about once an hour); until then they are in `check_log` (docs/storage.md).
+        const notCounted = await count(
+          db,
+          `SELECT COUNT(*) AS n FROM (
            SELECT monitor_id, at FROM checks WHERE at >= ? AND info LIKE '%not counted: the service itself was offline%'
            UNION SELECT monitor_id, at FROM check_log WHERE at >= ? AND info LIKE '%not counted: the service itself was offline%')`,
-        [cutAt, cutAt],
-      );
-      expect(notCounted).toBeGreaterThanOrEqual(TARGETS * 2);
+          [cutAt, cutAt],
+        );
+        expect(notCounted).toBeGreaterThanOrEqual(TARGETS * 2);
 
-      // 2. The link is back, but target 0 keeps failing.
-      await control(farmSocket, 'POST', '/fail/0');
-      ns.restore();
-      const restoredAt = Date.now();
-      await until(async () => !(await summary()).blind.active, 'the blind period to end', 90_000);
-      const blindEndedAfterMs = Date.now() - restoredAt;
-      await until(async () => (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'down' AND monitor_id = ?", [monitors[0].id])) > 0, 'target 0 to go Down (on disk)', 60_000);
-      // Only target 0: a check that had started while blind and timed out once the link was back is not counted.
-      expect(await query<{ monitor_id: number }>(db, "SELECT monitor_id FROM events WHERE kind = 'down'")).toEqual([{ monitor_id: monitors[0].id }]);
-      const [failing] = await query<{ at: number }>(db, "SELECT at FROM events WHERE kind = 'failing' AND monitor_id = ? AND at >= ? ORDER BY at LIMIT 1", [monitors[0].id, cutAt]);
-      const [down] = await query<{ at: number }>(db, "SELECT at FROM events WHERE kind = 'down' AND monitor_id = ?", [monitors[0].id]);
-      const downAfterMs = down.at - failing.at;
-      expect(downAfterMs).toBeLessThanOrEqual(CONFIRM_AFTER * RETRY_S * 1000 + 2000);
-      await until(async () => (await summary()).counts.up === TARGETS, 'every other monitor up again', 30_000);
+        // 2. The link is back, but target 0 keeps failing.
+        await control(farmSocket, 'POST', '/fail/0');
+        ns.restore();
+        const restoredAt = Date.now();
+        await until(async () => !(await summary()).blind.active, 'the blind period to end', 90_000);
+        const blindEndedAfterMs = Date.now() - restoredAt;
+        await until(
+          async () =>
+            (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'down' AND monitor_id = ?", [
+              monitors[0].id,
+            ])) > 0,
+          'target 0 to go Down (on disk)',
+          60_000,
+        );
+        // Only target 0: a check that had started while blind and timed out once the link was back is not counted.
+        expect(await query<{ monitor_id: number }>(db, "SELECT monitor_id FROM events WHERE kind = 'down'")).toEqual([
+          { monitor_id: monitors[0].id },
+        ]);
+        const [failing] = await query<{ at: number }>(
+          db,
+          "SELECT at FROM events WHERE kind = 'failing' AND monitor_id = ? AND at >= ? ORDER BY at LIMIT 1",
+          [monitors[0].id, cutAt],
+        );
+        const [down] = await query<{ at: number }>(db, "SELECT at FROM events WHERE kind = 'down' AND monitor_id = ?", [
+          monitors[0].id,
+        ]);
+        const downAfterMs = down.at - failing.at;
+        expect(downAfterMs).toBeLessThanOrEqual(CONFIRM_AFTER * RETRY_S * 1000 + 2000);
+        await until(async () => (await summary()).counts.up === TARGETS, 'every other monitor up again', 30_000);
 
-      // 3. One route breaks: the first address of multi.test is unreachable, its second is fine.
-      const beforeBreak = Date.now();
-      ns.breakRoute(PATH_ADDRS[0]);
-      await until(async () => (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'path' AND monitor_id = ?", [multi.id])) > 0, 'a path line', 3 * INTERVAL_S * 1000);
-      const pathAfterMs = Date.now() - beforeBreak;
+        // 3. One route breaks: the first address of multi.test is unreachable, its second is fine.
+        const beforeBreak = Date.now();
+        ns.breakRoute(PATH_ADDRS[0]);
+        await until(
+          async () =>
+            (await count(db, "SELECT COUNT(*) AS n FROM events WHERE kind = 'path' AND monitor_id = ?", [multi.id])) >
+            0,
+          'a path line',
+          3 * INTERVAL_S * 1000,
+        );
+        const pathAfterMs = Date.now() - beforeBreak;
 
-      // Alerts: let the 20 s batches go out.
-      await sleep(25_000);
-      const incidents = await query<{ monitor_id: number }>(db, 'SELECT monitor_id FROM incidents');
-      expect(incidents.map((i) => i.monitor_id)).toEqual([monitors[0].id]);
-      const blindLines = await query<{ data: string }>(db, "SELECT data FROM events WHERE kind = 'blind' ORDER BY id");
-      expect(blindLines.map((l) => (JSON.parse(l.data) as { active: boolean }).active)).toEqual([true, false]);
-      const state = await farmState();
-      const events = state.messages.flatMap((m) => m.types.map((type, k) => ({ type, monitor: m.monitors[k], text: m.texts[k] })));
-      expect(events.filter((e) => e.type === 'down').map((e) => e.monitor)).toEqual([monitors[0].id]);
-      expect(events.filter((e) => e.type === 'up')).toEqual([]);
-      const notices = events.filter((e) => e.type === 'notice').map((e) => e.text);
-      expect(notices.filter((t) => /lost its network/.test(t))).toHaveLength(1);
-      expect(notices.filter((t) => /network back/.test(t))).toHaveLength(1);
-      expect(state.messages.length).toBeLessThanOrEqual(4);
-      expect((await summary()).counts.up).toBe(TARGETS);
+        // Alerts: let the 20 s batches go out.
+        await sleep(25_000);
+        const incidents = await query<{ monitor_id: number }>(db, 'SELECT monitor_id FROM incidents');
+        expect(incidents.map((i) => i.monitor_id)).toEqual([monitors[0].id]);
+        const blindLines = await query<{ data: string }>(
+          db,
+          "SELECT data FROM events WHERE kind = 'blind' ORDER BY id",
+        );
+        expect(blindLines.map((l) => (JSON.parse(l.data) as { active: boolean }).active)).toEqual([true, false]);
+        const state = await farmState();
+        const events = state.messages.flatMap((m) =>
+          m.types.map((type, k) => ({ type, monitor: m.monitors[k], text: m.texts[k] })),
+        );
+        expect(events.filter((e) => e.type === 'down').map((e) => e.monitor)).toEqual([monitors[0].id]);
+        expect(events.filter((e) => e.type === 'up')).toEqual([]);
+        const notices = events.filter((e) => e.type === 'notice').map((e) => e.text);
+        expect(notices.filter((t) => /lost its network/.test(t))).toHaveLength(1);
+        expect(notices.filter((t) => /network back/.test(t))).toHaveLength(1);
+        expect(state.messages.length).toBeLessThanOrEqual(4);
+        expect((await summary()).counts.up).toBe(TARGETS);
 
-      process.stdout.write(`uplink: ${JSON.stringify({ blindAfterMs, notCounted, blindEndedAfterMs, downAfterMs, pathAfterMs, messages: state.messages.length, events: events.map((e) => e.type) })}\n`);
-      await service.stop();
-      service = null;
-      expect(secretsIn(readLog(log), [...ownerSecrets(owner), 'uplink-webhook-signing-secret-42'])).toEqual([]);
-    } catch (err) {
-      failed = true;
-      throw err;
-    }
-  }, 10 * 60_000);
+        process.stdout.write(
+          `uplink: ${JSON.stringify({ blindAfterMs, notCounted, blindEndedAfterMs, downAfterMs, pathAfterMs, messages: state.messages.length, events: events.map((e) => e.type) })}\n`,
+        );
+        await service.stop();
+        service = null;
+        expect(secretsIn(readLog(log), [...ownerSecrets(owner), 'uplink-webhook-signing-secret-42'])).toEqual([]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    },
+    10 * 60_000,
+  );
 });
 
 async function count(db: string, sql: string, params: unknown[] = []): Promise<number> {

@@ -35,7 +35,9 @@ interface Verdict {
  */
 function runAndKill(dir: string, lines: number, extraMs: number): Promise<{ durable: number; readBack: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DRIVER, 'run', '--dir', dir, '--fold-ms', '1500', '--flush-every', '15'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [DRIVER, 'run', '--dir', dir, '--fold-ms', '1500', '--flush-every', '15'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let durable = -1;

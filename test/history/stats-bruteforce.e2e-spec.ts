@@ -23,7 +23,7 @@ interface Fed {
 
 function rng(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function spans(fed: Fed[], now: number): { from: number; to: number; kind: 'up' | 'down' | 'unknown' }[] {
@@ -34,7 +34,12 @@ function spans(fed: Fed[], now: number): { from: number; to: number; kind: 'up' 
   }));
 }
 
-function uptimeBetween(fed: Fed[], now: number, from: number, to: number): { up: number; down: number; pct: number | null } {
+function uptimeBetween(
+  fed: Fed[],
+  now: number,
+  from: number,
+  to: number,
+): { up: number; down: number; pct: number | null } {
   let up = 0;
   let down = 0;
   for (const s of spans(fed, now)) {
@@ -48,7 +53,9 @@ function uptimeBetween(fed: Fed[], now: number, from: number, to: number): { up:
 }
 
 function latencies(fed: Fed[], from: number, to: number): number[] {
-  return fed.filter((f) => f.at >= from && f.at < to && (f.outcome === 'up' || f.outcome === 'slow')).map((f) => f.latency);
+  return fed
+    .filter((f) => f.at >= from && f.at < to && (f.outcome === 'up' || f.outcome === 'slow'))
+    .map((f) => f.latency);
 }
 
 function nearestRank(values: number[], q: number): number | null {
@@ -70,7 +77,13 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     key = await createKey(t, cookie, 'read');
     const writeKey = await createKey(t, cookie, 'write');
     await t.db.tx((m) => t.app.get(SettingsService).setIn(m, { tz_offset_min: TZ }));
-    id = (await t.http.post('/api/v1/monitors').set(bearer(writeKey)).send(tcpMonitor({ interval_s: 60, timeout_ms: 10_000 })).expect(201)).body.id;
+    id = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(writeKey))
+        .send(tcpMonitor({ interval_s: 60, timeout_ms: 10_000 }))
+        .expect(201)
+    ).body.id;
     const engine = t.app.get(EngineService);
     const writer = t.app.get(CheckWriter);
     const rand = rng(seed);
@@ -83,7 +96,20 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
       const outcome: Outcome = r < 0.75 ? 'up' : r < 0.82 ? 'slow' : r < 0.95 ? 'down' : 'unknown';
       const latency = 5 + Math.floor(rand() * 400);
       t.clock.set(at);
-      engine.record(id, { at_ms: at, outcome, latency_ms: latency, phases: { ...NO_PHASES }, status: null, error: outcome === 'down' ? { code: 'refused', message: 'refused' } : null, cert: null, detail: null }, { kind: 'manual' });
+      engine.record(
+        id,
+        {
+          at_ms: at,
+          outcome,
+          latency_ms: latency,
+          phases: { ...NO_PHASES },
+          status: null,
+          error: outcome === 'down' ? { code: 'refused', message: 'refused' } : null,
+          cert: null,
+          detail: null,
+        },
+        { kind: 'manual' },
+      );
       fed.push({ at, outcome, latency });
       if (rand() < 0.05) await writer.flush();
       const g = rand();
@@ -103,7 +129,10 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     expect(m.stats.uptime_7d).toBe(uptimeBetween(fed, now, dayStart(today - 6), now).pct);
     expect(m.stats.uptime_30d).toBe(uptimeBetween(fed, now, dayStart(today - 29), now).pct);
     const lat = latencies(fed, (hourNow - 23) * H, now + 1);
-    for (const [q, got] of [[0.5, m.stats.p50_ms_24h], [0.95, m.stats.p95_ms_24h]] as const) {
+    for (const [q, got] of [
+      [0.5, m.stats.p50_ms_24h],
+      [0.95, m.stats.p95_ms_24h],
+    ] as const) {
       const exact = nearestRank(lat, q) as number;
       // Percentiles come from 4 % log buckets: never below the exact value, at most 4 % (and a ms) above.
       expect(got).toBeGreaterThanOrEqual(exact);
@@ -114,7 +143,15 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
       const inHour = fed.filter((f) => f.at >= p.t_ms && f.at < p.t_ms + H);
       const l = latencies(fed, p.t_ms, p.t_ms + H);
       expect(p.avg_ms).toBe(l.length ? Math.round(l.reduce((a, b) => a + b, 0) / l.length) : null);
-      const worst = inHour.some((f) => f.outcome === 'down') ? 'down' : inHour.some((f) => f.outcome === 'slow') ? 'slow' : inHour.some((f) => f.outcome === 'up') ? 'up' : inHour.length ? 'unknown' : null;
+      const worst = inHour.some((f) => f.outcome === 'down')
+        ? 'down'
+        : inHour.some((f) => f.outcome === 'slow')
+          ? 'slow'
+          : inHour.some((f) => f.outcome === 'up')
+            ? 'up'
+            : inHour.length
+              ? 'unknown'
+              : null;
       expect(p.worst).toBe(worst);
     }
   });
@@ -124,7 +161,9 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     const s = (await t.http.get(`/api/v1/monitors/${id}/series?range=24h`).set(bearer(key)).expect(200)).body;
     expect(s.resolution).toBe('raw');
     const expected = fed.filter((f) => f.at >= now - 24 * H);
-    expect(s.points.map((p: { t_ms: number; outcome: string; latency_ms: number }) => [p.t_ms, p.outcome, p.latency_ms])).toEqual(expected.map((f) => [f.at, f.outcome, f.latency]));
+    expect(
+      s.points.map((p: { t_ms: number; outcome: string; latency_ms: number }) => [p.t_ms, p.outcome, p.latency_ms]),
+    ).toEqual(expected.map((f) => [f.at, f.outcome, f.latency]));
   });
 
   it('matches the hourly 7d series: counts, uptime, avg, min and max per hour', async () => {
@@ -135,7 +174,9 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     for (const p of s.points) {
       const inHour = fed.filter((f) => f.at >= p.t_ms && f.at < p.t_ms + H);
       const l = latencies(fed, p.t_ms, p.t_ms + H);
-      expect([p.up, p.slow, p.down, p.unknown]).toEqual(['up', 'slow', 'down', 'unknown'].map((o) => inHour.filter((f) => f.outcome === o).length));
+      expect([p.up, p.slow, p.down, p.unknown]).toEqual(
+        ['up', 'slow', 'down', 'unknown'].map((o) => inHour.filter((f) => f.outcome === o).length),
+      );
       expect(p.uptime).toBe(uptimeBetween(fed, now, p.t_ms, p.t_ms + H).pct);
       expect([p.min_ms, p.max_ms]).toEqual(l.length ? [Math.min(...l), Math.max(...l)] : [null, null]);
       expect(p.avg_ms).toBe(l.length ? Math.round(l.reduce((a, b) => a + b, 0) / l.length) : null);
@@ -152,13 +193,19 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
       const from = day * D - TZ * 60_000;
       expect(d.date).toBe(new Date(day * D).toISOString().slice(0, 10));
       const b = uptimeBetween(fed, now, from, from + D);
-      expect([d.uptime, d.down_ms, d.checks]).toEqual([b.pct, b.down, fed.filter((f) => f.at >= from && f.at < from + D).length]);
+      expect([d.uptime, d.down_ms, d.checks]).toEqual([
+        b.pct,
+        b.down,
+        fed.filter((f) => f.at >= from && f.at < from + D).length,
+      ]);
     });
     expect(u.uptime).toBe(uptimeBetween(fed, now, (today - 9) * D - TZ * 60_000, now).pct);
     const s = (await t.http.get(`/api/v1/monitors/${id}/series?range=90d`).set(bearer(key)).expect(200)).body;
     expect(s.resolution).toBe('day');
     expect(s.points).toHaveLength(90);
-    expect(s.points.slice(-10).map((p: { uptime: number | null }) => p.uptime)).toEqual(u.days.map((d: { uptime: number | null }) => d.uptime));
+    expect(s.points.slice(-10).map((p: { uptime: number | null }) => p.uptime)).toEqual(
+      u.days.map((d: { uptime: number | null }) => d.uptime),
+    );
   });
 });
 
@@ -186,7 +233,12 @@ describe('series and uptime input', () => {
     const u = (await t.http.get('/api/v1/monitors/1/uptime').set(bearer(key)).expect(200)).body;
     expect(u.uptime).toBeNull();
     expect(u.days).toHaveLength(90);
-    expect(u.days[0]).toEqual({ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), uptime: null, down_ms: 0, checks: 0 });
+    expect(u.days[0]).toEqual({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      uptime: null,
+      down_ms: 0,
+      checks: 0,
+    });
     const s = (await t.http.get('/api/v1/monitors/1/series?range=1h').set(bearer(key)).expect(200)).body;
     expect(s).toEqual({ range: '1h', resolution: 'raw', points: [] });
     await t.http.get('/api/v1/monitors/999/series').set(bearer(key)).expect(404);

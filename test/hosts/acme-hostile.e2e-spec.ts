@@ -39,10 +39,15 @@ async function startHostileCa(): Promise<HostileCa> {
       if (ca.mode === '500') return json(500, { type: 'urn:ietf:params:acme:error:serverInternal', detail: 'boom' });
       if (ca.mode === 'garbage') return json(200, '{"newNonce": [garbage\u0000\u001b[31m');
       // ratelimit: a real-looking directory and account, then a rate limit on the new order.
-      if (req.url === '/dir') return json(200, { newNonce: `${base}/nonce`, newAccount: `${base}/account`, newOrder: `${base}/order` });
+      if (req.url === '/dir')
+        return json(200, { newNonce: `${base}/nonce`, newAccount: `${base}/account`, newOrder: `${base}/order` });
       if (req.url === '/nonce') return json(200, '');
       if (req.url === '/account') return json(201, { status: 'valid' }, { Location: `${base}/account/1` });
-      return json(429, { type: 'urn:ietf:params:acme:error:rateLimited', detail: 'too many new orders recently' }, { 'Retry-After': '10800' });
+      return json(
+        429,
+        { type: 'urn:ietf:params:acme:error:rateLimited', detail: 'too many new orders recently' },
+        { 'Retry-After': '10800' },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, IP, resolve));
@@ -68,7 +73,12 @@ describe('custom hosts: a broken CA and the back-off', () => {
     const { clock } = a.t;
     await a.t.app.close();
     await a.t.db.close();
-    a = await startHostsApp(IP, env, { dataDir, clock, hosts: { acmeTimeoutMs: 500, dnsTimeoutMs: 1_000, probeTimeoutMs: 1_000 } }, a.admin);
+    a = await startHostsApp(
+      IP,
+      env,
+      { dataDir, clock, hosts: { acmeTimeoutMs: 500, dnsTimeoutMs: 1_000, probeTimeoutMs: 1_000 } },
+      a.admin,
+    );
   };
 
   beforeAll(async () => {
@@ -96,11 +106,17 @@ describe('custom hosts: a broken CA and the back-off', () => {
     await a.setHosts(['a.example.test']);
     let d = await a.domain('a.example.test');
     expect(d.state).toBe('failed');
-    expect(d.detail).toBe(`certificate order failed: the ACME server at ${ca.directory} did not answer with an ACME directory (Attempting to read ACME directory returned error 500: ${ca.directory}); 1 failed order in a row; next try ${iso(start + 5 * MIN)}`);
+    expect(d.detail).toBe(
+      `certificate order failed: the ACME server at ${ca.directory} did not answer with an ACME directory (Attempting to read ACME directory returned error 500: ${ca.directory}); 1 failed order in a row; next try ${iso(start + 5 * MIN)}`,
+    );
     await a.advance(5 * MIN);
-    expect((await a.domain('a.example.test')).detail).toContain(`2 failed orders in a row; next try ${iso(start + 10 * MIN)}`);
+    expect((await a.domain('a.example.test')).detail).toContain(
+      `2 failed orders in a row; next try ${iso(start + 10 * MIN)}`,
+    );
     await a.advance(5 * MIN);
-    expect((await a.domain('a.example.test')).detail).toContain(`3 failed orders in a row; next try ${iso(start + 10 * MIN + HOUR)}`);
+    expect((await a.domain('a.example.test')).detail).toContain(
+      `3 failed orders in a row; next try ${iso(start + 10 * MIN + HOUR)}`,
+    );
     const asked = ca.requests;
     await a.advance(59 * MIN);
     d = await a.domain('a.example.test');
@@ -108,7 +124,9 @@ describe('custom hosts: a broken CA and the back-off', () => {
     expect(d.state).toBe('failed');
     await a.advance(MIN);
     expect(ca.requests).toBe(asked + 1);
-    expect((await a.domain('a.example.test')).detail).toContain(`4 failed orders in a row; next try ${iso(start + 10 * MIN + 3 * HOUR)}`);
+    expect((await a.domain('a.example.test')).detail).toContain(
+      `4 failed orders in a row; next try ${iso(start + 10 * MIN + 3 * HOUR)}`,
+    );
   });
 
   it('remembers the wait across a restart and a removal and re-adding of the host', async () => {
@@ -124,7 +142,12 @@ describe('custom hosts: a broken CA and the back-off', () => {
     expect(d.state).toBe('failed');
     expect(ca.requests).toBe(asked);
     const lines = await a.lines();
-    expect(lines).toEqual(expect.arrayContaining(['custom host a.example.test removed from the status page', 'custom host a.example.test: checking (added by key:admin key)']));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'custom host a.example.test removed from the status page',
+        'custom host a.example.test: checking (added by key:admin key)',
+      ]),
+    );
     await a.advance(2 * HOUR);
     expect(ca.requests).toBe(asked + 1);
     expect((await a.domain('a.example.test')).detail).toContain('5 failed orders in a row');
@@ -145,7 +168,7 @@ describe('custom hosts: a broken CA and the back-off', () => {
     await a.t.http.get('/api/health').expect(200);
   });
 
-  it('waits out a rate limit\'s Retry-After when it is longer than the back-off', async () => {
+  it("waits out a rate limit's Retry-After when it is longer than the back-off", async () => {
     ca.mode = 'ratelimit';
     const now = a.t.clock.now();
     await a.setHosts(['a.example.test', 'b.example.test']);
@@ -160,7 +183,12 @@ describe('custom hosts: a broken CA and the back-off', () => {
     const hook = await a.t.http
       .post('/api/v1/channels')
       .set(bearer(a.admin))
-      .send({ kind: 'webhook', name: 'Hook', config: { url: `http://${IP}:9/hook`, secret: 'a-secret-of-enough-length', headers: [] }, events: ['notice'] })
+      .send({
+        kind: 'webhook',
+        name: 'Hook',
+        config: { url: `http://${IP}:9/hook`, secret: 'a-secret-of-enough-length', headers: [] },
+        events: ['notice'],
+      })
       .expect(201);
     placeCertificate(a.t.dataDir, 'c.example.test', a.t.clock.now() + 10 * 86_400_000);
     await a.setHosts(['a.example.test', 'b.example.test', 'c.example.test']);
@@ -168,10 +196,20 @@ describe('custom hosts: a broken CA and the back-off', () => {
     expect(d.state).toBe('live');
     expect(d.detail).toContain('renewal failed: the ACME server');
     expect(d.detail).toContain('the current certificate is served until it expires');
-    expect(await a.lines()).toEqual(expect.arrayContaining([expect.stringMatching(/^custom host c\.example\.test: live \(certificate renewal failed: /)]));
-    const events = await a.t.db.query<{ event: string }[]>('SELECT e.event FROM outbox_events e JOIN outbox o ON o.id = e.outbox_id WHERE o.channel_id = ?', [hook.body.id]);
+    expect(await a.lines()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^custom host c\.example\.test: live \(certificate renewal failed: /),
+      ]),
+    );
+    const events = await a.t.db.query<{ event: string }[]>(
+      'SELECT e.event FROM outbox_events e JOIN outbox o ON o.id = e.outbox_id WHERE o.channel_id = ?',
+      [hook.body.id],
+    );
     expect(events.map((e) => JSON.parse(e.event) as { type: string; message: string })).toEqual([
-      expect.objectContaining({ type: 'notice', message: expect.stringContaining('The certificate of c.example.test (status page) could not be renewed') }),
+      expect.objectContaining({
+        type: 'notice',
+        message: expect.stringContaining('The certificate of c.example.test (status page) could not be renewed'),
+      }),
     ]);
   });
 });

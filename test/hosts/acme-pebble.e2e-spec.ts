@@ -46,7 +46,11 @@ describe('custom hosts with Pebble', () => {
     root = await pebble.issuingRoot();
     other = http.createServer((_req, res) => res.end('a web server of its own\n'));
     await new Promise<void>((resolve) => other.listen(80, OTHER_IP, resolve));
-    env = { FARSIGHT_ACME_DIRECTORY: pebble.directory, FARSIGHT_ACME_CA_FILE: pebble.caFile, FARSIGHT_SERVER_IPS: `${IP},${DEAD_IP},${OTHER_IP}` };
+    env = {
+      FARSIGHT_ACME_DIRECTORY: pebble.directory,
+      FARSIGHT_ACME_CA_FILE: pebble.caFile,
+      FARSIGHT_SERVER_IPS: `${IP},${DEAD_IP},${OTHER_IP}`,
+    };
     a = await startHostsApp(IP, env);
   });
 
@@ -58,7 +62,7 @@ describe('custom hosts with Pebble', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('reads each host at its zone\'s nameservers: missing, elsewhere, proxied (provider and dashboard known)', async () => {
+  it("reads each host at its zone's nameservers: missing, elsewhere, proxied (provider and dashboard known)", async () => {
     await a.setHosts(['status.example.test', 'away.example.test', 'www.cf.test']);
     expect(await a.domain('status.example.test')).toEqual({
       host: 'status.example.test',
@@ -88,23 +92,34 @@ describe('custom hosts with Pebble', () => {
       points_at: ['104.16.1.2'],
       detail: expect.stringContaining('DNS only'),
     });
-    expect(await a.lines()).toEqual(expect.arrayContaining([
-      'custom host status.example.test: checking (added by key:admin key)',
-      expect.stringMatching(/^custom host status\.example\.test: checking → dns_missing/),
-    ]));
+    expect(await a.lines()).toEqual(
+      expect.arrayContaining([
+        'custom host status.example.test: checking (added by key:admin key)',
+        expect.stringMatching(/^custom host status\.example\.test: checking → dns_missing/),
+      ]),
+    );
   });
 
   it('orders a certificate once the record points here, goes live and serves the status page over HTTPS by SNI', async () => {
     zone['status.example.test'] = [{ type: 'A', address: IP }];
     await a.advance(5 * 60_000);
     const d = await a.domain('status.example.test');
-    expect(d).toMatchObject({ state: 'live', points_at: [IP], zone: 'example.test', detail: expect.stringContaining('serving a certificate valid until') });
+    expect(d).toMatchObject({
+      state: 'live',
+      points_at: [IP],
+      zone: 'example.test',
+      detail: expect.stringContaining('serving a certificate valid until'),
+    });
     expect(d).not.toHaveProperty('records');
     expect(d).not.toHaveProperty('dashboard');
-    expect(await a.lines()).toEqual(expect.arrayContaining([
-      'custom host status.example.test: dns_missing → certificate (DNS: here)',
-      expect.stringMatching(/^custom host status\.example\.test: certificate → live \(certificate issued, valid until /),
-    ]));
+    expect(await a.lines()).toEqual(
+      expect.arrayContaining([
+        'custom host status.example.test: dns_missing → certificate (DNS: here)',
+        expect.stringMatching(
+          /^custom host status\.example\.test: certificate → live \(certificate issued, valid until /,
+        ),
+      ]),
+    );
 
     const page = await fetchHttps(IP, 'status.example.test', '/', root);
     expect(page.authorized).toBe(true);
@@ -114,9 +129,14 @@ describe('custom hosts with Pebble', () => {
     // The status page itself (at `/` on a page host), not the dashboard's landing page.
     expect(page.body).toContain('<title>Status</title>');
     // Every asset the page names is served on that name too.
-    const assets = [...page.body.matchAll(/(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'));
-    expect(assets).toEqual(expect.arrayContaining([expect.stringMatching(/^\/status\.css\?v=/), expect.stringMatching(/^\/status\.js\?v=/)]));
-    for (const asset of new Set(assets)) expect([asset, (await fetchHttps(IP, 'status.example.test', asset, root)).status]).toEqual([asset, 200]);
+    const assets = [...page.body.matchAll(/(?:href|src)="(\/[^"]*)"/g)].map((m) =>
+      m[1].replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'),
+    );
+    expect(assets).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\/status\.css\?v=/), expect.stringMatching(/^\/status\.js\?v=/)]),
+    );
+    for (const asset of new Set(assets))
+      expect([asset, (await fetchHttps(IP, 'status.example.test', asset, root)).status]).toEqual([asset, 200]);
     expect(page.cert.subjectaltname).toBe('DNS:status.example.test');
     // The page's own JSON and assets are served there; the API and the dashboard are not.
     expect((await fetchHttps(IP, 'status.example.test', '/api/public/status', root)).status).toBe(200);
@@ -144,17 +164,32 @@ describe('custom hosts with Pebble', () => {
     expect(new X509Certificate(pems[pems.length - 1]).verify(new X509Certificate(root).publicKey)).toBe(true);
   });
 
-  it('other hosts fail (nothing answers at one\'s address, another server at the other\'s) while the first keeps serving', async () => {
+  it("other hosts fail (nothing answers at one's address, another server at the other's) while the first keeps serving", async () => {
     zone['broken.example.test'] = [{ type: 'A', address: DEAD_IP }];
     zone['impostor.example.test'] = [{ type: 'A', address: OTHER_IP }];
-    await a.setHosts(['status.example.test', 'away.example.test', 'www.cf.test', 'broken.example.test', 'impostor.example.test']);
+    await a.setHosts([
+      'status.example.test',
+      'away.example.test',
+      'www.cf.test',
+      'broken.example.test',
+      'impostor.example.test',
+    ]);
     const impostor = await a.domain('impostor.example.test');
     expect(impostor.state).toBe('failed');
-    expect(impostor.detail).toContain(`certificate order failed: pre-check before asking the CA: http://impostor.example.test/.well-known/acme-challenge/`);
-    expect(impostor.detail).toContain(`at ${OTHER_IP}: answered something else than the challenge (another server answers there)`);
+    expect(impostor.detail).toContain(
+      `certificate order failed: pre-check before asking the CA: http://impostor.example.test/.well-known/acme-challenge/`,
+    );
+    expect(impostor.detail).toContain(
+      `at ${OTHER_IP}: answered something else than the challenge (another server answers there)`,
+    );
     const broken = await a.domain('broken.example.test');
-    expect(broken).toMatchObject({ state: 'failed', detail: expect.stringContaining('the CA\'s validation of broken.example.test failed') });
-    expect(broken.detail).toContain(`(our own pre-check could not reach it either: http://broken.example.test/.well-known/acme-challenge/`);
+    expect(broken).toMatchObject({
+      state: 'failed',
+      detail: expect.stringContaining("the CA's validation of broken.example.test failed"),
+    });
+    expect(broken.detail).toContain(
+      `(our own pre-check could not reach it either: http://broken.example.test/.well-known/acme-challenge/`,
+    );
     expect(broken.detail).toContain(`at ${DEAD_IP}: connection refused (nothing listens on port 80 there)`);
     expect(broken.detail).toContain('1 failed order in a row; next try');
     expect((await a.domain('status.example.test')).state).toBe('live');
@@ -176,13 +211,17 @@ describe('custom hosts with Pebble', () => {
   });
 
   it('renews 30 days before expiry and serves the new certificate', async () => {
-    const before = new X509Certificate(fs.readFileSync(path.join(a.t.dataDir, 'certs/status.example.test.crt'), 'utf8'));
+    const before = new X509Certificate(
+      fs.readFileSync(path.join(a.t.dataDir, 'certs/status.example.test.crt'), 'utf8'),
+    );
     a.t.clock.set(Date.parse(before.validTo) - 29 * DAY);
     await a.advance(0);
     const after = new X509Certificate(fs.readFileSync(path.join(a.t.dataDir, 'certs/status.example.test.crt'), 'utf8'));
     expect(after.serialNumber).not.toBe(before.serialNumber);
     expect((await a.domain('status.example.test')).state).toBe('live');
-    expect((await a.lines()).some((l) => /status\.example\.test: live \(certificate renewed, valid until/.test(l))).toBe(true);
+    expect(
+      (await a.lines()).some((l) => /status\.example\.test: live \(certificate renewed, valid until/.test(l)),
+    ).toBe(true);
     const served = await fetchHttps(IP, 'status.example.test', '/', root);
     expect(served.cert.serialNumber.toUpperCase()).toBe(after.serialNumber.toUpperCase());
   });

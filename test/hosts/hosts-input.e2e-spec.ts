@@ -38,10 +38,15 @@ describe('custom hosts: input and discovered addresses', () => {
     ['a wildcard', ['*.example.org'], 'hosts[0]', 'wildcards are not supported'],
     ['localhost', ['localhost'], 'hosts[0]', 'localhost names'],
     ['a localhost name', ['status.localhost'], 'hosts[0]', 'localhost names'],
-    ['the dashboard\'s own host', ['ok.example.org', 'FARSIGHT.test.'], 'hosts[1]', 'the dashboard\'s own host'],
+    ["the dashboard's own host", ['ok.example.org', 'FARSIGHT.test.'], 'hosts[1]', "the dashboard's own host"],
     ['an over-long label', [`${'a'.repeat(64)}.example.org`], 'hosts[0]', '1-63 letters'],
     ['a name over 253 characters', [`${'abcdefghi.'.repeat(26)}org`], 'hosts[0]', 'at most 253'],
-    ['more than 5 hosts', ['a.example.org', 'b.example.org', 'c.example.org', 'd.example.org', 'e.example.org', 'f.example.org'], 'hosts', 'at most 5'],
+    [
+      'more than 5 hosts',
+      ['a.example.org', 'b.example.org', 'c.example.org', 'd.example.org', 'e.example.org', 'f.example.org'],
+      'hosts',
+      'at most 5',
+    ],
     ['the same host twice', ['a.example.org', 'A.example.org.'], 'hosts[1]', 'repeats a.example.org'],
     ['a port', ['a.example.org:8443'], 'hosts[0]', 'without a port'],
   ])('refuses %s with 422 and changes nothing', async (_name, hosts, field, words) => {
@@ -57,12 +62,18 @@ describe('custom hosts: input and discovered addresses', () => {
     expect(res.body.hosts).toEqual(['status.example.org', 'xn--bcher-kva.example']);
     await a.hosts.settled();
     const page = await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200);
-    expect(page.body.domains.map((d: { host: string }) => d.host)).toEqual(['status.example.org', 'xn--bcher-kva.example']);
+    expect(page.body.domains.map((d: { host: string }) => d.host)).toEqual([
+      'status.example.org',
+      'xn--bcher-kva.example',
+    ]);
     // Unknown to the test's DNS: nothing is known, and the answer says why.
-    expect(page.body.domains[0]).toMatchObject({ state: 'checking', detail: expect.stringContaining('no DNS zone holds status.example.org') });
+    expect(page.body.domains[0]).toMatchObject({
+      state: 'checking',
+      detail: expect.stringContaining('no DNS zone holds status.example.org'),
+    });
   });
 
-  it('counts an address as this server\'s once it answers our token on port 80', async () => {
+  it("counts an address as this server's once it answers our token on port 80", async () => {
     expect((await a.t.http.get('/api/v1/status-page').set(bearer(a.admin))).body.server_ips).not.toContain(IP);
     await a.setHosts(['here.example.test', 'gone.example.test']);
     const page = (await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200)).body;

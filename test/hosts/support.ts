@@ -44,7 +44,12 @@ export interface HostsApp {
   lines(): Promise<string[]>;
 }
 
-export async function startHostsApp(ip: string, env: Record<string, string>, opts: StartOptions = {}, admin?: string): Promise<HostsApp> {
+export async function startHostsApp(
+  ip: string,
+  env: Record<string, string>,
+  opts: StartOptions = {},
+  admin?: string,
+): Promise<HostsApp> {
   const t = await startApp(
     {
       FARSIGHT_DNS_SERVERS: ip,
@@ -53,7 +58,17 @@ export async function startHostsApp(ip: string, env: Record<string, string>, opt
       FARSIGHT_ACME_HTTP_LISTEN: `${ip}:80`,
       ...env,
     },
-    { hosts: { acmeTimeoutMs: 2_000, pollMinMs: 50, pollMaxMs: 200, pollAttempts: 40, dnsTimeoutMs: 1_000, probeTimeoutMs: 1_000 }, ...opts },
+    {
+      hosts: {
+        acmeTimeoutMs: 2_000,
+        pollMinMs: 50,
+        pollMaxMs: 200,
+        pollAttempts: 40,
+        dnsTimeoutMs: 1_000,
+        probeTimeoutMs: 1_000,
+      },
+      ...opts,
+    },
   );
   const hosts = t.app.get(DomainsService);
   await hosts.settled();
@@ -118,7 +133,11 @@ export function fetchHttps(ip: string, host: string, path: string, ca: string): 
 }
 
 /** A plain HTTP request to `ip:80` with `Host: host`. */
-export function fetchHttp(ip: string, host: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function fetchHttp(
+  ip: string,
+  host: string,
+  path: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: ip, port: 80, path, headers: { Host: host }, agent: false }, (res) => {
@@ -132,7 +151,11 @@ export function fetchHttp(ip: string, host: string, path: string): Promise<{ sta
 
 /** A self-signed certificate for `host` expiring at `notAfter`, as if an earlier order had fetched it. */
 export function placeCertificate(dataDir: string, host: string, notAfter: number): void {
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const rsa = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(rsa.publicKey);
   cert.serialNumber = '0abc';

@@ -21,7 +21,9 @@ describe('compressed API answers', () => {
 
   beforeAll(async () => {
     ({ t, port, write } = await startListeningApp());
-    const monitors = Array.from({ length: 60 }, (_, i) => httpMonitor({ name: `Service ${i}` }, { url: `http://10.0.0.${i + 1}/health` }));
+    const monitors = Array.from({ length: 60 }, (_, i) =>
+      httpMonitor({ name: `Service ${i}` }, { url: `http://10.0.0.${i + 1}/health` }),
+    );
     await t.http.post('/api/v1/monitors/bulk').set(write).send({ monitors, dry_run: false }).expect(200);
   });
   afterAll(() => t.close());
@@ -31,7 +33,9 @@ describe('compressed API answers', () => {
       const req = http.request({ host: '127.0.0.1', port, path, method, headers: { ...write, ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -47,7 +51,9 @@ describe('compressed API answers', () => {
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
     // Compressed whole (not piece by piece as it was written): a page of 60 monitors to under a tenth.
     expect(br.body.length * 10).toBeLessThan(plain.body.length);
-    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString('utf8'))).toEqual(
+      JSON.parse(plain.body.toString('utf8')),
+    );
   });
 
   it('sends gzip to a client that takes gzip only, for answers express writes too (the timeline)', async () => {
@@ -85,35 +91,63 @@ describe('compressed list pages kept between reads', () => {
 
   beforeAll(async () => {
     ({ t, port, write } = await startListeningApp());
-    const monitors = Array.from({ length: 30 }, (_, i) => httpMonitor({ name: `Kept ${i}` }, { url: `http://10.0.1.${i + 1}/health` }));
+    const monitors = Array.from({ length: 30 }, (_, i) =>
+      httpMonitor({ name: `Kept ${i}` }, { url: `http://10.0.1.${i + 1}/health` }),
+    );
     await t.http.post('/api/v1/monitors/bulk').set(write).send({ monitors, dry_run: false }).expect(200);
   });
   afterAll(() => t.close());
 
   const names = (encoding: string) =>
     new Promise<string[]>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/api/v1/monitors?limit=500', headers: { ...write, 'Accept-Encoding': encoding } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          const text = res.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(body) : res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body) : body;
-          expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
-          resolve((JSON.parse(text.toString('utf8')) as { items: { name: string }[] }).items.map((m) => m.name));
-        });
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/monitors?limit=500',
+          headers: { ...write, 'Accept-Encoding': encoding },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks);
+            const text =
+              res.headers['content-encoding'] === 'br'
+                ? zlib.brotliDecompressSync(body)
+                : res.headers['content-encoding'] === 'gzip'
+                  ? zlib.gunzipSync(body)
+                  : body;
+            expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+            resolve((JSON.parse(text.toString('utf8')) as { items: { name: string }[] }).items.map((m) => m.name));
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });
 
-  it.each(['br', 'gzip', 'identity'])('shows a created, renamed or deleted monitor in the very next page (%s)', async (encoding) => {
-    const first = await names(encoding);
-    expect(await names(encoding)).toEqual(first);
-    const made = (await t.http.post('/api/v1/monitors').set(write).send(httpMonitor({ name: `New ${encoding}` }, { url: 'http://10.0.2.1/' })).expect(201)).body as { id: number };
-    expect(await names(encoding)).toEqual([`New ${encoding}`, ...first]);
-    await t.http.patch(`/api/v1/monitors/${made.id}`).set(write).send({ name: `Renamed ${encoding}` }).expect(200);
-    expect(await names(encoding)).toEqual([`Renamed ${encoding}`, ...first]);
-    await t.http.delete(`/api/v1/monitors/${made.id}`).set(write).expect(200);
-    expect(await names(encoding)).toEqual(first);
-  });
+  it.each(['br', 'gzip', 'identity'])(
+    'shows a created, renamed or deleted monitor in the very next page (%s)',
+    async (encoding) => {
+      const first = await names(encoding);
+      expect(await names(encoding)).toEqual(first);
+      const made = (
+        await t.http
+          .post('/api/v1/monitors')
+          .set(write)
+          .send(httpMonitor({ name: `New ${encoding}` }, { url: 'http://10.0.2.1/' }))
+          .expect(201)
+      ).body as { id: number };
+      expect(await names(encoding)).toEqual([`New ${encoding}`, ...first]);
+      await t.http
+        .patch(`/api/v1/monitors/${made.id}`)
+        .set(write)
+        .send({ name: `Renamed ${encoding}` })
+        .expect(200);
+      expect(await names(encoding)).toEqual([`Renamed ${encoding}`, ...first]);
+      await t.http.delete(`/api/v1/monitors/${made.id}`).set(write).expect(200);
+      expect(await names(encoding)).toEqual(first);
+    },
+  );
 });

@@ -11,8 +11,7 @@ describe('API conventions', () => {
     await t.close();
   });
 
-  const post = (path: string) =>
-    t.http.post(path).set('Cookie', cookie).set('Origin', ORIGIN);
+  const post = (path: string) => t.http.post(path).set('Cookie', cookie).set('Origin', ORIGIN);
   const keyCount = async () => (await t.db.query<unknown[]>('SELECT id FROM api_keys')).length;
 
   describe('Idempotency-Key', () => {
@@ -27,8 +26,14 @@ describe('API conventions', () => {
     });
 
     it('does the work once for a retry of an answer with a secret shown once, and refuses the retry', async () => {
-      const first = await post('/api/v1/keys').set('Idempotency-Key', 'abc-4').send({ name: 'ci', scope: 'read' }).expect(201);
-      const again = await post('/api/v1/keys').set('Idempotency-Key', 'abc-4').send({ name: 'ci', scope: 'read' }).expect(409);
+      const first = await post('/api/v1/keys')
+        .set('Idempotency-Key', 'abc-4')
+        .send({ name: 'ci', scope: 'read' })
+        .expect(201);
+      const again = await post('/api/v1/keys')
+        .set('Idempotency-Key', 'abc-4')
+        .send({ name: 'ci', scope: 'read' })
+        .expect(409);
       expect(again.body.error.code).toBe('conflict');
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(JSON.stringify(await t.db.query('SELECT * FROM idempotency'))).not.toContain(first.body.key);
@@ -37,14 +42,23 @@ describe('API conventions', () => {
 
     it('refuses the same key with a different body and changes nothing', async () => {
       await post('/api/v1/keys').set('Idempotency-Key', 'abc-2').send({ name: 'ci', scope: 'read' }).expect(201);
-      const res = await post('/api/v1/keys').set('Idempotency-Key', 'abc-2').send({ name: 'other', scope: 'read' }).expect(422);
+      const res = await post('/api/v1/keys')
+        .set('Idempotency-Key', 'abc-2')
+        .send({ name: 'other', scope: 'read' })
+        .expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'Idempotency-Key' });
       expect(await keyCount()).toBe(1);
     });
 
     it('replays an error answer too, with its status', async () => {
-      const first = await post('/api/v1/keys').set('Idempotency-Key', 'bad-1').send({ name: '', scope: 'read' }).expect(422);
-      const again = await post('/api/v1/keys').set('Idempotency-Key', 'bad-1').send({ name: '', scope: 'read' }).expect(422);
+      const first = await post('/api/v1/keys')
+        .set('Idempotency-Key', 'bad-1')
+        .send({ name: '', scope: 'read' })
+        .expect(422);
+      const again = await post('/api/v1/keys')
+        .set('Idempotency-Key', 'bad-1')
+        .send({ name: '', scope: 'read' })
+        .expect(422);
       expect(again.body).toEqual(first.body);
     });
 
@@ -63,7 +77,11 @@ describe('API conventions', () => {
       expect(rows).toEqual([{ caller: 'owner' }]);
     });
 
-    it.each([['empty', ''], ['too long', 'k'.repeat(256)], ['with spaces', 'a b']])('refuses an %s key', async (_, key) => {
+    it.each([
+      ['empty', ''],
+      ['too long', 'k'.repeat(256)],
+      ['with spaces', 'a b'],
+    ])('refuses an %s key', async (_, key) => {
       const res = await post('/api/v1/keys').set('Idempotency-Key', key).send({ name: 'ci', scope: 'read' });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('bad_request');
@@ -73,7 +91,9 @@ describe('API conventions', () => {
 
   describe('hostile bodies', () => {
     it('refuses a body over 1 MB with the envelope', async () => {
-      const res = await post('/api/v1/keys').send({ name: 'x'.repeat(1024 * 1024 + 10), scope: 'read' }).expect(400);
+      const res = await post('/api/v1/keys')
+        .send({ name: 'x'.repeat(1024 * 1024 + 10), scope: 'read' })
+        .expect(400);
       expect(res.body.error).toEqual({ code: 'bad_request', message: expect.stringContaining('1 MB') });
       expect(await keyCount()).toBe(0);
     });
@@ -90,7 +110,12 @@ describe('API conventions', () => {
       expect(res.body.error.code).toBe('forbidden');
       const key = await createKey(t, cookie, 'admin');
       // Access comes first (POST /keys is for the session only), so a route the key may use shows the content-type rule.
-      const viaKey = await t.http.post('/api/v1/monitors').set(bearer(key)).set('Content-Type', 'text/plain').send('hello').expect(400);
+      const viaKey = await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(key))
+        .set('Content-Type', 'text/plain')
+        .send('hello')
+        .expect(400);
       expect(viaKey.body.error.message).toContain('application/json');
     });
 
@@ -130,7 +155,9 @@ describe('API conventions', () => {
   it('answers an unexpected failure as internal, without internals', async () => {
     await t.db.query('DROP TABLE api_keys');
     const res = await t.http.get('/api/v1/keys').set('Cookie', cookie).expect(500);
-    expect(res.body).toEqual({ error: { code: 'internal', message: expect.stringMatching(/^internal error \(reference [0-9a-f]+\)$/) } });
+    expect(res.body).toEqual({
+      error: { code: 'internal', message: expect.stringMatching(/^internal error \(reference [0-9a-f]+\)$/) },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/SQLITE|api_keys|at /);
   });
 

@@ -31,12 +31,26 @@ describe('request limits', () => {
    * Sends the head of a request that announces `length` body bytes, then `first` bytes of it, and
    * resolves with the answer, which must come while the rest of the body is still unsent.
    */
-  function answerBeforeBody(path: string, headers: Record<string, string>, length: number, first: number): Promise<Answer> {
+  function answerBeforeBody(
+    path: string,
+    headers: Record<string, string>,
+    length: number,
+    first: number,
+  ): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers } });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path,
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(length), ...headers },
+      });
       const timer = setTimeout(() => {
         req.destroy();
-        reject(new Error(`no answer within ${ANSWER_BOUND_MS} ms while ${length - first} body bytes were still unsent`));
+        reject(
+          new Error(`no answer within ${ANSWER_BOUND_MS} ms while ${length - first} body bytes were still unsent`),
+        );
       }, ANSWER_BOUND_MS);
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -62,7 +76,9 @@ describe('request limits', () => {
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        );
       });
       // Writing may fail once the server has answered and closed: the answer is what the test checks.
       req.on('error', (err) => reject(err));
@@ -96,8 +112,16 @@ describe('request limits', () => {
         status: 200,
         body: { created: [], updated: [], unchanged: [], errors: [] },
       });
-      const setup = await send('POST', '/api/v1/auth/setup/nope', { 'Content-Type': 'application/json' }, Buffer.from('{"email": '));
-      expect(JSON.parse(setup.text).error).toEqual({ code: 'bad_request', message: 'the request body is not valid JSON' });
+      const setup = await send(
+        'POST',
+        '/api/v1/auth/setup/nope',
+        { 'Content-Type': 'application/json' },
+        Buffer.from('{"email": '),
+      );
+      expect(JSON.parse(setup.text).error).toEqual({
+        code: 'bad_request',
+        message: 'the request body is not valid JSON',
+      });
     });
   });
 
@@ -105,7 +129,12 @@ describe('request limits', () => {
     let hbPath: string;
     let monitorId: number;
     beforeAll(async () => {
-      const res = await send('POST', '/api/v1/monitors', { ...write, 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(heartbeatMonitor())));
+      const res = await send(
+        'POST',
+        '/api/v1/monitors',
+        { ...write, 'Content-Type': 'application/json' },
+        Buffer.from(JSON.stringify(heartbeatMonitor())),
+      );
       const created = JSON.parse(res.text) as { id: number; heartbeat_url: string };
       monitorId = created.id;
       hbPath = new URL(created.heartbeat_url).pathname;
@@ -118,20 +147,26 @@ describe('request limits', () => {
       expect(JSON.parse(got.text).state.error.message).toBe(`failure reported: ${'x'.repeat(1024)}`);
     });
 
-    it.each([['65 KB', 65 * 1024], ['200 KB', 200 * 1024], ['1000 KB', 1000 * 1024]])(
-      'answers a %s failure body with 413 in plain text, not a reset',
-      async (_, size) => {
-        const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(size, 'x'));
-        expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({
-          status: 413,
-          type: 'text/plain; charset=utf-8',
-          text: 'body too large: at most 64 KB\n',
-        });
-      },
-    );
+    it.each([
+      ['65 KB', 65 * 1024],
+      ['200 KB', 200 * 1024],
+      ['1000 KB', 1000 * 1024],
+    ])('answers a %s failure body with 413 in plain text, not a reset', async (_, size) => {
+      const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(size, 'x'));
+      expect({ status: res.status, type: res.headers['content-type'], text: res.text }).toEqual({
+        status: 413,
+        type: 'text/plain; charset=utf-8',
+        text: 'body too large: at most 64 KB\n',
+      });
+    });
 
     it('answers a sender still going past 1 MB with 413 and closes the connection', async () => {
-      const res = await send('POST', `${hbPath}/fail`, { 'Content-Type': 'text/plain' }, Buffer.alloc(4 * 1024 * 1024, 'x'));
+      const res = await send(
+        'POST',
+        `${hbPath}/fail`,
+        { 'Content-Type': 'text/plain' },
+        Buffer.alloc(4 * 1024 * 1024, 'x'),
+      );
       expect({ status: res.status, connection: res.headers.connection, text: res.text }).toEqual({
         status: 413,
         connection: 'close',
@@ -173,7 +208,9 @@ describe('request limits', () => {
       const res = await send('GET', '/api/health', { 'X-Padding': 'a'.repeat(20 * 1024) });
       expect(res.status).toBe(431);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(JSON.parse(res.text)).toEqual({ error: { code: 'bad_request', message: 'the request headers are larger than 16 KB' } });
+      expect(JSON.parse(res.text)).toEqual({
+        error: { code: 'bad_request', message: 'the request headers are larger than 16 KB' },
+      });
     });
   });
 });

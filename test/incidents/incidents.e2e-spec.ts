@@ -17,7 +17,18 @@ describe('incidents', () => {
   const api = () => h.t.http;
   const w = () => bearer(h.write);
   const create = async (over: Record<string, unknown> = {}) =>
-    (await api().post('/api/v1/monitors').set(w()).send(httpMonitor({ confirm_after: 2, recover_after: 1, interval_s: 60, retry_interval_s: 10, ...over }, { url: h.target.url })).expect(201)).body as { id: number; name: string };
+    (
+      await api()
+        .post('/api/v1/monitors')
+        .set(w())
+        .send(
+          httpMonitor(
+            { confirm_after: 2, recover_after: 1, interval_s: 60, retry_interval_s: 10, ...over },
+            { url: h.target.url },
+          ),
+        )
+        .expect(201)
+    ).body as { id: number; name: string };
   const state = async (id: number) => (await api().get(`/api/v1/monitors/${id}`).set(w()).expect(200)).body.state;
   const incident = async (id: number) => (await api().get(`/api/v1/incidents/${id}`).set(w()).expect(200)).body;
 
@@ -62,7 +73,22 @@ describe('incidents', () => {
       end_reason: null,
     });
     expect(Object.keys(open).sort()).toEqual(
-      ['acknowledged_at', 'cause', 'checks', 'duration_ms', 'end_reason', 'ended_at', 'fails', 'id', 'last_error', 'monitor_id', 'monitor_name', 'note', 'started_at', 'timeline'].sort(),
+      [
+        'acknowledged_at',
+        'cause',
+        'checks',
+        'duration_ms',
+        'end_reason',
+        'ended_at',
+        'fails',
+        'id',
+        'last_error',
+        'monitor_id',
+        'monitor_name',
+        'note',
+        'started_at',
+        'timeline',
+      ].sort(),
     );
     expect(open.duration_ms).toBe(10_000);
     expect(open.checks).toHaveLength(2);
@@ -75,7 +101,11 @@ describe('incidents', () => {
     h.target.status = 503;
     await h.advance(10_000);
     const later = await incident(id);
-    expect(later).toMatchObject({ fails: 3, cause: { code: 'status' }, last_error: { code: 'status', message: expect.stringContaining('503') } });
+    expect(later).toMatchObject({
+      fails: 3,
+      cause: { code: 'status' },
+      last_error: { code: 'status', message: expect.stringContaining('503') },
+    });
     expect(later.duration_ms).toBe(20_000);
     expect(later.checks).toHaveLength(3);
 
@@ -84,9 +114,17 @@ describe('incidents', () => {
     expect(await state(m.id)).toMatchObject({ status: 'up', incident_id: null });
     // Ended a moment ago, not written yet: lists already say so.
     expect((await api().get('/api/v1/incidents?state=open').set(w()).expect(200)).body.items).toEqual([]);
-    expect((await api().get('/api/v1/incidents?state=closed').set(w()).expect(200)).body.items.map((i: { id: number }) => i.id)).toEqual([id]);
+    expect(
+      (await api().get('/api/v1/incidents?state=closed').set(w()).expect(200)).body.items.map(
+        (i: { id: number }) => i.id,
+      ),
+    ).toEqual([id]);
     const closed = await incident(id);
-    expect(closed).toMatchObject({ end_reason: 'recovered', ended_at: new Date(h.t.clock.now()).toISOString(), fails: 3 });
+    expect(closed).toMatchObject({
+      end_reason: 'recovered',
+      ended_at: new Date(h.t.clock.now()).toISOString(),
+      fails: 3,
+    });
     expect(closed.duration_ms).toBe(30_000);
     // It stays ended: time moving on does not change its duration.
     await h.advance(600_000);
@@ -107,7 +145,14 @@ describe('incidents', () => {
     await h.advance(10_000);
     await h.writer.flush();
     const detail = await incident(id);
-    expect(detail.timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'ack', 'note', 'up']);
+    expect(detail.timeline.map((l: { kind: string }) => l.kind)).toEqual([
+      'failing',
+      'down',
+      'alert',
+      'ack',
+      'note',
+      'up',
+    ]);
     const times = detail.timeline.map((l: { at: string }) => Date.parse(l.at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(detail.timeline[3].text).toMatch(/API key "write key" acknowledged/);
@@ -116,7 +161,9 @@ describe('incidents', () => {
     for (const l of detail.timeline) expect(Object.keys(l).sort()).toEqual(['at', 'kind', 'text']);
 
     // The same lines in GET /events, each naming its incident.
-    const events = (await api().get(`/api/v1/events?monitor_id=${m.id}&kind=failing,down,ack,note,up`).set(w()).expect(200)).body.items;
+    const events = (
+      await api().get(`/api/v1/events?monitor_id=${m.id}&kind=failing,down,ack,note,up`).set(w()).expect(200)
+    ).body.items;
     expect(events.map((e: { kind: string }) => e.kind)).toEqual(['up', 'note', 'ack', 'down', 'failing']);
     for (const e of events) expect(e.incident_id).toBe(id);
     expect(events.find((e: { kind: string }) => e.kind === 'ack').actor).toBe('key:write key');
@@ -130,22 +177,41 @@ describe('incidents', () => {
     h.t.clock.advance(5_000);
     const again = (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ acknowledged: true }).expect(200)).body;
     expect(again.acknowledged_at).toBe(first.acknowledged_at);
-    const withdrawn = (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ acknowledged: false }).expect(200)).body;
+    const withdrawn = (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ acknowledged: false }).expect(200))
+      .body;
     expect(withdrawn.acknowledged_at).toBeNull();
 
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'línea 1\nline 2' }).expect(200)).body.note).toBe('línea 1\nline 2');
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'x'.repeat(2000) }).expect(200)).body.note).toHaveLength(2000);
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: '   ' }).expect(200)).body.note).toBeNull();
+    expect(
+      (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'línea 1\nline 2' }).expect(200)).body.note,
+    ).toBe('línea 1\nline 2');
+    expect(
+      (
+        await api()
+          .patch(`/api/v1/incidents/${id}`)
+          .set(w())
+          .send({ note: 'x'.repeat(2000) })
+          .expect(200)
+      ).body.note,
+    ).toHaveLength(2000);
+    expect(
+      (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: '   ' }).expect(200)).body.note,
+    ).toBeNull();
     await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'kept' }).expect(200);
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: null, acknowledged: true }).expect(200)).body).toMatchObject({ note: null, acknowledged_at: expect.any(String) });
+    expect(
+      (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: null, acknowledged: true }).expect(200)).body,
+    ).toMatchObject({ note: null, acknowledged_at: expect.any(String) });
     // Every PATCH wrote one line.
     await h.writer.flush();
-    const kinds = (await incident(id)).timeline.map((l: { kind: string }) => l.kind).filter((k: string) => k === 'ack' || k === 'note');
+    const kinds = (await incident(id)).timeline
+      .map((l: { kind: string }) => l.kind)
+      .filter((k: string) => k === 'ack' || k === 'note');
     expect(kinds).toEqual(['ack', 'ack', 'ack', 'note', 'note', 'note', 'note', 'ack']);
     // A closed incident still takes a note (a post-mortem).
     h.target.status = 200;
     await h.advance(10_000);
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'cable' }).expect(200)).body).toMatchObject({ note: 'cable', end_reason: 'recovered' });
+    expect(
+      (await api().patch(`/api/v1/incidents/${id}`).set(w()).send({ note: 'cable' }).expect(200)).body,
+    ).toMatchObject({ note: 'cable', end_reason: 'recovered' });
   });
 
   it('refuses bad input with the field named and changes nothing', async () => {
@@ -164,7 +230,11 @@ describe('incidents', () => {
       [[{ acknowledged: true }], 'body'],
     ];
     for (const [body, field] of bad) {
-      const res = await api().patch(`/api/v1/incidents/${id}`).set(w()).send(body as object).expect(422);
+      const res = await api()
+        .patch(`/api/v1/incidents/${id}`)
+        .set(w())
+        .send(body as object)
+        .expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field });
     }
     const after = await incident(id);
@@ -176,7 +246,15 @@ describe('incidents', () => {
       expect((await api().get(`/api/v1/incidents/${ref}`).set(w()).expect(404)).body.error.code).toBe('not_found');
       await api().patch(`/api/v1/incidents/${ref}`).set(w()).send({ acknowledged: true }).expect(404);
     }
-    for (const [q, field] of [['state=opened', 'state'], ['state=OPEN', 'state'], ['before=abc', 'before'], ['before=-5', 'before'], ['monitor_id=x', 'monitor_id'], ['limit=0', 'limit'], ['limit=501', 'limit']]) {
+    for (const [q, field] of [
+      ['state=opened', 'state'],
+      ['state=OPEN', 'state'],
+      ['before=abc', 'before'],
+      ['before=-5', 'before'],
+      ['monitor_id=x', 'monitor_id'],
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+    ]) {
       const res = await api().get(`/api/v1/incidents?${q}`).set(w()).expect(422);
       expect(res.body.error.field).toBe(field);
     }
@@ -191,10 +269,18 @@ describe('incidents', () => {
     await api().patch(`/api/v1/incidents/${id}`).send({ acknowledged: true }).expect(401);
     expect((await api().get('/api/v1/incidents').set(bearer(read)).expect(200)).body.items).toHaveLength(1);
     await api().get(`/api/v1/incidents/${id}`).set(bearer(read)).expect(200);
-    expect((await api().patch(`/api/v1/incidents/${id}`).set(bearer(read)).send({ acknowledged: true }).expect(403)).body.error.code).toBe('forbidden');
+    expect(
+      (await api().patch(`/api/v1/incidents/${id}`).set(bearer(read)).send({ acknowledged: true }).expect(403)).body
+        .error.code,
+    ).toBe('forbidden');
     expect((await incident(id)).acknowledged_at).toBeNull();
     await api().get('/api/v1/incidents').set('Cookie', h.cookie).expect(200);
-    await api().patch(`/api/v1/incidents/${id}`).set('Cookie', h.cookie).set('Origin', ORIGIN).send({ acknowledged: true }).expect(200);
+    await api()
+      .patch(`/api/v1/incidents/${id}`)
+      .set('Cookie', h.cookie)
+      .set('Origin', ORIGIN)
+      .send({ acknowledged: true })
+      .expect(200);
     await h.writer.flush();
     const ack = (await api().get('/api/v1/events?kind=ack').set(bearer(read)).expect(200)).body.items[0];
     expect(ack).toMatchObject({ actor: 'owner', incident_id: id, monitor_id: m.id });
@@ -231,7 +317,12 @@ describe('incidents', () => {
     const seen: number[] = [];
     let cursor: number | null = null;
     do {
-      const page: { items: { id: number }[]; next_cursor: number | null } = (await api().get(`/api/v1/incidents?limit=2${cursor ? `&before=${cursor}` : ''}`).set(w()).expect(200)).body;
+      const page: { items: { id: number }[]; next_cursor: number | null } = (
+        await api()
+          .get(`/api/v1/incidents?limit=2${cursor ? `&before=${cursor}` : ''}`)
+          .set(w())
+          .expect(200)
+      ).body;
       seen.push(...page.items.map((i) => i.id));
       cursor = page.next_cursor;
     } while (cursor !== null);
@@ -254,13 +345,22 @@ describe('incidents', () => {
     await api().post(`/api/v1/monitors/${p.id}/pause`).set(w()).expect(200);
     await h.writer.flush();
     expect(await incident(ip)).toMatchObject({ end_reason: 'paused' });
-    expect((await incident(ip)).timeline.map((l: { kind: string }) => l.kind)).toEqual(['failing', 'down', 'alert', 'closed']);
+    expect((await incident(ip)).timeline.map((l: { kind: string }) => l.kind)).toEqual([
+      'failing',
+      'down',
+      'alert',
+      'closed',
+    ]);
     expect((await state(p.id)).incident_id).toBeNull();
 
     // A name change leaves the incident open; a new target ends it.
     await api().patch(`/api/v1/monitors/${c.id}`).set(w()).send({ name: 'Renamed one' }).expect(200);
     expect(await incident(ic)).toMatchObject({ end_reason: null, monitor_name: 'Renamed one' });
-    await api().patch(`/api/v1/monitors/${c.id}`).set(w()).send({ http: { url: `${h.target.url}other` } }).expect(200);
+    await api()
+      .patch(`/api/v1/monitors/${c.id}`)
+      .set(w())
+      .send({ http: { url: `${h.target.url}other` } })
+      .expect(200);
     expect(await incident(ic)).toMatchObject({ end_reason: 'config_changed' });
 
     await api().delete(`/api/v1/monitors/${d.id}`).set(w()).expect(200);
@@ -285,12 +385,21 @@ describe('incidents', () => {
   });
 
   it('opens on a heartbeat failure report and on a missed heartbeat, and ends on the next ping', async () => {
-    const hb = (await api().post('/api/v1/monitors').set(w()).send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } })).expect(201)).body;
+    const hb = (
+      await api()
+        .post('/api/v1/monitors')
+        .set(w())
+        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
+        .expect(201)
+    ).body;
     const url = new URL(hb.heartbeat_url).pathname;
     await api().get(url).expect(200);
     await api().post(`${url}/fail`).set('Content-Type', 'text/plain').send('disk full').expect(200);
     const reported = (await state(hb.id)).incident_id;
-    expect(await incident(reported)).toMatchObject({ fails: 1, cause: { code: 'heartbeat', message: expect.stringContaining('disk full') } });
+    expect(await incident(reported)).toMatchObject({
+      fails: 1,
+      cause: { code: 'heartbeat', message: expect.stringContaining('disk full') },
+    });
     await api().get(url).expect(200);
     expect(await incident(reported)).toMatchObject({ end_reason: 'recovered' });
 

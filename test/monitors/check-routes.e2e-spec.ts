@@ -30,7 +30,9 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
 
   const storedChecks = async () => {
     await t.app.get(CheckWriter).flush();
-    return t.db.query<{ monitor_id: number; outcome: number; status: number | null }[]>('SELECT monitor_id, outcome, status FROM checks');
+    return t.db.query<{ monitor_id: number; outcome: number; status: number | null }[]>(
+      'SELECT monitor_id, outcome, status FROM checks',
+    );
   };
 
   it('tests an unsaved https monitor and answers a check result; nothing is stored', async () => {
@@ -44,7 +46,12 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
       at_ms: expect.any(Number),
       outcome: 'up',
       latency_ms: expect.any(Number),
-      phases: { dns_ms: expect.any(Number), connect_ms: expect.any(Number), tls_ms: expect.any(Number), ttfb_ms: expect.any(Number) },
+      phases: {
+        dns_ms: expect.any(Number),
+        connect_ms: expect.any(Number),
+        tls_ms: expect.any(Number),
+        ttfb_ms: expect.any(Number),
+      },
       status: 200,
       error: null,
       cert: { not_after: expect.stringMatching(/Z$/), issuer: expect.any(String), subject: expect.any(String) },
@@ -57,7 +64,11 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
   // Bodies are built lazily: the farm's ports exist only once beforeAll ran.
   it.each([
     ['a status outside expect_status', () => httpMonitor({}, { url: `${farm.http.url}/status/503` }), 'status'],
-    ['a refused tcp connection', () => ({ name: 'x', kind: 'tcp', tcp: { host: '127.0.0.1', port: tcp.closedPort } }), 'refused'],
+    [
+      'a refused tcp connection',
+      () => ({ name: 'x', kind: 'tcp', tcp: { host: '127.0.0.1', port: tcp.closedPort } }),
+      'refused',
+    ],
   ])('reports %s as down with its error code', async (_, body, code) => {
     const res = await t.http.post('/api/v1/monitors/test').set(bearer(write)).send(body()).expect(200);
     expect(res.body).toMatchObject({ outcome: 'down', error: { code, message: expect.any(String) } });
@@ -77,7 +88,13 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
   });
 
   it('checks a saved monitor now and stores the result', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'farm' }, { url: `${farm.http.url}/ok` })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'farm' }, { url: `${farm.http.url}/ok` }))
+        .expect(201)
+    ).body;
     const before = farm.http.hits('/ok');
     const res = await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).send({}).expect(200);
     expect(res.body).toMatchObject({ outcome: 'up', status: 200, error: null });
@@ -91,7 +108,11 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
     const settings = t.app.get(SettingsService);
     await t.db.tx((m) => settings.setIn(m, { allow_private_targets: false }));
     try {
-      const res = await t.http.post('/api/v1/monitors/test').set(bearer(write)).send(httpMonitor({}, { url: `${farm.http.url}/ok` })).expect(200);
+      const res = await t.http
+        .post('/api/v1/monitors/test')
+        .set(bearer(write))
+        .send(httpMonitor({}, { url: `${farm.http.url}/ok` }))
+        .expect(200);
       expect(res.body).toMatchObject({ outcome: 'down', error: { code: 'private_target' } });
       expect(farm.http.hits('/ok')).toBeGreaterThan(0);
     } finally {

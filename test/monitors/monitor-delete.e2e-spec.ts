@@ -28,8 +28,20 @@ describe('deleting a monitor', () => {
   };
 
   it('removes its check rows and its hourly and daily rollups, and leaves other monitors alone', async () => {
-    const gone = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'gone' }, { url: target.url })).expect(201)).body;
-    const kept = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({ name: 'kept' }, { url: target.url })).expect(201)).body;
+    const gone = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'gone' }, { url: target.url }))
+        .expect(201)
+    ).body;
+    const kept = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({ name: 'kept' }, { url: target.url }))
+        .expect(201)
+    ).body;
     for (let i = 0; i < 3; i++) await h.advance(60_000);
     await t.app.get(CheckWriter).flush();
     expect(await counts(gone.id)).toEqual({ checks: 3, hours: 1, days: 1 });
@@ -39,7 +51,13 @@ describe('deleting a monitor', () => {
   });
 
   it('drops results of the monitor that were still waiting to be written when it was deleted', async () => {
-    const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(httpMonitor({}, { url: target.url })).expect(201)).body;
+    const m = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .send(httpMonitor({}, { url: target.url }))
+        .expect(201)
+    ).body;
     await h.advance(60_000);
     expect(t.app.get(CheckWriter).pending(m.id)).toHaveLength(1);
     // A flush already queued behind the delete must not bring the rows back.

@@ -26,7 +26,11 @@ describe('bulk, secrets and hostile monitor bodies', () => {
   const count = async () => (await t.db.query<unknown[]>('SELECT id FROM monitors')).length;
 
   describe('POST /monitors/bulk', () => {
-    const file = [tcpMonitor({ name: 'Postgres' }), httpMonitor({ name: 'Blog' }), heartbeatMonitor({ slug: 'backup' })];
+    const file = [
+      tcpMonitor({ name: 'Postgres' }),
+      httpMonitor({ name: 'Blog' }),
+      heartbeatMonitor({ slug: 'backup' }),
+    ];
 
     it('creates, then reports unchanged, then updated, matched by slug', async () => {
       const first = await bulk({ monitors: file }).expect(200);
@@ -40,7 +44,10 @@ describe('bulk, secrets and hostile monitor bodies', () => {
 
     it('reports exactly what a real run would do on dry_run, and writes nothing', async () => {
       await bulk({ monitors: [file[0]] }).expect(200);
-      const dry = await bulk({ monitors: [{ ...file[0], interval_s: 300 }, file[1], { name: '' }], dry_run: true }).expect(200);
+      const dry = await bulk({
+        monitors: [{ ...file[0], interval_s: 300 }, file[1], { name: '' }],
+        dry_run: true,
+      }).expect(200);
       expect(await count()).toBe(1);
       const real = await bulk({ monitors: [{ ...file[0], interval_s: 300 }, file[1], { name: '' }] }).expect(200);
       expect(real.body).toEqual(dry.body);
@@ -49,7 +56,12 @@ describe('bulk, secrets and hostile monitor bodies', () => {
 
     it('applies the valid items and reports each invalid one with its slug, index and fields', async () => {
       const res = await bulk({
-        monitors: [tcpMonitor({ name: 'Good' }), tcpMonitor({ name: 'Bad', interval_s: 5 }), 'not an object', httpMonitor({ name: 'Good' })],
+        monitors: [
+          tcpMonitor({ name: 'Good' }),
+          tcpMonitor({ name: 'Bad', interval_s: 5 }),
+          'not an object',
+          httpMonitor({ name: 'Good' }),
+        ],
       }).expect(200);
       expect(res.body.created).toEqual(['good']);
       expect(res.body.errors).toEqual([
@@ -73,7 +85,9 @@ describe('bulk, secrets and hostile monitor bodies', () => {
     });
 
     it('takes 1,000 items in one request', async () => {
-      const res = await bulk({ monitors: Array.from({ length: 1000 }, (_, i) => tcpMonitor({ name: `m${i}` })) }).expect(200);
+      const res = await bulk({
+        monitors: Array.from({ length: 1000 }, (_, i) => tcpMonitor({ name: `m${i}` })),
+      }).expect(200);
       expect(res.body.created).toHaveLength(1000);
       expect(await count()).toBe(1000);
     });
@@ -108,14 +122,22 @@ describe('bulk, secrets and hostile monitor bodies', () => {
         created.body,
         (await t.http.get('/api/v1/monitors').set(bearer(read))).body,
         (await t.http.get(`/api/v1/monitors/${created.body.id}`).set(bearer(read))).body,
-        (await t.http.patch(`/api/v1/monitors/${created.body.id}`).set(bearer(write)).send({ http: { url: 'https://elsewhere.lan/' } })).body,
+        (
+          await t.http
+            .patch(`/api/v1/monitors/${created.body.id}`)
+            .set(bearer(write))
+            .send({ http: { url: 'https://elsewhere.lan/' } })
+        ).body,
       ];
       const events = await t.db.query('SELECT text, data FROM events');
       const everything = JSON.stringify([answers, events, t.logs]);
       for (const s of SECRETS) expect(everything).not.toContain(s);
       // Lists are built from rows whose secrets stay sealed: masked all the same, never shown sealed.
       expect(everything).not.toContain('enc:v1:');
-      expect(answers[1].items[0].http).toMatchObject({ auth: { password: '********' }, headers: [{ value: '********' }, { value: '********' }, { value: 'application/json' }] });
+      expect(answers[1].items[0].http).toMatchObject({
+        auth: { password: '********' },
+        headers: [{ value: '********' }, { value: '********' }, { value: 'application/json' }],
+      });
     });
 
     it('keeps stored secrets when ******** is sent back to the same target', async () => {
@@ -160,10 +182,26 @@ describe('bulk, secrets and hostile monitor bodies', () => {
   describe('hostile bodies', () => {
     it.each([
       ['an unknown kind', { name: 'x', kind: 'smtp' }, 'kind'],
-      ['kind settings under the wrong key', { name: 'x', kind: 'tcp', tcp: { host: 'a', port: 1 }, http: { url: 'https://a' } }, 'http'],
+      [
+        'kind settings under the wrong key',
+        { name: 'x', kind: 'tcp', tcp: { host: 'a', port: 1 }, http: { url: 'https://a' } },
+        'http',
+      ],
       ['an unknown top-level field', tcpMonitor({ colour: 'red' }), 'colour'],
       ['an unknown nested field', { name: 'x', kind: 'tcp', tcp: { host: 'a', port: 1, tls: true } }, 'tcp.tls'],
-      ['a json rule with a bad op', httpMonitor({}, { json: [{ path: '$.a', op: '==', value: 1 }, { path: '$.b', op: '~=', value: 1 }] }), 'http.json[1].op'],
+      [
+        'a json rule with a bad op',
+        httpMonitor(
+          {},
+          {
+            json: [
+              { path: '$.a', op: '==', value: 1 },
+              { path: '$.b', op: '~=', value: 1 },
+            ],
+          },
+        ),
+        'http.json[1].op',
+      ],
       ['a json rule with a bad path', httpMonitor({}, { json: [{ path: 'a.b', op: 'exists' }] }), 'http.json[0].path'],
       ['a bad expect_status', httpMonitor({}, { expect_status: '200-199' }), 'http.expect_status'],
       ['an ftp URL', httpMonitor({}, { url: 'ftp://example.com' }), 'http.url'],
@@ -182,9 +220,17 @@ describe('bulk, secrets and hostile monitor bodies', () => {
       ['a channel id that is not an integer', tcpMonitor({ channels: ['email'] }), 'channels'],
       ['a port of 70000', { name: 'x', kind: 'tcp', tcp: { host: 'a', port: 70000 } }, 'tcp.port'],
       ['a host with spaces', { name: 'x', kind: 'tcp', tcp: { host: 'a b', port: 1 } }, 'tcp.host'],
-      ['a resolver that is a name', { name: 'x', kind: 'dns', dns: { name: 'a.com', resolver: 'dns.google' } }, 'dns.resolver'],
+      [
+        'a resolver that is a name',
+        { name: 'x', kind: 'dns', dns: { name: 'a.com', resolver: 'dns.google' } },
+        'dns.resolver',
+      ],
       ['6 ping packets', { name: 'x', kind: 'ping', ping: { host: 'a', packets: 6 } }, 'ping.packets'],
-      ['a header with a line break', httpMonitor({}, { headers: [{ name: 'X-A', value: 'a\r\nHost: evil' }] }), 'http.headers[0].value'],
+      [
+        'a header with a line break',
+        httpMonitor({}, { headers: [{ name: 'X-A', value: 'a\r\nHost: evil' }] }),
+        'http.headers[0].value',
+      ],
     ])('refuses %s with 422 on the field and creates nothing', async (_, body, field) => {
       const res = await t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(422);
       expect(res.body.error.code).toBe('invalid');
@@ -206,17 +252,36 @@ describe('bulk, secrets and hostile monitor bodies', () => {
     it('answers a JSON array body with an error envelope', async () => {
       const res = await t.http.post('/api/v1/monitors').set(bearer(write)).send([tcpMonitor()]);
       expect(res.status).toBe(422);
-      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'body', message: expect.stringContaining('must be a JSON object') });
+      expect(res.body.error).toMatchObject({
+        code: 'invalid',
+        field: 'body',
+        message: expect.stringContaining('must be a JSON object'),
+      });
     });
   });
 
   describe('idempotency on monitor creation', () => {
     it('creates once per caller and key, and keeps callers apart', async () => {
-      const a = await t.http.post('/api/v1/monitors').set(bearer(write)).set('Idempotency-Key', 'create-db').send(tcpMonitor()).expect(201);
-      const b = await t.http.post('/api/v1/monitors').set(bearer(write)).set('Idempotency-Key', 'create-db').send(tcpMonitor()).expect(201);
+      const a = await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .set('Idempotency-Key', 'create-db')
+        .send(tcpMonitor())
+        .expect(201);
+      const b = await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write))
+        .set('Idempotency-Key', 'create-db')
+        .send(tcpMonitor())
+        .expect(201);
       expect(b.body).toEqual(a.body);
       expect(await count()).toBe(1);
-      const other = await t.http.post('/api/v1/monitors').set(bearer(write2)).set('Idempotency-Key', 'create-db').send(tcpMonitor()).expect(201);
+      const other = await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(write2))
+        .set('Idempotency-Key', 'create-db')
+        .send(tcpMonitor())
+        .expect(201);
       expect(other.body.id).not.toBe(a.body.id);
       expect(await count()).toBe(2);
     });

@@ -47,7 +47,9 @@ describe('concurrent monitor writes', () => {
 
   it(`never claims created twice for the same slug in ${N} identical bulk posts`, async () => {
     const body = { monitors: [tcpMonitor({ name: 'Alpha' }), tcpMonitor({ name: 'Beta', slug: 'b' })] };
-    const answers = await Promise.all(Array.from({ length: N }, () => request(base).post('/api/v1/monitors/bulk').set(write).send(body)));
+    const answers = await Promise.all(
+      Array.from({ length: N }, () => request(base).post('/api/v1/monitors/bulk').set(write).send(body)),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array<number>(N).fill(200));
     const created = answers.flatMap((r) => r.body.created as string[]).sort();
     const unchanged = answers.flatMap((r) => r.body.unchanged as string[]);
@@ -67,7 +69,9 @@ describe('concurrent monitor writes', () => {
       { public_name: 'Main database' },
       { confirm_after: 3 },
     ];
-    const answers = await Promise.all(changes.map((c) => request(base).patch(`/api/v1/monitors/${m.id}`).set(write).send(c)));
+    const answers = await Promise.all(
+      changes.map((c) => request(base).patch(`/api/v1/monitors/${m.id}`).set(write).send(c)),
+    );
     expect(answers.map((r) => r.status)).toEqual(changes.map(() => 200));
     const got = await request(base).get(`/api/v1/monitors/${m.id}`).set(write).expect(200);
     expect(got.body).toMatchObject(Object.assign({}, ...changes));

@@ -38,10 +38,18 @@ describe('monitor and key input', () => {
     });
 
     it('refuses a public_name with a control character, also in PATCH', async () => {
-      const res = await t.http.post('/api/v1/monitors').set(write).send(tcpMonitor({ public_name: 'Web\u202e' })).expect(422);
+      const res = await t.http
+        .post('/api/v1/monitors')
+        .set(write)
+        .send(tcpMonitor({ public_name: 'Web\u202e' }))
+        .expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'public_name' });
       const m = await create(tcpMonitor());
-      const patched = await t.http.patch(`/api/v1/monitors/${m.id}`).set(write).send({ public_name: 'a\rb' }).expect(422);
+      const patched = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(write)
+        .send({ public_name: 'a\rb' })
+        .expect(422);
       expect(patched.body.error.field).toBe('public_name');
     });
 
@@ -54,8 +62,14 @@ describe('monitor and key input', () => {
       ['a public_name with a lone surrogate', { public_name: 'Web \ud800' }, 'public_name'],
     ])('refuses %s with 422 naming the field, in POST and PATCH', async (_, over, field) => {
       const res = await t.http.post('/api/v1/monitors').set(write).send(tcpMonitor(over)).expect(422);
-      expect(res.body.error).toMatchObject({ code: 'invalid', field, message: expect.stringContaining(`${field}: must not contain`) });
-      expect(res.body.error.fields).toEqual([{ field, message: expect.stringMatching(/^must not contain (control characters|a lone surrogate)/) }]);
+      expect(res.body.error).toMatchObject({
+        code: 'invalid',
+        field,
+        message: expect.stringContaining(`${field}: must not contain`),
+      });
+      expect(res.body.error.fields).toEqual([
+        { field, message: expect.stringMatching(/^must not contain (control characters|a lone surrogate)/) },
+      ]);
       expect(await monitorCount()).toBe(0);
       const m = await create(tcpMonitor({ description: 'Runs nightly.\r\n\tAsk first.' }));
       const patched = await t.http.patch(`/api/v1/monitors/${m.id}`).set(write).send(over).expect(422);
@@ -64,27 +78,62 @@ describe('monitor and key input', () => {
 
     it('refuses a public_group with a right-to-left override in PUT /status-page too', async () => {
       const m = await create(tcpMonitor());
-      const res = await t.http.put('/api/v1/status-page').set(write).send({ monitors: [{ id: m.id, public_group: 'gpj.\u202eexe' }] }).expect(422);
+      const res = await t.http
+        .put('/api/v1/status-page')
+        .set(write)
+        .send({ monitors: [{ id: m.id, public_group: 'gpj.\u202eexe' }] })
+        .expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'monitors[0].public_group' });
     });
 
-    it.each([['a right-to-left override', 'ci\u202e'], ['a tab', 'ci\tkey'], ['only spaces', '  ']])(
-      'refuses an API key name with %s on field name',
-      async (_, name) => {
-        const res = await t.http.post('/api/v1/keys').set('Cookie', cookie).set('Origin', ORIGIN).send({ name, scope: 'read' }).expect(422);
-        expect(res.body.error).toMatchObject({ code: 'invalid', field: 'name' });
-      },
-    );
+    it.each([
+      ['a right-to-left override', 'ci\u202e'],
+      ['a tab', 'ci\tkey'],
+      ['only spaces', '  '],
+    ])('refuses an API key name with %s on field name', async (_, name) => {
+      const res = await t.http
+        .post('/api/v1/keys')
+        .set('Cookie', cookie)
+        .set('Origin', ORIGIN)
+        .send({ name, scope: 'read' })
+        .expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'name' });
+    });
   });
 
   describe('texts sent as HTTP headers', () => {
     it.each<[string, Record<string, unknown>, string]>([
-      ['a header value with a right-to-left override', { headers: [{ name: 'X-A', value: 'v\u202e' }] }, 'http.headers[0].value'],
-      ['a header value with DEL', { headers: [{ name: 'X-A', value: 'v' }, { name: 'X-B', value: 'v\u007f' }] }, 'http.headers[1].value'],
+      [
+        'a header value with a right-to-left override',
+        { headers: [{ name: 'X-A', value: 'v\u202e' }] },
+        'http.headers[0].value',
+      ],
+      [
+        'a header value with DEL',
+        {
+          headers: [
+            { name: 'X-A', value: 'v' },
+            { name: 'X-B', value: 'v\u007f' },
+          ],
+        },
+        'http.headers[1].value',
+      ],
       ['a header name with a line feed', { headers: [{ name: 'X-A\n', value: 'v' }] }, 'http.headers[0].name'],
-      ['a bearer token ending in a line feed', { auth: { type: 'bearer', token: 'secret-token\n' } }, 'http.auth.token'],
-      ['a content_type with NUL', { method: 'POST', body: '{}', content_type: 'application/json\u0000' }, 'http.content_type'],
-      ['an expect_header name with CR', { expect_header: { name: 'X-Version\r', contains: '2' } }, 'http.expect_header.name'],
+      [
+        'a bearer token ending in a line feed',
+        { auth: { type: 'bearer', token: 'secret-token\n' } },
+        'http.auth.token',
+      ],
+      [
+        'a content_type with NUL',
+        { method: 'POST', body: '{}', content_type: 'application/json\u0000' },
+        'http.content_type',
+      ],
+      [
+        'an expect_header name with CR',
+        { expect_header: { name: 'X-Version\r', contains: '2' } },
+        'http.expect_header.name',
+      ],
     ])('refuses %s with 422 on its dotted path', async (_, settings, field) => {
       const res = await t.http.post('/api/v1/monitors').set(write).send(httpMonitor({}, settings)).expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field });
@@ -110,7 +159,13 @@ describe('monitor and key input', () => {
   });
 
   describe('bodies that are not JSON objects', () => {
-    const NOT_OBJECTS: [string, string][] = [['an array', '[]'], ['null', 'null'], ['a number', '42'], ['a string', '"monitor"'], ['true', 'true']];
+    const NOT_OBJECTS: [string, string][] = [
+      ['an array', '[]'],
+      ['null', 'null'],
+      ['a number', '42'],
+      ['a string', '"monitor"'],
+      ['true', 'true'],
+    ];
     const send = (method: 'post' | 'patch' | 'put', path: string, text: string, auth: 'key' | 'session' = 'key') => {
       const req = t.http[method](path).set('Content-Type', 'application/json');
       return (auth === 'key' ? req.set(write) : req.set('Cookie', cookie).set('Origin', ORIGIN)).send(text);
@@ -195,17 +250,33 @@ describe('monitor and key input', () => {
     });
 
     it('PUT by slug keeps the slug of the URL', async () => {
-      const first = await t.http.put('/api/v1/monitors/by-slug/db-main').set(write).send(tcpMonitor({ slug: null })).expect(201);
+      const first = await t.http
+        .put('/api/v1/monitors/by-slug/db-main')
+        .set(write)
+        .send(tcpMonitor({ slug: null }))
+        .expect(201);
       expect(first.body.slug).toBe('db-main');
-      const again = await t.http.put('/api/v1/monitors/by-slug/db-main').set(write).send(tcpMonitor({ slug: null })).expect(200);
+      const again = await t.http
+        .put('/api/v1/monitors/by-slug/db-main')
+        .set(write)
+        .send(tcpMonitor({ slug: null }))
+        .expect(200);
       expect(again.body).toEqual(first.body);
     });
 
     it('never stores an empty slug', async () => {
       const m = await create(tcpMonitor({ name: 'Database', slug: 'custom' }));
       await patch(m.id, { slug: null }).expect(200);
-      await t.http.put('/api/v1/monitors/by-slug/other').set(write).send(tcpMonitor({ slug: null })).expect(201);
-      await t.http.post('/api/v1/monitors/bulk').set(write).send({ monitors: [tcpMonitor({ name: 'Bulk', slug: null })] }).expect(200);
+      await t.http
+        .put('/api/v1/monitors/by-slug/other')
+        .set(write)
+        .send(tcpMonitor({ slug: null }))
+        .expect(201);
+      await t.http
+        .post('/api/v1/monitors/bulk')
+        .set(write)
+        .send({ monitors: [tcpMonitor({ name: 'Bulk', slug: null })] })
+        .expect(200);
       const slugs = (await t.db.query<{ slug: string }[]>('SELECT slug FROM monitors ORDER BY id')).map((r) => r.slug);
       expect(slugs).toEqual(['database', 'other', 'bulk']);
     });

@@ -9,11 +9,18 @@ import { bearer } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { httpMonitor } from '../support/monitors';
 
-type Listed = { id: number; name: string; muted_until: string | null; state: { status: string; muted: boolean; latency_ms: number | null }; stats: { uptime_24h: number | null; spark: { worst: string | null }[] } };
+type Listed = {
+  id: number;
+  name: string;
+  muted_until: string | null;
+  state: { status: string; muted: boolean; latency_ms: number | null };
+  stats: { uptime_24h: number | null; spark: { worst: string | null }[] };
+};
 
 describe('GET /monitors with kept answers', () => {
   let h: EngineHarness;
-  const list = async (query = '') => (await h.t.http.get(`/api/v1/monitors${query}`).set(bearer(h.write)).expect(200)).body.items as Listed[];
+  const list = async (query = '') =>
+    (await h.t.http.get(`/api/v1/monitors${query}`).set(bearer(h.write)).expect(200)).body.items as Listed[];
   const one = async (id: number) => (await list()).find((m) => m.id === id)!;
 
   beforeAll(async () => {
@@ -26,14 +33,26 @@ describe('GET /monitors with kept answers', () => {
   it('shows a change of state, a mute that ran out, a rename and a deletion in the next read', async () => {
     const made: Listed[] = [];
     for (const name of ['Alpha', 'Beta', 'Gamma']) {
-      made.push((await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name, confirm_after: 1 }, { url: h.target.url })).expect(201)).body);
+      made.push(
+        (
+          await h.t.http
+            .post('/api/v1/monitors')
+            .set(bearer(h.write))
+            .send(httpMonitor({ name, confirm_after: 1 }, { url: h.target.url }))
+            .expect(201)
+        ).body,
+      );
     }
     const [alpha, beta, gamma] = made.map((m) => m.id);
     await h.advance(0);
     await h.advance(60_000);
     await h.writer.flush();
     const first = await list();
-    expect(first.map((m) => [m.state.status, m.stats.uptime_24h])).toEqual([['up', 100], ['up', 100], ['up', 100]]);
+    expect(first.map((m) => [m.state.status, m.stats.uptime_24h])).toEqual([
+      ['up', 100],
+      ['up', 100],
+      ['up', 100],
+    ]);
     // Read twice with nothing in between: the same answer (from what was kept).
     expect(await list()).toEqual(first);
 
@@ -64,13 +83,23 @@ describe('GET /monitors with kept answers', () => {
   it('names the cursors of the list pages after the first, as next_cursor leads through them', async () => {
     const repo = h.t.app.get(MonitorsRepository);
     const listed = async (limit: number, before?: number) =>
-      (await h.t.http.get(`/api/v1/monitors?limit=${limit}${before === undefined ? '' : `&before=${before}`}`).set(bearer(h.write)).expect(200)).body as { next_cursor: number | null };
+      (
+        await h.t.http
+          .get(`/api/v1/monitors?limit=${limit}${before === undefined ? '' : `&before=${before}`}`)
+          .set(bearer(h.write))
+          .expect(200)
+      ).body as { next_cursor: number | null };
     for (const name of ['P1', 'P2', 'P3']) {
-      await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name }, { url: h.target.url })).expect(201);
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ name }, { url: h.target.url }))
+        .expect(201);
     }
     // Follow next_cursor with pages of 2; pageCursors(2, n) must name the same cursors, at most n - 1.
     const cursors: number[] = [];
-    for (let page = await listed(2); page.next_cursor !== null; page = await listed(2, page.next_cursor)) cursors.push(page.next_cursor);
+    for (let page = await listed(2); page.next_cursor !== null; page = await listed(2, page.next_cursor))
+      cursors.push(page.next_cursor);
     expect(cursors.length).toBeGreaterThan(1);
     expect(await repo.pageCursors(2, 100)).toEqual(cursors);
     expect(await repo.pageCursors(2, 2)).toEqual(cursors.slice(0, 1));
@@ -78,7 +107,13 @@ describe('GET /monitors with kept answers', () => {
   });
 
   it('keeps the answer of a monitor without data until its first result, which shows in the next read', async () => {
-    const made = (await h.t.http.post('/api/v1/monitors').set(bearer(h.write)).send(httpMonitor({ name: 'Delta', confirm_after: 1 }, { url: h.target.url })).expect(201)).body as Listed;
+    const made = (
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(h.write))
+        .send(httpMonitor({ name: 'Delta', confirm_after: 1 }, { url: h.target.url }))
+        .expect(201)
+    ).body as Listed;
     const before = await one(made.id);
     expect(before.stats.uptime_24h).toBeNull();
     expect(before.stats.spark.every((p) => p.worst === null)).toBe(true);

@@ -19,16 +19,38 @@ describe('monitors API', () => {
   });
 
   const as = (scope: 'read' | 'write' | 'admin') => bearer(key[scope]);
-  const create = async (body: object) => (await t.http.post('/api/v1/monitors').set(as('write')).send(body).expect(201)).body;
+  const create = async (body: object) =>
+    (await t.http.post('/api/v1/monitors').set(as('write')).send(body).expect(201)).body;
 
   describe('create and read', () => {
     it('creates a monitor with every default and answers 201 with state and stats', async () => {
       const res = await t.http.post('/api/v1/monitors').set(as('write')).send(tcpMonitor()).expect(201);
       expect(res.body).toMatchObject({
-        id: expect.any(Number), name: 'Database', slug: 'database', kind: 'tcp', target: 'tcp db.lan:5432',
-        group: null, tags: [], description: null, runbook_url: null, interval_s: 60, timeout_ms: 10000, confirm_after: 2,
-        retry_interval_s: 10, recover_after: 1, slow_ms: null, slow_after: 3, alert_on_slow: false, channels: null,
-        remind_every_min: 0, paused: false, muted_until: null, public: false, public_name: null, public_group: null, sort: 0,
+        id: expect.any(Number),
+        name: 'Database',
+        slug: 'database',
+        kind: 'tcp',
+        target: 'tcp db.lan:5432',
+        group: null,
+        tags: [],
+        description: null,
+        runbook_url: null,
+        interval_s: 60,
+        timeout_ms: 10000,
+        confirm_after: 2,
+        retry_interval_s: 10,
+        recover_after: 1,
+        slow_ms: null,
+        slow_after: 3,
+        alert_on_slow: false,
+        channels: null,
+        remind_every_min: 0,
+        paused: false,
+        muted_until: null,
+        public: false,
+        public_name: null,
+        public_group: null,
+        sort: 0,
         tcp: { host: 'db.lan', port: 5432, send: null, expect_banner: null, ip_version: 'auto' },
         state: { status: 'unknown', failing: 0, flapping: false, muted: false, error: null, incident_id: null },
         stats: { uptime_24h: null, uptime_7d: null, uptime_30d: null, p50_ms_24h: null, p95_ms_24h: null },
@@ -55,7 +77,11 @@ describe('monitors API', () => {
       expect((await create(tcpMonitor({ name: 'Café Server!' }))).slug).toBe('cafe-server');
       expect((await create(tcpMonitor({ name: 'Café Server!' }))).slug).toBe('cafe-server-2');
       expect((await create(tcpMonitor({ name: 'cafe server' }))).slug).toBe('cafe-server-3');
-      const res = await t.http.post('/api/v1/monitors').set(as('write')).send(tcpMonitor({ slug: 'cafe-server' })).expect(422);
+      const res = await t.http
+        .post('/api/v1/monitors')
+        .set(as('write'))
+        .send(tcpMonitor({ slug: 'cafe-server' }))
+        .expect(422);
       expect(res.body.error).toMatchObject({ code: 'invalid', field: 'slug' });
     });
 
@@ -66,19 +92,33 @@ describe('monitors API', () => {
       expect(got.body).not.toHaveProperty('heartbeat_url');
       const rows = await t.db.query<{ heartbeat_token_hash: string }[]>('SELECT heartbeat_token_hash FROM monitors');
       expect(rows[0].heartbeat_token_hash).not.toContain(created.heartbeat_url.split('/').pop());
-      const again = await t.http.post(`/api/v1/monitors/${created.id}/heartbeat-token`).set(as('write')).send({}).expect(200);
+      const again = await t.http
+        .post(`/api/v1/monitors/${created.id}/heartbeat-token`)
+        .set(as('write'))
+        .send({})
+        .expect(200);
       expect(again.body.heartbeat_url).not.toBe(created.heartbeat_url);
       const after = await t.db.query<{ heartbeat_token_hash: string }[]>('SELECT heartbeat_token_hash FROM monitors');
       expect(after[0].heartbeat_token_hash).not.toBe(rows[0].heartbeat_token_hash);
       const tcp = await create(tcpMonitor());
-      const refused = await t.http.post(`/api/v1/monitors/${tcp.id}/heartbeat-token`).set(as('write')).send({}).expect(422);
+      const refused = await t.http
+        .post(`/api/v1/monitors/${tcp.id}/heartbeat-token`)
+        .set(as('write'))
+        .send({})
+        .expect(422);
       expect(refused.body.error.field).toBe('kind');
     });
 
-    it.each(['999999', 'abc', 'slug:', 'slug:nope', 'slug:BAD', '0', '-1'])('answers 404 for the monitor ref %s', async (ref) => {
-      const res = await t.http.get(`/api/v1/monitors/${encodeURIComponent(ref)}`).set(as('read')).expect(404);
-      expect(res.body.error.code).toBe('not_found');
-    });
+    it.each(['999999', 'abc', 'slug:', 'slug:nope', 'slug:BAD', '0', '-1'])(
+      'answers 404 for the monitor ref %s',
+      async (ref) => {
+        const res = await t.http
+          .get(`/api/v1/monitors/${encodeURIComponent(ref)}`)
+          .set(as('read'))
+          .expect(404);
+        expect(res.body.error.code).toBe('not_found');
+      },
+    );
   });
 
   describe('list and filters', () => {
@@ -90,7 +130,9 @@ describe('monitors API', () => {
     });
 
     const names = async (query: string) =>
-      (await t.http.get(`/api/v1/monitors${query}`).set(as('read')).expect(200)).body.items.map((m: { name: string }) => m.name).sort();
+      (await t.http.get(`/api/v1/monitors${query}`).set(as('read')).expect(200)).body.items
+        .map((m: { name: string }) => m.name)
+        .sort();
 
     it.each([
       ['', ['Blog', 'Postgres', 'Redis', 'Wiki']],
@@ -108,13 +150,16 @@ describe('monitors API', () => {
       expect(await names(query)).toEqual(expected);
     });
 
-    it.each([['status=sleeping', 'status'], ['kind=smtp', 'kind'], ['limit=0', 'limit'], ['limit=501', 'limit'], ['status=up&status=down', 'status']])(
-      'refuses %s with 422',
-      async (query, field) => {
-        const res = await t.http.get(`/api/v1/monitors?${query}`).set(as('read')).expect(422);
-        expect(res.body.error.field).toBe(field);
-      },
-    );
+    it.each([
+      ['status=sleeping', 'status'],
+      ['kind=smtp', 'kind'],
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['status=up&status=down', 'status'],
+    ])('refuses %s with 422', async (query, field) => {
+      const res = await t.http.get(`/api/v1/monitors?${query}`).set(as('read')).expect(422);
+      expect(res.body.error.field).toBe(field);
+    });
 
     it('pages newest first with limit and before, also with q', async () => {
       const p1 = await t.http.get('/api/v1/monitors?limit=3').set(as('read')).expect(200);
@@ -122,22 +167,37 @@ describe('monitors API', () => {
       const p2 = await t.http.get(`/api/v1/monitors?limit=3&before=${p1.body.next_cursor}`).set(as('read')).expect(200);
       expect(p2.body).toMatchObject({ items: [expect.objectContaining({ name: 'Postgres' })], next_cursor: null });
       const q1 = await t.http.get('/api/v1/monitors?limit=1&q=e').set(as('read')).expect(200);
-      const q2 = await t.http.get(`/api/v1/monitors?limit=1&q=e&before=${q1.body.next_cursor}`).set(as('read')).expect(200);
+      const q2 = await t.http
+        .get(`/api/v1/monitors?limit=1&q=e&before=${q1.body.next_cursor}`)
+        .set(as('read'))
+        .expect(200);
       // q matches the target too: Blog's URL contains an e.
       expect([q1.body.items[0].name, q2.body.items[0].name]).toEqual(['Wiki', 'Blog']);
     });
 
     it('answers a list read again with what changed since: a rename, a mute that ran out, a deletion', async () => {
       type Listed = { id: number; name: string; state: { muted: boolean } };
-      const list = async () => (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items as Listed[];
+      const list = async () =>
+        (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items as Listed[];
       const first = await list();
       const id = (name: string) => first.find((m) => m.name === name)!.id;
-      await t.http.post(`/api/v1/monitors/${id('Blog')}/mute`).set(as('write')).send({ minutes: 1 }).expect(200);
+      await t.http
+        .post(`/api/v1/monitors/${id('Blog')}/mute`)
+        .set(as('write'))
+        .send({ minutes: 1 })
+        .expect(200);
       expect((await list()).find((m) => m.id === id('Blog'))!.state.muted).toBe(true);
       t.clock.advance(60_001);
       expect((await list()).find((m) => m.id === id('Blog'))!.state.muted).toBe(false);
-      await t.http.patch(`/api/v1/monitors/${id('Redis')}`).set(as('write')).send({ name: 'Cache' }).expect(200);
-      await t.http.delete(`/api/v1/monitors/${id('Wiki')}`).set(as('admin')).expect(200);
+      await t.http
+        .patch(`/api/v1/monitors/${id('Redis')}`)
+        .set(as('write'))
+        .send({ name: 'Cache' })
+        .expect(200);
+      await t.http
+        .delete(`/api/v1/monitors/${id('Wiki')}`)
+        .set(as('admin'))
+        .expect(200);
       expect((await list()).map((m) => m.name)).toEqual(['Blog', 'Cache', 'Postgres']);
     });
 
@@ -156,21 +216,29 @@ describe('monitors API', () => {
 
   describe('change', () => {
     it('merges kind settings field by field and clears with null', async () => {
-      const m = await create(httpMonitor({ description: 'old' }, { method: 'POST', body: '{}', content_type: 'application/json' }));
+      const m = await create(
+        httpMonitor({ description: 'old' }, { method: 'POST', body: '{}', content_type: 'application/json' }),
+      );
       t.clock.advance(1000);
       const res = await t.http
         .patch(`/api/v1/monitors/${m.id}`)
         .set(as('write'))
         .send({ description: null, http: { expect_status: '200-299,401', body: null } })
         .expect(200);
-      expect(res.body).toMatchObject({ description: null, http: { method: 'POST', expect_status: '200-299,401', body: null, content_type: 'application/json' } });
+      expect(res.body).toMatchObject({
+        description: null,
+        http: { method: 'POST', expect_status: '200-299,401', body: null, content_type: 'application/json' },
+      });
       expect(res.body.updated_at).not.toBe(m.updated_at);
       expect(res.body.created_at).toBe(m.created_at);
     });
 
     it('shows a change in the list at once, even within the same millisecond', async () => {
       const m = await create(tcpMonitor({ name: 'Before' }));
-      const names = async () => (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items.map((x: { name: string }) => x.name);
+      const names = async () =>
+        (await t.http.get('/api/v1/monitors').set(as('read')).expect(200)).body.items.map(
+          (x: { name: string }) => x.name,
+        );
       expect(await names()).toEqual(['Before']);
       await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ name: 'After' }).expect(200);
       expect(await names()).toEqual(['After']);
@@ -178,22 +246,40 @@ describe('monitors API', () => {
 
     it('resets a field with a default when sent null', async () => {
       const m = await create(tcpMonitor({ interval_s: 300 }));
-      const res = await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ interval_s: null }).expect(200);
+      const res = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(as('write'))
+        .send({ interval_s: null })
+        .expect(200);
       expect(res.body.interval_s).toBe(60);
     });
 
     it('changes kind when the new kind settings are given, and resets the state', async () => {
       const m = await create(tcpMonitor());
-      const res = await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ kind: 'ping', ping: { host: 'db.lan' } }).expect(200);
+      const res = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(as('write'))
+        .send({ kind: 'ping', ping: { host: 'db.lan' } })
+        .expect(200);
       expect(res.body).toMatchObject({ kind: 'ping', target: 'ping db.lan', ping: { host: 'db.lan', packets: 3 } });
       expect(res.body).not.toHaveProperty('tcp');
-      const noSettings = await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ kind: 'dns' }).expect(422);
-      expect(noSettings.body.error.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'dns.name' })]));
+      const noSettings = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(as('write'))
+        .send({ kind: 'dns' })
+        .expect(422);
+      expect(noSettings.body.error.fields).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: 'dns.name' })]),
+      );
     });
 
     it('refuses a bad change and changes nothing', async () => {
       const m = await create(tcpMonitor());
-      const res = await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('write')).send({ interval_s: 30, timeout_ms: 45000 }).expect(422);
+      const res = await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(as('write'))
+        .send({ interval_s: 30, timeout_ms: 45000 })
+        .expect(422);
       expect(res.body.error.field).toBe('timeout_ms');
       const got = await t.http.get(`/api/v1/monitors/${m.id}`).set(as('read')).expect(200);
       expect(got.body).toEqual(m);
@@ -201,8 +287,17 @@ describe('monitors API', () => {
 
     it('records every change with who made it', async () => {
       const m = await create(tcpMonitor());
-      await t.http.patch(`/api/v1/monitors/${m.id}`).set(as('admin')).send({ name: 'Main DB', tcp: { port: 5433 } }).expect(200);
-      await t.http.post(`/api/v1/monitors/${m.id}/pause`).set('Cookie', cookie).set('Origin', ORIGIN).set('Content-Type', 'application/json').expect(200);
+      await t.http
+        .patch(`/api/v1/monitors/${m.id}`)
+        .set(as('admin'))
+        .send({ name: 'Main DB', tcp: { port: 5433 } })
+        .expect(200);
+      await t.http
+        .post(`/api/v1/monitors/${m.id}/pause`)
+        .set('Cookie', cookie)
+        .set('Origin', ORIGIN)
+        .set('Content-Type', 'application/json')
+        .expect(200);
       const rows = await t.db.query<{ kind: string; actor: string; text: string; data: string | null }[]>(
         'SELECT kind, actor, text, data FROM events WHERE monitor_id = ? ORDER BY id',
         [m.id],
@@ -224,14 +319,22 @@ describe('monitors API', () => {
       t.clock.advance(5000);
       const same = await t.http.put('/api/v1/monitors/by-slug/nas').set(as('write')).send(body).expect(200);
       expect(same.body).toEqual(first.body);
-      const changed = await t.http.put('/api/v1/monitors/by-slug/nas').set(as('write')).send({ ...body, tags: [] }).expect(200);
+      const changed = await t.http
+        .put('/api/v1/monitors/by-slug/nas')
+        .set(as('write'))
+        .send({ ...body, tags: [] })
+        .expect(200);
       expect(changed.body.id).toBe(first.body.id);
       expect(changed.body.tags).toEqual([]);
       expect(changed.body.updated_at).not.toBe(first.body.updated_at);
     });
 
     it('replaces the whole body: fields left out return to their defaults', async () => {
-      await t.http.put('/api/v1/monitors/by-slug/nas').set(as('write')).send(tcpMonitor({ interval_s: 600, group: 'home' })).expect(201);
+      await t.http
+        .put('/api/v1/monitors/by-slug/nas')
+        .set(as('write'))
+        .send(tcpMonitor({ interval_s: 600, group: 'home' }))
+        .expect(201);
       const res = await t.http.put('/api/v1/monitors/by-slug/nas').set(as('write')).send(tcpMonitor()).expect(200);
       expect(res.body).toMatchObject({ interval_s: 60, group: null });
     });
@@ -263,7 +366,11 @@ describe('monitors API', () => {
 
     it('mutes for minutes or until a time, and unmutes', async () => {
       const m = await create(tcpMonitor());
-      const byMinutes = await t.http.post(`/api/v1/monitors/${m.id}/mute`).set(as('write')).send({ minutes: 30 }).expect(200);
+      const byMinutes = await t.http
+        .post(`/api/v1/monitors/${m.id}/mute`)
+        .set(as('write'))
+        .send({ minutes: 30 })
+        .expect(200);
       expect(byMinutes.body.muted_until).toBe(new Date(t.clock.now() + 30 * 60_000).toISOString());
       expect(byMinutes.body.state.muted).toBe(true);
       const until = new Date(t.clock.now() + 86400_000).toISOString();
@@ -292,7 +399,12 @@ describe('monitors API', () => {
     it('deletes a monitor with its state; a session needs a fresh sign-in', async () => {
       const m = await create(tcpMonitor());
       t.clock.advance(13 * 3600_000);
-      const stale = await t.http.delete(`/api/v1/monitors/${m.id}`).set('Cookie', cookie).set('Origin', ORIGIN).set('Content-Type', 'application/json').expect(403);
+      const stale = await t.http
+        .delete(`/api/v1/monitors/${m.id}`)
+        .set('Cookie', cookie)
+        .set('Origin', ORIGIN)
+        .set('Content-Type', 'application/json')
+        .expect(403);
       expect(stale.body.error.code).toBe('step_up');
       const res = await t.http.delete(`/api/v1/monitors/${m.id}`).set(as('write')).expect(200);
       expect(res.body).toEqual({ ok: true });

@@ -6,7 +6,13 @@
  */
 import type { INestApplication, Type } from '@nestjs/common';
 import { HttpStatus, RequestMethod } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, RESPONSE_PASSTHROUGH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  RESPONSE_PASSTHROUGH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { PUBLIC, SCOPE, SESSION_ONLY, STEP_UP } from '../../src/common/access/access';
@@ -42,7 +48,8 @@ export function routerRoutes(app: INestApplication): { method: string; path: str
   for (const layer of stack) {
     if (!layer.route) continue;
     for (const [method, on] of Object.entries(layer.route.methods)) {
-      if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: openApiPath(String(layer.route.path)) });
+      if (on && method !== '_all')
+        out.push({ method: method.toUpperCase(), path: openApiPath(String(layer.route.path)) });
     }
   }
   return out;
@@ -65,7 +72,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
         const paths = Reflect.getMetadata(PATH_METADATA, fn) as string | string[] | undefined;
         if (paths === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as number];
-        const meta = <T>(k: string): T | undefined => (Reflect.getMetadata(k, fn) ?? Reflect.getMetadata(k, controller)) as T | undefined;
+        const meta = <T>(k: string): T | undefined =>
+          (Reflect.getMetadata(k, fn) ?? Reflect.getMetadata(k, controller)) as T | undefined;
         const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, unknown>;
         const takesResponse = Object.keys(args).some((k) => Number(k.split(':')[0]) === RouteParamtypes.RESPONSE);
         const passthrough = Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, controller, name) === true;
@@ -78,7 +86,9 @@ export function appRoutes(app: INestApplication): AppRoute[] {
             sessionOnly: meta<boolean>(SESSION_ONLY) === true,
             stepUp: meta<boolean>(STEP_UP) === true,
           },
-          status: (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ?? (method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK),
+          status:
+            (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ??
+            (method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK),
           usesResponse: takesResponse,
           writesItself: takesResponse && !passthrough,
           neverReplayed: Reflect.getMetadata('idempotency:never', fn) === true,

@@ -16,7 +16,11 @@ const DOCS = path.resolve(__dirname, '../../docs');
  * specification changes: copy it again below the note, and put its new SHA-256 here.
  */
 const SPEC_SHA256 = '8a5a55c49693fae36ccb0072ab50b96d0c87a715ec4996fd1742f00acb891db2';
-const pageIds = fs.readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+const pageIds = fs
+  .readdirSync(DOCS)
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => f.slice(0, -3))
+  .sort();
 
 describe('the served documentation', () => {
   let t: TestApp;
@@ -57,7 +61,8 @@ describe('the served documentation', () => {
     for (const [id, html] of [...pages, ['index', (await t.http.get('/docs').expect(200)).text] as const]) {
       expect([id, html.match(/<script|<style|\sstyle=|<iframe|<object|<embed|\son[a-z]+=/gi)]).toEqual([id, null]);
       // Pictures only from docs/images/, each with its words.
-      for (const img of html.match(/<img [^>]*>/g) ?? []) expect([id, img]).toEqual([id, expect.stringMatching(/^<img src="\/docs\/images\/[^"]+" alt="[^"]+"/)]);
+      for (const img of html.match(/<img [^>]*>/g) ?? [])
+        expect([id, img]).toEqual([id, expect.stringMatching(/^<img src="\/docs\/images\/[^"]+" alt="[^"]+"/)]);
       const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
       expect([id, sheets]).toEqual([id, [expect.stringMatching(/^\/docs\.css\?v=[0-9a-f]{12}$/)]]);
     }
@@ -71,7 +76,8 @@ describe('the served documentation', () => {
         const to = href.replace(/&amp;/g, '&');
         if (/^(https?:|mailto:)/.test(to)) continue;
         const [where, anchor] = to.split('#');
-        const target = where === '' ? html : where.startsWith('/docs/') ? pages.get(where.slice('/docs/'.length)) : undefined;
+        const target =
+          where === '' ? html : where.startsWith('/docs/') ? pages.get(where.slice('/docs/'.length)) : undefined;
         if (where === '/docs' || where === '/api/openapi.json' || where === '/llms.txt') continue;
         if (where.startsWith('/docs/images/')) continue;
         if (target === undefined) dead.push(`${id}: ${to} (no such page)`);
@@ -82,19 +88,28 @@ describe('the served documentation', () => {
   });
 
   it('serves every picture the pages show or link, as an image, an SVG sandboxed', async () => {
-    const srcs = new Set([...pages.values()].flatMap((html) => [...html.matchAll(/(?:src|href)="(\/docs\/images\/[^"]+)"/g)].map((m) => m[1])));
+    const srcs = new Set(
+      [...pages.values()].flatMap((html) =>
+        [...html.matchAll(/(?:src|href)="(\/docs\/images\/[^"]+)"/g)].map((m) => m[1]),
+      ),
+    );
     for (const src of srcs) {
       const res = await t.http.get(src);
       expect([src, res.status, res.headers['content-type']]).toEqual([src, 200, expect.stringMatching(/^image\//)]);
       expect([src, res.headers['content-security-policy']]).toEqual([src, expect.stringContaining('sandbox')]);
     }
-    for (const bad of ['/docs/images/nope.png', '/docs/images/..%2F..%2Fpackage.json', '/docs/images/interface.md']) await t.http.get(bad).expect(404);
+    for (const bad of ['/docs/images/nope.png', '/docs/images/..%2F..%2Fpackage.json', '/docs/images/interface.md'])
+      await t.http.get(bad).expect(404);
   });
 
   it('answers an unknown page 404 in HTML, and refuses names that are not page names', async () => {
     for (const url of ['/docs/nope', '/docs/..%2fpackage.json', '/docs/API', '/docs/interface.md']) {
       const res = await t.http.get(url).expect(404);
-      expect([url, res.headers['content-type'], res.text]).toEqual([url, 'text/html; charset=utf-8', expect.stringContaining('No such page')]);
+      expect([url, res.headers['content-type'], res.text]).toEqual([
+        url,
+        'text/html; charset=utf-8',
+        expect.stringContaining('No such page'),
+      ]);
     }
   });
 
@@ -126,7 +141,9 @@ describe('the served documentation', () => {
       .flatMap((line) => (line.startsWith('|') ? [line] : line.split(/(?<=\.)\s+/)))
       .filter((s) => /not shown/.test(s) && !/the words "not shown" mark the place|Where it says "not shown"/.test(s));
     const table = fs.readFileSync(path.join(DOCS, 'not-shown.md'), 'utf8');
-    const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((m) => m[1]).filter((r) => r !== 'The specification\'s words' && !/^-+$/.test(r));
+    const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)]
+      .map((m) => m[1])
+      .filter((r) => r !== "The specification's words" && !/^-+$/.test(r));
     const norm = (s: string) => s.toLowerCase().replace(/[`*]/g, '');
     const unanswered = places.filter((p) => !rows.some((r) => norm(p).includes(norm(r))));
     const unused = rows.filter((r) => !places.some((p) => norm(p).includes(norm(r))));
@@ -169,7 +186,9 @@ describe('GET /llms.txt', () => {
   });
 
   it('links only to things that exist', async () => {
-    const links = [...text.matchAll(/\]\((http:\/\/farsight\.test[^)]*)\)/g)].map((m) => m[1].slice('http://farsight.test'.length));
+    const links = [...text.matchAll(/\]\((http:\/\/farsight\.test[^)]*)\)/g)].map((m) =>
+      m[1].slice('http://farsight.test'.length),
+    );
     expect(links.length).toBeGreaterThan(10);
     for (const link of links) expect([link, (await t.http.get(link)).status]).toEqual([link, 200]);
   });

@@ -6,14 +6,22 @@
 import { isIdText } from '../../src/common/validation/ids';
 import { openApiJson } from '../../src/openapi/build';
 
-interface Param { name: string; in: string; schema?: { pattern?: string } }
+interface Param {
+  name: string;
+  in: string;
+  schema?: { pattern?: string };
+}
 type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>> };
 
 const doc = JSON.parse(openApiJson('http://127.0.0.1:1')) as Doc;
 const pathParams = (name: string): [string, string][] =>
   Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, op]) =>
-      (op.parameters ?? []).filter((p) => p.in === 'path' && p.name === name).map((p): [string, string] => [`${method.toUpperCase()} ${path}`, p.schema?.pattern ?? '(none)'])));
+      (op.parameters ?? [])
+        .filter((p) => p.in === 'path' && p.name === name)
+        .map((p): [string, string] => [`${method.toUpperCase()} ${path}`, p.schema?.pattern ?? '(none)']),
+    ),
+  );
 
 const SLUG_60 = 'a'.repeat(60);
 /** Texts and whether they are an id: a positive integer of at most 15 digits (below 2^53). */
@@ -46,7 +54,12 @@ const SLUGS: [string, boolean][] = [
   ['naïve', false],
 ];
 /** A monitor as its routes name it: `<id>` or `slug:<slug>`. */
-const MONITOR_REFS: [string, boolean][] = [...IDS, ...SLUGS.map(([s, ok]): [string, boolean] => [`slug:${s}`, ok]), ['nas', false], ['slug:1', true]];
+const MONITOR_REFS: [string, boolean][] = [
+  ...IDS,
+  ...SLUGS.map(([s, ok]): [string, boolean] => [`slug:${s}`, ok]),
+  ['nas', false],
+  ['slug:1', true],
+];
 
 describe('the published id pattern', () => {
   it.each(IDS)('validation takes %j as an id: %s', (text, ok) => {
@@ -60,15 +73,21 @@ describe('the published id pattern', () => {
     expect(idRoutes.filter(([, pattern]) => pattern === '(none)')).toEqual([]);
   });
 
-  it.each(idRoutes.filter(([route]) => !monitorRoute(route)))('%s takes exactly the ids validation takes', (_route, pattern) => {
-    const re = new RegExp(pattern);
-    expect(IDS.filter(([text, ok]) => re.test(text) !== ok)).toEqual([]);
-  });
+  it.each(idRoutes.filter(([route]) => !monitorRoute(route)))(
+    '%s takes exactly the ids validation takes',
+    (_route, pattern) => {
+      const re = new RegExp(pattern);
+      expect(IDS.filter(([text, ok]) => re.test(text) !== ok)).toEqual([]);
+    },
+  );
 
-  it.each(idRoutes.filter(([route]) => monitorRoute(route)))('%s takes an id or slug:<slug>, as validation does', (_route, pattern) => {
-    const re = new RegExp(pattern);
-    expect(MONITOR_REFS.filter(([text, ok]) => re.test(text) !== ok)).toEqual([]);
-  });
+  it.each(idRoutes.filter(([route]) => monitorRoute(route)))(
+    '%s takes an id or slug:<slug>, as validation does',
+    (_route, pattern) => {
+      const re = new RegExp(pattern);
+      expect(MONITOR_REFS.filter(([text, ok]) => re.test(text) !== ok)).toEqual([]);
+    },
+  );
 
   it.each(pathParams('slug'))('%s takes exactly the slugs validation takes', (_route, pattern) => {
     const re = new RegExp(pattern);

@@ -45,9 +45,11 @@ describe('Idempotency-Key on every POST route', () => {
     return r.handler?.access.public ? req.set(bearer(admin)) : req.set('Cookie', cookie).set('Origin', ORIGIN);
   };
 
-  it('finds the POST routes through the app\'s own router', () => {
+  it("finds the POST routes through the app's own router", () => {
     expect(posts.length).toBeGreaterThanOrEqual(14);
-    expect(posts.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/v1/monitors', '/api/v1/channels', '/api/v1/keys', '/api/v1/auth/logout']));
+    expect(posts.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/api/v1/monitors', '/api/v1/channels', '/api/v1/keys', '/api/v1/auth/logout']),
+    );
   });
 
   it('has no POST handler that writes its answer itself, past the interceptor that keeps it', () => {
@@ -65,20 +67,24 @@ describe('Idempotency-Key on every POST route', () => {
       const again = await post(r, url).set('Idempotency-Key', key).send({});
       const where = `POST ${r.path} (${first.status})`;
       if (first.status >= 500 || first.status === 429) wrong.push(`${where}: the walk needs an answer that is kept`);
-      if (first.headers['idempotent-replayed'] !== undefined) wrong.push(`${where}: the first answer is marked as replayed`);
+      if (first.headers['idempotent-replayed'] !== undefined)
+        wrong.push(`${where}: the first answer is marked as replayed`);
       if (r.handler?.neverReplayed) {
         // Requests carrying passwords or codes: not even their hash sits in the idempotency table (docs/api.md).
-        if (again.headers['idempotent-replayed'] !== undefined) wrong.push(`${where}: a @NeverReplayed route was replayed`);
+        if (again.headers['idempotent-replayed'] !== undefined)
+          wrong.push(`${where}: a @NeverReplayed route was replayed`);
         continue;
       }
       if (again.headers['idempotent-replayed'] !== 'true') wrong.push(`${where}: the repeat was not replayed`);
       if (SHOWN_ONCE.has(r.path) && first.status < 300) {
         // The walk's empty bodies succeed here: the answer held secrets, so a repeat is refused (docs/api.md).
-        if (again.status !== 409 || again.body.error?.code !== 'conflict') wrong.push(`${where}: the repeat answered ${again.status}, not the 409 refusal`);
+        if (again.status !== 409 || again.body.error?.code !== 'conflict')
+          wrong.push(`${where}: the repeat answered ${again.status}, not the 409 refusal`);
         refused.push(r.path);
         const kept = JSON.stringify(await t.db.query('SELECT body FROM idempotency WHERE key = ?', [key]));
         for (const v of Object.values(first.body as Record<string, unknown>).flat()) {
-          if (typeof v === 'string' && kept.includes(v)) wrong.push(`${where}: the idempotency table holds ${v.slice(0, 12)}…`);
+          if (typeof v === 'string' && kept.includes(v))
+            wrong.push(`${where}: the idempotency table holds ${v.slice(0, 12)}…`);
         }
         continue;
       }
@@ -95,20 +101,38 @@ describe('Idempotency-Key on every POST route', () => {
     const twice = async (url: string, body: object, key: string) => {
       const first = await session(url).set('Idempotency-Key', key).send(body);
       const again = await session(url).set('Idempotency-Key', key).send(body);
-      expect({ url, status: again.status, body: again.body, replayed: again.headers['idempotent-replayed'] }).toEqual({ url, status: first.status, body: first.body, replayed: 'true' });
+      expect({ url, status: again.status, body: again.body, replayed: again.headers['idempotent-replayed'] }).toEqual({
+        url,
+        status: first.status,
+        body: first.body,
+        replayed: 'true',
+      });
       return first;
     };
-    const count = async (path: string) => (await t.http.get(path).set(bearer(admin)).expect(200)).body.items.length as number;
+    const count = async (path: string) =>
+      (await t.http.get(path).set(bearer(admin)).expect(200)).body.items.length as number;
 
     const monitor = await twice('/api/v1/monitors', httpMonitor({}, { url: `${receiver.origin}/` }), 'create-monitor');
     expect(monitor.status).toBe(201);
     expect(await count('/api/v1/monitors')).toBe(1);
-    expect((await twice('/api/v1/monitors/bulk', { monitors: [httpMonitor({ name: 'Second' }, { url: `${receiver.origin}/` })] }, 'bulk')).status).toBe(200);
+    expect(
+      (
+        await twice(
+          '/api/v1/monitors/bulk',
+          { monitors: [httpMonitor({ name: 'Second' }, { url: `${receiver.origin}/` })] },
+          'bulk',
+        )
+      ).status,
+    ).toBe(200);
     expect(await count('/api/v1/monitors')).toBe(2);
     expect((await twice(`/api/v1/monitors/${monitor.body.id}/pause`, {}, 'pause')).status).toBe(200);
     expect((await twice(`/api/v1/monitors/${monitor.body.id}/check`, {}, 'check')).status).toBe(200);
 
-    const channel = await twice('/api/v1/channels', { kind: 'webhook', name: 'Hook', config: { url: `${receiver.origin}/hook`, secret: 'a-signing-secret-1234' } }, 'create-channel');
+    const channel = await twice(
+      '/api/v1/channels',
+      { kind: 'webhook', name: 'Hook', config: { url: `${receiver.origin}/hook`, secret: 'a-signing-secret-1234' } },
+      'create-channel',
+    );
     expect(channel.status).toBe(201);
     expect(await count('/api/v1/channels')).toBe(1);
     const sent = receiver.received.length;
@@ -117,8 +141,14 @@ describe('Idempotency-Key on every POST route', () => {
 
     // An answer with a secret shown once: the work is done once, a repeat is refused (docs/api.md).
     const keysBefore = await count('/api/v1/keys');
-    const key = await session('/api/v1/keys').set('Idempotency-Key', 'create-key').send({ name: 'ci', scope: 'read' }).expect(201);
-    const refused = await session('/api/v1/keys').set('Idempotency-Key', 'create-key').send({ name: 'ci', scope: 'read' }).expect(409);
+    const key = await session('/api/v1/keys')
+      .set('Idempotency-Key', 'create-key')
+      .send({ name: 'ci', scope: 'read' })
+      .expect(201);
+    const refused = await session('/api/v1/keys')
+      .set('Idempotency-Key', 'create-key')
+      .send({ name: 'ci', scope: 'read' })
+      .expect(409);
     expect(refused.headers['idempotent-replayed']).toBe('true');
     expect(refused.body.error.message).toContain(`DELETE /api/v1/keys/${key.body.id}`);
     expect(await count('/api/v1/keys')).toBe(keysBefore + 1);

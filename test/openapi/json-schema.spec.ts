@@ -3,7 +3,12 @@ import { Schema, validate } from './json-schema';
 const root: Schema = {
   components: {
     schemas: {
-      Item: { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', minLength: 1 } }, required: ['id', 'name'], additionalProperties: false },
+      Item: {
+        type: 'object',
+        properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', minLength: 1 } },
+        required: ['id', 'name'],
+        additionalProperties: false,
+      },
     },
   },
 };
@@ -16,7 +21,7 @@ describe('validate (JSON Schema words of the route description)', () => {
     ['null where null is allowed', { type: ['string', 'null'] }, null],
     ['an enum value', { enum: ['a', 'b', null] }, null],
     ['a const', { const: true }, true],
-    ['a time in the service\'s format', { type: 'string', format: 'date-time' }, '2026-11-01T12:00:00.000Z'],
+    ["a time in the service's format", { type: 'string', format: 'date-time' }, '2026-11-01T12:00:00.000Z'],
     ['a pattern', { type: 'string', pattern: '^fs_[0-9a-f]{4}$' }, 'fs_12ab'],
     ['a $ref', { $ref: '#/components/schemas/Item' }, { id: 1, name: 'x' }],
     ['exactly one of oneOf', { oneOf: [{ required: ['a'] }, { required: ['b'] }] }, { a: 1 }],
@@ -33,8 +38,18 @@ describe('validate (JSON Schema words of the route description)', () => {
     ['not a multiple of the step', { type: 'integer', multipleOf: 15 }, 20, 'not a multiple of 15'],
     ['too long (counting characters, not bytes)', { type: 'string', maxLength: 2 }, 'äöü', 'longer than 2'],
     ['not in the enum', { enum: ['a'] }, 'b', 'is not one of'],
-    ['a time without milliseconds', { type: 'string', format: 'date-time' }, '2026-11-01T12:00:00Z', 'is not a date-time'],
-    ['a field that is not described', { $ref: '#/components/schemas/Item' }, { id: 1, name: 'x', extra: true }, 'extra is not described'],
+    [
+      'a time without milliseconds',
+      { type: 'string', format: 'date-time' },
+      '2026-11-01T12:00:00Z',
+      'is not a date-time',
+    ],
+    [
+      'a field that is not described',
+      { $ref: '#/components/schemas/Item' },
+      { id: 1, name: 'x', extra: true },
+      'extra is not described',
+    ],
     ['a missing required field', { $ref: '#/components/schemas/Item' }, { id: 1 }, 'missing name'],
     ['two of oneOf', { oneOf: [{ type: 'integer' }, { type: 'number' }] }, 1, 'matches 2 of oneOf'],
     ['none of anyOf', { anyOf: [{ type: 'string' }, { type: 'null' }] }, 1, 'matches none of anyOf'],

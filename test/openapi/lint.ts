@@ -20,12 +20,14 @@ export function lintOpenApi(doc: Obj): string[] {
 
   if (typeof doc.openapi !== 'string' || !/^3\.1\.\d+$/.test(doc.openapi)) problem('openapi', 'must be 3.1.x');
   const info = doc.info;
-  if (!isObj(info) || typeof info.title !== 'string' || typeof info.version !== 'string') problem('info', 'needs title and version strings');
+  if (!isObj(info) || typeof info.title !== 'string' || typeof info.version !== 'string')
+    problem('info', 'needs title and version strings');
   if (!isObj(doc.paths)) {
     problem('paths', 'missing');
     return out;
   }
-  if (!Array.isArray(doc.servers) || !doc.servers.every((s) => isObj(s) && typeof s.url === 'string')) problem('servers', 'each server needs a url');
+  if (!Array.isArray(doc.servers) || !doc.servers.every((s) => isObj(s) && typeof s.url === 'string'))
+    problem('servers', 'each server needs a url');
 
   // Every $ref anywhere resolves.
   walk(doc, '#', (node, where) => {
@@ -40,8 +42,13 @@ export function lintOpenApi(doc: Obj): string[] {
   const components = isObj(doc.components) ? doc.components : {};
   const schemes = isObj(components.securitySchemes) ? components.securitySchemes : {};
   for (const [name, s] of Object.entries(schemes)) {
-    if (!isObj(s) || !['apiKey', 'http', 'oauth2', 'openIdConnect', 'mutualTLS'].includes(s.type as string)) problem(`securitySchemes.${name}`, 'unknown type');
-    else if (s.type === 'apiKey' && (typeof s.name !== 'string' || !['query', 'header', 'cookie'].includes(s.in as string))) problem(`securitySchemes.${name}`, 'apiKey needs name and in');
+    if (!isObj(s) || !['apiKey', 'http', 'oauth2', 'openIdConnect', 'mutualTLS'].includes(s.type as string))
+      problem(`securitySchemes.${name}`, 'unknown type');
+    else if (
+      s.type === 'apiKey' &&
+      (typeof s.name !== 'string' || !['query', 'header', 'cookie'].includes(s.in as string))
+    )
+      problem(`securitySchemes.${name}`, 'apiKey needs name and in');
     else if (s.type === 'http' && typeof s.scheme !== 'string') problem(`securitySchemes.${name}`, 'http needs scheme');
   }
   const tags = new Set(Array.isArray(doc.tags) ? doc.tags.map((t) => (isObj(t) ? t.name : undefined)) : []);
@@ -53,9 +60,12 @@ export function lintOpenApi(doc: Obj): string[] {
     if (!isObj(item)) continue;
     const template = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const shape = path.replace(/\{[^}]+\}/g, '{}');
-    if (shapes.has(shape) && shapes.get(shape) !== path) problem(path, `same shape as ${shapes.get(shape)} (ambiguous)`);
+    if (shapes.has(shape) && shapes.get(shape) !== path)
+      problem(path, `same shape as ${shapes.get(shape)} (ambiguous)`);
     shapes.set(shape, path);
-    for (const key of Object.keys(item)) if (!METHODS.includes(key) && !['parameters', 'summary', 'description', 'servers'].includes(key)) problem(path, `unknown key ${key}`);
+    for (const key of Object.keys(item))
+      if (!METHODS.includes(key) && !['parameters', 'summary', 'description', 'servers'].includes(key))
+        problem(path, `unknown key ${key}`);
     for (const method of METHODS) {
       const op = item[method];
       if (op === undefined) continue;
@@ -64,13 +74,18 @@ export function lintOpenApi(doc: Obj): string[] {
         problem(where, 'not an object');
         continue;
       }
-      if (typeof op.operationId !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(op.operationId)) problem(where, 'operationId missing or not url-safe');
-      else if (ids.has(op.operationId)) problem(where, `operationId ${op.operationId} repeats ${ids.get(op.operationId)}`);
+      if (typeof op.operationId !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(op.operationId))
+        problem(where, 'operationId missing or not url-safe');
+      else if (ids.has(op.operationId))
+        problem(where, `operationId ${op.operationId} repeats ${ids.get(op.operationId)}`);
       else ids.set(op.operationId, where);
       if (typeof op.summary !== 'string' || op.summary === '') problem(where, 'summary missing');
-      if (Array.isArray(op.tags)) for (const t of op.tags) if (!tags.has(t)) problem(where, `tag ${String(t)} is not declared`);
+      if (Array.isArray(op.tags))
+        for (const t of op.tags) if (!tags.has(t)) problem(where, `tag ${String(t)} is not declared`);
 
-      const params = (Array.isArray(op.parameters) ? op.parameters : []).map((p) => (isObj(p) && typeof p.$ref === 'string' ? safeRef(doc, p.$ref) : p));
+      const params = (Array.isArray(op.parameters) ? op.parameters : []).map((p) =>
+        isObj(p) && typeof p.$ref === 'string' ? safeRef(doc, p.$ref) : p,
+      );
       const seen = new Set<string>();
       const pathParams: string[] = [];
       for (const p of params) {
@@ -86,11 +101,13 @@ export function lintOpenApi(doc: Obj): string[] {
           if (p.required !== true) problem(where, `path parameter ${p.name} must be required`);
         }
       }
-      if ([...template].sort().join() !== [...pathParams].sort().join()) problem(where, `path parameters [${pathParams}] do not match the template [${template}]`);
+      if ([...template].sort().join() !== [...pathParams].sort().join())
+        problem(where, `path parameters [${pathParams}] do not match the template [${template}]`);
 
       if (op.requestBody !== undefined) {
         const rb = op.requestBody;
-        if (!isObj(rb) || !isObj(rb.content) || Object.keys(rb.content).length === 0) problem(where, 'requestBody needs content');
+        if (!isObj(rb) || !isObj(rb.content) || Object.keys(rb.content).length === 0)
+          problem(where, 'requestBody needs content');
         else for (const type of Object.keys(rb.content)) if (!MEDIA.test(type)) problem(where, `media type ${type}`);
         if (['get', 'head', 'delete'].includes(method)) problem(where, `${method.toUpperCase()} with a request body`);
       }
@@ -103,19 +120,25 @@ export function lintOpenApi(doc: Obj): string[] {
       for (const [status, r] of Object.entries(responses)) {
         if (!/^([1-5]\d\d|[1-5]XX|default)$/.test(status)) problem(where, `response key ${status}`);
         const res = isObj(r) && typeof r.$ref === 'string' ? safeRef(doc, r.$ref) : r;
-        if (!isObj(res) || typeof res.description !== 'string') problem(`${where} ${status}`, 'response needs a description');
-        else if (isObj(res.content)) for (const type of Object.keys(res.content)) if (!MEDIA.test(type)) problem(`${where} ${status}`, `media type ${type}`);
+        if (!isObj(res) || typeof res.description !== 'string')
+          problem(`${where} ${status}`, 'response needs a description');
+        else if (isObj(res.content))
+          for (const type of Object.keys(res.content))
+            if (!MEDIA.test(type)) problem(`${where} ${status}`, `media type ${type}`);
       }
       const security = op.security ?? doc.security;
       if (security !== undefined) {
         if (!Array.isArray(security)) problem(where, 'security must be an array');
-        else for (const req of security) {
-          if (!isObj(req)) problem(where, 'a security requirement is an object');
-          else for (const [name, scopes] of Object.entries(req)) {
-            if (!(name in schemes)) problem(where, `security scheme ${name} is not declared`);
-            if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) problem(where, `scopes of ${name} must be strings`);
+        else
+          for (const req of security) {
+            if (!isObj(req)) problem(where, 'a security requirement is an object');
+            else
+              for (const [name, scopes] of Object.entries(req)) {
+                if (!(name in schemes)) problem(where, `security scheme ${name} is not declared`);
+                if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))
+                  problem(where, `scopes of ${name} must be strings`);
+              }
           }
-        }
       }
     }
   }
@@ -129,7 +152,8 @@ function lintSchema(root: Obj, s: unknown, where: string, problem: (w: string, m
   if (!isObj(s)) return problem(where, 'a schema is an object');
   const types = s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type];
   for (const t of types) if (!TYPES.includes(t as string)) problem(where, `type ${String(t)}`);
-  if (s.enum !== undefined && (!Array.isArray(s.enum) || s.enum.length === 0)) problem(where, 'enum must be a non-empty array');
+  if (s.enum !== undefined && (!Array.isArray(s.enum) || s.enum.length === 0))
+    problem(where, 'enum must be a non-empty array');
   if (types.includes('array') && s.items === undefined) problem(where, 'an array needs items');
   if (s.required !== undefined) {
     if (!Array.isArray(s.required)) problem(where, 'required must be an array');
@@ -148,9 +172,13 @@ function lintSchema(root: Obj, s: unknown, where: string, problem: (w: string, m
       problem(where, `pattern ${s.pattern} is not a regular expression`);
     }
   }
-  if ('default' in s) for (const e of validate(s as Schema, s.default, root as Schema, 'request', `${where} default`)) problem(where, e);
-  if (Array.isArray(s.enum) && types.length) for (const v of s.enum) for (const e of validate({ type: s.type }, v, root as Schema, 'request', `${where} enum`)) problem(where, e);
-  if (isObj(s.properties)) for (const [k, v] of Object.entries(s.properties)) lintSchema(root, v, `${where}/properties/${k}`, problem);
+  if ('default' in s)
+    for (const e of validate(s as Schema, s.default, root as Schema, 'request', `${where} default`)) problem(where, e);
+  if (Array.isArray(s.enum) && types.length)
+    for (const v of s.enum)
+      for (const e of validate({ type: s.type }, v, root as Schema, 'request', `${where} enum`)) problem(where, e);
+  if (isObj(s.properties))
+    for (const [k, v] of Object.entries(s.properties)) lintSchema(root, v, `${where}/properties/${k}`, problem);
   if (s.items !== undefined) lintSchema(root, s.items, `${where}/items`, problem);
   if (isObj(s.additionalProperties)) lintSchema(root, s.additionalProperties, `${where}/additionalProperties`, problem);
   for (const k of ['anyOf', 'oneOf', 'allOf']) {

@@ -10,8 +10,17 @@ import { appRoutes, AppRoute } from './app-routes';
 import { lintOpenApi } from './lint';
 import { specRoutes } from './spec-routes';
 
-type Op = Record<string, unknown> & { operationId: string; security: Record<string, string[]>[]; responses: Record<string, unknown> };
-type Doc = { openapi: string; info: Record<string, unknown>; paths: Record<string, Record<string, Op>>; servers: { url: string }[] };
+type Op = Record<string, unknown> & {
+  operationId: string;
+  security: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+};
+type Doc = {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, Op>>;
+  servers: { url: string }[];
+};
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
 
@@ -54,17 +63,29 @@ describe('the route description (GET /api/openapi.json)', () => {
 
   it('registers every route it documents (heartbeat pings are answered ahead of the framework)', () => {
     const registered = new Set(routes.map(key));
-    const missing = operations(doc).filter((o) => !o.op['x-served-ahead'] && !registered.has(key(o))).map(key);
+    const missing = operations(doc)
+      .filter((o) => !o.op['x-served-ahead'] && !registered.has(key(o)))
+      .map(key);
     expect(missing).toEqual([]);
   });
 
   it('answers the routes it documents as served ahead of the framework, in plain text', async () => {
     const ahead = operations(doc).filter((o) => o.op['x-served-ahead']);
-    expect(ahead.map(key).sort()).toEqual(['GET /hb/{token}', 'HEAD /hb/{token}', 'POST /hb/{token}', 'POST /hb/{token}/fail']);
+    expect(ahead.map(key).sort()).toEqual([
+      'GET /hb/{token}',
+      'HEAD /hb/{token}',
+      'POST /hb/{token}',
+      'POST /hb/{token}/fail',
+    ]);
     for (const o of ahead) {
       const url = o.path.replace('{token}', 'no-such-token');
       const res = await t.http[o.method.toLowerCase() as 'get' | 'post' | 'head'](url);
-      expect([o.method, url, res.status, res.headers['content-type']]).toEqual([o.method, url, 404, expect.stringMatching(/^text\/plain/)]);
+      expect([o.method, url, res.status, res.headers['content-type']]).toEqual([
+        o.method,
+        url,
+        404,
+        expect.stringMatching(/^text\/plain/),
+      ]);
       expect(o.op.responses['404']).toBeDefined();
     }
   });
@@ -82,9 +103,14 @@ describe('the route description (GET /api/openapi.json)', () => {
       const a = r.handler.access;
       const want = a.public ? 'public' : a.sessionOnly ? 'session' : a.scope;
       if (op['x-scope'] !== want) wrong.push(`${key(r)}: documented ${String(op['x-scope'])}, handler ${want}`);
-      if (!a.public && Boolean(op['x-step-up']) !== a.stepUp) wrong.push(`${key(r)}: step-up documented ${Boolean(op['x-step-up'])}, handler ${a.stepUp}`);
+      if (!a.public && Boolean(op['x-step-up']) !== a.stepUp)
+        wrong.push(`${key(r)}: step-up documented ${Boolean(op['x-step-up'])}, handler ${a.stepUp}`);
       const security = JSON.stringify(op.security);
-      const expected = a.public ? '[]' : a.sessionOnly ? '[{"session":[]}]' : JSON.stringify([{ apiKey: [a.scope] }, { session: [] }]);
+      const expected = a.public
+        ? '[]'
+        : a.sessionOnly
+          ? '[{"session":[]}]'
+          : JSON.stringify([{ apiKey: [a.scope] }, { session: [] }]);
       if (security !== expected) wrong.push(`${key(r)}: security ${security}, expected ${expected}`);
     }
     expect(wrong).toEqual([]);
@@ -97,12 +123,13 @@ describe('the route description (GET /api/openapi.json)', () => {
       const op = byKey.get(key(r));
       if (!op || !r.handler || r.handler.usesResponse) continue;
       const success = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
-      if (!success.includes(String(r.handler.status))) wrong.push(`${key(r)}: handler answers ${r.handler.status}, documented ${success.join(', ')}`);
+      if (!success.includes(String(r.handler.status)))
+        wrong.push(`${key(r)}: handler answers ${r.handler.status}, documented ${success.join(', ')}`);
     }
     expect(wrong).toEqual([]);
   });
 
-  it('covers every route of the specification\'s Endpoints tables', () => {
+  it("covers every route of the specification's Endpoints tables", () => {
     const spec = specRoutes(fs.readFileSync(path.resolve(__dirname, '../../docs/interface.md'), 'utf8'));
     expect(spec.length).toBeGreaterThan(90);
     const documented = new Set(operations(doc).map(key));
@@ -110,18 +137,37 @@ describe('the route description (GET /api/openapi.json)', () => {
   });
 
   it('marks every route beyond the specification as extra, saying why', () => {
-    const spec = new Set(specRoutes(fs.readFileSync(path.resolve(__dirname, '../../docs/interface.md'), 'utf8')).map(key));
-    const unmarked = operations(doc).filter((o) => !spec.has(key(o)) && !o.op['x-extra']).map(key);
+    const spec = new Set(
+      specRoutes(fs.readFileSync(path.resolve(__dirname, '../../docs/interface.md'), 'utf8')).map(key),
+    );
+    const unmarked = operations(doc)
+      .filter((o) => !spec.has(key(o)) && !o.op['x-extra'])
+      .map(key);
     expect(unmarked).toEqual([]);
     const marked = operations(doc).filter((o) => o.op['x-extra']);
-    for (const o of marked) expect([key(o), o.op.description]).toEqual([key(o), expect.stringContaining('Not in the specification\'s tables')]);
+    for (const o of marked)
+      expect([key(o), o.op.description]).toEqual([
+        key(o),
+        expect.stringContaining("Not in the specification's tables"),
+      ]);
   });
 
   it('states scopes as security requirements and step-up as x-step-up', () => {
     const op = (m: string, p: string) => doc.paths[p][m];
-    expect(op('delete', '/api/v1/monitors/{id}')).toMatchObject({ security: [{ apiKey: ['write'] }, { session: [] }], 'x-scope': 'write', 'x-step-up': true });
-    expect(op('get', '/api/v1/monitors')).toMatchObject({ security: [{ apiKey: ['read'] }, { session: [] }], 'x-scope': 'read' });
-    expect(op('post', '/api/v1/keys')).toMatchObject({ security: [{ session: [] }], 'x-scope': 'session', 'x-step-up': true });
+    expect(op('delete', '/api/v1/monitors/{id}')).toMatchObject({
+      security: [{ apiKey: ['write'] }, { session: [] }],
+      'x-scope': 'write',
+      'x-step-up': true,
+    });
+    expect(op('get', '/api/v1/monitors')).toMatchObject({
+      security: [{ apiKey: ['read'] }, { session: [] }],
+      'x-scope': 'read',
+    });
+    expect(op('post', '/api/v1/keys')).toMatchObject({
+      security: [{ session: [] }],
+      'x-scope': 'session',
+      'x-step-up': true,
+    });
     expect(op('get', '/api/health')).toMatchObject({ security: [], 'x-scope': 'public' });
     expect(doc).toMatchObject({
       components: {
@@ -136,7 +182,8 @@ describe('the route description (GET /api/openapi.json)', () => {
   it('shares the error envelope and offers Idempotency-Key on every authenticated POST', () => {
     const refs = (o: Op) => JSON.stringify(o.responses);
     for (const o of operations(doc)) {
-      if (!o.op['x-served-ahead']) expect([key(o), refs(o.op)]).toEqual([key(o), expect.stringContaining('#/components/responses/Error')]);
+      if (!o.op['x-served-ahead'])
+        expect([key(o), refs(o.op)]).toEqual([key(o), expect.stringContaining('#/components/responses/Error')]);
       const idem = JSON.stringify(o.op.parameters ?? []).includes('#/components/parameters/IdempotencyKey');
       expect([key(o), idem]).toEqual([key(o), o.method === 'POST' && o.op['x-scope'] !== 'public']);
     }

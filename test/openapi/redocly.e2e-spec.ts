@@ -22,8 +22,13 @@ jest.setTimeout(180_000);
 function installLinter(): void {
   if (fs.existsSync(BIN)) return;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', REDOCLY], { encoding: 'utf8', timeout: 170_000 });
-  if (r.status !== 0 || !fs.existsSync(BIN)) throw new Error(`could not install ${REDOCLY} from the npm registry: ${r.stderr || r.error?.message}`);
+  const r = spawnSync(
+    npm,
+    ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', REDOCLY],
+    { encoding: 'utf8', timeout: 170_000 },
+  );
+  if (r.status !== 0 || !fs.existsSync(BIN))
+    throw new Error(`could not install ${REDOCLY} from the npm registry: ${r.stderr || r.error?.message}`);
 }
 
 it(`lints clean with ${REDOCLY} (recommended rules): no error, no warning`, () => {
@@ -34,15 +39,26 @@ it(`lints clean with ${REDOCLY} (recommended rules): no error, no warning`, () =
     // As an installation with its public URL set serves it (the default, localhost, is rightly
     // warned about by no-server-example.com: such a document is only of use on that machine).
     fs.writeFileSync(file, openApiJson('https://farsight.home.arpa'));
-    const r = spawnSync(process.execPath, [BIN, 'lint', file, `--config=${CONFIG}`, '--format=json', '--max-problems=500'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-    });
-    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'lint', file, `--config=${CONFIG}`, '--format=json', '--max-problems=500'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      },
+    );
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; severity: string; message: string }[];
+    };
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
-    expect({ status: r.status, totals: report.totals, problems }).toEqual({ status: 0, totals: expect.objectContaining({ errors: 0, warnings: 0 }), problems: [] });
+    expect({ status: r.status, totals: report.totals, problems }).toEqual({
+      status: 0,
+      totals: expect.objectContaining({ errors: 0, warnings: 0 }),
+      problems: [],
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

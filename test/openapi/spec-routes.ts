@@ -18,7 +18,10 @@ export function specRoutes(markdown: string): SpecRoute[] {
   let absoluteSection = false;
   for (const line of markdown.slice(start, end < 0 ? undefined : end).split('\n')) {
     if (line.startsWith('### ')) absoluteSection = /absolute paths/i.test(line);
-    const m = /^\|\s*((?:GET|POST|PUT|PATCH|DELETE|HEAD)(?:,\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD))*)\s+(\/[^|]*?)\s*\|/.exec(line);
+    const m =
+      /^\|\s*((?:GET|POST|PUT|PATCH|DELETE|HEAD)(?:,\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD))*)\s+(\/[^|]*?)\s*\|/.exec(
+        line,
+      );
     if (!m) continue;
     const methods = m[1].split(/,\s*/);
     for (const raw of m[2].split(/,\s*/)) {
@@ -29,7 +32,10 @@ export function specRoutes(markdown: string): SpecRoute[] {
 }
 
 function expand(raw: string, absolute: boolean): string[] {
-  const path = raw.replace(/\?.*$/, '').replace(/<([a-z_]+)>/g, '{$1}').trim();
+  const path = raw
+    .replace(/\?.*$/, '')
+    .replace(/<([a-z_]+)>/g, '{$1}')
+    .trim();
   const full = absolute || ABSOLUTE.test(path) ? path : `/api/v1${path}`;
   // `/docs/...`: the index and its pages.
   if (full.endsWith('/...')) return [full.slice(0, -4), `${full.slice(0, -4)}/{page}`];

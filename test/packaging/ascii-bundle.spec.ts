@@ -55,15 +55,21 @@ describe('assertAscii', () => {
     const file = path.join(dir, 'bad.js');
     fs.writeFileSync(file, 'var a = 1;\nvar b = String.raw`é`;\n');
     // Line 2, column 0 of the bundle comes from line 7 of the map's one source, ../src/thing.ts.
-    fs.writeFileSync(`${file}.map`, JSON.stringify({ version: 3, sources: ['../src/thing.ts'], names: [], mappings: 'AAAA;AAMA' }));
+    fs.writeFileSync(
+      `${file}.map`,
+      JSON.stringify({ version: 3, sources: ['../src/thing.ts'], names: [], mappings: 'AAAA;AAMA' }),
+    );
     expect(() => assertAscii(file)).toThrow(/"é" \(from src\/thing\.ts:7\).*ESCAPE_NON_ASCII/);
   });
 });
 
 describe('the built bundle', () => {
   const app = path.resolve(__dirname, '..', '..', 'dist', 'app.js');
-  (fs.existsSync(app) ? it : it.skip)('dist/app.js is ASCII, so reading it as latin1 gives the same text as UTF-8', () => {
-    const bytes = fs.readFileSync(app);
-    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
-  });
+  (fs.existsSync(app) ? it : it.skip)(
+    'dist/app.js is ASCII, so reading it as latin1 gives the same text as UTF-8',
+    () => {
+      const bytes = fs.readFileSync(app);
+      expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+    },
+  );
 });

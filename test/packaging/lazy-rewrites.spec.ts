@@ -60,7 +60,9 @@ function declare(declaration: string): { formatter: { format(t: number): string 
     return new Intl.DateTimeFormat(...args);
   };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the rewrite's own text, as the bundle will
-  const run = new Function('Intl', `${declaration}\nreturn dateTimeFormatter;`) as (intl: unknown) => { format(t: number): string };
+  const run = new Function('Intl', `${declaration}\nreturn dateTimeFormatter;`) as (intl: unknown) => {
+    format(t: number): string;
+  };
   return { formatter: run({ ...Intl, DateTimeFormat: CountingFormat }), built: () => built };
 }
 
@@ -77,7 +79,9 @@ describe('LAZY_REWRITES', () => {
   });
 
   it('stops when a text is not there once, naming the file', () => {
-    expect(() => applyEdits('a a', [{ from: 'a', to: 'b' }], 'x/index.js')).toThrow('x/index.js: the text to make lazy is not there once');
+    expect(() => applyEdits('a a', [{ from: 'a', to: 'b' }], 'x/index.js')).toThrow(
+      'x/index.js: the text to make lazy is not there once',
+    );
     expect(() => applyEdits('c', [{ from: 'a', to: 'b' }], 'x/index.js')).toThrow('x/index.js');
     expect(applyEdits('a $& c', [{ from: 'a', to: '$&$&' }], 'x/index.js')).toBe('$&$& $& c');
   });
@@ -110,11 +114,29 @@ describe('LAZY_REWRITES', () => {
       // Not filled at load: the maps are getters, and the conflicts list is still empty.
       expect(typeof Object.getOwnPropertyDescriptor(after, 'types')?.get).toBe('function');
       expect(after._extensionConflicts ?? []).toEqual([]);
-      type Mime = { lookup(p: string): string | false; contentType(t: string): string | false; extension(t: string): string | false; charset(t: string): string | false };
+      type Mime = {
+        lookup(p: string): string | false;
+        contentType(t: string): string | false;
+        extension(t: string): string | false;
+        charset(t: string): string | false;
+      };
       const [b, a] = [before as unknown as Mime, after as unknown as Mime];
-      for (const p of ['x.json', 'page.html', 'logo.svg', 'font.woff2', 'a.js', 'photo.JPG', 'nothing', 'x.unknownext', '']) expect([p, a.lookup(p)]).toEqual([p, b.lookup(p)]);
-      for (const t of ['html', 'json', 'text/plain', 'image/png', 'nope/nope']) expect([t, a.contentType(t)]).toEqual([t, b.contentType(t)]);
-      for (const t of ['text/html', 'application/json', 'image/svg+xml', 'x/y']) expect([t, a.extension(t)]).toEqual([t, b.extension(t)]);
+      for (const p of [
+        'x.json',
+        'page.html',
+        'logo.svg',
+        'font.woff2',
+        'a.js',
+        'photo.JPG',
+        'nothing',
+        'x.unknownext',
+        '',
+      ])
+        expect([p, a.lookup(p)]).toEqual([p, b.lookup(p)]);
+      for (const t of ['html', 'json', 'text/plain', 'image/png', 'nope/nope'])
+        expect([t, a.contentType(t)]).toEqual([t, b.contentType(t)]);
+      for (const t of ['text/html', 'application/json', 'image/svg+xml', 'x/y'])
+        expect([t, a.extension(t)]).toEqual([t, b.extension(t)]);
       expect(after.types).toEqual(before.types);
       expect(after.extensions).toEqual(before.extensions);
       expect(after.types).toBe(after.types);

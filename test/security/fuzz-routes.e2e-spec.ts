@@ -29,7 +29,8 @@ const CASES = envNumber('FAULTS_FUZZ_CASES', 4);
 const SCOPES = ['none', 'read', 'write', 'admin', 'session'] as const;
 type ScopeName = (typeof SCOPES)[number];
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
-const LEAK = /\bat [\w.$<>]+ \(|\bat (?:async )?[\w./-]+\.[jt]s:\d+|QueryFailedError|SQLITE_[A-Z]|TypeORM|node_modules|EntityNotFound|Cannot read propert|is not a function|is not defined|ECONNREFUSED/;
+const LEAK =
+  /\bat [\w.$<>]+ \(|\bat (?:async )?[\w./-]+\.[jt]s:\d+|QueryFailedError|SQLITE_[A-Z]|TypeORM|node_modules|EntityNotFound|Cannot read propert|is not a function|is not defined|ECONNREFUSED/;
 
 interface Operation {
   method: (typeof METHODS)[number];
@@ -62,7 +63,12 @@ describe('fuzzing every route of /api/openapi.json', () => {
   let t: TestApp;
   let ops: Operation[];
   let schemas: Record<string, Schema>;
-  const creds: Record<Exclude<ScopeName, 'none'>, Record<string, string>> = { read: {}, write: {}, admin: {}, session: {} };
+  const creds: Record<Exclude<ScopeName, 'none'>, Record<string, string>> = {
+    read: {},
+    write: {},
+    admin: {},
+    session: {},
+  };
   const secrets: string[] = [];
   const plausible: string[] = [];
 
@@ -70,24 +76,77 @@ describe('fuzzing every route of /api/openapi.json', () => {
     t = await startApp();
     const owner = await createOwner(t);
     creds.session = { Cookie: owner.cookie, Origin: ORIGIN };
-    for (const scope of ['read', 'write', 'admin'] as const) creds[scope] = bearer(await createKey(t, owner.cookie, scope));
-    secrets.push(owner.cookie.split('=')[1], owner.secret, ...owner.codes, OWNER.password, ...['read', 'write', 'admin'].map((s) => creds[s as 'read'].Authorization.slice(7)));
-    const monitor = await t.http.post('/api/v1/monitors').set(creds.admin).send({
-      name: 'secret target',
-      kind: 'http',
-      http: { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'fuzz-bearer-token-0001' }, headers: [{ name: 'X-Token', value: 'fuzz-header-secret-0002' }] },
-    }).expect(201);
-    await t.http.post('/api/v1/channels').set(creds.admin).send({ kind: 'webhook', name: 'hook', config: { url: 'http://127.0.0.1:9/hook', secret: 'fuzz-webhook-secret-0003', headers: [{ name: 'X-Auth', value: 'fuzz-webhook-header-0004' }] } }).expect((r: Response) => expect(r.status).toBeLessThan(300));
-    await t.http.post('/api/v1/channels').set(creds.admin).send({ kind: 'chat', name: 'chat', config: { url: 'http://127.0.0.1:9/chat/fuzz-chat-secret-0005' } }).expect((r: Response) => expect(r.status).toBeLessThan(300));
-    const hb = await t.http.post('/api/v1/monitors').set(creds.admin).send({ name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } }).expect(201);
-    secrets.push('fuzz-bearer-token-0001', 'fuzz-header-secret-0002', 'fuzz-webhook-secret-0003', 'fuzz-webhook-header-0004', 'fuzz-chat-secret-0005', new URL(hb.body.heartbeat_url as string).pathname.split('/').pop() as string);
+    for (const scope of ['read', 'write', 'admin'] as const)
+      creds[scope] = bearer(await createKey(t, owner.cookie, scope));
+    secrets.push(
+      owner.cookie.split('=')[1],
+      owner.secret,
+      ...owner.codes,
+      OWNER.password,
+      ...['read', 'write', 'admin'].map((s) => creds[s as 'read'].Authorization.slice(7)),
+    );
+    const monitor = await t.http
+      .post('/api/v1/monitors')
+      .set(creds.admin)
+      .send({
+        name: 'secret target',
+        kind: 'http',
+        http: {
+          url: 'http://127.0.0.1:9/',
+          auth: { type: 'bearer', token: 'fuzz-bearer-token-0001' },
+          headers: [{ name: 'X-Token', value: 'fuzz-header-secret-0002' }],
+        },
+      })
+      .expect(201);
+    await t.http
+      .post('/api/v1/channels')
+      .set(creds.admin)
+      .send({
+        kind: 'webhook',
+        name: 'hook',
+        config: {
+          url: 'http://127.0.0.1:9/hook',
+          secret: 'fuzz-webhook-secret-0003',
+          headers: [{ name: 'X-Auth', value: 'fuzz-webhook-header-0004' }],
+        },
+      })
+      .expect((r: Response) => expect(r.status).toBeLessThan(300));
+    await t.http
+      .post('/api/v1/channels')
+      .set(creds.admin)
+      .send({ kind: 'chat', name: 'chat', config: { url: 'http://127.0.0.1:9/chat/fuzz-chat-secret-0005' } })
+      .expect((r: Response) => expect(r.status).toBeLessThan(300));
+    const hb = await t.http
+      .post('/api/v1/monitors')
+      .set(creds.admin)
+      .send({ name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } })
+      .expect(201);
+    secrets.push(
+      'fuzz-bearer-token-0001',
+      'fuzz-header-secret-0002',
+      'fuzz-webhook-secret-0003',
+      'fuzz-webhook-header-0004',
+      'fuzz-chat-secret-0005',
+      new URL(hb.body.heartbeat_url as string).pathname.split('/').pop() as string,
+    );
     expect(monitor.body.http.auth.token).toBe('********');
     plausible.push(String(monitor.body.id), String(hb.body.id), `slug:${monitor.body.slug as string}`, '1', '2');
 
     const doc = await t.http.get('/api/openapi.json').expect(200);
     schemas = doc.body.components.schemas as Record<string, Schema>;
     ops = [];
-    for (const [path, item] of Object.entries(doc.body.paths as Record<string, Record<string, { parameters?: { name?: string; in?: string }[]; requestBody?: { content: Record<string, { schema?: Schema }> } }>>)) {
+    for (const [path, item] of Object.entries(
+      doc.body.paths as Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name?: string; in?: string }[];
+            requestBody?: { content: Record<string, { schema?: Schema }> };
+          }
+        >
+      >,
+    )) {
       for (const method of METHODS) {
         const op = item[method];
         if (!op) continue;
@@ -149,13 +208,26 @@ describe('fuzzing every route of /api/openapi.json', () => {
     const sent: Sent = { method: op.method.toUpperCase(), url, scope };
     if (op.body || random.chance(0.2)) {
       if (op.body?.type.startsWith('image/')) {
-        sent.contentType = op.body.type === 'image/*' ? random.pick(['image/png', 'image/svg+xml', 'image/jpeg']) : op.body.type;
-        sent.body = random.pick(['\x89PNG\r\n\x1a\n', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'x'.repeat(300_000), '']);
+        sent.contentType =
+          op.body.type === 'image/*' ? random.pick(['image/png', 'image/svg+xml', 'image/jpeg']) : op.body.type;
+        sent.body = random.pick([
+          '\x89PNG\r\n\x1a\n',
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+          'x'.repeat(300_000),
+          '',
+        ]);
       } else if (op.body?.type === 'text/plain') {
         sent.contentType = 'text/plain';
         sent.body = h.string();
       } else {
-        sent.contentType = random.pick(['application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16']);
+        sent.contentType = random.pick([
+          'application/json',
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-16',
+        ]);
         sent.body = h.bodyText(op.body?.schema);
       }
     }
@@ -169,7 +241,8 @@ describe('fuzzing every route of /api/openapi.json', () => {
     if (a.status >= 500) out.push(`status ${a.status}`);
     // The documentation names these words (errors, TypeORM); everything else must never show them.
     const documentation = /^\/(api\/openapi\.json|docs|llms\.txt)/.test(r.url);
-    if (!documentation && LEAK.test(text)) out.push(`stack or ORM text: ${(LEAK.exec(text) ?? [''])[0]} in ${text.slice(0, 200)}`);
+    if (!documentation && LEAK.test(text))
+      out.push(`stack or ORM text: ${(LEAK.exec(text) ?? [''])[0]} in ${text.slice(0, 200)}`);
     // The API answers errors in the envelope; the heartbeat routes in plain text for shell scripts;
     // pages (/docs, /status) with an HTML page.
     const api = r.url.startsWith('/api/');
@@ -177,67 +250,85 @@ describe('fuzzing every route of /api/openapi.json', () => {
     const plain = r.url.startsWith('/hb/');
     if (a.status >= 400 && !plain && !page && r.method !== 'HEAD') {
       const body = envelopeOf(text);
-      if (!body?.error || typeof body.error.code !== 'string' || typeof body.error.message !== 'string') out.push(`not the error envelope: ${text.slice(0, 200)}`);
+      if (!body?.error || typeof body.error.code !== 'string' || typeof body.error.message !== 'string')
+        out.push(`not the error envelope: ${text.slice(0, 200)}`);
       else if (a.status === 422 && !Array.isArray(body.error.fields)) out.push('422 without fields');
     }
-    const exportWithSecrets = r.url.startsWith('/api/v1/export') && /secrets=/.test(r.url) && (r.scope === 'admin' || r.scope === 'session');
+    const exportWithSecrets =
+      r.url.startsWith('/api/v1/export') && /secrets=/.test(r.url) && (r.scope === 'admin' || r.scope === 'session');
     if (!exportWithSecrets) {
       const leaked = secretsIn(text, secrets);
       if (leaked.length) out.push(`secret in the answer: ${leaked.join(', ')}`);
     }
-    if (!/frame-ancestors 'none'/.test(String(a.headers['content-security-policy'])) || a.headers['x-content-type-options'] !== 'nosniff') out.push('security headers missing');
+    if (
+      !/frame-ancestors 'none'/.test(String(a.headers['content-security-policy'])) ||
+      a.headers['x-content-type-options'] !== 'nosniff'
+    )
+      out.push('security headers missing');
     return out;
   }
 
-  it(`keeps every property over ${CASES} cases per route and scope (seed printed)`, async () => {
-    process.stdout.write(`fuzz: seed ${random.seed}, ${ops.length} operations, ${CASES} cases per scope\n`);
-    const h = new Hostile(random, schemas, plausible);
-    const failures: string[] = [];
-    let requests = 0;
-    let refused = 0;
-    const statuses: Record<number, number> = {};
-    const check = async (r: Sent) => {
-      const before = await fingerprint();
-      let a: Response;
-      try {
-        a = await send(r);
-      } catch (err) {
-        failures.push(`${r.scope} ${r.method} ${r.url.slice(0, 150)}: no answer (${err instanceof Error ? err.message : String(err)})`);
-        return;
-      }
-      requests++;
-      statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-      const broken = judge(r, a);
-      if (a.status >= 400 && a.status < 500) {
-        refused++;
-        if ((await fingerprint()) !== before) broken.push(`refused with ${a.status} but changed the database`);
-      }
-      if (broken.length && failures.length < 30) failures.push(`${r.scope} ${r.method} ${r.url.slice(0, 150)} [${r.contentType ?? ''}] ${(r.body ?? '').slice(0, 120)} -> ${a.status}: ${broken.join('; ')}`);
-    };
-
-    for (const r of REGRESSIONS) await check(r);
-    // Sign-in routes last: failed sign-ins block the address, which would only make them answer sooner.
-    const ordered = [...ops].sort((a, b) => Number(a.path.includes('/auth/')) - Number(b.path.includes('/auth/')));
-    for (const op of ordered) {
-      const exportBefore = await exportDoc();
-      let anyAccepted = false;
-      for (const scope of SCOPES) {
-        // The stream never ends for a caller it lets in; it is fuzzed unauthenticated only (test/stream/stream.e2e-spec.ts covers the rest).
-        if (op.path === '/api/v1/stream' && scope !== 'none') continue;
-        for (let k = 0; k < CASES; k++) {
-          const r = generate(h, op, scope);
-          const n = requests;
-          const refusedBefore = refused;
-          await check(r);
-          if (requests > n && refused === refusedBefore) anyAccepted = true;
+  it(
+    `keeps every property over ${CASES} cases per route and scope (seed printed)`,
+    async () => {
+      process.stdout.write(`fuzz: seed ${random.seed}, ${ops.length} operations, ${CASES} cases per scope\n`);
+      const h = new Hostile(random, schemas, plausible);
+      const failures: string[] = [];
+      let requests = 0;
+      let refused = 0;
+      const statuses: Record<number, number> = {};
+      const check = async (r: Sent) => {
+        const before = await fingerprint();
+        let a: Response;
+        try {
+          a = await send(r);
+        } catch (err) {
+          failures.push(
+            `${r.scope} ${r.method} ${r.url.slice(0, 150)}: no answer (${err instanceof Error ? err.message : String(err)})`,
+          );
+          return;
         }
+        requests++;
+        statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+        const broken = judge(r, a);
+        if (a.status >= 400 && a.status < 500) {
+          refused++;
+          if ((await fingerprint()) !== before) broken.push(`refused with ${a.status} but changed the database`);
+        }
+        if (broken.length && failures.length < 30)
+          failures.push(
+            `${r.scope} ${r.method} ${r.url.slice(0, 150)} [${r.contentType ?? ''}] ${(r.body ?? '').slice(0, 120)} -> ${a.status}: ${broken.join('; ')}`,
+          );
+      };
+
+      for (const r of REGRESSIONS) await check(r);
+      // Sign-in routes last: failed sign-ins block the address, which would only make them answer sooner.
+      const ordered = [...ops].sort((a, b) => Number(a.path.includes('/auth/')) - Number(b.path.includes('/auth/')));
+      for (const op of ordered) {
+        const exportBefore = await exportDoc();
+        let anyAccepted = false;
+        for (const scope of SCOPES) {
+          // The stream never ends for a caller it lets in; it is fuzzed unauthenticated only (test/stream/stream.e2e-spec.ts covers the rest).
+          if (op.path === '/api/v1/stream' && scope !== 'none') continue;
+          for (let k = 0; k < CASES; k++) {
+            const r = generate(h, op, scope);
+            const n = requests;
+            const refusedBefore = refused;
+            await check(r);
+            if (requests > n && refused === refusedBefore) anyAccepted = true;
+          }
+        }
+        if (!anyAccepted && (await exportDoc()) !== exportBefore)
+          failures.push(`${op.method.toUpperCase()} ${op.path}: every request was refused, yet GET /export changed`);
+        await keepCredentials();
       }
-      if (!anyAccepted && (await exportDoc()) !== exportBefore) failures.push(`${op.method.toUpperCase()} ${op.path}: every request was refused, yet GET /export changed`);
-      await keepCredentials();
-    }
-    process.stdout.write(`fuzz: ${JSON.stringify({ seed: random.seed, operations: ops.length, requests, refused, statuses })}\n`);
-    expect(failures).toEqual([]);
-  }, 15 * 60_000);
+      process.stdout.write(
+        `fuzz: ${JSON.stringify({ seed: random.seed, operations: ops.length, requests, refused, statuses })}\n`,
+      );
+      expect(failures).toEqual([]);
+    },
+    15 * 60_000,
+  );
 
   /** A fuzzed request may sign the session out or revoke a key (hostile ids can be real ones): make new ones. */
   async function keepCredentials(): Promise<void> {

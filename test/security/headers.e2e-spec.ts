@@ -30,12 +30,21 @@ async function everyKind(api: Api, port: number, key: string, setupPageToken: st
   add('unknown route', await api.request('GET', '/no/such/route'));
   add('setup page', await api.request('GET', `/setup/${setupPageToken}`));
   add('dashboard asset', await api.request('GET', '/dashboard/assets/setup.js'));
-  const hb = await api.json<{ heartbeat_url: string }>('POST', '/api/v1/monitors', { headers: auth, body: { name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } } });
+  const hb = await api.json<{ heartbeat_url: string }>('POST', '/api/v1/monitors', {
+    headers: auth,
+    body: { name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } },
+  });
   const hbPath = new URL(hb.heartbeat_url).pathname;
   add('heartbeat ping', await api.request('GET', hbPath));
   add('heartbeat unknown token', await api.request('GET', '/hb/not-a-token'));
   add('heartbeat wrong method', await api.request('PUT', hbPath));
-  add('heartbeat body too large', await api.request('POST', hbPath, { body: Buffer.alloc(70 * 1024, 'x'), headers: { 'Content-Type': 'text/plain' } }));
+  add(
+    'heartbeat body too large',
+    await api.request('POST', hbPath, {
+      body: Buffer.alloc(70 * 1024, 'x'),
+      headers: { 'Content-Type': 'text/plain' },
+    }),
+  );
   add('URL too long', await api.request('GET', `/api/v1/monitors?q=${'a'.repeat(9000)}`));
   add('stream', await streamHead(port, key));
   add('malformed request line', await raw(port, 'GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n'));
@@ -46,7 +55,9 @@ async function everyKind(api: Api, port: number, key: string, setupPageToken: st
 /** The head of the event stream (then the connection is dropped). */
 function streamHead(port: number, key: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`));
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (c: Buffer) => {
       text += c.toString('latin1');
@@ -88,7 +99,8 @@ function problems(s: Seen, https: boolean): string[] {
   if (!/frame-ancestors 'none'/.test(csp)) out.push(`CSP without frame-ancestors 'none': "${csp}"`);
   if (!/default-src 'none'/.test(csp)) out.push(`CSP without default-src 'none': "${csp}"`);
   if (s.headers['x-content-type-options'] !== 'nosniff') out.push('no X-Content-Type-Options: nosniff');
-  if (!['same-origin', 'no-referrer', 'strict-origin'].includes(String(s.headers['referrer-policy']))) out.push(`Referrer-Policy "${s.headers['referrer-policy']}"`);
+  if (!['same-origin', 'no-referrer', 'strict-origin'].includes(String(s.headers['referrer-policy'])))
+    out.push(`Referrer-Policy "${s.headers['referrer-policy']}"`);
   const hsts = s.headers['strict-transport-security'];
   if (https && !/max-age=\d{7,}/.test(String(hsts))) out.push(`no HSTS on https: "${hsts}"`);
   if (!https && hsts !== undefined) out.push('HSTS on plain http');
@@ -122,11 +134,20 @@ describe.each([
     const info = await api.json<{ totp: { secret: string } }>('GET', `/api/v1/auth/setup/${token}`);
     const setup = await api.request('POST', `/api/v1/auth/setup/${token}`, {
       headers: { Origin: origin },
-      body: { email: 'owner@example.com', password: 'correct horse battery', code: totpAt(info.totp.secret, t.clock.now()) },
+      body: {
+        email: 'owner@example.com',
+        password: 'correct horse battery',
+        code: totpAt(info.totp.secret, t.clock.now()),
+      },
     });
     expect(setup.status).toBe(200);
     const cookie = String((setup.headers['set-cookie'] as string[])[0]);
-    const key = (await api.json<{ key: string }>('POST', '/api/v1/keys', { headers: { Cookie: cookie.split(';')[0], Origin: origin }, body: { name: 'k', scope: 'admin' } })).key;
+    const key = (
+      await api.json<{ key: string }>('POST', '/api/v1/keys', {
+        headers: { Cookie: cookie.split(';')[0], Origin: origin },
+        body: { name: 'k', scope: 'admin' },
+      })
+    ).key;
 
     const seen = await everyKind(api, port, key, token);
     // Each kind really answered as intended (a 404 everywhere would prove nothing).
@@ -161,10 +182,22 @@ describe.each([
       const res = await fresh.http
         .post(`/api/v1/auth/setup/${token}`)
         .set('Origin', origin)
-        .send({ email: 'owner@example.com', password: 'correct horse battery', code: totpAt(info.body.totp.secret as string, fresh.clock.now()) })
+        .send({
+          email: 'owner@example.com',
+          password: 'correct horse battery',
+          code: totpAt(info.body.totp.secret as string, fresh.clock.now()),
+        })
         .expect(200);
-      const out = await fresh.http.post('/api/v1/auth/logout').set('Cookie', (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0]).set('Origin', origin).set('Content-Type', 'application/json').send('{}');
-      for (const set of [(res.headers['set-cookie'] as unknown as string[])[0], (out.headers['set-cookie'] as unknown as string[])[0]]) {
+      const out = await fresh.http
+        .post('/api/v1/auth/logout')
+        .set('Cookie', (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0])
+        .set('Origin', origin)
+        .set('Content-Type', 'application/json')
+        .send('{}');
+      for (const set of [
+        (res.headers['set-cookie'] as unknown as string[])[0],
+        (out.headers['set-cookie'] as unknown as string[])[0],
+      ]) {
         const attrs = set.split(';').map((a) => a.trim().toLowerCase());
         expect(attrs[0]).toMatch(/^service_session=/);
         expect(attrs).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));

@@ -28,8 +28,13 @@ describe('Idempotency-Key on answers that carry a secret shown once', () => {
   const asOwner = (path: string): Test => t.http.post(`${API}${path}`).set('Cookie', cookie).set('Origin', ORIGIN);
   const asKey = (path: string): Test => t.http.post(`${API}${path}`).set(bearer(write));
   const table = async (): Promise<string> => JSON.stringify(await t.db.query('SELECT * FROM idempotency'));
-  const count = async (sql: string): Promise<number> => ((await t.db.query<{ n: number }[]>(sql))[0]).n;
-  const monitorId = async (): Promise<number> => (await asKey('/monitors').send(heartbeatMonitor({ name: `Job ${Math.random()}` })).expect(201)).body.id;
+  const count = async (sql: string): Promise<number> => (await t.db.query<{ n: number }[]>(sql))[0].n;
+  const monitorId = async (): Promise<number> =>
+    (
+      await asKey('/monitors')
+        .send(heartbeatMonitor({ name: `Job ${Math.random()}` }))
+        .expect(201)
+    ).body.id;
 
   interface Case {
     /** Sends the request (the same one each time it is called). */
@@ -59,7 +64,8 @@ describe('Idempotency-Key on answers that carry a secret shown once', () => {
       return {
         send: (key) => asKey(`/monitors/${id}/heartbeat-token`).set('Idempotency-Key', key).send({}),
         secrets: (b) => [String(b.heartbeat_url), urlToken(b.heartbeat_url)],
-        made: () => count(`SELECT COUNT(*) AS n FROM events WHERE monitor_id = ${id} AND text LIKE '%new heartbeat URL%'`),
+        made: () =>
+          count(`SELECT COUNT(*) AS n FROM events WHERE monitor_id = ${id} AND text LIKE '%new heartbeat URL%'`),
         says: [/heartbeat_url/, new RegExp(`POST /api/v1/monitors/${id}/heartbeat-token`)],
       };
     },
@@ -83,44 +89,66 @@ describe('Idempotency-Key on answers that carry a secret shown once', () => {
     }),
   };
 
-  it.each(Object.keys(cases))('%s: does the work once, keeps no secret, and refuses a repeat with 409', async (name) => {
-    const c = await cases[name]();
-    const key = `once${name.replace(/\W+/g, '-')}`;
-    const before = await c.made();
-    const first = await c.send(key);
-    expect(first.status).toBeLessThan(300);
-    const secrets = c.secrets(first.body);
-    expect(secrets.every((s) => s.length >= 10)).toBe(true);
-    const made = await c.made();
+  it.each(Object.keys(cases))(
+    '%s: does the work once, keeps no secret, and refuses a repeat with 409',
+    async (name) => {
+      const c = await cases[name]();
+      const key = `once${name.replace(/\W+/g, '-')}`;
+      const before = await c.made();
+      const first = await c.send(key);
+      expect(first.status).toBeLessThan(300);
+      const secrets = c.secrets(first.body);
+      expect(secrets.every((s) => s.length >= 10)).toBe(true);
+      const made = await c.made();
 
-    const stored = await table();
-    expect(stored).toContain(key);
-    for (const s of secrets) expect(stored).not.toContain(s);
+      const stored = await table();
+      expect(stored).toContain(key);
+      for (const s of secrets) expect(stored).not.toContain(s);
 
-    const again = await c.send(key);
-    expect(again.status).toBe(409);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(Object.keys(again.body)).toEqual(['error']);
-    expect(again.body.error.code).toBe('conflict');
-    for (const words of c.says) expect(again.body.error.message).toMatch(words);
-    expect(JSON.stringify(again.body)).not.toContain(secrets[secrets.length - 1]);
-    expect(await c.made()).toBe(made);
-    if (name !== 'POST /me/totp/options') expect(made).toBe(before + 1);
-  });
+      const again = await c.send(key);
+      expect(again.status).toBe(409);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(Object.keys(again.body)).toEqual(['error']);
+      expect(again.body.error.code).toBe('conflict');
+      for (const words of c.says) expect(again.body.error.message).toMatch(words);
+      expect(JSON.stringify(again.body)).not.toContain(secrets[secrets.length - 1]);
+      expect(await c.made()).toBe(made);
+      if (name !== 'POST /me/totp/options') expect(made).toBe(before + 1);
+    },
+  );
 
   it('leaves the first ping URL working, and rotates it once for a repeated request', async () => {
-    const first = await asKey('/monitors').set('Idempotency-Key', 'hb-works').send(heartbeatMonitor({ name: 'Backup' })).expect(201);
-    await asKey('/monitors').set('Idempotency-Key', 'hb-works').send(heartbeatMonitor({ name: 'Backup' })).expect(409);
+    const first = await asKey('/monitors')
+      .set('Idempotency-Key', 'hb-works')
+      .send(heartbeatMonitor({ name: 'Backup' }))
+      .expect(201);
+    await asKey('/monitors')
+      .set('Idempotency-Key', 'hb-works')
+      .send(heartbeatMonitor({ name: 'Backup' }))
+      .expect(409);
     expect((await t.http.get(new URL(first.body.heartbeat_url).pathname).expect(200)).text).toBe('OK\n');
     await asKey(`/monitors/${first.body.id}/heartbeat-token`).set('Idempotency-Key', 'hb-works-2').send({}).expect(200);
-    const rotate = await asKey(`/monitors/${first.body.id}/heartbeat-token`).set('Idempotency-Key', 'hb-works-2').send({}).expect(409);
+    const rotate = await asKey(`/monitors/${first.body.id}/heartbeat-token`)
+      .set('Idempotency-Key', 'hb-works-2')
+      .send({})
+      .expect(409);
     expect(rotate.body.error.message).toContain('was done');
-    expect(await count(`SELECT COUNT(*) AS n FROM events WHERE monitor_id = ${first.body.id} AND text LIKE '%new heartbeat URL%'`)).toBe(1);
+    expect(
+      await count(
+        `SELECT COUNT(*) AS n FROM events WHERE monitor_id = ${first.body.id} AND text LIKE '%new heartbeat URL%'`,
+      ),
+    ).toBe(1);
   });
 
   it('still replays a monitor answer without a secret, as it was', async () => {
-    const a = await asKey('/monitors').set('Idempotency-Key', 'tcp-1').send(tcpMonitor({ name: 'Db' })).expect(201);
-    const b = await asKey('/monitors').set('Idempotency-Key', 'tcp-1').send(tcpMonitor({ name: 'Db' })).expect(201);
+    const a = await asKey('/monitors')
+      .set('Idempotency-Key', 'tcp-1')
+      .send(tcpMonitor({ name: 'Db' }))
+      .expect(201);
+    const b = await asKey('/monitors')
+      .set('Idempotency-Key', 'tcp-1')
+      .send(tcpMonitor({ name: 'Db' }))
+      .expect(201);
     expect(b.body).toEqual(a.body);
     expect(b.headers['idempotent-replayed']).toBe('true');
   });

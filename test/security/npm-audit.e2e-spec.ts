@@ -12,7 +12,10 @@ import * as path from 'node:path';
 const ROOT = path.join(__dirname, '..', '..');
 const DECISION = path.join(ROOT, 'docs', 'decisions', 'npm-audit.md');
 const enabled = process.env.FARSIGHT_AUDIT === '1';
-if (!enabled) process.stdout.write('npm audit: not run (set FARSIGHT_AUDIT=1 where the registry serves advisories; docs/decisions/npm-audit.md)\n');
+if (!enabled)
+  process.stdout.write(
+    'npm audit: not run (set FARSIGHT_AUDIT=1 where the registry serves advisories; docs/decisions/npm-audit.md)\n',
+  );
 
 (enabled ? describe : describe.skip)('npm audit --omit=dev', () => {
   it('finds no high or critical advisory that docs/decisions/npm-audit.md does not explain', () => {
@@ -23,7 +26,8 @@ if (!enabled) process.stdout.write('npm audit: not run (set FARSIGHT_AUDIT=1 whe
     } catch {
       throw new Error(`npm audit gave no report (exit ${run.status}):\n${run.stderr.slice(0, 2000)}`);
     }
-    if (!report.vulnerabilities) throw new Error(`npm audit could not run: ${report.error?.summary ?? run.stderr.slice(0, 500)}`);
+    if (!report.vulnerabilities)
+      throw new Error(`npm audit could not run: ${report.error?.summary ?? run.stderr.slice(0, 500)}`);
     const explained = fs.readFileSync(DECISION, 'utf8');
     const serious = Object.entries(report.vulnerabilities)
       .filter(([, v]) => v.severity === 'high' || v.severity === 'critical')

@@ -29,10 +29,11 @@ async function refuser(): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -64,30 +65,80 @@ describe('secrets never leave, rate limits hold (the built service)', () => {
 
     // Monitors with every kind of monitor secret, all failing (the target answers 500).
     const bodies = [
-      { name: 'basic', kind: 'http', http: { url: `${target.url}/a`, auth: { type: 'basic', username: 'admin', password: use('basic-password') } } },
-      { name: 'bearer', kind: 'http', http: { url: `${target.url}/b`, auth: { type: 'bearer', token: use('bearer-token') } } },
-      { name: 'header', kind: 'http', http: { url: `${target.url}/c`, headers: [{ name: 'X-Api-Key', value: use('header-value') }, { name: 'X-Custom', value: use('custom-secret-header'), secret: true }] } },
-      { name: 'in url', kind: 'http', http: { url: `${target.url.replace('http://', `http://user:${use('url-password')}@`)}/d` } },
+      {
+        name: 'basic',
+        kind: 'http',
+        http: { url: `${target.url}/a`, auth: { type: 'basic', username: 'admin', password: use('basic-password') } },
+      },
+      {
+        name: 'bearer',
+        kind: 'http',
+        http: { url: `${target.url}/b`, auth: { type: 'bearer', token: use('bearer-token') } },
+      },
+      {
+        name: 'header',
+        kind: 'http',
+        http: {
+          url: `${target.url}/c`,
+          headers: [
+            { name: 'X-Api-Key', value: use('header-value') },
+            { name: 'X-Custom', value: use('custom-secret-header'), secret: true },
+          ],
+        },
+      },
+      {
+        name: 'in url',
+        kind: 'http',
+        http: { url: `${target.url.replace('http://', `http://user:${use('url-password')}@`)}/d` },
+      },
     ];
     const ids: number[] = [];
-    for (const body of bodies) ids.push((await api.json<{ id: number }>('POST', '/api/v1/monitors', { headers: admin, body: { ...body, interval_s: 10, confirm_after: 1 } })).id);
+    for (const body of bodies)
+      ids.push(
+        (
+          await api.json<{ id: number }>('POST', '/api/v1/monitors', {
+            headers: admin,
+            body: { ...body, interval_s: 10, confirm_after: 1 },
+          })
+        ).id,
+      );
     for (const id of ids) await api.json('POST', `/api/v1/monitors/${id}/check`, { headers: admin });
-    const hb = await api.json<{ id: number; heartbeat_url: string }>('POST', '/api/v1/monitors', { headers: admin, body: { name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } } });
+    const hb = await api.json<{ id: number; heartbeat_url: string }>('POST', '/api/v1/monitors', {
+      headers: admin,
+      body: { name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } },
+    });
     const hbToken = new URL(hb.heartbeat_url).pathname.split('/').pop() as string;
     secrets.push(hbToken);
     await api.request('GET', `/hb/${hbToken}`);
-    await api.request('POST', `/hb/${hbToken}/fail`, { body: 'backup failed', headers: { 'Content-Type': 'text/plain' } });
+    await api.request('POST', `/hb/${hbToken}/fail`, {
+      body: 'backup failed',
+      headers: { 'Content-Type': 'text/plain' },
+    });
 
     // Channels with secrets, whose receivers refuse: test messages fail and are logged.
     const webhook = await api.json<{ id: number }>('POST', '/api/v1/channels', {
       headers: admin,
-      body: { kind: 'webhook', name: 'hook', config: { url: `${target.url}/hook?token=${use('webhook-url-token')}`, secret: use('webhook-signing'), headers: [{ name: 'X-Auth', value: use('webhook-header') }] } },
+      body: {
+        kind: 'webhook',
+        name: 'hook',
+        config: {
+          url: `${target.url}/hook?token=${use('webhook-url-token')}`,
+          secret: use('webhook-signing'),
+          headers: [{ name: 'X-Auth', value: use('webhook-header') }],
+        },
+      },
     });
-    const chat = await api.json<{ id: number }>('POST', '/api/v1/channels', { headers: admin, body: { kind: 'chat', name: 'chat', config: { url: `${target.url}/chat/${use('chat-path-secret')}` } } });
-    for (const id of [webhook.id, chat.id]) await api.request('POST', `/api/v1/channels/${id}/test`, { headers: admin });
+    const chat = await api.json<{ id: number }>('POST', '/api/v1/channels', {
+      headers: admin,
+      body: { kind: 'chat', name: 'chat', config: { url: `${target.url}/chat/${use('chat-path-secret')}` } },
+    });
+    for (const id of [webhook.id, chat.id])
+      await api.request('POST', `/api/v1/channels/${id}/test`, { headers: admin });
 
     // Wrong credentials of every kind.
-    await api.request('POST', '/api/v1/auth/password', { body: { email: 'faults@example.com', password: use('wrong-password') } });
+    await api.request('POST', '/api/v1/auth/password', {
+      body: { email: 'faults@example.com', password: use('wrong-password') },
+    });
     await api.request('GET', '/api/v1/monitors', { headers: { Authorization: `Bearer fs_${'ab'.repeat(24)}` } });
     await api.request('GET', '/api/v1/monitors', { headers: { Cookie: `service_session=${use('forged-session')}` } });
     secrets.push(`fs_${'ab'.repeat(24)}`);
@@ -95,14 +146,28 @@ describe('secrets never leave, rate limits hold (the built service)', () => {
     // Answers: everything a read key may see, and diagnostics.
     const read = bearer(owner.keys.read);
     const answers: [string, string][] = [];
-    for (const p of ['/api/v1/monitors', ...ids.map((id) => `/api/v1/monitors/${id}`), ...ids.map((id) => `/api/v1/monitors/${id}/checks`), '/api/v1/channels', '/api/v1/deliveries', '/api/v1/events?limit=500', '/api/v1/incidents', '/api/v1/summary', '/api/v1/diagnostics', '/api/v1/keys', '/api/v1/export']) {
+    for (const p of [
+      '/api/v1/monitors',
+      ...ids.map((id) => `/api/v1/monitors/${id}`),
+      ...ids.map((id) => `/api/v1/monitors/${id}/checks`),
+      '/api/v1/channels',
+      '/api/v1/deliveries',
+      '/api/v1/events?limit=500',
+      '/api/v1/incidents',
+      '/api/v1/summary',
+      '/api/v1/diagnostics',
+      '/api/v1/keys',
+      '/api/v1/export',
+    ]) {
       const a = await api.request('GET', p, { headers: p.endsWith('keys') || p.endsWith('export') ? admin : read });
       answers.push([`${p} (${a.status})`, a.body]);
     }
     const leaks = answers.flatMap(([what, body]) => secretsIn(body, secrets).map((x) => `${what}: ${x}`));
     expect(leaks).toEqual([]);
     const diagnostics = answers.find(([what]) => what.startsWith('/api/v1/diagnostics'))![0];
-    process.stdout.write(`secrets: ${secrets.length} secrets looked for in ${answers.length} answers (${diagnostics}) and the log\n`);
+    process.stdout.write(
+      `secrets: ${secrets.length} secrets looked for in ${answers.length} answers (${diagnostics}) and the log\n`,
+    );
 
     // A burst with one key, 20 at a time, until 50 are refused (a slow machine needs more than 600 + 10 a second).
     const agent = keepAliveAgent(20);
@@ -115,7 +180,12 @@ describe('secrets never leave, rate limits hold (the built service)', () => {
         while (next < 3000 && results.filter((r) => r.status === 429).length < 50) {
           next++;
           const a = await api.request('GET', '/api/v1/summary', { headers: writeKey, agent });
-          results.push({ status: a.status, retryAfter: a.headers['retry-after'] as string | undefined, body: a.body, csp: a.headers['content-security-policy'] });
+          results.push({
+            status: a.status,
+            retryAfter: a.headers['retry-after'] as string | undefined,
+            body: a.body,
+            csp: a.headers['content-security-policy'],
+          });
         }
       }),
     );
@@ -137,7 +207,9 @@ describe('secrets never leave, rate limits hold (the built service)', () => {
     await new Promise((r) => setTimeout(r, wait * 1000 + 100));
     expect((await api.request('GET', '/api/v1/summary', { headers: writeKey, agent })).status).toBe(200);
     agent.destroy();
-    process.stdout.write(`rate limit: ${JSON.stringify({ burst: results.length, ok, limited: limited.length, elapsedS, retryAfterS: wait })}\n`);
+    process.stdout.write(
+      `rate limit: ${JSON.stringify({ burst: results.length, ok, limited: limited.length, elapsedS, retryAfterS: wait })}\n`,
+    );
 
     await service.stop();
     service = null;

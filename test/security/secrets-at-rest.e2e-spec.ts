@@ -28,17 +28,20 @@ async function startAuthTarget() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`,
     seen,
     expected,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 /** Every byte SQLite has on disk for this database: the file, its WAL and its shared memory. */
 function databaseBytes(dataDir: string): Buffer {
   const file = databasePath(dataDir);
-  return Buffer.concat([file, `${file}-wal`, `${file}-shm`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+  return Buffer.concat(
+    [file, `${file}-wal`, `${file}-shm`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)),
+  );
 }
 
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
@@ -63,13 +66,18 @@ describe('monitor secrets at rest', () => {
     for (const k of Object.keys(target.expected)) delete target.expected[k];
   });
 
-  const checkNow = async (id: number) => (await t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).expect(200)).body;
-  const storedSettings = async (id: number) => (await t.db.query<{ settings: string }[]>('SELECT settings FROM monitors WHERE id = ?', [id]))[0].settings;
+  const checkNow = async (id: number) =>
+    (await t.http.post(`/api/v1/monitors/${id}/check`).set(bearer(write)).expect(200)).body;
+  const storedSettings = async (id: number) =>
+    (await t.db.query<{ settings: string }[]>('SELECT settings FROM monitors WHERE id = ?', [id]))[0].settings;
 
   it('keeps a bearer token out of the database file and its WAL, answers it masked and sends the real one with checks', async () => {
     const token = secret('bearer');
     target.expected.authorization = `Bearer ${token}`;
-    const body = httpMonitor({ name: 'Sealed bearer', confirm_after: 1 }, { url: target.url, auth: { type: 'bearer', token } });
+    const body = httpMonitor(
+      { name: 'Sealed bearer', confirm_after: 1 },
+      { url: target.url, auth: { type: 'bearer', token } },
+    );
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201)).body;
 
     expect(m.http.auth).toEqual({ type: 'bearer', token: MASK });
@@ -100,7 +108,10 @@ describe('monitor secrets at rest', () => {
       {
         url: target.url,
         auth: { type: 'basic', username: 'monitor', password },
-        headers: [{ name: 'X-Api-Key', value: apiKey }, { name: 'X-Trace', value: plain, secret: false }],
+        headers: [
+          { name: 'X-Api-Key', value: apiKey },
+          { name: 'X-Trace', value: plain, secret: false },
+        ],
       },
     );
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201)).body;
@@ -124,7 +135,11 @@ describe('monitor secrets at rest', () => {
     const body = httpMonitor({ name: 'Kept' }, { url: target.url, auth: { type: 'bearer', token } });
     const m = (await t.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201)).body;
     const first = await storedSettings(m.id);
-    await t.http.patch(`/api/v1/monitors/${m.id}`).set(bearer(write)).send({ name: 'Kept, renamed', http: { ...m.http } }).expect(200);
+    await t.http
+      .patch(`/api/v1/monitors/${m.id}`)
+      .set(bearer(write))
+      .send({ name: 'Kept, renamed', http: { ...m.http } })
+      .expect(200);
     const second = await storedSettings(m.id);
     expect(second).toMatch(/"token":"enc:v1:/);
     expect(second).not.toBe(first);
@@ -146,7 +161,10 @@ describe('monitor secrets written in clear text by an older version', () => {
       const body = httpMonitor({ name: 'Legacy' }, { url: target.url, auth: { type: 'bearer', token } });
       const m = (await first.http.post('/api/v1/monitors').set(bearer(write)).send(body).expect(201)).body;
       // What a database from before encryption at rest holds.
-      await first.db.query("UPDATE monitors SET settings = json_set(settings, '$.auth.token', ?) WHERE id = ?", [token, m.id]);
+      await first.db.query("UPDATE monitors SET settings = json_set(settings, '$.auth.token', ?) WHERE id = ?", [
+        token,
+        m.id,
+      ]);
       await first.db.query('PRAGMA wal_checkpoint(TRUNCATE)');
       expect(databaseBytes(dataDir).includes(token)).toBe(true);
       await first.app.close();
@@ -156,7 +174,9 @@ describe('monitor secrets written in clear text by an older version', () => {
       const [row] = await second.db.query<{ settings: string }[]>('SELECT settings FROM monitors WHERE id = ?', [m.id]);
       expect(row.settings).toMatch(/"token":"enc:v1:/);
       expect(databaseBytes(dataDir).includes(token)).toBe(false);
-      expect((await second.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200)).body).toMatchObject({ outcome: 'up' });
+      expect(
+        (await second.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200)).body,
+      ).toMatchObject({ outcome: 'up' });
       expect(target.seen.at(-1)?.authorization).toBe(`Bearer ${token}`);
     } finally {
       await second?.app.close();

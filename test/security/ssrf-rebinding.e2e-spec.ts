@@ -44,15 +44,25 @@ maybe('the private-target guard against DNS rebinding', () => {
 
   beforeAll(async () => {
     ns = makeNamespaces(`r${process.pid % 100000}`);
-    farm = await startInNamespace(ns.net, 'ns-farm', {
-      control: farmSocket,
-      dnsHost: NET_ADDR,
-      dns: { [NAME]: [PUBLIC, '127.0.0.1'] },
-      canaries: [],
-      targets: [`${PUBLIC}:${PRIVATE_PORT}`],
-      receiver: `${NET_PREFIX}.30:80`,
-    }, dir);
-    bridge = await startInNamespace(ns.svc, 'ns-bridge', { api: apiSocket, servicePort: PORT, control: bridgeSocket, privatePort: PRIVATE_PORT }, dir);
+    farm = await startInNamespace(
+      ns.net,
+      'ns-farm',
+      {
+        control: farmSocket,
+        dnsHost: NET_ADDR,
+        dns: { [NAME]: [PUBLIC, '127.0.0.1'] },
+        canaries: [],
+        targets: [`${PUBLIC}:${PRIVATE_PORT}`],
+        receiver: `${NET_PREFIX}.30:80`,
+      },
+      dir,
+    );
+    bridge = await startInNamespace(
+      ns.svc,
+      'ns-bridge',
+      { api: apiSocket, servicePort: PORT, control: bridgeSocket, privatePort: PRIVATE_PORT },
+      dir,
+    );
   });
   afterAll(async () => {
     if (service) await service.kill();
@@ -65,41 +75,72 @@ maybe('the private-target guard against DNS rebinding', () => {
     const dataDir = path.join(dir, 'data');
     fs.mkdirSync(dataDir);
     const start = () =>
-      ServiceProcess.start({ dataDir, logFile: log, netns: ns.svc, port: PORT, api: (port) => Api.unix(apiSocket, `127.0.0.1:${port}`) });
+      ServiceProcess.start({
+        dataDir,
+        logFile: log,
+        netns: ns.svc,
+        port: PORT,
+        api: (port) => Api.unix(apiSocket, `127.0.0.1:${port}`),
+      });
     service = await start();
     const owner = await service.owner(['admin']);
     // allow_private_targets = false (only an owner session may change it; here, with the service stopped).
     await service.stop();
-    await write(path.join(dataDir, 'farsight.db'), "INSERT INTO settings (key, value) VALUES ('allow_private_targets', 'false') ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    await write(
+      path.join(dataDir, 'farsight.db'),
+      "INSERT INTO settings (key, value) VALUES ('allow_private_targets', 'false') ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
     service = await start();
     const api = service.api;
     const auth = bearer(owner.keys.admin);
 
     // The sanity check: the same private service by its literal address is refused, not reached.
-    const literal = await api.json<CheckAnswer>('POST', '/api/v1/monitors/test', { headers: auth, body: { name: 'x', kind: 'http', http: { url: `http://127.0.0.1:${PRIVATE_PORT}/` } } });
+    const literal = await api.json<CheckAnswer>('POST', '/api/v1/monitors/test', {
+      headers: auth,
+      body: { name: 'x', kind: 'http', http: { url: `http://127.0.0.1:${PRIVATE_PORT}/` } },
+    });
     expect(literal.error?.code).toBe('private_target');
 
     const outcomes: string[] = [];
     const note = (a: CheckAnswer) => outcomes.push(a.error ? a.error.code : a.outcome);
     for (let i = 0; i < 6; i++) {
-      note(await api.json<CheckAnswer>('POST', '/api/v1/monitors/test', { headers: auth, body: { name: 'x', kind: 'http', http: { url: `http://${NAME}:${PRIVATE_PORT}/t/1` } } }));
+      note(
+        await api.json<CheckAnswer>('POST', '/api/v1/monitors/test', {
+          headers: auth,
+          body: { name: 'x', kind: 'http', http: { url: `http://${NAME}:${PRIVATE_PORT}/t/1` } },
+        }),
+      );
     }
-    const saved = await api.json<{ id: number }>('POST', '/api/v1/monitors', { headers: auth, body: { name: 'rebound', kind: 'tcp', interval_s: 3600, tcp: { host: NAME, port: PRIVATE_PORT } } });
-    for (let i = 0; i < 4; i++) note(await api.json<CheckAnswer>('POST', `/api/v1/monitors/${saved.id}/check`, { headers: auth }));
+    const saved = await api.json<{ id: number }>('POST', '/api/v1/monitors', {
+      headers: auth,
+      body: { name: 'rebound', kind: 'tcp', interval_s: 3600, tcp: { host: NAME, port: PRIVATE_PORT } },
+    });
+    for (let i = 0; i < 4; i++)
+      note(await api.json<CheckAnswer>('POST', `/api/v1/monitors/${saved.id}/check`, { headers: auth }));
     const channel = await api.json<{ id: number }>('POST', '/api/v1/channels', {
       headers: auth,
-      body: { kind: 'webhook', name: 'rebound hook', config: { url: `http://${NAME}:${PRIVATE_PORT}/hook`, secret: 'rebinding-test-signing-secret', headers: [] } },
+      body: {
+        kind: 'webhook',
+        name: 'rebound hook',
+        config: { url: `http://${NAME}:${PRIVATE_PORT}/hook`, secret: 'rebinding-test-signing-secret', headers: [] },
+      },
     });
     const sends: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const a = await api.json<{ ok: boolean; error: string | null }>('POST', `/api/v1/channels/${channel.id}/test`, { headers: auth });
+      const a = await api.json<{ ok: boolean; error: string | null }>('POST', `/api/v1/channels/${channel.id}/test`, {
+        headers: auth,
+      });
       sends.push(a.ok ? 'sent' : String(a.error));
     }
 
     const privateHits = (await control<{ privateHits: number }>(bridgeSocket, 'GET', '/state')).privateHits;
     const state = await control<FarmState>(farmSocket, 'GET', '/state');
-    const publicHits = Object.entries(state.hits).filter(([k]) => k.startsWith(`${PUBLIC}:`)).reduce((n, [, v]) => n + v, 0);
-    process.stdout.write(`rebinding: ${JSON.stringify({ outcomes, sends, queries: state.queries[NAME], publicHits, privateHits })}\n`);
+    const publicHits = Object.entries(state.hits)
+      .filter(([k]) => k.startsWith(`${PUBLIC}:`))
+      .reduce((n, [, v]) => n + v, 0);
+    process.stdout.write(
+      `rebinding: ${JSON.stringify({ outcomes, sends, queries: state.queries[NAME], publicHits, privateHits })}\n`,
+    );
 
     expect(privateHits).toBe(0);
     // Both answers were really given, and each was acted on as it should be.

@@ -12,13 +12,22 @@ const MAX_EXPOSURE = 2.0;
 
 describe('systemd unit hardening', () => {
   it(`keeps systemd-analyze security exposure at or below ${MAX_EXPOSURE}`, () => {
-    const run = spawnSync('systemd-analyze', ['security', '--offline=true', '--no-pager', UNIT], { encoding: 'utf8', timeout: 60_000 });
-    if (run.error) throw new Error(`systemd-analyze cannot run (${run.error.message}): scripts/test-deps.sh installs the Debian package systemd`);
+    const run = spawnSync('systemd-analyze', ['security', '--offline=true', '--no-pager', UNIT], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (run.error)
+      throw new Error(
+        `systemd-analyze cannot run (${run.error.message}): scripts/test-deps.sh installs the Debian package systemd`,
+      );
     const out = `${run.stdout}\n${run.stderr}`;
     const m = /Overall exposure level for farsight\.service: (\d+(?:\.\d+)?)/.exec(out);
     if (!m) throw new Error(`no exposure level in the output of systemd-analyze:\n${out}`);
     const exposure = Number(m[1]);
-    const open = out.split('\n').filter((l) => l.startsWith('✗')).map((l) => l.replace(/\s{2,}/g, ' | ').trim());
+    const open = out
+      .split('\n')
+      .filter((l) => l.startsWith('✗'))
+      .map((l) => l.replace(/\s{2,}/g, ' | ').trim());
     process.stdout.write(`systemd-analyze security: exposure ${exposure}; still counted:\n  ${open.join('\n  ')}\n`);
     expect(exposure).toBeLessThanOrEqual(MAX_EXPOSURE);
   });

@@ -32,4 +32,3 @@ export const IEND = chunk('IEND', Buffer.alloc(0));
 export function png(w: number, h: number, ...extra: Buffer[]): Buffer {
   return Buffer.concat([SIG, ihdr(w, h), ...extra, IDAT, IEND]);
 }
-

@@ -22,10 +22,32 @@ const SECRET = {
   host: 'zqx-secret-host-73.internal',
   error: 'zqx-error-text-19 connect ECONNREFUSED 10.9.8.7:443',
 };
-const DISTINCTIVE = ['zqx-private-name-41', 'zqx-private-group-66', 'zqx-description-55', 'zqx-tag-88', 'zqx-secret-host-73', 'zqx-error-text-19', '10.9.8.7', 'ECONNREFUSED', 'home.lan', '/health'];
+const DISTINCTIVE = [
+  'zqx-private-name-41',
+  'zqx-private-group-66',
+  'zqx-description-55',
+  'zqx-tag-88',
+  'zqx-secret-host-73',
+  'zqx-error-text-19',
+  '10.9.8.7',
+  'ECONNREFUSED',
+  'home.lan',
+  '/health',
+];
 
 const SERVICES: SeedService[] = [
-  { name: 'Public Web', privateName: SECRET.name, privateGroup: SECRET.group, description: SECRET.description, tags: [SECRET.tag], group: 'Front', host: SECRET.host, error: SECRET.error, status: 'down', downDays: { 0: 25, 3: 90 } },
+  {
+    name: 'Public Web',
+    privateName: SECRET.name,
+    privateGroup: SECRET.group,
+    description: SECRET.description,
+    tags: [SECRET.tag],
+    group: 'Front',
+    host: SECRET.host,
+    error: SECRET.error,
+    status: 'down',
+    downDays: { 0: 25, 3: 90 },
+  },
   { name: 'API', group: 'Front', downDays: { 10: 5 } },
   { name: 'Database', group: 'Back' },
   { name: 'Queue', group: 'Back', status: 'slow' },
@@ -42,19 +64,25 @@ beforeAll(async () => {
 });
 
 /** A GET with nothing in between (supertest would decode the body itself). */
-function raw(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path, headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject);
   });
 }
 afterAll(async () => t.close());
 
-const json = async (range?: string) => (await t.http.get(`/api/public/status${range ? `?range=${range}` : ''}`).expect(200)).body;
+const json = async (range?: string) =>
+  (await t.http.get(`/api/public/status${range ? `?range=${range}` : ''}`).expect(200)).body;
 /** Handlebars writes `=` in attributes as &#x3D;: read the page as a browser does. */
 const decode = (text: string) => text.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
 const html = async (path: string) => decode((await t.http.get(path).expect(200)).text);
@@ -88,17 +116,55 @@ describe('GET /api/public/status', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=30');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const body = res.body;
-    expect(Object.keys(body).sort()).toEqual(['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort());
-    expect(body).toMatchObject({ title: 'Status', description: '', range: '90d', ranges: ['24h', '7d', '30d', '90d', '12mo'], updated_at: '2026-11-01T12:00:00.000Z' });
-    expect(Object.keys(body.summary).sort()).toEqual(['incidents', 'longest_ms', 'overall', 'services', 'typical_ms', 'uptime']);
+    expect(Object.keys(body).sort()).toEqual(
+      ['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort(),
+    );
+    expect(body).toMatchObject({
+      title: 'Status',
+      description: '',
+      range: '90d',
+      ranges: ['24h', '7d', '30d', '90d', '12mo'],
+      updated_at: '2026-11-01T12:00:00.000Z',
+    });
+    expect(Object.keys(body.summary).sort()).toEqual([
+      'incidents',
+      'longest_ms',
+      'overall',
+      'services',
+      'typical_ms',
+      'uptime',
+    ]);
     expect(body.groups.map((g: { name: string }) => g.name)).toEqual(['Back', 'Front']);
     const svc = body.groups[1].services[1];
-    expect(Object.keys(svc).sort()).toEqual(['bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime']);
+    expect(Object.keys(svc).sort()).toEqual([
+      'bars',
+      'down_ms',
+      'from',
+      'name',
+      'page',
+      'status',
+      'typical_ms',
+      'uptime',
+    ]);
     expect(svc).toMatchObject({ name: 'API', page: '/status/api', status: 'up', from: '90 days ago' });
     expect(Object.keys(svc.bars[0]).sort()).toEqual(['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime']);
     expect(Object.keys(body.incidents).sort()).toEqual(['open', 'recent']);
-    expect(body.incidents.open).toEqual([{ name: 'Public Web', page: '/status/public-web', started_at: '2026-11-01T11:35:00.000Z', ended_at: null, duration_ms: 25 * 60_000 }]);
-    expect(body.incidents.recent[0]).toEqual({ name: 'Public Web', page: '/status/public-web', started_at: '2026-10-29T14:00:00.000Z', ended_at: '2026-10-29T15:30:00.000Z', duration_ms: 90 * 60_000 });
+    expect(body.incidents.open).toEqual([
+      {
+        name: 'Public Web',
+        page: '/status/public-web',
+        started_at: '2026-11-01T11:35:00.000Z',
+        ended_at: null,
+        duration_ms: 25 * 60_000,
+      },
+    ]);
+    expect(body.incidents.recent[0]).toEqual({
+      name: 'Public Web',
+      page: '/status/public-web',
+      started_at: '2026-10-29T14:00:00.000Z',
+      ended_at: '2026-10-29T15:30:00.000Z',
+      duration_ms: 90 * 60_000,
+    });
   });
 
   it.each([
@@ -132,7 +198,16 @@ describe('privacy', () => {
     }
     for (const layout of ['horizon', 'classic', 'ledger']) {
       await t.http.put('/api/v1/status-page').set(as()).send({ layout }).expect(200);
-      for (const path of ['/status', '/status?range=24h', '/status?range=12mo', '/status/public-web', '/status/public-web?range=7d', '/status/history', '/status/history?before=2026-08', '/status/nope']) {
+      for (const path of [
+        '/status',
+        '/status?range=24h',
+        '/status?range=12mo',
+        '/status/public-web',
+        '/status/public-web?range=7d',
+        '/status/history',
+        '/status/history?before=2026-08',
+        '/status/nope',
+      ]) {
         answers.push((await t.http.get(path)).text);
       }
       answers.push((await t.http.post('/api/v1/status-page/preview').set(as()).send({}).expect(200)).body.html);
@@ -153,7 +228,12 @@ describe('bars', () => {
     const [id] = (await seedStatusPage(t, as(), [{ name: 'Thresholds', group: 'Z' }], 40)).ids;
     const today = Math.floor(t.clock.now() / DAY);
     const day = (ago: number, down: number) =>
-      t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [DAY - down, down, id, today - ago]);
+      t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [
+        DAY - down,
+        down,
+        id,
+        today - ago,
+      ]);
     await day(1, 0); // ok
     await day(2, 1000); // any downtime: warn
     await day(3, 86_400); // exactly 99.9 %: warn (there was downtime)
@@ -163,12 +243,19 @@ describe('bars', () => {
     await t.db.query('UPDATE monitors SET created_at = ? WHERE id = ?', [t.clock.now() - 20 * DAY, id]);
     expire();
     const svc = (await json('30d')).groups.find((g: { name: string }) => g.name === 'Z').services[0];
-    const states = svc.bars.slice(-7).reverse().map((b: { state: string }) => b.state);
+    const states = svc.bars
+      .slice(-7)
+      .reverse()
+      .map((b: { state: string }) => b.state);
     expect(states).toEqual(['ok', 'ok', 'warn', 'warn', 'warn', 'bad', 'no_data']);
     expect(svc.bars.slice(0, 9).every((b: { state: string }) => b.state === 'not_watched')).toBe(true);
     expect(svc.bars[29 - 3]).toMatchObject({ uptime: 99.9, down_ms: 86_400 });
     expect(svc.from).toBe('Since 12 Oct 2026');
-    await t.http.put('/api/v1/status-page').set(as()).send({ monitors: [{ id, public: false }] }).expect(200);
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as())
+      .send({ monitors: [{ id, public: false }] })
+      .expect(200);
   });
 
   it('of months judge only the 99.9 % line', async () => {
@@ -176,14 +263,38 @@ describe('bars', () => {
     const today = Math.floor(t.clock.now() / DAY);
     await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = 0 WHERE monitor_id = ?', [DAY, id]);
     // October 2026 (31 days): one minute down is 99.998 %: ok for a month (that day's own bar is warn).
-    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [DAY - 60_000, 60_000, id, today - 10]);
+    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [
+      DAY - 60_000,
+      60_000,
+      id,
+      today - 10,
+    ]);
     // September 2026 (30 days): 4 h 20 min down is 99.398 %, warn; August (31 days): 7.5 h down is 98.99 %, bad.
-    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [DAY - 260 * 60_000, 260 * 60_000, id, today - 40]);
-    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [DAY - 450 * 60_000, 450 * 60_000, id, today - 70]);
+    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [
+      DAY - 260 * 60_000,
+      260 * 60_000,
+      id,
+      today - 40,
+    ]);
+    await t.db.query('UPDATE rollup_day SET up_ms = ?, down_ms = ? WHERE monitor_id = ? AND day = ?', [
+      DAY - 450 * 60_000,
+      450 * 60_000,
+      id,
+      today - 70,
+    ]);
     expire();
     const svc = (await json('12mo')).groups.find((g: { name: string }) => g.name === 'Z').services[0];
-    expect(svc.bars.slice(-4).map((b: { period: string; state: string }) => `${b.period} ${b.state}`)).toEqual(['2026-08 bad', '2026-09 warn', '2026-10 ok', '2026-11 ok']);
-    await t.http.put('/api/v1/status-page').set(as()).send({ monitors: [{ id, public: false }] }).expect(200);
+    expect(svc.bars.slice(-4).map((b: { period: string; state: string }) => `${b.period} ${b.state}`)).toEqual([
+      '2026-08 bad',
+      '2026-09 warn',
+      '2026-10 ok',
+      '2026-11 ok',
+    ]);
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as())
+      .send({ monitors: [{ id, public: false }] })
+      .expect(200);
   });
 });
 
@@ -216,22 +327,37 @@ describe('the overall status', () => {
 describe('the page cache', () => {
   it('keeps an answer 30 seconds', async () => {
     const first = await html('/status');
-    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['up', seeded.byName.get('Public Web')]);
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', [
+      'up',
+      seeded.byName.get('Public Web'),
+    ]);
     t.clock.advance(29_000);
     expect(await html('/status')).toBe(first);
     t.clock.advance(1_000);
     expect(await html('/status')).not.toBe(first);
-    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['down', seeded.byName.get('Public Web')]);
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', [
+      'down',
+      seeded.byName.get('Public Web'),
+    ]);
     expire();
   });
 
   it('is not pushed out by visitors asking for pages that are not there', async () => {
     const first = await html('/status');
-    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['up', seeded.byName.get('Public Web')]);
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', [
+      'up',
+      seeded.byName.get('Public Web'),
+    ]);
     for (let i = 0; i < 300; i++) await t.http.get(`/status/nothing-${i}`).expect(404);
-    for (let i = 0; i < 250; i++) await t.http.get(`/status/history?before=${2000 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`).expect(200);
+    for (let i = 0; i < 250; i++)
+      await t.http
+        .get(`/status/history?before=${2000 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`)
+        .expect(200);
     expect(await html('/status')).toBe(first);
-    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', ['down', seeded.byName.get('Public Web')]);
+    await t.db.query('UPDATE monitor_state SET status = ? WHERE monitor_id = ?', [
+      'down',
+      seeded.byName.get('Public Web'),
+    ]);
     expire();
   });
 
@@ -243,8 +369,12 @@ describe('the page cache', () => {
   });
 
   it('is dropped when the settings change, also as compressed for browsers', async () => {
-    const brHtml = async () => brotliDecompressSync((await raw('/status', { 'Accept-Encoding': 'br' })).body).toString();
-    const gzJson = async () => JSON.parse(gunzipSync((await raw('/api/public/status', { 'Accept-Encoding': 'gzip' })).body).toString()) as { title: string };
+    const brHtml = async () =>
+      brotliDecompressSync((await raw('/status', { 'Accept-Encoding': 'br' })).body).toString();
+    const gzJson = async () =>
+      JSON.parse(gunzipSync((await raw('/api/public/status', { 'Accept-Encoding': 'gzip' })).body).toString()) as {
+        title: string;
+      };
     await t.http.put('/api/v1/status-page').set(as()).send({ title: 'Compressed once' }).expect(200);
     expect(await brHtml()).toContain('Compressed once');
     expect((await gzJson()).title).toBe('Compressed once');
@@ -255,10 +385,18 @@ describe('the page cache', () => {
 
   it('is dropped when a monitor changes: one made private leaves at once', async () => {
     expect(await html('/status')).toContain('Database');
-    await t.http.patch(`/api/v1/monitors/${seeded.byName.get('Database')}`).set(as()).send({ public: false }).expect(200);
+    await t.http
+      .patch(`/api/v1/monitors/${seeded.byName.get('Database')}`)
+      .set(as())
+      .send({ public: false })
+      .expect(200);
     expect(await html('/status')).not.toContain('Database');
     await t.http.get('/status/database').expect(404);
-    await t.http.patch(`/api/v1/monitors/${seeded.byName.get('Database')}`).set(as()).send({ public: true }).expect(200);
+    await t.http
+      .patch(`/api/v1/monitors/${seeded.byName.get('Database')}`)
+      .set(as())
+      .send({ public: true })
+      .expect(200);
   });
 });
 
@@ -309,11 +447,19 @@ describe('GET /status/history', () => {
     await seedStatusPage(t, as(), [{ name: 'Old timer', group: 'Z', downDays: { 70: 30, 160: 12 } }], 200);
     expire();
     const first = await html('/status/history');
-    expect([...first.matchAll(/<h2 id="m\d">([^<]+)<\/h2>/g)].map((m) => m[1])).toEqual(['November 2026', 'October 2026', 'September 2026']);
+    expect([...first.matchAll(/<h2 id="m\d">([^<]+)<\/h2>/g)].map((m) => m[1])).toEqual([
+      'November 2026',
+      'October 2026',
+      'September 2026',
+    ]);
     expect(first).toContain('href="/status/history?before=2026-09"');
     expect(first).not.toContain('rel="prev"');
     const older = await html('/status/history?before=2026-09');
-    expect([...older.matchAll(/<h2 id="m\d">([^<]+)<\/h2>/g)].map((m) => m[1])).toEqual(['August 2026', 'July 2026', 'June 2026']);
+    expect([...older.matchAll(/<h2 id="m\d">([^<]+)<\/h2>/g)].map((m) => m[1])).toEqual([
+      'August 2026',
+      'July 2026',
+      'June 2026',
+    ]);
     expect(older).toContain('Old timer'); // 70 days before 1 Nov 2026 is 23 Aug
     expect(older).toContain('href="/status/history" rel="prev"');
     expect(older).toContain('href="/status/history?before=2026-06"');
@@ -322,9 +468,12 @@ describe('GET /status/history', () => {
     expect(oldest).not.toContain('rel="next"');
   });
 
-  it.each(['garbage', '2026-13', '2099-01', '1969-12', '2026-1'])('shows the first page for before=%s', async (before) => {
-    expect(await html(`/status/history?before=${before}`)).toContain('<h2 id="m0">November 2026</h2>');
-  });
+  it.each(['garbage', '2026-13', '2099-01', '1969-12', '2026-1'])(
+    'shows the first page for before=%s',
+    async (before) => {
+      expect(await html(`/status/history?before=${before}`)).toContain('<h2 id="m0">November 2026</h2>');
+    },
+  );
 });
 
 describe('assets', () => {
@@ -376,27 +525,37 @@ describe('assets', () => {
 
   it('preloads the one font the page uses', async () => {
     await t.http.put('/api/v1/status-page').set(as()).send({ font: 'plex' }).expect(200);
-    expect(await html('/status')).toMatch(/<link rel="preload" href="\/status\/fonts\/plex-400\.woff2\?v=[0-9a-f]{12}" as="font"/);
+    expect(await html('/status')).toMatch(
+      /<link rel="preload" href="\/status\/fonts\/plex-400\.woff2\?v=[0-9a-f]{12}" as="font"/,
+    );
     await t.http.put('/api/v1/status-page').set(as()).send({ font: 'system' }).expect(200);
     expect(await html('/status')).not.toContain('rel="preload"');
     await t.http.put('/api/v1/status-page').set(as()).send({ font: 'geist' }).expect(200);
   });
 });
 
-describe('the manifest and the page\'s own hosts', () => {
+describe("the manifest and the page's own hosts", () => {
   it('names the app from the title and app_name, and starts at /status', async () => {
-    await t.http.put('/api/v1/status-page').set(as()).send({ title: 'Acme services', app_name: 'Acme', hosts: ['status.acme.example'] }).expect(200);
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as())
+      .send({ title: 'Acme services', app_name: 'Acme', hosts: ['status.acme.example'] })
+      .expect(200);
     const res = await t.http.get('/status/manifest.webmanifest').expect(200);
     expect(res.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
     const m = JSON.parse(res.text);
     expect(m).toMatchObject({ name: 'Acme services', short_name: 'Acme', start_url: '/status', display: 'standalone' });
     expect(m.icons[0]).toMatchObject({ sizes: '512x512', type: 'image/png' });
     await t.http.put('/api/v1/status-page').set(as()).send({ app_name: '' }).expect(200);
-    expect(JSON.parse((await t.http.get('/status/manifest.webmanifest').expect(200)).text).short_name).toBe('Acme services');
+    expect(JSON.parse((await t.http.get('/status/manifest.webmanifest').expect(200)).text).short_name).toBe(
+      'Acme services',
+    );
   });
 
-  it('starts at / on one of the page\'s hosts, where / is the status page', async () => {
-    const m = JSON.parse((await t.http.get('/status/manifest.webmanifest').set('Host', 'STATUS.acme.example:443').expect(200)).text);
+  it("starts at / on one of the page's hosts, where / is the status page", async () => {
+    const m = JSON.parse(
+      (await t.http.get('/status/manifest.webmanifest').set('Host', 'STATUS.acme.example:443').expect(200)).text,
+    );
     expect(m.start_url).toBe('/');
     const home = await t.http.get('/?range=24h').set('Host', 'status.acme.example').expect(200);
     expect(home.text).toContain('data-range="24h"');
@@ -405,8 +564,12 @@ describe('the manifest and the page\'s own hosts', () => {
     expect(own.headers.location).toMatch(/\/signin/);
   });
 
-  it('serves the service\'s own icons until a logo icon exists', async () => {
-    for (const [path, size] of [['/icon-512.png', 512], ['/apple-touch-icon.png', 180], ['/status/icon.png', 512]] as const) {
+  it("serves the service's own icons until a logo icon exists", async () => {
+    for (const [path, size] of [
+      ['/icon-512.png', 512],
+      ['/apple-touch-icon.png', 180],
+      ['/status/icon.png', 512],
+    ] as const) {
       const res = await asset(path).expect(200);
       expect(res.headers['content-type']).toBe('image/png');
       expect(res.body.readUInt32BE(16)).toBe(size);

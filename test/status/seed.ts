@@ -73,7 +73,12 @@ function histogram(base: number, seed: number, n = 12): { hist: Histogram; sum: 
  * Creates the services and their history up to the app's clock: `days` of daily rollups and
  * eight days of hourly ones. `headers` must carry a write key (or the owner's cookie and Origin).
  */
-export async function seedStatusPage(t: TestApp, headers: Record<string, string>, services: SeedService[] = HOMELAB, days = 400): Promise<Seeded> {
+export async function seedStatusPage(
+  t: TestApp,
+  headers: Record<string, string>,
+  services: SeedService[] = HOMELAB,
+  days = 400,
+): Promise<Seeded> {
   const now = t.clock.now();
   const tz = ((await t.db.query("SELECT value FROM settings WHERE key = 'tz_offset_min'")) as { value: string }[])[0];
   const tzMin = tz ? Number(JSON.parse(tz.value)) : 0;
@@ -99,7 +104,15 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
   await t.http
     .put('/api/v1/status-page')
     .set(headers)
-    .send({ monitors: services.map((s, i) => ({ id: ids[i], public: true, public_name: s.privateName ? s.name : null, public_group: s.group, sort: i })) })
+    .send({
+      monitors: services.map((s, i) => ({
+        id: ids[i],
+        public: true,
+        public_name: s.privateName ? s.name : null,
+        public_group: s.group,
+        sort: i,
+      })),
+    })
     .expect(200);
 
   for (const [i, s] of services.entries()) {
@@ -117,7 +130,22 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
       const down = Math.min(watched, (s.downDays?.[ago] ?? 0) * 60_000);
       const h = histogram(base * (1 + 0.15 * Math.sin(ago / 9)), id * 1000 + ago);
       const n = Math.round(watched / 60_000);
-      dayRows.push([id, day, watched - down, down, 0, n, 0, Math.round(down / 60_000), 0, 12, h.sum, h.min, h.max, encodeHistogram(h.hist)]);
+      dayRows.push([
+        id,
+        day,
+        watched - down,
+        down,
+        0,
+        n,
+        0,
+        Math.round(down / 60_000),
+        0,
+        12,
+        h.sum,
+        h.min,
+        h.max,
+        encodeHistogram(h.hist),
+      ]);
     }
     // Each outage as a time span: past ones from 14:00 local on their day, today's open one up to now.
     const outages = Object.entries(s.downDays ?? {}).map(([agoText, minutes]) => {
@@ -134,9 +162,27 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
       if (end <= start) continue;
       const down = outages.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(end, b) - Math.max(start, a)), 0);
       const lat = histogram(base * (1 + 0.25 * Math.sin(h / 5)), id * 7 + h, 4);
-      hourRows.push([id, h, end - start - down, down, 0, 60, 0, 0, 0, 4, lat.sum, lat.min, lat.max, encodeHistogram(lat.hist)]);
+      hourRows.push([
+        id,
+        h,
+        end - start - down,
+        down,
+        0,
+        60,
+        0,
+        0,
+        0,
+        4,
+        lat.sum,
+        lat.min,
+        lat.max,
+        encodeHistogram(lat.hist),
+      ]);
     }
-    for (const [table, rows] of [['rollup_day', dayRows], ['rollup_hour', hourRows]] as const) {
+    for (const [table, rows] of [
+      ['rollup_day', dayRows],
+      ['rollup_hour', hourRows],
+    ] as const) {
       const key = table === 'rollup_day' ? 'day' : 'hour';
       for (let k = 0; k < rows.length; k += 200) {
         const part = rows.slice(k, k + 200);
@@ -160,14 +206,33 @@ export async function seedStatusPage(t: TestApp, headers: Record<string, string>
       await t.db.query(
         `INSERT INTO incidents (id, monitor_id, monitor_name, started_at, down_at, ended_at, end_reason, cause_code, cause_message, last_error_code, last_error_message, fails)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'status', ?, 'status', ?, 3)`,
-        [nextId, id, s.privateName ?? s.name, started, started + 20_000, ended, open ? null : 'recovered', s.error ?? 'status 503', s.error ?? 'status 503'],
+        [
+          nextId,
+          id,
+          s.privateName ?? s.name,
+          started,
+          started + 20_000,
+          ended,
+          open ? null : 'recovered',
+          s.error ?? 'status 503',
+          s.error ?? 'status 503',
+        ],
       );
       if (open) incidentId = nextId;
       nextId += 1;
     }
     await t.db.query(
       `UPDATE monitor_state SET status = ?, since = ?, last_check_at = ?, latency_ms = ?, error_code = ?, error_message = ?, incident_id = ? WHERE monitor_id = ?`,
-      [status, now - HOUR, now - 30_000, base, status === 'down' ? 'status' : null, status === 'down' ? (s.error ?? 'status 503') : null, incidentId, id],
+      [
+        status,
+        now - HOUR,
+        now - 30_000,
+        base,
+        status === 'down' ? 'status' : null,
+        status === 'down' ? (s.error ?? 'status 503') : null,
+        incidentId,
+        id,
+      ],
     );
     if (status === 'paused') await t.db.query('UPDATE monitors SET paused = 1 WHERE id = ?', [id]);
   }

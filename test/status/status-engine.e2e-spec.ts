@@ -20,7 +20,18 @@ describe('the status page over real checks', () => {
 
   it('follows a monitor down and back up, from what the engine wrote', async () => {
     const w = bearer(h.write);
-    const m = (await h.t.http.post('/api/v1/monitors').set(w).send(httpMonitor({ name: 'Backend at 127.0.0.1', public: true, public_name: 'Shop', confirm_after: 2, retry_interval_s: 10 }, { url: h.target.url })).expect(201)).body;
+    const m = (
+      await h.t.http
+        .post('/api/v1/monitors')
+        .set(w)
+        .send(
+          httpMonitor(
+            { name: 'Backend at 127.0.0.1', public: true, public_name: 'Shop', confirm_after: 2, retry_interval_s: 10 },
+            { url: h.target.url },
+          ),
+        )
+        .expect(201)
+    ).body;
     await h.advance(0);
     await h.writer.flush();
     expect((await status()).overall).toBe('operational');
@@ -33,8 +44,19 @@ describe('the status page over real checks', () => {
     const down = await status();
     expect(down.overall).toBe('major_outage');
     expect(down.groups[0].services[0]).toMatchObject({ name: 'Shop', page: '/status/shop', status: 'down' });
-    expect(down.incidents.open).toEqual([{ name: 'Shop', page: '/status/shop', started_at: expect.any(String), ended_at: null, duration_ms: expect.any(Number) }]);
-    const text = JSON.stringify(down) + (await h.t.http.get('/status').expect(200)).text + (await h.t.http.get('/status/shop').expect(200)).text;
+    expect(down.incidents.open).toEqual([
+      {
+        name: 'Shop',
+        page: '/status/shop',
+        started_at: expect.any(String),
+        ended_at: null,
+        duration_ms: expect.any(Number),
+      },
+    ]);
+    const text =
+      JSON.stringify(down) +
+      (await h.t.http.get('/status').expect(200)).text +
+      (await h.t.http.get('/status/shop').expect(200)).text;
     for (const secret of ['127.0.0.1', String(new URL(h.target.url).port), 'Backend', 'expected 200', 'status code']) {
       expect([secret, text.includes(secret)]).toEqual([secret, false]);
     }

@@ -124,7 +124,11 @@ describe('PUT /status-page', () => {
     ['colour', '#fff', '#fff'],
   ])('refuses %s = %s with 422 on that key, and stores nothing', async (key, _label, value) => {
     const before = await get();
-    const res = await t.http.put('/api/v1/status-page').set(as('admin')).send({ title: 'Changed', [key]: value }).expect(422);
+    const res = await t.http
+      .put('/api/v1/status-page')
+      .set(as('admin'))
+      .send({ title: 'Changed', [key]: value })
+      .expect(422);
     expect(res.body.error).toMatchObject({ code: 'invalid', field: key });
     expect(await get()).toEqual(before);
   });
@@ -133,23 +137,50 @@ describe('PUT /status-page', () => {
     const res = await t.http
       .put('/api/v1/status-page')
       .set(as('admin'))
-      .send({ links: [{ label: 'ok', url: 'https://ok.example' }, { label: 'bad', url: 'javascript:alert(1)' }], hosts: ['ok.example', '10.0.0.1'] })
+      .send({
+        links: [
+          { label: 'ok', url: 'https://ok.example' },
+          { label: 'bad', url: 'javascript:alert(1)' },
+        ],
+        hosts: ['ok.example', '10.0.0.1'],
+      })
       .expect(422);
     expect(res.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['hosts[1]', 'links[1].url']);
   });
 
   it('refuses a default range that is not among the ranges', async () => {
-    const res = await t.http.put('/api/v1/status-page').set(as('write')).send({ ranges: ['7d'] }).expect(422);
-    expect(res.body.error.field).toBe('default_range');
-  });
-
-  it('changes monitors\' public settings at once, through the monitors\' update path', async () => {
-    const a = (await t.http.post('/api/v1/monitors').set(as('write')).send(httpMonitor({ name: 'Web' })).expect(201)).body;
-    const b = (await t.http.post('/api/v1/monitors').set(as('write')).send(tcpMonitor({ name: 'DB', group: 'Core' })).expect(201)).body;
     const res = await t.http
       .put('/api/v1/status-page')
       .set(as('write'))
-      .send({ monitors: [{ id: a.id, public: true, public_name: 'Website', sort: 2 }, { id: b.id, public: true, public_group: 'Backend' }] })
+      .send({ ranges: ['7d'] })
+      .expect(422);
+    expect(res.body.error.field).toBe('default_range');
+  });
+
+  it("changes monitors' public settings at once, through the monitors' update path", async () => {
+    const a = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(as('write'))
+        .send(httpMonitor({ name: 'Web' }))
+        .expect(201)
+    ).body;
+    const b = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(as('write'))
+        .send(tcpMonitor({ name: 'DB', group: 'Core' }))
+        .expect(201)
+    ).body;
+    const res = await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({
+        monitors: [
+          { id: a.id, public: true, public_name: 'Website', sort: 2 },
+          { id: b.id, public: true, public_group: 'Backend' },
+        ],
+      })
       .expect(200);
     expect(res.body.monitors).toEqual([
       { id: a.id, public: true, public_name: 'Website', public_group: null, sort: 2 },
@@ -157,11 +188,22 @@ describe('PUT /status-page', () => {
     ]);
     const seen = (await t.http.get(`/api/v1/monitors/${a.id}`).set(as('read')).expect(200)).body;
     expect(seen).toMatchObject({ public: true, public_name: 'Website', sort: 2 });
-    const lines = await t.http.get(`/api/v1/events?kind=monitor_updated&monitor_id=${a.id}`).set(as('read')).expect(200);
+    const lines = await t.http
+      .get(`/api/v1/events?kind=monitor_updated&monitor_id=${a.id}`)
+      .set(as('read'))
+      .expect(200);
     expect(lines.body.items[0].data.fields.sort()).toEqual(['public', 'public_name', 'sort']);
     // Only the fields given change.
-    await t.http.put('/api/v1/status-page').set(as('write')).send({ monitors: [{ id: a.id, sort: 5 }] }).expect(200);
-    expect((await t.http.get(`/api/v1/monitors/${a.id}`).set(as('read')).expect(200)).body).toMatchObject({ public: true, public_name: 'Website', sort: 5 });
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({ monitors: [{ id: a.id, sort: 5 }] })
+      .expect(200);
+    expect((await t.http.get(`/api/v1/monitors/${a.id}`).set(as('read')).expect(200)).body).toMatchObject({
+      public: true,
+      public_name: 'Website',
+      sort: 5,
+    });
   });
 
   it('changes nothing at all when one monitor of the list does not exist', async () => {
@@ -169,34 +211,75 @@ describe('PUT /status-page', () => {
     const res = await t.http
       .put('/api/v1/status-page')
       .set(as('write'))
-      .send({ title: 'Never saved', monitors: [{ id: before.monitors[0].id, public: false }, { id: 999_999, public: true }] })
+      .send({
+        title: 'Never saved',
+        monitors: [
+          { id: before.monitors[0].id, public: false },
+          { id: 999_999, public: true },
+        ],
+      })
       .expect(422);
     expect(res.body.error).toMatchObject({ code: 'invalid', field: 'monitors[1].id' });
     expect(await get()).toEqual(before);
   });
 
   it('refuses bad monitor items on their paths', async () => {
-    const res = await t.http.put('/api/v1/status-page').set(as('write')).send({ monitors: [{ id: 1, public_name: 'x'.repeat(101), colour: 1 }] }).expect(422);
-    expect(res.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['monitors[0].colour', 'monitors[0].public_name']);
+    const res = await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({ monitors: [{ id: 1, public_name: 'x'.repeat(101), colour: 1 }] })
+      .expect(422);
+    expect(res.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual([
+      'monitors[0].colour',
+      'monitors[0].public_name',
+    ]);
   });
 });
 
 describe('hosts', () => {
   it('need an admin key; stored lower case, in punycode, without the final dot', async () => {
-    const refused = await t.http.put('/api/v1/status-page').set(as('write')).send({ hosts: ['status.acme.example'] }).expect(403);
+    const refused = await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({ hosts: ['status.acme.example'] })
+      .expect(403);
     expect(refused.body.error.code).toBe('forbidden');
-    const res = await t.http.put('/api/v1/status-page').set(as('admin')).send({ hosts: ['Status.Acme.example.', 'bücher.example'] }).expect(200);
+    const res = await t.http
+      .put('/api/v1/status-page')
+      .set(as('admin'))
+      .send({ hosts: ['Status.Acme.example.', 'bücher.example'] })
+      .expect(200);
     expect(res.body.hosts).toEqual(['status.acme.example', 'xn--bcher-kva.example']);
     expect(res.body.url).toBe('https://status.acme.example/');
     // Sending the same hosts back (a whole GET answer) is no change, so a write key may.
-    await t.http.put('/api/v1/status-page').set(as('write')).send({ ...(await get()), title: 'Again' }).expect(200);
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({ ...(await get()), title: 'Again' })
+      .expect(200);
   });
 
   it('answer one domain each, not_managed while the service does not serve HTTPS itself', async () => {
     const body = await get();
     expect(body.domains).toEqual([
-      { host: 'status.acme.example', state: 'not_managed', detail: expect.stringContaining('FARSIGHT_HTTPS_LISTEN'), checked_at: null, points_at: [], zone: null, provider: null },
-      { host: 'xn--bcher-kva.example', state: 'not_managed', detail: expect.any(String), checked_at: null, points_at: [], zone: null, provider: null },
+      {
+        host: 'status.acme.example',
+        state: 'not_managed',
+        detail: expect.stringContaining('FARSIGHT_HTTPS_LISTEN'),
+        checked_at: null,
+        points_at: [],
+        zone: null,
+        provider: null,
+      },
+      {
+        host: 'xn--bcher-kva.example',
+        state: 'not_managed',
+        detail: expect.any(String),
+        checked_at: null,
+        points_at: [],
+        zone: null,
+        provider: null,
+      },
     ]);
   });
 
@@ -213,7 +296,11 @@ describe('hosts', () => {
   it('need a fresh sign-in from a session; other keys do not', async () => {
     t.clock.advance(13 * 3600_000);
     try {
-      const stale = await t.http.put('/api/v1/status-page').set(session()).send({ hosts: ['other.example'] }).expect(403);
+      const stale = await t.http
+        .put('/api/v1/status-page')
+        .set(session())
+        .send({ hosts: ['other.example'] })
+        .expect(403);
       expect(stale.body.error.code).toBe('step_up');
       await t.http.put('/api/v1/status-page').set(session()).send({ title: 'From the dashboard' }).expect(200);
     } finally {
@@ -225,14 +312,33 @@ describe('hosts', () => {
 
 describe('POST /status-page/preview', () => {
   it('draws the page from the saved settings with the draft on top, marked as a preview, and stores nothing', async () => {
-    await t.http.put('/api/v1/status-page').set(as('write')).send({ layout: 'horizon', title: 'Saved title', ranges: ['24h', '7d', '30d', '90d', '12mo'], default_range: '90d' }).expect(200);
-    const hidden = (await t.http.post('/api/v1/monitors').set(as('write')).send(tcpMonitor({ name: 'Draft only' })).expect(201)).body;
+    await t.http
+      .put('/api/v1/status-page')
+      .set(as('write'))
+      .send({
+        layout: 'horizon',
+        title: 'Saved title',
+        ranges: ['24h', '7d', '30d', '90d', '12mo'],
+        default_range: '90d',
+      })
+      .expect(200);
+    const hidden = (
+      await t.http
+        .post('/api/v1/monitors')
+        .set(as('write'))
+        .send(tcpMonitor({ name: 'Draft only' }))
+        .expect(201)
+    ).body;
     const before = await get();
     const statusBefore = (await t.http.get('/status').expect(200)).text;
     const res = await t.http
       .post('/api/v1/status-page/preview')
       .set(as('write'))
-      .send({ settings: { layout: 'classic', title: 'Draft title', hosts: ['ignored.example'] }, monitors: [{ id: hidden.id, public: true, public_name: 'Shown in the draft' }], range: '7d' })
+      .send({
+        settings: { layout: 'classic', title: 'Draft title', hosts: ['ignored.example'] },
+        monitors: [{ id: hidden.id, public: true, public_name: 'Shown in the draft' }],
+        range: '7d',
+      })
       .expect(200);
     expect(res.body.range).toBe('7d');
     const html: string = res.body.html;
@@ -250,7 +356,11 @@ describe('POST /status-page/preview', () => {
   });
 
   it('refuses a bad draft on its path and an unknown part', async () => {
-    const bad = await t.http.post('/api/v1/status-page/preview').set(as('write')).send({ settings: { layout: 'grid' } }).expect(422);
+    const bad = await t.http
+      .post('/api/v1/status-page/preview')
+      .set(as('write'))
+      .send({ settings: { layout: 'grid' } })
+      .expect(422);
     expect(bad.body.error.field).toBe('settings.layout');
     const unknown = await t.http.post('/api/v1/status-page/preview').set(as('write')).send({ setting: {} }).expect(422);
     expect(unknown.body.error.field).toBe('setting');

@@ -26,11 +26,14 @@ beforeAll(async () => {
 function chunkedPut(path: string, body: Buffer): Promise<{ status: number; body: string }> {
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'PUT', headers: { ...as(write), 'Content-Type': 'image/png' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'PUT', headers: { ...as(write), 'Content-Type': 'image/png' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.subarray(i, i + 16 * 1024));
     req.end();
@@ -38,23 +41,40 @@ function chunkedPut(path: string, body: Buffer): Promise<{ status: number; body:
 }
 afterAll(async () => t.close());
 
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0, 64, 0, 128, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
+const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 8, 0, 64, 0, 128, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9,
+]);
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG = Buffer.from(`<svg xmlns="${SVG_NS}" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`);
 /** An editor's SVG: stored and served as written anew from the allow-list (src/status/uploads/svg-clean.ts). */
 const INKSCAPE_SVG = Buffer.from(
   `<?xml version="1.0"?>\n<svg xmlns="${SVG_NS}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" inkscape:version="1.3" viewBox="0 0 40 10"><!-- drawn --><inkscape:grid/><text x="0" y="9" data-x="1">Acme</text></svg>\n`,
 );
-const CLEAN_SVG = Buffer.from(`<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`);
+const CLEAN_SVG = Buffer.from(
+  `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 40 10"><text x="0" y="9">Acme</text></svg>`,
+);
 const WEBP = (() => {
   const bits = (200 - 1) | ((100 - 1) << 14);
-  const data = Buffer.from([0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255, 0, 0, 0, 0, 0]);
+  const data = Buffer.from([
+    0x2f,
+    bits & 255,
+    (bits >>> 8) & 255,
+    (bits >>> 16) & 255,
+    (bits >>> 24) & 255,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ]);
   const body = Buffer.concat([Buffer.from('WEBPVP8L'), Buffer.from([data.length, 0, 0, 0]), data]);
   return Buffer.concat([Buffer.from('RIFF'), Buffer.from([body.length, 0, 0, 0]), body]);
 })();
 
-const putLogo = (type: string, body: Buffer, key = write) => t.http.put('/api/v1/status-page/logo').set(as(key)).set('Content-Type', type).send(body);
-const putIcon = (body: Buffer, query = '', type = 'image/png') => t.http.put(`/api/v1/status-page/icon${query}`).set(as(write)).set('Content-Type', type).send(body);
+const putLogo = (type: string, body: Buffer, key = write) =>
+  t.http.put('/api/v1/status-page/logo').set(as(key)).set('Content-Type', type).send(body);
+const putIcon = (body: Buffer, query = '', type = 'image/png') =>
+  t.http.put(`/api/v1/status-page/icon${query}`).set(as(write)).set('Content-Type', type).send(body);
 const logoState = async () => (await t.http.get('/api/v1/status-page').set(as(read)).expect(200)).body.logo;
 
 describe('PUT /status-page/logo', () => {
@@ -67,35 +87,74 @@ describe('PUT /status-page/logo', () => {
   ])('takes a %s logo and serves it with its version (an SVG as written anew)', async (type, sent, stored) => {
     const bytes = stored ?? sent;
     const res = await putLogo(type, sent).expect(200);
-    expect(res.body).toEqual({ ok: true, v: expect.stringMatching(/^[0-9a-f]{12}$/), url: `http://farsight.test/status/logo?v=${res.body.v}` });
+    expect(res.body).toEqual({
+      ok: true,
+      v: expect.stringMatching(/^[0-9a-f]{12}$/),
+      url: `http://farsight.test/status/logo?v=${res.body.v}`,
+    });
     expect(await logoState()).toEqual({ url: res.body.url, type, v: res.body.v, icon: null });
-    const served = await t.http.get(`/status/logo?v=${res.body.v}`).buffer(true).parse((r, cb) => {
-      const parts: Buffer[] = [];
-      r.on('data', (c: Buffer) => parts.push(c));
-      r.on('end', () => cb(null, Buffer.concat(parts)));
-    }).expect(200);
+    const served = await t.http
+      .get(`/status/logo?v=${res.body.v}`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const parts: Buffer[] = [];
+        r.on('data', (c: Buffer) => parts.push(c));
+        r.on('end', () => cb(null, Buffer.concat(parts)));
+      })
+      .expect(200);
     expect(served.headers['content-type']).toBe(type);
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(served.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+    expect(served.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+    );
     expect(Buffer.compare(served.body, bytes)).toBe(0);
     // The page shows it instead of the title.
-    expect((await t.http.get('/status').expect(200)).text).toContain(`<img class="logo" src="/status/logo?v&#x3D;${res.body.v}"`);
+    expect((await t.http.get('/status').expect(200)).text).toContain(
+      `<img class="logo" src="/status/logo?v&#x3D;${res.body.v}"`,
+    );
   });
 
   it.each([
     ['bytes of another type', 'image/png', JPEG, 'body'],
-    ['an SVG with a script', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'body'],
-    ['an SVG that loads other files', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://tracker.example/p.png"/></svg>'), 'body'],
+    [
+      'an SVG with a script',
+      'image/svg+xml',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'body',
+    ],
+    [
+      'an SVG that loads other files',
+      'image/svg+xml',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://tracker.example/p.png"/></svg>'),
+      'body',
+    ],
     // The bypasses of issue 42, each accepted before.
-    ['an SVG with a prefixed script', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><x:script xmlns:x="${SVG_NS}">alert(1)</x:script></svg>`), 'body'],
+    [
+      'an SVG with a prefixed script',
+      'image/svg+xml',
+      Buffer.from(`<svg xmlns="${SVG_NS}"><x:script xmlns:x="${SVG_NS}">alert(1)</x:script></svg>`),
+      'body',
+    ],
     [
       'an SVG with an iframe srcdoc in a prefixed foreignObject',
       'image/svg+xml',
-      Buffer.from(`<svg xmlns="${SVG_NS}"><x:foreignObject xmlns:x="${SVG_NS}"><h:iframe xmlns:h="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"/></x:foreignObject></svg>`),
+      Buffer.from(
+        `<svg xmlns="${SVG_NS}"><x:foreignObject xmlns:x="${SVG_NS}"><h:iframe xmlns:h="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"/></x:foreignObject></svg>`,
+      ),
       'body',
     ],
-    ['an SVG with @\\69mport', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><style>@\\69mport "https://x.example/a.css";</style></svg>`), 'body'],
-    ['an SVG with u\\72l(...)', 'image/svg+xml', Buffer.from(`<svg xmlns="${SVG_NS}"><rect style="fill:u\\72l(https://x.example/p.svg#g)"/></svg>`), 'body'],
+    [
+      'an SVG with @\\69mport',
+      'image/svg+xml',
+      Buffer.from(`<svg xmlns="${SVG_NS}"><style>@\\69mport "https://x.example/a.css";</style></svg>`),
+      'body',
+    ],
+    [
+      'an SVG with u\\72l(...)',
+      'image/svg+xml',
+      Buffer.from(`<svg xmlns="${SVG_NS}"><rect style="fill:u\\72l(https://x.example/p.svg#g)"/></svg>`),
+      'body',
+    ],
     ['a decompression bomb', 'image/png', png(60_000, 60_000), 'body'],
     ['a GIF', 'image/gif', Buffer.from('GIF89a'), 'Content-Type'],
     ['text', 'text/plain', Buffer.from('hello'), 'Content-Type'],
@@ -135,10 +194,16 @@ describe('PUT /status-page/icon', () => {
   it('takes a square PNG drawn from the current logo, and the page and its manifest use it', async () => {
     const logo = (await putLogo('image/png', png(600, 200)).expect(200)).body;
     const res = await putIcon(png(512, 512), `?logo=${logo.v}`).expect(200);
-    expect(res.body).toEqual({ ok: true, v: expect.stringMatching(/^[0-9a-f]{12}$/), url: `http://farsight.test/status/icon.png?v=${res.body.v}` });
+    expect(res.body).toEqual({
+      ok: true,
+      v: expect.stringMatching(/^[0-9a-f]{12}$/),
+      url: `http://farsight.test/status/icon.png?v=${res.body.v}`,
+    });
     expect((await logoState()).icon).toEqual({ url: res.body.url, v: res.body.v, size: 512 });
     const manifest = JSON.parse((await t.http.get('/status/manifest.webmanifest').expect(200)).text);
-    expect(manifest.icons).toEqual([{ src: `/status/icon.png?v=${res.body.v}`, sizes: '512x512', type: 'image/png', purpose: 'any' }]);
+    expect(manifest.icons).toEqual([
+      { src: `/status/icon.png?v=${res.body.v}`, sizes: '512x512', type: 'image/png', purpose: 'any' },
+    ]);
     for (const path of ['/icon-512.png', '/apple-touch-icon.png', `/status/icon.png?v=${res.body.v}`]) {
       const got = await t.http.get(path).expect(200);
       expect(got.headers['content-type']).toBe('image/png');
@@ -175,7 +240,7 @@ describe('PUT /status-page/icon', () => {
     expect((await logoState()).icon).toBeNull();
   });
 
-  it('goes with the logo: DELETE drops both, and the service\'s own icon is back', async () => {
+  it("goes with the logo: DELETE drops both, and the service's own icon is back", async () => {
     await putIcon(png(256, 256)).expect(200);
     await t.http.delete('/api/v1/status-page/logo').set(as(write)).expect(200);
     expect(await logoState()).toBeNull();

@@ -24,10 +24,23 @@ import { httpMonitor } from '../support/monitors';
 import { SseClient, StalledClient } from '../../harness/sse';
 import { SwitchServer, startSwitchServer } from '../support/switch-server';
 
-const OPTIONS = { keepAliveMs: 300, retryMs: 1500, monitorsWindowMs: 100, ringEvents: 1000, clientQueueBytes: 256 * 1024 };
+const OPTIONS = {
+  keepAliveMs: 300,
+  retryMs: 1500,
+  monitorsWindowMs: 100,
+  ringEvents: 1000,
+  clientQueueBytes: 256 * 1024,
+};
 const SECRET = 'hunter2-never-on-the-wire';
 
-type CheckData = { monitor_id: number; at_ms: number; outcome: string; latency_ms: number | null; status: number | null; error: unknown };
+type CheckData = {
+  monitor_id: number;
+  at_ms: number;
+  outcome: string;
+  latency_ms: number | null;
+  status: number | null;
+  error: unknown;
+};
 type StateData = { monitor_id: number; state: { status: string } & Record<string, unknown> };
 
 /** Resolves with `p`, or fails the test with `what` after `ms` (instead of jest's silent timeout). */
@@ -130,12 +143,20 @@ describe('GET /stream', () => {
   const statesOf = (c: SseClient, id: number) => c.of<StateData>('state').filter((e) => e.data.monitor_id === id);
   /** The owner's session, as the dashboard sends it on a change. */
   const session = () => ({ Cookie: cookie, Origin: ORIGIN, 'Content-Type': 'application/json' });
-  const newKey = async (body: object) => (await t.http.post('/api/v1/keys').set(session()).send(body).expect(201)).body as { id: number; key: string };
+  const newKey = async (body: object) =>
+    (await t.http.post('/api/v1/keys').set(session()).send(body).expect(201)).body as { id: number; key: string };
   /** Check events on the real bus, as the engine emits them: volume without thousands of real checks. */
   const flood = (n: number, messageBytes = 40) => {
     const bus = t.app.get(EventBus);
     for (let i = 0; i < n; i++) {
-      bus.emit('check', { id: 999_999, at: t.clock.now(), outcome: 'down', latency_ms: 1, status: 500, error: { code: 'status', message: 'x'.repeat(messageBytes) } });
+      bus.emit('check', {
+        id: 999_999,
+        at: t.clock.now(),
+        outcome: 'down',
+        latency_ms: 1,
+        status: 500,
+        error: { code: 'status', message: 'x'.repeat(messageBytes) },
+      });
     }
   };
   const seqOf = (id: string) => Number(id.split('-')[1]);
@@ -153,7 +174,12 @@ describe('GET /stream', () => {
     const admin = await createKey(t, cookie, 'admin');
     for (const headers of [bearer(read), bearer(write), bearer(admin), { Cookie: cookie }]) {
       const c = await helloed(headers);
-      expect(c.res.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', connection: 'close' });
+      expect(c.res.headers).toMatchObject({
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        connection: 'close',
+      });
       expect(c.res.headers['transfer-encoding']).toBeUndefined();
       expect(c.res.headers['x-content-type-options']).toBe('nosniff');
       expect(c.events[0]).toEqual({ event: 'hello', id: hub.lastEventId, data: JSON.stringify({ version: VERSION }) });
@@ -175,23 +201,44 @@ describe('GET /stream', () => {
     await advance(60_000);
     target.status = 200;
     await c.until(() => checksOf(c, m.id).length === 2, 'two check events');
-    const stored = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body.items as Record<string, unknown>[];
-    const pick = (r: Record<string, unknown>) => ({ monitor_id: m.id, at_ms: r.at_ms, outcome: r.outcome, latency_ms: r.latency_ms, status: r.status, error: r.error });
+    const stored = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body
+      .items as Record<string, unknown>[];
+    const pick = (r: Record<string, unknown>) => ({
+      monitor_id: m.id,
+      at_ms: r.at_ms,
+      outcome: r.outcome,
+      latency_ms: r.latency_ms,
+      status: r.status,
+      error: r.error,
+    });
     expect(checksOf(c, m.id).map((e) => e.data)).toEqual([pick(stored[1]), pick(stored[0])]);
-    expect(checksOf(c, m.id)[1].data).toMatchObject({ outcome: 'down', status: 503, error: { code: 'status', message: expect.any(String) } });
+    expect(checksOf(c, m.id)[1].data).toMatchObject({
+      outcome: 'down',
+      status: 503,
+      error: { code: 'status', message: expect.any(String) },
+    });
     expect(Number.isInteger(checksOf(c, m.id)[0].data.latency_ms)).toBe(true);
     await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
   });
 
   it('sends the state as the monitors API shows it after each committed change: up, down, up (and no secret)', async () => {
     const c = await helloed(bearer(read));
-    const m = await create(httpMonitor({ name: 'flaky', confirm_after: 1 }, {
-      url: target.url,
-      auth: { type: 'basic', username: 'u', password: SECRET },
-      headers: [{ name: 'X-Token', value: SECRET }],
-    }));
-    const apiState = async () => (await t.http.get(`/api/v1/monitors/${m.id}`).set(bearer(read)).expect(200)).body.state;
-    const statuses = () => statesOf(c, m.id).map((e) => e.data.state.status).filter((s, i, all) => i === 0 || s !== all[i - 1]);
+    const m = await create(
+      httpMonitor(
+        { name: 'flaky', confirm_after: 1 },
+        {
+          url: target.url,
+          auth: { type: 'basic', username: 'u', password: SECRET },
+          headers: [{ name: 'X-Token', value: SECRET }],
+        },
+      ),
+    );
+    const apiState = async () =>
+      (await t.http.get(`/api/v1/monitors/${m.id}`).set(bearer(read)).expect(200)).body.state;
+    const statuses = () =>
+      statesOf(c, m.id)
+        .map((e) => e.data.state.status)
+        .filter((s, i, all) => i === 0 || s !== all[i - 1]);
 
     await advance(0);
     await commit();
@@ -218,7 +265,9 @@ describe('GET /stream', () => {
     await advance(0);
     await commit();
     const ev = await c.next<{ host: string; at: string }>('path');
-    const failed = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body.items.find((r: { outcome: string }) => r.outcome === 'down');
+    const failed = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body.items.find(
+      (r: { outcome: string }) => r.outcome === 'down',
+    );
     expect(ev.data).toEqual({ host: new URL(target.url).host, at: failed.at });
     await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
   });
@@ -248,7 +297,11 @@ describe('GET /stream', () => {
     await c.until(() => incidentsOf().length === 1, 'incident opened');
     const [opened] = incidentsOf();
     const api = async (id: unknown) => {
-      const { checks: _checks, timeline: _timeline, ...rest } = (await t.http.get(`/api/v1/incidents/${id}`).set(bearer(read)).expect(200)).body;
+      const {
+        checks: _checks,
+        timeline: _timeline,
+        ...rest
+      } = (await t.http.get(`/api/v1/incidents/${id}`).set(bearer(read)).expect(200)).body;
       return rest;
     };
     expect(opened).toEqual(await api(opened.id));
@@ -272,7 +325,11 @@ describe('GET /stream', () => {
     await c.until(() => incidentsOf().length === 4, 'second incident');
     await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
     await c.until(() => incidentsOf().length === 5, 'incident ended by the deletion');
-    expect(incidentsOf()[4]).toMatchObject({ id: incidentsOf()[3].id, end_reason: 'deleted', monitor_name: 'incident' });
+    expect(incidentsOf()[4]).toMatchObject({
+      id: incidentsOf()[3].id,
+      end_reason: 'deleted',
+      monitor_name: 'incident',
+    });
     target.status = 200;
   });
 
@@ -280,7 +337,8 @@ describe('GET /stream', () => {
     const c = await helloed(bearer(read));
     type Changes = { changed: number[]; deleted: number[] };
     // Earlier tests' deletions may still be in a window: look only at the events that name ours.
-    const about = (ids: number[]) => c.of<Changes>('monitors').filter((e) => [...e.data.changed, ...e.data.deleted].some((id) => ids.includes(id)));
+    const about = (ids: number[]) =>
+      c.of<Changes>('monitors').filter((e) => [...e.data.changed, ...e.data.deleted].some((id) => ids.includes(id)));
     const eventAbout = async (ids: number[], n: number) => {
       await c.until(() => about(ids).length >= n, `monitors event ${n} about ${ids.length} monitors`);
       return about(ids)[n - 1].data;
@@ -289,10 +347,18 @@ describe('GET /stream', () => {
     const solo = await create(httpMonitor({ name: 'solo', paused: true }, { url: target.url }));
     expect((await eventAbout([solo.id], 1)).changed).toEqual([solo.id]);
 
-    const items = Array.from({ length: 50 }, (_, i) => httpMonitor({ name: `bulk ${i}`, slug: `bulk-${i}`, paused: true }, { url: target.url }));
+    const items = Array.from({ length: 50 }, (_, i) =>
+      httpMonitor({ name: `bulk ${i}`, slug: `bulk-${i}`, paused: true }, { url: target.url }),
+    );
     await t.http.post('/api/v1/monitors/bulk').set(bearer(write)).send({ monitors: items }).expect(200);
-    const listed = (await t.http.get('/api/v1/monitors?limit=500').set(bearer(read)).expect(200)).body.items as { id: number; slug: string }[];
-    const bulkIds = listed.filter((m) => m.slug.startsWith('bulk-')).map((m) => m.id).sort((a, b) => a - b);
+    const listed = (await t.http.get('/api/v1/monitors?limit=500').set(bearer(read)).expect(200)).body.items as {
+      id: number;
+      slug: string;
+    }[];
+    const bulkIds = listed
+      .filter((m) => m.slug.startsWith('bulk-'))
+      .map((m) => m.id)
+      .sort((a, b) => a - b);
     expect(bulkIds).toHaveLength(50);
     expect((await eventAbout(bulkIds, 1)).changed).toEqual(bulkIds);
 
@@ -312,9 +378,14 @@ describe('GET /stream', () => {
     await advance(0);
     await advance(60_000);
     await commit();
-    await stayed.until(() => checksOf(stayed, m.id).length === 2 && statesOf(stayed, m.id).length === 1, 'the events to be missed');
+    await stayed.until(
+      () => checksOf(stayed, m.id).length === 2 && statesOf(stayed, m.id).length === 1,
+      'the events to be missed',
+    );
     const upTo = stayed.lastEventId;
-    const missed = stayed.events.filter((e) => e.event !== 'hello' && seqOf(e.id) > seqOf(held) && seqOf(e.id) <= seqOf(upTo));
+    const missed = stayed.events.filter(
+      (e) => e.event !== 'hello' && seqOf(e.id) > seqOf(held) && seqOf(e.id) <= seqOf(upTo),
+    );
     expect(missed.map((e) => e.event)).toEqual(expect.arrayContaining(['check', 'state']));
 
     const back = await helloed({ ...bearer(read), 'Last-Event-ID': held });
@@ -346,8 +417,16 @@ describe('GET /stream', () => {
     expect(back.of('reset')).toEqual([]);
     const seqs = back.events.slice(1).map((e) => seqOf(e.id));
     expect(seqs).toEqual(seqs.map((_, i) => seqOf(held) + 1 + i));
-    const stored = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body.items as Record<string, unknown>[];
-    const pick = (r: Record<string, unknown>) => ({ monitor_id: m.id, at_ms: r.at_ms, outcome: r.outcome, latency_ms: r.latency_ms, status: r.status, error: r.error });
+    const stored = (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(read)).expect(200)).body
+      .items as Record<string, unknown>[];
+    const pick = (r: Record<string, unknown>) => ({
+      monitor_id: m.id,
+      at_ms: r.at_ms,
+      outcome: r.outcome,
+      latency_ms: r.latency_ms,
+      status: r.status,
+      error: r.error,
+    });
     expect(checksOf(back, m.id).map((e) => e.data)).toEqual([pick(stored[1]), pick(stored[0])]);
     expect(checksOf(back, m.id)[1].data).toMatchObject({ outcome: 'down', status: 503, error: { code: 'status' } });
     await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
@@ -380,7 +459,9 @@ describe('GET /stream', () => {
     await near.until(() => near.events.length >= 11, 'a short replay');
     expect(near.of('reset')).toEqual([]);
     // Exactly the missed events, in order, right after hello.
-    expect(near.events.slice(1, 11).map((e) => seqOf(e.id))).toEqual(Array.from({ length: 10 }, (_, i) => last - 9 + i));
+    expect(near.events.slice(1, 11).map((e) => seqOf(e.id))).toEqual(
+      Array.from({ length: 10 }, (_, i) => last - 9 + i),
+    );
   });
 
   it('cuts off a client that stops reading, while a client that reads gets every event', async () => {
@@ -397,7 +478,11 @@ describe('GET /stream', () => {
       await reading.until(() => reading.lastEventId === last, 'the reading client to catch up');
     }
     expect(hub.dropped).toBe(dropped + 1);
-    expect(t.logs.some((l) => /stream of key \d+ "read key" from \S+ cut off: it left \d+ bytes unread \(limit 262144\)/.test(l))).toBe(true);
+    expect(
+      t.logs.some((l) =>
+        /stream of key \d+ "read key" from \S+ cut off: it left \d+ bytes unread \(limit 262144\)/.test(l),
+      ),
+    ).toBe(true);
 
     flood(1);
     const last = hub.lastEventId;
@@ -415,7 +500,9 @@ describe('GET /stream', () => {
     const clients = await Promise.all(Array.from({ length: 200 }, () => stream(bearer(many))));
     await Promise.all(clients.map((c) => c.until(() => c.events.length > 0, 'hello')));
     expect(hub.size).toBeGreaterThanOrEqual(200);
-    const monitors = await Promise.all(Array.from({ length: 5 }, (_, i) => create(httpMonitor({ name: `busy ${i}` }, { url: target.url }))));
+    const monitors = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => create(httpMonitor({ name: `busy ${i}` }, { url: target.url }))),
+    );
     const ids = new Set(monitors.map((m) => m.id));
     await advance(0);
     await advance(60_000);
@@ -423,7 +510,8 @@ describe('GET /stream', () => {
     const seen = (c: SseClient) => c.of<CheckData>('check').filter((e) => ids.has(e.data.monitor_id)).length;
     await Promise.all(clients.map((c) => c.until(() => seen(c) === 15, '15 checks at every client', 20_000)));
     const reference = clients[0].of('check').filter((e) => ids.has((e.data as CheckData).monitor_id));
-    for (const c of clients) expect(c.of('check').filter((e) => ids.has((e.data as CheckData).monitor_id))).toEqual(reference);
+    for (const c of clients)
+      expect(c.of('check').filter((e) => ids.has((e.data as CheckData).monitor_id))).toEqual(reference);
     for (const m of monitors) await t.http.delete(`/api/v1/monitors/${m.id}`).set(bearer(write)).expect(200);
   }, 30_000);
 
@@ -434,34 +522,41 @@ describe('GET /stream', () => {
     const a2 = await helloed(bearer(doomed.key));
     const b = await helloed(bearer(other.key));
     await t.http.delete(`/api/v1/keys/${doomed.id}`).set(session()).expect(200);
-    await within(Promise.all([a.closed, a2.closed]), 'the revoked key\'s streams to close');
+    await within(Promise.all([a.closed, a2.closed]), "the revoked key's streams to close");
     flood(1);
     const last = hub.lastEventId;
-    await b.until(() => b.lastEventId === last, 'an event on the other key\'s stream');
+    await b.until(() => b.lastEventId === last, "an event on the other key's stream");
     const again = await stream(bearer(doomed.key));
     await again.closed;
     expect(again.status).toBe(401);
   });
 
-  it('closes a session\'s stream when it signs out; other sessions keep theirs', async () => {
+  it("closes a session's stream when it signs out; other sessions keep theirs", async () => {
     const { token } = await t.app.get(SessionsService).create('password', '127.0.0.1', null);
     const mine = `service_session=${token}`;
     const s = await helloed({ Cookie: mine });
     const owner = await helloed({ Cookie: cookie });
-    await t.http.post('/api/v1/auth/logout').set({ Cookie: mine, Origin: ORIGIN, 'Content-Type': 'application/json' }).expect(200);
-    await within(s.closed, 'the signed-out session\'s stream to close');
+    await t.http
+      .post('/api/v1/auth/logout')
+      .set({ Cookie: mine, Origin: ORIGIN, 'Content-Type': 'application/json' })
+      .expect(200);
+    await within(s.closed, "the signed-out session's stream to close");
     expect(owner.ended).toBe(false);
   });
 
   it('closes the stream of a key once it has expired (the periodic sweep)', async () => {
-    const expiring = await newKey({ name: 'expiring', scope: 'read', expires_at: new Date(t.clock.now() + 3_600_000).toISOString() });
+    const expiring = await newKey({
+      name: 'expiring',
+      scope: 'read',
+      expires_at: new Date(t.clock.now() + 3_600_000).toISOString(),
+    });
     const s = await helloed(bearer(expiring.key));
     const keeps = await helloed(bearer(read));
     await hub.sweep();
     expect(s.ended).toBe(false);
     t.clock.advance(2 * 3_600_000);
     await hub.sweep();
-    await within(s.closed, 'the expired key\'s stream to close');
+    await within(s.closed, "the expired key's stream to close");
     expect(keeps.ended).toBe(false);
   });
 });

@@ -70,7 +70,19 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     if (process.env.TEST_LOGS) process.stderr.write(line);
   });
   // Scheduled checks never run by themselves in tests: a test moves the fake clock and calls tick().
-  const app = await createApp({ config, db, clock, secrets, ca: opts.ca, timers: opts.timers ?? manualTimers, stream: opts.stream, hosts: opts.hosts }, { logger });
+  const app = await createApp(
+    {
+      config,
+      db,
+      clock,
+      secrets,
+      ca: opts.ca,
+      timers: opts.timers ?? manualTimers,
+      stream: opts.stream,
+      hosts: opts.hosts,
+    },
+    { logger },
+  );
   const server = app.getHttpServer();
   return {
     app,
@@ -111,7 +123,12 @@ export async function createOwner(t: TestApp): Promise<{ cookie: string; codes: 
 }
 
 /** Mints an API key with the owner session, as the dashboard does. */
-export async function createKey(t: TestApp, cookie: string, scope: 'read' | 'write' | 'admin', name = `${scope} key`): Promise<string> {
+export async function createKey(
+  t: TestApp,
+  cookie: string,
+  scope: 'read' | 'write' | 'admin',
+  name = `${scope} key`,
+): Promise<string> {
   const res = await t.http
     .post('/api/v1/keys')
     .set('Cookie', cookie)

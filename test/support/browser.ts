@@ -12,7 +12,8 @@ import { SessionsService } from '../../src/auth/sessions.service';
 import { totpAt } from '../../src/auth/totp';
 import { OWNER, StartOptions, startApp, TestApp } from './app';
 
-export const CHROMIUM = process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
+export const CHROMIUM =
+  process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface Served {
@@ -38,14 +39,23 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP farsight.lan 127.0.0.1, MAP localhost 127.0.0.1',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--host-resolver-rules=MAP farsight.lan 127.0.0.1, MAP localhost 127.0.0.1',
     ],
   });
 }
 
 /** A platform authenticator with user verification, as a phone or laptop has (DevTools' virtual one). */
-export async function virtualAuthenticator(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; id: string }> {
+export async function virtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ cdp: CDPSession; id: string }> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -97,7 +107,12 @@ export async function ownerSession(s: Served): Promise<string> {
 }
 
 /** A browser context signed in as the owner with the given session cookie value. */
-export async function signedInContext(browser: Browser, s: Served, cookie: string, opts: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  s: Served,
+  cookie: string,
+  opts: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(opts);
   await context.addCookies([{ name: 'service_session', value: cookie, url: s.base }]);
   return context;

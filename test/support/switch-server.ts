@@ -27,9 +27,10 @@ export async function startSwitchServer(): Promise<SwitchServer> {
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   });
 }

@@ -1,5 +1,9 @@
 /** Polls every 50 ms until check() answers something other than null/false; fails after `ms`, naming `what`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | null | false> | T | null | false, ms = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | false> | T | null | false,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

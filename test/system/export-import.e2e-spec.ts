@@ -8,7 +8,13 @@ import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from '../su
 import { heartbeatMonitor, httpMonitor, tcpMonitor } from '../support/monitors';
 
 const MASK = '********';
-const SECRETS = ['bearer-token-value', 'header-secret-value', 'hook-signing-secret', 'hook-header-secret', 'chat-hook-path-secret'];
+const SECRETS = [
+  'bearer-token-value',
+  'header-secret-value',
+  'hook-signing-secret',
+  'hook-header-secret',
+  'chat-hook-path-secret',
+];
 
 interface Instance {
   t: TestApp;
@@ -21,32 +27,92 @@ interface Instance {
 async function instance(): Promise<Instance> {
   const t = await startApp();
   const { cookie } = await createOwner(t);
-  return { t, cookie, admin: await createKey(t, cookie, 'admin', 'ops'), write: await createKey(t, cookie, 'write'), read: await createKey(t, cookie, 'read') };
+  return {
+    t,
+    cookie,
+    admin: await createKey(t, cookie, 'admin', 'ops'),
+    write: await createKey(t, cookie, 'write'),
+    read: await createKey(t, cookie, 'read'),
+  };
 }
 
 /** A setup with something of every kind that an export carries: secrets, channels named by monitors, a heartbeat. */
 async function populate(a: Instance): Promise<{ heartbeatUrl: string; channels: Record<string, number> }> {
-  const post = (path: string, body: unknown, key = a.admin) => a.t.http.post(path).set(bearer(key)).send(body as object);
+  const post = (path: string, body: unknown, key = a.admin) =>
+    a.t.http
+      .post(path)
+      .set(bearer(key))
+      .send(body as object);
   const channels: Record<string, number> = {};
-  channels.Ops = (await post('/api/v1/channels', { kind: 'webhook', name: 'Ops', config: { url: 'http://127.0.0.1:9/hook', secret: 'hook-signing-secret', headers: [{ name: 'X-Token', value: 'hook-header-secret' }] } }).expect(201)).body.id;
-  channels.Chat = (await post('/api/v1/channels', { kind: 'chat', name: 'Chat', events: ['down', 'up'], config: { url: 'http://127.0.0.1:9/chat-hook-path-secret' } }).expect(201)).body.id;
-  channels.Mail = (await post('/api/v1/channels', { kind: 'email', name: 'Mail', enabled: false, config: { to: ['a@example.com'] } }).expect(201)).body.id;
+  channels.Ops = (
+    await post('/api/v1/channels', {
+      kind: 'webhook',
+      name: 'Ops',
+      config: {
+        url: 'http://127.0.0.1:9/hook',
+        secret: 'hook-signing-secret',
+        headers: [{ name: 'X-Token', value: 'hook-header-secret' }],
+      },
+    }).expect(201)
+  ).body.id;
+  channels.Chat = (
+    await post('/api/v1/channels', {
+      kind: 'chat',
+      name: 'Chat',
+      events: ['down', 'up'],
+      config: { url: 'http://127.0.0.1:9/chat-hook-path-secret' },
+    }).expect(201)
+  ).body.id;
+  channels.Mail = (
+    await post('/api/v1/channels', {
+      kind: 'email',
+      name: 'Mail',
+      enabled: false,
+      config: { to: ['a@example.com'] },
+    }).expect(201)
+  ).body.id;
   await post(
     '/api/v1/monitors',
     httpMonitor(
-      { name: 'NAS', group: 'Home', tags: ['lan', 'storage'], channels: [channels.Chat, channels.Ops], public: true, public_name: 'Storage', sort: 2 },
-      { url: 'https://127.0.0.1:8443/health', auth: { type: 'bearer', token: 'bearer-token-value' }, headers: [{ name: 'X-Api-Key', value: 'header-secret-value' }, { name: 'Accept', value: 'text/plain' }], json: [{ path: '$.ok', op: '==', value: true }] },
+      {
+        name: 'NAS',
+        group: 'Home',
+        tags: ['lan', 'storage'],
+        channels: [channels.Chat, channels.Ops],
+        public: true,
+        public_name: 'Storage',
+        sort: 2,
+      },
+      {
+        url: 'https://127.0.0.1:8443/health',
+        auth: { type: 'bearer', token: 'bearer-token-value' },
+        headers: [
+          { name: 'X-Api-Key', value: 'header-secret-value' },
+          { name: 'Accept', value: 'text/plain' },
+        ],
+        json: [{ path: '$.ok', op: '==', value: true }],
+      },
     ),
     a.write,
   ).expect(201);
   await post('/api/v1/monitors', tcpMonitor({ name: 'Database', channels: [], paused: true }), a.write).expect(201);
-  const hb = (await post('/api/v1/monitors', heartbeatMonitor({ channels: [channels.Mail] }), a.write).expect(201)).body;
+  const hb = (await post('/api/v1/monitors', heartbeatMonitor({ channels: [channels.Mail] }), a.write).expect(201))
+    .body;
   return { heartbeatUrl: hb.heartbeat_url, channels };
 }
 
-const exportOf = async (a: Instance, query = '') => (await a.t.http.get(`/api/v1/export${query}`).set(bearer(a.admin)).expect(200)).body;
-const importInto = (a: Instance, doc: Record<string, unknown>, dryRun?: boolean, who: Record<string, string> = bearer(a.admin)) =>
-  a.t.http.post('/api/v1/import').set(who).send(dryRun === undefined ? doc : { ...doc, dry_run: dryRun });
+const exportOf = async (a: Instance, query = '') =>
+  (await a.t.http.get(`/api/v1/export${query}`).set(bearer(a.admin)).expect(200)).body;
+const importInto = (
+  a: Instance,
+  doc: Record<string, unknown>,
+  dryRun?: boolean,
+  who: Record<string, string> = bearer(a.admin),
+) =>
+  a.t.http
+    .post('/api/v1/import')
+    .set(who)
+    .send(dryRun === undefined ? doc : { ...doc, dry_run: dryRun });
 const withoutTime = (doc: Record<string, unknown>) => ({ ...doc, exported_at: undefined });
 const counts = async (a: Instance) => ({
   monitors: ((await a.t.db.query('SELECT COUNT(*) AS n FROM monitors')) as { n: number }[])[0].n,
@@ -74,32 +140,77 @@ describe('export', () => {
 
     const nas = doc.monitors[1];
     expect(Object.keys(nas)).toEqual([
-      'name', 'slug', 'kind', 'group', 'tags', 'description', 'runbook_url', 'interval_s', 'timeout_ms', 'confirm_after', 'retry_interval_s',
-      'recover_after', 'slow_ms', 'slow_after', 'alert_on_slow', 'channels', 'remind_every_min', 'paused', 'muted_until', 'public', 'public_name',
-      'public_group', 'sort', 'http',
+      'name',
+      'slug',
+      'kind',
+      'group',
+      'tags',
+      'description',
+      'runbook_url',
+      'interval_s',
+      'timeout_ms',
+      'confirm_after',
+      'retry_interval_s',
+      'recover_after',
+      'slow_ms',
+      'slow_after',
+      'alert_on_slow',
+      'channels',
+      'remind_every_min',
+      'paused',
+      'muted_until',
+      'public',
+      'public_name',
+      'public_group',
+      'sort',
+      'http',
     ]);
     expect(nas).toMatchObject({ channels: ['Chat', 'Ops'], public: true, public_name: 'Storage', sort: 2 });
     expect(nas.http.auth).toEqual({ type: 'bearer', token: MASK });
-    expect(nas.http.headers).toEqual([{ name: 'X-Api-Key', secret: true, value: MASK }, { name: 'Accept', secret: false, value: 'text/plain' }]);
+    expect(nas.http.headers).toEqual([
+      { name: 'X-Api-Key', secret: true, value: MASK },
+      { name: 'Accept', secret: false, value: 'text/plain' },
+    ]);
     expect(doc.monitors[0]).toMatchObject({ channels: [], paused: true });
     expect(doc.monitors[2]).toMatchObject({ channels: ['Mail'], kind: 'heartbeat' });
     expect(doc.monitors[2]).not.toHaveProperty('heartbeat_token_sha256');
     expect(doc.channels).toEqual([
       { name: 'Chat', kind: 'chat', enabled: true, events: ['down', 'up'], config: { format: 'auto', url: MASK } },
-      { name: 'Mail', kind: 'email', enabled: false, events: ['down', 'up', 'slow', 'flapping', 'cert', 'reminder', 'notice'], config: { to: ['a@example.com'] } },
-      { name: 'Ops', kind: 'webhook', enabled: true, events: expect.any(Array), config: { headers: [{ name: 'X-Token', value: MASK }], secret: MASK, url: MASK } },
+      {
+        name: 'Mail',
+        kind: 'email',
+        enabled: false,
+        events: ['down', 'up', 'slow', 'flapping', 'cert', 'reminder', 'notice'],
+        config: { to: ['a@example.com'] },
+      },
+      {
+        name: 'Ops',
+        kind: 'webhook',
+        enabled: true,
+        events: expect.any(Array),
+        config: { headers: [{ name: 'X-Token', value: MASK }], secret: MASK, url: MASK },
+      },
     ]);
     // The status page's settings as GET /status-page shows them, without the read-only keys.
     expect(doc.status_page).toMatchObject({ enabled: true, title: 'Status', layout: 'horizon', default_range: '90d' });
-    for (const key of ['url', 'logo', 'domains', 'server_ips', 'monitors']) expect(doc.status_page).not.toHaveProperty(key);
+    for (const key of ['url', 'logo', 'domains', 'server_ips', 'monitors'])
+      expect(doc.status_page).not.toHaveProperty(key);
   });
 
   it('gives the same text twice for the same setup (only exported_at moves), so two exports diff cleanly', async () => {
     const first = (await a.t.http.get('/api/v1/export').set(bearer(a.admin)).expect(200)).text;
     a.t.clock.advance(60_000);
     // A change and its undoing leave the stored rows rewritten in another order of time.
-    await a.t.http.patch('/api/v1/monitors/slug:nas').set(bearer(a.write)).send({ tags: ['x'] }).expect(200);
-    await a.t.http.patch('/api/v1/monitors/slug:nas').set(bearer(a.write)).send({ tags: ['lan', 'storage'] }).expect(200);
+    await a.t.http
+      .patch('/api/v1/monitors/slug:nas')
+      .set(bearer(a.write))
+      .send({ tags: ['x'] })
+      .expect(200);
+    await a.t.http
+      .patch('/api/v1/monitors/slug:nas')
+      .set(bearer(a.write))
+      .send({ tags: ['lan', 'storage'] })
+      .expect(200);
     const second = (await a.t.http.get('/api/v1/export').set(bearer(a.admin)).expect(200)).text;
     const strip = (text: string) => text.replace(/"exported_at":"[^"]+"/, '');
     expect(strip(second)).toBe(strip(first));
@@ -113,16 +224,23 @@ describe('export', () => {
     expect(res.text).not.toContain(MASK);
     expect(res.body.monitors[2].heartbeat_token_sha256).toMatch(/^[0-9a-f]{64}$/);
     const lines = (await a.t.http.get('/api/v1/events?kind=exported').set(bearer(a.read)).expect(200)).body.items;
-    expect(lines).toEqual([expect.objectContaining({ actor: 'key:ops', text: 'export with secrets taken (3 monitors, 3 channels)' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ actor: 'key:ops', text: 'export with secrets taken (3 monitors, 3 channels)' }),
+    ]);
     await a.t.http.get('/api/v1/export').set(bearer(a.admin)).expect(200);
-    expect((await a.t.http.get('/api/v1/events?kind=exported').set(bearer(a.read)).expect(200)).body.items).toHaveLength(1);
+    expect(
+      (await a.t.http.get('/api/v1/events?kind=exported').set(bearer(a.read)).expect(200)).body.items,
+    ).toHaveLength(1);
   });
 
   it('needs admin, and a fresh sign-in for a session', async () => {
-    for (const key of [a.read, a.write]) expect((await a.t.http.get('/api/v1/export').set(bearer(key)).expect(403)).body.error.code).toBe('forbidden');
+    for (const key of [a.read, a.write])
+      expect((await a.t.http.get('/api/v1/export').set(bearer(key)).expect(403)).body.error.code).toBe('forbidden');
     await a.t.http.get('/api/v1/export').set('Cookie', a.cookie).expect(200);
     a.t.clock.advance(12 * 3600_000 + 1);
-    expect((await a.t.http.get('/api/v1/export?secrets=1').set('Cookie', a.cookie).expect(403)).body.error.code).toBe('step_up');
+    expect((await a.t.http.get('/api/v1/export?secrets=1').set('Cookie', a.cookie).expect(403)).body.error.code).toBe(
+      'step_up',
+    );
   });
 
   it.each(['yes', 'true', '2'])('refuses secrets=%s with 422 on secrets', async (value) => {
@@ -150,7 +268,10 @@ describe('import', () => {
     expect(res.body).toEqual({
       dry_run: false,
       applied: true,
-      created: ['database', 'nas', 'nightly-backup'], updated: [], unchanged: [], errors: [],
+      created: ['database', 'nas', 'nightly-backup'],
+      updated: [],
+      unchanged: [],
+      errors: [],
       channels: { created: ['Chat', 'Mail', 'Ops'], updated: [], unchanged: [], errors: [] },
       status_page: { changed: false, errors: [] },
     });
@@ -162,7 +283,9 @@ describe('import', () => {
     expect(ping.status).toBe(200);
     // The engine runs the imported monitors (a paused one stays paused).
     const engine = b.t.app.get(EngineService);
-    const ids = (await b.t.http.get('/api/v1/monitors').set(bearer(b.read)).expect(200)).body.items.map((m: { id: number }) => m.id);
+    const ids = (await b.t.http.get('/api/v1/monitors').set(bearer(b.read)).expect(200)).body.items.map(
+      (m: { id: number }) => m.id,
+    );
     expect(ids.map((id: number) => engine.configOf(id)?.slug).sort()).toEqual(['database', 'nas', 'nightly-backup']);
   });
 
@@ -170,7 +293,12 @@ describe('import', () => {
     await populate(a);
     const doc = await exportOf(a, '?secrets=1');
     const dry = await importInto(b, doc).expect(200);
-    expect(dry.body).toMatchObject({ dry_run: true, applied: false, created: ['database', 'nas', 'nightly-backup'], channels: { created: ['Chat', 'Mail', 'Ops'] } });
+    expect(dry.body).toMatchObject({
+      dry_run: true,
+      applied: false,
+      created: ['database', 'nas', 'nightly-backup'],
+      channels: { created: ['Chat', 'Mail', 'Ops'] },
+    });
     expect(await counts(b)).toEqual({ monitors: 0, channels: 0, listedChannels: 0 });
     expect((await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items).toEqual([]);
     const real = await importInto(b, doc, false).expect(200);
@@ -185,21 +313,41 @@ describe('import', () => {
     const again = await importInto(b, doc, false).expect(200);
     expect(again.body).toMatchObject({
       applied: true,
-      created: [], updated: [], unchanged: ['database', 'nas', 'nightly-backup'],
+      created: [],
+      updated: [],
+      unchanged: ['database', 'nas', 'nightly-backup'],
       channels: { created: [], updated: [], unchanged: ['Chat', 'Mail', 'Ops'] },
     });
-    const importedLines = async () => (await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items;
+    const importedLines = async () =>
+      (await b.t.http.get('/api/v1/events?kind=imported').set(bearer(b.read)).expect(200)).body.items;
     expect(await importedLines()).toHaveLength(1); // the second import changed nothing: no line
     doc.monitors[0].interval_s = 300;
     doc.channels[0].events = ['down'];
     const changed = await importInto(b, doc, false).expect(200);
-    expect(changed.body).toMatchObject({ updated: ['database'], unchanged: ['nas', 'nightly-backup'], channels: { updated: ['Chat'], unchanged: ['Mail', 'Ops'] } });
-    expect((await b.t.http.get('/api/v1/monitors/slug:database').set(bearer(b.read)).expect(200)).body.interval_s).toBe(300);
-    const chat = (await b.t.http.get('/api/v1/channels').set(bearer(b.read)).expect(200)).body.items.find((c: { name: string }) => c.name === 'Chat');
+    expect(changed.body).toMatchObject({
+      updated: ['database'],
+      unchanged: ['nas', 'nightly-backup'],
+      channels: { updated: ['Chat'], unchanged: ['Mail', 'Ops'] },
+    });
+    expect((await b.t.http.get('/api/v1/monitors/slug:database').set(bearer(b.read)).expect(200)).body.interval_s).toBe(
+      300,
+    );
+    const chat = (await b.t.http.get('/api/v1/channels').set(bearer(b.read)).expect(200)).body.items.find(
+      (c: { name: string }) => c.name === 'Chat',
+    );
     expect(chat.events).toEqual(['down']);
-    const lines = (await b.t.http.get('/api/v1/events?kind=imported,monitor_updated').set(bearer(b.read)).expect(200)).body.items;
-    expect(lines[0]).toMatchObject({ kind: 'imported', actor: 'key:ops', text: 'import applied: monitors 0 created, 1 updated; channels 0 created, 1 updated' });
-    expect(lines[1]).toMatchObject({ kind: 'monitor_updated', actor: 'key:ops', text: 'monitor "Database" changed: interval_s' });
+    const lines = (await b.t.http.get('/api/v1/events?kind=imported,monitor_updated').set(bearer(b.read)).expect(200))
+      .body.items;
+    expect(lines[0]).toMatchObject({
+      kind: 'imported',
+      actor: 'key:ops',
+      text: 'import applied: monitors 0 created, 1 updated; channels 0 created, 1 updated',
+    });
+    expect(lines[1]).toMatchObject({
+      kind: 'monitor_updated',
+      actor: 'key:ops',
+      text: 'monitor "Database" changed: interval_s',
+    });
   });
 
   describe('secrets', () => {
@@ -221,17 +369,39 @@ describe('import', () => {
       const masked = await exportOf(a);
       masked.monitors[1].http.url = 'https://evil.example/health';
       masked.channels[0].config.url = 'http://127.0.0.1:9/elsewhere';
-      masked.monitors.push({ ...masked.monitors[1], slug: 'nas-copy', http: { ...masked.monitors[1].http, url: 'https://127.0.0.1:8443/health' } });
+      masked.monitors.push({
+        ...masked.monitors[1],
+        slug: 'nas-copy',
+        http: { ...masked.monitors[1].http, url: 'https://127.0.0.1:8443/health' },
+      });
       masked.channels.push({ ...masked.channels[2], name: 'Ops copy' });
       const before = await exportOf(a, '?secrets=1');
       const res = await importInto(a, masked, false).expect(200);
       expect(res.body.applied).toBe(false);
       expect(res.body.errors).toEqual([
-        { slug: 'nas', index: 1, fields: expect.arrayContaining([{ field: 'http.auth.token', message: expect.stringContaining('changed: send the secret again') }]) },
-        { slug: 'nas-copy', index: 3, fields: expect.arrayContaining([{ field: 'http.auth.token', message: expect.stringContaining('no stored value') }]) },
+        {
+          slug: 'nas',
+          index: 1,
+          fields: expect.arrayContaining([
+            { field: 'http.auth.token', message: expect.stringContaining('changed: send the secret again') },
+          ]),
+        },
+        {
+          slug: 'nas-copy',
+          index: 3,
+          fields: expect.arrayContaining([
+            { field: 'http.auth.token', message: expect.stringContaining('no stored value') },
+          ]),
+        },
       ]);
       expect(res.body.channels.errors).toEqual([
-        { name: 'Ops copy', index: 3, fields: expect.arrayContaining([{ field: 'config.secret', message: expect.stringContaining('no stored value') }]) },
+        {
+          name: 'Ops copy',
+          index: 3,
+          fields: expect.arrayContaining([
+            { field: 'config.secret', message: expect.stringContaining('no stored value') },
+          ]),
+        },
       ]);
       // The chat channel's URL is its secret: a new real URL is simply a new value, nothing to keep.
       expect(res.body.channels.updated).toEqual(['Chat']);
@@ -242,10 +412,18 @@ describe('import', () => {
       await populate(a);
       const res = await importInto(b, await exportOf(a), false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.errors.map((e: { slug: string; fields: { field: string }[] }) => [e.slug, e.fields.map((f) => f.field)])).toEqual([
-        ['nas', ['http.auth.token', 'http.headers[0].value']],
-      ]);
-      expect(res.body.channels.errors.map((e: { name: string; fields: { field: string }[] }) => [e.name, e.fields.map((f) => f.field).sort()])).toEqual([
+      expect(
+        res.body.errors.map((e: { slug: string; fields: { field: string }[] }) => [
+          e.slug,
+          e.fields.map((f) => f.field),
+        ]),
+      ).toEqual([['nas', ['http.auth.token', 'http.headers[0].value']]]);
+      expect(
+        res.body.channels.errors.map((e: { name: string; fields: { field: string }[] }) => [
+          e.name,
+          e.fields.map((f) => f.field).sort(),
+        ]),
+      ).toEqual([
         ['Chat', ['config.url']],
         ['Ops', ['config.headers[0].value', 'config.secret', 'config.url']],
       ]);
@@ -254,25 +432,40 @@ describe('import', () => {
   });
 
   describe('all or nothing', () => {
-    const docOf = (monitors: unknown[], channels: unknown[] = []) => ({ service_export: 1, monitors, channels, status_page: {} });
+    const docOf = (monitors: unknown[], channels: unknown[] = []) => ({
+      service_export: 1,
+      monitors,
+      channels,
+      status_page: {},
+    });
 
     it('reports a malformed monitor at index 7 with its slug and index, and applies nothing at all', async () => {
-      const monitors: Record<string, unknown>[] = Array.from({ length: 10 }, (_, i) => tcpMonitor({ name: `Service ${i}`, slug: `service-${i}`, channels: ['Ops'] }));
+      const monitors: Record<string, unknown>[] = Array.from({ length: 10 }, (_, i) =>
+        tcpMonitor({ name: `Service ${i}`, slug: `service-${i}`, channels: ['Ops'] }),
+      );
       monitors[7] = { ...monitors[7], interval_s: 5, tcp: { host: 'db.lan', port: 70000 } };
       const channels = [{ name: 'Ops', kind: 'email', config: { to: ['ops@example.com'] } }];
       const res = await importInto(b, docOf(monitors, channels), false).expect(200);
       expect(res.body.applied).toBe(false);
       expect(res.body.errors).toEqual([
-        { slug: 'service-7', index: 7, fields: expect.arrayContaining([expect.objectContaining({ field: 'tcp.port' })]) },
+        {
+          slug: 'service-7',
+          index: 7,
+          fields: expect.arrayContaining([expect.objectContaining({ field: 'tcp.port' })]),
+        },
       ]);
       expect(res.body.created).toHaveLength(9);
       expect(res.body.channels.created).toEqual(['Ops']);
       expect(await counts(b)).toEqual({ monitors: 0, channels: 0, listedChannels: 0 });
-      expect((await b.t.http.get('/api/v1/events?kind=monitor_created,imported').set(bearer(b.read)).expect(200)).body.items).toEqual([]);
+      expect(
+        (await b.t.http.get('/api/v1/events?kind=monitor_created,imported').set(bearer(b.read)).expect(200)).body.items,
+      ).toEqual([]);
     });
 
     it('rolls everything back when the database fails halfway, and the channels list stays as it was', async () => {
-      const monitors = Array.from({ length: 20 }, (_, i) => httpMonitor({ name: `Big ${i}`, channels: ['New'] }, { method: 'POST', body: 'x'.repeat(60 * 1024) }));
+      const monitors = Array.from({ length: 20 }, (_, i) =>
+        httpMonitor({ name: `Big ${i}`, channels: ['New'] }, { method: 'POST', body: 'x'.repeat(60 * 1024) }),
+      );
       const doc = docOf(monitors, [{ name: 'New', kind: 'email', config: { to: ['x@example.com'] } }]);
       // No room for a new page: the channel fits, the monitors with their 60 KB bodies do not.
       const [{ page_count: pages }] = (await b.t.db.query('PRAGMA page_count')) as { page_count: number }[];
@@ -291,50 +484,118 @@ describe('import', () => {
       ['a monitor that names an unknown channel', tcpMonitor({ name: 'A', channels: ['Nobody'] }), 'channels[0]'],
       ['a monitor that names a channel by id', tcpMonitor({ name: 'A', channels: [1] }), 'channels[0]'],
       ['channels that are not a list', tcpMonitor({ name: 'A', channels: 'Ops' }), 'channels'],
-      ['a token hash on a tcp monitor', tcpMonitor({ name: 'A', heartbeat_token_sha256: 'a'.repeat(64) }), 'heartbeat_token_sha256'],
-      ['a token hash that is not one', heartbeatMonitor({ name: 'A', heartbeat_token_sha256: 'xyz' }), 'heartbeat_token_sha256'],
-      ['a masked token for a new monitor', heartbeatMonitor({ name: 'A', heartbeat_token_sha256: MASK }), 'heartbeat_token_sha256'],
+      [
+        'a token hash on a tcp monitor',
+        tcpMonitor({ name: 'A', heartbeat_token_sha256: 'a'.repeat(64) }),
+        'heartbeat_token_sha256',
+      ],
+      [
+        'a token hash that is not one',
+        heartbeatMonitor({ name: 'A', heartbeat_token_sha256: 'xyz' }),
+        'heartbeat_token_sha256',
+      ],
+      [
+        'a masked token for a new monitor',
+        heartbeatMonitor({ name: 'A', heartbeat_token_sha256: MASK }),
+        'heartbeat_token_sha256',
+      ],
       ['an unknown field', tcpMonitor({ name: 'A', colour: 'red' }), 'colour'],
       ['no name and no slug', { kind: 'tcp', tcp: { host: 'x', port: 1 } }, 'slug'],
     ])('reports %s in errors', async (_what, monitor, field) => {
       const res = await importInto(b, docOf([monitor]), false).expect(200);
       expect(res.body.applied).toBe(false);
-      expect(res.body.errors).toEqual([expect.objectContaining({ index: 0, fields: expect.arrayContaining([expect.objectContaining({ field })]) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ index: 0, fields: expect.arrayContaining([expect.objectContaining({ field })]) }),
+      ]);
       expect(await counts(b)).toMatchObject({ monitors: 0 });
     });
 
     it('reports a slug or a channel name that appears twice', async () => {
       const res = await importInto(
         b,
-        docOf([tcpMonitor({ name: 'A' }), tcpMonitor({ name: 'B', slug: 'a' })], [{ name: 'X', kind: 'email', config: { to: ['a@b.c'] } }, { name: 'X', kind: 'email', config: { to: ['d@e.f'] } }]),
+        docOf(
+          [tcpMonitor({ name: 'A' }), tcpMonitor({ name: 'B', slug: 'a' })],
+          [
+            { name: 'X', kind: 'email', config: { to: ['a@b.c'] } },
+            { name: 'X', kind: 'email', config: { to: ['d@e.f'] } },
+          ],
+        ),
       ).expect(200);
-      expect(res.body.errors).toEqual([{ slug: 'a', index: 1, fields: [{ field: 'slug', message: expect.stringContaining('more than once') }] }]);
-      expect(res.body.channels.errors).toEqual([{ name: 'X', index: 1, fields: [{ field: 'name', message: expect.stringContaining('more than once') }] }]);
+      expect(res.body.errors).toEqual([
+        { slug: 'a', index: 1, fields: [{ field: 'slug', message: expect.stringContaining('more than once') }] },
+      ]);
+      expect(res.body.channels.errors).toEqual([
+        { name: 'X', index: 1, fields: [{ field: 'name', message: expect.stringContaining('more than once') }] },
+      ]);
     });
 
     it('refuses to change the kind of a stored channel', async () => {
-      await b.t.http.post('/api/v1/channels').set(bearer(b.admin)).send({ kind: 'chat', name: 'Team', config: { url: 'http://127.0.0.1:9/x' } }).expect(201);
-      const res = await importInto(b, docOf([], [{ name: 'Team', kind: 'email', config: { to: ['a@b.c'] } }])).expect(200);
-      expect(res.body.channels.errors).toEqual([{ name: 'Team', index: 0, fields: [{ field: 'kind', message: expect.stringContaining('keeps its kind') }] }]);
+      await b.t.http
+        .post('/api/v1/channels')
+        .set(bearer(b.admin))
+        .send({ kind: 'chat', name: 'Team', config: { url: 'http://127.0.0.1:9/x' } })
+        .expect(201);
+      const res = await importInto(b, docOf([], [{ name: 'Team', kind: 'email', config: { to: ['a@b.c'] } }])).expect(
+        200,
+      );
+      expect(res.body.channels.errors).toEqual([
+        { name: 'Team', index: 0, fields: [{ field: 'kind', message: expect.stringContaining('keeps its kind') }] },
+      ]);
     });
 
     it('answers the monitors at the top level exactly as POST /monitors/bulk does (the spec: "like bulk")', async () => {
-      await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Same' })).expect(201);
-      await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Old', interval_s: 60 })).expect(201);
-      const monitors = [tcpMonitor({ name: 'Same' }), tcpMonitor({ name: 'Old', interval_s: 300 }), tcpMonitor({ name: 'Fresh' }), tcpMonitor({ name: 'Bad', interval_s: 1 })];
-      const bulk = (await b.t.http.post('/api/v1/monitors/bulk').set(bearer(b.write)).send({ monitors, dry_run: true }).expect(200)).body;
+      await b.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(b.write))
+        .send(tcpMonitor({ name: 'Same' }))
+        .expect(201);
+      await b.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(b.write))
+        .send(tcpMonitor({ name: 'Old', interval_s: 60 }))
+        .expect(201);
+      const monitors = [
+        tcpMonitor({ name: 'Same' }),
+        tcpMonitor({ name: 'Old', interval_s: 300 }),
+        tcpMonitor({ name: 'Fresh' }),
+        tcpMonitor({ name: 'Bad', interval_s: 1 }),
+      ];
+      const bulk = (
+        await b.t.http.post('/api/v1/monitors/bulk').set(bearer(b.write)).send({ monitors, dry_run: true }).expect(200)
+      ).body;
       const imported = (await importInto(b, docOf(monitors)).expect(200)).body;
-      expect(bulk).toMatchObject({ created: ['fresh'], updated: ['old'], unchanged: ['same'], errors: [expect.objectContaining({ slug: 'bad', index: 3 })] });
-      expect(imported).toEqual({ dry_run: true, applied: false, ...bulk, channels: { created: [], updated: [], unchanged: [], errors: [] }, status_page: { changed: false, errors: [] } });
+      expect(bulk).toMatchObject({
+        created: ['fresh'],
+        updated: ['old'],
+        unchanged: ['same'],
+        errors: [expect.objectContaining({ slug: 'bad', index: 3 })],
+      });
+      expect(imported).toEqual({
+        dry_run: true,
+        applied: false,
+        ...bulk,
+        channels: { created: [], updated: [], unchanged: [], errors: [] },
+        status_page: { changed: false, errors: [] },
+      });
     });
 
     it('names channels stored here, and matches monitors by slug without deleting the others', async () => {
-      await b.t.http.post('/api/v1/channels').set(bearer(b.admin)).send({ kind: 'email', name: 'Here', config: { to: ['a@b.c'] } }).expect(201);
-      await b.t.http.post('/api/v1/monitors').set(bearer(b.write)).send(tcpMonitor({ name: 'Stays' })).expect(201);
+      await b.t.http
+        .post('/api/v1/channels')
+        .set(bearer(b.admin))
+        .send({ kind: 'email', name: 'Here', config: { to: ['a@b.c'] } })
+        .expect(201);
+      await b.t.http
+        .post('/api/v1/monitors')
+        .set(bearer(b.write))
+        .send(tcpMonitor({ name: 'Stays' }))
+        .expect(201);
       const res = await importInto(b, docOf([tcpMonitor({ name: 'New', channels: ['Here'] })]), false).expect(200);
       expect(res.body).toMatchObject({ applied: true, created: ['new'] });
       const here = (await b.t.http.get('/api/v1/channels').set(bearer(b.read)).expect(200)).body.items[0].id;
-      expect((await b.t.http.get('/api/v1/monitors/slug:new').set(bearer(b.read)).expect(200)).body.channels).toEqual([here]);
+      expect((await b.t.http.get('/api/v1/monitors/slug:new').set(bearer(b.read)).expect(200)).body.channels).toEqual([
+        here,
+      ]);
       await b.t.http.get('/api/v1/monitors/slug:stays').set(bearer(b.read)).expect(200);
     });
   });
@@ -377,17 +638,28 @@ describe('import', () => {
     });
 
     it('refuses 10,000 monitors at once, saying how to import them in parts', async () => {
-      const monitors = Array.from({ length: 10_000 }, (_, i) => ({ name: `m${i}`, kind: 'tcp', tcp: { host: 'h', port: 1 } }));
+      const monitors = Array.from({ length: 10_000 }, (_, i) => ({
+        name: `m${i}`,
+        kind: 'tcp',
+        tcp: { host: 'h', port: 1 },
+      }));
       const res = await importInto(b, { ...good, monitors }, false).expect(422);
-      expect(res.body.error).toMatchObject({ code: 'invalid', field: 'monitors', message: expect.stringContaining('at most 5,000 monitors per import') });
+      expect(res.body.error).toMatchObject({
+        code: 'invalid',
+        field: 'monitors',
+        message: expect.stringContaining('at most 5,000 monitors per import'),
+      });
       expect(await counts(b)).toMatchObject({ monitors: 0 });
     });
 
     it('needs admin, and a fresh sign-in for a session', async () => {
-      for (const key of [b.read, b.write]) expect((await importInto(b, good, true, bearer(key)).expect(403)).body.error.code).toBe('forbidden');
+      for (const key of [b.read, b.write])
+        expect((await importInto(b, good, true, bearer(key)).expect(403)).body.error.code).toBe('forbidden');
       await importInto(b, good, true, { Cookie: b.cookie, Origin: ORIGIN }).expect(200);
       b.t.clock.advance(12 * 3600_000 + 1);
-      expect((await importInto(b, good, true, { Cookie: b.cookie, Origin: ORIGIN }).expect(403)).body.error.code).toBe('step_up');
+      expect((await importInto(b, good, true, { Cookie: b.cookie, Origin: ORIGIN }).expect(403)).body.error.code).toBe(
+        'step_up',
+      );
     });
   });
 });

@@ -17,7 +17,12 @@ describe('foundation: health, setup, keys', () => {
 
   it('goes from a setup link to an admin API key that works', async () => {
     const state0 = await t.http.get('/api/v1/auth/state').expect(200);
-    expect(state0.body).toEqual({ setup_needed: true, signed_in: false, methods: { passkey: false, password: false }, challenge_site_key: null });
+    expect(state0.body).toEqual({
+      setup_needed: true,
+      signed_in: false,
+      methods: { passkey: false, password: false },
+      challenge_site_key: null,
+    });
     const { cookie, codes } = await createOwner(t);
     expect(codes).toHaveLength(10);
     const state1 = await t.http.get('/api/v1/auth/state').set('Cookie', cookie).expect(200);
@@ -26,7 +31,12 @@ describe('foundation: health, setup, keys', () => {
     expect(key).toMatch(/^fs_[0-9a-f]{48}$/);
     const list = await t.http.get('/api/v1/keys').set(bearer(key)).expect(200);
     expect(list.body.items).toEqual([
-      expect.objectContaining({ name: 'admin key', scope: 'admin', prefix: key.slice(0, 7), last_ip: expect.any(String) }),
+      expect.objectContaining({
+        name: 'admin key',
+        scope: 'admin',
+        prefix: key.slice(0, 7),
+        last_ip: expect.any(String),
+      }),
     ]);
     expect(list.body.next_cursor).toBeNull();
     expect(JSON.stringify(list.body)).not.toContain(key);

@@ -25,7 +25,11 @@ describe('import: one ping token hash, one monitor', () => {
   });
 
   const docOf = (monitors: unknown[]) => ({ service_export: 1, monitors, channels: [], status_page: {} });
-  const importDoc = (doc: Record<string, unknown>, dryRun: boolean) => t.http.post('/api/v1/import').set(bearer(admin)).send({ ...doc, dry_run: dryRun });
+  const importDoc = (doc: Record<string, unknown>, dryRun: boolean) =>
+    t.http
+      .post('/api/v1/import')
+      .set(bearer(admin))
+      .send({ ...doc, dry_run: dryRun });
   const monitorCount = async () => ((await t.db.query('SELECT COUNT(*) AS n FROM monitors')) as { n: number }[])[0].n;
 
   /** Both runs give the same answer (but for dry_run), with nothing written and no 500. */
@@ -50,7 +54,13 @@ describe('import: one ping token hash, one monitor', () => {
       created: [],
       updated: [],
       unchanged: [],
-      errors: [{ slug: 'backup-copy', index: 0, fields: [{ field: FIELD, message: expect.stringContaining('"nightly-backup"') }] }],
+      errors: [
+        {
+          slug: 'backup-copy',
+          index: 0,
+          fields: [{ field: FIELD, message: expect.stringContaining('"nightly-backup"') }],
+        },
+      ],
     });
     await t.http.get(`/hb/${hb.heartbeat_url.split('/hb/')[1]}`).expect(200);
     // The same item under its own slug is the monitor itself: unchanged, as before.
@@ -58,20 +68,49 @@ describe('import: one ping token hash, one monitor', () => {
   });
 
   it('refuses two items of one document with one hash, naming the first', async () => {
-    const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'One', [FIELD]: HASH }), tcpMonitor(), heartbeatMonitor({ name: 'Two', [FIELD]: HASH })]));
+    const answer = await bothRuns(
+      docOf([
+        heartbeatMonitor({ name: 'One', [FIELD]: HASH }),
+        tcpMonitor(),
+        heartbeatMonitor({ name: 'Two', [FIELD]: HASH }),
+      ]),
+    );
     expect(answer.created).toEqual(['one', 'database']);
-    expect(answer.errors).toEqual([{ slug: 'two', index: 2, fields: [{ field: FIELD, message: expect.stringContaining('item 0 ("one")') }] }]);
+    expect(answer.errors).toEqual([
+      { slug: 'two', index: 2, fields: [{ field: FIELD, message: expect.stringContaining('item 0 ("one")') }] },
+    ]);
   });
 
-  it('lists the token problem beside the item\'s other problems, so one corrected document goes through', async () => {
-    const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'One', [FIELD]: HASH }), heartbeatMonitor({ name: 'Two', interval_s: 5, [FIELD]: HASH })]));
-    expect(answer.errors).toEqual([{ slug: 'two', index: 1, fields: [expect.objectContaining({ field: 'interval_s' }), { field: FIELD, message: expect.stringContaining('item 0') }] }]);
+  it("lists the token problem beside the item's other problems, so one corrected document goes through", async () => {
+    const answer = await bothRuns(
+      docOf([
+        heartbeatMonitor({ name: 'One', [FIELD]: HASH }),
+        heartbeatMonitor({ name: 'Two', interval_s: 5, [FIELD]: HASH }),
+      ]),
+    );
+    expect(answer.errors).toEqual([
+      {
+        slug: 'two',
+        index: 1,
+        fields: [
+          expect.objectContaining({ field: 'interval_s' }),
+          { field: FIELD, message: expect.stringContaining('item 0') },
+        ],
+      },
+    ]);
   });
 
   it('refuses a hash held by a stored monitor that the same document moves to another hash (one rule, whatever the order of writes)', async () => {
     await importDoc(docOf([heartbeatMonitor({ name: 'Old', [FIELD]: HASH })]), false).expect(200);
-    const answer = await bothRuns(docOf([heartbeatMonitor({ name: 'New', [FIELD]: HASH }), heartbeatMonitor({ name: 'Old', [FIELD]: 'cd'.repeat(32) })]));
-    expect(answer.errors).toEqual([{ slug: 'new', index: 0, fields: [{ field: FIELD, message: expect.stringContaining('"old"') }] }]);
+    const answer = await bothRuns(
+      docOf([
+        heartbeatMonitor({ name: 'New', [FIELD]: HASH }),
+        heartbeatMonitor({ name: 'Old', [FIELD]: 'cd'.repeat(32) }),
+      ]),
+    );
+    expect(answer.errors).toEqual([
+      { slug: 'new', index: 0, fields: [{ field: FIELD, message: expect.stringContaining('"old"') }] },
+    ]);
   });
 
   it('gives a stored monitor a hash nobody holds, and the new token pings it', async () => {

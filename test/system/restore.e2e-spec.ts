@@ -46,9 +46,11 @@ describe('farsight restore', () => {
     FARSIGHT_PUBLIC_URL: `http://127.0.0.1:${port}`,
     FARSIGHT_CANARIES: 'off',
   });
-  const run = (dataDir: string, ...args: string[]) => spawnSync(process.execPath, [ENTRY, ...args], { env: envFor(dataDir), encoding: 'utf8', timeout: 30_000 });
+  const run = (dataDir: string, ...args: string[]) =>
+    spawnSync(process.execPath, [ENTRY, ...args], { env: envFor(dataDir), encoding: 'utf8', timeout: 30_000 });
   const dbOf = (dataDir: string) => path.join(dataDir, 'farsight.db');
-  const monitorsIn = async (file: string) => ((await sql(file, 'SELECT slug FROM monitors ORDER BY slug')) as { slug: string }[]).map((r) => r.slug);
+  const monitorsIn = async (file: string) =>
+    ((await sql(file, 'SELECT slug FROM monitors ORDER BY slug')) as { slug: string }[]).map((r) => r.slug);
 
   beforeAll(() => {
     if (!fs.existsSync(ENTRY)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
@@ -63,7 +65,13 @@ describe('farsight restore', () => {
     try {
       const { cookie } = await createOwner(t);
       key = await createKey(t, cookie, 'admin');
-      await t.http.post('/api/v1/monitors').set(bearer(key)).send(httpMonitor({ name: 'NAS' }, { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'sealed-token' } })).expect(201);
+      await t.http
+        .post('/api/v1/monitors')
+        .set(bearer(key))
+        .send(
+          httpMonitor({ name: 'NAS' }, { url: 'http://127.0.0.1:9/', auth: { type: 'bearer', token: 'sealed-token' } }),
+        )
+        .expect(201);
     } finally {
       await t.app.close();
       await t.db.close();
@@ -84,7 +92,11 @@ describe('farsight restore', () => {
     fs.copyFileSync(path.join(source, 'secret.key'), path.join(target, 'secret.key'));
     const r = run(target, 'restore', backup);
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(r.stdout).toMatch(new RegExp(`^restored ${backup} into ${dbOf(target)} \\(1 monitor, \\d+ bytes\\); start the service to use it\\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^restored ${backup} into ${dbOf(target)} \\(1 monitor, \\d+ bytes\\); start the service to use it\\n$`,
+      ),
+    );
     expect(fs.statSync(dbOf(target)).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(target).filter((f) => f.includes('restore'))).toEqual([]); // no temporary file left
 
@@ -101,7 +113,9 @@ describe('farsight restore', () => {
       // And restore refuses while the service runs.
       const busy = run(target, 'restore', backup, '--force');
       expect(busy.status).toBe(1);
-      expect(busy.stderr).toMatch(/^farsight: restore needs the service stopped: FARSIGHT_DATA_DIR: .* is in use by another farsight serve \(pid \d+\)/);
+      expect(busy.stderr).toMatch(
+        /^farsight: restore needs the service stopped: FARSIGHT_DATA_DIR: .* is in use by another farsight serve \(pid \d+\)/,
+      );
     } finally {
       served.kill('SIGTERM');
       await exit;
@@ -112,14 +126,20 @@ describe('farsight restore', () => {
     // The target starts as a copy of the source, then gets a monitor of its own.
     fs.cpSync(source, target, { recursive: true });
     const t = await startApp({}, { dataDir: target });
-    await t.http.post('/api/v1/monitors').set(bearer(key)).send(httpMonitor({ name: 'Only here' })).expect(201);
+    await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(key))
+      .send(httpMonitor({ name: 'Only here' }))
+      .expect(201);
     await t.app.close();
     await t.db.close();
     expect(await monitorsIn(dbOf(target))).toEqual(['nas', 'only-here']);
 
     const refused = run(target, 'restore', backup);
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toBe(`farsight: ${dbOf(target)} already holds a database; add --force to replace it (the database it replaces is kept beside it)\n`);
+    expect(refused.stderr).toBe(
+      `farsight: ${dbOf(target)} already holds a database; add --force to replace it (the database it replaces is kept beside it)\n`,
+    );
     expect(await monitorsIn(dbOf(target))).toEqual(['nas', 'only-here']);
 
     const forced = run(target, 'restore', backup, '--force');
@@ -138,11 +158,15 @@ describe('farsight restore', () => {
     await new Promise<void>((resolve, reject) => {
       const db = new sqlite3.Database(dbOf(target), (err) => {
         if (err) return reject(err);
-        db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT OR REPLACE INTO settings (key, value) VALUES ('tz_offset_min', '60')", (e) => {
-          if (e) return reject(e);
-          for (const f of ['farsight.db', 'farsight.db-wal']) fs.copyFileSync(path.join(target, f), path.join(crashed, f));
-          db.close(() => resolve());
-        });
+        db.exec(
+          "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT OR REPLACE INTO settings (key, value) VALUES ('tz_offset_min', '60')",
+          (e) => {
+            if (e) return reject(e);
+            for (const f of ['farsight.db', 'farsight.db-wal'])
+              fs.copyFileSync(path.join(target, f), path.join(crashed, f));
+            db.close(() => resolve());
+          },
+        );
       });
     });
     for (const f of ['farsight.db', 'farsight.db-wal']) fs.copyFileSync(path.join(crashed, f), path.join(target, f));
@@ -159,7 +183,9 @@ describe('farsight restore', () => {
 
     const back = run(target, 'restore', kept, '--force');
     expect(back.status).toBe(0);
-    expect(await sql(dbOf(target), "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([{ value: '60' }]);
+    expect(await sql(dbOf(target), "SELECT value FROM settings WHERE key = 'tz_offset_min'")).toEqual([
+      { value: '60' },
+    ]);
   }, 60_000);
 
   it('a restore over a cleanly stopped service is not reported as a crash: the timeline says it was restored, and the offline time is the real one', async () => {
@@ -184,11 +210,16 @@ describe('farsight restore', () => {
       served.kill('SIGTERM');
       await exit;
     }
-    const lines = (await sql(dbOf(target), "SELECT kind, actor, text, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id")) as { kind: string; actor: string; text: string; data: string }[];
+    const lines = (await sql(
+      dbOf(target),
+      "SELECT kind, actor, text, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id",
+    )) as { kind: string; actor: string; text: string; data: string }[];
     const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     expect(lines.map((l) => l.kind)).toEqual(['restored', 'offline']);
     const [restored, offline] = lines;
-    expect(restored.text).toBe(`The database was restored from a backup taken at ${when(takenAt)} (farsight restore): what happened after that time is not in it`);
+    expect(restored.text).toBe(
+      `The database was restored from a backup taken at ${when(takenAt)} (farsight restore): what happened after that time is not in it`,
+    );
     expect(JSON.parse(restored.data)).toEqual({ backup_at: takenAt, replaced: { at: now - 10 * 60_000, clean: true } });
     expect(offline.text).toContain('stopped cleanly');
     expect(offline.text).not.toContain('without warning');
@@ -209,7 +240,10 @@ describe('farsight restore', () => {
       served.kill('SIGTERM');
       await exit;
     }
-    const lines = (await sql(dbOf(target), "SELECT kind, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id")) as { kind: string; data: string }[];
+    const lines = (await sql(
+      dbOf(target),
+      "SELECT kind, data FROM events WHERE kind IN ('offline', 'restored') ORDER BY id",
+    )) as { kind: string; data: string }[];
     expect(lines.map((l) => l.kind)).toEqual(['restored']);
     expect(JSON.parse(lines[0].data)).toMatchObject({ replaced: null });
   }, 60_000);
@@ -230,7 +264,10 @@ describe('farsight restore', () => {
     it('a file that is not a database', async () => {
       const file = path.join(dir, 'garbage.db');
       fs.writeFileSync(file, Buffer.alloc(8192, 'garbage '));
-      await refusedWith(file, /^farsight: .*garbage\.db is not a usable Farsight backup: not a SQLite database; nothing was changed$/m);
+      await refusedWith(
+        file,
+        /^farsight: .*garbage\.db is not a usable Farsight backup: not a SQLite database; nothing was changed$/m,
+      );
     });
 
     it('a truncated backup', async () => {
@@ -245,7 +282,8 @@ describe('farsight restore', () => {
       const bytes = Buffer.from(fs.readFileSync(backup));
       const pageSize = bytes.readUInt16BE(16);
       // Scribble over the middle of every page after the first: the header stays valid.
-      for (let p = 1; p * pageSize < bytes.length; p++) bytes.fill(0xa5, p * pageSize + 100, p * pageSize + pageSize - 100);
+      for (let p = 1; p * pageSize < bytes.length; p++)
+        bytes.fill(0xa5, p * pageSize + 100, p * pageSize + pageSize - 100);
       fs.writeFileSync(file, bytes);
       await refusedWith(file, /is not a usable Farsight backup: .*(integrity|malformed|damage)/i);
     });
@@ -253,7 +291,10 @@ describe('farsight restore', () => {
     it("a SQLite database that is not Farsight's", async () => {
       const file = path.join(dir, 'other.db');
       await sql(file, 'CREATE TABLE photos (id INTEGER PRIMARY KEY)');
-      await refusedWith(file, /it is a SQLite database, but not Farsight's \(no migrations, owner, settings, events, monitors, monitor_state table\)/);
+      await refusedWith(
+        file,
+        /it is a SQLite database, but not Farsight's \(no migrations, owner, settings, events, monitors, monitor_state table\)/,
+      );
     });
 
     it('a backup made by a newer version', async () => {
@@ -264,9 +305,13 @@ describe('farsight restore', () => {
     });
 
     it("a backup with sealed secrets when this data dir's key is another one", async () => {
-      await refusedWith(backup, /holds secrets this data dir's key cannot open: .*secret\.key: this key does not open the monitor secrets/, () => {
-        fs.writeFileSync(path.join(target, 'secret.key'), Buffer.alloc(32, 7));
-      });
+      await refusedWith(
+        backup,
+        /holds secrets this data dir's key cannot open: .*secret\.key: this key does not open the monitor secrets/,
+        () => {
+          fs.writeFileSync(path.join(target, 'secret.key'), Buffer.alloc(32, 7));
+        },
+      );
     });
   });
 

@@ -23,19 +23,38 @@ describe('settings', () => {
   beforeEach(async () => {
     t = await startApp();
     ({ cookie } = await createOwner(t));
-    keys = { read: await createKey(t, cookie, 'read'), write: await createKey(t, cookie, 'write'), admin: await createKey(t, cookie, 'admin', 'ops') };
+    keys = {
+      read: await createKey(t, cookie, 'read'),
+      write: await createKey(t, cookie, 'write'),
+      admin: await createKey(t, cookie, 'admin', 'ops'),
+    };
   });
   afterEach(async () => t.close());
 
   const session = () => ({ Cookie: cookie, Origin: ORIGIN });
   const get = async () => (await t.http.get('/api/v1/settings').set(bearer(keys.read)).expect(200)).body;
-  const patch = (body: unknown, who: Record<string, string> = bearer(keys.admin)) => t.http.patch('/api/v1/settings').set(who).send(body as object);
+  const patch = (body: unknown, who: Record<string, string> = bearer(keys.admin)) =>
+    t.http
+      .patch('/api/v1/settings')
+      .set(who)
+      .send(body as object);
   const settingsLines = async () =>
-    (await t.http.get('/api/v1/events?kind=settings_changed').set(bearer(keys.read)).expect(200)).body.items as { actor: string; text: string; data: unknown }[];
+    (await t.http.get('/api/v1/events?kind=settings_changed').set(bearer(keys.read)).expect(200)).body.items as {
+      actor: string;
+      text: string;
+      data: unknown;
+    }[];
 
   it('answers the settings object of the spec with the defaults, the owner email and the public URL', async () => {
     expect(await get()).toEqual({
-      defaults: { interval_s: 60, timeout_ms: 10_000, confirm_after: 2, retry_interval_s: 10, recover_after: 1, slow_after: 3 },
+      defaults: {
+        interval_s: 60,
+        timeout_ms: 10_000,
+        confirm_after: 2,
+        retry_interval_s: 10,
+        recover_after: 1,
+        slow_after: 3,
+      },
       tz_offset_min: 0,
       email: { configured: false, providers: [], from: 'Farsight <farsight@localhost>', daily_cap: 200, sent_today: 0 },
       owner_email: OWNER.email,
@@ -57,18 +76,33 @@ describe('settings', () => {
     ['retention.hourly_days', { retention: { hourly_days: 60 } }, (s) => s.retention.hourly_days, 60],
     ['retention.events_days', { retention: { events_days: 90 } }, (s) => s.retention.events_days, 90],
     ['email.daily_cap', { email: { daily_cap: 25 } }, (s) => s.email.daily_cap, 25],
-  ])('changes %s with an admin key and writes who changed it, from what to what, to the timeline', async (field, body, read, value) => {
-    const res = await patch(body).expect(200);
-    expect(read(res.body)).toBe(value);
-    expect(read(await get())).toBe(value);
-    const [line] = await settingsLines();
-    expect(line).toMatchObject({ actor: 'key:ops', text: expect.stringMatching(new RegExp(`^settings changed: ${field.replace('.', '\\.')} from \\S+ to ${value}$`)) });
-    expect(line.data).toEqual({ changes: [{ field, from: expect.anything(), to: value }] });
-  });
+  ])(
+    'changes %s with an admin key and writes who changed it, from what to what, to the timeline',
+    async (field, body, read, value) => {
+      const res = await patch(body).expect(200);
+      expect(read(res.body)).toBe(value);
+      expect(read(await get())).toBe(value);
+      const [line] = await settingsLines();
+      expect(line).toMatchObject({
+        actor: 'key:ops',
+        text: expect.stringMatching(
+          new RegExp(`^settings changed: ${field.replace('.', '\\.')} from \\S+ to ${value}$`),
+        ),
+      });
+      expect(line.data).toEqual({ changes: [{ field, from: expect.anything(), to: value }] });
+    },
+  );
 
   it('keeps every setting across a restart', async () => {
     const body = {
-      defaults: { interval_s: 120, timeout_ms: 3000, confirm_after: 4, retry_interval_s: 30, recover_after: 2, slow_after: 5 },
+      defaults: {
+        interval_s: 120,
+        timeout_ms: 3000,
+        confirm_after: 4,
+        retry_interval_s: 30,
+        recover_after: 2,
+        slow_after: 5,
+      },
       tz_offset_min: 330,
       retention: { checks_days: 3, hourly_days: 60, events_days: 90 },
       email: { daily_cap: 25 },
@@ -95,7 +129,10 @@ describe('settings', () => {
   });
 
   it('keeps both of two PATCHes of different keys of one section sent at the same time', async () => {
-    await Promise.all([patch({ defaults: { interval_s: 120 } }).expect(200), patch({ defaults: { confirm_after: 5 } }).expect(200)]);
+    await Promise.all([
+      patch({ defaults: { interval_s: 120 } }).expect(200),
+      patch({ defaults: { confirm_after: 5 } }).expect(200),
+    ]);
     expect((await get()).defaults).toMatchObject({ interval_s: 120, confirm_after: 5 });
     expect(await settingsLines()).toHaveLength(2);
   });
@@ -151,7 +188,10 @@ describe('settings', () => {
       await patch({ allow_private_targets: false }, session()).expect(200);
       expect((await get()).allow_private_targets).toBe(false);
       const [line] = await settingsLines();
-      expect(line).toMatchObject({ actor: 'owner', text: 'settings changed: allow_private_targets from true to false' });
+      expect(line).toMatchObject({
+        actor: 'owner',
+        text: 'settings changed: allow_private_targets from true to false',
+      });
     });
 
     it('lets an admin key send the current value back (a GET answer edited elsewhere)', async () => {
@@ -163,14 +203,53 @@ describe('settings', () => {
 
   describe('what the settings drive', () => {
     it('gives new monitors the defaults, and leaves existing monitors as they are', async () => {
-      const old = (await t.http.post('/api/v1/monitors').set(bearer(keys.write)).send(httpMonitor({ name: 'Old' })).expect(201)).body;
-      await patch({ defaults: { interval_s: 300, timeout_ms: 4000, confirm_after: 3, retry_interval_s: 20, recover_after: 2, slow_after: 6 } }).expect(200);
-      const created = (await t.http.post('/api/v1/monitors').set(bearer(keys.write)).send(httpMonitor({ name: 'New' })).expect(201)).body;
-      expect(created).toMatchObject({ interval_s: 300, timeout_ms: 4000, confirm_after: 3, retry_interval_s: 20, recover_after: 2, slow_after: 6 });
-      const bulk = await t.http.post('/api/v1/monitors/bulk').set(bearer(keys.write)).send({ monitors: [tcpMonitor({ name: 'Bulk' })] }).expect(200);
+      const old = (
+        await t.http
+          .post('/api/v1/monitors')
+          .set(bearer(keys.write))
+          .send(httpMonitor({ name: 'Old' }))
+          .expect(201)
+      ).body;
+      await patch({
+        defaults: {
+          interval_s: 300,
+          timeout_ms: 4000,
+          confirm_after: 3,
+          retry_interval_s: 20,
+          recover_after: 2,
+          slow_after: 6,
+        },
+      }).expect(200);
+      const created = (
+        await t.http
+          .post('/api/v1/monitors')
+          .set(bearer(keys.write))
+          .send(httpMonitor({ name: 'New' }))
+          .expect(201)
+      ).body;
+      expect(created).toMatchObject({
+        interval_s: 300,
+        timeout_ms: 4000,
+        confirm_after: 3,
+        retry_interval_s: 20,
+        recover_after: 2,
+        slow_after: 6,
+      });
+      const bulk = await t.http
+        .post('/api/v1/monitors/bulk')
+        .set(bearer(keys.write))
+        .send({ monitors: [tcpMonitor({ name: 'Bulk' })] })
+        .expect(200);
       expect(bulk.body.created).toEqual(['bulk']);
-      expect((await t.http.get('/api/v1/monitors/slug:bulk').set(bearer(keys.read)).expect(200)).body).toMatchObject({ interval_s: 300, confirm_after: 3 });
-      expect((await t.http.get(`/api/v1/monitors/${old.id}`).set(bearer(keys.read)).expect(200)).body).toMatchObject({ interval_s: 60, timeout_ms: 10_000, confirm_after: 2 });
+      expect((await t.http.get('/api/v1/monitors/slug:bulk').set(bearer(keys.read)).expect(200)).body).toMatchObject({
+        interval_s: 300,
+        confirm_after: 3,
+      });
+      expect((await t.http.get(`/api/v1/monitors/${old.id}`).set(bearer(keys.read)).expect(200)).body).toMatchObject({
+        interval_s: 60,
+        timeout_ms: 10_000,
+        confirm_after: 2,
+      });
     });
 
     it('gives a new heartbeat monitor at least 30 s when the default interval is shorter', async () => {
@@ -182,40 +261,90 @@ describe('settings', () => {
     });
 
     it('moves the day boundaries of GET /monitors/{id}/uptime for results written after a change of tz_offset_min', async () => {
-      const id = (await t.http.post('/api/v1/monitors').set(bearer(keys.write)).send(tcpMonitor({ interval_s: 60 })).expect(201)).body.id as number;
+      const id = (
+        await t.http
+          .post('/api/v1/monitors')
+          .set(bearer(keys.write))
+          .send(tcpMonitor({ interval_s: 60 }))
+          .expect(201)
+      ).body.id as number;
       const engine = t.app.get(EngineService);
       const writer = t.app.get(CheckWriter);
       const feed = async (at: number, outcome: Outcome) => {
         t.clock.set(at);
-        engine.record(id, { at_ms: at, outcome, latency_ms: 5, phases: { ...NO_PHASES }, status: null, error: outcome === 'down' ? { code: 'refused', message: 'refused' } : null, cert: null, detail: null }, { kind: 'manual' });
+        engine.record(
+          id,
+          {
+            at_ms: at,
+            outcome,
+            latency_ms: 5,
+            phases: { ...NO_PHASES },
+            status: null,
+            error: outcome === 'down' ? { code: 'refused', message: 'refused' } : null,
+            cert: null,
+            detail: null,
+          },
+          { kind: 'manual' },
+        );
         await writer.flush();
       };
-      const uptime = async () => (await t.http.get(`/api/v1/monitors/${id}/uptime?days=3`).set(bearer(keys.read)).expect(200)).body.days as { date: string; checks: number }[];
+      const uptime = async () =>
+        (await t.http.get(`/api/v1/monitors/${id}/uptime?days=3`).set(bearer(keys.read)).expect(200)).body.days as {
+          date: string;
+          checks: number;
+        }[];
 
       // 23:30 UTC on 1 November, zone UTC: a check of 1 November.
       await feed(Date.UTC(2026, 10, 1, 23, 30), 'up');
-      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([['2026-10-30', 0], ['2026-10-31', 0], ['2026-11-01', 1]]);
+      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([
+        ['2026-10-30', 0],
+        ['2026-10-31', 0],
+        ['2026-11-01', 1],
+      ]);
 
       // The zone becomes UTC+2: 23:30 UTC on 2 November is 01:30 on 3 November there.
       await patch({ tz_offset_min: 120 }).expect(200);
       await feed(Date.UTC(2026, 10, 2, 23, 30), 'up');
-      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([['2026-11-01', 1], ['2026-11-02', 0], ['2026-11-03', 1]]);
+      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([
+        ['2026-11-01', 1],
+        ['2026-11-02', 0],
+        ['2026-11-03', 1],
+      ]);
 
       // And back: 23:40 UTC on 2 November is 2 November again in UTC.
       await patch({ tz_offset_min: 0 }).expect(200);
       await feed(Date.UTC(2026, 10, 2, 23, 40), 'up');
-      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([['2026-10-31', 0], ['2026-11-01', 1], ['2026-11-02', 1]]);
+      expect((await uptime()).map((d) => [d.date, d.checks])).toEqual([
+        ['2026-10-31', 0],
+        ['2026-11-01', 1],
+        ['2026-11-02', 1],
+      ]);
     });
 
     it('feeds the retention periods to the nightly retention', async () => {
-      const id = (await t.http.post('/api/v1/monitors').set(bearer(keys.write)).send(tcpMonitor()).expect(201)).body.id as number;
+      const id = (await t.http.post('/api/v1/monitors').set(bearer(keys.write)).send(tcpMonitor()).expect(201)).body
+        .id as number;
       const writer = t.app.get(CheckWriter);
       const now = t.clock.now();
       for (const age of [10, 3, 1].map((d) => d * D)) {
-        writer.add({ monitor_id: id, at_ms: now - age, outcome: 'up', latency_ms: 5, phases: { ...NO_PHASES }, status: null, error: null, cert: null, detail: null, note: null });
+        writer.add({
+          monitor_id: id,
+          at_ms: now - age,
+          outcome: 'up',
+          latency_ms: 5,
+          phases: { ...NO_PHASES },
+          status: null,
+          error: null,
+          cert: null,
+          detail: null,
+          note: null,
+        });
       }
       await writer.flush();
-      const ages = async () => ((await t.db.query('SELECT at FROM checks WHERE monitor_id = ? ORDER BY at', [id])) as { at: number }[]).map((r) => (now - r.at) / D);
+      const ages = async () =>
+        ((await t.db.query('SELECT at FROM checks WHERE monitor_id = ? ORDER BY at', [id])) as { at: number }[]).map(
+          (r) => (now - r.at) / D,
+        );
       const retention = t.app.get(RetentionService);
 
       await retention.run();

@@ -6,7 +6,10 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { CLOCK, Clock } from '../../common/clock';
@@ -23,7 +26,14 @@ import type { AssertionCredentialDto, AttestationCredentialDto } from './dto/cre
 import { MAX_PASSKEYS, ownerHandle } from './passkey-row';
 import { RelyingParty, relyingParty } from './relying-party';
 import {
-  checkAssertion, checkAttestation, counterMayFollow, creationOptions, NewCredential, PasskeyRefused, requestOptions, StoredCredential,
+  checkAssertion,
+  checkAttestation,
+  counterMayFollow,
+  creationOptions,
+  NewCredential,
+  PasskeyRefused,
+  requestOptions,
+  StoredCredential,
 } from './webauthn';
 
 export interface OptionsAnswer<T> {
@@ -38,7 +48,12 @@ export interface Assertion {
 }
 
 function stored(p: PasskeyEntity): StoredCredential {
-  return { credentialId: p.credential_id, publicKey: p.public_key, counter: p.counter, transports: parseTransports(p.transports) };
+  return {
+    credentialId: p.credential_id,
+    publicKey: p.public_key,
+    counter: p.counter,
+    transports: parseTransports(p.transports),
+  };
 }
 
 function parseTransports(text: string | null): string[] | null {
@@ -77,40 +92,67 @@ export class PasskeyCeremonies {
   }
 
   /** Options for navigator.credentials.get() with every passkey of the owner. */
-  async requestOptions(purpose: ChallengePurpose, boundTo: string): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
+  async requestOptions(
+    purpose: ChallengePurpose,
+    boundTo: string,
+  ): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
     const passkeys = await this.all();
     const issued = this.book.issue(purpose, boundTo, this.clock.now());
-    return { challenge_id: issued.id, public_key: await requestOptions(this.rp, issued.challenge, passkeys.map(stored)) };
+    return {
+      challenge_id: issued.id,
+      public_key: await requestOptions(this.rp, issued.challenge, passkeys.map(stored)),
+    };
   }
 
   /** Options for navigator.credentials.create(); 409 when the owner already has the most passkeys allowed. */
-  async creationOptions(purpose: ChallengePurpose, boundTo: string): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
+  async creationOptions(
+    purpose: ChallengePurpose,
+    boundTo: string,
+  ): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
     const owner = await this.db.manager.findOneBy(OwnerEntity, { id: 1 });
     if (!owner) throw new ApiError('conflict', 'there is no owner account yet: finish the first-run setup');
     const passkeys = await this.all();
     if (passkeys.length >= MAX_PASSKEYS) throw tooMany();
     const issued = this.book.issue(purpose, boundTo, this.clock.now());
     const user = { handle: ownerHandle(owner.created_at), name: owner.email };
-    return { challenge_id: issued.id, public_key: await creationOptions(this.rp, issued.challenge, user, passkeys.map(stored)) };
+    return {
+      challenge_id: issued.id,
+      public_key: await creationOptions(this.rp, issued.challenge, user, passkeys.map(stored)),
+    };
   }
 
   /**
    * Checks an assertion for the challenge it names. A malformed credential is a 422 and spends
    * nothing; anything past that spends the challenge, and a refusal throws PasskeyRefused.
    */
-  async assert(challengeId: string, purpose: ChallengePurpose, boundTo: string, credential: AssertionCredentialDto): Promise<Assertion> {
+  async assert(
+    challengeId: string,
+    purpose: ChallengePurpose,
+    boundTo: string,
+    credential: AssertionCredentialDto,
+  ): Promise<Assertion> {
     const problems = credentialShapeProblems(credential);
     if (problems.length) throw ApiError.invalid(problems);
     const expected = this.book.take(challengeId, purpose, boundTo, this.clock.now());
     if (expected === null) throw new PasskeyRefused('expired', `challenge_id unknown, used or expired (${purpose})`);
     const passkey = await this.db.manager.findOneBy(PasskeyEntity, { credential_id: credential.id });
     if (!passkey) throw new PasskeyRefused('unknown_credential', 'no passkey with this credential id');
-    const { newCounter } = await checkAssertion(this.rp, expected, credential as unknown as AuthenticationResponseJSON, stored(passkey));
+    const { newCounter } = await checkAssertion(
+      this.rp,
+      expected,
+      credential as unknown as AuthenticationResponseJSON,
+      stored(passkey),
+    );
     return { passkey, newCounter };
   }
 
   /** Checks a registration for the challenge it names; as assert() for malformed input and refusals. */
-  async attest(challengeId: string, purpose: ChallengePurpose, boundTo: string, credential: AttestationCredentialDto): Promise<NewCredential> {
+  async attest(
+    challengeId: string,
+    purpose: ChallengePurpose,
+    boundTo: string,
+    credential: AttestationCredentialDto,
+  ): Promise<NewCredential> {
     const problems = credentialShapeProblems(credential);
     if (problems.length) throw ApiError.invalid(problems);
     const expected = this.book.take(challengeId, purpose, boundTo, this.clock.now());
@@ -133,7 +175,13 @@ export class PasskeyCeremonies {
   }
 
   /** Inside the caller's transaction: stores a checked new passkey, with a timeline line. */
-  async addIn(m: EntityManager, c: NewCredential, label: string, via: 'dashboard' | 'enrolment link', now: number): Promise<PasskeyEntity> {
+  async addIn(
+    m: EntityManager,
+    c: NewCredential,
+    label: string,
+    via: 'dashboard' | 'enrolment link',
+    now: number,
+  ): Promise<PasskeyEntity> {
     if ((await m.countBy(PasskeyEntity, { credential_id: c.credentialId })) > 0) {
       throw new ApiError('conflict', 'this passkey is already registered');
     }
@@ -162,7 +210,9 @@ export class PasskeyCeremonies {
 
   /** Logs a refusal (never a secret: challenges are spent, keys are public) and hands it back. */
   logRefusal(flow: string, err: PasskeyRefused, ip: string | null | undefined): PasskeyRefused {
-    this.log.warn(`${flow} refused (${err.reason}) from ${ip || 'an unknown address'}: ${clip(oneLine(err.detail), 300)}`);
+    this.log.warn(
+      `${flow} refused (${err.reason}) from ${ip || 'an unknown address'}: ${clip(oneLine(err.detail), 300)}`,
+    );
     return err;
   }
 }

@@ -14,7 +14,8 @@ export interface CredentialLike {
 
 export function credentialShapeProblems(c: CredentialLike, field = 'credential'): FieldError[] {
   const out: FieldError[] = [];
-  if (c.rawId !== c.id) out.push({ field: `${field}.rawId`, message: 'must equal id (both base64url of the credential id)' });
+  if (c.rawId !== c.id)
+    out.push({ field: `${field}.rawId`, message: 'must equal id (both base64url of the credential id)' });
   let client: unknown = null;
   try {
     client = JSON.parse(Buffer.from(c.response.clientDataJSON, 'base64url').toString('utf8'));
@@ -22,13 +23,23 @@ export function credentialShapeProblems(c: CredentialLike, field = 'credential')
     client = null;
   }
   const ok =
-    typeof client === 'object' && client !== null &&
+    typeof client === 'object' &&
+    client !== null &&
     ['type', 'challenge', 'origin'].every((k) => typeof (client as Record<string, unknown>)[k] === 'string');
   if (!ok) {
-    out.push({ field: `${field}.response.clientDataJSON`, message: 'must be base64url of the client data JSON (type, challenge, origin)' });
+    out.push({
+      field: `${field}.response.clientDataJSON`,
+      message: 'must be base64url of the client data JSON (type, challenge, origin)',
+    });
   }
-  if (c.response.authenticatorData !== undefined && Buffer.from(c.response.authenticatorData, 'base64url').length < 37) {
-    out.push({ field: `${field}.response.authenticatorData`, message: 'is too short to be authenticator data (at least 37 bytes)' });
+  if (
+    c.response.authenticatorData !== undefined &&
+    Buffer.from(c.response.authenticatorData, 'base64url').length < 37
+  ) {
+    out.push({
+      field: `${field}.response.authenticatorData`,
+      message: 'is too short to be authenticator data (at least 37 bytes)',
+    });
   }
   return out;
 }

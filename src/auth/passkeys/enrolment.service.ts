@@ -30,7 +30,10 @@ export interface EnrolInfo {
 const linkBinding = (linkId: number) => `link:${linkId}`;
 
 function invalidLink(): ApiError {
-  return new ApiError('not_found', 'this enrolment link is not valid: it was used, replaced by a newer one, or has expired');
+  return new ApiError(
+    'not_found',
+    'this enrolment link is not valid: it was used, replaced by a newer one, or has expired',
+  );
 }
 
 @Injectable()
@@ -48,7 +51,11 @@ export class EnrolmentService {
     return link ? { valid: true, expires_at: toIso(link.expires_at) } : { valid: false, expires_at: null };
   }
 
-  async options(token: string, dto: PasskeyOptionsDto, req: AppRequest): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
+  async options(
+    token: string,
+    dto: PasskeyOptionsDto,
+    req: AppRequest,
+  ): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
     await this.challenge.verify(dto.challenge, req.clientIp ?? '');
     const link = await this.liveLink(this.db.manager, token);
     if (!link) throw invalidLink();

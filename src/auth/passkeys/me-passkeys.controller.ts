@@ -26,14 +26,21 @@ export class MePasskeysController {
   @Post('options')
   @StepUp()
   @HttpCode(200)
-  options(@Body() _body: EmptyDto, @CurrentCaller() caller: Caller | null): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
+  options(
+    @Body() _body: EmptyDto,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<OptionsAnswer<PublicKeyCredentialCreationOptionsJSON>> {
     return this.passkeys.options(sessionIdOf(caller));
   }
 
   @Post('verify')
   @StepUp()
   @HttpCode(201)
-  verify(@Body() dto: RegistrationVerifyDto, @CurrentCaller() caller: Caller | null, @Req() req: AppRequest): Promise<PasskeyRow> {
+  verify(
+    @Body() dto: RegistrationVerifyDto,
+    @CurrentCaller() caller: Caller | null,
+    @Req() req: AppRequest,
+  ): Promise<PasskeyRow> {
     return this.passkeys.register(sessionIdOf(caller), dto, req);
   }
 

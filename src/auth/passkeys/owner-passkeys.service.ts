@@ -43,7 +43,12 @@ export class OwnerPasskeysService {
   async register(sessionId: number, dto: RegistrationVerifyDto, req: AppRequest): Promise<PasskeyRow> {
     let credential: NewCredential;
     try {
-      credential = await this.ceremonies.attest(dto.challenge_id, 'register', sessionBinding(sessionId), dto.credential);
+      credential = await this.ceremonies.attest(
+        dto.challenge_id,
+        'register',
+        sessionBinding(sessionId),
+        dto.credential,
+      );
     } catch (err) {
       if (!(err instanceof PasskeyRefused)) throw err;
       this.ceremonies.logRefusal('passkey registration', err, req.clientIp);

@@ -1,6 +1,9 @@
 /** The public passkey routes: sign-in and break-glass enrolment (spec "Sign-in routes"). */
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import type { Response } from 'express';
 import { Public } from '../../common/access/access';
 import type { AppRequest } from '../../common/access/request-context';
@@ -24,13 +27,20 @@ export class PasskeyAuthController {
 
   @Post('passkey/options')
   @HttpCode(200)
-  options(@Body() dto: PasskeyOptionsDto, @Req() req: AppRequest): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
+  options(
+    @Body() dto: PasskeyOptionsDto,
+    @Req() req: AppRequest,
+  ): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
     return this.passkeys.options(dto, req);
   }
 
   @Post('passkey/verify')
   @HttpCode(200)
-  async verify(@Body() dto: AssertionVerifyDto, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response): Promise<{ ok: true }> {
+  async verify(
+    @Body() dto: AssertionVerifyDto,
+    @Req() req: AppRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ ok: true }> {
     const { token } = await this.passkeys.signIn(dto, req);
     setSessionCookie(res, token, this.config);
     return { ok: true };

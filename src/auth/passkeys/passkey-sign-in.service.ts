@@ -42,7 +42,10 @@ export class PasskeySignInService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async options(dto: PasskeyOptionsDto, req: AppRequest): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
+  async options(
+    dto: PasskeyOptionsDto,
+    req: AppRequest,
+  ): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
     await this.challenge.verify(dto.challenge, req.clientIp ?? '');
     return this.ceremonies.requestOptions('sign_in', '');
   }
@@ -60,14 +63,22 @@ export class PasskeySignInService {
   /** 409 when the owner has no passkey: step up with password and code instead. */
   async stepUpOptions(sessionId: number): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
     if ((await this.ceremonies.count()) === 0) {
-      throw new ApiError('conflict', 'there is no passkey to confirm with: use your password and authenticator code (POST /auth/step-up/password)');
+      throw new ApiError(
+        'conflict',
+        'there is no passkey to confirm with: use your password and authenticator code (POST /auth/step-up/password)',
+      );
     }
     return this.ceremonies.requestOptions('step_up', sessionBinding(sessionId));
   }
 
   async stepUp(sessionId: number, dto: AssertionVerifyDto, req: AppRequest): Promise<{ fresh_until: string }> {
     try {
-      const assertion = await this.ceremonies.assert(dto.challenge_id, 'step_up', sessionBinding(sessionId), dto.credential);
+      const assertion = await this.ceremonies.assert(
+        dto.challenge_id,
+        'step_up',
+        sessionBinding(sessionId),
+        dto.credential,
+      );
       const now = this.clock.now();
       await this.db.tx((m) => this.ceremonies.recordUseIn(m, assertion, now));
     } catch (err) {

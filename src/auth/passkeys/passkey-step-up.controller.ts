@@ -18,13 +18,20 @@ export class PasskeyStepUpController {
 
   @Post('options')
   @HttpCode(200)
-  options(@Body() _body: EmptyDto, @CurrentCaller() caller: Caller | null): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
+  options(
+    @Body() _body: EmptyDto,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<OptionsAnswer<PublicKeyCredentialRequestOptionsJSON>> {
     return this.passkeys.stepUpOptions(sessionIdOf(caller));
   }
 
   @Post('verify')
   @HttpCode(200)
-  verify(@Body() dto: AssertionVerifyDto, @CurrentCaller() caller: Caller | null, @Req() req: AppRequest): Promise<{ fresh_until: string }> {
+  verify(
+    @Body() dto: AssertionVerifyDto,
+    @CurrentCaller() caller: Caller | null,
+    @Req() req: AppRequest,
+  ): Promise<{ fresh_until: string }> {
     return this.passkeys.stepUp(sessionIdOf(caller), dto, req);
   }
 }

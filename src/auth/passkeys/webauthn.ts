@@ -50,10 +50,10 @@ const REFUSAL_WORDS: Record<Refusal, string> = {
   expired: 'the passkey request expired or was already used: start again',
   challenge: 'the passkey signed another request (it was made for an older or a different challenge)',
   origin: 'the passkey was used on another web address than this Farsight (FARSIGHT_PUBLIC_URL)',
-  rp_id: 'the passkey belongs to another site (its RP id is not this Farsight\'s host name)',
+  rp_id: "the passkey belongs to another site (its RP id is not this Farsight's host name)",
   user_presence: 'the authenticator did not confirm that a person was present',
   user_verification: 'the authenticator did not verify you (PIN, fingerprint or face); Farsight requires it',
-  counter: 'the authenticator\'s signature counter went backwards, which a copied (cloned) passkey does',
+  counter: "the authenticator's signature counter went backwards, which a copied (cloned) passkey does",
   signature: 'the signature does not match the passkey',
   unknown_credential: 'this passkey is not registered here',
   format: 'the passkey answer could not be read',
@@ -187,7 +187,8 @@ export async function checkAttestation(
     if (!out.verified) throw new PasskeyRefused('signature');
     const info = out.registrationInfo;
     // The id the browser reports must be the one the authenticator put in its signed data.
-    if (info.credential.id !== response.id) throw new PasskeyRefused('format', 'credential id differs from the attested one');
+    if (info.credential.id !== response.id)
+      throw new PasskeyRefused('format', 'credential id differs from the attested one');
     return {
       credentialId: info.credential.id,
       publicKey: info.credential.publicKey,

@@ -6,7 +6,15 @@ describe('email config', () => {
 
   it.each([
     [['ops@example.com']],
-    [['ops@example.com', 'Owner+alerts@mail.example.org', 'root@nas', 'a.b-c@xn--bcher-kva.example', 'jörg@bücher.example']],
+    [
+      [
+        'ops@example.com',
+        'Owner+alerts@mail.example.org',
+        'root@nas',
+        'a.b-c@xn--bcher-kva.example',
+        'jörg@bücher.example',
+      ],
+    ],
   ])('takes %j', (to) => {
     expect(parse({ to })).toEqual({ ok: true, config: { to } });
   });
@@ -15,23 +23,103 @@ describe('email config', () => {
     ['not an object', 'ops@example.com', [{ field: 'config', message: 'must be an object' }]],
     ['no list', {}, [{ field: 'config.to', message: 'must list 1 to 5 email addresses' }]],
     ['an empty list', { to: [] }, [{ field: 'config.to', message: 'must list 1 to 5 email addresses' }]],
-    ['more than 5', { to: ['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io', 'f@x.io'] }, [{ field: 'config.to', message: 'must list 1 to 5 email addresses' }]],
-    ['an unknown field', { to: ['a@x.io'], cc: ['b@x.io'] }, [{ field: 'config.cc', message: 'unknown field (allowed: to)' }]],
+    [
+      'more than 5',
+      { to: ['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io', 'f@x.io'] },
+      [{ field: 'config.to', message: 'must list 1 to 5 email addresses' }],
+    ],
+    [
+      'an unknown field',
+      { to: ['a@x.io'], cc: ['b@x.io'] },
+      [{ field: 'config.cc', message: 'unknown field (allowed: to)' }],
+    ],
     ['a number', { to: ['a@x.io', 5] }, [{ field: 'config.to[1]', message: 'must be an email address (a string)' }]],
     ['an empty address', { to: ['a@x.io', ''] }, [{ field: 'config.to[1]', message: 'must not be empty' }]],
-    ['a line break (header injection)', { to: ['a@x.io', 'b@x.io', 'c@x.io\r\nBcc: all@x.io'] },
-      [{ field: 'config.to[2]', message: 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls)' }]],
-    ['a bidi control', { to: ['moc.elpmaxe\u202e@a'] }, [{ field: 'config.to[0]', message: 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls)' }]],
-    ['a display name', { to: ['Ops <ops@example.com>'] }, [{ field: 'config.to[0]', message: 'must be a bare address such as ops@example.com: no display name, no spaces' }]],
-    ['a quoted name', { to: ['"ops"@example.com'] }, [{ field: 'config.to[0]', message: 'must be a bare address such as ops@example.com: no display name, no spaces' }]],
-    ['spaces around', { to: [' ops@example.com'] }, [{ field: 'config.to[0]', message: 'must be a bare address such as ops@example.com: no display name, no spaces' }]],
-    ['two at once', { to: ['a@x.io, b@x.io'] }, [{ field: 'config.to[0]', message: 'must be one address: list each address on its own' }]],
-    ['no @', { to: ['ops.example.com'] }, [{ field: 'config.to[0]', message: 'must be an address such as ops@example.com' }]],
-    ['nothing after @', { to: ['ops@'] }, [{ field: 'config.to[0]', message: 'must be an address such as ops@example.com' }]],
-    ['a bad local part', { to: ['a..b@x.io'] }, [{ field: 'config.to[0]', message: 'has a part before the @ that mail servers refuse' }]],
-    ['a bad domain', { to: ['a@-x.io'] }, [{ field: 'config.to[0]', message: 'has a domain after the @ that is not a host name' }]],
-    ['an address literal', { to: ['a@[10.0.0.1]'] }, [{ field: 'config.to[0]', message: 'has a domain after the @ that is not a host name' }]],
-    ['a duplicate in another case', { to: ['ops@example.com', 'OPS@Example.com'] }, [{ field: 'config.to[1]', message: 'repeats config.to[0]' }]],
+    [
+      'a line break (header injection)',
+      { to: ['a@x.io', 'b@x.io', 'c@x.io\r\nBcc: all@x.io'] },
+      [
+        {
+          field: 'config.to[2]',
+          message: 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls)',
+        },
+      ],
+    ],
+    [
+      'a bidi control',
+      { to: ['moc.elpmaxe\u202e@a'] },
+      [
+        {
+          field: 'config.to[0]',
+          message: 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls)',
+        },
+      ],
+    ],
+    [
+      'a display name',
+      { to: ['Ops <ops@example.com>'] },
+      [
+        {
+          field: 'config.to[0]',
+          message: 'must be a bare address such as ops@example.com: no display name, no spaces',
+        },
+      ],
+    ],
+    [
+      'a quoted name',
+      { to: ['"ops"@example.com'] },
+      [
+        {
+          field: 'config.to[0]',
+          message: 'must be a bare address such as ops@example.com: no display name, no spaces',
+        },
+      ],
+    ],
+    [
+      'spaces around',
+      { to: [' ops@example.com'] },
+      [
+        {
+          field: 'config.to[0]',
+          message: 'must be a bare address such as ops@example.com: no display name, no spaces',
+        },
+      ],
+    ],
+    [
+      'two at once',
+      { to: ['a@x.io, b@x.io'] },
+      [{ field: 'config.to[0]', message: 'must be one address: list each address on its own' }],
+    ],
+    [
+      'no @',
+      { to: ['ops.example.com'] },
+      [{ field: 'config.to[0]', message: 'must be an address such as ops@example.com' }],
+    ],
+    [
+      'nothing after @',
+      { to: ['ops@'] },
+      [{ field: 'config.to[0]', message: 'must be an address such as ops@example.com' }],
+    ],
+    [
+      'a bad local part',
+      { to: ['a..b@x.io'] },
+      [{ field: 'config.to[0]', message: 'has a part before the @ that mail servers refuse' }],
+    ],
+    [
+      'a bad domain',
+      { to: ['a@-x.io'] },
+      [{ field: 'config.to[0]', message: 'has a domain after the @ that is not a host name' }],
+    ],
+    [
+      'an address literal',
+      { to: ['a@[10.0.0.1]'] },
+      [{ field: 'config.to[0]', message: 'has a domain after the @ that is not a host name' }],
+    ],
+    [
+      'a duplicate in another case',
+      { to: ['ops@example.com', 'OPS@Example.com'] },
+      [{ field: 'config.to[1]', message: 'repeats config.to[0]' }],
+    ],
   ])('refuses %s', (_, config, errors) => {
     expect(parse(config)).toEqual({ ok: false, errors });
   });
@@ -102,7 +190,10 @@ describe('renderAlertEmail', () => {
   });
 
   it('names the events past 50 by count', () => {
-    const events = Array.from({ length: 60 }, (_, i) => ({ ...event, monitor: { ...event.monitor!, id: i, name: `M${i}` } }));
+    const events = Array.from({ length: 60 }, (_, i) => ({
+      ...event,
+      monitor: { ...event.monitor!, id: i, name: `M${i}` },
+    }));
     const { html, text, subject } = renderAlertEmail({ id: '1', events }, events, 'https://f.example');
     expect(subject).toBe('60 alerts: 60 down — M0, M1, +58');
     expect(html.match(/class="card"/g)).toHaveLength(50);

@@ -9,7 +9,14 @@ import type { FieldError } from '../../common/http/api-error';
 import { systemClock } from '../../common/clock';
 import { nameProblem } from '../../common/validation/text-rules';
 import { render, renderText } from '../../common/resources/views';
-import type { AlertEvent, ChannelSender, OutboundMessage, ParsedConfig, SendContext, SendResult } from '../channel-kind';
+import type {
+  AlertEvent,
+  ChannelSender,
+  OutboundMessage,
+  ParsedConfig,
+  SendContext,
+  SendResult,
+} from '../channel-kind';
 import { emailView } from '../email-view';
 import { shownEvents } from '../messages';
 import { shapeErrors } from './config-fields';
@@ -77,10 +84,18 @@ export function messageIdFor(outboxId: string, publicUrl: string): string {
 }
 
 /** Subject, text and HTML of an alert email. */
-export function renderAlertEmail(message: OutboundMessage, events: AlertEvent[], publicUrl: string): { subject: string; text: string; html: string } {
+export function renderAlertEmail(
+  message: OutboundMessage,
+  events: AlertEvent[],
+  publicUrl: string,
+): { subject: string; text: string; html: string } {
   const view = emailView(message, events, publicUrl);
   const model = view as unknown as Record<string, unknown>;
-  return { subject: view.subject, text: renderText('email/alert.text', model), html: render('email/alert.html', model) };
+  return {
+    subject: view.subject,
+    text: renderText('email/alert.text', model),
+    html: render('email/alert.html', model),
+  };
 }
 
 async function sendEmail(config: EmailConfig, message: OutboundMessage, ctx: SendContext): Promise<SendResult> {

@@ -17,7 +17,14 @@ import type { SecretSchema } from '../../common/secrets/secret-fields';
 import { isMask } from '../../common/secrets/secrets';
 import { fieldValueProblem, isFieldName } from '../../common/validation/text-rules';
 import { toIso } from '../../common/time';
-import type { AlertEvent, ChannelSender, OutboundMessage, ParsedConfig, SendContext, SendResult } from '../channel-kind';
+import type {
+  AlertEvent,
+  ChannelSender,
+  OutboundMessage,
+  ParsedConfig,
+  SendContext,
+  SendResult,
+} from '../channel-kind';
 import { shownEvents } from '../messages';
 import { postToReceiver } from '../receiver-http';
 import { isPlain, receiverUrlProblem, shapeErrors } from './config-fields';
@@ -102,8 +109,10 @@ function parseWebhookConfig(raw: unknown): ParsedConfig<WebhookConfig> {
 
 function secretProblemOf(value: unknown): string | null {
   if (isMask(value)) return null;
-  if (typeof value !== 'string' || value === '') return `is required: ${SECRET_MIN} to ${SECRET_MAX} characters the receiver also knows`;
-  if (!/^[\x21-\x7e]*$/.test(value)) return 'must be visible ASCII characters (no spaces, line breaks or other Unicode)';
+  if (typeof value !== 'string' || value === '')
+    return `is required: ${SECRET_MIN} to ${SECRET_MAX} characters the receiver also knows`;
+  if (!/^[\x21-\x7e]*$/.test(value))
+    return 'must be visible ASCII characters (no spaces, line breaks or other Unicode)';
   if (value.length < SECRET_MIN) return `must be at least ${SECRET_MIN} characters (e.g. 32 random hex digits)`;
   if (value.length > SECRET_MAX) return `must be at most ${SECRET_MAX} characters`;
   return null;
@@ -127,9 +136,12 @@ function parseHeaders(value: unknown, errors: FieldError[]): WebhookHeader[] {
     for (const k of unknown) errors.push({ field: `${at}.${k}`, message: 'unknown field (allowed: name, value)' });
     const { name, value: v } = h;
     if (typeof name !== 'string' || !isFieldName(name)) {
-      errors.push({ field: `${at}.name`, message: 'must be a header name: letters, digits and !#$%&\'*+.^_`|~-' });
+      errors.push({ field: `${at}.name`, message: "must be a header name: letters, digits and !#$%&'*+.^_`|~-" });
     } else if (isReservedHeader(name)) {
-      errors.push({ field: `${at}.name`, message: 'is set by the service (X-Service-*, Content-Type, Content-Length, Host and connection headers)' });
+      errors.push({
+        field: `${at}.name`,
+        message: 'is set by the service (X-Service-*, Content-Type, Content-Length, Host and connection headers)',
+      });
     } else if (seen.has(name.toLowerCase())) {
       errors.push({ field: `${at}.name`, message: `repeats config.headers[${seen.get(name.toLowerCase())}].name` });
     } else {
@@ -138,7 +150,8 @@ function parseHeaders(value: unknown, errors: FieldError[]): WebhookHeader[] {
     if (typeof v !== 'string') {
       errors.push({ field: `${at}.value`, message: 'must be a string' });
     } else if (!isMask(v)) {
-      const problem = v.length > HEADER_VALUE_MAX ? `must be at most ${HEADER_VALUE_MAX} characters` : fieldValueProblem(v);
+      const problem =
+        v.length > HEADER_VALUE_MAX ? `must be at most ${HEADER_VALUE_MAX} characters` : fieldValueProblem(v);
       if (problem) errors.push({ field: `${at}.value`, message: problem });
     }
     if (typeof name === 'string' && typeof v === 'string') out.push({ name, value: v });

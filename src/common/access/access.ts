@@ -23,5 +23,5 @@ export const StepUp = () => SetMetadata(STEP_UP, true);
 /** The resolved caller of the current request (null on public routes without credentials). */
 export const CurrentCaller = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Caller | null =>
-    (ctx.switchToHttp().getRequest<{ caller?: Caller }>().caller ?? null),
+    ctx.switchToHttp().getRequest<{ caller?: Caller }>().caller ?? null,
 );

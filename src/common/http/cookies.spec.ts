@@ -41,7 +41,9 @@ describe('serializeCookie', () => {
   });
 
   it('clears a cookie with Max-Age=0', () => {
-    expect(serializeCookie('sid', '', { maxAgeS: 0, secure: false })).toBe('sid=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict');
+    expect(serializeCookie('sid', '', { maxAgeS: 0, secure: false })).toBe(
+      'sid=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict',
+    );
   });
 
   it.each(['a b;c', 'x=y', 'ünïcode', '"quoted"', '%41'])('encodes %j so readCookie gives it back', (value) => {

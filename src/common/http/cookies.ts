@@ -22,7 +22,13 @@ export interface CookieOptions {
 }
 
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `Max-Age=${o.maxAgeS}`, 'HttpOnly', 'SameSite=Strict'];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    'Path=/',
+    `Max-Age=${o.maxAgeS}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ];
   if (o.secure) parts.push('Secure');
   return parts.join('; ');
 }

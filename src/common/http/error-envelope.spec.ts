@@ -29,7 +29,12 @@ describe('toErrorResponse for ApiError', () => {
     [
       'a plain not_found',
       ApiError.notFound('monitor'),
-      { status: 404, body: { error: { code: 'not_found', message: 'monitor not found' } }, headers: {}, unexpected: false },
+      {
+        status: 404,
+        body: { error: { code: 'not_found', message: 'monitor not found' } },
+        headers: {},
+        unexpected: false,
+      },
     ],
     [
       'an invalid with field and fields',
@@ -72,7 +77,12 @@ describe('toErrorResponse for ApiError', () => {
     [
       'an internal raised on purpose',
       new ApiError('internal', 'database is locked'),
-      { status: 500, body: { error: { code: 'internal', message: 'database is locked' } }, headers: {}, unexpected: false },
+      {
+        status: 500,
+        body: { error: { code: 'internal', message: 'database is locked' } },
+        headers: {},
+        unexpected: false,
+      },
     ],
   ])('passes %s through unchanged', (_label, err, expected) => {
     expect(toErrorResponse(err)).toEqual(expected);
@@ -85,7 +95,13 @@ describe('toErrorResponse for Nest HttpExceptions', () => {
     // A wrong method is answered like an unknown route, keeping Nest's text.
     ['MethodNotAllowedException', 404, 'not_found', 'Method Not Allowed', new MethodNotAllowedException()],
     ['BadRequestException with a message', 400, 'bad_request', 'bad header', new BadRequestException('bad header')],
-    ['BadRequestException with a list of messages', 400, 'bad_request', 'a is wrong; b is wrong', new BadRequestException(['a is wrong', 'b is wrong'])],
+    [
+      'BadRequestException with a list of messages',
+      400,
+      'bad_request',
+      'a is wrong; b is wrong',
+      new BadRequestException(['a is wrong', 'b is wrong']),
+    ],
     ['HttpException with a string body', 400, 'bad_request', 'teapot', new HttpException('teapot', 418)],
     ['UnauthorizedException', 401, 'sign_in', 'who are you', new UnauthorizedException('who are you')],
     ['ForbiddenException', 403, 'forbidden', 'no', new ForbiddenException('no')],
@@ -93,9 +109,20 @@ describe('toErrorResponse for Nest HttpExceptions', () => {
     ['PayloadTooLargeException', 400, 'bad_request', 'too big', new PayloadTooLargeException('too big')],
     ['UnsupportedMediaTypeException', 400, 'bad_request', 'xml?', new UnsupportedMediaTypeException('xml?')],
     ['UnprocessableEntityException', 422, 'invalid', 'nope', new UnprocessableEntityException('nope')],
-    ['a 429 HttpException', 429, 'too_many_requests', 'later', new HttpException('later', HttpStatus.TOO_MANY_REQUESTS)],
+    [
+      'a 429 HttpException',
+      429,
+      'too_many_requests',
+      'later',
+      new HttpException('later', HttpStatus.TOO_MANY_REQUESTS),
+    ],
   ])('maps %s to %i %s', (_label, status, code, message, err) => {
-    expect(toErrorResponse(err)).toEqual({ status, body: { error: { code, message } }, headers: {}, unexpected: false });
+    expect(toErrorResponse(err)).toEqual({
+      status,
+      body: { error: { code, message } },
+      headers: {},
+      unexpected: false,
+    });
   });
 
   it.each<[string, number, ErrorCode, HttpException]>([
@@ -103,7 +130,12 @@ describe('toErrorResponse for Nest HttpExceptions', () => {
     ['BadGatewayException', 500, 'internal', new BadGatewayException('upstream 10.0.0.5 down')],
     ['ServiceUnavailableException', 503, 'unavailable', new ServiceUnavailableException('pool /srv exhausted')],
   ])('maps %s to %i %s, hides its message and flags it for the log', (_label, status, code, err) => {
-    expect(toErrorResponse(err)).toEqual({ status, body: { error: { code, message: 'internal error' } }, headers: {}, unexpected: true });
+    expect(toErrorResponse(err)).toEqual({
+      status,
+      body: { error: { code, message: 'internal error' } },
+      headers: {},
+      unexpected: true,
+    });
   });
 });
 

@@ -36,7 +36,12 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   }
   if (err instanceof StorageUnavailable) {
     // Never 2xx for what is not durable: the change was rolled back and may be sent again.
-    return { status: ERROR_STATUS.unavailable, body: { error: { code: 'unavailable', message: err.message } }, headers: { 'Retry-After': '30' }, unexpected: false };
+    return {
+      status: ERROR_STATUS.unavailable,
+      body: { error: { code: 'unavailable', message: err.message } },
+      headers: { 'Retry-After': '30' },
+      unexpected: false,
+    };
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();

@@ -14,7 +14,15 @@
  *   not repeat the work" still does (docs/api.md, "Idempotency").
  */
 import {
-  CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown, SetMetadata,
+  CallHandler,
+  ExecutionContext,
+  HttpStatus,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  SetMetadata,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';

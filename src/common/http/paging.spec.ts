@@ -1,5 +1,17 @@
 import { ApiError } from './api-error';
-import { commaLedJson, CursorCodec, DEFAULT_LIMIT, EPOCH_CURSOR, ID_CURSOR, intQuery, LimitRule, pageJson, pageOf, pageQuery, toPage } from './paging';
+import {
+  commaLedJson,
+  CursorCodec,
+  DEFAULT_LIMIT,
+  EPOCH_CURSOR,
+  ID_CURSOR,
+  intQuery,
+  LimitRule,
+  pageJson,
+  pageOf,
+  pageQuery,
+  toPage,
+} from './paging';
 
 /** Runs fn and returns the ApiError it throws (fails the test when it throws nothing or something else). */
 function apiError(fn: () => unknown): ApiError {
@@ -26,16 +38,28 @@ describe('intQuery', () => {
     expect(intQuery('limit', raw, checks)).toBe(n);
   });
 
-  it.each<[unknown]>([['0'], ['501'], ['-1'], ['1.5'], ['abc'], ['1e3'], [' 5'], ['5 '], ['+5'], ['0x10'], ['99999999999999999'], [['1', '2']], [5], [null]])(
-    'rejects %j as 422 invalid on the named field',
-    (raw) => {
-      const err = apiError(() => intQuery('limit', raw, checks));
-      expect(err.code).toBe('invalid');
-      expect(err.status).toBe(422);
-      expect(err.field).toBe('limit');
-      expect(err.fields).toEqual([{ field: 'limit', message: expect.stringContaining('1 to 500') }]);
-    },
-  );
+  it.each<[unknown]>([
+    ['0'],
+    ['501'],
+    ['-1'],
+    ['1.5'],
+    ['abc'],
+    ['1e3'],
+    [' 5'],
+    ['5 '],
+    ['+5'],
+    ['0x10'],
+    ['99999999999999999'],
+    [['1', '2']],
+    [5],
+    [null],
+  ])('rejects %j as 422 invalid on the named field', (raw) => {
+    const err = apiError(() => intQuery('limit', raw, checks));
+    expect(err.code).toBe('invalid');
+    expect(err.status).toBe(422);
+    expect(err.field).toBe('limit');
+    expect(err.fields).toEqual([{ field: 'limit', message: expect.stringContaining('1 to 500') }]);
+  });
 });
 
 /** A codec that takes only `c<digits>` cursors, so tests can tell the codec was consulted. */
@@ -52,7 +76,10 @@ describe('pageQuery', () => {
     [{ limit: '1' }, { limit: 1, before: null }],
     [{ limit: '500' }, { limit: 500, before: null }],
     [{ before: '' }, { limit: 50, before: null }],
-    [{ before: '1767225600000', limit: '20' }, { limit: 20, before: 1767225600000 }],
+    [
+      { before: '1767225600000', limit: '20' },
+      { limit: 20, before: 1767225600000 },
+    ],
     [{ before: '0' }, { limit: 50, before: 0 }],
     [{ before: '9007199254740991' }, { limit: 50, before: Number.MAX_SAFE_INTEGER }],
   ])('reads %j as %j with id cursors', (query, expected) => {
@@ -66,7 +93,12 @@ describe('pageQuery', () => {
   it.each(['0', '501', '-1', '1.5', 'abc', '1e3'])('rejects limit=%j as invalid on field "limit"', (limit) => {
     const err = apiError(() => pageQuery({ limit }, ID_CURSOR));
     expect(err.toBody()).toEqual({
-      error: { code: 'invalid', message: expect.stringMatching(/^limit: /), field: 'limit', fields: [expect.objectContaining({ field: 'limit' })] },
+      error: {
+        code: 'invalid',
+        message: expect.stringMatching(/^limit: /),
+        field: 'limit',
+        fields: [expect.objectContaining({ field: 'limit' })],
+      },
     });
   });
 
@@ -85,7 +117,9 @@ describe('pageQuery', () => {
   ])('rejects a before that is %s as invalid on field "before", naming the shape', (_what, before) => {
     const err = apiError(() => pageQuery({ before }, LETTER_CURSOR));
     expect(err.code).toBe('invalid');
-    expect(err.fields).toEqual([{ field: 'before', message: 'must be the next_cursor of a previous page (c<number>)' }]);
+    expect(err.fields).toEqual([
+      { field: 'before', message: 'must be the next_cursor of a previous page (c<number>)' },
+    ]);
   });
 
   it('hands the cursor text to the codec and returns what it decodes', () => {
@@ -111,10 +145,13 @@ describe('ID_CURSOR and EPOCH_CURSOR', () => {
     expect(EPOCH_CURSOR.parse(text)).toBe(n);
   });
 
-  it.each(['', '-1', '1.5', 'abc', '1e3', ' 1', '1 ', '+1', '9007199254740992', '12345678901234567'])('refuse %j', (text) => {
-    expect(ID_CURSOR.parse(text)).toBeNull();
-    expect(EPOCH_CURSOR.parse(text)).toBeNull();
-  });
+  it.each(['', '-1', '1.5', 'abc', '1e3', ' 1', '1 ', '+1', '9007199254740992', '12345678901234567'])(
+    'refuse %j',
+    (text) => {
+      expect(ID_CURSOR.parse(text)).toBeNull();
+      expect(EPOCH_CURSOR.parse(text)).toBeNull();
+    },
+  );
 
   it('write the number itself, which reads back unchanged', () => {
     expect(ID_CURSOR.format(98)).toBe(98);

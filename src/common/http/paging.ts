@@ -57,7 +57,11 @@ export const TIME_ID_CURSOR: CursorCodec<TimeIdCursor> = {
   format: (c) => `${c.at}:${c.id}`,
   shape: '<epoch_ms>:<number>',
 };
-export const EPOCH_CURSOR: CursorCodec<number> = { parse: parseSafeInt, format: (ms) => ms, shape: 'epoch milliseconds' };
+export const EPOCH_CURSOR: CursorCodec<number> = {
+  parse: parseSafeInt,
+  format: (ms) => ms,
+  shape: 'epoch milliseconds',
+};
 
 export interface PageQuery<C> {
   limit: number;
@@ -75,7 +79,11 @@ export function intQuery(name: string, raw: unknown, rule: LimitRule): number {
 }
 
 /** Reads `limit` and `before`; when both are wrong, both are reported (limit first). */
-export function pageQuery<C>(query: Record<string, unknown>, codec: CursorCodec<C>, rule: LimitRule = DEFAULT_LIMIT): PageQuery<C> {
+export function pageQuery<C>(
+  query: Record<string, unknown>,
+  codec: CursorCodec<C>,
+  rule: LimitRule = DEFAULT_LIMIT,
+): PageQuery<C> {
   const limit = readInt('limit', query.limit, rule);
   const before = readCursor(query.before, codec);
   if (!limit.ok || !before.ok) throw ApiError.invalid([limit, before].flatMap((r) => (r.ok ? [] : [r.error])));
@@ -85,8 +93,10 @@ export function pageQuery<C>(query: Record<string, unknown>, codec: CursorCodec<
 function readInt(name: string, raw: unknown, rule: LimitRule): Read<number> {
   if (raw === undefined || raw === '') return { ok: true, value: rule.default };
   const n = typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : null;
-  if (n === null) return { ok: false, error: { field: name, message: `must be an integer from ${rule.min} to ${rule.max}` } };
-  if (n < rule.min || n > rule.max) return { ok: false, error: { field: name, message: `must be from ${rule.min} to ${rule.max}` } };
+  if (n === null)
+    return { ok: false, error: { field: name, message: `must be an integer from ${rule.min} to ${rule.max}` } };
+  if (n < rule.min || n > rule.max)
+    return { ok: false, error: { field: name, message: `must be from ${rule.min} to ${rule.max}` } };
   return { ok: true, value: n };
 }
 

@@ -12,7 +12,7 @@ const TYPES: Record<string, string> = {
 
 export function contentTypeFor(file: string): string | null {
   const dot = file.lastIndexOf('.');
-  return dot < 0 ? null : TYPES[file.slice(dot).toLowerCase()] ?? null;
+  return dot < 0 ? null : (TYPES[file.slice(dot).toLowerCase()] ?? null);
 }
 
 /** A file name safe to look up under a public/ folder: no separators, no dot-files. */

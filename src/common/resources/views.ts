@@ -21,11 +21,16 @@ function handlebars(): typeof Handlebars {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
     const loaded = require('handlebars') as typeof Handlebars;
     const hbs = loaded.create();
-    hbs.registerHelper('json', (value: unknown) => new loaded.SafeString(
-      // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
-      JSON.stringify(value).replace(/</g, '\\u003c'),
-    ));
-    for (const name of partialNames()) hbs.registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
+    hbs.registerHelper(
+      'json',
+      (value: unknown) =>
+        new loaded.SafeString(
+          // Inside <script type="application/json"> the only dangerous sequence is "</": escape it.
+          JSON.stringify(value).replace(/</g, '\\u003c'),
+        ),
+    );
+    for (const name of partialNames())
+      hbs.registerPartial(name, readResource(`${PARTIALS}${name}.hbs`).toString('utf8'));
     instance = hbs;
   }
   return instance;
@@ -33,7 +38,9 @@ function handlebars(): typeof Handlebars {
 
 /** The partials every view may use, by name. */
 export function partialNames(): string[] {
-  return listResources(PARTIALS).filter((k) => k.endsWith('.hbs')).map((k) => k.slice(PARTIALS.length, -'.hbs'.length));
+  return listResources(PARTIALS)
+    .filter((k) => k.endsWith('.hbs'))
+    .map((k) => k.slice(PARTIALS.length, -'.hbs'.length));
 }
 
 /** Renders `views/<name>.hbs` inside `views/<layout>.hbs` (as {{{body}}}) when a layout is given. */

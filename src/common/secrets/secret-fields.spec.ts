@@ -1,4 +1,12 @@
-import { KeepRule, keepSecrets, mapSecrets, maskSecrets, NOTHING_STORED, SecretSchema, secretValues } from './secret-fields';
+import {
+  KeepRule,
+  keepSecrets,
+  mapSecrets,
+  maskSecrets,
+  NOTHING_STORED,
+  SecretSchema,
+  secretValues,
+} from './secret-fields';
 import { MASK } from './secrets';
 
 /** A channel-like shape, unlike http settings, so the module is shown to know nothing of monitors. */
@@ -31,13 +39,37 @@ describe('maskSecrets', () => {
     ['leaves a null secret null', { secret: null }, { secret: null }],
     [
       'masks only the elements the schema says hold a secret',
-      { headers: [{ name: 'A', value: 'a', secret: true }, { name: 'B', value: 'b', secret: false }, { name: 'C', value: 'c' }] },
-      { secret: MASK, headers: [{ name: 'A', value: MASK, secret: true }, { name: 'B', value: 'b', secret: false }, { name: 'C', value: 'c' }] },
+      {
+        headers: [
+          { name: 'A', value: 'a', secret: true },
+          { name: 'B', value: 'b', secret: false },
+          { name: 'C', value: 'c' },
+        ],
+      },
+      {
+        secret: MASK,
+        headers: [
+          { name: 'A', value: MASK, secret: true },
+          { name: 'B', value: 'b', secret: false },
+          { name: 'C', value: 'c' },
+        ],
+      },
     ],
     [
       'masks through nested arrays',
-      { routes: [{ zone: 'x', targets: [{ token: 't1' }, { token: 't2' }] }, { zone: 'y', targets: [] }] },
-      { secret: MASK, routes: [{ zone: 'x', targets: [{ token: MASK }, { token: MASK }] }, { zone: 'y', targets: [] }] },
+      {
+        routes: [
+          { zone: 'x', targets: [{ token: 't1' }, { token: 't2' }] },
+          { zone: 'y', targets: [] },
+        ],
+      },
+      {
+        secret: MASK,
+        routes: [
+          { zone: 'x', targets: [{ token: MASK }, { token: MASK }] },
+          { zone: 'y', targets: [] },
+        ],
+      },
     ],
   ])('%s', (_what, given, masked) => {
     expect(maskSecrets(hook(given), HOOK_SECRETS)).toEqual(hook(masked));
@@ -45,11 +77,18 @@ describe('maskSecrets', () => {
 
   it.each<[string, unknown]>([
     ['a field that is absent', { url: 'u' }],
-    ['a path through a value that is not an object', { nested: 'text', headers: 'not a list', routes: [{ targets: 5 }] }],
+    [
+      'a path through a value that is not an object',
+      { nested: 'text', headers: 'not a list', routes: [{ targets: 5 }] },
+    ],
     ['an array where an object is expected', [{ secret: 's' }]],
     ['null', null],
   ])('leaves %s alone', (_what, value) => {
-    const schema: SecretSchema = [{ path: 'nested.secret' }, { path: 'headers[*].value' }, { path: 'routes[*].targets[*].token' }];
+    const schema: SecretSchema = [
+      { path: 'nested.secret' },
+      { path: 'headers[*].value' },
+      { path: 'routes[*].targets[*].token' },
+    ];
     expect(maskSecrets(value, schema)).toEqual(value);
   });
 
@@ -61,11 +100,17 @@ describe('maskSecrets', () => {
 
   it('masks the elements of an array at the root', () => {
     const schema: SecretSchema = [{ path: '[*].password' }];
-    expect(maskSecrets([{ user: 'a', password: 'p' }, { user: 'b' }], schema)).toEqual([{ user: 'a', password: MASK }, { user: 'b' }]);
+    expect(maskSecrets([{ user: 'a', password: 'p' }, { user: 'b' }], schema)).toEqual([
+      { user: 'a', password: MASK },
+      { user: 'b' },
+    ]);
   });
 
   it('returns a deep copy and leaves its input as it was', () => {
-    const input = hook({ headers: [{ name: 'A', value: 'a', secret: true }], routes: [{ zone: 'z', targets: [{ token: 't' }] }] });
+    const input = hook({
+      headers: [{ name: 'A', value: 'a', secret: true }],
+      routes: [{ zone: 'z', targets: [{ token: 't' }] }],
+    });
     const before = structuredClone(input);
     const masked = maskSecrets(input, HOOK_SECRETS);
     masked.headers[0].name = 'changed';
@@ -89,11 +134,23 @@ describe('keepSecrets', () => {
       // what, stored, sent, kept value (null: refused), the refusal message
       ['keeps the stored value at the same destination', hook(), {}, 'stored-secret', null],
       ['keeps it when only the path changed', hook(), { url: 'https://hooks.example/b' }, 'stored-secret', null],
-      ['refuses when the destination changed', hook(), { url: 'https://evil.example/a' }, null, SAME_HOST.changedMessage],
+      [
+        'refuses when the destination changed',
+        hook(),
+        { url: 'https://evil.example/a' },
+        null,
+        SAME_HOST.changedMessage,
+      ],
       ['refuses when nothing was stored before', null, {}, null, NOTHING_STORED],
       ['refuses when the stored value is null', hook({ secret: null }), {}, null, NOTHING_STORED],
       ['refuses when the stored value is itself ********', hook({ secret: MASK }), {}, null, NOTHING_STORED],
-      ['names the destination when it changed and nothing was stored', hook({ secret: null }), { url: 'https://evil.example/' }, null, SAME_HOST.changedMessage],
+      [
+        'names the destination when it changed and nothing was stored',
+        hook({ secret: null }),
+        { url: 'https://evil.example/' },
+        null,
+        SAME_HOST.changedMessage,
+      ],
     ])('%s', (_what, stored, sent, kept, message) => {
       const next = hook({ ...sent, secret: MASK });
       const errors = keepSecrets(next, stored, HOOK_SECRETS, SAME_HOST);
@@ -113,10 +170,25 @@ describe('keepSecrets', () => {
   });
 
   it.each<[string, Hook['headers'], Hook['headers'], string[]]>([
-    ['follows its key when elements move', [header('A', 'a'), header('B', 'b')], [header('B', MASK), header('A', MASK)], ['b', 'a']],
+    [
+      'follows its key when elements move',
+      [header('A', 'a'), header('B', 'b')],
+      [header('B', MASK), header('A', MASK)],
+      ['b', 'a'],
+    ],
     ['matches keys as the key function says (any case here)', [header('X-Key', 'k')], [header('x-key', MASK)], ['k']],
-    ['pairs repeated keys in order', [header('C', 'c1'), header('C', 'c2')], [header('C', MASK), header('C', MASK)], ['c1', 'c2']],
-    ['skips stored elements that hold no secret', [header('C', 'plain', false), header('C', 'c1')], [header('C', MASK)], ['c1']],
+    [
+      'pairs repeated keys in order',
+      [header('C', 'c1'), header('C', 'c2')],
+      [header('C', MASK), header('C', MASK)],
+      ['c1', 'c2'],
+    ],
+    [
+      'skips stored elements that hold no secret',
+      [header('C', 'plain', false), header('C', 'c1')],
+      [header('C', MASK)],
+      ['c1'],
+    ],
     ['leaves ******** in an element that holds no secret', [header('A', 'a')], [header('A', MASK, false)], [MASK]],
   ])('pairs array elements: %s', (_what, stored, sent, values) => {
     const next = hook({ headers: sent });
@@ -186,10 +258,24 @@ describe('secretValues', () => {
     ['nothing for ********', { secret: MASK }, []],
     [
       'secret header values only',
-      { secret: null, headers: [{ name: 'A', value: 'ha', secret: true }, { name: 'B', value: 'visible', secret: false }] },
+      {
+        secret: null,
+        headers: [
+          { name: 'A', value: 'ha', secret: true },
+          { name: 'B', value: 'visible', secret: false },
+        ],
+      },
       ['ha'],
     ],
-    ['each value once, in schema order', { secret: 'same', headers: [{ name: 'A', value: 'same', secret: true }], routes: [{ zone: 'z', targets: [{ token: 'tok' }] }] }, ['same', 'tok']],
+    [
+      'each value once, in schema order',
+      {
+        secret: 'same',
+        headers: [{ name: 'A', value: 'same', secret: true }],
+        routes: [{ zone: 'z', targets: [{ token: 'tok' }] }],
+      },
+      ['same', 'tok'],
+    ],
   ])('lists %s', (_what, given, values) => {
     expect(secretValues(hook(given), HOOK_SECRETS)).toEqual(values);
   });
@@ -199,7 +285,10 @@ describe('secretValues', () => {
   });
 
   it('finds every value that maskSecrets hides, so scrubbing a log and masking an answer agree', () => {
-    const value = hook({ headers: [{ name: 'A', value: 'hv-1', secret: true }], routes: [{ zone: 'z', targets: [{ token: 'tk-2' }] }] });
+    const value = hook({
+      headers: [{ name: 'A', value: 'hv-1', secret: true }],
+      routes: [{ zone: 'z', targets: [{ token: 'tk-2' }] }],
+    });
     const masked = JSON.stringify(maskSecrets(value, HOOK_SECRETS));
     expect(secretValues(value, HOOK_SECRETS)).toEqual(['stored-secret', 'hv-1', 'tk-2']);
     for (const secret of secretValues(value, HOOK_SECRETS)) expect(masked).not.toContain(secret);
@@ -214,10 +303,26 @@ describe('mapSecrets', () => {
     ['a null secret stays null', { secret: null }, { secret: null }],
     [
       'secret header values only',
-      { secret: null, headers: [{ name: 'X-Key', value: 'k', secret: true }, { name: 'Accept', value: '*/*' }] },
-      { secret: null, headers: [{ name: 'X-Key', value: 'sealed(k)', secret: true }, { name: 'Accept', value: '*/*' }] },
+      {
+        secret: null,
+        headers: [
+          { name: 'X-Key', value: 'k', secret: true },
+          { name: 'Accept', value: '*/*' },
+        ],
+      },
+      {
+        secret: null,
+        headers: [
+          { name: 'X-Key', value: 'sealed(k)', secret: true },
+          { name: 'Accept', value: '*/*' },
+        ],
+      },
     ],
-    ['nested arrays', { secret: null, routes: [{ zone: 'a', targets: [{ token: 't1' }, { token: 't2' }] }] }, { secret: null, routes: [{ zone: 'a', targets: [{ token: 'sealed(t1)' }, { token: 'sealed(t2)' }] }] }],
+    [
+      'nested arrays',
+      { secret: null, routes: [{ zone: 'a', targets: [{ token: 't1' }, { token: 't2' }] }] },
+      { secret: null, routes: [{ zone: 'a', targets: [{ token: 'sealed(t1)' }, { token: 'sealed(t2)' }] }] },
+    ],
   ])('passes %s through the function, on a copy', (_what, given, expected) => {
     const before = hook(given);
     const snapshot = structuredClone(before);

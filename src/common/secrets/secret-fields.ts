@@ -49,7 +49,13 @@ export function maskSecrets<T>(value: T, schema: SecretSchema): T {
  * and there is one; returns a field error (at `prefix` + the dotted path) for each ******** that
  * cannot be kept. Mutates `next`: it is the caller's freshly parsed input.
  */
-export function keepSecrets<T>(next: T, prev: T | null, schema: SecretSchema, rule: KeepRule<T>, prefix = ''): FieldError[] {
+export function keepSecrets<T>(
+  next: T,
+  prev: T | null,
+  schema: SecretSchema,
+  rule: KeepRule<T>,
+  prefix = '',
+): FieldError[] {
   const same = prev !== null && rule.sameDestination(next, prev);
   const stored = new Map<string, unknown>();
   if (prev !== null) for (const s of slotsIn(prev, schema)) stored.set(s.identity, s.holder[s.prop]);
@@ -105,7 +111,10 @@ interface Slot {
 function slotsIn(root: unknown, schema: SecretSchema): Slot[] {
   const out: Slot[] = [];
   schema.forEach((field, f) => {
-    const steps = field.path.replace(/\[\*\]/g, '.*').split('.').filter(Boolean);
+    const steps = field.path
+      .replace(/\[\*\]/g, '.*')
+      .split('.')
+      .filter(Boolean);
     const ranks = new Map<string, number>();
     const walk = (node: unknown, i: number, path: string, keys: string): void => {
       const step = steps[i];

@@ -39,14 +39,22 @@ describe('maskSecretsIn', () => {
     ['finds a secret written as a JSON string', '{"secret":"p\\"q\\\\r/s"}', ['p"q\\r/s'], `{"secret":"${MASK}"}`],
     ['finds a secret written in a URL', 'GET /x?k=a%20b%26c%2Fd', ['a b&c/d'], `GET /x?k=${MASK}`],
     ['ignores an empty secret', 'text', [''], 'text'],
-    ['leaves a tail that begins a secret when the text was not cut', `ends with ${SECRET.slice(0, 5)}`, [SECRET], `ends with ${SECRET.slice(0, 5)}`],
+    [
+      'leaves a tail that begins a secret when the text was not cut',
+      `ends with ${SECRET.slice(0, 5)}`,
+      [SECRET],
+      `ends with ${SECRET.slice(0, 5)}`,
+    ],
   ])('%s', (_, text, secrets, want) => {
     expect(maskSecretsIn(text, secrets)).toBe(want);
   });
 
-  it.each(Array.from({ length: SECRET.length }, (_, n) => n + 1))('masks the first %i characters of a secret where the text was cut', (n) => {
-    expect(maskSecretsIn(`cut here: ${SECRET.slice(0, n)}`, [SECRET], true)).toBe(`cut here: ${MASK}`);
-  });
+  it.each(Array.from({ length: SECRET.length }, (_, n) => n + 1))(
+    'masks the first %i characters of a secret where the text was cut',
+    (n) => {
+      expect(maskSecretsIn(`cut here: ${SECRET.slice(0, n)}`, [SECRET], true)).toBe(`cut here: ${MASK}`);
+    },
+  );
 
   it('masks the longest tail that begins a secret where the text was cut', () => {
     expect(maskSecretsIn('abab', ['ababab'], true)).toBe(MASK);
@@ -58,9 +66,23 @@ describe('urlSecretParts', () => {
   it.each<[string, string[]]>([
     [
       'https://hooks.slack.com/services/T0001/B0002/AbCdEfGhIj',
-      ['https://hooks.slack.com/services/T0001/B0002/AbCdEfGhIj', '/services/T0001/B0002/AbCdEfGhIj', 'services', 'AbCdEfGhIj'],
+      [
+        'https://hooks.slack.com/services/T0001/B0002/AbCdEfGhIj',
+        '/services/T0001/B0002/AbCdEfGhIj',
+        'services',
+        'AbCdEfGhIj',
+      ],
     ],
-    ['https://user1234:pass5678@h.example/x?token=abcdef123&n=1', ['https://user1234:pass5678@h.example/x?token=abcdef123&n=1', '/x?token=abcdef123&n=1', 'user1234', 'pass5678', 'abcdef123']],
+    [
+      'https://user1234:pass5678@h.example/x?token=abcdef123&n=1',
+      [
+        'https://user1234:pass5678@h.example/x?token=abcdef123&n=1',
+        '/x?token=abcdef123&n=1',
+        'user1234',
+        'pass5678',
+        'abcdef123',
+      ],
+    ],
     ['not a url at all', ['not a url at all']],
   ])('%s', (url, parts) => {
     expect(urlSecretParts(url).sort()).toEqual(parts.sort());

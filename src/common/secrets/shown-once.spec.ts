@@ -4,7 +4,11 @@ describe('ShownOnce', () => {
   it.each<[string, unknown, string]>([
     ['a string', { key: shownOnce('fs_abc', 'make another') }, '{"key":"fs_abc"}'],
     ['a list', { codes: shownOnce(['a-1', 'b-2'], 'make another') }, '{"codes":["a-1","b-2"]}'],
-    ['beside plain fields', { id: 3, url: shownOnce('http://x/hb/t', 'rotate'), n: null }, '{"id":3,"url":"http://x/hb/t","n":null}'],
+    [
+      'beside plain fields',
+      { id: 3, url: shownOnce('http://x/hb/t', 'rotate'), n: null },
+      '{"id":3,"url":"http://x/hb/t","n":null}',
+    ],
   ])('goes over the wire as its plain value: %s', (_, answer, json) => {
     expect(JSON.stringify(answer)).toBe(json);
   });
@@ -12,7 +16,11 @@ describe('ShownOnce', () => {
   it.each<[string, unknown, { path: string; again: string }[]]>([
     ['nothing in a plain answer', { id: 1, name: 'x', tags: ['a'], state: { error: null } }, []],
     ['nothing in null, a string or a number', null, []],
-    ['a top-level field', { id: 1, key: shownOnce('k', 'revoke and make another') }, [{ path: 'key', again: 'revoke and make another' }]],
+    [
+      'a top-level field',
+      { id: 1, key: shownOnce('k', 'revoke and make another') },
+      [{ path: 'key', again: 'revoke and make another' }],
+    ],
     [
       'nested fields and list items, in document order',
       { a: { secret: shownOnce('s', 'x') }, items: [{ url: shownOnce('u', 'y') }, { url: 'plain' }] },

@@ -5,7 +5,7 @@ import { IsString, validateSync } from './class-validator';
 describe('class-validator, loaded file by file', () => {
   const names = Object.keys(parts).filter((n) => n !== 'validateSync');
 
-  it.each(names)('%s is the package\'s own export (the same module instance)', (name) => {
+  it.each(names)("%s is the package's own export (the same module instance)", (name) => {
     expect((parts as Record<string, unknown>)[name]).toBe((pkg as Record<string, unknown>)[name]);
   });
 

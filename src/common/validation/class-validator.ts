@@ -10,8 +10,10 @@ import type * as CV from 'class-validator';
 
 export type { ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 
-export const ArrayMaxSize: typeof CV.ArrayMaxSize = require('class-validator/cjs/decorator/array/ArrayMaxSize').ArrayMaxSize;
-export const ArrayUnique: typeof CV.ArrayUnique = require('class-validator/cjs/decorator/array/ArrayUnique').ArrayUnique;
+export const ArrayMaxSize: typeof CV.ArrayMaxSize =
+  require('class-validator/cjs/decorator/array/ArrayMaxSize').ArrayMaxSize;
+export const ArrayUnique: typeof CV.ArrayUnique =
+  require('class-validator/cjs/decorator/array/ArrayUnique').ArrayUnique;
 export const IsArray: typeof CV.IsArray = require('class-validator/cjs/decorator/typechecker/IsArray').IsArray;
 export const IsBoolean: typeof CV.IsBoolean = require('class-validator/cjs/decorator/typechecker/IsBoolean').IsBoolean;
 export const IsEmail: typeof CV.IsEmail = require('class-validator/cjs/decorator/string/IsEmail').IsEmail;
@@ -29,12 +31,17 @@ export const MaxLength: typeof CV.MaxLength = require('class-validator/cjs/decor
 export const Min: typeof CV.Min = require('class-validator/cjs/decorator/number/Min').Min;
 export const MinLength: typeof CV.MinLength = require('class-validator/cjs/decorator/string/MinLength').MinLength;
 export const ValidateIf: typeof CV.ValidateIf = require('class-validator/cjs/decorator/common/ValidateIf').ValidateIf;
-export const ValidateNested: typeof CV.ValidateNested = require('class-validator/cjs/decorator/common/ValidateNested').ValidateNested;
-export const registerDecorator: typeof CV.registerDecorator = require('class-validator/cjs/register-decorator').registerDecorator;
-export const getMetadataStorage: typeof CV.getMetadataStorage = require('class-validator/cjs/metadata/MetadataStorage').getMetadataStorage;
+export const ValidateNested: typeof CV.ValidateNested =
+  require('class-validator/cjs/decorator/common/ValidateNested').ValidateNested;
+export const registerDecorator: typeof CV.registerDecorator =
+  require('class-validator/cjs/register-decorator').registerDecorator;
+export const getMetadataStorage: typeof CV.getMetadataStorage =
+  require('class-validator/cjs/metadata/MetadataStorage').getMetadataStorage;
 
 const { Validator } = require('class-validator/cjs/validation/Validator') as { Validator: typeof CV.Validator };
-const { getFromContainer } = require('class-validator/cjs/container') as { getFromContainer: typeof CV.getFromContainer };
+const { getFromContainer } = require('class-validator/cjs/container') as {
+  getFromContainer: typeof CV.getFromContainer;
+};
 
 /** class-validator's validateSync(object, options), on the package's own shared Validator. */
 export function validateSync(object: object, options?: CV.ValidatorOptions): CV.ValidationError[] {

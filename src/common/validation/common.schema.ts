@@ -27,7 +27,10 @@ export const int = (min?: number, max?: number, extra: Extra = {}): JsonSchema =
 });
 export const num = (extra: Extra = {}): JsonSchema => ({ type: 'number', ...extra });
 export const bool = (extra: Extra = {}): JsonSchema => ({ type: 'boolean', ...extra });
-export const oneOfValues = (values: readonly (string | number | boolean | null)[], extra: Extra = {}): JsonSchema => ({ enum: [...values], ...extra });
+export const oneOfValues = (values: readonly (string | number | boolean | null)[], extra: Extra = {}): JsonSchema => ({
+  enum: [...values],
+  ...extra,
+});
 export const list = (items: JsonSchema, extra: Extra = {}): JsonSchema => ({ type: 'array', items, ...extra });
 /** Any JSON object (fields described in words). */
 export const anyObject = (extra: Extra = {}): JsonSchema => ({ type: 'object', ...extra });
@@ -41,8 +44,10 @@ export const epochMs = (extra: Extra = {}): JsonSchema => ({ type: 'integer', mi
 export function nullable(schema: JsonSchema): JsonSchema {
   const t = schema.type;
   if (typeof t === 'string' && schema.enum === undefined) return { ...schema, type: [t, 'null'] };
-  if (Array.isArray(t) && schema.enum === undefined) return t.includes('null') ? schema : { ...schema, type: [...t, 'null'] };
-  if (Array.isArray(schema.enum)) return schema.enum.includes(null) ? schema : { ...schema, enum: [...schema.enum, null] };
+  if (Array.isArray(t) && schema.enum === undefined)
+    return t.includes('null') ? schema : { ...schema, type: [...t, 'null'] };
+  if (Array.isArray(schema.enum))
+    return schema.enum.includes(null) ? schema : { ...schema, enum: [...schema.enum, null] };
   const { description, ...rest } = schema;
   return { anyOf: [rest, { type: 'null' }], ...(description === undefined ? {} : { description }) };
 }
@@ -78,9 +83,16 @@ export function page(item: JsonSchema, cursor: JsonSchema = { type: ['string', '
 }
 
 /** The query parameters of a list route (`limit`, `before`). */
-export function pageQuery(rule: LimitRule = DEFAULT_LIMIT, before = 'the `next_cursor` of the previous page'): QueryParam[] {
+export function pageQuery(
+  rule: LimitRule = DEFAULT_LIMIT,
+  before = 'the `next_cursor` of the previous page',
+): QueryParam[] {
   return [
-    { name: 'limit', schema: int(rule.min, rule.max, { default: rule.default }), description: `page size, ${rule.min}-${rule.max} (default ${rule.default}); outside the range: 422` },
+    {
+      name: 'limit',
+      schema: int(rule.min, rule.max, { default: rule.default }),
+      description: `page size, ${rule.min}-${rule.max} (default ${rule.default}); outside the range: 422`,
+    },
     { name: 'before', schema: str(), description: before },
   ];
 }
@@ -93,7 +105,10 @@ export interface QueryParam {
   required?: boolean;
 }
 
-export const FIELD_ERROR = obj({ field: str({ description: 'dotted path, e.g. `http.url` or `http.json[2].op`' }), message: str() });
+export const FIELD_ERROR = obj({
+  field: str({ description: 'dotted path, e.g. `http.url` or `http.json[2].op`' }),
+  message: str(),
+});
 
 /** The error envelope every error answer carries (common/http/api-error.ts, error-envelope.ts). */
 export const ERROR_ENVELOPE = obj(
@@ -101,7 +116,9 @@ export const ERROR_ENVELOPE = obj(
     error: obj(
       {
         code: oneOfValues(Object.keys(ERROR_STATUS), {
-          description: Object.entries(ERROR_STATUS).map(([code, status]) => `${code} (${status})`).join(', '),
+          description: Object.entries(ERROR_STATUS)
+            .map(([code, status]) => `${code} (${status})`)
+            .join(', '),
         }),
         message: str({ description: 'for people; never a secret, a stack or a database message' }),
         field: str({ description: 'the first field at fault (422)' }),

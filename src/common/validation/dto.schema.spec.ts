@@ -1,8 +1,23 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf,
-  ValidateNested, IsNumber, IsEmail,
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+  IsNumber,
+  IsEmail,
 } from './class-validator';
 import { dtoSchema } from './dto.schema';
 import { IsJsonScalar, IsName, IsText, Nullable } from './validators';
@@ -34,7 +49,11 @@ class Unknown {
 }
 
 describe('dtoSchema (JSON Schema from class-validator decorators)', () => {
-  const s = dtoSchema(Outer) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+  const s = dtoSchema(Outer) as {
+    properties: Record<string, unknown>;
+    required: string[];
+    additionalProperties: boolean;
+  };
 
   it.each<[string, unknown]>([
     ['name', { type: 'string', minLength: 1, maxLength: 100, description: expect.stringContaining('a name') }],
@@ -44,7 +63,18 @@ describe('dtoSchema (JSON Schema from class-validator decorators)', () => {
     ['maybe', { type: ['string', 'null'], maxLength: 5 }],
     ['slug', { type: 'string', pattern: '^[a-z]+$' }],
     ['tags', { type: 'array', maxItems: 3, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 4 } }],
-    ['items', { type: 'array', items: { type: 'object', properties: { a: { type: 'string', minLength: 1, maxLength: 10 }, b: { type: 'boolean' } }, required: ['a'], additionalProperties: false } }],
+    [
+      'items',
+      {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { a: { type: 'string', minLength: 1, maxLength: 10 }, b: { type: 'boolean' } },
+          required: ['a'],
+          additionalProperties: false,
+        },
+      },
+    ],
     ['one', { type: ['object', 'null'], properties: expect.any(Object), required: ['a'], additionalProperties: false }],
     ['when', { type: ['string', 'null'] }],
     ['value', { type: ['string', 'number', 'boolean', 'null'] }],
@@ -68,13 +98,18 @@ describe('dtoSchema (JSON Schema from class-validator decorators)', () => {
     });
     expect(t).toEqual({
       type: 'object',
-      properties: { a: { type: 'string', minLength: 1, maxLength: 10, description: 'the a', default: 'z' }, b: { type: 'boolean', default: false } },
+      properties: {
+        a: { type: 'string', minLength: 1, maxLength: 10, description: 'the a', default: 'z' },
+        b: { type: 'boolean', default: false },
+      },
       additionalProperties: false,
     });
   });
 
   it('refuses words for a property the DTO does not have', () => {
-    expect(() => dtoSchema(Inner, { docs: new Map([[Inner, { c: { description: 'gone' } }]]) })).toThrow('Inner has no property c');
+    expect(() => dtoSchema(Inner, { docs: new Map([[Inner, { c: { description: 'gone' } }]]) })).toThrow(
+      'Inner has no property c',
+    );
   });
 
   it('refuses a check it has no words for, rather than describing less than is checked', () => {

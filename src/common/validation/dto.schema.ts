@@ -15,7 +15,9 @@ type DtoClass = abstract new (...args: never[]) => object;
 // class-transformer keeps @Type() in its own storage; its public entry does not export it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deep path with no types of its own
 const transformer = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: { findTypeMetadata(target: DtoClass, property: string): { typeFunction(): unknown } | undefined };
+  defaultMetadataStorage: {
+    findTypeMetadata(target: DtoClass, property: string): { typeFunction(): unknown } | undefined;
+  };
 };
 
 export interface DtoSchemaOptions {
@@ -38,7 +40,8 @@ export function dtoSchema(cls: DtoClass, opts: DtoSchemaOptions = {}): JsonSchem
   }
   const docs = opts.docs?.get(cls) ?? {};
   for (const name of Object.keys(docs)) {
-    if (!byProperty.has(name)) throw new Error(`${cls.name} has no property ${name} (described in the route description)`);
+    if (!byProperty.has(name))
+      throw new Error(`${cls.name} has no property ${name} (described in the route description)`);
   }
   const properties: Record<string, JsonSchema> = {};
   const optional: string[] = [];
@@ -83,11 +86,13 @@ function propertySchema(
     }
     if (m.type === 'nestedValidation') {
       const type = transformer.defaultMetadataStorage.findTypeMetadata(cls, name)?.typeFunction();
-      if (typeof type !== 'function') throw new Error(`${cls.name}.${name}: @ValidateNested without @Type(() => Class)`);
+      if (typeof type !== 'function')
+        throw new Error(`${cls.name}.${name}: @ValidateNested without @Type(() => Class)`);
       Object.assign(m.each ? items : self, dtoSchema(type as DtoClass, opts));
       continue;
     }
-    if (m.type !== 'customValidation' || !m.name) throw new Error(`${cls.name}.${name}: validation ${m.type} is not described`);
+    if (m.type !== 'customValidation' || !m.name)
+      throw new Error(`${cls.name}.${name}: validation ${m.type} is not described`);
     applyConstraint(target, m.name, c, `${cls.name}.${name}`);
   }
   if (Object.keys(items).length) self.items = items;

@@ -42,7 +42,7 @@ describe('textProblem: the one rule of every text people enter (names, groups, t
   it.each<[string, string, boolean]>([
     ['plain text', 'Home lab', false],
     ['other scripts and an emoji pair', 'Café 東京 👨‍👩‍👧', false],
-    ['an empty string (blankness is the name rule\'s business)', '', false],
+    ["an empty string (blankness is the name rule's business)", '', false],
     ['line breaks and tabs in a multi-line text', 'one\n\ttwo\r\nthree\r', true],
   ])('accepts %s', (_label, text, lines) => {
     expect(textProblem(text, { lines })).toBeNull();
@@ -56,12 +56,17 @@ describe('textProblem: the one rule of every text people enter (names, groups, t
     expect(textProblem(text)).toContain('line breaks, tabs');
   });
 
-  it.each(BAD_TEXT.flatMap(([label, text]) => [[label, text, false], [label, text, true]] as [string, string, boolean][]))(
-    'refuses %s (multi-line: %s)',
-    (_label, text, lines) => {
-      expect(textProblem(text, { lines })).toMatch(/control characters|lone surrogate/);
-    },
-  );
+  it.each(
+    BAD_TEXT.flatMap(
+      ([label, text]) =>
+        [
+          [label, text, false],
+          [label, text, true],
+        ] as [string, string, boolean][],
+    ),
+  )('refuses %s (multi-line: %s)', (_label, text, lines) => {
+    expect(textProblem(text, { lines })).toMatch(/control characters|lone surrogate/);
+  });
 });
 
 describe('fieldValueProblem (RFC 9110 field values: header values, content_type, bearer tokens)', () => {

@@ -13,7 +13,8 @@
  * text (a description, a note) may also hold line breaks (CR, LF) and tabs; a one-line text may not.
  */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
-const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const CONTROLS_BUT_LINES =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 /**
  * Half of a UTF-16 pair without the other half: JSON can spell one (`"\ud800"`), but it is no
  * character, and SQLite's UTF-8 would store it as U+FFFD.
@@ -29,11 +30,16 @@ export const TEXT_RULE_WORDS = {
 
 /** Why a text is refused by the one text rule, or null when it is fine. Blank is fine here (see nameProblem). */
 export function textProblem(text: string, opts: { lines?: boolean } = {}): string | null {
-  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is not a character';
+  if (LONE_SURROGATE.test(text))
+    return 'must not contain a lone surrogate (half of a UTF-16 pair, such as \\ud800): it is not a character';
   if (opts.lines) {
-    return CONTROLS_BUT_LINES.test(text) ? 'must not contain control characters other than line breaks and tabs (NUL, bidirectional controls such as U+202E)' : null;
+    return CONTROLS_BUT_LINES.test(text)
+      ? 'must not contain control characters other than line breaks and tabs (NUL, bidirectional controls such as U+202E)'
+      : null;
   }
-  return CONTROLS.test(text) ? 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)' : null;
+  return CONTROLS.test(text)
+    ? 'must not contain control characters (line breaks, tabs, NUL, bidirectional controls such as U+202E)'
+    : null;
 }
 
 /**
@@ -73,11 +79,19 @@ export function isFieldName(text: string): boolean {
 
 /** Collapses line breaks, tabs and other controls into single spaces: a title is one line. */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 /** Shortens to at most `max` characters, ending in "…" when cut. */
 export function clip(text: string, max: number): string {
   const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }

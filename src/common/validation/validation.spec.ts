@@ -104,7 +104,12 @@ describe('validateDto', () => {
   ])('refuses %s as 422 on field body', (_label, body) => {
     const err = rejection(body);
     expect(err.toBody()).toEqual({
-      error: { code: 'invalid', message: 'body: must be a JSON object', field: 'body', fields: [{ field: 'body', message: 'must be a JSON object' }] },
+      error: {
+        code: 'invalid',
+        message: 'body: must be a JSON object',
+        field: 'body',
+        fields: [{ field: 'body', message: 'must be a JSON object' }],
+      },
     });
     expect(err.status).toBe(422);
   });
@@ -118,13 +123,33 @@ describe('validateDto', () => {
     ],
     [
       'an unknown field inside an array item',
-      makeBody({ http: { url: 'https://nas.lan', json: [{ path: '$', op: 'eq' }, { path: '$', op: 'eq', value: 1 }] } }),
+      makeBody({
+        http: {
+          url: 'https://nas.lan',
+          json: [
+            { path: '$', op: 'eq' },
+            { path: '$', op: 'eq', value: 1 },
+          ],
+        },
+      }),
       [{ field: 'http.json[1].value', message: 'unknown field' }],
     ],
     // Messages leave out the property name: the field is reported beside them.
-    ['a missing required field', { interval_s: 60 }, [{ field: 'name', message: 'must be longer than or equal to 1 characters' }]],
-    ['a value out of range', makeBody({ interval_s: 5 }), [{ field: 'interval_s', message: expect.stringContaining('10') }]],
-    ['a string where a number belongs', makeBody({ interval_s: '60' }), [{ field: 'interval_s', message: expect.any(String) }]],
+    [
+      'a missing required field',
+      { interval_s: 60 },
+      [{ field: 'name', message: 'must be longer than or equal to 1 characters' }],
+    ],
+    [
+      'a value out of range',
+      makeBody({ interval_s: 5 }),
+      [{ field: 'interval_s', message: expect.stringContaining('10') }],
+    ],
+    [
+      'a string where a number belongs',
+      makeBody({ interval_s: '60' }),
+      [{ field: 'interval_s', message: expect.any(String) }],
+    ],
     [
       'a bad nested value',
       makeBody({ http: { url: 'not a url' } }),
@@ -132,7 +157,16 @@ describe('validateDto', () => {
     ],
     [
       'a bad value in the third array item',
-      makeBody({ http: { url: 'https://nas.lan', json: [{ path: '$', op: 'eq' }, { path: '$', op: 'ne' }, { path: '$', op: 'gt' }] } }),
+      makeBody({
+        http: {
+          url: 'https://nas.lan',
+          json: [
+            { path: '$', op: 'eq' },
+            { path: '$', op: 'ne' },
+            { path: '$', op: 'gt' },
+          ],
+        },
+      }),
       [{ field: 'http.json[2].op', message: 'must be one of eq, ne, contains' }],
     ],
     [
@@ -155,8 +189,19 @@ describe('validateDto', () => {
   });
 
   it('reports every problem, each once, in one answer', () => {
-    const err = rejection({ name: '', interval_s: 1, extra: true, http: { url: 'not a url', json: [{ path: 1, op: 'eq' }] } });
-    expect(err.fields?.map((f) => f.field).sort()).toEqual(['extra', 'http.json[0].path', 'http.url', 'interval_s', 'name']);
+    const err = rejection({
+      name: '',
+      interval_s: 1,
+      extra: true,
+      http: { url: 'not a url', json: [{ path: 1, op: 'eq' }] },
+    });
+    expect(err.fields?.map((f) => f.field).sort()).toEqual([
+      'extra',
+      'http.json[0].path',
+      'http.url',
+      'interval_s',
+      'name',
+    ]);
   });
 
   it('drops unknown fields silently when forbidUnknown is false', () => {
@@ -206,7 +251,10 @@ describe('flattenValidationErrors', () => {
 
   it('says "unknown field" for a whitelist error even when other constraints are listed first', () => {
     const fields = flattenValidationErrors([
-      { property: 'extra', constraints: { isString: 'must be a string', whitelistValidation: 'property extra should not exist' } },
+      {
+        property: 'extra',
+        constraints: { isString: 'must be a string', whitelistValidation: 'property extra should not exist' },
+      },
     ]);
     expect(fields).toEqual([{ field: 'extra', message: 'unknown field' }]);
   });

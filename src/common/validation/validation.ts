@@ -45,11 +45,7 @@ export function requireObjectBody(value: unknown): asserts value is Record<strin
 }
 
 /** Validates a plain object against a DTO class; throws ApiError invalid on failure. */
-export function validateDto<T extends object>(
-  cls: new () => T,
-  value: unknown,
-  opts: ValidateOptions = {},
-): T {
+export function validateDto<T extends object>(cls: new () => T, value: unknown, opts: ValidateOptions = {}): T {
   requireObjectBody(value);
   const { instance, errors } = checkDto(cls, value, opts);
   if (errors.length) throw ApiError.invalid(errors);

@@ -33,7 +33,8 @@ export function IsName(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: property as string,
       options: {
-        message: (args: ValidationArguments) => (typeof args.value === 'string' ? nameProblem(args.value) : null) ?? NAME_MISSING,
+        message: (args: ValidationArguments) =>
+          (typeof args.value === 'string' ? nameProblem(args.value) : null) ?? NAME_MISSING,
         ...options,
       },
       validator: { validate: (v: unknown) => typeof v === 'string' && nameProblem(v) === null },

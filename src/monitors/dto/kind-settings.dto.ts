@@ -7,12 +7,39 @@
  */
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
 } from '../../common/validation/class-validator';
 import { IsJsonScalar, Nullable } from '../../common/validation/validators';
 import {
-  DNS_RECORDS, DnsRecord, DnsSettings, HeartbeatSettings, HTTP_METHODS, HttpAuth, HttpHeader, HttpMethod, HttpSettings,
-  IP_VERSIONS, IpVersion, JSON_OPS, JsonOp, JsonRule, PingSettings, TcpSettings, TlsSettings,
+  DNS_RECORDS,
+  DnsRecord,
+  DnsSettings,
+  HeartbeatSettings,
+  HTTP_METHODS,
+  HttpAuth,
+  HttpHeader,
+  HttpMethod,
+  HttpSettings,
+  IP_VERSIONS,
+  IpVersion,
+  JSON_OPS,
+  JsonOp,
+  JsonRule,
+  PingSettings,
+  TcpSettings,
+  TlsSettings,
 } from '../../probes/kinds';
 
 export const MAX_HEADERS = 30;
@@ -30,7 +57,9 @@ type BasicAuth = Extract<HttpAuth, { type: 'basic' }>;
 type BearerAuth = Extract<HttpAuth, { type: 'bearer' }>;
 
 /** Both variants of HttpAuth in one class; which fields a type needs is a rule (monitor-rules.ts). */
-export class HttpAuthDto implements Pick<HttpAuth, 'type'>, Partial<Omit<BasicAuth, 'type'>>, Partial<Omit<BearerAuth, 'type'>> {
+export class HttpAuthDto
+  implements Pick<HttpAuth, 'type'>, Partial<Omit<BasicAuth, 'type'>>, Partial<Omit<BearerAuth, 'type'>>
+{
   @IsIn(['basic', 'bearer'], { message: 'must be basic or bearer' }) type!: 'basic' | 'bearer';
   @IsOptional() @IsString() @MaxLength(200) username?: string;
   @IsOptional() @IsString() @MaxLength(1000) password?: string;
@@ -52,7 +81,12 @@ export class ExpectHeaderDto implements NonNullable<HttpSettings['expect_header'
 export class HttpSettingsDto implements Omit<HttpSettings, 'headers' | 'auth'> {
   @IsString() @Length(1, 2048) url!: string;
   @IsIn(HTTP_METHODS, { message: `must be one of ${HTTP_METHODS.join(', ')}` }) method!: HttpMethod;
-  @IsArray() @ArrayMaxSize(MAX_HEADERS) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => HttpHeaderDto) headers!: HttpHeaderDto[];
+  @IsArray()
+  @ArrayMaxSize(MAX_HEADERS)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => HttpHeaderDto)
+  headers!: HttpHeaderDto[];
   @Nullable() @IsString() @MaxLength(MAX_BODY_BYTES) body!: string | null;
   @Nullable() @IsString() @Length(1, 200) content_type!: string | null;
   @Nullable() @IsObject() @ValidateNested() @Type(() => HttpAuthDto) auth!: HttpAuthDto | null;
@@ -64,7 +98,12 @@ export class HttpSettingsDto implements Omit<HttpSettings, 'headers' | 'auth'> {
   @IsString() @MaxLength(200) expect_status!: string;
   @Nullable() @IsString() @Length(1, 1000) body_contains!: string | null;
   @Nullable() @IsString() @Length(1, 1000) body_not_contains!: string | null;
-  @IsArray() @ArrayMaxSize(MAX_JSON_RULES) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => JsonRuleDto) json!: JsonRuleDto[];
+  @IsArray()
+  @ArrayMaxSize(MAX_JSON_RULES)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => JsonRuleDto)
+  json!: JsonRuleDto[];
   @Nullable() @IsObject() @ValidateNested() @Type(() => ExpectHeaderDto) expect_header!: ExpectHeaderDto | null;
   @Nullable() @IsInt() @Min(1) @Max(60_000) max_ms!: number | null;
   @Nullable() @IsString() @MaxLength(200) cert_sha256!: string | null;

@@ -1,15 +1,32 @@
 /** A whole monitor body (common settings plus the kind's settings), after defaults are filled. */
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength,
-  Min, ValidateNested,
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
 } from '../../common/validation/class-validator';
 import { SLUG } from '../../common/validation/ids';
 import { IsName, IsText, Nullable } from '../../common/validation/validators';
 import { MONITOR_KINDS, MonitorKind } from '../../probes/kinds';
 import type { CommonSettings } from '../../probes/monitor-config';
 import {
-  DnsSettingsDto, HeartbeatSettingsDto, HttpSettingsDto, PingSettingsDto, TcpSettingsDto, TlsSettingsDto,
+  DnsSettingsDto,
+  HeartbeatSettingsDto,
+  HttpSettingsDto,
+  PingSettingsDto,
+  TcpSettingsDto,
+  TlsSettingsDto,
 } from './kind-settings.dto';
 
 /**
@@ -23,7 +40,11 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> 
   @IsOptional() @IsString() @Matches(SLUG, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
   @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: MonitorKind;
   @Nullable() @IsString() @MaxLength(60) @IsText() group!: string | null;
-  @IsArray() @ArrayMaxSize(20) @ArrayUnique({ message: 'must not repeat a tag' }) @IsString({ each: true }) @Length(1, 30, { each: true })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ArrayUnique({ message: 'must not repeat a tag' })
+  @IsString({ each: true })
+  @Length(1, 30, { each: true })
   @IsText({}, { each: true })
   tags!: string[];
   @Nullable() @IsString() @MaxLength(500) @IsText({ lines: true }) description!: string | null;
@@ -36,7 +57,12 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> 
   @Nullable() @IsInt() @Min(0) @Max(60_000) slow_ms!: number | null;
   @IsInt() @Min(1) @Max(20) slow_after!: number;
   @IsBoolean() alert_on_slow!: boolean;
-  @Nullable() @IsArray() @ArrayMaxSize(100) @ArrayUnique({ message: 'must not repeat a channel' }) @IsInt({ each: true }) @Min(1, { each: true })
+  @Nullable()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ArrayUnique({ message: 'must not repeat a channel' })
+  @IsInt({ each: true })
+  @Min(1, { each: true })
   channels!: number[] | null;
   @IsInt() @Min(0) @Max(10_080) remind_every_min!: number;
   @IsBoolean() paused!: boolean;

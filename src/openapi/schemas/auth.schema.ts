@@ -5,14 +5,29 @@
  * Pure.
  */
 import {
-  anyObject, bool, described, int, JsonSchema, list, nullable, obj, oneOfValues, page, ref, SchemaSet, str, time,
+  anyObject,
+  bool,
+  described,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  obj,
+  oneOfValues,
+  page,
+  ref,
+  SchemaSet,
+  str,
+  time,
 } from '../../common/validation/common.schema';
 import { dtoSchema } from '../../common/validation/dto.schema';
 import { KEY_SCOPES } from '../../common/access/scope';
 import { CreateKeyDto } from '../../auth/dto/create-key.dto';
 import { SetupDto } from '../../auth/dto/setup.dto';
 
-const CHALLENGE = str({ description: 'bot-challenge token, when the server has a challenge configured (GET /auth/state gives the site key)' });
+const CHALLENGE = str({
+  description: 'bot-challenge token, when the server has a challenge configured (GET /auth/state gives the site key)',
+});
 const B64 = (what: string): JsonSchema => str({ description: `${what}, base64url` });
 
 const ASSERTION = obj(
@@ -20,14 +35,21 @@ const ASSERTION = obj(
     id: str(),
     rawId: B64('credential id'),
     type: oneOfValues(['public-key']),
-    response: obj({
-      clientDataJSON: B64('client data'),
-      authenticatorData: B64('authenticator data'),
-      signature: B64('signature'),
-      userHandle: nullable(B64('user handle')),
-    }, { required: ['clientDataJSON', 'authenticatorData', 'signature'] }),
+    response: obj(
+      {
+        clientDataJSON: B64('client data'),
+        authenticatorData: B64('authenticator data'),
+        signature: B64('signature'),
+        userHandle: nullable(B64('user handle')),
+      },
+      { required: ['clientDataJSON', 'authenticatorData', 'signature'] },
+    ),
   },
-  { required: ['id', 'rawId', 'type', 'response'], additionalProperties: true, description: 'a WebAuthn assertion (navigator.credentials.get), binary fields base64url' },
+  {
+    required: ['id', 'rawId', 'type', 'response'],
+    additionalProperties: true,
+    description: 'a WebAuthn assertion (navigator.credentials.get), binary fields base64url',
+  },
 );
 
 const ATTESTATION = obj(
@@ -40,11 +62,18 @@ const ATTESTATION = obj(
       { required: ['clientDataJSON', 'attestationObject'] },
     ),
   },
-  { required: ['id', 'rawId', 'type', 'response'], additionalProperties: true, description: 'a WebAuthn attestation (navigator.credentials.create), binary fields base64url' },
+  {
+    required: ['id', 'rawId', 'type', 'response'],
+    additionalProperties: true,
+    description: 'a WebAuthn attestation (navigator.credentials.create), binary fields base64url',
+  },
 );
 
 const OPTIONS = (what: string): JsonSchema =>
-  obj({ challenge_id: str(), public_key: anyObject({ description: `${what} (base64url), for navigator.credentials` }) });
+  obj({
+    challenge_id: str(),
+    public_key: anyObject({ description: `${what} (base64url), for navigator.credentials` }),
+  });
 
 const FRESH = obj({ fresh_until: time({ description: 'step-up holds until then' }) });
 const CODE = str({ pattern: '^\\d{6}$', description: 'the 6-digit authenticator code' });
@@ -83,19 +112,32 @@ export function authSchemas(): SchemaSet {
     },
     Forgot: obj({ email: str(), challenge: CHALLENGE }, { required: ['email'] }),
     Reset: {
-      ...obj({ token: str(), password: str(), code: CODE, recovery_code: RECOVERY, challenge: CHALLENGE }, { required: ['token', 'password'] }),
+      ...obj(
+        { token: str(), password: str(), code: CODE, recovery_code: RECOVERY, challenge: CHALLENGE },
+        { required: ['token', 'password'] },
+      ),
       oneOf: [{ required: ['code'] }, { required: ['recovery_code'] }],
     },
     SetupInfo: obj({
       valid: bool(),
       email: nullable(str()),
       expires_at: nullable(time()),
-      totp: described(nullable(obj({ secret: str(), uri: str(), qr_svg: str() })), 'the authenticator to scan; null when the link is not valid'),
+      totp: described(
+        nullable(obj({ secret: str(), uri: str(), qr_svg: str() })),
+        'the authenticator to scan; null when the link is not valid',
+      ),
     }),
-    Setup: { ...dtoSchema(SetupDto), description: 'the owner\'s email, a password (docs/security.md) and the first authenticator code; `public_url` (only while no public URL is configured, and only the origin the page is open at) saves that address as the public URL (docs/configuration.md#the-public-url)' },
+    Setup: {
+      ...dtoSchema(SetupDto),
+      description:
+        "the owner's email, a password (docs/security.md) and the first authenticator code; `public_url` (only while no public URL is configured, and only the origin the page is open at) saves that address as the public URL (docs/configuration.md#the-public-url)",
+    },
     SetupDone: obj({ ok: bool({ const: true }), recovery_codes: list(str(), { minItems: 10, maxItems: 10 }) }),
     EnrollInfo: obj({ valid: bool(), expires_at: nullable(time()) }),
-    EnrollVerify: obj({ challenge_id: str(), credential: ATTESTATION, label: str() }, { required: ['challenge_id', 'credential'] }),
+    EnrollVerify: obj(
+      { challenge_id: str(), credential: ATTESTATION, label: str() },
+      { required: ['challenge_id', 'credential'] },
+    ),
     StepUpPassword: obj({ password: str(), code: CODE }),
     StepUpVerify: obj({ challenge_id: str(), credential: ASSERTION }),
     Fresh: FRESH,
@@ -110,10 +152,16 @@ export function authSchemas(): SchemaSet {
     SessionList: obj({ items: list(SESSION_ROW) }),
     Passkey: PASSKEY_ROW,
     PasskeyList: obj({ items: list(PASSKEY_ROW) }),
-    PasskeyAdd: obj({ challenge_id: str(), credential: ATTESTATION, label: str() }, { required: ['challenge_id', 'credential'] }),
+    PasskeyAdd: obj(
+      { challenge_id: str(), credential: ATTESTATION, label: str() },
+      { required: ['challenge_id', 'credential'] },
+    ),
     PasskeyLabel: obj({ label: str() }),
     PasswordChange: obj({ current: str(), new: str() }),
-    SignedOut: obj({ ok: bool({ const: true }), signed_out: int(0, undefined, { description: 'other sessions signed out' }) }),
+    SignedOut: obj({
+      ok: bool({ const: true }),
+      signed_out: int(0, undefined, { description: 'other sessions signed out' }),
+    }),
     TotpOptions: obj({ setup_id: str(), secret: str(), uri: str(), qr_svg: str() }),
     TotpConfirm: obj({ setup_id: str(), code: CODE }),
     RecoveryCodes: obj({ codes: list(str(), { minItems: 10, maxItems: 10 }) }),
@@ -123,8 +171,12 @@ export function authSchemas(): SchemaSet {
           ip: str({ description: 'the address, or for IPv6 its /64 written `xxxx:xxxx:xxxx:xxxx::/64`' }),
           blocked_at: time(),
           blocked_until: time(),
-          failures: int(0, undefined, { description: 'failed attempts: those that caused the block plus any made while it lasts' }),
-          reason: oneOfValues(['failures', 'repeated'], { description: 'failures: 5 in 15 minutes (1 hour); repeated: the third block within a day (1 day)' }),
+          failures: int(0, undefined, {
+            description: 'failed attempts: those that caused the block plus any made while it lasts',
+          }),
+          reason: oneOfValues(['failures', 'repeated'], {
+            description: 'failures: 5 in 15 minutes (1 hour); repeated: the third block within a day (1 day)',
+          }),
         },
         { description: 'A blocked address (the item fields are a decision: docs/security.md "Throttling")' },
       ),
@@ -151,6 +203,9 @@ export function authSchemas(): SchemaSet {
       key: str({ pattern: '^fs_[0-9a-f]{48}$', description: 'the key itself, shown only in this answer' }),
     }),
     ApiKeyList: page(ref('ApiKey'), int()),
-    CreateKey: { ...dtoSchema(CreateKeyDto), description: 'expires_at: RFC 3339 in the future, or null/absent for a key that never expires' },
+    CreateKey: {
+      ...dtoSchema(CreateKeyDto),
+      description: 'expires_at: RFC 3339 in the future, or null/absent for a key that never expires',
+    },
   };
 }

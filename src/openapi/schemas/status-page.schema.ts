@@ -4,15 +4,37 @@
  * these schemas follow the spec and leave room for fields it adds (additionalProperties). Pure.
  */
 import {
-  anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, SchemaSet, str, time,
+  anyObject,
+  bool,
+  described,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  SchemaSet,
+  str,
+  time,
 } from '../../common/validation/common.schema';
 import { TEXT_RULE_WORDS } from '../../common/validation/text-rules';
 
 export const STATUS_RANGES = ['24h', '7d', '30d', '90d', '12mo'] as const;
 const OVERALL = oneOfValues(['operational', 'degraded', 'partial_outage', 'major_outage']);
 const BAR_STATES = oneOfValues(['not_watched', 'no_data', 'ok', 'warn', 'bad']);
-const DOMAIN_STATES = ['checking', 'dns_missing', 'dns_elsewhere', 'proxied', 'certificate', 'live', 'failed', 'not_managed'] as const;
-const LINK = (schemes: string): JsonSchema => obj({ label: str({ description: TEXT_RULE_WORDS.name }), url: str({ description: `${schemes} URL` }) });
+const DOMAIN_STATES = [
+  'checking',
+  'dns_missing',
+  'dns_elsewhere',
+  'proxied',
+  'certificate',
+  'live',
+  'failed',
+  'not_managed',
+] as const;
+const LINK = (schemes: string): JsonSchema =>
+  obj({ label: str({ description: TEXT_RULE_WORDS.name }), url: str({ description: `${schemes} URL` }) });
 const open = { additionalProperties: true } as const;
 
 const LOOK: Record<string, JsonSchema> = {
@@ -37,16 +59,28 @@ const LOOK: Record<string, JsonSchema> = {
 const SETTINGS: Record<string, JsonSchema> = {
   enabled: bool(),
   title: str({ description: TEXT_RULE_WORDS.name }),
-  app_name: str({ maxLength: 30, description: `the name under the home-screen icon; empty means the title; otherwise ${TEXT_RULE_WORDS.name}` }),
+  app_name: str({
+    maxLength: 30,
+    description: `the name under the home-screen icon; empty means the title; otherwise ${TEXT_RULE_WORDS.name}`,
+  }),
   description: str({ description: TEXT_RULE_WORDS.lines }),
-  hosts: list(str(), { maxItems: 5, description: 'custom hosts: stored lowercase, punycode, no final dot, never an address' }),
+  hosts: list(str(), {
+    maxItems: 5,
+    description: 'custom hosts: stored lowercase, punycode, no final dot, never an address',
+  }),
   group_order: list(str({ description: TEXT_RULE_WORDS.name }), { description: 'section names in order' }),
   monitors: list(
     obj(
-      { id: int(1), public: bool(), public_name: nullable(str({ description: TEXT_RULE_WORDS.name })), public_group: nullable(str({ description: TEXT_RULE_WORDS.line })), sort: int() },
+      {
+        id: int(1),
+        public: bool(),
+        public_name: nullable(str({ description: TEXT_RULE_WORDS.name })),
+        public_group: nullable(str({ description: TEXT_RULE_WORDS.line })),
+        sort: int(),
+      },
       { required: ['id'] },
     ),
-    { description: 'each listed monitor\'s public settings, updated at once' },
+    { description: "each listed monitor's public settings, updated at once" },
   ),
   ...LOOK,
 };
@@ -60,13 +94,23 @@ const DOMAIN = obj(
     points_at: list(str()),
     zone: nullable(str()),
     provider: nullable(str()),
-    records: list(obj({ type: oneOfValues(['A', 'AAAA']), name: str({ description: 'the host, in full' }), value: str({ description: 'an address of server_ips' }) }), { description: 'the records to create; present only while the DNS is not right' }),
-    dashboard: str({ description: 'the DNS provider\'s dashboard; present only while the DNS is not right' }),
+    records: list(
+      obj({
+        type: oneOfValues(['A', 'AAAA']),
+        name: str({ description: 'the host, in full' }),
+        value: str({ description: 'an address of server_ips' }),
+      }),
+      { description: 'the records to create; present only while the DNS is not right' },
+    ),
+    dashboard: str({ description: "the DNS provider's dashboard; present only while the DNS is not right" }),
   },
   { required: ['host', 'state', 'detail', 'checked_at', 'points_at', 'zone', 'provider'], ...open },
 );
 
-const BAR = obj({ period: str(), label: str(), state: BAR_STATES, uptime: nullable(num()), down_ms: int(0), avg_ms: nullable(num()) }, open);
+const BAR = obj(
+  { period: str(), label: str(), state: BAR_STATES, uptime: nullable(num()), down_ms: int(0), avg_ms: nullable(num()) },
+  open,
+);
 const SERVICE = obj(
   {
     name: str(),
@@ -80,17 +124,27 @@ const SERVICE = obj(
   },
   open,
 );
-const PUBLIC_INCIDENT = obj({ name: str(), page: str(), started_at: time(), ended_at: nullable(time()), duration_ms: int(0) }, open);
+const PUBLIC_INCIDENT = obj(
+  { name: str(), page: str(), started_at: time(), ended_at: nullable(time()), duration_ms: int(0) },
+  open,
+);
 
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */
 export function statusPageSchemas(): SchemaSet {
   return {
-    StatusPageUpdate: obj(SETTINGS, { required: [], description: 'every key optional; validated before anything is saved; `hosts` needs scope admin (and a fresh sign-in for a session)' }),
+    StatusPageUpdate: obj(SETTINGS, {
+      required: [],
+      description:
+        'every key optional; validated before anything is saved; `hosts` needs scope admin (and a fresh sign-in for a session)',
+    }),
     StatusPage: obj(
       {
         ...SETTINGS,
-        url: str({ description: 'the page\'s address' }),
-        logo: described(nullable(obj({ url: str(), type: str(), icon: nullable(str()) }, open)), '`icon` is null until an icon is made from the logo'),
+        url: str({ description: "the page's address" }),
+        logo: described(
+          nullable(obj({ url: str(), type: str(), icon: nullable(str()) }, open)),
+          '`icon` is null until an icon is made from the logo',
+        ),
         server_ips: list(str()),
         domains: list(DOMAIN, { description: 'one per host' }),
       },
@@ -98,10 +152,17 @@ export function statusPageSchemas(): SchemaSet {
     ),
     Upload: obj({ ok: bool({ const: true }), v: { type: ['string', 'integer'], description: 'version' }, url: str() }),
     Preview: obj(
-      { settings: anyObject({ description: 'draft settings, as in PUT (hosts ignored)' }), monitors: list(anyObject()), range: oneOfValues(STATUS_RANGES) },
+      {
+        settings: anyObject({ description: 'draft settings, as in PUT (hosts ignored)' }),
+        monitors: list(anyObject()),
+        range: oneOfValues(STATUS_RANGES),
+      },
       { required: [] },
     ),
-    PreviewAnswer: obj({ html: str({ description: 'the page drawn from saved settings with the draft on top, marked as a preview' }), range: oneOfValues(STATUS_RANGES) }),
+    PreviewAnswer: obj({
+      html: str({ description: 'the page drawn from saved settings with the draft on top, marked as a preview' }),
+      range: oneOfValues(STATUS_RANGES),
+    }),
     PublicStatus: obj(
       {
         title: str(),
@@ -110,12 +171,26 @@ export function statusPageSchemas(): SchemaSet {
         updated_at: time(),
         range: oneOfValues(STATUS_RANGES),
         ranges: list(oneOfValues(STATUS_RANGES)),
-        summary: obj({ overall: OVERALL, uptime: nullable(num()), incidents: int(0), longest_ms: nullable(int(0)), typical_ms: nullable(num()), services: int(0) }, open),
-        groups: list(obj({ name: nullable(str()), status: str(), uptime: nullable(num()), bars: list(BAR), services: list(SERVICE) }, open)),
+        summary: obj(
+          {
+            overall: OVERALL,
+            uptime: nullable(num()),
+            incidents: int(0),
+            longest_ms: nullable(int(0)),
+            typical_ms: nullable(num()),
+            services: int(0),
+          },
+          open,
+        ),
+        groups: list(
+          obj(
+            { name: nullable(str()), status: str(), uptime: nullable(num()), bars: list(BAR), services: list(SERVICE) },
+            open,
+          ),
+        ),
         incidents: obj({ open: list(PUBLIC_INCIDENT), recent: list(anyObject()) }, open),
       },
       { description: 'Monitor ids, hosts, addresses and errors never appear in it.', ...open },
     ),
   };
 }
-

@@ -6,7 +6,21 @@
  * routes accept; test/openapi/answers.e2e-spec.ts holds real answers against these schemas. Pure.
  */
 import {
-  anyObject, bool, described, int, JsonSchema, list, nullable, num, obj, oneOfValues, QueryParam, ref, SchemaSet, str, time,
+  anyObject,
+  bool,
+  described,
+  int,
+  JsonSchema,
+  list,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  QueryParam,
+  ref,
+  SchemaSet,
+  str,
+  time,
 } from '../../common/validation/common.schema';
 import { MONITOR_KINDS } from '../../probes/kinds';
 import { DEFAULT_SETTINGS } from '../../settings/settings-defaults';
@@ -26,7 +40,10 @@ const DEFAULTS = obj(
     interval_s: setting('defaults.interval_s', D.defaults.interval_s),
     timeout_ms: described(setting('defaults.timeout_ms', D.defaults.timeout_ms), 'not above interval_s × 1000'),
     confirm_after: setting('defaults.confirm_after', D.defaults.confirm_after),
-    retry_interval_s: described(setting('defaults.retry_interval_s', D.defaults.retry_interval_s), 'not above interval_s'),
+    retry_interval_s: described(
+      setting('defaults.retry_interval_s', D.defaults.retry_interval_s),
+      'not above interval_s',
+    ),
     recover_after: setting('defaults.recover_after', D.defaults.recover_after),
     slow_after: setting('defaults.slow_after', D.defaults.slow_after),
   },
@@ -40,7 +57,10 @@ const RETENTION = obj(
   },
   { description: 'days kept, applied by the nightly retention' },
 );
-const TZ = described(setting('tz_offset_min', D.tz_offset_min), 'minutes east of UTC; drives uptime days, bars and history months');
+const TZ = described(
+  setting('tz_offset_min', D.tz_offset_min),
+  'minutes east of UTC; drives uptime days, bars and history months',
+);
 const EMAIL = obj(
   {
     configured: bool({ readOnly: true }),
@@ -51,7 +71,10 @@ const EMAIL = obj(
   },
   { description: 'the mail path: read-only but for daily_cap' },
 );
-const PRIVATE = bool({ default: D.allow_private_targets, description: 'checks may reach private addresses; changed only by an owner session' });
+const PRIVATE = bool({
+  default: D.allow_private_targets,
+  description: 'checks may reach private addresses; changed only by an owner session',
+});
 
 const SETTINGS = obj({
   defaults: DEFAULTS,
@@ -67,7 +90,11 @@ const SETTINGS = obj({
 function patchOf(s: JsonSchema): JsonSchema {
   const props = s.properties as Record<string, JsonSchema> | undefined;
   if (!props) return s;
-  return { ...s, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, patchOf(v)])), required: undefined };
+  return {
+    ...s,
+    properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, patchOf(v)])),
+    required: undefined,
+  };
 }
 
 const ITEMS = (key: 'slug' | 'name') =>
@@ -85,17 +112,27 @@ export function systemSchemas(): SchemaSet {
     Settings: { ...SETTINGS, description: 'The settings object (spec "Settings object"), plus allow_private_targets.' },
     SettingsPatch: {
       ...patchOf(SETTINGS),
-      description: 'Every key optional; only the keys sent change. Read-only keys are accepted when they hold the value shown (a GET answer can be sent back). An unknown or out-of-range key is 422 naming it.',
+      description:
+        'Every key optional; only the keys sent change. Read-only keys are accepted when they hold the value shown (a GET answer can be sent back). An unknown or out-of-range key is 422 naming it.',
     },
     Export: obj(
       {
         service_export: { const: EXPORT_FORMAT, description: 'format number' },
         exported_at: time(),
-        monitors: list(anyObject({ description: `a monitor body (its writable fields), channels named by channel name; heartbeat monitors also carry ${TOKEN_FIELD}` })),
+        monitors: list(
+          anyObject({
+            description: `a monitor body (its writable fields), channels named by channel name; heartbeat monitors also carry ${TOKEN_FIELD}`,
+          }),
+        ),
         channels: list(anyObject({ description: 'name, kind, enabled, events, config' })),
-        status_page: anyObject({ description: 'the status page settings without url, logo, domains, server_ips and monitors' }),
+        status_page: anyObject({
+          description: 'the status page settings without url, logo, domains, server_ips and monitors',
+        }),
       },
-      { description: 'Secrets are masked unless `?secrets=1`; keys in a stable order, so two exports of the same setup diff cleanly.' },
+      {
+        description:
+          'Secrets are masked unless `?secrets=1`; keys in a stable order, so two exports of the same setup diff cleanly.',
+      },
     ),
     Import: obj(
       {
@@ -106,7 +143,10 @@ export function systemSchemas(): SchemaSet {
         status_page: anyObject(),
         dry_run: bool({ default: true }),
       },
-      { required: ['service_export', 'monitors', 'channels', 'status_page'], description: 'an export document plus dry_run; all or nothing when not a dry run' },
+      {
+        required: ['service_export', 'monitors', 'channels', 'status_page'],
+        description: 'an export document plus dry_run; all or nothing when not a dry run',
+      },
     ),
     ImportAnswer: obj(
       {
@@ -117,7 +157,10 @@ export function systemSchemas(): SchemaSet {
         channels: ITEMS('name'),
         status_page: obj({ changed: bool(), errors: list(ref('FieldError')) }),
       },
-      { description: 'Like bulk (POST /monitors/bulk): the monitors\' created, updated, unchanged and errors (by slug) at the top level; channels (by name) and the status page under their own keys (docs/export-import.md "The answer").' },
+      {
+        description:
+          'Like bulk (POST /monitors/bulk): the monitors\' created, updated, unchanged and errors (by slug) at the top level; channels (by name) and the status page under their own keys (docs/export-import.md "The answer").',
+      },
     ),
     Diagnostics: obj(
       {
@@ -125,9 +168,20 @@ export function systemSchemas(): SchemaSet {
         started_at: time(),
         uptime_s: COUNT,
         memory: obj({ rss_bytes: COUNT, heap_used_bytes: COUNT, heap_total_bytes: COUNT, external_bytes: COUNT }),
-        monitors: obj({ total: COUNT, running: COUNT, paused: COUNT, by_kind: obj(Object.fromEntries(MONITOR_KINDS.map((k) => [k, COUNT]))) }),
+        monitors: obj({
+          total: COUNT,
+          running: COUNT,
+          paused: COUNT,
+          by_kind: obj(Object.fromEntries(MONITOR_KINDS.map((k) => [k, COUNT]))),
+        }),
         checks_per_min: num({ minimum: 0 }),
-        database: obj({ size_bytes: COUNT, wal_bytes: COUNT, writable: bool(), failing_since: nullable(time()), last_error: nullable(str()) }),
+        database: obj({
+          size_bytes: COUNT,
+          wal_bytes: COUNT,
+          writable: bool(),
+          failing_since: nullable(time()),
+          last_error: nullable(str()),
+        }),
         writer: obj({
           queue_length: COUNT,
           last_flush_at: nullable(time()),
@@ -148,26 +202,51 @@ export function systemSchemas(): SchemaSet {
           lateness_max_ms: num({ minimum: 0 }),
           lateness_samples: COUNT,
         }),
-        canary: obj({ detection: str(), blind: bool(), blind_since: nullable(time()), canaries: list(obj({ canary: str(), answered: bool() })) }),
+        canary: obj({
+          detection: str(),
+          blind: bool(),
+          blind_since: nullable(time()),
+          canaries: list(obj({ canary: str(), answered: bool() })),
+        }),
         outbox: obj(Object.fromEntries(['pending', 'sending', 'retrying', 'sent', 'failed'].map((s) => [s, COUNT]))),
-        email: obj({ configured: bool(), providers: list(str()), daily_cap: COUNT, sent_today: COUNT, failed_today: COUNT, cap_reached: bool(),
-          note: described(nullable(str()), 'without a mail provider: that mail is not configured, with the variables to set (nothing is attempted, so nothing fails); null otherwise') }),
+        email: obj({
+          configured: bool(),
+          providers: list(str()),
+          daily_cap: COUNT,
+          sent_today: COUNT,
+          failed_today: COUNT,
+          cap_reached: bool(),
+          note: described(
+            nullable(str()),
+            'without a mail provider: that mail is not configured, with the variables to set (nothing is attempted, so nothing fails); null otherwise',
+          ),
+        }),
         egress: obj({
           bytes_per_day: num({ minimum: 0 }),
           checks_per_day: num({ minimum: 0 }),
           by_kind: obj(
-            Object.fromEntries(MONITOR_KINDS.map((k) => [k, obj({ monitors: COUNT, checks_per_day: num({ minimum: 0 }), bytes_per_day: num({ minimum: 0 }) })])),
+            Object.fromEntries(
+              MONITOR_KINDS.map((k) => [
+                k,
+                obj({ monitors: COUNT, checks_per_day: num({ minimum: 0 }), bytes_per_day: num({ minimum: 0 }) }),
+              ]),
+            ),
             { required: [], description: 'only kinds that have running monitors' },
           ),
         }),
-        problems: list(obj({ at: time(), level: oneOfValues(['warn', 'error']), context: str(), message: str({ maxLength: 500 }) }), {
-          maxItems: 50,
-          description: 'the last 50 warnings and errors logged, secrets masked',
-        }),
+        problems: list(
+          obj({ at: time(), level: oneOfValues(['warn', 'error']), context: str(), message: str({ maxLength: 500 }) }),
+          {
+            maxItems: 50,
+            description: 'the last 50 warnings and errors logged, secrets masked',
+          },
+        ),
       },
       { description: 'How the service is doing (docs/diagnostics.md lists every field).' },
     ),
   };
 }
 
-export const EXPORT_QUERY: QueryParam[] = [{ name: 'secrets', schema: oneOfValues(['1']), description: '`1` answers secrets unmasked' }];
+export const EXPORT_QUERY: QueryParam[] = [
+  { name: 'secrets', schema: oneOfValues(['1']), description: '`1` answers secrets unmasked' },
+];

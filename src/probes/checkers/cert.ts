@@ -70,7 +70,13 @@ export function verifyPeer(socket: tls.TLSSocket, identity: string, cert: CertIn
  * chain and the name (the pin says exactly which certificate to trust, so a self-signed or
  * private-CA one passes and any other fails); without a pin, `verify` false accepts anything.
  */
-export function judgePeer(socket: tls.TLSSocket, identity: string, cert: CertInfo | null, pin: string | null, verify: boolean): CheckError | null {
+export function judgePeer(
+  socket: tls.TLSSocket,
+  identity: string,
+  cert: CertInfo | null,
+  pin: string | null,
+  verify: boolean,
+): CheckError | null {
   if (pin !== null) {
     const raw = socket.getPeerCertificate()?.raw;
     if (!raw) return failure('tls', 'the server presented no certificate');

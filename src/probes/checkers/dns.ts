@@ -30,15 +30,33 @@ const QUERIES: Record<DnsQueryType, (resolver: Resolver, name: string) => Promis
 };
 
 // c-ares error codes, with the rcode that produced them where there is one.
-const ERRORS: Record<string, { rcode: number | null; error: (name: string, record: DnsQueryType, server: string) => CheckError }> = {
-  ENOTFOUND: { rcode: 3, error: (name, _r, server) => failure('nxdomain', `${name} does not exist (NXDOMAIN from ${server})`) },
-  ESERVFAIL: { rcode: 2, error: (name, _r, server) => failure('servfail', `${server} failed to resolve ${name} (SERVFAIL)`) },
+const ERRORS: Record<
+  string,
+  { rcode: number | null; error: (name: string, record: DnsQueryType, server: string) => CheckError }
+> = {
+  ENOTFOUND: {
+    rcode: 3,
+    error: (name, _r, server) => failure('nxdomain', `${name} does not exist (NXDOMAIN from ${server})`),
+  },
+  ESERVFAIL: {
+    rcode: 2,
+    error: (name, _r, server) => failure('servfail', `${server} failed to resolve ${name} (SERVFAIL)`),
+  },
   ENODATA: { rcode: 0, error: (name, record) => failure('no_answer', `${name} has no ${record} record`) },
   EREFUSED: { rcode: 5, error: (_n, _r, server) => failure('refused', `${server} refused the query (REFUSED)`) },
   ECONNREFUSED: { rcode: null, error: (_n, _r, server) => failure('refused', `${server} refused the connection`) },
-  EFORMERR: { rcode: 1, error: (_n, _r, server) => failure('protocol', `${server} could not read the query (FORMERR)`) },
-  ENOTIMP: { rcode: 4, error: (_n, _r, server) => failure('protocol', `${server} does not support the query (NOTIMP)`) },
-  EBADRESP: { rcode: null, error: (_n, _r, server) => failure('protocol', `${server} sent an answer we could not read`) },
+  EFORMERR: {
+    rcode: 1,
+    error: (_n, _r, server) => failure('protocol', `${server} could not read the query (FORMERR)`),
+  },
+  ENOTIMP: {
+    rcode: 4,
+    error: (_n, _r, server) => failure('protocol', `${server} does not support the query (NOTIMP)`),
+  },
+  EBADRESP: {
+    rcode: null,
+    error: (_n, _r, server) => failure('protocol', `${server} sent an answer we could not read`),
+  },
   EBADNAME: { rcode: null, error: (name) => failure('dns', `${name} is not a valid DNS name`) },
 };
 
@@ -52,7 +70,11 @@ export async function checkDns(settings: DnsSettings, ctx: CheckContext, env: Ch
   const answer = await dnsQuery([server.text], settings.name, settings.record, ctx.timeout_ms);
   if (answer.ok) {
     const error = judgeDnsExpect(settings.record, answer.answers, settings.expect);
-    return judged(atMs, { latency_ms: msSince(start), status: 0, detail: describeAnswers(settings.record, answer.answers) }, error);
+    return judged(
+      atMs,
+      { latency_ms: msSince(start), status: 0, detail: describeAnswers(settings.record, answer.answers) },
+      error,
+    );
   }
   return judged(atMs, { latency_ms: msSince(start), status: answer.rcode }, answer.error);
 }
@@ -70,12 +92,21 @@ export type DnsQueryAnswer =
  * and the custom hosts' zone walk (hosts/) both ask through here. SOA answers read
  * `<primary ns> <hostmaster>`.
  */
-export async function dnsQuery(servers: readonly string[] | null, name: string, type: DnsQueryType, timeoutMs: number): Promise<DnsQueryAnswer> {
+export async function dnsQuery(
+  servers: readonly string[] | null,
+  name: string,
+  type: DnsQueryType,
+  timeoutMs: number,
+): Promise<DnsQueryAnswer> {
   // c-ares has its own timeout, but the race below is what guarantees the deadline.
   const resolver = new dnsPromises.Resolver({ timeout: timeoutMs, tries: 1 });
   if (servers) resolver.setServers([...servers]);
   const via = servers ? servers.join(', ') : 'the system resolvers';
-  const timedOut = (): DnsQueryAnswer => ({ ok: false, rcode: null, error: failure('timeout', `no answer from ${via} within ${timeoutMs} ms`) });
+  const timedOut = (): DnsQueryAnswer => ({
+    ok: false,
+    rcode: null,
+    error: failure('timeout', `no answer from ${via} within ${timeoutMs} ms`),
+  });
   return withDeadline(
     timeoutMs,
     async (deadline) => {
@@ -86,7 +117,9 @@ export async function dnsQuery(servers: readonly string[] | null, name: string, 
         const code = (err as { code?: string }).code ?? '';
         if (code === 'ETIMEOUT' || code === 'ECANCELLED') return timedOut();
         const known = ERRORS[code];
-        const error = known ? known.error(name, type, via) : failure('dns', `query to ${via} failed (${code || 'unknown error'})`);
+        const error = known
+          ? known.error(name, type, via)
+          : failure('dns', `query to ${via} failed (${code || 'unknown error'})`);
         return { ok: false, rcode: known?.rcode ?? null, error };
       }
     },

@@ -141,7 +141,8 @@ function readBody(req: http.ClientRequest, res: http.IncomingMessage, keep: bool
     res.on('end', () => resolve(bodyRead(req, keep, chunks, false)));
     res.on('error', reject);
     res.on('close', () => {
-      if (!res.complete) reject(new CheckFailure(failure('reset', 'connection closed in the middle of the response body')));
+      if (!res.complete)
+        reject(new CheckFailure(failure('reset', 'connection closed in the middle of the response body')));
     });
   });
 }

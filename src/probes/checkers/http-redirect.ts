@@ -20,13 +20,21 @@ export interface Hop {
 export type NextStep = { kind: 'final' } | { kind: 'follow'; hop: Hop } | { kind: 'error'; error: CheckError };
 
 /** `visited` holds hopKey() of every hop made so far, the current one included. */
-export function nextStep(current: Hop, status: number, location: string | undefined, visited: ReadonlySet<string>): NextStep {
+export function nextStep(
+  current: Hop,
+  status: number,
+  location: string | undefined,
+  visited: ReadonlySet<string>,
+): NextStep {
   if (!REDIRECT_STATUSES.has(status) || !location) return { kind: 'final' };
   let url: URL;
   try {
     url = new URL(location, current.url);
   } catch {
-    return { kind: 'error', error: failure('protocol', `${describeUrl(current.url)} redirected to an invalid location`) };
+    return {
+      kind: 'error',
+      error: failure('protocol', `${describeUrl(current.url)} redirected to an invalid location`),
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { kind: 'error', error: failure('redirects', `redirect to unsupported scheme ${url.protocol}`) };
@@ -34,10 +42,19 @@ export function nextStep(current: Hop, status: number, location: string | undefi
   const method = redirectedMethod(status, current.method);
   const hop: Hop = { url, method, sendBody: current.sendBody && method === current.method };
   if (visited.has(hopKey(hop))) {
-    return { kind: 'error', error: failure('redirects', `redirect loop: ${describeUrl(current.url)} leads back to ${describeUrl(url)}`) };
+    return {
+      kind: 'error',
+      error: failure('redirects', `redirect loop: ${describeUrl(current.url)} leads back to ${describeUrl(url)}`),
+    };
   }
   if (visited.size > MAX_REDIRECTS) {
-    return { kind: 'error', error: failure('redirects', `more than ${MAX_REDIRECTS} redirects (the last one from ${describeUrl(current.url)})`) };
+    return {
+      kind: 'error',
+      error: failure(
+        'redirects',
+        `more than ${MAX_REDIRECTS} redirects (the last one from ${describeUrl(current.url)})`,
+      ),
+    };
   }
   return { kind: 'follow', hop };
 }

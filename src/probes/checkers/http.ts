@@ -90,9 +90,16 @@ async function probe(
       }
       const { body, truncated } = await response.readBody(rulesNeedBody(settings));
       const latency = msSince(start);
-      const error = judgeHttpResponse(settings, { status: response.status, headers: response.headers, body, truncated, latency_ms: latency });
+      const error = judgeHttpResponse(settings, {
+        status: response.status,
+        headers: response.headers,
+        body,
+        truncated,
+        latency_ms: latency,
+      });
       const redirects = visited.size - 1;
-      const detail = redirects > 0 ? `followed ${redirects} redirect${redirects > 1 ? 's' : ''} to ${describeUrl(hop.url)}` : null;
+      const detail =
+        redirects > 0 ? `followed ${redirects} redirect${redirects > 1 ? 's' : ''} to ${describeUrl(hop.url)}` : null;
       return { error, latency_ms: latency, detail };
     } catch (err) {
       return verdict(start, describeSocketError(err, where));
@@ -107,12 +114,19 @@ function parseUrl(text: string): URL | CheckError {
   } catch {
     return failure('protocol', 'url is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('protocol', 'url must start with http:// or https://');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return failure('protocol', 'url must start with http:// or https://');
   return url;
 }
 
 /** Where and how one hop connects. resolve_to applies only to the monitored URL's host. */
-function hopTarget(hop: Hop, first: URL, settings: HttpSettings, ctx: CheckContext, env: CheckerEnv): HopTarget | CheckError {
+function hopTarget(
+  hop: Hop,
+  first: URL,
+  settings: HttpSettings,
+  ctx: CheckContext,
+  env: CheckerEnv,
+): HopTarget | CheckError {
   const hostname = bareHost(hop.url.hostname);
   const connectHost = settings.resolve_to && hop.url.hostname === first.hostname ? settings.resolve_to : hostname;
   if (isIP(connectHost)) {
@@ -140,7 +154,8 @@ function hopTarget(hop: Hop, first: URL, settings: HttpSettings, ctx: CheckConte
 function requestHeaders(settings: HttpSettings, hop: Hop, sameOrigin: boolean): Record<string, string> {
   const headers = new Map<string, [string, string]>();
   for (const header of settings.headers) {
-    if (sameOrigin || (!header.secret && header.name.toLowerCase() !== 'host')) setHeader(headers, header.name, header.value);
+    if (sameOrigin || (!header.secret && header.name.toLowerCase() !== 'host'))
+      setHeader(headers, header.name, header.value);
   }
   if (!headers.has('user-agent')) setHeader(headers, 'User-Agent', USER_AGENT);
   if (!headers.has('host')) setHeader(headers, 'Host', hop.url.host);

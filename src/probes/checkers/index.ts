@@ -15,7 +15,11 @@ import { checkTls } from './tls';
 export type { CheckerEnv } from './env';
 
 export type ActiveKind = Exclude<MonitorKind, 'heartbeat'>;
-type Checker<K extends ActiveKind> = (settings: KindSettings[K], ctx: CheckContext, env: CheckerEnv) => Promise<CheckResult>;
+type Checker<K extends ActiveKind> = (
+  settings: KindSettings[K],
+  ctx: CheckContext,
+  env: CheckerEnv,
+) => Promise<CheckResult>;
 
 const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   http: checkHttp,
@@ -33,6 +37,10 @@ export async function runCheck<K extends MonitorKind>(
 ): Promise<CheckResult> {
   if (kind === 'heartbeat') throw new Error('heartbeat monitors are not checked actively: they wait for pings');
   // TypeScript cannot tie CHECKERS[kind] to KindSettings[K] for a generic K; the map's type does.
-  const check = CHECKERS[kind as ActiveKind] as (s: KindSettings[K], c: CheckContext, e: CheckerEnv) => Promise<CheckResult>;
+  const check = CHECKERS[kind as ActiveKind] as (
+    s: KindSettings[K],
+    c: CheckContext,
+    e: CheckerEnv,
+  ) => Promise<CheckResult>;
   return applySlow(await check(settings, ctx, env), ctx.slow_ms);
 }

@@ -41,9 +41,14 @@ export async function checkPing(settings: PingSettings, ctx: CheckContext, env: 
       if ('error' in run) return judged(atMs, { latency_ms: null, phases }, run.error);
       const { summary } = run;
       const detail = describeSummary(summary);
-      return judged(atMs, { latency_ms: pingLatency(summary), phases, detail }, judgePing(summary, settings.max_loss_pct));
+      return judged(
+        atMs,
+        { latency_ms: pingLatency(summary), phases, detail },
+        judgePing(summary, settings.max_loss_pct),
+      );
     },
-    () => judged(atMs, { latency_ms: null, phases }, failure('timeout', `ping did not finish within ${ctx.timeout_ms} ms`)),
+    () =>
+      judged(atMs, { latency_ms: null, phases }, failure('timeout', `ping did not finish within ${ctx.timeout_ms} ms`)),
   );
 }
 
@@ -56,7 +61,17 @@ function replyWaitSeconds(remainingMs: number, packets: number): string {
 function runPing(address: string, packets: number, waitS: string, deadline: Deadline): Promise<PingRun> {
   const abort = new AbortController();
   deadline.onExpire(() => abort.abort());
-  const args = ['-n', '-c', String(packets), '-W', waitS, '-i', String(INTERVAL_MS / 1000), `-${isIP(address)}`, address];
+  const args = [
+    '-n',
+    '-c',
+    String(packets),
+    '-W',
+    waitS,
+    '-i',
+    String(INTERVAL_MS / 1000),
+    `-${isIP(address)}`,
+    address,
+  ];
   return new Promise((resolve) => {
     // env is passed explicitly so the PATH we see is the one used: jest's sandbox has its own
     // copy of process.env, and the stand-in ping of the tests is found through it.

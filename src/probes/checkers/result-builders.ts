@@ -1,12 +1,5 @@
 /** Building CheckResults and carrying a judged failure through promise chains. */
-import {
-  CertInfo,
-  CheckError,
-  CheckErrorCode,
-  CheckPhases,
-  CheckResult,
-  NO_PHASES,
-} from '../check-result';
+import { CertInfo, CheckError, CheckErrorCode, CheckPhases, CheckResult, NO_PHASES } from '../check-result';
 
 export interface ProbeFacts {
   latency_ms: number | null;

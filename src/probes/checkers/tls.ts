@@ -62,7 +62,10 @@ async function probe(
     const cert = certInfo(socket.getPeerCertificate());
     if (!cert) return { error: failure('tls', 'the server presented no certificate'), cert: null };
     // Stored before tls_verify and cert_sha256 existed, a monitor has neither: it verifies, as it did.
-    return { error: judgePeer(socket, identity, cert, settings.cert_sha256 ?? null, settings.tls_verify !== false), cert };
+    return {
+      error: judgePeer(socket, identity, cert, settings.cert_sha256 ?? null, settings.tls_verify !== false),
+      cert,
+    };
   } catch (err) {
     return { error: describeSocketError(err, hostPort(settings.host, settings.port)), cert: null };
   } finally {

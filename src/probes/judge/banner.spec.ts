@@ -25,11 +25,26 @@ describe('judgeBanner', () => {
   });
 
   it.each<[string, string, boolean, CheckError]>([
-    ['SSH-2.0', 'HTTP/1.1 400 Bad Request\r\n', false, { code: 'banner', message: 'expected a banner starting with "SSH-2.0", got "HTTP/1.1 400 Bad Request"' }],
-    ['250', '220 hi\n250 ok\n', false, { code: 'banner', message: 'expected a banner starting with "250", got "220 hi"' }],
+    [
+      'SSH-2.0',
+      'HTTP/1.1 400 Bad Request\r\n',
+      false,
+      { code: 'banner', message: 'expected a banner starting with "SSH-2.0", got "HTTP/1.1 400 Bad Request"' },
+    ],
+    [
+      '250',
+      '220 hi\n250 ok\n',
+      false,
+      { code: 'banner', message: 'expected a banner starting with "250", got "220 hi"' },
+    ],
     ['SSH', 'SS', true, { code: 'banner', message: 'expected a banner starting with "SSH", got "SS"' }],
     ['SSH', '', true, { code: 'banner', message: 'connection closed before a banner arrived' }],
-    ['A', `${'b'.repeat(150)}\n`, false, { code: 'banner', message: `expected a banner starting with "A", got "${'b'.repeat(100)}…"` }],
+    [
+      'A',
+      `${'b'.repeat(150)}\n`,
+      false,
+      { code: 'banner', message: `expected a banner starting with "A", got "${'b'.repeat(100)}…"` },
+    ],
   ])('rejects %j for %j', (expected, received, closed, error) => {
     expect(judgeBanner(expected, received, closed)).toEqual(error);
   });

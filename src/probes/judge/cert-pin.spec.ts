@@ -32,7 +32,8 @@ describe('judgeCertPin', () => {
     const other = colonHex('00'.repeat(32));
     expect(judgeCertPin(STORED, other)).toEqual({
       code: 'cert_pin',
-      message: 'certificate is not the pinned one: cert_sha256 expects 3F:A1:B2:C3:D4:E5:F6:07…, the server presented 00:00:00:00:00:00:00:00…',
+      message:
+        'certificate is not the pinned one: cert_sha256 expects 3F:A1:B2:C3:D4:E5:F6:07…, the server presented 00:00:00:00:00:00:00:00…',
     });
   });
 });

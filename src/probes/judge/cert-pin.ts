@@ -28,5 +28,8 @@ export function colonHex(hex: string): string {
 export function judgeCertPin(pinned: string, actual: string): CheckError | null {
   if (pinned === actual) return null;
   const head = (f: string) => `${f.split(':').slice(0, SHOWN_BYTES).join(':')}…`;
-  return { code: 'cert_pin', message: `certificate is not the pinned one: cert_sha256 expects ${head(pinned)}, the server presented ${head(actual)}` };
+  return {
+    code: 'cert_pin',
+    message: `certificate is not the pinned one: cert_sha256 expects ${head(pinned)}, the server presented ${head(actual)}`,
+  };
 }

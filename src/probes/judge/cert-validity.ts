@@ -12,7 +12,9 @@ export function describeCertValidity(cert: CertInfo, nowMs: number): string {
     return ago === 0 ? `certificate expired today (${until})` : `certificate expired ${plural(ago)} ago (${until})`;
   }
   const days = Math.floor(left / DAY_MS);
-  return days === 0 ? `certificate expires within a day (${until})` : `certificate valid for ${plural(days)} more (until ${until})`;
+  return days === 0
+    ? `certificate expires within a day (${until})`
+    : `certificate valid for ${plural(days)} more (until ${until})`;
 }
 
 function plural(days: number): string {

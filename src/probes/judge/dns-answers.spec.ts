@@ -18,9 +18,24 @@ describe('judgeDnsExpect', () => {
   });
 
   it.each<[DnsRecord, string[], string, CheckError]>([
-    ['A', ['192.0.2.10'], '192.0.2.99', { code: 'expect', message: 'no A answer contains "192.0.2.99" (got 192.0.2.10)' }],
-    ['TXT', ['v=spf1 -all'], 'V=SPF1', { code: 'expect', message: 'no TXT answer contains "V=SPF1" (got "v=spf1 -all")' }],
-    ['MX', ['10 mx1.mail.test'], '20 ', { code: 'expect', message: 'no MX answer contains "20 " (got 10 mx1.mail.test)' }],
+    [
+      'A',
+      ['192.0.2.10'],
+      '192.0.2.99',
+      { code: 'expect', message: 'no A answer contains "192.0.2.99" (got 192.0.2.10)' },
+    ],
+    [
+      'TXT',
+      ['v=spf1 -all'],
+      'V=SPF1',
+      { code: 'expect', message: 'no TXT answer contains "V=SPF1" (got "v=spf1 -all")' },
+    ],
+    [
+      'MX',
+      ['10 mx1.mail.test'],
+      '20 ',
+      { code: 'expect', message: 'no MX answer contains "20 " (got 10 mx1.mail.test)' },
+    ],
   ])('%s answers %j do not contain %j', (record, answers, needle, error) => {
     expect(judgeDnsExpect(record, answers, needle)).toEqual(error);
   });

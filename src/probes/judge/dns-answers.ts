@@ -18,7 +18,10 @@ export function judgeDnsExpect(record: DnsRecord, answers: string[], expect: str
   if (answers.some(match)) return null;
   return {
     code: 'expect',
-    message: clip(`no ${record} answer contains ${JSON.stringify(expect)} (got ${listAnswers(record, answers)})`, DETAIL_MAX),
+    message: clip(
+      `no ${record} answer contains ${JSON.stringify(expect)} (got ${listAnswers(record, answers)})`,
+      DETAIL_MAX,
+    ),
   };
 }
 

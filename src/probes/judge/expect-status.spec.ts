@@ -4,10 +4,29 @@ describe('parseExpectStatus', () => {
   it.each<[string, StatusRange[]]>([
     ['200', [[200, 200]]],
     ['200-299', [[200, 299]]],
-    ['200-299,401', [[200, 299], [401, 401]]],
-    [' 200 - 299 , 401 ', [[200, 299], [401, 401]]],
+    [
+      '200-299,401',
+      [
+        [200, 299],
+        [401, 401],
+      ],
+    ],
+    [
+      ' 200 - 299 , 401 ',
+      [
+        [200, 299],
+        [401, 401],
+      ],
+    ],
     ['100-599', [[100, 599]]],
-    ['301,302,307', [[301, 301], [302, 302], [307, 307]]],
+    [
+      '301,302,307',
+      [
+        [301, 301],
+        [302, 302],
+        [307, 307],
+      ],
+    ],
     [Array(20).fill('200').join(','), Array(20).fill([200, 200])],
   ])('accepts %j', (text, ranges) => {
     expect(parseExpectStatus(text)).toEqual({ ok: true, ranges });
@@ -32,7 +51,10 @@ describe('parseExpectStatus', () => {
 });
 
 describe('statusMatches', () => {
-  const ranges: StatusRange[] = [[200, 299], [401, 401]];
+  const ranges: StatusRange[] = [
+    [200, 299],
+    [401, 401],
+  ];
   it.each<[number, boolean]>([
     [200, true],
     [250, true],

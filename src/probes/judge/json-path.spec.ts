@@ -93,7 +93,10 @@ describe('evaluateJsonRule', () => {
     [rule('$.uptime', '>=', 'many'), '$.uptime: expected >= "many", but only numbers can be compared; got 12345'],
     [rule('$.version', 'contains', '2.0'), '$.version: expected contains "2.0", got "1.2.3"'],
     [rule('$.tags', 'contains', 'c'), '$.tags: expected contains "c", got ["a","b"]'],
-    [rule('$.uptime', 'contains', 1), '$.uptime: expected contains 1, but contains needs a string or an array; got 12345'],
+    [
+      rule('$.uptime', 'contains', 1),
+      '$.uptime: expected contains 1, but contains needs a string or an array; got 12345',
+    ],
     [rule('$.missing', '==', 'ok'), '$.missing: not found (expected == "ok")'],
     [rule('$.items[9]', '>', 0), '$.items[9]: not found (expected > 0)'],
     [rule('$.missing', 'exists'), '$.missing: not found'],

@@ -22,9 +22,17 @@ round-trip min/avg/max = 0.5/1.25/2.0 ms
 
 describe('parsePingSummary', () => {
   it.each<[string, string, PingSummary | null]>([
-    ['all replies', ALL_REPLIES, { transmitted: 3, received: 3, loss_pct: 0, rtt: { min: 0.041, avg: 0.111, max: 0.182 } }],
+    [
+      'all replies',
+      ALL_REPLIES,
+      { transmitted: 3, received: 3, loss_pct: 0, rtt: { min: 0.041, avg: 0.111, max: 0.182 } },
+    ],
     ['no replies', NO_REPLIES, { transmitted: 2, received: 0, loss_pct: 100, rtt: null }],
-    ['some lost, with duplicates', SOME_LOST, { transmitted: 3, received: 1, loss_pct: 66.7, rtt: { min: 12.345, avg: 12.355, max: 12.365 } }],
+    [
+      'some lost, with duplicates',
+      SOME_LOST,
+      { transmitted: 3, received: 1, loss_pct: 66.7, rtt: { min: 12.345, avg: 12.355, max: 12.365 } },
+    ],
     ['the busybox shape', BUSYBOX, { transmitted: 4, received: 4, loss_pct: 0, rtt: { min: 0.5, avg: 1.25, max: 2 } }],
     ['no summary at all', 'ping: socket: Operation not permitted\n', null],
   ])('reads %s', (_name, output, summary) => {

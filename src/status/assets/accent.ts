@@ -24,7 +24,13 @@ export function parseHex(hex: string): Rgb {
 }
 
 export function toHex(c: Rgb): string {
-  return `#${c.map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${c
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** WCAG relative luminance. */
@@ -48,7 +54,12 @@ function mix(hex: string, toward: string, share: number): string {
 }
 
 /** The accent moved toward black or white just far enough to reach `ratio` against every colour given. */
-export function readableOn(hex: string, backgrounds: readonly string[], ratio: number, toward: '#000000' | '#ffffff'): string {
+export function readableOn(
+  hex: string,
+  backgrounds: readonly string[],
+  ratio: number,
+  toward: '#000000' | '#ffffff',
+): string {
   for (let step = 0; step <= 50; step++) {
     const c = mix(hex, toward, step / 50);
     if (backgrounds.every((bg) => contrast(c, bg) >= ratio)) return c;
@@ -69,7 +80,9 @@ function solidPair(hex: string, darkTheme: boolean): { solid: string; on: string
   if (white >= TEXT_CONTRAST) return { solid: hex, on: '#ffffff' };
   if (black >= TEXT_CONTRAST) return { solid: hex, on: '#0b0c10' };
   // A middle tone reaches neither: darken it under white text (lighten under dark text in a dark theme).
-  return darkTheme ? { solid: readableOn(hex, ['#0b0c10'], TEXT_CONTRAST, '#ffffff'), on: '#0b0c10' } : { solid: readableOn(hex, ['#ffffff'], TEXT_CONTRAST, '#000000'), on: '#ffffff' };
+  return darkTheme
+    ? { solid: readableOn(hex, ['#0b0c10'], TEXT_CONTRAST, '#ffffff'), on: '#0b0c10' }
+    : { solid: readableOn(hex, ['#ffffff'], TEXT_CONTRAST, '#000000'), on: '#ffffff' };
 }
 
 export function accentColours(hex: string, theme: 'light' | 'dark'): AccentColours {
@@ -81,7 +94,8 @@ export function accentColours(hex: string, theme: 'light' | 'dark'): AccentColou
 
 /** The whole stylesheet for one accent. */
 export function themeCss(hex: string): string {
-  const vars = (c: AccentColours) => `--ac:${hex};--ac-ink:${c.ink};--ac-solid:${c.solid};--ac-on:${c.on};--ac-soft:${c.soft}`;
+  const vars = (c: AccentColours) =>
+    `--ac:${hex};--ac-ink:${c.ink};--ac-solid:${c.solid};--ac-on:${c.on};--ac-soft:${c.soft}`;
   const light = vars(accentColours(hex, 'light'));
   const dark = vars(accentColours(hex, 'dark'));
   return [

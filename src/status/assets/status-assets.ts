@@ -47,7 +47,9 @@ export class StatusAssets implements OnApplicationBootstrap, OnApplicationShutdo
     const fonts = new Map(ALL_FONTS.map((f) => [f, file(`fonts/${f}`, 'font/woff2', false)]));
     const cssText = readResource('public/status/status.css')
       .toString('utf8')
-      .replace(/\/status\/fonts\/([a-z0-9-]+\.woff2)/g, (whole, name: string) => (fonts.has(name) ? `${whole}?v=${fonts.get(name)!.v}` : whole));
+      .replace(/\/status\/fonts\/([a-z0-9-]+\.woff2)/g, (whole, name: string) =>
+        fonts.has(name) ? `${whole}?v=${fonts.get(name)!.v}` : whole,
+      );
     const css: Asset = { packed: new Packed(cssText, 'max'), v: versionOf(cssText), type: 'text/css; charset=utf-8' };
     this.loaded = {
       css,

@@ -28,7 +28,12 @@ export function addTally(into: Tally, t: Tally): void {
   into.lat_sum += t.lat_sum;
 }
 
-export function barState(t: Pick<Tally, 'up_ms' | 'down_ms'>, period: Pick<Period, 'end'>, watchedFrom: number, monthly: boolean): BarState {
+export function barState(
+  t: Pick<Tally, 'up_ms' | 'down_ms'>,
+  period: Pick<Period, 'end'>,
+  watchedFrom: number,
+  monthly: boolean,
+): BarState {
   if (period.end <= watchedFrom) return 'not_watched';
   const total = t.up_ms + t.down_ms;
   if (total === 0) return 'no_data';

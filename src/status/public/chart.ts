@@ -36,19 +36,34 @@ export function niceCeil(v: number): number {
 }
 
 export function msText(ms: number): string {
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+  return ms >= 10_000
+    ? `${(ms / 1000).toFixed(0)} s`
+    : ms >= 1000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${Math.round(ms)} ms`;
 }
 
 export function drawChart(points: ChartPoint[], spanWords: string): Chart {
   const values = points.map((p) => p.avg_ms).filter((v): v is number => v !== null);
   const base = { width: CHART_W, height: CHART_H };
   if (values.length === 0 || points.length === 0) {
-    return { ...base, line: '', area: '', dots: [], ticks: [], summary: `No response times were recorded in ${spanWords}.`, empty: true };
+    return {
+      ...base,
+      line: '',
+      area: '',
+      dots: [],
+      ticks: [],
+      summary: `No response times were recorded in ${spanWords}.`,
+      empty: true,
+    };
   }
   const top = niceCeil(Math.max(...values) * 1.1);
   const plotH = CHART_H - PAD_TOP - PAD_BOTTOM;
   const step = points.length > 1 ? CHART_W / (points.length - 1) : 0;
-  const xy = (i: number, v: number) => ({ x: round(points.length > 1 ? i * step : CHART_W / 2), y: round(PAD_TOP + plotH * (1 - v / top)) });
+  const xy = (i: number, v: number) => ({
+    x: round(points.length > 1 ? i * step : CHART_W / 2),
+    y: round(PAD_TOP + plotH * (1 - v / top)),
+  });
   const runs: { x: number; y: number }[][] = [];
   let run: { x: number; y: number }[] = [];
   points.forEach((p, i) => {
@@ -59,7 +74,10 @@ export function drawChart(points: ChartPoint[], spanWords: string): Chart {
   });
   if (run.length) runs.push(run);
   const axis = round(PAD_TOP + plotH);
-  const line = runs.filter((r) => r.length > 1).map((r) => r.map((p, i) => `${i ? 'L' : 'M'}${p.x} ${p.y}`).join('')).join('');
+  const line = runs
+    .filter((r) => r.length > 1)
+    .map((r) => r.map((p, i) => `${i ? 'L' : 'M'}${p.x} ${p.y}`).join(''))
+    .join('');
   const area = runs
     .filter((r) => r.length > 1)
     .map((r) => `M${r[0].x} ${axis}${r.map((p) => `L${p.x} ${p.y}`).join('')}L${r[r.length - 1].x} ${axis}Z`)
@@ -67,8 +85,14 @@ export function drawChart(points: ChartPoint[], spanWords: string): Chart {
   const dots = runs.filter((r) => r.length === 1).map((r) => r[0]);
   const ticks = [top, top / 2, 0].map((v) => ({ y: round(PAD_TOP + plotH * (1 - v / top)), label: msText(v) }));
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
-  const worst = points.reduce((w, p) => (p.avg_ms !== null && (w === null || p.avg_ms > w.avg_ms!) ? p : w), null as ChartPoint | null)!;
-  const best = points.reduce((w, p) => (p.avg_ms !== null && (w === null || p.avg_ms < w.avg_ms!) ? p : w), null as ChartPoint | null)!;
+  const worst = points.reduce(
+    (w, p) => (p.avg_ms !== null && (w === null || p.avg_ms > w.avg_ms!) ? p : w),
+    null as ChartPoint | null,
+  )!;
+  const best = points.reduce(
+    (w, p) => (p.avg_ms !== null && (w === null || p.avg_ms < w.avg_ms!) ? p : w),
+    null as ChartPoint | null,
+  )!;
   return {
     ...base,
     line,

@@ -10,7 +10,18 @@ import type { Range } from '../settings/look';
 import { RANGE_WORDS } from './periods';
 import type { PublicIncident, PublicService } from './public-model';
 import {
-  chrome, ChromeView, incidentView, IncidentView, PageContext, rangeTabs, RangeTab, serviceStatus, StatusView, strip, StripView, SummaryItem,
+  chrome,
+  ChromeView,
+  incidentView,
+  IncidentView,
+  PageContext,
+  rangeTabs,
+  RangeTab,
+  serviceStatus,
+  StatusView,
+  strip,
+  StripView,
+  SummaryItem,
 } from './page-view';
 
 export interface MonthTile {
@@ -51,19 +62,36 @@ const UNIT: Record<Range, [string, string]> = {
   '12mo': ['month', 'Month'],
 };
 
-const STATE_TEXT: Record<string, string> = { not_watched: 'Not watched', no_data: 'No data', ok: 'No downtime', warn: 'Some downtime', bad: 'Major downtime' };
+const STATE_TEXT: Record<string, string> = {
+  not_watched: 'Not watched',
+  no_data: 'No data',
+  ok: 'No downtime',
+  warn: 'Some downtime',
+  bad: 'Major downtime',
+};
 
 /**
  * `svc` in the requested range, `year` the same service in 12mo, `incidents` its incidents of the
  * last 12 months, newest first.
  */
-export function serviceView(svc: PublicService, year: PublicService, range: Range, incidents: PublicIncident[], ctx: PageContext): ServiceView {
+export function serviceView(
+  svc: PublicService,
+  year: PublicService,
+  range: Range,
+  incidents: PublicIncident[],
+  ctx: PageContext,
+): ServiceView {
   const s = ctx.settings;
   const words = RANGE_WORDS[range];
   const stats: SummaryItem[] = [];
   if (s.show_uptime) stats.push({ label: 'Uptime', value: percentText(svc.uptime, svc.down_ms), note: words.span });
   stats.push({ label: 'Downtime', value: svc.down_ms === 0 ? 'None' : formatDuration(svc.down_ms), note: words.span });
-  if (s.show_response) stats.push({ label: 'Typical response', value: svc.typical_ms === null ? 'No data' : `${svc.typical_ms} ms`, note: `median, ${words.span}` });
+  if (s.show_response)
+    stats.push({
+      label: 'Typical response',
+      value: svc.typical_ms === null ? 'No data' : `${svc.typical_ms} ms`,
+      note: `median, ${words.span}`,
+    });
   return {
     ...chrome(ctx, `${svc.name} · ${s.title}`),
     name: svc.name,
@@ -75,11 +103,26 @@ export function serviceView(svc: PublicService, year: PublicService, range: Rang
     rangeWords: words.span,
     strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),
     stats,
-    chart: s.show_response ? { ...drawChart(svc.bars.map((b) => ({ label: b.label, avg_ms: b.avg_ms })), words.span), title: `Response time, ${words.span}` } : null,
+    chart: s.show_response
+      ? {
+          ...drawChart(
+            svc.bars.map((b) => ({ label: b.label, avg_ms: b.avg_ms })),
+            words.span,
+          ),
+          title: `Response time, ${words.span}`,
+        }
+      : null,
     months: year.bars.map((b) => ({
       label: shortMonth(b.label),
       cls: b.state,
-      uptime: b.state === 'not_watched' ? 'Not watched' : b.state === 'no_data' ? 'No data' : s.show_uptime ? percentText(b.uptime, b.down_ms) : STATE_TEXT[b.state],
+      uptime:
+        b.state === 'not_watched'
+          ? 'Not watched'
+          : b.state === 'no_data'
+            ? 'No data'
+            : s.show_uptime
+              ? percentText(b.uptime, b.down_ms)
+              : STATE_TEXT[b.state],
     })),
     incidents: incidents.map((i) => incidentView(i, ctx, false)),
     rows: [...svc.bars].reverse().map((b) => ({
@@ -106,12 +149,15 @@ export interface HistoryView extends ChromeView {
 }
 
 export function historyView(window: HistoryWindow, incidents: PublicIncident[], ctx: PageContext): HistoryView {
-  const href = (before: string | null) => (before === null || ctx.preview ? null : before === '' ? '/status/history' : `/status/history?before=${before}`);
+  const href = (before: string | null) =>
+    before === null || ctx.preview ? null : before === '' ? '/status/history' : `/status/history?before=${before}`;
   return {
     ...chrome(ctx, `Incident history · ${ctx.settings.title}`),
     months: window.months.map((m) => ({
       label: m.label,
-      incidents: incidents.filter((i) => Date.parse(i.started_at) >= m.start && Date.parse(i.started_at) < m.end).map((i) => incidentView(i, ctx)),
+      incidents: incidents
+        .filter((i) => Date.parse(i.started_at) >= m.start && Date.parse(i.started_at) < m.end)
+        .map((i) => incidentView(i, ctx)),
     })),
     newerHref: href(window.newer),
     olderHref: href(window.older),

@@ -56,7 +56,12 @@ export function historyWindow(rawBefore: unknown, now: number, tzMin: number, ea
   const months: Month[] = [];
   for (let i = top; i > top - MONTHS_PER_PAGE; i--) {
     const { y: yy, mo: mm } = fromIndex(i);
-    months.push({ id: id(i), label: monthLabel(yy, mm), start: localDayStart(monthFirstDay(yy, mm), tzMin), end: localDayStart(monthFirstDay(yy, mm + 1), tzMin) });
+    months.push({
+      id: id(i),
+      label: monthLabel(yy, mm),
+      start: localDayStart(monthFirstDay(yy, mm), tzMin),
+      end: localDayStart(monthFirstDay(yy, mm + 1), tzMin),
+    });
   }
   const oldest = top - MONTHS_PER_PAGE + 1;
   const newerTop = top + MONTHS_PER_PAGE;

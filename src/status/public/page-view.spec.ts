@@ -5,14 +5,28 @@ import type { PublicBar, PublicStatus } from './public-model';
 const NOW = Date.UTC(2026, 10, 18, 12);
 const ctx = (over: Partial<PageContext> = {}): PageContext => ({
   settings: defaultPageSettings(),
-  assets: { css: '/status.css?v=1', js: '/status.js?v=1', theme: '/status/theme.css?a=564be6', fonts: ['/status/fonts/geist-400.woff2?v=1'], icon: '/i', appleIcon: '/a' },
+  assets: {
+    css: '/status.css?v=1',
+    js: '/status.js?v=1',
+    theme: '/status/theme.css?a=564be6',
+    fonts: ['/status/fonts/geist-400.woff2?v=1'],
+    icon: '/i',
+    appleIcon: '/a',
+  },
   logo: null,
   preview: false,
   tzMin: 60,
   now: NOW,
   ...over,
 });
-const bar = (state: PublicBar['state'], down_ms = 0, uptime: number | null = 100): PublicBar => ({ period: '2026-11-18', label: 'Wed 18 Nov 2026', state, uptime, down_ms, avg_ms: 50 });
+const bar = (state: PublicBar['state'], down_ms = 0, uptime: number | null = 100): PublicBar => ({
+  period: '2026-11-18',
+  label: 'Wed 18 Nov 2026',
+  state,
+  uptime,
+  down_ms,
+  avg_ms: 50,
+});
 
 describe('shareStep', () => {
   it.each([
@@ -42,16 +56,36 @@ describe('barsHtml', () => {
     expect(barsHtml(bars, { bar_style: 'share', show_uptime: false })).toBe(
       '<i class="b ok d0"></i><i class="b warn d1" title="Wed 18 Nov 2026: some downtime, down 2 min"></i><i class="b no_data d0"></i>',
     );
-    expect(barsHtml([{ ...bar('bad', 1, 50), label: '<b>&"' }], { bar_style: 'worst', show_uptime: true })).toContain('title="&lt;b&gt;&amp;&quot;: 50.00%');
+    expect(barsHtml([{ ...bar('bad', 1, 50), label: '<b>&"' }], { bar_style: 'worst', show_uptime: true })).toContain(
+      'title="&lt;b&gt;&amp;&quot;: 50.00%',
+    );
   });
 });
 
 describe('strip', () => {
   const s = defaultPageSettings();
   it('says in words what the bars show', () => {
-    const v = strip([bar('ok'), bar('ok'), bar('bad', 5000, 90), bar('not_watched', 0, null)], '90d', '90 days ago', 97.5, 5000, s, 'Web', 0);
-    expect(v.label).toBe('Web, the last 90 days in days: 2 no downtime, 1 major downtime, 1 not watched yet; uptime 97.50%.');
-    expect(v).toMatchObject({ first: '2026-11-18', unit: 'day', from: '90 days ago', to: 'Today', uptime: '97.50%', since: null });
+    const v = strip(
+      [bar('ok'), bar('ok'), bar('bad', 5000, 90), bar('not_watched', 0, null)],
+      '90d',
+      '90 days ago',
+      97.5,
+      5000,
+      s,
+      'Web',
+      0,
+    );
+    expect(v.label).toBe(
+      'Web, the last 90 days in days: 2 no downtime, 1 major downtime, 1 not watched yet; uptime 97.50%.',
+    );
+    expect(v).toMatchObject({
+      first: '2026-11-18',
+      unit: 'day',
+      from: '90 days ago',
+      to: 'Today',
+      uptime: '97.50%',
+      since: null,
+    });
   });
 
   it('names the start of watching as a moment in the hour ranges', () => {
@@ -59,28 +93,66 @@ describe('strip', () => {
       { ...bar('not_watched', 0, null), period: '2026-11-18T09:00:00.000Z' },
       { ...bar('ok'), period: '2026-11-18T10:00:00.000Z' },
     ];
-    expect(strip(bars, '24h', 'Since 18 Nov 2026, 10:20', 100, 0, s, 'Web', 60).since).toEqual({ iso: '2026-11-18T10:00:00.000Z', text: '18 Nov 2026, 11:00', f: 'dt' });
+    expect(strip(bars, '24h', 'Since 18 Nov 2026, 10:20', 100, 0, s, 'Web', 60).since).toEqual({
+      iso: '2026-11-18T10:00:00.000Z',
+      text: '18 Nov 2026, 11:00',
+      f: 'dt',
+    });
     expect(strip(bars, '24h', 'x', 100, 0, s, 'Web', 60).unit).toBe('hour');
   });
 
   it('leaves the uptime out when the page hides it', () => {
-    expect(strip([bar('ok')], '12mo', 'x', 100, 0, { ...s, show_uptime: false }, 'Web', 0)).toMatchObject({ uptime: null, unit: 'month', to: 'This month' });
+    expect(strip([bar('ok')], '12mo', 'x', 100, 0, { ...s, show_uptime: false }, 'Web', 0)).toMatchObject({
+      uptime: null,
+      unit: 'month',
+      to: 'This month',
+    });
   });
 });
 
 describe('incidentView', () => {
   it('writes an end on the same local day as a time only', () => {
-    const v = incidentView({ name: 'Web', page: '/status/web', started_at: '2026-11-17T22:30:00.000Z', ended_at: '2026-11-17T22:50:00.000Z', duration_ms: 1_200_000 }, ctx());
-    expect(v).toMatchObject({ name: 'Web', href: '/status/web', started: { text: '17 Nov 2026, 23:30', f: 'dt' }, ended: { text: '23:50', f: 't' }, duration: '20 min', open: false });
+    const v = incidentView(
+      {
+        name: 'Web',
+        page: '/status/web',
+        started_at: '2026-11-17T22:30:00.000Z',
+        ended_at: '2026-11-17T22:50:00.000Z',
+        duration_ms: 1_200_000,
+      },
+      ctx(),
+    );
+    expect(v).toMatchObject({
+      name: 'Web',
+      href: '/status/web',
+      started: { text: '17 Nov 2026, 23:30', f: 'dt' },
+      ended: { text: '23:50', f: 't' },
+      duration: '20 min',
+      open: false,
+    });
   });
 
   it('writes the whole moment when the end is on another local day (UTC+1 midnight)', () => {
-    const v = incidentView({ name: 'Web', page: '/status/web', started_at: '2026-11-17T22:30:00.000Z', ended_at: '2026-11-17T23:10:00.000Z', duration_ms: 2_400_000 }, ctx());
+    const v = incidentView(
+      {
+        name: 'Web',
+        page: '/status/web',
+        started_at: '2026-11-17T22:30:00.000Z',
+        ended_at: '2026-11-17T23:10:00.000Z',
+        duration_ms: 2_400_000,
+      },
+      ctx(),
+    );
     expect(v.ended).toEqual({ iso: '2026-11-17T23:10:00.000Z', text: '18 Nov 2026, 00:10', f: 'dt' });
   });
 
   it('leads nowhere in a preview', () => {
-    expect(incidentView({ name: 'Web', page: '/status/web', started_at: '2026-11-17T22:30:00.000Z', ended_at: null, duration_ms: 1 }, ctx({ preview: true })).href).toBeNull();
+    expect(
+      incidentView(
+        { name: 'Web', page: '/status/web', started_at: '2026-11-17T22:30:00.000Z', ended_at: null, duration_ms: 1 },
+        ctx({ preview: true }),
+      ).href,
+    ).toBeNull();
   });
 });
 
@@ -92,24 +164,63 @@ describe('chrome and home', () => {
     updated_at: new Date(NOW).toISOString(),
     range: '90d',
     ranges: ['24h', '90d'],
-    summary: { overall: 'partial_outage', uptime: 99.5, incidents: 2, longest_ms: 3_600_000, typical_ms: 120, services: 2 },
+    summary: {
+      overall: 'partial_outage',
+      uptime: 99.5,
+      incidents: 2,
+      longest_ms: 3_600_000,
+      typical_ms: 120,
+      services: 2,
+    },
     groups: [],
     incidents: { open: [], recent: [] },
   };
 
   it('marks a preview inert: no links, no refresh', () => {
-    const v = chrome(ctx({ preview: true, settings: { ...defaultPageSettings(), auto_refresh: true, website: { label: 'Site', url: 'https://a.example' } } }), 'T');
-    expect(v).toMatchObject({ preview: true, homeHref: null, historyHref: null, website: { label: 'Site', href: null }, html: { refresh: false } });
+    const v = chrome(
+      ctx({
+        preview: true,
+        settings: {
+          ...defaultPageSettings(),
+          auto_refresh: true,
+          website: { label: 'Site', url: 'https://a.example' },
+        },
+      }),
+      'T',
+    );
+    expect(v).toMatchObject({
+      preview: true,
+      homeHref: null,
+      historyHref: null,
+      website: { label: 'Site', href: null },
+      html: { refresh: false },
+    });
   });
 
   it('follows the theme for the colour scheme and preloads the first font only', () => {
-    expect(chrome(ctx(), 'T')).toMatchObject({ colorScheme: 'light dark', fontPreload: '/status/fonts/geist-400.woff2?v=1', zone: 'UTC+1' });
-    expect(chrome(ctx({ settings: { ...defaultPageSettings(), theme: 'dark' }, assets: { ...ctx().assets, fonts: [] } }), 'T')).toMatchObject({ colorScheme: 'dark', fontPreload: null });
+    expect(chrome(ctx(), 'T')).toMatchObject({
+      colorScheme: 'light dark',
+      fontPreload: '/status/fonts/geist-400.woff2?v=1',
+      zone: 'UTC+1',
+    });
+    expect(
+      chrome(
+        ctx({ settings: { ...defaultPageSettings(), theme: 'dark' }, assets: { ...ctx().assets, fonts: [] } }),
+        'T',
+      ),
+    ).toMatchObject({ colorScheme: 'dark', fontPreload: null });
   });
 
   it('lists the summary figures the page shows, and tabs for its ranges', () => {
-    const v = homeView(model, ctx({ settings: { ...defaultPageSettings(), ranges: ['24h', '90d'], show_response: false } }));
-    expect(v.summary!.map((x) => `${x.label}: ${x.value}`)).toEqual(['Uptime: 99.50%', 'Incidents: 2', 'Longest incident: 1 h']);
+    const v = homeView(
+      model,
+      ctx({ settings: { ...defaultPageSettings(), ranges: ['24h', '90d'], show_response: false } }),
+    );
+    expect(v.summary!.map((x) => `${x.label}: ${x.value}`)).toEqual([
+      'Uptime: 99.50%',
+      'Incidents: 2',
+      'Longest incident: 1 h',
+    ]);
     expect(v.tabs).toEqual([
       { label: '24 hours', href: '?range=24h', current: false },
       { label: '90 days', href: '?range=90d', current: true },

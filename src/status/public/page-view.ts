@@ -135,11 +135,22 @@ function sinceOf(bars: PublicBar[], range: Range, tzMin: number): TimeView | nul
   return first ? { iso: first.period, text: momentLabel(Date.parse(first.period), tzMin), f: 'dt' } : null;
 }
 
-export function strip(bars: PublicBar[], range: Range, from: string, uptime: number | null, downMs: number, s: PageSettings, what: string, tzMin: number): StripView {
+export function strip(
+  bars: PublicBar[],
+  range: Range,
+  from: string,
+  uptime: number | null,
+  downMs: number,
+  s: PageSettings,
+  what: string,
+  tzMin: number,
+): StripView {
   const counts: Record<BarState, number> = { not_watched: 0, no_data: 0, ok: 0, warn: 0, bad: 0 };
   for (const b of bars) counts[b.state] += 1;
   const unit = range === '24h' ? 'hours' : range === '7d' ? 'six-hour blocks' : range === '12mo' ? 'months' : 'days';
-  const said = (['ok', 'warn', 'bad', 'no_data', 'not_watched'] as const).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${STATE_WORDS[k]}`);
+  const said = (['ok', 'warn', 'bad', 'no_data', 'not_watched'] as const)
+    .filter((k) => counts[k] > 0)
+    .map((k) => `${counts[k]} ${STATE_WORDS[k]}`);
   const uptimeText = s.show_uptime ? percentText(uptime, downMs) : null;
   return {
     label: `${what}, ${RANGE_WORDS[range].span} in ${unit}: ${said.join(', ')}${uptimeText ? `; uptime ${uptimeText}` : ''}.`,
@@ -200,7 +211,11 @@ function msText(ms: number | null): string | null {
 }
 
 export function rangeTabs(ctx: PageContext, current: Range, base: string): RangeTab[] {
-  return ctx.settings.ranges.map((r) => ({ label: RANGE_WORDS[r].tab, href: link(ctx, `${base}?range=${r}`), current: r === current }));
+  return ctx.settings.ranges.map((r) => ({
+    label: RANGE_WORDS[r].tab,
+    href: link(ctx, `${base}?range=${r}`),
+    current: r === current,
+  }));
 }
 
 function serviceRow(svc: PublicService, range: Range, ctx: PageContext): ServiceRowView {
@@ -241,7 +256,12 @@ export function incidentView(i: PublicIncident, ctx: PageContext, withName = tru
     name: withName ? i.name : null,
     href: link(ctx, i.page),
     started: moment(i.started_at, ctx.tzMin),
-    ended: end === null ? null : sameDay ? { iso: i.ended_at!, text: clockLabel(end, ctx.tzMin), f: 't' } : moment(i.ended_at!, ctx.tzMin),
+    ended:
+      end === null
+        ? null
+        : sameDay
+          ? { iso: i.ended_at!, text: clockLabel(end, ctx.tzMin), f: 't' }
+          : moment(i.ended_at!, ctx.tzMin),
     duration: formatDuration(i.duration_ms),
     open: i.ended_at === null,
   };
@@ -252,7 +272,15 @@ export interface ChromeView {
   lang: string;
   docTitle: string;
   description: string | null;
-  html: { layout: string; theme: string; palette: string; font: string; shape: string; style: string; refresh: boolean };
+  html: {
+    layout: string;
+    theme: string;
+    palette: string;
+    font: string;
+    shape: string;
+    style: string;
+    refresh: boolean;
+  };
   colorScheme: string;
   assets: PageContext['assets'];
   fontPreload: string | null;
@@ -274,7 +302,15 @@ export function chrome(ctx: PageContext, docTitle: string): ChromeView {
     lang: 'en',
     docTitle,
     description: s.description || null,
-    html: { layout: s.layout, theme: s.theme, palette: s.palette, font: s.font, shape: s.bar_shape, style: s.bar_style, refresh: s.auto_refresh && !ctx.preview },
+    html: {
+      layout: s.layout,
+      theme: s.theme,
+      palette: s.palette,
+      font: s.font,
+      shape: s.bar_shape,
+      style: s.bar_style,
+      refresh: s.auto_refresh && !ctx.preview,
+    },
     colorScheme: s.theme === 'auto' ? 'light dark' : s.theme,
     assets: ctx.assets,
     fontPreload: ctx.assets.fonts[0] ?? null,
@@ -320,10 +356,27 @@ export function homeView(m: PublicStatus, ctx: PageContext): HomeView {
   const s = ctx.settings;
   const words = RANGE_WORDS[m.range];
   const summary: SummaryItem[] = [];
-  if (s.show_uptime) summary.push({ label: 'Uptime', value: percentText(m.summary.uptime, m.groups.reduce((x, g) => x + g.bars.reduce((y, b) => y + b.down_ms, 0), 0)), note: words.span });
+  if (s.show_uptime)
+    summary.push({
+      label: 'Uptime',
+      value: percentText(
+        m.summary.uptime,
+        m.groups.reduce((x, g) => x + g.bars.reduce((y, b) => y + b.down_ms, 0), 0),
+      ),
+      note: words.span,
+    });
   summary.push({ label: 'Incidents', value: String(m.summary.incidents), note: words.span });
-  summary.push({ label: 'Longest incident', value: m.summary.longest_ms === null ? 'None' : formatDuration(m.summary.longest_ms), note: words.span });
-  if (s.show_response) summary.push({ label: 'Typical response', value: msText(m.summary.typical_ms) ?? 'No data', note: 'median of the services' });
+  summary.push({
+    label: 'Longest incident',
+    value: m.summary.longest_ms === null ? 'None' : formatDuration(m.summary.longest_ms),
+    note: words.span,
+  });
+  if (s.show_response)
+    summary.push({
+      label: 'Typical response',
+      value: msText(m.summary.typical_ms) ?? 'No data',
+      note: 'median of the services',
+    });
   const all = [...m.incidents.open, ...m.incidents.recent];
   const today = localDay(ctx.now, ctx.tzMin);
   const days = Array.from({ length: 7 }, (_, i) => today - i).map((d) => ({
@@ -349,4 +402,3 @@ export function homeView(m: PublicStatus, ctx: PageContext): HomeView {
     days,
   };
 }
-

@@ -34,7 +34,11 @@ describe('planRange', () => {
 
   it('labels hours in the page zone and names them by their UTC start', () => {
     const p = planRange('24h', NOW, 120).periods;
-    expect(p[23]).toMatchObject({ id: '2026-11-18T14:00:00.000Z', label: 'Wed 18 Nov, 16:00-17:00', from: NOW / HOUR_MS | 0 });
+    expect(p[23]).toMatchObject({
+      id: '2026-11-18T14:00:00.000Z',
+      label: 'Wed 18 Nov, 16:00-17:00',
+      from: (NOW / HOUR_MS) | 0,
+    });
   });
 
   it('cuts six-hour blocks at local 00, 06, 12 and 18 (UTC+2: 12:00 local = 10:00 UTC)', () => {
@@ -60,8 +64,25 @@ describe('planRange', () => {
 
   it('takes whole local months for 12mo, the current one last, across a year end', () => {
     const p = planRange('12mo', Date.UTC(2026, 1, 10), 0).periods;
-    expect(p.map((x) => x.id)).toEqual(['2025-03', '2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11', '2025-12', '2026-01', '2026-02']);
-    expect(p[11]).toMatchObject({ label: 'February 2026', from: Date.UTC(2026, 1, 1) / DAY_MS, to: Date.UTC(2026, 2, 1) / DAY_MS - 1 });
+    expect(p.map((x) => x.id)).toEqual([
+      '2025-03',
+      '2025-04',
+      '2025-05',
+      '2025-06',
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+    ]);
+    expect(p[11]).toMatchObject({
+      label: 'February 2026',
+      from: Date.UTC(2026, 1, 1) / DAY_MS,
+      to: Date.UTC(2026, 2, 1) / DAY_MS - 1,
+    });
     expect(p[10].to - p[10].from + 1).toBe(31);
   });
 });
@@ -76,26 +97,29 @@ describe('zoneLabel', () => {
 });
 
 describe('bucketOf and periodIndex', () => {
-  it.each(RANGES.flatMap((r) => [0, 330].map((tz) => [r, tz] as const)))('%s at %i min: the SQL bucket and the lookup agree on every key', (range, tz) => {
-    const plan = planRange(range, NOW, tz);
-    const { sql, params } = bucketOf(plan, 'k');
-    // Evaluate the SQL expression for each key the way SQLite would (integer division, CASE).
-    const evalSql = (k: number): number => {
-      if (params.length === 0) {
-        const m = /^\(\(k - (-?\d+)\) \/ (\d+)\)$/.exec(sql)!;
-        return Math.trunc((k - Number(m[1])) / Number(m[2]));
+  it.each(RANGES.flatMap((r) => [0, 330].map((tz) => [r, tz] as const)))(
+    '%s at %i min: the SQL bucket and the lookup agree on every key',
+    (range, tz) => {
+      const plan = planRange(range, NOW, tz);
+      const { sql, params } = bucketOf(plan, 'k');
+      // Evaluate the SQL expression for each key the way SQLite would (integer division, CASE).
+      const evalSql = (k: number): number => {
+        if (params.length === 0) {
+          const m = /^\(\(k - (-?\d+)\) \/ (\d+)\)$/.exec(sql)!;
+          return Math.trunc((k - Number(m[1])) / Number(m[2]));
+        }
+        const i = params.findIndex((bound) => k < bound);
+        return i === -1 ? params.length : i;
+      };
+      for (const [i, p] of plan.periods.entries()) {
+        for (const k of [p.from, p.to, Math.floor((p.from + p.to) / 2)]) {
+          expect([k, evalSql(k)]).toEqual([k, i]);
+          expect([k, periodIndex(plan, k)]).toEqual([k, i]);
+        }
       }
-      const i = params.findIndex((bound) => k < bound);
-      return i === -1 ? params.length : i;
-    };
-    for (const [i, p] of plan.periods.entries()) {
-      for (const k of [p.from, p.to, Math.floor((p.from + p.to) / 2)]) {
-        expect([k, evalSql(k)]).toEqual([k, i]);
-        expect([k, periodIndex(plan, k)]).toEqual([k, i]);
-      }
-    }
-    expect(periodIndex(plan, plan.periods[0].from - 1)).toBe(-1);
-  });
+      expect(periodIndex(plan, plan.periods[0].from - 1)).toBe(-1);
+    },
+  );
 
   it('uses arithmetic for even bars and one comparison per boundary for months', () => {
     expect(bucketOf(planRange('90d', NOW, 0), 'day').params).toEqual([]);

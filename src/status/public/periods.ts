@@ -11,7 +11,20 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 const BLOCK_MS = 6 * HOUR_MS;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 export interface Period {
@@ -47,9 +60,19 @@ export function localDayStart(day: number, tzMin: number): number {
 }
 
 /** The local wall-clock fields of a moment. */
-export function localParts(t: number, tzMin: number): { y: number; mo: number; d: number; h: number; mi: number; wd: number } {
+export function localParts(
+  t: number,
+  tzMin: number,
+): { y: number; mo: number; d: number; h: number; mi: number; wd: number } {
   const x = new Date(t + tzMin * 60_000);
-  return { y: x.getUTCFullYear(), mo: x.getUTCMonth(), d: x.getUTCDate(), h: x.getUTCHours(), mi: x.getUTCMinutes(), wd: x.getUTCDay() };
+  return {
+    y: x.getUTCFullYear(),
+    mo: x.getUTCMonth(),
+    d: x.getUTCDate(),
+    h: x.getUTCHours(),
+    mi: x.getUTCMinutes(),
+    wd: x.getUTCDay(),
+  };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -153,7 +176,14 @@ function days(range: Range, n: number, now: number, tzMin: number): RangePlan {
   const periods: Period[] = [];
   for (let d = today - n + 1; d <= today; d++) {
     const wd = WEEKDAYS[new Date(d * DAY_MS).getUTCDay()];
-    periods.push({ id: isoDate(d), label: `${wd} ${dayLabel(d)}`, start: localDayStart(d, tzMin), end: localDayStart(d + 1, tzMin), from: d, to: d });
+    periods.push({
+      id: isoDate(d),
+      label: `${wd} ${dayLabel(d)}`,
+      start: localDayStart(d, tzMin),
+      end: localDayStart(d + 1, tzMin),
+      from: d,
+      to: d,
+    });
   }
   return { range, table: 'rollup_day', periods, start: periods[0].start, monthly: false };
 }
@@ -197,7 +227,10 @@ export function bucketOf(plan: RangePlan, column: string): { sql: string; params
     return { sql: `((${column} - ${first}) / ${width})`, params: [] };
   }
   const bounds = plan.periods.slice(1).map((p) => p.from);
-  return { sql: `(CASE ${bounds.map((_, i) => `WHEN ${column} < ? THEN ${i}`).join(' ')} ELSE ${bounds.length} END)`, params: bounds };
+  return {
+    sql: `(CASE ${bounds.map((_, i) => `WHEN ${column} < ? THEN ${i}`).join(' ')} ELSE ${bounds.length} END)`,
+    params: bounds,
+  };
 }
 
 /** Words for the start of a range's bars ("90 days ago"). */

@@ -122,7 +122,10 @@ export class PublicData {
   /** When the oldest incident of these services started, or null. */
   async firstIncident(keys: number[]): Promise<number | null> {
     if (keys.length === 0) return null;
-    const rows = (await this.db.read(`SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`, keys)) as {
+    const rows = (await this.db.read(
+      `SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`,
+      keys,
+    )) as {
       t: number | null;
     }[];
     return rows[0]?.t ?? null;
@@ -133,7 +136,12 @@ export class PublicData {
    * the rest from the history module as it stands now, with what the writer has not written yet
    * and each monitor's open span.
    */
-  async range(services: Pick<ServiceInput, 'key' | 'horizonMs'>[], plan: RangePlan, now: number, tzMin: number): Promise<Map<number, Tally[]>> {
+  async range(
+    services: Pick<ServiceInput, 'key' | 'horizonMs'>[],
+    plan: RangePlan,
+    now: number,
+    tzMin: number,
+  ): Promise<Map<number, Tally[]>> {
     const out = new Map<number, Tally[]>(services.map((s) => [s.key, plan.periods.map(() => emptyTally())]));
     if (services.length === 0) return out;
     const cache = plan.table === 'rollup_day' ? this.days : this.hours;
@@ -169,11 +177,18 @@ export class PublicData {
   }
 
   /** Reads into the cache what it lacks of [from, to] for these monitors. */
-  private async load(cache: TallyCache, table: RangePlan['table'], ids: number[], from: number, to: number): Promise<void> {
+  private async load(
+    cache: TallyCache,
+    table: RangePlan['table'],
+    ids: number[],
+    from: number,
+    to: number,
+  ): Promise<void> {
     const column = table === 'rollup_day' ? 'day' : 'hour';
     const wanted = new Map<string, number[]>();
     for (const id of ids) {
-      for (const [a, b] of cache.missing(id, from, to)) wanted.set(`${a}:${b}`, [...(wanted.get(`${a}:${b}`) ?? []), id]);
+      for (const [a, b] of cache.missing(id, from, to))
+        wanted.set(`${a}:${b}`, [...(wanted.get(`${a}:${b}`) ?? []), id]);
     }
     for (const [span, group] of wanted) {
       const [a, b] = span.split(':').map(Number);
@@ -196,6 +211,4 @@ export class PublicData {
     this.days.drop(id);
     this.hours.drop(id);
   }
-
 }
-

@@ -7,16 +7,32 @@ const NOW = Date.UTC(2026, 10, 18, 12);
 const DAY = 86_400_000;
 const today = Math.floor(NOW / DAY);
 
-const service = (over: Partial<ServiceInput>): ServiceInput => ({ key: 1, name: 'Web', group: null, sort: 0, watchedFrom: NOW - 400 * DAY, status: 'up', horizonMs: 70_000, ...over });
+const service = (over: Partial<ServiceInput>): ServiceInput => ({
+  key: 1,
+  name: 'Web',
+  group: null,
+  sort: 0,
+  watchedFrom: NOW - 400 * DAY,
+  status: 'up',
+  horizonMs: 70_000,
+  ...over,
+});
 const day = (down: number, lat = 100): Tally => ({ up_ms: DAY - down, down_ms: down, lat_n: 10, lat_sum: lat * 10 });
 
-function build(services: ServiceInput[], tallies: Record<number, Record<number, Tally>>, incidents: IncidentInput[] = [], range: '30d' | '90d' = '30d') {
+function build(
+  services: ServiceInput[],
+  tallies: Record<number, Record<number, Tally>>,
+  incidents: IncidentInput[] = [],
+  range: '30d' | '90d' = '30d',
+) {
   const plan = planRange(range, NOW, 0);
   return buildPublicStatus({
     settings: { ...defaultPageSettings(), title: 'Acme', group_order: ['Edge'] },
     services,
     // Day bars: each bar sums one local day.
-    tallies: new Map(Object.entries(tallies).map(([k, v]) => [Number(k), plan.periods.map((p) => v[p.from] ?? emptyTally())])),
+    tallies: new Map(
+      Object.entries(tallies).map(([k, v]) => [Number(k), plan.periods.map((p) => v[p.from] ?? emptyTally())]),
+    ),
     incidents,
     plan,
     now: NOW,
@@ -27,22 +43,39 @@ function build(services: ServiceInput[], tallies: Record<number, Record<number, 
 describe('buildPublicStatus', () => {
   it('answers exactly the spec shape', () => {
     const out = build([service({})], { 1: { [today]: day(0) } });
-    expect(Object.keys(out).sort()).toEqual(['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort());
-    expect(Object.keys(out.summary).sort()).toEqual(['incidents', 'longest_ms', 'overall', 'services', 'typical_ms', 'uptime'].sort());
+    expect(Object.keys(out).sort()).toEqual(
+      ['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort(),
+    );
+    expect(Object.keys(out.summary).sort()).toEqual(
+      ['incidents', 'longest_ms', 'overall', 'services', 'typical_ms', 'uptime'].sort(),
+    );
     expect(Object.keys(out.groups[0]).sort()).toEqual(['bars', 'name', 'services', 'status', 'uptime'].sort());
-    expect(Object.keys(out.groups[0].services[0]).sort()).toEqual(['bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime'].sort());
-    expect(Object.keys(out.groups[0].services[0].bars[0]).sort()).toEqual(['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime'].sort());
+    expect(Object.keys(out.groups[0].services[0]).sort()).toEqual(
+      ['bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime'].sort(),
+    );
+    expect(Object.keys(out.groups[0].services[0].bars[0]).sort()).toEqual(
+      ['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime'].sort(),
+    );
     expect(out.updated_at).toBe('2026-11-18T12:00:00.000Z');
   });
 
   it('sums a service over the range and judges each day', () => {
-    const out = build([service({})], { 1: { [today]: day(0, 80), [today - 1]: day(60_000, 120), [today - 2]: day(DAY / 2), [today - 40]: day(DAY) } });
+    const out = build([service({})], {
+      1: { [today]: day(0, 80), [today - 1]: day(60_000, 120), [today - 2]: day(DAY / 2), [today - 40]: day(DAY) },
+    });
     const s = out.groups[0].services[0];
     expect(s.bars).toHaveLength(30);
     expect(s.bars.slice(-3).map((b) => b.state)).toEqual(['bad', 'warn', 'ok']);
     expect(s.bars[0].state).toBe('no_data');
     expect(s.down_ms).toBe(60_000 + DAY / 2); // the day 40 days ago is outside 30d
-    expect(s.bars[29]).toEqual({ period: '2026-11-18', label: 'Wed 18 Nov 2026', state: 'ok', uptime: 100, down_ms: 0, avg_ms: 80 });
+    expect(s.bars[29]).toEqual({
+      period: '2026-11-18',
+      label: 'Wed 18 Nov 2026',
+      state: 'ok',
+      uptime: 100,
+      down_ms: 0,
+      avg_ms: 80,
+    });
     expect(s.uptime).toBeCloseTo(((3 * DAY - 60_000 - DAY / 2) / (3 * DAY)) * 100, 2);
     expect(s.from).toBe('30 days ago');
     // Typical: the median of the bars' averages (80, 120, 100).
@@ -60,7 +93,11 @@ describe('buildPublicStatus', () => {
   it('orders sections by group_order, then by name, with ungrouped services first', () => {
     expect(orderGroups(['b', null, 'Edge', 'a', 'b'], ['Edge'])).toEqual([null, 'Edge', 'a', 'b']);
     const out = build(
-      [service({ key: 1, name: 'Z', group: 'core' }), service({ key: 2, name: 'Y', group: 'Edge', sort: 2 }), service({ key: 3, name: 'X', group: 'Edge', sort: 1 })],
+      [
+        service({ key: 1, name: 'Z', group: 'core' }),
+        service({ key: 2, name: 'Y', group: 'Edge', sort: 2 }),
+        service({ key: 3, name: 'X', group: 'Edge', sort: 1 }),
+      ],
       {},
     );
     expect(out.groups.map((g) => [g.name, g.services.map((s) => s.name)])).toEqual([
@@ -83,8 +120,15 @@ describe('buildPublicStatus', () => {
   });
 
   it('gives every service a unique page from its public name', () => {
-    const out = build([service({ key: 1, name: 'Web' }), service({ key: 2, name: 'web' }), service({ key: 3, name: 'History' })], {});
-    expect(out.groups[0].services.map((s) => s.page)).toEqual(['/status/history-service', '/status/web', '/status/web-2']);
+    const out = build(
+      [service({ key: 1, name: 'Web' }), service({ key: 2, name: 'web' }), service({ key: 3, name: 'History' })],
+      {},
+    );
+    expect(out.groups[0].services.map((s) => s.page)).toEqual([
+      '/status/history-service',
+      '/status/web',
+      '/status/web-2',
+    ]);
   });
 
   it('lists open and recent incidents of public services in the range, with times only', () => {
@@ -96,14 +140,34 @@ describe('buildPublicStatus', () => {
     ];
     const out = build([service({ key: 1, name: 'Web', status: 'down' })], {}, incidents);
     expect(out.incidents).toEqual({
-      open: [{ name: 'Web', page: '/status/web', started_at: '2026-11-18T11:00:00.000Z', ended_at: null, duration_ms: 3600_000 }],
-      recent: [{ name: 'Web', page: '/status/web', started_at: '2026-11-13T12:00:00.000Z', ended_at: '2026-11-13T12:10:00.000Z', duration_ms: 600_000 }],
+      open: [
+        {
+          name: 'Web',
+          page: '/status/web',
+          started_at: '2026-11-18T11:00:00.000Z',
+          ended_at: null,
+          duration_ms: 3600_000,
+        },
+      ],
+      recent: [
+        {
+          name: 'Web',
+          page: '/status/web',
+          started_at: '2026-11-13T12:00:00.000Z',
+          ended_at: '2026-11-13T12:10:00.000Z',
+          duration_ms: 600_000,
+        },
+      ],
     });
     expect(out.summary).toMatchObject({ incidents: 2, longest_ms: 3600_000 });
   });
 
   it('answers an empty page without services', () => {
     const out = build([], {});
-    expect(out).toMatchObject({ overall: 'operational', groups: [], summary: { services: 0, uptime: null, incidents: 0, longest_ms: null, typical_ms: null } });
+    expect(out).toMatchObject({
+      overall: 'operational',
+      groups: [],
+      summary: { services: 0, uptime: null, incidents: 0, longest_ms: null, typical_ms: null },
+    });
   });
 });

@@ -112,15 +112,24 @@ function collate(): { base: Intl.Collator; text: Intl.Collator } {
 export function orderGroups(names: (string | null)[], groupOrder: readonly string[]): (string | null)[] {
   const unique = [...new Set(names)];
   const { base, text } = collate();
-  const rank = (g: string | null) => (g === null ? -1 : groupOrder.includes(g) ? groupOrder.indexOf(g) : groupOrder.length);
+  const rank = (g: string | null) =>
+    g === null ? -1 : groupOrder.includes(g) ? groupOrder.indexOf(g) : groupOrder.length;
   return unique.sort((a, b) => rank(a) - rank(b) || base.compare(a ?? '', b ?? '') || text.compare(a ?? '', b ?? ''));
 }
 
 /** Services in page order: by section, then sort, then name (the key only breaks full ties). */
 export function orderServices(services: ServiceInput[], groupOrder: readonly string[]): ServiceInput[] {
-  const rank = new Map(orderGroups(services.map((s) => s.group), groupOrder).map((g, i) => [g, i]));
+  const rank = new Map(
+    orderGroups(
+      services.map((s) => s.group),
+      groupOrder,
+    ).map((g, i) => [g, i]),
+  );
   const { text } = collate();
-  return [...services].sort((a, b) => rank.get(a.group)! - rank.get(b.group)! || a.sort - b.sort || text.compare(a.name, b.name) || a.key - b.key);
+  return [...services].sort(
+    (a, b) =>
+      rank.get(a.group)! - rank.get(b.group)! || a.sort - b.sort || text.compare(a.name, b.name) || a.key - b.key,
+  );
 }
 
 export function buildPublicStatus(input: ModelInput): PublicStatus {
@@ -151,7 +160,10 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
     });
   }
 
-  const groups = orderGroups(ordered.map((s) => s.group), input.settings.group_order).map((name): PublicGroup => {
+  const groups = orderGroups(
+    ordered.map((s) => s.group),
+    input.settings.group_order,
+  ).map((name): PublicGroup => {
     const members = ordered.filter((s) => s.group === name);
     const outs = members.map((s) => services.get(s.key)!);
     const total = emptyTally();
@@ -160,14 +172,22 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       name,
       status: overallOf(members.map((s) => s.status)),
       uptime: uptimeOf(total),
-      bars: plan.periods.map((p, i) => groupBar(p, outs.map((o) => o.perBar[i]), outs.map((o) => o.out.bars[i].state))),
+      bars: plan.periods.map((p, i) =>
+        groupBar(
+          p,
+          outs.map((o) => o.perBar[i]),
+          outs.map((o) => o.out.bars[i].state),
+        ),
+      ),
       services: outs.map((o) => o.out),
     };
   });
 
   const all = emptyTally();
   for (const s of services.values()) addTally(all, s.total);
-  const inRange = input.incidents.filter((i) => pages.has(i.key) && i.started_at <= now && (i.ended_at === null || i.ended_at >= plan.start));
+  const inRange = input.incidents.filter(
+    (i) => pages.has(i.key) && i.started_at <= now && (i.ended_at === null || i.ended_at >= plan.start),
+  );
   const asPublic = (i: IncidentInput): PublicIncident => ({
     name: services.get(i.key)!.out.name,
     page: pages.get(i.key)!,
@@ -176,8 +196,15 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
     duration_ms: (i.ended_at ?? Math.max(now, i.started_at)) - i.started_at,
   });
   const newestFirst = (a: IncidentInput, b: IncidentInput) => b.started_at - a.started_at || b.key - a.key;
-  const open = inRange.filter((i) => i.ended_at === null).sort(newestFirst).map(asPublic);
-  const recent = inRange.filter((i) => i.ended_at !== null).sort((a, b) => b.ended_at! - a.ended_at! || newestFirst(a, b)).slice(0, RECENT_INCIDENTS).map(asPublic);
+  const open = inRange
+    .filter((i) => i.ended_at === null)
+    .sort(newestFirst)
+    .map(asPublic);
+  const recent = inRange
+    .filter((i) => i.ended_at !== null)
+    .sort((a, b) => b.ended_at! - a.ended_at! || newestFirst(a, b))
+    .slice(0, RECENT_INCIDENTS)
+    .map(asPublic);
   const durations = inRange.map((i) => (i.ended_at ?? Math.max(now, i.started_at)) - i.started_at);
   const overall = overallOf(ordered.map((s) => s.status));
 
@@ -222,5 +249,7 @@ function median(values: number[]): number | null {
 /** Where a service's bars begin, in words: the range's start, or the day watching began inside it. */
 export function fromText(plan: RangePlan, watchedFrom: number, tzMin: number): string {
   if (watchedFrom <= plan.start) return RANGE_WORDS[plan.range].ago;
-  return plan.table === 'rollup_hour' ? `Since ${momentLabel(watchedFrom, tzMin)}` : `Since ${dayLabel(localDay(watchedFrom, tzMin))}`;
+  return plan.table === 'rollup_hour'
+    ? `Since ${momentLabel(watchedFrom, tzMin)}`
+    : `Since ${dayLabel(localDay(watchedFrom, tzMin))}`;
 }

@@ -100,10 +100,22 @@ export class PublicStatusController {
     const host = requestHost(req.headers.host);
     const start = host !== null && s.hosts.includes(host) ? '/' : '/status';
     const icons = icon
-      ? [{ src: `/status/icon.png?v=${icon.v}`, sizes: `${icon.width}x${icon.height}`, type: 'image/png', purpose: 'any' }]
+      ? [
+          {
+            src: `/status/icon.png?v=${icon.v}`,
+            sizes: `${icon.width}x${icon.height}`,
+            type: 'image/png',
+            purpose: 'any',
+          },
+        ]
       : [
           { src: `/icon-512.png?v=${this.assets.icon512.v}`, sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: `/apple-touch-icon.png?v=${this.assets.appleIcon.v}`, sizes: '180x180', type: 'image/png', purpose: 'any' },
+          {
+            src: `/apple-touch-icon.png?v=${this.assets.appleIcon.v}`,
+            sizes: '180x180',
+            type: 'image/png',
+            purpose: 'any',
+          },
         ];
     const body = {
       name: s.title,
@@ -133,7 +145,12 @@ export class PublicStatusController {
 
   /** Last: any other name under /status/ is a service's page. */
   @Get('status/:name')
-  async service(@Param('name') name: string, @Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async service(
+    @Param('name') name: string,
+    @Query('range') range: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
     const page = name.length <= 200 ? await this.pages.service(name, await this.pages.range(range)) : null;
     if (!page) return this.missing(req, res, 'There is no service of that name on this status page.');
@@ -143,7 +160,14 @@ export class PublicStatusController {
   private async sendIcon(req: Request, res: Response, fallback: Asset): Promise<void> {
     const icon = await this.repo.asset('icon');
     if (icon) sendBytes(req, res, icon.data, 'image/png', req.query.v === icon.v ? YEAR : 'public, max-age=3600');
-    else sendBytes(req, res, fallback.packed.raw, fallback.type, req.query.v === fallback.v ? YEAR : 'public, max-age=3600');
+    else
+      sendBytes(
+        req,
+        res,
+        fallback.packed.raw,
+        fallback.type,
+        req.query.v === fallback.v ? YEAR : 'public, max-age=3600',
+      );
   }
 
   private async enabled(): Promise<boolean> {
@@ -153,7 +177,11 @@ export class PublicStatusController {
   /** A page for people that find nothing here: the page's own look, status 404. */
   private async missing(req: Request, res: Response, message: string): Promise<void> {
     const ctx = await this.pages.context(false);
-    const html = render('status/missing', { ...chrome(ctx, `Not found · ${ctx.settings.title}`), message }, 'status/layout');
+    const html = render(
+      'status/missing',
+      { ...chrome(ctx, `Not found · ${ctx.settings.title}`), message },
+      'status/layout',
+    );
     res.status(404);
     send(req, res, new Packed(html), 'text/html; charset=utf-8', 'no-cache', { 'Content-Security-Policy': PAGE_CSP });
   }
@@ -168,7 +196,14 @@ function sendPage(req: Request, res: Response, packed: Packed): void {
 }
 
 /** Sends a body compressed as the client accepts (brotli, else gzip). */
-function send(req: Request, res: Response, packed: Packed, type: string, cache: string, headers: Record<string, string> = {}): void {
+function send(
+  req: Request,
+  res: Response,
+  packed: Packed,
+  type: string,
+  cache: string,
+  headers: Record<string, string> = {},
+): void {
   const encoding = pickEncoding(req.headers['accept-encoding'] as string | undefined);
   const body = packed.body(encoding);
   res.setHeader('Content-Type', type);

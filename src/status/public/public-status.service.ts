@@ -75,7 +75,11 @@ export class PublicStatusService {
   }
 
   async json(range: Range): Promise<Packed> {
-    return this.cached(`json:${range}`, this.main, async () => new Packed(JSON.stringify((await this.built(range)).model)));
+    return this.cached(
+      `json:${range}`,
+      this.main,
+      async () => new Packed(JSON.stringify((await this.built(range)).model)),
+    );
   }
 
   async home(range: Range): Promise<Packed> {
@@ -100,7 +104,9 @@ export class PublicStatusService {
       const ctx = await this.context(false);
       const rows = await this.data.incidentsBetween([key], planRange('12mo', ctx.now, ctx.tzMin).start, ctx.now + 1);
       const incidents = rows.slice(0, SERVICE_INCIDENTS).map((i) => publicIncident(i, svc.name, page, ctx.now));
-      return new Packed(render('status/service', { ...serviceView(svc, yearSvc, range, incidents, ctx) }, 'status/layout'));
+      return new Packed(
+        render('status/service', { ...serviceView(svc, yearSvc, range, incidents, ctx) }, 'status/layout'),
+      );
     });
   }
 
@@ -154,7 +160,9 @@ export class PublicStatusService {
   }
 
   private built(range: Range): Promise<Built> {
-    return this.cached(`built:${range}`, this.main, async () => this.build(range, await this.repo.getSettings(), new Map()));
+    return this.cached(`built:${range}`, this.main, async () =>
+      this.build(range, await this.repo.getSettings(), new Map()),
+    );
   }
 
   private async build(range: Range, settings: PageSettings, overrides: Map<number, PublicOverride>): Promise<Built> {
@@ -163,7 +171,10 @@ export class PublicStatusService {
     const services = await this.data.services(overrides);
     const keys = services.map((s) => s.key);
     const plan = planRange(range, now, tzMin);
-    const [tallies, incidents] = await Promise.all([this.data.range(services, plan, now, tzMin), this.data.incidents(keys, plan.start)]);
+    const [tallies, incidents] = await Promise.all([
+      this.data.range(services, plan, now, tzMin),
+      this.data.incidents(keys, plan.start),
+    ]);
     const model = buildPublicStatus({ settings, services, tallies, incidents, plan, now, tzMin });
     const names = pageNamesOf(services, settings);
     return { model, keys: new Map([...names].map(([key, n]) => [n.page, key])) };
@@ -173,7 +184,11 @@ export class PublicStatusService {
    * One build per key at a time: requests that arrive while it is being built wait for it. The
    * time zone is part of every key, so a new zone in the service settings shows at once.
    */
-  private async cached<T>(key: string, cache: Map<string, { at: number; value: unknown }>, make: () => Promise<T>): Promise<T> {
+  private async cached<T>(
+    key: string,
+    cache: Map<string, { at: number; value: unknown }>,
+    make: () => Promise<T>,
+  ): Promise<T> {
     const now = this.clock.now();
     const tz = (await this.settingsService.get()).tz_offset_min;
     const full = `${tz}|${key}`;
@@ -208,7 +223,12 @@ function pageNamesOf(services: ServiceInput[], settings: PageSettings): Map<numb
   return new Map(ordered.map((s, i) => [s.key, { name: s.name, page: pagePath(names[i]) }]));
 }
 
-function publicIncident(i: { started_at: number; ended_at: number | null }, name: string, page: string, now: number): PublicIncident {
+function publicIncident(
+  i: { started_at: number; ended_at: number | null },
+  name: string,
+  page: string,
+  now: number,
+): PublicIncident {
   return {
     name,
     page,

@@ -49,7 +49,11 @@ describe('history pages', () => {
 
   it('cuts months at local midnight', () => {
     const [feb] = historyWindow(undefined, NOW, 120, null).months;
-    expect(feb).toMatchObject({ label: 'February 2026', start: Date.UTC(2026, 1, 1) - 7200_000, end: Date.UTC(2026, 2, 1) - 7200_000 });
+    expect(feb).toMatchObject({
+      label: 'February 2026',
+      start: Date.UTC(2026, 1, 1) - 7200_000,
+      end: Date.UTC(2026, 2, 1) - 7200_000,
+    });
   });
 
   it.each([
@@ -86,7 +90,9 @@ describe('chart', () => {
     expect(c.line.match(/M/g)).toHaveLength(1); // a-b joined; d alone is a dot
     expect(c.dots).toHaveLength(1);
     expect(c.ticks.map((t) => t.label)).toEqual(['250 ms', '125 ms', '0 ms']);
-    expect(c.summary).toBe('Average response time over the last 5 days: 117 ms. Slowest: 200 ms (b). Fastest: 50 ms (d).');
+    expect(c.summary).toBe(
+      'Average response time over the last 5 days: 117 ms. Slowest: 200 ms (b). Fastest: 50 ms (d).',
+    );
   });
 
   it('says so when there is nothing to draw', () => {

@@ -1,7 +1,14 @@
 import { emptyTally } from './bars';
 import { TallyCache, TallyRow } from './tally-cache';
 
-const row = (id: number, key: number, up: number, down = 0): TallyRow => ({ id, key, up_ms: up, down_ms: down, lat_n: 1, lat_sum: 10 });
+const row = (id: number, key: number, up: number, down = 0): TallyRow => ({
+  id,
+  key,
+  up_ms: up,
+  down_ms: down,
+  lat_n: 1,
+  lat_sum: 10,
+});
 const sum = (c: TallyCache, id: number, from: number, to: number) => {
   const t = emptyTally();
   c.addInto(id, from, to, t);
@@ -14,7 +21,10 @@ describe('TallyCache', () => {
     expect(c.missing(1, 10, 20)).toEqual([[10, 20]]);
     c.fill(1, 10, 20, [row(1, 12, 5), row(1, 20, 7, 1)]);
     expect(c.missing(1, 10, 20)).toEqual([]);
-    expect(c.missing(1, 5, 25)).toEqual([[5, 9], [21, 25]]);
+    expect(c.missing(1, 5, 25)).toEqual([
+      [5, 9],
+      [21, 25],
+    ]);
     expect(c.missing(1, 12, 15)).toEqual([]);
     expect(c.missing(1, 30, 29)).toEqual([]);
     expect(c.missing(2, 10, 20)).toEqual([[10, 20]]);

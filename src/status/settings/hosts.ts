@@ -15,7 +15,8 @@ export function normalizeHost(raw: string): HostCheck {
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(text) || /[/?#@\s]/.test(text)) {
     return { ok: false, message: 'must be a host name only, without scheme, path or user (e.g. status.example.com)' };
   }
-  if (text.includes('*')) return { ok: false, message: 'must be one host name: wildcards are not supported (list each host, at most 5)' };
+  if (text.includes('*'))
+    return { ok: false, message: 'must be one host name: wildcards are not supported (list each host, at most 5)' };
   const bare = text.replace(/^\[(.*)\]$/, '$1');
   if (isIP(bare) !== 0) return { ok: false, message: 'must be a host name, not an IP address' };
   if (text.includes(':')) return { ok: false, message: 'must be a host name without a port' };
@@ -29,8 +30,10 @@ export function normalizeHost(raw: string): HostCheck {
   if (ascii.length > 253) return { ok: false, message: 'must be at most 253 characters long' };
   const labels = ascii.split('.');
   // RFC 6761: localhost names never leave the machine, so no CA can check them.
-  if (labels[labels.length - 1] === 'localhost') return { ok: false, message: 'must be a public host name: localhost names cannot get a certificate' };
-  if (labels.length < 2) return { ok: false, message: 'must be a full domain name with a dot (e.g. status.example.com)' };
+  if (labels[labels.length - 1] === 'localhost')
+    return { ok: false, message: 'must be a public host name: localhost names cannot get a certificate' };
+  if (labels.length < 2)
+    return { ok: false, message: 'must be a full domain name with a dot (e.g. status.example.com)' };
   if (!labels.every((l) => LABEL.test(l))) {
     return { ok: false, message: 'each part between dots must be 1-63 letters, digits or inner hyphens' };
   }

@@ -39,7 +39,13 @@ describe('parseSettingsBody', () => {
     ['group_order', ['Core', 'Edge']],
     ['website', { label: 'Acme', url: 'https://acme.example' }],
     ['website', null],
-    ['links', [{ label: 'Support', url: 'mailto:help@acme.example' }, { label: 'Docs', url: 'http://docs.acme.example/x' }]],
+    [
+      'links',
+      [
+        { label: 'Support', url: 'mailto:help@acme.example' },
+        { label: 'Docs', url: 'http://docs.acme.example/x' },
+      ],
+    ],
   ])('accepts %s = %j', (key, value) => {
     const p = ok({ [key]: value });
     expect((p.next as unknown as Record<string, unknown>)[key]).toEqual(value);
@@ -103,7 +109,17 @@ describe('parseSettingsBody', () => {
     [{ website: { label: 'x', url: 'javascript:alert(1)' } }, ['website.url']],
     [{ website: { label: '', url: 'https://x.example' } }, ['website.label']],
     [{ website: { label: 'x', url: 'https://x.example', extra: 1 } }, ['website.extra']],
-    [{ links: [{ label: 'a', url: 'https://a.example' }, { label: 'b', url: 'https://b.example' }, { label: 'c', url: 'https://c.example' }, { label: 'd', url: 'https://d.example' }] }, ['links']],
+    [
+      {
+        links: [
+          { label: 'a', url: 'https://a.example' },
+          { label: 'b', url: 'https://b.example' },
+          { label: 'c', url: 'https://c.example' },
+          { label: 'd', url: 'https://d.example' },
+        ],
+      },
+      ['links'],
+    ],
     [{ links: [{ label: 'a', url: 'data:text/html,hi' }] }, ['links[0].url']],
     [{ links: ['https://a.example'] }, ['links[0]']],
     [{ monitors: {} }, ['monitors']],
@@ -130,14 +146,22 @@ describe('parseSettingsBody', () => {
     ['monitors[0].public_name', (text) => ({ monitors: [{ id: 1, public_name: text }] })],
     ['monitors[0].public_group', (text) => ({ monitors: [{ id: 1, public_group: text }] })],
   ];
-  it.each(TEXTS.flatMap(([field, put]) => BAD_TEXT.map(([what, text]) => [field, what, put(text)] as const)))('%s refuses %s', (field, _what, body) => {
-    const r = parseSettingsBody(body, current);
-    expect(r.ok ? [] : r.errors).toEqual([{ field, message: expect.stringMatching(/control characters|lone surrogate/) }]);
-  });
+  it.each(TEXTS.flatMap(([field, put]) => BAD_TEXT.map(([what, text]) => [field, what, put(text)] as const)))(
+    '%s refuses %s',
+    (field, _what, body) => {
+      const r = parseSettingsBody(body, current);
+      expect(r.ok ? [] : r.errors).toEqual([
+        { field, message: expect.stringMatching(/control characters|lone surrogate/) },
+      ]);
+    },
+  );
 
   it('takes line breaks and tabs in the description only', () => {
     expect(ok({ description: 'One.\r\n\tTwo.' }).next.description).toBe('One.\r\n\tTwo.');
-    expect(fields({ title: 'One\tTwo', monitors: [{ id: 1, public_group: 'a\nb' }] })).toEqual(['title', 'monitors[0].public_group']);
+    expect(fields({ title: 'One\tTwo', monitors: [{ id: 1, public_group: 'a\nb' }] })).toEqual([
+      'title',
+      'monitors[0].public_group',
+    ]);
   });
 
   it('reports every problem at once', () => {
@@ -145,7 +169,14 @@ describe('parseSettingsBody', () => {
   });
 
   it('reads monitor items with only the fields given', () => {
-    expect(ok({ monitors: [{ id: 3, public: true }, { id: 4, public_name: null, public_group: 'Edge', sort: -2 }] }).monitors).toEqual([
+    expect(
+      ok({
+        monitors: [
+          { id: 3, public: true },
+          { id: 4, public_name: null, public_group: 'Edge', sort: -2 },
+        ],
+      }).monitors,
+    ).toEqual([
       { id: 3, public: true },
       { id: 4, public_name: null, public_group: 'Edge', sort: -2 },
     ]);

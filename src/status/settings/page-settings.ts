@@ -8,7 +8,16 @@ import type { FieldError } from '../../common/http/api-error';
 import { nameProblem, textProblem } from '../../common/validation/text-rules';
 import { normalizeHost } from './hosts';
 import {
-  BAR_SHAPES, BAR_STYLES, FONTS, LAYOUTS, LIMITS, PageLink, PageSettings, PALETTES, RANGES, THEMES,
+  BAR_SHAPES,
+  BAR_STYLES,
+  FONTS,
+  LAYOUTS,
+  LIMITS,
+  PageLink,
+  PageSettings,
+  PALETTES,
+  RANGES,
+  THEMES,
 } from './look';
 
 /** One item of `monitors`: the monitor's id and the public settings to change (the others stay). */
@@ -41,27 +50,34 @@ function bool(v: unknown, field: string, errors: FieldError[]): unknown {
   return v;
 }
 
-const oneOf = (values: readonly string[]): Check => (v, field, errors) => {
-  if (typeof v !== 'string' || !values.includes(v)) errors.push({ field, message: `must be one of ${values.join(', ')}` });
-  return v;
-};
+const oneOf =
+  (values: readonly string[]): Check =>
+  (v, field, errors) => {
+    if (typeof v !== 'string' || !values.includes(v))
+      errors.push({ field, message: `must be one of ${values.join(', ')}` });
+    return v;
+  };
 
 /** A display text: a string of at most `max` characters without control characters; '' only when allowed. */
-const text = (max: number, opts: { empty?: boolean; nullAs?: string; lines?: boolean } = {}): Check => (v, field, errors) => {
-  if (v === null && opts.nullAs !== undefined) return opts.nullAs;
-  if (typeof v !== 'string') {
-    errors.push({ field, message: opts.nullAs !== undefined ? 'must be text or null' : 'must be text' });
+const text =
+  (max: number, opts: { empty?: boolean; nullAs?: string; lines?: boolean } = {}): Check =>
+  (v, field, errors) => {
+    if (v === null && opts.nullAs !== undefined) return opts.nullAs;
+    if (typeof v !== 'string') {
+      errors.push({ field, message: opts.nullAs !== undefined ? 'must be text or null' : 'must be text' });
+      return v;
+    }
+    if ([...v].length > max) errors.push({ field, message: `must be at most ${max} characters` });
+    else if (v === '' && opts.empty) return v;
+    else {
+      // The one text rule; line breaks and tabs are allowed in a description (shown as paragraphs).
+      const problem = opts.lines
+        ? (textProblem(v, { lines: true }) ?? (v.trim() === '' ? 'must not be empty or only spaces' : null))
+        : nameProblem(v);
+      if (problem) errors.push({ field, message: problem });
+    }
     return v;
-  }
-  if ([...v].length > max) errors.push({ field, message: `must be at most ${max} characters` });
-  else if (v === '' && opts.empty) return v;
-  else {
-    // The one text rule; line breaks and tabs are allowed in a description (shown as paragraphs).
-    const problem = opts.lines ? (textProblem(v, { lines: true }) ?? (v.trim() === '' ? 'must not be empty or only spaces' : null)) : nameProblem(v);
-    if (problem) errors.push({ field, message: problem });
-  }
-  return v;
-};
+  };
 
 function url(v: unknown, field: string, errors: FieldError[], schemes: string[]): void {
   if (typeof v !== 'string' || v.length === 0) {
@@ -80,7 +96,10 @@ function url(v: unknown, field: string, errors: FieldError[], schemes: string[])
     return;
   }
   if (!schemes.includes(parsed.protocol.slice(0, -1))) {
-    errors.push({ field, message: `must start with ${schemes.map((s) => (s === 'mailto' ? 'mailto:' : `${s}://`)).join(' or ')}` });
+    errors.push({
+      field,
+      message: `must start with ${schemes.map((s) => (s === 'mailto' ? 'mailto:' : `${s}://`)).join(' or ')}`,
+    });
   } else if (parsed.protocol !== 'mailto:' && parsed.hostname === '') {
     errors.push({ field, message: 'must name a host' });
   } else if (/[\u0000-\u001f\u007f\s]/.test(v)) {
@@ -94,7 +113,8 @@ function link(v: unknown, field: string, errors: FieldError[], schemes: string[]
     return null;
   }
   const before = errors.length;
-  for (const k of Object.keys(v)) if (k !== 'label' && k !== 'url') errors.push({ field: `${field}.${k}`, message: 'unknown field' });
+  for (const k of Object.keys(v))
+    if (k !== 'label' && k !== 'url') errors.push({ field: `${field}.${k}`, message: 'unknown field' });
   if (v.label === undefined) errors.push({ field: `${field}.label`, message: 'required' });
   else text(LIMITS.link_label)(v.label, `${field}.label`, errors);
   if (v.url === undefined) errors.push({ field: `${field}.url`, message: 'required' });
@@ -196,20 +216,31 @@ function monitorItems(v: unknown, errors: FieldError[]): MonitorPublicPatch[] {
       return [];
     }
     const before = errors.length;
-    for (const k of Object.keys(item)) if (!MONITOR_KEYS.includes(k)) errors.push({ field: `${f}.${k}`, message: 'unknown field' });
+    for (const k of Object.keys(item))
+      if (!MONITOR_KEYS.includes(k)) errors.push({ field: `${f}.${k}`, message: 'unknown field' });
     const id = item.id;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) errors.push({ field: `${f}.id`, message: 'must be a monitor id' });
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+      errors.push({ field: `${f}.id`, message: 'must be a monitor id' });
     else if (seen.has(id)) errors.push({ field: `${f}.id`, message: `names monitor ${id} a second time` });
     else seen.add(id);
     const out: MonitorPublicPatch = { id: id as number };
     if (item.public !== undefined) out.public = bool(item.public, `${f}.public`, errors) as boolean;
     if (item.public_name !== undefined) {
-      out.public_name = item.public_name === null ? null : (text(LIMITS.public_name)(item.public_name, `${f}.public_name`, errors) as string);
+      out.public_name =
+        item.public_name === null
+          ? null
+          : (text(LIMITS.public_name)(item.public_name, `${f}.public_name`, errors) as string);
     }
     if (item.public_group !== undefined) {
       out.public_group = item.public_group as string | null;
-      if (item.public_group !== null && (typeof item.public_group !== 'string' || [...item.public_group].length > LIMITS.public_group)) {
-        errors.push({ field: `${f}.public_group`, message: `must be text of at most ${LIMITS.public_group} characters, or null` });
+      if (
+        item.public_group !== null &&
+        (typeof item.public_group !== 'string' || [...item.public_group].length > LIMITS.public_group)
+      ) {
+        errors.push({
+          field: `${f}.public_group`,
+          message: `must be text of at most ${LIMITS.public_group} characters, or null`,
+        });
       } else if (item.public_group !== null) {
         // As PUT /monitors takes it (MonitorDto): may be empty, never a control or bidirectional character.
         const problem = textProblem(item.public_group);
@@ -258,7 +289,10 @@ export function parseSettingsBody(
       // The dashboard's own host shows the dashboard at `/`: it cannot be the page's as well.
       const i = (canonical as string[]).indexOf(opts.dashboardHost);
       if (i >= 0) {
-        errors.push({ field: `hosts[${i}]`, message: `is the dashboard's own host (FARSIGHT_PUBLIC_URL); the status page is at /status there` });
+        errors.push({
+          field: `hosts[${i}]`,
+          message: `is the dashboard's own host (FARSIGHT_PUBLIC_URL); the status page is at /status there`,
+        });
         continue;
       }
     }
@@ -276,4 +310,3 @@ export function parseSettingsBody(
   if (errors.length) return { ok: false, errors };
   return { ok: true, patch: { next, changed, monitors } };
 }
-

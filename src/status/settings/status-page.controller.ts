@@ -37,7 +37,11 @@ export class StatusPageController {
 
   @Put('icon')
   @Scope('write')
-  async putIcon(@Req() req: Request, @Query('logo') logo: unknown, @CurrentCaller() caller: Caller): Promise<{ ok: true; v: string; url: string }> {
+  async putIcon(
+    @Req() req: Request,
+    @Query('logo') logo: unknown,
+    @CurrentCaller() caller: Caller,
+  ): Promise<{ ok: true; v: string; url: string }> {
     return this.service.putIcon(req.headers['content-type'], await readRawBody(req, UPLOAD_MAX), logo, caller);
   }
 

@@ -55,7 +55,9 @@ export class StatusPageRepository {
 
   async asset(kind: AssetKind): Promise<StoredAsset | null> {
     const assets = await this.assets.get(async () => {
-      const rows = (await this.db.read('SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets')) as StoredAsset[];
+      const rows = (await this.db.read(
+        'SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets',
+      )) as StoredAsset[];
       return new Map(rows.map((r) => [r.kind, r]));
     });
     return assets.get(kind) ?? null;

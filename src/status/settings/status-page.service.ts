@@ -65,7 +65,12 @@ export class StatusPageService {
   async saveIn(m: EntityManager, next: PageSettings, changed: string[], actor: string): Promise<void> {
     await this.repo.saveSettingsIn(m, next, this.clock.now());
     if (changed.includes('hosts')) await this.domains.syncIn(m, next.hosts, actor);
-    await this.events.recordIn(m, { kind: 'status_page_updated', text: `status page changed: ${changed.join(', ')}`, actor, data: { fields: changed } });
+    await this.events.recordIn(m, {
+      kind: 'status_page_updated',
+      text: `status page changed: ${changed.join(', ')}`,
+      actor,
+      data: { fields: changed },
+    });
   }
 
   /** After the caller's transaction committed: readers see the new settings, the page cache is dropped. */
@@ -77,7 +82,9 @@ export class StatusPageService {
 
   async get(): Promise<StatusPageAnswer> {
     const s = await this.repo.getSettings();
-    const monitors = (await this.db.read('SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id')) as {
+    const monitors = (await this.db.read(
+      'SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id',
+    )) as {
       id: number;
       public: number;
       public_name: string | null;
@@ -88,14 +95,22 @@ export class StatusPageService {
     const icon = await this.repo.asset('icon');
     return {
       ...(Object.fromEntries(PAGE_KEYS.map((k) => [k, s[k]])) as unknown as PageSettings),
-      monitors: monitors.map((m) => ({ id: m.id, public: m.public === 1, public_name: m.public_name, public_group: m.public_group, sort: m.sort })),
+      monitors: monitors.map((m) => ({
+        id: m.id,
+        public: m.public === 1,
+        public_name: m.public_name,
+        public_group: m.public_group,
+        sort: m.sort,
+      })),
       url: s.hosts.length ? `https://${s.hosts[0]}/` : `${this.config.publicUrl}/status`,
       logo: logo
         ? {
             url: `${this.config.publicUrl}/status/logo?v=${logo.v}`,
             type: logo.type,
             v: logo.v,
-            icon: icon ? { url: `${this.config.publicUrl}/status/icon.png?v=${icon.v}`, v: icon.v, size: icon.width ?? 0 } : null,
+            icon: icon
+              ? { url: `${this.config.publicUrl}/status/icon.png?v=${icon.v}`, v: icon.v, size: icon.width ?? 0 }
+              : null,
           }
         : null,
       domains: await this.domains.answers(s.hosts),
@@ -120,13 +135,21 @@ export class StatusPageService {
       for (const [i, item] of monitors.entries()) {
         // Read again inside the transaction: a monitor deleted meanwhile is a 422, and nothing is kept.
         const stored = await this.catalog.findById(item.id, m);
-        if (!stored) throw ApiError.invalid([{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }]);
+        if (!stored)
+          throw ApiError.invalid([{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }]);
         const config = withPublic(stored, item);
         const outcome = await this.monitors.updateIn(m, stored, config, caller);
         if (outcome.changed) announced.push({ id: stored.id, config });
       }
     });
-    for (const a of announced) this.bus.emit('monitor.changed', { id: a.id, created: false, targetChanged: false, config: a.config, endedIncident: null });
+    for (const a of announced)
+      this.bus.emit('monitor.changed', {
+        id: a.id,
+        created: false,
+        targetChanged: false,
+        config: a.config,
+        endedIncident: null,
+      });
     if (changed.length) this.committed();
     return this.get();
   }
@@ -135,14 +158,22 @@ export class StatusPageService {
   private async requireMonitors(items: MonitorPublicPatch[]): Promise<void> {
     if (items.length === 0) return;
     const ids = new Set(((await this.db.read('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id));
-    const errors: FieldError[] = items.flatMap((item, i) => (ids.has(item.id) ? [] : [{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }]));
+    const errors: FieldError[] = items.flatMap((item, i) =>
+      ids.has(item.id) ? [] : [{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }],
+    );
     if (errors.length) throw ApiError.invalid(errors);
   }
 
-  async putLogo(contentType: string | undefined, bytes: Buffer, caller: Caller): Promise<{ ok: true; v: string; url: string }> {
+  async putLogo(
+    contentType: string | undefined,
+    bytes: Buffer,
+    caller: Caller,
+  ): Promise<{ ok: true; v: string; url: string }> {
     const type = logoType(contentType);
     if (!type) {
-      throw ApiError.invalid([{ field: 'Content-Type', message: 'must be image/png, image/jpeg, image/webp or image/svg+xml' }]);
+      throw ApiError.invalid([
+        { field: 'Content-Type', message: 'must be image/png, image/jpeg, image/webp or image/svg+xml' },
+      ]);
     }
     const check = checkLogo(type, bytes);
     if (!check.ok) throw ApiError.invalid([{ field: 'body', message: check.message }]);
@@ -153,8 +184,22 @@ export class StatusPageService {
     await this.tx(async (m) => {
       // A new logo drops the icon made from the old one (spec).
       await this.repo.deleteAssetIn(m, 'icon');
-      await this.repo.putAssetIn(m, { kind: 'logo', type, data, v, width: check.width, height: check.height, logo_v: null, created_at: now });
-      await this.recordIn(m, caller, 'logo', `status page logo uploaded (${type}, ${Math.ceil(data.length / 1024)} KB)`);
+      await this.repo.putAssetIn(m, {
+        kind: 'logo',
+        type,
+        data,
+        v,
+        width: check.width,
+        height: check.height,
+        logo_v: null,
+        created_at: now,
+      });
+      await this.recordIn(
+        m,
+        caller,
+        'logo',
+        `status page logo uploaded (${type}, ${Math.ceil(data.length / 1024)} KB)`,
+      );
     });
     this.pages.invalidate();
     return { ok: true, v, url: `${this.config.publicUrl}/status/logo?v=${v}` };
@@ -173,8 +218,14 @@ export class StatusPageService {
     return { ok: true };
   }
 
-  async putIcon(contentType: string | undefined, bytes: Buffer, logoV: unknown, caller: Caller): Promise<{ ok: true; v: string; url: string }> {
-    if (logoType(contentType) !== 'image/png') throw ApiError.invalid([{ field: 'Content-Type', message: 'must be image/png' }]);
+  async putIcon(
+    contentType: string | undefined,
+    bytes: Buffer,
+    logoV: unknown,
+    caller: Caller,
+  ): Promise<{ ok: true; v: string; url: string }> {
+    if (logoType(contentType) !== 'image/png')
+      throw ApiError.invalid([{ field: 'Content-Type', message: 'must be image/png' }]);
     if (logoV !== undefined && (typeof logoV !== 'string' || !/^[0-9a-f]{1,64}$/.test(logoV))) {
       throw ApiError.invalid([{ field: 'logo', message: 'must be the v of a logo' }]);
     }
@@ -186,8 +237,21 @@ export class StatusPageService {
       const rows = (await m.query("SELECT v FROM status_assets WHERE kind = 'logo'")) as { v: string }[];
       const logo = rows[0]?.v;
       if (!logo) throw new ApiError('conflict', 'there is no logo to make an icon from: upload a logo first');
-      if (logoV !== undefined && logoV !== logo) throw new ApiError('conflict', `the logo changed since (it is now ${logo}): draw the icon again from the current logo`);
-      await this.repo.putAssetIn(m, { kind: 'icon', type: 'image/png', data: bytes, v, width: check.width, height: check.height, logo_v: logo, created_at: now });
+      if (logoV !== undefined && logoV !== logo)
+        throw new ApiError(
+          'conflict',
+          `the logo changed since (it is now ${logo}): draw the icon again from the current logo`,
+        );
+      await this.repo.putAssetIn(m, {
+        kind: 'icon',
+        type: 'image/png',
+        data: bytes,
+        v,
+        width: check.width,
+        height: check.height,
+        logo_v: logo,
+        created_at: now,
+      });
       await this.recordIn(m, caller, 'icon', `status page icon uploaded (${check.width} px)`);
     });
     this.pages.invalidate();
@@ -199,17 +263,22 @@ export class StatusPageService {
     const b = body === undefined ? {} : body;
     requireObjectBody(b);
     const errors: FieldError[] = [];
-    for (const k of Object.keys(b)) if (!['settings', 'monitors', 'range'].includes(k)) errors.push({ field: k, message: 'unknown field' });
+    for (const k of Object.keys(b))
+      if (!['settings', 'monitors', 'range'].includes(k)) errors.push({ field: k, message: 'unknown field' });
     const settings = b.settings ?? {};
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) errors.push({ field: 'settings', message: 'must be an object' });
-    if (b.range !== undefined && typeof b.range !== 'string') errors.push({ field: 'range', message: 'must be a range such as 90d' });
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+      errors.push({ field: 'settings', message: 'must be an object' });
+    if (b.range !== undefined && typeof b.range !== 'string')
+      errors.push({ field: 'range', message: 'must be a range such as 90d' });
     if (errors.length) throw ApiError.invalid(errors);
     const draft = { ...(settings as Record<string, unknown>) };
     delete draft.monitors;
     if (b.monitors !== undefined) draft.monitors = b.monitors;
     const parsed = parseSettingsBody(draft, await this.repo.getSettings(), ['hosts']);
     if (!parsed.ok) {
-      throw ApiError.invalid(parsed.errors.map((e) => ({ ...e, field: e.field.startsWith('monitors') ? e.field : `settings.${e.field}` })));
+      throw ApiError.invalid(
+        parsed.errors.map((e) => ({ ...e, field: e.field.startsWith('monitors') ? e.field : `settings.${e.field}` })),
+      );
     }
     await this.requireMonitors(parsed.patch.monitors);
     const overrides = new Map<number, PublicOverride>(parsed.patch.monitors.map(({ id, ...rest }) => [id, rest]));
@@ -217,7 +286,12 @@ export class StatusPageService {
   }
 
   private recordIn(m: Parameters<EventsService['recordIn']>[0], caller: Caller, field: string, text: string) {
-    return this.events.recordIn(m, { kind: 'status_page_updated', text, actor: actorName(caller), data: { fields: [field] } });
+    return this.events.recordIn(m, {
+      kind: 'status_page_updated',
+      text,
+      actor: actorName(caller),
+      data: { fields: [field] },
+    });
   }
 
   private async tx(fn: Parameters<Database['tx']>[0]): Promise<void> {

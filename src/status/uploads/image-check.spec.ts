@@ -3,23 +3,54 @@ import { png } from '../../../test/status/png-fixture';
 
 function jpeg(w: number, h: number): Buffer {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 8, h >> 8, h & 255, w >> 8, w & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    8,
+    h >> 8,
+    h & 255,
+    w >> 8,
+    w & 255,
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xda, 0x00, 0x02, 0xff, 0xd9])]);
 }
 
 function riff(chunk: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from('WEBP'), Buffer.from(chunk, 'latin1'), Buffer.from([data.length & 255, (data.length >> 8) & 255, 0, 0]), data]);
+  const body = Buffer.concat([
+    Buffer.from('WEBP'),
+    Buffer.from(chunk, 'latin1'),
+    Buffer.from([data.length & 255, (data.length >> 8) & 255, 0, 0]),
+    data,
+  ]);
   const head = Buffer.concat([Buffer.from('RIFF'), Buffer.from([body.length & 255, (body.length >> 8) & 255, 0, 0])]);
   return Buffer.concat([head, body]);
 }
 
 function webpLossy(w: number, h: number): Buffer {
-  return riff('VP8 ', Buffer.from([0x50, 0x01, 0x00, 0x9d, 0x01, 0x2a, w & 255, (w >> 8) & 0x3f, h & 255, (h >> 8) & 0x3f, 0, 0, 0, 0]));
+  return riff(
+    'VP8 ',
+    Buffer.from([0x50, 0x01, 0x00, 0x9d, 0x01, 0x2a, w & 255, (w >> 8) & 0x3f, h & 255, (h >> 8) & 0x3f, 0, 0, 0, 0]),
+  );
 }
 
 function webpLossless(w: number, h: number): Buffer {
   const bits = ((w - 1) & 0x3fff) | (((h - 1) & 0x3fff) << 14);
-  return riff('VP8L', Buffer.from([0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255, 0, 0, 0, 0, 0]));
+  return riff(
+    'VP8L',
+    Buffer.from([0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255, 0, 0, 0, 0, 0]),
+  );
 }
 
 function webpExtended(w: number, h: number): Buffer {
@@ -29,7 +60,8 @@ function webpExtended(w: number, h: number): Buffer {
   return riff('VP8X', d);
 }
 
-const svg = (inner: string, prolog = '') => Buffer.from(`${prolog}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${inner}</svg>`);
+const svg = (inner: string, prolog = '') =>
+  Buffer.from(`${prolog}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${inner}</svg>`);
 
 describe('logoType', () => {
   it.each([
@@ -48,7 +80,11 @@ describe('sniff', () => {
     ['jpeg', jpeg(10, 10), 'image/jpeg'],
     ['webp', webpLossy(10, 10), 'image/webp'],
     ['svg', svg(''), 'image/svg+xml'],
-    ['svg after a declaration and a comment', svg('', '<?xml version="1.0"?>\n<!-- drawn by hand -->\n'), 'image/svg+xml'],
+    [
+      'svg after a declaration and a comment',
+      svg('', '<?xml version="1.0"?>\n<!-- drawn by hand -->\n'),
+      'image/svg+xml',
+    ],
     ['html', Buffer.from('<html><svg></svg></html>'), null],
     ['gif', Buffer.from('GIF89a....'), null],
     ['text', Buffer.from('hello'), null],
@@ -81,7 +117,10 @@ describe('checkLogo', () => {
   });
 
   it('accepts an SVG, to be stored as written anew (svg-clean.ts)', () => {
-    const r = checkLogo('image/svg+xml', svg('<!-- by hand --><circle cx="5" cy="5" r="4" fill="#123"/><use href="#a"/>', '\uFEFF<?xml version="1.0"?>'));
+    const r = checkLogo(
+      'image/svg+xml',
+      svg('<!-- by hand --><circle cx="5" cy="5" r="4" fill="#123"/><use href="#a"/>', '\uFEFF<?xml version="1.0"?>'),
+    );
     expect(r).toEqual({ ok: true, type: 'image/svg+xml', width: null, height: null, data: expect.any(Buffer) });
     if (r.ok) {
       expect(r.data.toString('utf8')).toBe(
@@ -110,7 +149,13 @@ describe('checkLogo', () => {
 
 describe('checkIcon', () => {
   it.each([180, 512, 1024])('accepts a square PNG of %i px', (n) => {
-    expect(checkIcon(png(n, n))).toEqual({ ok: true, type: 'image/png', width: n, height: n, data: expect.any(Buffer) });
+    expect(checkIcon(png(n, n))).toEqual({
+      ok: true,
+      type: 'image/png',
+      width: n,
+      height: n,
+      data: expect.any(Buffer),
+    });
   });
 
   it.each([

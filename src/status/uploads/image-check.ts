@@ -19,7 +19,9 @@ export const ICON_MIN = 180;
 export const ICON_MAX = 1024;
 
 /** `data` is what to store: the bytes as sent, or for an SVG its clean serialisation. */
-export type ImageCheck = { ok: true; type: LogoType; width: number | null; height: number | null; data: Buffer } | { ok: false; message: string };
+export type ImageCheck =
+  | { ok: true; type: LogoType; width: number | null; height: number | null; data: Buffer }
+  | { ok: false; message: string };
 
 /** The media type of a Content-Type header, or null when it names none of the logo types. */
 export function logoType(contentType: string | undefined): LogoType | null {
@@ -31,18 +33,26 @@ export function checkLogo(type: LogoType, buf: Buffer): ImageCheck {
   if (buf.length === 0) return { ok: false, message: 'the body is empty' };
   const sniffed = sniff(buf);
   if (sniffed !== type) {
-    return { ok: false, message: `the bytes are ${sniffed === null ? 'not a PNG, JPEG, WebP or SVG image' : `a ${sniffed} image`}, not ${type}` };
+    return {
+      ok: false,
+      message: `the bytes are ${sniffed === null ? 'not a PNG, JPEG, WebP or SVG image' : `a ${sniffed} image`}, not ${type}`,
+    };
   }
   if (type === 'image/svg+xml') {
     const text = svgText(buf);
     if (text === null) return { ok: false, message: 'the SVG is not UTF-8 text' };
     const clean = cleanSvg(text);
-    return clean.ok ? { ok: true, type, width: null, height: null, data: Buffer.from(clean.svg, 'utf8') } : { ok: false, message: clean.message };
+    return clean.ok
+      ? { ok: true, type, width: null, height: null, data: Buffer.from(clean.svg, 'utf8') }
+      : { ok: false, message: clean.message };
   }
   const size = type === 'image/png' ? pngSize(buf) : type === 'image/jpeg' ? jpegSize(buf) : webpSize(buf);
   if ('message' in size) return { ok: false, message: size.message };
   if (size.width > LOGO_MAX_SIDE || size.height > LOGO_MAX_SIDE || size.width * size.height > LOGO_MAX_PIXELS) {
-    return { ok: false, message: `the image is ${size.width} x ${size.height} px; a logo may be at most ${LOGO_MAX_SIDE} px a side and 16 megapixels` };
+    return {
+      ok: false,
+      message: `the image is ${size.width} x ${size.height} px; a logo may be at most ${LOGO_MAX_SIDE} px a side and 16 megapixels`,
+    };
   }
   return { ok: true, type, width: size.width, height: size.height, data: buf };
 }
@@ -54,7 +64,8 @@ export function checkIcon(buf: Buffer): ImageCheck {
   if (!png.ok) return { ok: false, message: `the icon ${png.message}` };
   const { width, height } = png.info;
   if (width !== height) return { ok: false, message: `the icon must be square; it is ${width} x ${height} px` };
-  if (width < ICON_MIN || width > ICON_MAX) return { ok: false, message: `the icon must be ${ICON_MIN} to ${ICON_MAX} px a side; it is ${width} px` };
+  if (width < ICON_MIN || width > ICON_MAX)
+    return { ok: false, message: `the icon must be ${ICON_MIN} to ${ICON_MAX} px a side; it is ${width} px` };
   return { ok: true, type: 'image/png', width, height, data: buf };
 }
 
@@ -62,7 +73,8 @@ export function checkIcon(buf: Buffer): ImageCheck {
 export function sniff(buf: Buffer): LogoType | null {
   if (buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47 && buf.readUInt32BE(4) === 0x0d0a1a0a) return 'image/png';
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'image/jpeg';
-  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   if (looksLikeSvg(buf)) return 'image/svg+xml';
   return null;
 }
@@ -107,11 +119,13 @@ export function jpegSize(buf: Buffer): Size {
 /** The canvas size of a WebP: simple lossy (VP8), lossless (VP8L) or extended (VP8X). */
 export function webpSize(buf: Buffer): Size {
   if (buf.length < 30) return { message: 'the WebP is cut short' };
-  if (buf.readUInt32LE(4) + 8 > buf.length) return { message: 'the WebP is cut short (its RIFF size is larger than the file)' };
+  if (buf.readUInt32LE(4) + 8 > buf.length)
+    return { message: 'the WebP is cut short (its RIFF size is larger than the file)' };
   const chunk = buf.toString('latin1', 12, 16);
   const d = 20;
   if (chunk === 'VP8 ') {
-    if (buf[d + 3] !== 0x9d || buf[d + 4] !== 0x01 || buf[d + 5] !== 0x2a) return { message: 'the WebP is damaged (no VP8 start code)' };
+    if (buf[d + 3] !== 0x9d || buf[d + 4] !== 0x01 || buf[d + 5] !== 0x2a)
+      return { message: 'the WebP is damaged (no VP8 start code)' };
     return nonZero(buf.readUInt16LE(d + 6) & 0x3fff, buf.readUInt16LE(d + 8) & 0x3fff);
   }
   if (chunk === 'VP8L') {

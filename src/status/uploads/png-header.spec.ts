@@ -9,10 +9,26 @@ describe('crc32', () => {
 
 describe('readPng', () => {
   it.each([
-    ['RGBA 8-bit', Buffer.concat([SIG, ihdr(512, 256), IDAT, IEND]), { width: 512, height: 256, bitDepth: 8, colorType: 6, interlaced: false, rawBytes: 256 * (512 * 4 + 1) }],
-    ['grey 1-bit', Buffer.concat([SIG, ihdr(9, 2, 1, 0), IDAT, IEND]), { width: 9, height: 2, bitDepth: 1, colorType: 0, interlaced: false, rawBytes: 2 * (2 + 1) }],
-    ['palette, interlaced', Buffer.concat([SIG, ihdr(180, 180, 8, 3, 0, 0, 1), chunk('PLTE', Buffer.alloc(6)), IDAT, IEND]), { width: 180, height: 180, bitDepth: 8, colorType: 3, interlaced: true, rawBytes: 180 * 181 }],
-    ['a 50,000 px bomb header (read, not decoded)', Buffer.concat([SIG, ihdr(50_000, 50_000), IDAT, IEND]), { width: 50_000, height: 50_000, bitDepth: 8, colorType: 6, interlaced: false, rawBytes: 50_000 * 200_001 }],
+    [
+      'RGBA 8-bit',
+      Buffer.concat([SIG, ihdr(512, 256), IDAT, IEND]),
+      { width: 512, height: 256, bitDepth: 8, colorType: 6, interlaced: false, rawBytes: 256 * (512 * 4 + 1) },
+    ],
+    [
+      'grey 1-bit',
+      Buffer.concat([SIG, ihdr(9, 2, 1, 0), IDAT, IEND]),
+      { width: 9, height: 2, bitDepth: 1, colorType: 0, interlaced: false, rawBytes: 2 * (2 + 1) },
+    ],
+    [
+      'palette, interlaced',
+      Buffer.concat([SIG, ihdr(180, 180, 8, 3, 0, 0, 1), chunk('PLTE', Buffer.alloc(6)), IDAT, IEND]),
+      { width: 180, height: 180, bitDepth: 8, colorType: 3, interlaced: true, rawBytes: 180 * 181 },
+    ],
+    [
+      'a 50,000 px bomb header (read, not decoded)',
+      Buffer.concat([SIG, ihdr(50_000, 50_000), IDAT, IEND]),
+      { width: 50_000, height: 50_000, bitDepth: 8, colorType: 6, interlaced: false, rawBytes: 50_000 * 200_001 },
+    ],
   ])('reads %s', (_name, buf, info) => {
     expect(readPng(buf)).toEqual({ ok: true, info });
   });

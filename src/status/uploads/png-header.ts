@@ -55,7 +55,8 @@ export function readPng(buf: Buffer): PngRead {
     if (at + 12 > buf.length) return { ok: false, message: 'is cut short (it does not end with IEND)' };
     const length = buf.readUInt32BE(at);
     const type = buf.toString('latin1', at + 4, at + 8);
-    if (length > 0x7fffffff || at + 12 + length > buf.length) return { ok: false, message: `is cut short (chunk ${type} runs past the end)` };
+    if (length > 0x7fffffff || at + 12 + length > buf.length)
+      return { ok: false, message: `is cut short (chunk ${type} runs past the end)` };
     const body = buf.subarray(at + 8, at + 8 + length);
     if (crc32(buf.subarray(at + 4, at + 8 + length)) !== buf.readUInt32BE(at + 8 + length)) {
       return { ok: false, message: `is damaged (chunk ${type} fails its checksum)` };
@@ -85,8 +86,13 @@ function parseIhdr(d: Buffer): PngRead {
   if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) {
     return { ok: false, message: 'is damaged (its width or height is 0 or too large)' };
   }
-  if (!DEPTHS[colorType]?.includes(bitDepth)) return { ok: false, message: `is damaged (colour type ${colorType} with bit depth ${bitDepth})` };
-  if (compression !== 0 || filter !== 0 || interlace > 1) return { ok: false, message: 'is damaged (unknown compression, filter or interlace method)' };
+  if (!DEPTHS[colorType]?.includes(bitDepth))
+    return { ok: false, message: `is damaged (colour type ${colorType} with bit depth ${bitDepth})` };
+  if (compression !== 0 || filter !== 0 || interlace > 1)
+    return { ok: false, message: 'is damaged (unknown compression, filter or interlace method)' };
   const rowBytes = Math.ceil((width * bitDepth * CHANNELS[colorType]) / 8) + 1;
-  return { ok: true, info: { width, height, bitDepth, colorType, interlaced: interlace === 1, rawBytes: rowBytes * height } };
+  return {
+    ok: true,
+    info: { width, height, bitDepth, colorType, interlaced: interlace === 1, rawBytes: rowBytes * height },
+  };
 }

@@ -12,7 +12,10 @@ export const DRAIN_MAX = 4 * 1024 * 1024;
 
 export class BodyTooLarge extends ApiError {
   constructor(limit: number) {
-    super('invalid', `the body is larger than ${limit / 1024} KB`, { field: 'body', fields: [{ field: 'body', message: `must be at most ${limit / 1024} KB` }] });
+    super('invalid', `the body is larger than ${limit / 1024} KB`, {
+      field: 'body',
+      fields: [{ field: 'body', message: `must be at most ${limit / 1024} KB` }],
+    });
   }
 }
 

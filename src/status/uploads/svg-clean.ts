@@ -94,13 +94,15 @@ export type SvgClean = { ok: true; svg: string } | { ok: false; message: string 
 
 class Refused extends Error {}
 
-const NAME_START = 'A-Za-z_\\u00C0-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+const NAME_START =
+  'A-Za-z_\\u00C0-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
 const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
 /** A qualified name: an optional prefix, then a local name. */
 // eslint-disable-next-line no-misleading-character-class -- XML's NameChar includes the combining marks
 const QNAME = new RegExp(`(?:([${NAME_START}][${NAME_CHAR}]*):)?([${NAME_START}][${NAME_CHAR}]*)`, 'y');
 /** Characters XML 1.0 allows (surrogate pairs are checked as pairs: a lone half never comes out of UTF-8). */
-const BAD_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\uD800-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const BAD_CHAR =
+  /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\uD800-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 interface Open {
   qname: string;
@@ -145,7 +147,8 @@ class Cleaner {
         const end = this.after(']]>', lt + 9, 'a CDATA section');
         this.text(s.slice(lt + 9, end - 3), false);
         this.i = end;
-      } else if (/^<!DOCTYPE/i.test(s.slice(lt, lt + 9)) || s.startsWith('<!ENTITY', lt)) throw contains('a DTD or entity declarations');
+      } else if (/^<!DOCTYPE/i.test(s.slice(lt, lt + 9)) || s.startsWith('<!ENTITY', lt))
+        throw contains('a DTD or entity declarations');
       else if (s.startsWith('<!', lt)) throw malformed('an unknown <! declaration');
       else if (s.startsWith('<?', lt)) this.i = this.after('?>', lt + 2, 'a processing instruction');
       else if (s.startsWith('</', lt)) this.endTag();
@@ -237,7 +240,14 @@ class Cleaner {
       const own = new Map(scope);
       for (const a of declarations) {
         if (a.prefix === null) own.set('', a.value === '' ? null : a.value);
-        else if (a.local === 'xml' || a.local === 'xmlns' || a.value === '' || a.value === XML_NS || a.value === XMLNS_NS) throw malformed(`the namespace declaration ${a.qname}`);
+        else if (
+          a.local === 'xml' ||
+          a.local === 'xmlns' ||
+          a.value === '' ||
+          a.value === XML_NS ||
+          a.value === XMLNS_NS
+        )
+          throw malformed(`the namespace declaration ${a.qname}`);
         else own.set(a.local, a.value);
       }
       scope = own;
@@ -253,7 +263,8 @@ class Cleaner {
     // Judged wherever it stands (a script is refused, not dropped); inside <style> only text counts, so an element there is left out.
     const judged = judgeElement(elNs, el.local);
     const verdict = parent && parent.style !== null ? 'drop' : judged;
-    if (!parent && !(verdict === 'keep' && el.local === 'svg')) throw new Refused('the root element of the SVG must be <svg>');
+    if (!parent && !(verdict === 'keep' && el.local === 'svg'))
+      throw new Refused('the root element of the SVG must be <svg>');
     const kept = verdict === 'keep' && (parent?.kept ?? true);
 
     const attrs: string[] = [];
@@ -335,7 +346,9 @@ function checkHref(value: string, element: string): void {
   if (url.startsWith('#')) return;
   if ((element === 'image' || element === 'feImage') && RASTER_DATA.test(url)) return;
   if (/^[a-z][a-z0-9+.-]*script:/i.test(url)) throw contains('script URLs');
-  throw contains('links or references to other files (only #fragments, and embedded PNG, JPEG, GIF or WebP data in an image)');
+  throw contains(
+    'links or references to other files (only #fragments, and embedded PNG, JPEG, GIF or WebP data in an image)',
+  );
 }
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -345,9 +358,18 @@ function decodeEntities(raw: string): string {
     if (!whole.endsWith(';')) throw malformed('an & that starts no reference (write &amp;)');
     if (ENTITIES[body] !== undefined) return ENTITIES[body];
     const m = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(body);
-    if (!m) throw contains(`the entity reference &${body.slice(0, 40)}; (only &lt; &gt; &amp; &quot; &apos; and character references)`);
+    if (!m)
+      throw contains(
+        `the entity reference &${body.slice(0, 40)}; (only &lt; &gt; &amp; &quot; &apos; and character references)`,
+      );
     const cp = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
-    const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+    const ok =
+      cp === 0x9 ||
+      cp === 0xa ||
+      cp === 0xd ||
+      (cp >= 0x20 && cp <= 0xd7ff) ||
+      (cp >= 0xe000 && cp <= 0xfffd) ||
+      (cp >= 0x10000 && cp <= 0x10ffff);
     if (!ok) throw malformed(`the character reference &${body};`);
     return String.fromCodePoint(cp);
   });
@@ -358,5 +380,11 @@ function escapeText(s: string): string {
 }
 
 function escapeAttribute(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }

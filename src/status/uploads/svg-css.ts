@@ -17,28 +17,91 @@ const AT_RULES = new Set(['media', 'supports', 'keyframes', '-webkit-keyframes']
 
 const FUNCTIONS = new Set([
   // colours
-  'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix',
+  'rgb',
+  'rgba',
+  'hsl',
+  'hsla',
+  'hwb',
+  'lab',
+  'lch',
+  'oklab',
+  'oklch',
+  'color',
+  'color-mix',
   // maths and custom properties
-  'calc', 'min', 'max', 'clamp', 'var',
+  'calc',
+  'min',
+  'max',
+  'clamp',
+  'var',
   // transforms and timing
-  'translate', 'translatex', 'translatey', 'translatez', 'translate3d', 'scale', 'scalex', 'scaley', 'scalez', 'scale3d',
-  'rotate', 'rotatex', 'rotatey', 'rotatez', 'rotate3d', 'skew', 'skewx', 'skewy', 'matrix', 'matrix3d', 'perspective',
-  'cubic-bezier', 'steps',
+  'translate',
+  'translatex',
+  'translatey',
+  'translatez',
+  'translate3d',
+  'scale',
+  'scalex',
+  'scaley',
+  'scalez',
+  'scale3d',
+  'rotate',
+  'rotatex',
+  'rotatey',
+  'rotatez',
+  'rotate3d',
+  'skew',
+  'skewx',
+  'skewy',
+  'matrix',
+  'matrix3d',
+  'perspective',
+  'cubic-bezier',
+  'steps',
   // gradients (drawn, never fetched)
-  'linear-gradient', 'radial-gradient', 'conic-gradient', 'repeating-linear-gradient', 'repeating-radial-gradient', 'repeating-conic-gradient',
+  'linear-gradient',
+  'radial-gradient',
+  'conic-gradient',
+  'repeating-linear-gradient',
+  'repeating-radial-gradient',
+  'repeating-conic-gradient',
   // filter functions
-  'drop-shadow', 'blur', 'brightness', 'contrast', 'grayscale', 'hue-rotate', 'invert', 'opacity', 'saturate', 'sepia',
+  'drop-shadow',
+  'blur',
+  'brightness',
+  'contrast',
+  'grayscale',
+  'hue-rotate',
+  'invert',
+  'opacity',
+  'saturate',
+  'sepia',
   // basic shapes
-  'rect', 'inset', 'circle', 'ellipse', 'polygon', 'path',
+  'rect',
+  'inset',
+  'circle',
+  'ellipse',
+  'polygon',
+  'path',
   // selectors
-  'not', 'is', 'where', 'has', 'nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type', 'lang', 'dir',
+  'not',
+  'is',
+  'where',
+  'has',
+  'nth-child',
+  'nth-last-child',
+  'nth-of-type',
+  'nth-last-of-type',
+  'lang',
+  'dir',
 ]);
 
 /** Why this CSS (a stylesheet, a declaration list or one value) cannot be in a logo, or null. */
 export function cssProblem(css: string): string | null {
   const view = cssView(css).toLowerCase();
   for (const m of view.matchAll(/@([-\w\u0080-\uffff]*)/g)) {
-    if (!AT_RULES.has(m[1])) return `the CSS rule @${m[1].slice(0, 40)} (only @media, @supports and @keyframes; no @import)`;
+    if (!AT_RULES.has(m[1]))
+      return `the CSS rule @${m[1].slice(0, 40)} (only @media, @supports and @keyframes; no @import)`;
   }
   // Each parenthesis and the name just before it. Walked by hand: a regex that ends in \( would
   // rescan a long name from every one of its characters (quadratic on a 256 KB logo).
@@ -49,7 +112,8 @@ export function cssProblem(css: string): string | null {
     if (name === '') continue; // a bare parenthesis: a media query's condition
     if (name === 'url') {
       FRAGMENT_ARGUMENT.lastIndex = at + 1;
-      if (!FRAGMENT_ARGUMENT.test(view)) return 'a CSS url() that is not a #fragment of the drawing (style references to other files)';
+      if (!FRAGMENT_ARGUMENT.test(view))
+        return 'a CSS url() that is not a #fragment of the drawing (style references to other files)';
       continue;
     }
     if (!FUNCTIONS.has(name)) return `the CSS function ${name.slice(0, 40)}() (it may load or run something)`;

@@ -114,7 +114,10 @@ export function medianSlope(points: readonly { x: number; y: number }[]): number
  * than half its samples (the last sample, taken as the run ends, opens a minute of its own) is
  * left out: its "lowest" would be one reading, taken whenever the checks in flight peaked.
  */
-export function minuteFloors(samples: readonly { t_s: number; handles: number }[], perMinute = 60_000 / SAMPLE_MS): { t_s: number; handles: number }[] {
+export function minuteFloors(
+  samples: readonly { t_s: number; handles: number }[],
+  perMinute = 60_000 / SAMPLE_MS,
+): { t_s: number; handles: number }[] {
   const byMinute = new Map<number, number>();
   const counts = new Map<number, number>();
   for (const s of samples) {
@@ -155,18 +158,33 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       nodeArgs: ['--expose-gc', '--require', GC_PROBE],
       onLine: (line) => {
         const m = GC_PROBE_LINE.exec(line);
-        if (m) live.push({ t_s: (Date.now() - liveStart) / 1000, mb: (Number(m[1]) + Number(m[2])) / 1e6, rss_mb: Number(m[3]) / 1e6 });
+        if (m)
+          live.push({
+            t_s: (Date.now() - liveStart) / 1000,
+            mb: (Number(m[1]) + Number(m[2])) / 1e6,
+            rss_mb: Number(m[3]) / 1e6,
+          });
       },
     });
     const keys: KeyPool = await service.adminKeys(2);
     const [writeKey, readKey] = keys.keys;
     await request('POST', `${service.url}/api/v1/channels`, {
       headers: { Authorization: `Bearer ${writeKey}` },
-      body: { kind: 'webhook', name: 'soak', config: { url: receiver.url, secret: 'soak-signing-secret-0123456789', headers: [] } },
+      body: {
+        kind: 'webhook',
+        name: 'soak',
+        config: { url: receiver.url, secret: 'soak-signing-secret-0123456789', headers: [] },
+      },
     });
     await service.createMonitors(
       new KeyPool([writeKey]),
-      Array.from({ length: o.monitors }, (_, i) => ({ name: `soak ${i}`, slug: `soak-${i}`, kind: 'http', interval_s: o.intervalS, http: { url: `${targets.url}/t/${i}` } })),
+      Array.from({ length: o.monitors }, (_, i) => ({
+        name: `soak ${i}`,
+        slug: `soak-${i}`,
+        kind: 'http',
+        interval_s: o.intervalS,
+        http: { url: `${targets.url}/t/${i}` },
+      })),
     );
     // Monitors are named by slug (`slug:soak-<i>`): no list of 2,000 ids to fetch first.
     const ids = Array.from({ length: o.monitors }, (_, i) => `slug:soak-${i}`);
@@ -194,7 +212,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     }, 1000);
 
     // Steady API load: one request every 1/apiRps s, never more than 4 at once.
-    const api = { requests: 0, ok: 0, errors: 0, ms: [] as number[], byRoute: new Map<string, number[]>(), firstErrors: [] as string[] };
+    const api = {
+      requests: 0,
+      ok: 0,
+      errors: 0,
+      ms: [] as number[],
+      byRoute: new Map<string, number[]>(),
+      firstErrors: [] as string[],
+    };
     const agent = keepAliveAgent(4);
     const url = service.url;
     const one = async (n: number) => {
@@ -267,8 +292,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         readings: liveWindow.length,
         slopeMbPer5Min: round(liveSlope, 3) ?? 0,
       },
-      rssMb: { first: window[0].rss_mb, last: window[window.length - 1].rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)) },
-      handles: { first: floors[0].handles, last: floors[floors.length - 1].handles, max: Math.max(...window.map((s) => s.handles)), slopePer5Min: round(handleSlope, 2) ?? 0 },
+      rssMb: {
+        first: window[0].rss_mb,
+        last: window[window.length - 1].rss_mb,
+        max: Math.max(...samples.map((s) => s.rss_mb)),
+      },
+      handles: {
+        first: floors[0].handles,
+        last: floors[floors.length - 1].handles,
+        max: Math.max(...window.map((s) => s.handles)),
+        slopePer5Min: round(handleSlope, 2) ?? 0,
+      },
       latenessMs: lateness,
       api: {
         requests: api.requests,
@@ -280,7 +314,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       },
       alerts: receiver.count(),
       samples,
-      liveSamples: live.map((g) => ({ t_s: round(g.t_s, 1) ?? g.t_s, mb: round(g.mb, 2) ?? g.mb, rss_mb: round(g.rss_mb, 2) ?? g.rss_mb })),
+      liveSamples: live.map((g) => ({
+        t_s: round(g.t_s, 1) ?? g.t_s,
+        mb: round(g.mb, 2) ?? g.mb,
+        rss_mb: round(g.rss_mb, 2) ?? g.rss_mb,
+      })),
     };
   } finally {
     if (service) await service.stop().catch(() => undefined);
@@ -314,7 +352,8 @@ async function startSoakTargets(flaps: (i: number) => boolean) {
       const drift: number[] = [];
       for (const [i, list] of hits) {
         if (!steady(i)) continue;
-        for (let k = 1; k < list.length; k++) if (list[k] >= from) drift.push(Math.abs(list[k] - list[k - 1] - intervalMs));
+        for (let k = 1; k < list.length; k++)
+          if (list[k] >= from) drift.push(Math.abs(list[k] - list[k - 1] - intervalMs));
       }
       return spread(drift);
     },
@@ -358,12 +397,21 @@ if (require.main === module) {
   const minutes = Number(argValue('minutes') ?? '60');
   const monitors = Number(argValue('monitors') ?? '2000');
   const out = argValue('out');
-  runSoak({ minutes, monitors, intervalS: 10, flapping: 0.05, apiRps: 5, progress: (l) => process.stderr.write(`${l}\n`) })
+  runSoak({
+    minutes,
+    monitors,
+    intervalS: 10,
+    flapping: 0.05,
+    apiRps: 5,
+    progress: (l) => process.stderr.write(`${l}\n`),
+  })
     .then((r) => {
       const { samples, liveSamples, ...summary } = r;
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       if (out) fs.writeFileSync(out, JSON.stringify(r, null, 2));
-      process.stderr.write(`soak: ${samples.length} samples, ${liveSamples.length} live-heap readings${out ? ` in ${out}` : ''}\n`);
+      process.stderr.write(
+        `soak: ${samples.length} samples, ${liveSamples.length} live-heap readings${out ? ` in ${out}` : ''}\n`,
+      );
       process.exit(0);
     })
     .catch((err: unknown) => {

@@ -21,9 +21,7 @@ export interface RequestOptions {
 }
 
 export class Api {
-  private constructor(
-    private readonly base: { url: string } | { socketPath: string; host: string },
-  ) {}
+  private constructor(private readonly base: { url: string } | { socketPath: string; host: string }) {}
 
   static tcp(url: string): Api {
     return new Api({ url });
@@ -38,8 +36,11 @@ export class Api {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     let payload: Buffer | null = null;
     if (o.body !== undefined) {
-      payload = Buffer.isBuffer(o.body) ? o.body : Buffer.from(typeof o.body === 'string' ? o.body : JSON.stringify(o.body));
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      payload = Buffer.isBuffer(o.body)
+        ? o.body
+        : Buffer.from(typeof o.body === 'string' ? o.body : JSON.stringify(o.body));
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
     const started = performance.now();
@@ -48,13 +49,25 @@ export class Api {
         ? { ...urlParts(this.base.url), path: pathAndQuery }
         : { socketPath: this.base.socketPath, path: pathAndQuery, headers: { Host: this.base.host } };
     return new Promise<Answer>((resolve, reject) => {
-      const req = http.request({ ...target, method, headers: { ...target.headers, ...headers }, agent: o.agent ?? false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
-        res.on('error', reject);
-      });
-      req.setTimeout(o.timeoutMs ?? 30_000, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer in time`)));
+      const req = http.request(
+        { ...target, method, headers: { ...target.headers, ...headers }, agent: o.agent ?? false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+              ms: performance.now() - started,
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.setTimeout(o.timeoutMs ?? 30_000, () =>
+        req.destroy(new Error(`${method} ${pathAndQuery}: no answer in time`)),
+      );
       req.on('error', reject);
       req.end(payload ?? undefined);
     });

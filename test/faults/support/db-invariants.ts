@@ -60,7 +60,8 @@ export async function brokenInvariants(file: string): Promise<string[]> {
   const out: string[] = [];
   for (const [name, sql] of Object.entries(INVARIANTS)) {
     const bad = await query(file, sql);
-    if (bad.length) out.push(`${name}: ${JSON.stringify(bad.slice(0, 5))}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`);
+    if (bad.length)
+      out.push(`${name}: ${JSON.stringify(bad.slice(0, 5))}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`);
   }
   return out;
 }

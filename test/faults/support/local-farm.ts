@@ -22,10 +22,16 @@ export interface Targets {
   close(): Promise<void>;
 }
 
-export async function startTargets(o: { flapping: (i: number) => boolean; flapMs: number; host?: string; port?: number }): Promise<Targets> {
+export async function startTargets(o: {
+  flapping: (i: number) => boolean;
+  flapMs: number;
+  host?: string;
+  port?: number;
+}): Promise<Targets> {
   let frozen = false;
   const hits = new Map<number, number>();
-  const down = (i: number): boolean => !frozen && o.flapping(i) && Math.floor((Date.now() + i * 7919) / o.flapMs) % 2 === 1;
+  const down = (i: number): boolean =>
+    !frozen && o.flapping(i) && Math.floor((Date.now() + i * 7919) / o.flapMs) % 2 === 1;
   const server = http.createServer((req, res) => {
     const m = /^\/t\/(\d+)$/.exec(req.url ?? '');
     if (!m) return void res.writeHead(404).end('no such target');

@@ -42,7 +42,9 @@ async function main(o: BridgeOptions): Promise<void> {
     res.writeHead(200).end('the private admin panel');
   });
   await new Promise<void>((r) => secret.listen(o.privatePort, '127.0.0.1', r));
-  const control = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ privateHits })));
+  const control = http.createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ privateHits })),
+  );
   await new Promise<void>((r) => control.listen(o.control, r));
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
   process.once('SIGTERM', () => process.exit(0));

@@ -63,7 +63,11 @@ async function main(o: FarmOptions): Promise<void> {
     const n = state.queries[q.name] ?? 0;
     state.queries[q.name] = n + 1;
     const address = list[n % list.length];
-    udp.send(encodeResponse(q, RCODE.NOERROR, [{ name: q.name, ttl: 0, data: { type: 'A', address } }]), peer.port, peer.address);
+    udp.send(
+      encodeResponse(q, RCODE.NOERROR, [{ name: q.name, ttl: 0, data: { type: 'A', address } }]),
+      peer.port,
+      peer.address,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     udp.once('error', reject);
@@ -94,7 +98,9 @@ async function main(o: FarmOptions): Promise<void> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: { type: string; monitor: { id: number } | null; message: string }[] };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          events: { type: string; monitor: { id: number } | null; message: string }[];
+        };
         state.messages.push({
           at: Date.now(),
           id: String(req.headers['x-service-message-id']),
@@ -103,7 +109,13 @@ async function main(o: FarmOptions): Promise<void> {
           texts: body.events.map((e) => e.message),
         });
       } catch {
-        state.messages.push({ at: Date.now(), id: String(req.headers['x-service-message-id']), types: ['<not json>'], monitors: [], texts: [] });
+        state.messages.push({
+          at: Date.now(),
+          id: String(req.headers['x-service-message-id']),
+          types: ['<not json>'],
+          monitors: [],
+          texts: [],
+        });
       }
       res.writeHead(200).end('ok');
     });

@@ -13,9 +13,21 @@ export interface NsProcess {
   stop(): Promise<void>;
 }
 
-export async function startInNamespace(ns: string, helper: 'ns-farm' | 'ns-bridge', options: object, dir: string): Promise<NsProcess> {
+export async function startInNamespace(
+  ns: string,
+  helper: 'ns-farm' | 'ns-bridge',
+  options: object,
+  dir: string,
+): Promise<NsProcess> {
   const outfile = path.join(dir, `${helper}.js`);
-  await esbuild.build({ entryPoints: [path.join(__dirname, `${helper}.ts`)], bundle: true, platform: 'node', target: 'node20', outfile, logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, `${helper}.ts`)],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+  });
   const child = startChild('ip', ['netns', 'exec', ns, process.execPath, outfile, JSON.stringify(options)]);
   await new Promise<void>((resolve, reject) => {
     let text = '';

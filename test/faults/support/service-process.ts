@@ -66,7 +66,8 @@ export class ServiceProcess {
     // Generous: on a loaded machine (CI runs two test files at once) a start with 1,000 monitors is slow.
     const deadline = Date.now() + 120_000;
     for (;;) {
-      if (child.proc.exitCode !== null || child.proc.signalCode !== null) throw new Error(`the service exited before it was healthy:\n${child.tail()}`);
+      if (child.proc.exitCode !== null || child.proc.signalCode !== null)
+        throw new Error(`the service exited before it was healthy:\n${child.tail()}`);
       const a = await api.request('GET', '/api/health', { timeoutMs: 10_000 }).catch(() => null);
       if (a?.status === 200) break;
       if (Date.now() > deadline) {
@@ -96,7 +97,11 @@ export class ServiceProcess {
    * that must never show in a log.
    */
   async owner(scopes: readonly ('read' | 'write' | 'admin')[] = ['admin']): Promise<Owner> {
-    const link = spawnSync(process.execPath, [SERVICE_ENTRY, 'setup-link'], { env: this.env, encoding: 'utf8', timeout: 30_000 });
+    const link = spawnSync(process.execPath, [SERVICE_ENTRY, 'setup-link'], {
+      env: this.env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (link.status !== 0) throw new Error(`setup-link failed: ${link.stderr}`);
     const setupUrl = link.stdout.trim();
     const token = setupUrl.split('/').pop() as string;
@@ -140,7 +145,14 @@ export function bearer(key: string | undefined): Record<string, string> {
 
 /** Every secret value of an owner, for log greps. */
 export function ownerSecrets(o: Owner): string[] {
-  return [o.cookie.split('=')[1], o.totpSecret, o.setupToken, OWNER.password, ...o.recoveryCodes, ...Object.values(o.keys).filter((k): k is string => !!k)];
+  return [
+    o.cookie.split('=')[1],
+    o.totpSecret,
+    o.setupToken,
+    OWNER.password,
+    ...o.recoveryCodes,
+    ...Object.values(o.keys).filter((k): k is string => !!k),
+  ];
 }
 
 /**

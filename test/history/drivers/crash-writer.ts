@@ -53,7 +53,10 @@ function result(i: number, t0: number, monitors: number): StoredCheck {
   };
 }
 
-async function open(dir: string, monitors: number): Promise<{ db: Database; writer: CheckWriter; t0: number; logged: CheckRow[] }> {
+async function open(
+  dir: string,
+  monitors: number,
+): Promise<{ db: Database; writer: CheckWriter; t0: number; logged: CheckRow[] }> {
   const db = new Database(await openDatabase(dir));
   // T0 is fixed at the first run (two hours back, so hours close while the runs go on).
   const marker = `${dir}/t0`;
@@ -80,7 +83,9 @@ async function open(dir: string, monitors: number): Promise<{ db: Database; writ
 async function run(dir: string, monitors: number, foldMs: number, flushEvery: number): Promise<void> {
   const { db, writer, t0 } = await open(dir, monitors);
   writer.foldEveryMs = foldMs;
-  const [{ newest }] = (await db.query('SELECT MAX(at) AS newest FROM (SELECT MAX(at) AS at FROM checks UNION ALL SELECT MAX(at) FROM check_log)')) as { newest: number | null }[];
+  const [{ newest }] = (await db.query(
+    'SELECT MAX(at) AS newest FROM (SELECT MAX(at) AS at FROM checks UNION ALL SELECT MAX(at) FROM check_log)',
+  )) as { newest: number | null }[];
   let i = newest === null ? 0 : (newest - t0) / STEP_MS + 1;
   for (let round = 1; ; round++) {
     for (let k = 0; k < 500; k++) writer.add(result(i++, t0, monitors));
@@ -101,15 +106,22 @@ async function verify(dir: string, monitors: number): Promise<void> {
   )) as { both: number }[];
   const [{ integrity_check: integrity }] = (await db.query('PRAGMA integrity_check')) as { integrity_check: string }[];
   await writer.flush();
-  const rows = (await db.query('SELECT monitor_id, at, outcome, latency, dns, conn, tls, ttfb, status, error, info FROM checks ORDER BY at')) as CheckRow[];
+  const rows = (await db.query(
+    'SELECT monitor_id, at, outcome, latency, dns, conn, tls, ttfb, status, error, info FROM checks ORDER BY at',
+  )) as CheckRow[];
   const indexes = rows.map((r) => (r.at - t0) / STEP_MS);
   const gapless = indexes.every((x, k) => x === k);
   const expected: Sums = new Map();
-  for (const e of accountRows(rows, new Map(), () => CAP_MS, 0).entries()) expected.set(`${e.table}:${e.monitorId}:${e.key}`, e.acc);
+  for (const e of accountRows(rows, new Map(), () => CAP_MS, 0).entries())
+    expected.set(`${e.table}:${e.monitorId}:${e.key}`, e.acc);
   const stored: Sums = new Map();
   for (const table of ['rollup_hour', 'rollup_day'] as const) {
     const key = table === 'rollup_hour' ? 'hour' : 'day';
-    for (const r of (await db.query(`SELECT monitor_id, ${key} AS key, * FROM ${table}`)) as (RollupAcc & { monitor_id: number; key: number; hist: Buffer | null })[]) {
+    for (const r of (await db.query(`SELECT monitor_id, ${key} AS key, * FROM ${table}`)) as (RollupAcc & {
+      monitor_id: number;
+      key: number;
+      hist: Buffer | null;
+    })[]) {
       stored.set(`${table}:${r.monitor_id}:${r.key}`, { ...r, hist: decodeHistogram(r.hist) });
     }
   }
@@ -117,11 +129,26 @@ async function verify(dir: string, monitors: number): Promise<void> {
   for (const k of new Set([...expected.keys(), ...stored.keys()])) {
     const a = expected.get(k);
     const b = stored.get(k);
-    const fields = ['up_ms', 'down_ms', 'unknown_ms', 'n_up', 'n_slow', 'n_down', 'n_unknown', 'lat_n', 'lat_sum', 'lat_min', 'lat_max'] as const;
-    if (!a || !b || fields.some((f) => a[f] !== b[f]) || JSON.stringify(a.hist) !== JSON.stringify(b.hist)) differ.push(k);
+    const fields = [
+      'up_ms',
+      'down_ms',
+      'unknown_ms',
+      'n_up',
+      'n_slow',
+      'n_down',
+      'n_unknown',
+      'lat_n',
+      'lat_sum',
+      'lat_min',
+      'lat_max',
+    ] as const;
+    if (!a || !b || fields.some((f) => a[f] !== b[f]) || JSON.stringify(a.hist) !== JSON.stringify(b.hist))
+      differ.push(k);
   }
   const [{ log }] = (await db.query('SELECT COUNT(*) AS log FROM check_log')) as { log: number }[];
-  process.stdout.write(`${JSON.stringify({ held: rows.length, newest: indexes[indexes.length - 1] ?? -1, gapless, inBoth: both, integrity, restored: logged.length, rollupKeys: expected.size, differ: differ.slice(0, 10), differCount: differ.length, log })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ held: rows.length, newest: indexes[indexes.length - 1] ?? -1, gapless, inBoth: both, integrity, restored: logged.length, rollupKeys: expected.size, differ: differ.slice(0, 10), differCount: differ.length, log })}\n`,
+  );
   await db.close();
 }
 
@@ -131,7 +158,8 @@ async function main(): Promise<void> {
   const dir = o.string('dir', '');
   const monitors = o.number('monitors', 50);
   if (!dir) throw new Error('--dir is required');
-  if (mode === 'run') await run(dir, monitors, Math.max(1, o.number('fold-ms', 2000)), Math.max(1, o.number('flush-every', 25)));
+  if (mode === 'run')
+    await run(dir, monitors, Math.max(1, o.number('fold-ms', 2000)), Math.max(1, o.number('flush-every', 25)));
   else if (mode === 'verify') await verify(dir, monitors);
   else throw new Error('usage: crash-writer.js run|verify --dir D');
 }

@@ -55,7 +55,31 @@ const STRINGS = [
   '\r\nX-Injected: 1',
 ];
 
-const NUMBERS = [0, -0, 1, -1, 0.5, 9, 10, 11, 59, 60, 499, 500, 501, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, 1e308, -1e308, 5e-324];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  9,
+  10,
+  11,
+  59,
+  60,
+  499,
+  500,
+  501,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+];
 
 /** Percent-encodes text byte by byte (lone surrogates become U+FFFD, as UTF-8 does). */
 function enc(s: string): string {
@@ -83,7 +107,9 @@ export class Hostile {
   }
 
   number(s?: Schema): number {
-    const near = [s?.minimum, s?.maximum].filter((x): x is number => typeof x === 'number').flatMap((b) => [b - 1, b, b + 1]);
+    const near = [s?.minimum, s?.maximum]
+      .filter((x): x is number => typeof x === 'number')
+      .flatMap((b) => [b - 1, b, b + 1]);
     return this.r.chance(0.5) && near.length ? this.r.pick(near) : this.r.pick(NUMBERS);
   }
 
@@ -104,12 +130,16 @@ export class Hostile {
       case 6:
         return this.prototypeKeys();
       default:
-        return Object.fromEntries(Array.from({ length: this.r.int(0, 3) }, () => [this.string().slice(0, 40), this.anything(depth - 1)]));
+        return Object.fromEntries(
+          Array.from({ length: this.r.int(0, 3) }, () => [this.string().slice(0, 40), this.anything(depth - 1)]),
+        );
     }
   }
 
   prototypeKeys(): Record<string, unknown> {
-    return JSON.parse('{"__proto__": {"admin": true, "scope": "admin"}, "constructor": {"prototype": {"polluted": 1}}, "toString": 1}') as Record<string, unknown>;
+    return JSON.parse(
+      '{"__proto__": {"admin": true, "scope": "admin"}, "constructor": {"prototype": {"polluted": 1}}, "toString": 1}',
+    ) as Record<string, unknown>;
   }
 
   /** A value for a schema: mostly right in type (with boundary values), sometimes anything at all. */
@@ -118,7 +148,11 @@ export class Hostile {
     if (!s || depth > 6 || this.r.chance(0.2)) return this.anything(1);
     const variants = s.oneOf ?? s.anyOf;
     if (variants?.length) return this.fromSchema(this.r.pick(variants), depth + 1);
-    if (s.allOf?.length) return Object.assign({}, ...s.allOf.map((x) => this.fromSchema(x, depth + 1)).filter((v) => v && typeof v === 'object'));
+    if (s.allOf?.length)
+      return Object.assign(
+        {},
+        ...s.allOf.map((x) => this.fromSchema(x, depth + 1)).filter((v) => v && typeof v === 'object'),
+      );
     if (s.enum?.length) return this.r.chance(0.8) ? this.r.pick(s.enum) : this.string();
     const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : ['object'];
     const type = this.r.pick(types);
@@ -132,7 +166,12 @@ export class Hostile {
         return this.number(s);
       case 'string': {
         if (this.r.chance(0.4)) return this.string();
-        const len = this.r.pick([s.minLength ?? 1, s.maxLength ?? 10, (s.maxLength ?? 10) + 1, Math.max(0, (s.minLength ?? 1) - 1)]);
+        const len = this.r.pick([
+          s.minLength ?? 1,
+          s.maxLength ?? 10,
+          (s.maxLength ?? 10) + 1,
+          Math.max(0, (s.minLength ?? 1) - 1),
+        ]);
         return 'a'.repeat(Math.min(len, 100_000));
       }
       case 'array': {

@@ -10,7 +10,17 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
 } from '../../../common/validation/class-validator';
 import { Nullable } from '../../../common/validation/validators';
 
@@ -24,7 +34,11 @@ export class AssertionResponseDto implements Omit<AuthenticationResponseJSON['re
   @IsString() @MaxLength(8192) @Matches(B64URL, B64URL_MESSAGE) clientDataJSON!: string;
   @IsString() @MaxLength(8192) @Matches(B64URL, B64URL_MESSAGE) authenticatorData!: string;
   @IsString() @MaxLength(2048) @Matches(B64URL, B64URL_MESSAGE) signature!: string;
-  @IsOptional() @Nullable() @IsString() @MaxLength(100) @Matches(/^[A-Za-z0-9_-]*={0,2}$/, B64URL_MESSAGE)
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(100)
+  @Matches(/^[A-Za-z0-9_-]*={0,2}$/, B64URL_MESSAGE)
   userHandle?: string | null;
 }
 
@@ -32,7 +46,14 @@ export class AttestationResponseDto implements Omit<RegistrationResponseJSON['re
   @IsString() @MaxLength(8192) @Matches(B64URL, B64URL_MESSAGE) clientDataJSON!: string;
   /** Attestation statements with certificate chains run to a few KB; 64 KB is far above any real one. */
   @IsString() @MaxLength(65536) @Matches(B64URL, B64URL_MESSAGE) attestationObject!: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(10) @IsString({ each: true }) @Matches(/^[a-z][a-z-]{0,29}$/, { each: true, message: 'must be transport names such as usb, nfc, ble, hybrid, internal' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  @Matches(/^[a-z][a-z-]{0,29}$/, {
+    each: true,
+    message: 'must be transport names such as usb, nfc, ble, hybrid, internal',
+  })
   transports?: string[];
   @IsOptional() @IsString() @MaxLength(65536) authenticatorData?: string;
   @IsOptional() @Nullable() @IsString() @MaxLength(65536) publicKey?: string | null;

@@ -4,17 +4,20 @@ import { Packed, precompressLater, PRECOMPRESS_AFTER_MS } from './compression';
 const TEXT = 'export const x = 1;\n'.repeat(500);
 
 describe('Packed', () => {
-  it.each(['max', 'fast'] as const)('prepare() (%s) compresses both encodings off the event loop; body() then sends those bytes, decoding to the original', async (effort) => {
-    const p = new Packed(TEXT, effort);
-    await p.prepare();
-    const br = p.body('br');
-    const gz = p.body('gzip');
-    expect(br).toBe(p.body('br'));
-    expect(brotliDecompressSync(br).toString()).toBe(TEXT);
-    expect(gunzipSync(gz).toString()).toBe(TEXT);
-    expect(br.length).toBeLessThan(TEXT.length / 20);
-    expect(p.body('identity').toString()).toBe(TEXT);
-  });
+  it.each(['max', 'fast'] as const)(
+    'prepare() (%s) compresses both encodings off the event loop; body() then sends those bytes, decoding to the original',
+    async (effort) => {
+      const p = new Packed(TEXT, effort);
+      await p.prepare();
+      const br = p.body('br');
+      const gz = p.body('gzip');
+      expect(br).toBe(p.body('br'));
+      expect(brotliDecompressSync(br).toString()).toBe(TEXT);
+      expect(gunzipSync(gz).toString()).toBe(TEXT);
+      expect(br.length).toBeLessThan(TEXT.length / 20);
+      expect(p.body('identity').toString()).toBe(TEXT);
+    },
+  );
 
   it('gives the same bytes whether compressed at the first request or beforehand', async () => {
     const early = new Packed(TEXT, 'max');

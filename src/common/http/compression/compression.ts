@@ -16,7 +16,10 @@ export class Packed {
   readonly raw: Buffer;
 
   /** `max`: assets compressed once for good (slowest, smallest); `fast`: pages rebuilt every 30 s. */
-  constructor(body: string | Buffer, private readonly effort: 'max' | 'fast' = 'fast') {
+  constructor(
+    body: string | Buffer,
+    private readonly effort: 'max' | 'fast' = 'fast',
+  ) {
     this.raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   }
 

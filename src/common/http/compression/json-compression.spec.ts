@@ -15,7 +15,12 @@ describe('compressiblePath', () => {
 });
 
 describe('shouldCompress', () => {
-  const json = (over: Partial<{ type: unknown; encoding: unknown; length: unknown }> = {}) => ({ type: 'application/json; charset=utf-8', encoding: undefined, length: 5000, ...over });
+  const json = (over: Partial<{ type: unknown; encoding: unknown; length: unknown }> = {}) => ({
+    type: 'application/json; charset=utf-8',
+    encoding: undefined,
+    length: 5000,
+    ...over,
+  });
   it.each<[string, number, ReturnType<typeof json>, boolean]>([
     ['JSON past the threshold', 200, json(), true],
     ['problem+json', 422, json({ type: 'application/problem+json' }), true],

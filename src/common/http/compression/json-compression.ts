@@ -27,7 +27,10 @@ export function compressiblePath(url: string | undefined): boolean {
  * Whether an answer about to be sent is compressed: JSON, a status that has a body, not encoded
  * already, and a known length of at least COMPRESS_FROM. Pure (reads headers only).
  */
-export function shouldCompress(status: number, headers: { type: unknown; encoding: unknown; length: unknown }): boolean {
+export function shouldCompress(
+  status: number,
+  headers: { type: unknown; encoding: unknown; length: unknown },
+): boolean {
   if (status < 200 || status === 204 || status === 304) return false;
   if (headers.encoding !== undefined) return false;
   if (typeof headers.type !== 'string' || !/^application\/(?:[\w.+-]+\+)?json\b/i.test(headers.type)) return false;
@@ -40,7 +43,11 @@ export function shouldCompress(status: number, headers: { type: unknown; encodin
  * written in: brotli's fastest qualities compress each input they are handed on its own, and the
  * 500 pieces of a list page came out three times larger than the page compressed at once.
  */
-export function compressBody(encoding: Exclude<Encoding, 'identity'>, body: Buffer, done: (err: Error | null, out: Buffer) => void): void {
+export function compressBody(
+  encoding: Exclude<Encoding, 'identity'>,
+  body: Buffer,
+  done: (err: Error | null, out: Buffer) => void,
+): void {
   if (encoding === 'gzip') {
     zlib.gzip(body, { level: 3 }, done);
     return;
@@ -87,11 +94,17 @@ function compressAnswer(res: ServerResponse, encoding: Exclude<Encoding, 'identi
   let decided = false;
   const decide = (): void => {
     decided = true;
-    const headers = { type: res.getHeader('Content-Type'), encoding: res.getHeader('Content-Encoding'), length: res.getHeader('Content-Length') };
+    const headers = {
+      type: res.getHeader('Content-Type'),
+      encoding: res.getHeader('Content-Encoding'),
+      length: res.getHeader('Content-Length'),
+    };
     if (!res.headersSent && shouldCompress(res.statusCode, headers)) held = [];
   };
   const bytes = (chunk: unknown, enc: unknown): Buffer =>
-    Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8');
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk as string, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8');
 
   res.write = function (this: ServerResponse, chunk: unknown, enc?: unknown, cb?: unknown): boolean {
     if (!decided) decide();

@@ -138,6 +138,8 @@ export class BodyInterceptor implements NestInterceptor {
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (ctx.getType() !== 'http') return next.handle();
     const http = ctx.switchToHttp();
-    return from(readJsonBody(http.getRequest<Request>(), http.getResponse<Response>())).pipe(mergeMap(() => next.handle()));
+    return from(readJsonBody(http.getRequest<Request>(), http.getResponse<Response>())).pipe(
+      mergeMap(() => next.handle()),
+    );
   }
 }

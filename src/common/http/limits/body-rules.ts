@@ -43,13 +43,18 @@ export const RESERVED_KEY_MESSAGE = 'the request body uses a reserved key';
 export function planBody(headers: BodyHeaders, limit: number): BodyPlan | ApiError {
   const [type, ...params] = (headers['content-type'] ?? '').split(';');
   const mediaType = type.trim().toLowerCase();
-  if (mediaType !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) return new ApiError('bad_request', NOT_JSON_TYPE);
+  if (mediaType !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(mediaType))
+    return new ApiError('bad_request', NOT_JSON_TYPE);
   const charset = charsetOf(params);
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
-    return new ApiError('bad_request', `send the body in UTF-8 (charset ${JSON.stringify(charset.slice(0, 40))} is not read)`);
+    return new ApiError(
+      'bad_request',
+      `send the body in UTF-8 (charset ${JSON.stringify(charset.slice(0, 40))} is not read)`,
+    );
   }
   const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (!(BODY_ENCODINGS as readonly string[]).includes(encoding)) return new ApiError('bad_request', ENCODING_NOT_ACCEPTED, { status: 415 });
+  if (!(BODY_ENCODINGS as readonly string[]).includes(encoding))
+    return new ApiError('bad_request', ENCODING_NOT_ACCEPTED, { status: 415 });
   // Node's parser has checked that Content-Length is digits; a length past the limit is refused
   // for a compressed body too: its bytes on the wire count against the limit as well.
   const length = headers['content-length'];
@@ -87,7 +92,8 @@ export function parseJsonBody(bytes: Buffer): unknown {
 class ReservedKey extends Error {}
 
 function refuseReservedKeys(key: string, value: unknown): unknown {
-  if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new ReservedKey(`${RESERVED_KEY_MESSAGE}: ${key}`);
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+    throw new ReservedKey(`${RESERVED_KEY_MESSAGE}: ${key}`);
   return value;
 }
 

@@ -28,7 +28,10 @@ const URL_TOO_LONG = 'the URL is longer than 8 KB';
 export const BODY_CUT_SHORT = 'the request ended before its body was complete';
 
 /** The status and message for a request head Node could not parse (`clientError`), or null to just close. */
-export function clientErrorAnswer(code: string | undefined, rawPacket: Buffer | undefined): { status: number; message: string } | null {
+export function clientErrorAnswer(
+  code: string | undefined,
+  rawPacket: Buffer | undefined,
+): { status: number; message: string } | null {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return requestLineTooLong(rawPacket)

@@ -46,7 +46,12 @@ export function admit(c: GateCounts, limits: GateLimits): Admission {
  * The index of the waiting piece to start now, or -1: the first in line whose key is below its
  * running limit, while the total is below its own (a key at its limit does not hold up the others).
  */
-export function nextToStart(waitingKeys: readonly string[], runningByKey: ReadonlyMap<string, number>, running: number, limits: GateLimits): number {
+export function nextToStart(
+  waitingKeys: readonly string[],
+  runningByKey: ReadonlyMap<string, number>,
+  running: number,
+  limits: GateLimits,
+): number {
   if (running >= limits.total) return -1;
   return waitingKeys.findIndex((k) => (runningByKey.get(k) ?? 0) < limits.perKey);
 }
