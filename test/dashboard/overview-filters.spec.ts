@@ -20,9 +20,9 @@ type OverviewFilters = {
   readQuery(search: string, f: Filters): Filters;
   queryOf(f: Filters): string;
 };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { groupsOf, isFiltered, matches, queryOf, readQuery, shownMonitors } =
-  require('../../public/dashboard/overview-filters.js') as OverviewFilters;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a page's ES module, compiled to CommonJS by ts-jest
+const filters = require('../../public/dashboard/overview-filters.js') as OverviewFilters;
+const { groupsOf, isFiltered, matches, queryOf, readQuery, shownMonitors } = filters;
 
 const none = (): Filters => ({ q: '', status: '', group: '', tag: '', kind: '', sort: 'order' });
 const mon = (o: Partial<M> & { name: string }): M => ({ id: 1, kind: 'http', state: { status: 'up' }, ...o });
