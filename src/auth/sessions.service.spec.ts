@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeClock } from '../common/clock';
 import { openDatabase } from '../db/data-source';
+import { ENTITIES } from '../entities';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { SESSION_IDLE_MS } from './session-lifetime';
@@ -20,7 +21,7 @@ describe('SessionsService: the sessions table', () => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-sessions-'));
-    db = new Database(await openDatabase(dir));
+    db = new Database(await openDatabase(dir, ENTITIES));
     clock = new FakeClock(T0);
     sessions = new SessionsService(db, new EventBus(), clock);
     const expired = (await sessions.create('password', '192.0.2.1', 'Firefox on Linux')).session.id;
