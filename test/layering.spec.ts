@@ -98,6 +98,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Folders split by idea (issue 34): none of them, nor any folder inside them, holds more than this many files directly. */
 const SPLIT_BY_IDEA = ['common', 'status', 'runtime'];
 const FILES_PER_FOLDER = 20;
+/** No source file (specs aside) is longer: past it a file is usually two ideas (issue 34; STYLE practice 19). */
+const MAX_LINES = 450;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -156,6 +158,14 @@ describe('module layering', () => {
     };
     visit(path.join(SRC, top));
     expect(crowded).toEqual([]);
+  });
+
+  it(`keeps every source file at most ${MAX_LINES} lines`, () => {
+    const long = files
+      .map((f) => ({ file: path.relative(SRC, f), lines: fs.readFileSync(f, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_LINES)
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    expect(long).toEqual([]);
   });
 
   it('lists a layering without cycles', () => {

@@ -23,20 +23,10 @@ import { LiveSet } from './live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind-gate';
-import { heartbeatStart } from './heartbeat-restart';
 import { LastAliveService } from './last-alive.service';
-import { BurstGauge, phaseDelay, Scheduler, spreadOffset, Timers } from './scheduler';
+import { phaseDelay, Scheduler, Timers } from './scheduler';
 import type { MonitorState } from '../probes/status';
-import {
-  configChanged,
-  initialMachineState,
-  machineInput,
-  MachineState,
-  pause,
-  resume,
-  step,
-  Step,
-} from './state-machine';
+import { machineInput, MachineState, pause, step, Step } from './state-machine';
 import type { IncidentBook } from './incident-book';
 import type { AlertSink } from './alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -47,6 +37,7 @@ import { CheckWriter } from '../history/writer';
 import { DirtyWhen, Journal } from './journal';
 import { journalCertWarning, journalPathProblem, journalTransition } from './journal-entries';
 import { loadLiveMonitors } from './start-load';
+import { MonitorChanges } from './monitor-changes';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
@@ -60,14 +51,6 @@ export interface ResultSource {
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
   /** The monitors held, their answers, and which running checks still count (live-set.ts). */
   private readonly live = new LiveSet();
-  /**
-   * Monitors checked at once after a change of many together (bulk, import, or a burst of single
-   * changes: created, resumed, a new target or interval): the check after that one falls on the
-   * monitor's own phase of its interval (phaseDelay), so monitors made together are not checked
-   * together forever.
-   */
-  private readonly rephase = new Set<number>();
-  private readonly bursts = new BurstGauge();
   /** What waits for the writer's next commit, and the announcements that wait for it to be on disk (journal.ts). */
   private readonly journal: Journal;
   /** Open incidents (one per monitor at most), written with the state rows. */
@@ -76,10 +59,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly log = new Logger('engine');
   /** Results recorded over the last minute, for checks_per_min. */
   private readonly checkRate = new MinuteCounter();
-  /** The last moment the service ran before this start (last-alive mark), for heartbeat deadlines. */
-  private stoppedAt: number | null = null;
-  /** This is the first start after `farsight restore` (heartbeat notes say so). */
-  private restored = false;
+  /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
+  private readonly changes: MonitorChanges;
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -107,6 +88,16 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
     this.incidents = this.journal.incidents;
+    this.changes = new MonitorChanges({
+      live: this.live,
+      scheduler: this.scheduler,
+      clock,
+      bus,
+      incidents: this.incidents,
+      journal: this.journal,
+      apply: (m, s) => this.apply(m, s),
+      markDirty: (m, when) => this.markDirty(m, when),
+    });
     // The start's big reads (start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
@@ -116,8 +107,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     // Before anything is scheduled: the offline period is recorded and heartbeats need its start.
     const start = await this.lastAlive.start(this.timers);
-    this.stoppedAt = start.stoppedAt;
-    this.restored = start.restored !== null;
+    this.changes.lastStop(start.stoppedAt, start.restored !== null);
     const reads = await this.preload;
     this.preload = null;
     if (!reads) throw new Error('the engine was started twice');
@@ -131,10 +121,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       capOf: (id) => this.capOf(id),
     });
     for (const m of monitors) {
-      this.add(m, 'spread');
+      this.changes.add(m, 'spread');
       this.reconcile(m, now);
     }
-    this.subscribe();
+    this.changes.subscribe();
     this.log.log(`engine started with ${monitors.length} monitors`);
   }
 
@@ -337,9 +327,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
     this.record(id, result, { kind: 'scheduled' });
     if (result.outcome === 'down') return live.config.retry_interval_s * 1000;
-    // Usually empty (it holds only monitors of a change of many, until their first check): no lookup on the common path.
-    if (this.rephase.size > 0 && this.rephase.delete(id))
-      return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
+    if (this.changes.rephased(id)) return phaseDelay(id, live.config.interval_s * 1000, this.clock.now());
     return live.config.interval_s * 1000;
   }
 
@@ -412,119 +400,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return this.journal.endIncidentIn(tx, monitorId, reason, actor, this.clock.now());
   }
 
-  /** After the change's commit: the incident it ended leaves memory (nothing more to write) and is announced. */
-  private endedElsewhere(monitorId: number, ended: IncidentRow | null | undefined): void {
-    if (!ended) return;
-    this.incidents.endedElsewhere(monitorId, ended);
-    const m = this.live.get(monitorId);
-    if (m && m.incidentId === ended.id) {
-      m.incidentId = null;
-      this.markDirty(m);
-    }
-    this.bus.emit('incident', { incident: ended });
-  }
-
   /** The alert layer (channels/) registers here: it turns changes into outbox rows inside the writer's transaction. */
   setAlertSink(sink: AlertSink): void {
     this.journal.setAlertSink(sink);
-  }
-
-  private subscribe(): void {
-    this.bus.on('monitor.changed', ({ id, created, targetChanged, config, endedIncident, spread }) => {
-      this.endedElsewhere(id, endedIncident);
-      this.reload(id, created, targetChanged, config, spread === true);
-    });
-    this.bus.on('monitor.deleted', ({ id, endedIncident }) => {
-      this.endedElsewhere(id, endedIncident);
-      this.journal.forget(id);
-      this.live.delete(id);
-      this.rephase.delete(id);
-      this.scheduler.remove(id);
-    });
-  }
-
-  /** Picks up a configuration change at once (synchronously, so the answer to the change already shows it). */
-  private reload(id: number, created: boolean, targetChanged: boolean, config: MonitorConfig, spread: boolean): void {
-    const stored = { config };
-    const now = this.clock.now();
-    const prev = this.live.get(id);
-    if (!prev || created) {
-      this.live.newTarget(id);
-      if (this.bursts.note(now) || spread) this.rephase.add(id);
-      this.add(
-        {
-          id,
-          config: stored.config,
-          state: initialMachineState(now, stored.config.paused),
-          incidentId: null,
-          certWarned: null,
-          downAlerted: null,
-        },
-        'now',
-      );
-      return;
-    }
-    const retimed =
-      targetChanged || config.interval_s !== prev.config.interval_s || (prev.config.paused && !config.paused);
-    if (retimed && (this.bursts.note(now) || spread)) this.rephase.add(id);
-    const next: LiveMonitor = { ...prev, config: stored.config };
-    this.live.replace(next);
-    this.incidents.rename(id, config.name);
-    let s: Step = { state: prev.state, transitions: [] };
-    if (stored.config.paused && !prev.config.paused) s = pause(prev.state, now);
-    else if (!stored.config.paused && prev.config.paused) s = resume(prev.state, now);
-    else if (targetChanged) s = configChanged(prev.state, now);
-    if (s.state !== prev.state || s.transitions.length) this.apply(next, s);
-    if (s.state !== prev.state || targetChanged || stored.config.paused !== prev.config.paused) {
-      this.live.newTarget(id);
-      this.schedule(next, 'now');
-    } else if (!this.scheduler.isRunning(id)) {
-      this.schedule(next, 'keep');
-    }
-    // Else the running check's result counts and decides the next one, at the new interval.
-  }
-
-  private add(m: LiveMonitor, when: 'spread' | 'now'): void {
-    this.live.add(m);
-    this.schedule(m, when);
-  }
-
-  private schedule(m: LiveMonitor, when: 'spread' | 'now' | 'keep'): void {
-    if (m.config.paused) {
-      this.scheduler.remove(m.id);
-      return;
-    }
-    const now = this.clock.now();
-    const interval = m.config.interval_s * 1000;
-    if (m.config.kind === 'heartbeat') {
-      const grace = m.config.settings.grace_s;
-      const window = heartbeatWindowMs(m.config);
-      const lastPing = m.state.last_ok_at ?? m.state.since;
-      if (when !== 'spread') {
-        this.scheduler.at(m.id, Math.max(lastPing + window, now));
-        return;
-      }
-      // After a start, pings the service could not receive while it was down are not held against
-      // the job (heartbeat-restart.ts); the note says so until the next ping.
-      const start = heartbeatStart({
-        lastPing,
-        intervalMs: interval,
-        graceMs: grace * 1000,
-        status: m.state.status,
-        stoppedAt: this.stoppedAt,
-        restored: this.restored,
-        now,
-      });
-      if (start.note) {
-        m.state = { ...m.state, note: start.note };
-        // Written with the next commit (nothing asks for one: the start is not a change to announce).
-        this.markDirty(m, 'next-commit');
-      }
-      this.scheduler.at(m.id, start.due);
-      return;
-    }
-    if (when === 'now') this.scheduler.at(m.id, now);
-    else if (when === 'spread') this.scheduler.at(m.id, now + spreadOffset(m.id, interval));
-    else this.scheduler.at(m.id, Math.min(this.scheduler.dueOf(m.id) ?? now, now + interval));
   }
 }

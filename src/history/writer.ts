@@ -16,23 +16,23 @@
  *
  * Readers see every result the moment it exists: waiting ones from memory (pending()), logged
  * ones from the log (unfoldedOf(), newestUnfolded(), unfoldedDown(): unfolded-reads.ts, the read
- * side). Two results of one monitor in the same millisecond are kept apart by moving the later one
- * a millisecond on.
+ * side). A start reads the log back (restore(): log-restore.ts). Two results of one monitor in
+ * the same millisecond are kept apart by moving the later one a millisecond on.
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { MinuteCounter } from '../common/minute-counter';
 import { Database } from '../db/database';
-import { readTable } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
 import { FoldMemory, foldsDue, Plan, planWrite } from './fold-plan';
 import { foldIn, insertRows } from './log-writes';
-import { CHECK_COLUMNS, checkRow, CheckRow, StoredCheck, toRow } from './check-row';
+import { checkRow, CheckRow, StoredCheck, toRow } from './check-row';
 import type { CheckCursor } from './check-cursor';
 import type { CheckResult } from '../probes/check-result';
 import { BucketSpan, LogView, logSpan, newestUnfolded, unfoldedDown, unfoldedOf } from './unfolded-reads';
 import type { WriteHook, WriteKind } from './write-hook';
+import { LogMemory, readLogBack } from './log-restore';
 
 /** N of docs/storage.md: plain results wait at most this long in memory before they are committed. */
 export const COMMIT_EVERY_MS = 10_000;
@@ -52,7 +52,6 @@ export const FOLD_TICK_MS = 60_000;
 export const MAX_PENDING_ROWS = 100_000;
 /** Retries after a failed write: 1 s, 2 s, 4 s ... at most 30 s apart. */
 export const RETRY_MAX_MS = 30_000;
-const COLUMN_LIST = CHECK_COLUMNS.join(', ');
 
 export interface WriterStats {
   /** Results not yet durable (waiting for the next commit). */
@@ -421,41 +420,19 @@ export class CheckWriter implements OnApplicationShutdown {
     await this.flush();
   }
 
-  /**
-   * At start: the marks, and the log as the last run left it. After a clean stop the log is
-   * empty; after a crash it holds the results of the last hour or so, and those after their
-   * monitor's mark are returned (oldest first per monitor) to be accounted again.
-   */
+  /** At start: the marks, and the log as the last run left it (log-restore.ts); returns the results to account again. */
   async restore(): Promise<CheckRow[]> {
-    for (const r of await readTable<{ monitor_id: number; bucket: number }>(this.db, 'check_marks')) {
-      this.marks.set(r.monitor_id, r.bucket);
-      this.lastBucket = Math.max(this.lastBucket, r.bucket);
-    }
-    // Rows of a monitor deleted while a write raced its deletion may be left: they go now.
-    const [{ n }] = (await this.db.read('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as {
-      n: number;
-    }[];
-    if (n > 0)
-      await this.db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
-    const rows = (await this.db.read(
-      `SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`,
-    )) as (CheckRow & { bucket: number })[];
-    const out: CheckRow[] = [];
-    this.droppedThrough = rows.length > 0 ? rows[0].bucket - 1 : this.lastBucket;
-    for (const { bucket, ...r } of rows) {
-      this.lastBucket = Math.max(this.lastBucket, bucket);
-      const s = this.spans.get(bucket);
-      this.spans.set(
-        bucket,
-        s
-          ? { lo: Math.min(s.lo, r.at), hi: Math.max(s.hi, r.at), t: s.t }
-          : { lo: r.at, hi: r.at, t: this.clock.now() },
-      );
-      if ((this.lastAt.get(r.monitor_id) ?? -1) < r.at) this.lastAt.set(r.monitor_id, r.at);
-      if (bucket <= (this.marks.get(r.monitor_id) ?? 0)) continue;
-      if (!this.unfolded.has(r.monitor_id)) this.unfolded.set(r.monitor_id, bucket);
-      out.push(r);
-    }
+    const mem: LogMemory = {
+      marks: this.marks,
+      unfolded: this.unfolded,
+      spans: this.spans,
+      lastAt: this.lastAt,
+      lastBucket: this.lastBucket,
+      droppedThrough: this.droppedThrough,
+    };
+    const out = await readLogBack(this.db, this.clock, mem);
+    this.lastBucket = mem.lastBucket;
+    this.droppedThrough = mem.droppedThrough;
     this.stats.unfoldedMonitors = this.unfolded.size;
     if (out.length > 0) {
       this.log.warn(
@@ -463,7 +440,7 @@ export class CheckWriter implements OnApplicationShutdown {
       );
       this.schedule(FOLD_TICK_MS);
     }
-    return out.sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+    return out;
   }
 
   /** Restores the last stored time per monitor after a restart (so clash handling stays right). */

@@ -28,6 +28,7 @@ import { MuteDto } from './dto/mute.dto';
 import { MonitorDto } from './monitor.mapper';
 import { MonitorAnswer, MonitorsService } from './monitors.service';
 import { sendListPage } from './list-cache';
+import { MonitorListService } from './monitor-list.service';
 
 /**
  * Monitor bodies are validated by the service (defaults from settings, merge for PATCH, the
@@ -37,6 +38,7 @@ import { sendListPage } from './list-cache';
 export class MonitorsController {
   constructor(
     private readonly monitors: MonitorsService,
+    private readonly listed: MonitorListService,
     private readonly bulkService: BulkService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -47,7 +49,7 @@ export class MonitorsController {
       res,
       pickEncoding(req.headers['accept-encoding']),
       req.method === 'HEAD',
-      await this.monitors.listPage(query),
+      await this.listed.page(query),
     );
   }
 

@@ -9,6 +9,7 @@ import { MonitorChecksController } from './monitor-checks.controller';
 import { MonitorHistoryController } from './monitor-history.controller';
 import { MonitorsController } from './monitors.controller';
 import { MonitorsService } from './monitors.service';
+import { MonitorListService } from './monitor-list.service';
 import { SummaryController } from './summary.controller';
 import { SummaryService } from './summary.service';
 
@@ -16,7 +17,7 @@ import { SummaryService } from './summary.service';
 @Module({
   imports: [CatalogModule, EngineModule, HistoryModule, ChannelsModule],
   controllers: [MonitorsController, MonitorChecksController, MonitorHistoryController, SummaryController],
-  providers: [MonitorsService, BulkService, CheckNowService, SummaryService],
+  providers: [MonitorsService, MonitorListService, BulkService, CheckNowService, SummaryService],
   exports: [MonitorsService],
 })
 export class MonitorsModule {}

@@ -1,6 +1,6 @@
 /**
  * GET /monitors keeps each monitor's JSON between reads and reads whole rows only of monitors whose
- * kept answer is out of date (monitors.service.ts listPage, list-cache.ts). These monitors have checks, so their
+ * kept answer is out of date (monitor-list.service.ts, list-cache.ts). These monitors have checks, so their
  * stats stay the same object between reads and the kept answers are really used: each change below
  * must still show in the very next list.
  */
