@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { AuthGuard } from './auth/auth.guard';
+import { AuthGuard } from './auth/sessions/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CHECKER_ENV } from './probes/checkers/env';
 import type { CheckerEnv } from './probes/checkers';
 import { ENGINE_TIMERS } from './engine/engine.service';
-import { realTimers, Timers } from './engine/scheduler';
-import { EngineStartReads, ENGINE_START_READS } from './engine/start-reads';
+import { realTimers, Timers } from './engine/scheduling/scheduler';
+import { EngineStartReads, ENGINE_START_READS } from './engine/live/start-reads';
 import { CLOCK, Clock } from './common/clock';
 import { ErrorFilter } from './common/http/error.filter';
 import { SECRET_BOX, SecretBox } from './db/secret-box';
@@ -47,7 +47,7 @@ export interface AppDeps {
   ca?: string;
   /** The scheduler's timers; tests with a fake clock pass manualTimers and call tick(). */
   timers?: Timers;
-  /** The engine's start reads, begun as soon as the database opened (engine/start-reads.ts). */
+  /** The engine's start reads, begun as soon as the database opened (engine/live/start-reads.ts). */
   engineReads?: EngineStartReads;
   /** The live stream's limits and periods (tests shorten the keep-alive); defaults otherwise. */
   stream?: Partial<StreamOptions>;

@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createApp } from './app';
-import { issueSetupLink, ownerExists } from './auth/links';
+import { issueSetupLink, ownerExists } from './auth/setup/links';
 import { issueEnrollLink } from './auth/passkeys/enroll-link';
 import { passkeyProblem } from './auth/passkeys/relying-party';
 import { EventsService } from './events/events.service';
@@ -34,7 +34,7 @@ import { databasePath, openDatabase } from './db/data-source';
 import { ENTITIES } from './entities';
 import { Database } from './db/database';
 import { readColumns } from './db/bulk-read';
-import { startEngineReads } from './engine/start-reads';
+import { startEngineReads } from './engine/live/start-reads';
 import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
@@ -108,7 +108,7 @@ async function serve(config: AppConfig): Promise<number> {
     // The column names the engine's start reads need, read beside the secret key's check.
     readColumns(db).catch(() => undefined);
     const secrets = await loadSecretBox(config, () => sealedSecretSample((sql) => db.read(sql)));
-    // SQLite runs the engine's big reads while the main thread wires the service (engine/start-reads.ts).
+    // SQLite runs the engine's big reads while the main thread wires the service (engine/live/start-reads.ts).
     const engineReads = await startEngineReads(db);
     const app = await createApp({ config, db, clock: systemClock, secrets, engineReads }, { holdChecks: true });
     cleanups.unshift(() => app.close());

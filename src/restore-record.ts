@@ -5,13 +5,13 @@
  *    of (a running one leaves clean = 0), and read as this data dir's mark it would report the
  *    restore as "stopped without warning";
  *  - one `restored` timeline line carries the backup's mark and the replaced database's own mark
- *    (engine/offline-period.ts `RestoreRecord`), from which the start reports the real offline
+ *    (engine/last-alive/offline-period.ts `RestoreRecord`), from which the start reports the real offline
  *    period, stopped as it really stopped.
  * Written in the copy, so it is replaced in one rename with the rest: a crash leaves the old
  * database or the restored one with its line, never a restored one without it.
  */
 import * as sqlite3 from 'sqlite3';
-import { AliveMark, RestoreRecord, restoredText } from './engine/offline-period';
+import { AliveMark, RestoreRecord, restoredText } from './engine/last-alive/offline-period';
 
 /** The last-alive mark of a database file; null when it has none (or cannot be read: a damaged database tells no stop). */
 export async function aliveMarkOf(file: string): Promise<AliveMark | null> {

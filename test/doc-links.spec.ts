@@ -77,8 +77,8 @@ describe('citations', () => {
     ['a folder', 'the drivers in test/faults/ run', [{ kind: 'path', path: 'test/faults/' }]],
     [
       'a path in backquotes, then a colon',
-      '`src/engine/journal.ts`: the hook',
-      [{ kind: 'path', path: 'src/engine/journal.ts' }],
+      '`src/engine/journal/journal.ts`: the hook',
+      [{ kind: 'path', path: 'src/engine/journal/journal.ts' }],
     ],
     ['a route, not a path', "GET /docs/api and '/docs/images/x.png'", []],
     ['a relative import, not a citation', "import { x } from '../src/common/time';", []],

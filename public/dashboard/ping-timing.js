@@ -9,7 +9,7 @@ export function pingKind(c) {
   if (c.outcome === 'up') return 'ping';
   if (c.outcome !== 'down') return 'unknown';
   // Both down results carry the code `heartbeat`; the job's own report says so in its message
-  // (src/engine/heartbeat.service.ts), the missed deadline says "no ping within …".
+  // (src/engine/heartbeats/heartbeat.service.ts), the missed deadline says "no ping within …".
   return c.error && /^failure reported/.test(c.error.message) ? 'failed' : 'missed';
 }
 

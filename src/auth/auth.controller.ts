@@ -9,8 +9,8 @@ import { NeverReplayed } from '../common/http/idempotency';
 import type { ShownOnce } from '../common/secrets/shown-once';
 import { SetupDto } from './dto/setup.dto';
 import { AppRequest } from '../common/access/request-context';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
-import { SetupInfo, SetupService } from './setup.service';
+import { clearSessionCookie, setSessionCookie } from './sessions/session-cookie';
+import { SetupInfo, SetupService } from './setup/setup.service';
 
 @Public()
 @Controller(`${API_ROOT}/auth`)

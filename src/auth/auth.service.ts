@@ -4,17 +4,17 @@ import { readCookie } from '../common/http/cookies';
 import { API_ROOT } from '../common/http/routes';
 import { ShownOnce, shownOnce } from '../common/secrets/shown-once';
 import { Database } from '../db/database';
-import { ChallengeService } from './challenge.service';
+import { ChallengeService } from './sign-in/challenge.service';
 import { SetupDto } from './dto/setup.dto';
 import { OwnerEntity } from './entities/owner.entity';
 import { PasskeyEntity } from './entities/passkey.entity';
 import type { SignInMethod } from './entities/session.entity';
-import { ownerExists } from './links';
+import { ownerExists } from './setup/links';
 import { AppRequest } from '../common/access/request-context';
-import { SESSION_COOKIE, SessionsService } from './sessions.service';
-import { SetupService } from './setup.service';
-import { SignInService, signInOrigin } from './sign-in.service';
-import { ownOrigin } from './origin-rule';
+import { SESSION_COOKIE, SessionsService } from './sessions/sessions.service';
+import { SetupService } from './setup/setup.service';
+import { SignInService, signInOrigin } from './sign-in/sign-in.service';
+import { ownOrigin } from './sessions/origin-rule';
 
 /** Who holds a session, for the pages (the landing page shows it). */
 export interface SignedIn {

@@ -3,7 +3,7 @@
  * AlertEvent a channel sends. The one line per event lives here; senders build subjects and
  * bodies around it. Pure.
  */
-import type { AlertCauseRecord } from '../engine/alert-causes';
+import type { AlertCauseRecord } from '../engine/alerts/alert-causes';
 import { formatDuration } from '../common/time';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { describeTarget } from '../probes/target';

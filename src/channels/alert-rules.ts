@@ -2,7 +2,7 @@
  * Which channels an alert goes to, whether it goes at all, and when a message is tried again.
  * Pure; the rules are in docs/alerts.md.
  */
-import type { AlertCauseKind } from '../engine/alert-causes';
+import type { AlertCauseKind } from '../engine/alerts/alert-causes';
 import type { AlertEventType } from './channel-kind';
 import { isMutedAt } from '../probes/status';
 
@@ -48,7 +48,7 @@ const TYPE_OF: Record<AlertCause, AlertEventType> = {
 
 /**
  * One monitor's cause against the channels. `held`: the engine held this up or down back because
- * the monitor flaps (engine/alert-hold.ts: it is delivered when the monitor settles), or, for a
+ * the monitor flaps (engine/alerts/alert-hold.ts: it is delivered when the monitor settles), or, for a
  * reminder, the monitor flaps now (reminders pause and resume when it settles).
  */
 export function decideAlert(

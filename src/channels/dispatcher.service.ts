@@ -15,7 +15,7 @@ import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
 import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
-import type { Timers } from '../engine/scheduler';
+import type { Timers } from '../engine/scheduling/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
 import type { CheckerEnv } from '../probes/checkers/env';

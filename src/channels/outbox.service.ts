@@ -8,7 +8,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
-import type { AlertCauseRecord, AlertSink } from '../engine/alert-causes';
+import type { AlertCauseRecord, AlertSink } from '../engine/alerts/alert-causes';
 import { EngineService } from '../engine/engine.service';
 import { formatDuration, formatWhen } from '../common/time';
 import { EventBus } from '../events/event-bus';

@@ -19,7 +19,7 @@ export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 /**
  * Where the public URL comes from: FARSIGHT_PUBLIC_URL, the address saved at first-run setup
  * (settings/public-url.ts), or neither (`http://localhost:<port>`, and requests are then also
- * accepted from their own origin: auth/origin-rule.ts).
+ * accepted from their own origin: auth/sessions/origin-rule.ts).
  */
 export type PublicUrlSource = 'env' | 'setting' | 'default';
 

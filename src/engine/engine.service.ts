@@ -2,10 +2,10 @@
  * The check engine: keeps every monitor's configuration and machine state in memory, runs due
  * checks through the scheduler, folds each result through the blind gate and the state machine,
  * hands results to the writer and announces transitions. State rows and timeline lines commit in
- * the writer's transaction, together with the results that caused them (journal.ts).
+ * the writer's transaction, together with the results that caused them (engine/journal/journal.ts).
  *
  * Flow of one result: run → (blind gate) → writer.addResult(result) → step() → dirty state → transitions
- * on the bus (incidents, alerts, stream) and as timeline lines, once committed (journal-entries.ts).
+ * on the bus (incidents, alerts, stream) and as timeline lines, once committed (engine/journal/journal-entries.ts).
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -17,26 +17,26 @@ import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
-import { certWarning } from './cert-warnings';
-import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live-monitor';
-import { LiveSet } from './live-set';
+import { certWarning } from './alerts/cert-warnings';
+import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live/live-monitor';
+import { LiveSet } from './live/live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
-import { BlindGate, COUNTED } from './blind-gate';
-import { LastAliveService } from './last-alive.service';
-import { phaseDelay, Scheduler, Timers } from './scheduler';
+import { BlindGate, COUNTED } from './blind/blind-gate';
+import { LastAliveService } from './last-alive/last-alive.service';
+import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, pause, step, Step } from './state-machine';
-import type { IncidentBook } from './incident-book';
-import type { AlertSink } from './alert-causes';
+import type { IncidentBook } from './journal/incident-book';
+import type { AlertSink } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
-import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './start-reads';
+import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './live/start-reads';
 import { RollupsService } from '../history/rollups.service';
 import { CheckWriter } from '../history/writer';
-import { DirtyWhen, Journal } from './journal';
-import { journalCertWarning, journalPathProblem, journalTransition } from './journal-entries';
-import { loadLiveMonitors } from './start-load';
+import { DirtyWhen, Journal } from './journal/journal';
+import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
+import { loadLiveMonitors } from './live/start-load';
 import { MonitorChanges } from './monitor-changes';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
@@ -49,9 +49,9 @@ export interface ResultSource {
 
 @Injectable()
 export class EngineService implements OnApplicationBootstrap, OnApplicationShutdown {
-  /** The monitors held, their answers, and which running checks still count (live-set.ts). */
+  /** The monitors held, their answers, and which running checks still count (engine/live/live-set.ts). */
   private readonly live = new LiveSet();
-  /** What waits for the writer's next commit, and the announcements that wait for it to be on disk (journal.ts). */
+  /** What waits for the writer's next commit, and the announcements that wait for it to be on disk (engine/journal/journal.ts). */
   private readonly journal: Journal;
   /** Open incidents (one per monitor at most), written with the state rows. */
   readonly incidents: IncidentBook;
@@ -98,7 +98,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       apply: (m, s) => this.apply(m, s),
       markDirty: (m, when) => this.markDirty(m, when),
     });
-    // The start's big reads (start-reads.ts): main.ts began them; otherwise they begin now.
+    // The start's big reads (engine/live/start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
     this.preload.catch(() => undefined);
@@ -165,7 +165,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  /** The monitor's state changed: answers show it now, and its row is written as `when` says (journal.ts). */
+  /** The monitor's state changed: answers show it now, and its row is written as `when` says (engine/journal/journal.ts). */
   private markDirty(m: LiveMonitor, when: DirtyWhen = 'soon'): void {
     this.live.changed(m.id);
     this.journal.markDirty(m.id, when);

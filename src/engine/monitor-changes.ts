@@ -8,12 +8,12 @@ import type { Clock } from '../common/clock';
 import type { EventBus } from '../events/event-bus';
 import type { IncidentRow } from '../events/incident';
 import type { MonitorConfig } from '../probes/monitor-config';
-import { heartbeatStart } from './heartbeat-restart';
-import type { IncidentBook } from './incident-book';
-import type { DirtyWhen, Journal } from './journal';
-import { heartbeatWindowMs, LiveMonitor } from './live-monitor';
-import type { LiveSet } from './live-set';
-import { BurstGauge, Scheduler, spreadOffset } from './scheduler';
+import { heartbeatStart } from './heartbeats/heartbeat-restart';
+import type { IncidentBook } from './journal/incident-book';
+import type { DirtyWhen, Journal } from './journal/journal';
+import { heartbeatWindowMs, LiveMonitor } from './live/live-monitor';
+import type { LiveSet } from './live/live-set';
+import { BurstGauge, Scheduler, spreadOffset } from './scheduling/scheduler';
 import { configChanged, initialMachineState, pause, resume, Step } from './state-machine';
 
 /** What of the engine a change touches (EngineService builds it). */
@@ -149,7 +149,7 @@ export class MonitorChanges {
         return;
       }
       // After a start, pings the service could not receive while it was down are not held against
-      // the job (heartbeat-restart.ts); the note says so until the next ping.
+      // the job (engine/heartbeats/heartbeat-restart.ts); the note says so until the next ping.
       const start = heartbeatStart({
         lastPing,
         intervalMs: interval,

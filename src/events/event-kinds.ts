@@ -4,7 +4,7 @@
  * against it. docs/events.md shows the same list; keep the two in step.
  */
 export const EVENT_KINDS = {
-  // A monitor's status (engine/state-machine.ts, engine/transition-text.ts)
+  // A monitor's status (engine/state-machine.ts, engine/journal/transition-text.ts)
   first_up: 'a new, resumed or changed monitor had its first good check',
   failing: 'the first failed check of a run',
   down: 'Down confirmed (confirm_after failed checks, a missed heartbeat or a failure report)',

@@ -1,7 +1,7 @@
 /**
  * The contract between the writer (writer.ts) and the work that must commit in the same
  * transaction as its check rows: the rollups (rollups.service.ts) and the engine's journal
- * (engine/journal.ts).
+ * (engine/journal/journal.ts).
  */
 import type { EntityManager } from 'typeorm';
 import type { CheckRow } from './check-row';

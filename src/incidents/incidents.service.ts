@@ -13,7 +13,7 @@ import { ID_CURSOR, Page, pageQuery, toPage } from '../common/http/paging';
 import { toIso } from '../common/time';
 import { Database } from '../db/database';
 import { EngineService } from '../engine/engine.service';
-import { RUN_KINDS } from '../engine/incident-book';
+import { RUN_KINDS } from '../engine/journal/incident-book';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
 import { IncidentAnswer, IncidentRow, toIncidentAnswer } from '../events/incident';

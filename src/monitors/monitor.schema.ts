@@ -28,7 +28,7 @@ import { DEFAULT_SETTINGS } from '../settings/settings-defaults';
 import { MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { MONITOR_STATUSES } from '../probes/status';
 import { OUTCOMES } from '../probes/check-result.schema';
-import type { BlindDetection } from '../engine/blind-rule';
+import type { BlindDetection } from '../engine/blind/blind-rule';
 import { BULK_MAX_ITEMS } from './bulk.service';
 import { MonitorDto } from './dto/monitor.dto';
 import {

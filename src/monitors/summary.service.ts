@@ -6,8 +6,8 @@ import { Injectable } from '@nestjs/common';
 import { toIso } from '../common/time';
 import { MONITOR_STATUSES, MonitorStatus } from '../probes/status';
 import { MonitorsRepository } from '../catalog/monitors.repository';
-import { BlindGate } from '../engine/blind-gate';
-import type { BlindDetection } from '../engine/blind-rule';
+import { BlindGate } from '../engine/blind/blind-gate';
+import type { BlindDetection } from '../engine/blind/blind-rule';
 import { EngineService } from '../engine/engine.service';
 
 export interface SummaryDto {

@@ -140,7 +140,7 @@ function errorRefs(r: RouteDoc): Record<string, string> {
   }
   if (r.body || r.query?.length) out['422'] = 'Invalid';
   if (!isPublic) out['429'] = 'TooManyRequests';
-  // Routes that check or hash a password queue that work (auth/password-work.service.ts); they
+  // Routes that check or hash a password queue that work (auth/password/password-work.service.ts); they
   // take no API keys, so their 429 is this one.
   if (r.errors?.includes(429)) out['429'] = 'PasswordBusy';
   if (mutating) out['503'] = 'Unavailable';

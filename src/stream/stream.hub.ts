@@ -14,8 +14,8 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiKeysService } from '../auth/api-keys.service';
-import { SessionsService } from '../auth/sessions.service';
+import { ApiKeysService } from '../auth/api-keys/api-keys.service';
+import { SessionsService } from '../auth/sessions/sessions.service';
 import { ApiError } from '../common/http/api-error';
 import type { Caller } from '../common/access/caller';
 import { CLOCK, Clock } from '../common/clock';

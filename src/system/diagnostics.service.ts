@@ -15,7 +15,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { databasePath } from '../db/data-source';
 import { Database } from '../db/database';
 import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
-import { BlindGate } from '../engine/blind-gate';
+import { BlindGate } from '../engine/blind/blind-gate';
 import { EngineService } from '../engine/engine.service';
 import { CheckWriter } from '../history/writer';
 import { MailService } from '../mail/mail.service';

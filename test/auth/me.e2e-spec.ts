@@ -4,7 +4,7 @@
  * keys kept away from all of it.
  */
 import type { AddressInfo } from 'node:net';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { SseClient } from '../../harness/sse';
 import {

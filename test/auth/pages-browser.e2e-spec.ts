@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { issueEnrollLink } from '../../src/auth/passkeys/enroll-link';
 import { sha256 } from '../../src/common/access/tokens';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { EventsService } from '../../src/events/events.service';
 import { OWNER } from '../support/app';
 import {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { issueEnrollLink } from '../../src/auth/passkeys/enroll-link';
-import { SignInService } from '../../src/auth/sign-in.service';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
 import { sha256 } from '../../src/common/access/tokens';
 import { EventsService } from '../../src/events/events.service';
 import { createOwner, PUBLIC_URL, startApp, TestApp } from '../support/app';

@@ -4,7 +4,7 @@
  * rename, remove, and every way an answer can be wrong: refused with the spec's codes, and
  * nothing changed.
  */
-import { SignInService } from '../../src/auth/sign-in.service';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
 import { bearer, createKey, createOwner, ORIGIN, PUBLIC_URL, startApp, TestApp } from '../support/app';
 import { FLAG, SoftAuthenticator } from './passkeys-authenticator';
 import { addPasskey, API, cookieOf, expectStatus, passkeySignIn, send } from './passkeys-support';

@@ -3,7 +3,7 @@
  * at a time per address and two in all, a few waiting, the rest answered 429 at once without any
  * hashing, and none of the 429s counted as a failed attempt.
  */
-import { BUSY, BUSY_ADDRESS, PasswordWork } from '../../src/auth/password-work.service';
+import { BUSY, BUSY_ADDRESS, PasswordWork } from '../../src/auth/password/password-work.service';
 import { createOwner, startApp, TestApp } from '../support/app';
 import { passwordStep, rows, TRUST_LOOPBACK } from './support';
 

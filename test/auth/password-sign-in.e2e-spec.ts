@@ -4,7 +4,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER, TestApp, createOwner, startApp } from '../support/app';
 import { API, Owner, TRUST_LOOPBACK, cookieOf, from, nextCode, passwordStep, rows, securityState } from './support';
 

@@ -4,9 +4,9 @@
  * once with a new password and a code, signs in and signs out every other session; a password
  * sign-in mails the owner. /auth/forgot answers the same for every email.
  */
-import { ResetService } from '../../src/auth/reset.service';
-import { SignInService } from '../../src/auth/sign-in.service';
-import { totpAt } from '../../src/auth/totp';
+import { ResetService } from '../../src/auth/password/reset.service';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
+import { totpAt } from '../../src/auth/password/totp';
 import { PUBLIC_URL, OWNER, TestApp, createOwner, startApp } from '../support/app';
 import { SmtpServer, decodeSubject, headersOf, partOf, startSmtp } from '../../harness/servers/smtp-farm';
 import {

@@ -1,4 +1,4 @@
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER, ORIGIN, TestApp, createOwner, setupToken, startApp } from '../support/app';
 
 describe('first-run setup', () => {

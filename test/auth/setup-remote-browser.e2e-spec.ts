@@ -4,8 +4,8 @@
  * and the page offers to save the address it is open at.
  */
 import type { Browser } from 'playwright-core';
-import { issueSetupLink } from '../../src/auth/links';
-import { totpAt } from '../../src/auth/totp';
+import { issueSetupLink } from '../../src/auth/setup/links';
+import { totpAt } from '../../src/auth/password/totp';
 import { launch, seriousAxeFindings, serve, Served } from '../support/browser';
 import { OWNER } from '../support/app';
 

@@ -2,8 +2,8 @@
  * First-run setup from another machine (issue 33, item 1): the service started with the default
  * public URL (http://localhost:8080) is opened from a laptop by the box's address.
  */
-import { totpAt } from '../../src/auth/totp';
-import { SignInService } from '../../src/auth/sign-in.service';
+import { totpAt } from '../../src/auth/password/totp';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
 import { OWNER, TestApp, setupToken, startApp } from '../support/app';
 
 const BOX = 'http://192.168.1.5:8080';

@@ -5,7 +5,7 @@
  * the email kind when the server has no mail provider.
  */
 import type { Browser, Page } from 'playwright-core';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER } from '../support/app';
 import {
   createOwnerAt,

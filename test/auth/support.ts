@@ -4,7 +4,7 @@
  * request through X-Forwarded-For (the app is started with FARSIGHT_TRUST_PROXY=loopback, as a
  * reverse proxy on the same machine would be trusted).
  */
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER, ORIGIN, TestApp } from '../support/app';
 
 export const API = '/api/v1';

@@ -10,8 +10,8 @@
  * A control shows the comparison has the power to fail: requests that skip the password hash (a
  * malformed body) are told apart from the others by the same rule.
  */
-import { ResetService } from '../../src/auth/reset.service';
-import { SignInService } from '../../src/auth/sign-in.service';
+import { ResetService } from '../../src/auth/password/reset.service';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
 import { OWNER, TestApp, createOwner, startApp } from '../support/app';
 import { SmtpServer, startSmtp } from '../../harness/servers/smtp-farm';
 import { API, TRUST_LOOPBACK, from } from './support';

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { bearer, OWNER } from '../support/app';
 import {
   createOwnerAt,

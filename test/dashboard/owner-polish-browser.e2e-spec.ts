@@ -21,8 +21,8 @@ import {
 } from '../support/browser';
 import { startSwitchServer, SwitchServer } from '../support/switch-server';
 import { startDnsFarm } from '../../harness/servers/dns-farm';
-import { issueSetupLink } from '../../src/auth/links';
-import { totpAt } from '../../src/auth/totp';
+import { issueSetupLink } from '../../src/auth/setup/links';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER } from '../support/app';
 
 jest.setTimeout(120_000);

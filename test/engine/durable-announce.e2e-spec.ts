@@ -9,7 +9,7 @@ import { EngineService } from '../../src/engine/engine.service';
 import type { MachineState } from '../../src/engine/state-machine';
 import { EventBus } from '../../src/events/event-bus';
 import { CheckWriter } from '../../src/history/writer';
-import { transitionLine } from '../../src/engine/transition-text';
+import { transitionLine } from '../../src/engine/journal/transition-text';
 import type { MonitorState, Transition } from '../../src/probes/status';
 import { TestApp, bearer, startApp } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';

@@ -429,7 +429,7 @@ describe('restarts and blind periods', () => {
           .expect(201)
       ).body;
       const gate = t.app.get(EngineService);
-      const { BlindGate } = await import('../../src/engine/blind-gate');
+      const { BlindGate } = await import('../../src/engine/blind/blind-gate');
       // Only a canary that has answered can make the service blind when it fails.
       await t.app.get(BlindGate).probe();
       await new Promise<void>((r) => canary.close(() => r()));

@@ -18,7 +18,7 @@
  * runs longer, FAULTS_SEED=<n> replays a run. Cases found are kept in REGRESSIONS below.
  */
 import type { Response } from 'supertest';
-import { SessionsService } from '../../src/auth/sessions.service';
+import { SessionsService } from '../../src/auth/sessions/sessions.service';
 import { CheckWriter } from '../../src/history/writer';
 import { envNumber, Random } from '../faults/support/random';
 import { secretsIn } from '../faults/support/service-process';

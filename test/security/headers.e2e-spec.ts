@@ -6,7 +6,7 @@
  */
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { totpAt } from '../../src/auth/totp';
+import { totpAt } from '../../src/auth/password/totp';
 import { Api, Answer } from '../faults/support/api';
 import { bearer, setupToken, startApp, TestApp } from '../support/app';
 

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SessionsService } from '../../src/auth/sessions.service';
+import { SessionsService } from '../../src/auth/sessions/sessions.service';
 import { VERSION } from '../../src/common/version';
-import { BlindGate } from '../../src/engine/blind-gate';
+import { BlindGate } from '../../src/engine/blind/blind-gate';
 import { EngineService } from '../../src/engine/engine.service';
-import { BURST_WINDOW_MS } from '../../src/engine/scheduler';
+import { BURST_WINDOW_MS } from '../../src/engine/scheduling/scheduler';
 import { EventBus } from '../../src/events/event-bus';
 import { CheckWriter } from '../../src/history/writer';
 import { StreamHub } from '../../src/stream/stream.hub';
@@ -126,7 +126,7 @@ describe('GET /stream', () => {
   /**
    * One create on its own, as a person makes them: the app is shared by the tests here, and creates
    * from several tests at one instant of the fake clock would be a burst, whose checks the engine
-   * spreads (engine/scheduler.ts BurstGauge) instead of keeping the cadence these tests count on.
+   * spreads (engine/scheduling/scheduler.ts BurstGauge) instead of keeping the cadence these tests count on.
    */
   const create = async (body: object) => {
     t.clock.advance(BURST_WINDOW_MS);

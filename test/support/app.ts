@@ -2,16 +2,16 @@
  * Test harness: the real application on a real SQLite database in a temp dir, driven by a fake
  * clock. Helpers create the owner through the real setup flow and mint API keys through POST /keys.
  */
-import { SignInService } from '../../src/auth/sign-in.service';
+import { SignInService } from '../../src/auth/sign-in/sign-in.service';
 import { INestApplication } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { issueSetupLink } from '../../src/auth/links';
-import { totpAt } from '../../src/auth/totp';
-import { manualTimers, Timers } from '../../src/engine/scheduler';
+import { issueSetupLink } from '../../src/auth/setup/links';
+import { totpAt } from '../../src/auth/password/totp';
+import { manualTimers, Timers } from '../../src/engine/scheduling/scheduler';
 import { FakeClock } from '../../src/common/clock';
 import { LineLogger } from '../../src/runtime/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';

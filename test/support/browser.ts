@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import { Browser, BrowserContext, CDPSession, chromium, Page } from 'playwright-core';
 import { freePort } from '../../harness/paths';
-import { issueSetupLink } from '../../src/auth/links';
-import { SessionsService } from '../../src/auth/sessions.service';
-import { totpAt } from '../../src/auth/totp';
+import { issueSetupLink } from '../../src/auth/setup/links';
+import { SessionsService } from '../../src/auth/sessions/sessions.service';
+import { totpAt } from '../../src/auth/password/totp';
 import { OWNER, StartOptions, startApp, TestApp } from './app';
 
 export const CHROMIUM =

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { version } from '../../package.json';
-import { BlindGate } from '../../src/engine/blind-gate';
+import { BlindGate } from '../../src/engine/blind/blind-gate';
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
 import { NO_PHASES } from '../../src/probes/check-result';

@@ -14,7 +14,7 @@ import { randomToken, sha256 } from '../../common/access/tokens';
 import { Database } from '../../db/database';
 import { EventsService } from '../../events/events.service';
 import { LinkTokenEntity } from '../entities/link-token.entity';
-import { LINK_TTL_MS, ownerExists } from '../links';
+import { LINK_TTL_MS, ownerExists } from '../setup/links';
 
 export async function issueEnrollLink(
   db: Database,

@@ -11,7 +11,7 @@ import type { OptionsAnswer } from './ceremonies.service';
 import { RegistrationVerifyDto, RenamePasskeyDto } from './dto/passkey.dto';
 import { OwnerPasskeysService } from './owner-passkeys.service';
 import type { PasskeyRow } from './passkey-row';
-import { sessionIdOf } from '../session-caller';
+import { sessionIdOf } from '../sessions/session-caller';
 
 @SessionOnly()
 @Controller(`${API_ROOT}/me/passkeys`)

@@ -15,7 +15,7 @@ import type { AppRequest } from '../../common/access/request-context';
 import { Database } from '../../db/database';
 import { EventsService } from '../../events/events.service';
 import { PasskeyEntity } from '../entities/passkey.entity';
-import { signInOrigin } from '../sign-in.service';
+import { signInOrigin } from '../sign-in/sign-in.service';
 import { OptionsAnswer, PasskeyCeremonies } from './ceremonies.service';
 import { RegistrationVerifyDto, RenamePasskeyDto } from './dto/passkey.dto';
 import { defaultLabel, PasskeyRow, toPasskeyRow } from './passkey-row';

@@ -10,7 +10,7 @@ import type { AppRequest } from '../../common/access/request-context';
 import { API_ROOT } from '../../common/http/routes';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { setSessionCookie } from '../session-cookie';
+import { setSessionCookie } from '../sessions/session-cookie';
 import type { OptionsAnswer } from './ceremonies.service';
 import { AssertionVerifyDto, PasskeyOptionsDto, RegistrationVerifyDto } from './dto/passkey.dto';
 import { EnrolInfo, EnrolmentService } from './enrolment.service';

@@ -9,7 +9,7 @@ import { EmptyDto } from '../../common/validation/validation';
 import type { OptionsAnswer } from './ceremonies.service';
 import { AssertionVerifyDto } from './dto/passkey.dto';
 import { PasskeySignInService } from './passkey-sign-in.service';
-import { sessionIdOf } from '../session-caller';
+import { sessionIdOf } from '../sessions/session-caller';
 
 @SessionOnly()
 @Controller(`${API_ROOT}/auth/step-up/passkey`)

@@ -1,0 +1,39 @@
+/**
+ * What the engine tells the alert layer: each change that may become an alert, handed over in
+ * the writer's transaction together with the state row and the incident it belongs to, so an
+ * alert is an outbox row before anything is sent (channels/outbox.service.ts is the sink).
+ */
+import type { EntityManager } from 'typeorm';
+import type { MonitorConfig } from '../../probes/monitor-config';
+
+export type AlertCauseKind = 'down' | 'up' | 'slow' | 'slow_end' | 'flapping' | 'cert';
+
+export interface AlertCauseRecord {
+  monitorId: number;
+  cause: AlertCauseKind;
+  at: number;
+  /** The incident it belongs to (down, up, and changes while one is open). */
+  incidentId: number | null;
+  /** The monitor's configuration at that moment (channels, mute, name, target). */
+  config: MonitorConfig;
+  /** Whether the monitor is flapping after the change (reminders pause while it flaps). */
+  flapping: boolean;
+  /** down/up: held back because the monitor flaps (alert-hold.ts); an `alert` line says so. */
+  held?: boolean;
+  /** down/up: a held alert delivered when flapping ended (durationMs: up, how long it has been up). */
+  settled?: boolean;
+  /** flapping: started (true) or stopped. */
+  on?: boolean;
+  error?: { code: string; message: string } | null;
+  /** up: how long it was down; down: how long it has been failing. */
+  durationMs?: number;
+  cert?: { notAfter: number; days: number };
+}
+
+/** The alert layer, registered with the engine (EngineService.setAlertSink). */
+export interface AlertSink {
+  /** Inside the writer's transaction: turn causes into outbox rows (or muted lines). */
+  write(tx: EntityManager, causes: readonly AlertCauseRecord[]): Promise<void>;
+  /** The transaction committed: messages may be sent. */
+  committed(): void;
+}

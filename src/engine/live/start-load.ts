@@ -1,0 +1,79 @@
+/**
+ * What the engine holds when it starts: each stored monitor with its machine state and its open
+ * incident, from the start's big reads (start-reads.ts). Results committed to the log but not
+ * folded (the last stop was not clean) go back into the writer's memory, into the rollups, and
+ * into the states, whose rows may predate them.
+ */
+import type { Clock } from '../../common/clock';
+import type { Database } from '../../db/database';
+import { lastIncidentId, openIncidentRows } from '../../events/incidents.table';
+import type { MonitorsRepository } from '../../catalog/monitors.repository';
+import type { CheckRow } from '../../history/check-row';
+import type { RollupsService } from '../../history/rollups.service';
+import type { CheckWriter } from '../../history/writer';
+import { assumedDownAlerted } from '../alerts/alert-hold';
+import type { IncidentBook } from '../journal/incident-book';
+import { catchUp, fromStoredState, LiveMonitor, policyOf } from './live-monitor';
+import type { EngineStartReads } from './start-reads';
+import { initialMachineState } from '../state-machine';
+
+export interface StartLoadDeps {
+  db: Database;
+  writer: CheckWriter;
+  rollups: RollupsService;
+  monitors: MonitorsRepository;
+  incidents: IncidentBook;
+  clock: Clock;
+  /** How long a check's outcome may hold (EngineService.capOf), for the rollups. */
+  capOf(id: number): number;
+}
+
+/** The monitors in stored order, and the clock reading they were loaded at. */
+export async function loadLiveMonitors(
+  reads: EngineStartReads,
+  d: StartLoadDeps,
+): Promise<{ monitors: LiveMonitor[]; now: number }> {
+  const [latest, rows, stateRows] = await Promise.all([reads.latest, reads.monitors, reads.states]);
+  // One look at each monitor's newest stored check serves both the writer and the rollups.
+  d.writer.seedLastTimes(latest);
+  const logged = await d.writer.restore();
+  await d.rollups.start(d.capOf, latest, logged);
+  const loggedOf = new Map<number, CheckRow[]>();
+  for (const r of logged) {
+    const list = loggedOf.get(r.monitor_id);
+    if (list) list.push(r);
+    else loggedOf.set(r.monitor_id, [r]);
+  }
+  const lastId = await lastIncidentId(d.db);
+  d.incidents.restore(await openIncidentRows(d.db), lastId);
+  const states = new Map(stateRows.map((s) => [s.monitor_id, s]));
+  const now = d.clock.now();
+  const monitors = rows.map((row): LiveMonitor => {
+    const stored = d.monitors.toStored(row);
+    const s = states.get(row.id);
+    const restored = s
+      ? fromStoredState(s)
+      : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
+    const since = loggedOf.get(row.id);
+    if (since)
+      restored.state = catchUp(
+        restored.state,
+        since.sort((a, b) => a.at - b.at),
+        policyOf(stored.config, { kind: stored.config.kind === 'heartbeat' ? 'ping' : 'scheduled' }),
+      );
+    const incidentId = d.incidents.openOf(row.id)?.id ?? null;
+    const downAlerted =
+      restored.downAlerted !== undefined
+        ? restored.downAlerted
+        : assumedDownAlerted(incidentId, restored.state.flapping === 1);
+    return {
+      id: row.id,
+      config: stored.config,
+      state: restored.state,
+      certWarned: restored.certWarned,
+      downAlerted,
+      incidentId,
+    };
+  });
+  return { monitors, now };
+}

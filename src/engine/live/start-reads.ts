@@ -1,0 +1,34 @@
+/**
+ * The engine's big reads at start: each monitor's row, its state row and its newest stored check
+ * (10,000 monitors: about 130 ms of SQLite, in its worker thread). main.ts starts them as soon as
+ * the database is open and hands them to the engine through AppDeps, so SQLite runs them while
+ * the main thread wires the service; without them (tests) the engine starts its own.
+ *
+ * Nothing writes these tables before the engine starts (sealing clear-text secrets at start
+ * changes how a value is stored, not what it opens to).
+ */
+import type { Database } from '../../db/database';
+import { MonitorRow, startReadMonitorRows } from '../../catalog/monitors.repository';
+import { LatestCheck, startLatestChecks } from '../../history/latest-checks';
+import { startReadStoredStates, StoredStateRow } from '../../catalog/monitor-state.table';
+
+export const ENGINE_START_READS = Symbol('EngineStartReads');
+
+export interface EngineStartReads {
+  latest: Promise<LatestCheck[]>;
+  monitors: Promise<MonitorRow[]>;
+  states: Promise<StoredStateRow[]>;
+}
+
+/** Resolves once SQLite runs all three reads; their answers come later. */
+export async function startEngineReads(db: Database): Promise<EngineStartReads> {
+  const [latest, monitors, states] = await Promise.all([
+    startLatestChecks(db),
+    startReadMonitorRows(db),
+    startReadStoredStates(db),
+  ]);
+  const reads = { latest: latest.rows, monitors: monitors.rows, states: states.rows };
+  // Awaited by the engine's start; a start that fails before it must not leave them unhandled.
+  for (const p of Object.values(reads)) p.catch(() => undefined);
+  return reads;
+}
