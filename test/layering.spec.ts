@@ -100,7 +100,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
  * counted common/'s 40): a fuller folder is split into subfolders by idea (docs/architecture.md).
  */
 const FILES_PER_FOLDER = 20;
-/** No source file (specs aside) is longer: past it a file is usually two ideas (issue 34; STYLE practice 19). */
+/** No source file (specs aside) is longer: past it a file is usually two ideas (issue 34; docs/architecture.md). */
 const MAX_LINES = 450;
 
 function sourceFiles(dir: string): string[] {
