@@ -13,7 +13,7 @@ import { EngineService } from '../engine/engine.service';
 export interface SummaryDto {
   counts: Record<'total' | MonitorStatus, number>;
   open_incidents: number;
-  /** `detection` is ours, beside the spec's fields: whether blind detection can work (blind-rule.ts). */
+  /** `detection` is ours, beside the spec's fields: whether blind detection can work (src/engine/blind/blind-rule.ts). */
   blind: { active: boolean; since: string | null; detection: BlindDetection };
   checks_per_min: number;
   groups: string[];
