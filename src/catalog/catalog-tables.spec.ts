@@ -7,7 +7,15 @@ import { SecretBox, SECRET_KEY_BYTES } from '../db/secret-box';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { initialState, MonitorState } from '../probes/status';
 import { startReadStoredStates, STATE_COLUMNS, StoredStateRow, writeStatesIn } from './monitor-state.table';
-import { MONITOR_COLUMNS, MonitorsRepository, startReadMonitorRows } from './monitors.repository';
+import {
+  allMonitorRows,
+  MONITOR_COLUMNS,
+  monitorIds,
+  MonitorsRepository,
+  publicPlacementRows,
+  publicServiceRows,
+  startReadMonitorRows,
+} from './monitors.repository';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -96,6 +104,24 @@ describe('the catalog tables (monitors, monitor_state)', () => {
     expect((await repo.findById(id))?.config).toEqual(c);
     const [bulk] = await (await startReadMonitorRows(db)).rows;
     expect(repo.toStored(bulk).config).toEqual(c);
+  });
+
+  it('reads ids, stored rows, public placements and public services (with a private one asked for)', async () => {
+    const a = await insert(config());
+    const b = await insert(config({ slug: 'back', public: false, public_name: null, public_group: null, sort: 1 }));
+    expect(await monitorIds(db)).toEqual([a, b]);
+    expect((await allMonitorRows(db)).map((r) => repo.toStored(r).config.slug)).toEqual(['shop', 'back']);
+    expect(await publicPlacementRows(db)).toEqual([
+      { id: a, public: 1, public_name: 'Shop front', public_group: 'Public', sort: 3 },
+      { id: b, public: 0, public_name: null, public_group: null, sort: 1 },
+    ]);
+    expect((await publicServiceRows(db, [])).map((r) => r.id)).toEqual([a]);
+    const both = await publicServiceRows(db, [b]);
+    expect(both.map((r) => [r.id, r.public, r.kind, r.grace_s])).toEqual([
+      [a, 1, 'tcp', null],
+      [b, 0, 'tcp', null],
+    ]);
+    expect(Object.keys(both[0])).not.toContain('settings');
   });
 
   it('updates every config column and the update time', async () => {

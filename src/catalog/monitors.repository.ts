@@ -65,6 +65,58 @@ export async function sealedSecretSample(read: (sql: string) => Promise<unknown>
   return sealed ? sealed[1] : null;
 }
 
+/** Every monitor's id, in id order (retention's per-monitor pass, the status page's check of named monitors). */
+export async function monitorIds(db: Database): Promise<number[]> {
+  return (await db.read<{ id: number }[]>('SELECT id FROM monitors ORDER BY id')).map((r) => r.id);
+}
+
+/** Every row as stored (sealed secrets, token hash): export and diagnostics read them in one statement. */
+export function allMonitorRows(db: Database): Promise<MonitorRow[]> {
+  return db.read<MonitorRow[]>(SELECT_ROW);
+}
+
+/** What the status page's settings show of every monitor: its public placement. */
+export interface PublicPlacementRow {
+  id: number;
+  public: number;
+  public_name: string | null;
+  public_group: string | null;
+  sort: number;
+}
+
+export function publicPlacementRows(db: Database): Promise<PublicPlacementRow[]> {
+  return db.read<PublicPlacementRow[]>('SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id');
+}
+
+/** A monitor the status page may show, with its live status (null before its first check). */
+export interface PublicServiceRow {
+  id: number;
+  name: string;
+  public_name: string | null;
+  group_name: string | null;
+  public_group: string | null;
+  sort: number;
+  created_at: number;
+  paused: number;
+  status: MonitorStatus | null;
+  public: number;
+  kind: string;
+  interval_s: number;
+  timeout_ms: number;
+  grace_s: number | null;
+}
+
+/** The public monitors, plus `alsoIds` (a preview may publish a private one), with their status. */
+export function publicServiceRows(db: Database, alsoIds: number[]): Promise<PublicServiceRow[]> {
+  return db.read<PublicServiceRow[]>(
+    `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
+            m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
+     FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
+     WHERE m.public = 1${alsoIds.length ? ` OR m.id IN (${alsoIds.map(() => '?').join(', ')})` : ''}`,
+    alsoIds,
+  );
+}
+
 @Injectable()
 export class MonitorsRepository implements OnModuleInit {
   private readonly log = new Logger('monitors');
@@ -160,11 +212,31 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async findBySlugs(slugs: string[], m: EntityManager = this.db.manager): Promise<Map<string, StoredMonitor>> {
-    const out = new Map<string, StoredMonitor>();
+    return new Map((await this.rowsBySlugs(slugs, m)).map((r) => [r.slug, this.toStored(r)]));
+  }
+
+  /** The stored rows (sealed, with the heartbeat token's hash) of these slugs, 500 to a statement. */
+  async rowsBySlugs(slugs: string[], m: EntityManager = this.db.manager): Promise<MonitorRow[]> {
+    const out: MonitorRow[] = [];
     for (let i = 0; i < slugs.length; i += 500) {
       const part = slugs.slice(i, i + 500);
-      const rows = await m.query<MonitorRow[]>(`${SELECT_ROW} WHERE slug IN (${part.map(() => '?').join(',')})`, part);
-      for (const r of rows) out.set(r.slug, this.toStored(r));
+      out.push(
+        ...(await m.query<MonitorRow[]>(`${SELECT_ROW} WHERE slug IN (${part.map(() => '?').join(',')})`, part)),
+      );
+    }
+    return out;
+  }
+
+  /** hash → slug of the monitor holding each of these heartbeat token hashes (import's clash check). */
+  async slugsByTokenHash(hashes: string[], m: EntityManager = this.db.manager): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < hashes.length; i += 500) {
+      const part = hashes.slice(i, i + 500);
+      const rows = await m.query<{ slug: string; hash: string }[]>(
+        `SELECT slug, heartbeat_token_hash AS hash FROM monitors WHERE heartbeat_token_hash IN (${part.map(() => '?').join(',')})`,
+        part,
+      );
+      for (const r of rows) out.set(r.hash, r.slug);
     }
     return out;
   }

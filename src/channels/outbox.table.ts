@@ -134,3 +134,8 @@ export async function pruneMessagesIn(tx: EntityManager, before: number): Promis
   );
   await tx.query('DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?', [before]);
 }
+
+/** How many messages are in each state (diagnostics). */
+export function messageCountsByState(db: Database): Promise<{ state: OutboxState; n: number }[]> {
+  return db.read<{ state: OutboxState; n: number }[]>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state');
+}

@@ -158,3 +158,10 @@ export class EventsService {
     return rows[0]?.data ?? null;
   }
 }
+
+/** Retention: deletes up to `limit` timeline lines older than `before`, and answers how many went. */
+export async function deleteEventsBeforeIn(tx: EntityManager, before: number, limit: number): Promise<number> {
+  await tx.query('DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? LIMIT ?)', [before, limit]);
+  const [{ n }] = await tx.query<{ n: number }[]>('SELECT changes() AS n');
+  return n;
+}

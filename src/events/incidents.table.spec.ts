@@ -16,6 +16,9 @@ import {
   setAcknowledgementIn,
   setRemindedIn,
   writeEngineIncidentIn,
+  incidentSpansSince,
+  incidentSpansStarted,
+  firstIncidentStart,
 } from './incidents.table';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -99,6 +102,25 @@ describe('incidents table', () => {
     await db.tx((m) => endOpenIncidentsIn(m, 7, T0 + 10_000, 'paused', 2));
     expect(await incidentById(db, 1)).toMatchObject({ ended_at: T0 + 20_000, end_reason: 'paused' });
     expect((await openIncidentRows(db)).map((r) => r.id)).toEqual([2, 3]);
+  });
+
+  it("answers the status page's spans: open since, started between (newest first), the first start", async () => {
+    await write(incident(1, { started_at: T0, ended_at: T0 + 5_000, end_reason: 'recovered' }));
+    await write(incident(2, { started_at: T0 + 10_000 }));
+    await write(incident(3, { monitor_id: 8, started_at: T0 + 20_000, ended_at: T0 + 30_000, end_reason: 'recovered' }));
+    await write(incident(4, { monitor_id: 9, started_at: T0 - 50_000 }));
+    expect(await incidentSpansSince(db, [7, 8], T0 + 6_000)).toEqual([
+      { key: 7, started_at: T0 + 10_000, ended_at: null },
+      { key: 8, started_at: T0 + 20_000, ended_at: T0 + 30_000 },
+    ]);
+    const many = Array.from({ length: 1200 }, (_, i) => i + 10).concat([8]);
+    expect(await incidentSpansSince(db, many, T0)).toHaveLength(1);
+    expect((await incidentSpansStarted(db, [7, 8], T0, T0 + 20_000)).map((r) => r.started_at)).toEqual([
+      T0 + 10_000,
+      T0,
+    ]);
+    expect(await firstIncidentStart(db, [7, 8])).toBe(T0);
+    expect(await firstIncidentStart(db, [42])).toBeNull();
   });
 
   it('keeps the time of the last reminder for the reminder loop only', async () => {

@@ -166,3 +166,50 @@ export async function setAcknowledgementIn(
 export async function setRemindedIn(tx: EntityManager, id: number, at: number): Promise<void> {
   await tx.query('UPDATE incidents SET reminded_at = ? WHERE id = ?', [at, id]);
 }
+
+/** What the status page shows of an incident: only its times (and whose it is). */
+export interface IncidentSpan {
+  key: number;
+  started_at: number;
+  ended_at: number | null;
+}
+
+const SPAN = 'SELECT monitor_id AS key, started_at, ended_at FROM incidents';
+const inList = (ids: number[]) => `monitor_id IN (${ids.map(() => '?').join(', ')})`;
+
+/** Spans of these monitors' incidents open at or after `since`, 500 monitors to a statement. */
+export async function incidentSpansSince(db: Database, monitorIds: number[], since: number): Promise<IncidentSpan[]> {
+  const out: IncidentSpan[] = [];
+  for (let i = 0; i < monitorIds.length; i += 500) {
+    const part = monitorIds.slice(i, i + 500);
+    out.push(
+      ...(await db.read<IncidentSpan[]>(`${SPAN} WHERE ${inList(part)} AND (ended_at IS NULL OR ended_at >= ?)`, [
+        ...part,
+        since,
+      ])),
+    );
+  }
+  return out;
+}
+
+/** Spans of these monitors' incidents that started in [from, to), newest first. */
+export function incidentSpansStarted(
+  db: Database,
+  monitorIds: number[],
+  from: number,
+  to: number,
+): Promise<IncidentSpan[]> {
+  return db.read<IncidentSpan[]>(
+    `${SPAN} WHERE ${inList(monitorIds)} AND started_at >= ? AND started_at < ? ORDER BY started_at DESC, id DESC`,
+    [...monitorIds, from, to],
+  );
+}
+
+/** When the oldest incident of these monitors started, or null. */
+export async function firstIncidentStart(db: Database, monitorIds: number[]): Promise<number | null> {
+  const rows = await db.read<{ t: number | null }[]>(
+    `SELECT MIN(started_at) AS t FROM incidents WHERE ${inList(monitorIds)}`,
+    monitorIds,
+  );
+  return rows[0]?.t ?? null;
+}

@@ -7,7 +7,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
 import { UpkeepJob } from '../common/upkeep';
+import { monitorIds } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
+import { deleteEventsBeforeIn } from '../events/events.service';
 import { SettingsService } from '../settings/settings.service';
 import { DAY_MS, dayIndex, HOUR_MS } from './rollup-math';
 
@@ -60,7 +62,7 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   private async prune(): Promise<RetentionReport> {
     const now = this.clock.now();
     const s = await this.settings.get();
-    const ids = ((await this.db.read('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id);
+    const ids = await monitorIds(this.db);
     const report: RetentionReport = { checks: 0, hours: 0, days: 0, events: 0 };
     const checksBefore = now - s.retention.checks_days * DAY_MS;
     const hoursBefore = Math.floor((now - s.retention.hourly_days * DAY_MS) / HOUR_MS);
@@ -72,10 +74,7 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
     }
     const eventsBefore = now - s.retention.events_days * DAY_MS;
     for (;;) {
-      const n = await this.remove(
-        `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? LIMIT ${EVENT_BATCH})`,
-        [eventsBefore],
-      );
+      const n = await this.db.tx((m) => deleteEventsBeforeIn(m, eventsBefore, EVENT_BATCH));
       report.events += n;
       if (n < EVENT_BATCH) break;
     }

@@ -107,3 +107,12 @@ export function listDeliveries(
 export async function pruneDeliveriesIn(tx: EntityManager, before: number): Promise<void> {
   await tx.query('DELETE FROM deliveries WHERE at < ?', [before]);
 }
+
+/** Emails that failed since `at` (diagnostics, beside the daily cap). */
+export async function emailsFailedSince(db: Database, at: number): Promise<number> {
+  const [{ n }] = await db.read<{ n: number }[]>(
+    'SELECT COUNT(*) AS n FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?',
+    [at],
+  );
+  return n;
+}

@@ -14,7 +14,9 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { databasePath } from '../db/data-source';
 import { Database } from '../db/database';
-import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
+import { allMonitorRows, MonitorsRepository } from '../catalog/monitors.repository';
+import { messageCountsByState } from '../channels/outbox.table';
+import { emailsFailedSince } from '../mail/deliveries.table';
 import { BlindGate } from '../engine/blind/blind-gate';
 import { EngineService } from '../engine/engine.service';
 import { CheckWriter } from '../history/writer';
@@ -97,7 +99,7 @@ export class DiagnosticsService {
   async get(): Promise<DiagnosticsAnswer> {
     const now = this.clock.now();
     const mem = process.memoryUsage();
-    const rows = (await this.db.read('SELECT * FROM monitors')) as MonitorRow[];
+    const rows = await allMonitorRows(this.db);
     const byKind = Object.fromEntries(MONITOR_KINDS.map((k) => [k, 0])) as Record<MonitorKind, number>;
     for (const r of rows) byKind[r.kind] += 1;
     const paused = rows.filter((r) => r.paused === 1).length;
@@ -109,10 +111,7 @@ export class DiagnosticsService {
     const blind = this.blind.status();
     const cap = await this.mail.cap();
     const status = await this.mail.status();
-    const [{ failed }] = (await this.db.read(
-      'SELECT COUNT(*) AS failed FROM deliveries WHERE email = 1 AND ok = 0 AND at >= ?',
-      [cap.day],
-    )) as { failed: number }[];
+    const failed = await emailsFailedSince(this.db, cap.day);
     return {
       version: VERSION,
       started_at: toIso(this.startedAt),
@@ -174,10 +173,7 @@ export class DiagnosticsService {
   }
 
   private async outboxCounts(): Promise<DiagnosticsAnswer['outbox']> {
-    const rows = (await this.db.read('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) as {
-      state: string;
-      n: number;
-    }[];
+    const rows = await messageCountsByState(this.db);
     const out = Object.fromEntries(OUTBOX_STATES.map((s) => [s, 0])) as DiagnosticsAnswer['outbox'];
     for (const r of rows)
       if ((OUTBOX_STATES as readonly string[]).includes(r.state)) out[r.state as keyof typeof out] = r.n;

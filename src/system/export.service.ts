@@ -9,7 +9,7 @@ import { actorName, Caller } from '../common/access/caller';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
 import { EventsService } from '../events/events.service';
-import { MonitorRow, MonitorsRepository } from '../catalog/monitors.repository';
+import { allMonitorRows, MonitorsRepository } from '../catalog/monitors.repository';
 import { ChannelsService } from '../channels/channels.service';
 import { ExportDocument, exportDocument } from './export-document';
 import { StatusPageService } from '../status/settings/status-page.service';
@@ -29,7 +29,7 @@ export class ExportService {
   async export(query: Record<string, unknown>, caller: Caller | null): Promise<ExportDocument> {
     const secrets = secretsWanted(query.secrets);
     // One read of the monitors and the channels' memory, with nothing awaited in between that could change either.
-    const rows = (await this.db.read('SELECT * FROM monitors')) as MonitorRow[];
+    const rows = await allMonitorRows(this.db);
     const doc = exportDocument({
       exportedAt: this.clock.now(),
       monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),

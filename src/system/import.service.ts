@@ -22,7 +22,7 @@ import { NOTHING_STORED } from '../common/secrets/secret-fields';
 import { Database } from '../db/database';
 import { BusEvents, EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
-import { MonitorRow, MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
+import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
 import type { Channel } from '../channels/channel-body';
 import { ChannelsService } from '../channels/channels.service';
 import { canonicalJson } from '../common/canonical';
@@ -286,30 +286,13 @@ export class ImportService {
   }
 
   private async storedBySlugs(slugs: string[], m: EntityManager): Promise<Map<string, Stored>> {
-    const out = new Map<string, Stored>();
-    for (let i = 0; i < slugs.length; i += 500) {
-      const part = slugs.slice(i, i + 500);
-      const rows = (await m.query(
-        `SELECT * FROM monitors WHERE slug IN (${part.map(() => '?').join(',')})`,
-        part,
-      )) as MonitorRow[];
-      for (const r of rows) out.set(r.slug, { monitor: this.repo.toStored(r), tokenHash: r.heartbeat_token_hash });
-    }
-    return out;
+    const rows = await this.repo.rowsBySlugs(slugs, m);
+    return new Map(rows.map((r) => [r.slug, { monitor: this.repo.toStored(r), tokenHash: r.heartbeat_token_hash }]));
   }
 
   /** hash → slug of the stored monitor holding it, for the hashes a document gives. */
-  private async tokenHolders(hashes: string[], m: EntityManager): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (let i = 0; i < hashes.length; i += 500) {
-      const part = hashes.slice(i, i + 500);
-      const rows = (await m.query(
-        `SELECT slug, heartbeat_token_hash AS hash FROM monitors WHERE heartbeat_token_hash IN (${part.map(() => '?').join(',')})`,
-        part,
-      )) as { slug: string; hash: string }[];
-      for (const r of rows) out.set(r.hash, r.slug);
-    }
-    return out;
+  private tokenHolders(hashes: string[], m: EntityManager): Promise<Map<string, string>> {
+    return this.repo.slugsByTokenHash(hashes, m);
   }
 }
 

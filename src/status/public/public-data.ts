@@ -11,27 +11,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../db/database';
 import { RollupsService } from '../../history/rollups.service';
-import type { MonitorStatus } from '../../probes/status';
+import { PublicServiceRow, publicServiceRows } from '../../catalog/monitors.repository';
+import { firstIncidentStart, incidentSpansSince, incidentSpansStarted } from '../../events/incidents.table';
 import { addTally, emptyTally, Tally } from './bars';
 import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
 import { TallyCache, TallyRow } from './tally-cache';
 import type { IncidentInput, ServiceInput } from './public-model';
-
-interface ServiceRow {
-  id: number;
-  kind: string;
-  interval_s: number;
-  timeout_ms: number;
-  grace_s: number | null;
-  name: string;
-  public_name: string | null;
-  group_name: string | null;
-  public_group: string | null;
-  sort: number;
-  created_at: number;
-  paused: number;
-  status: MonitorStatus | null;
-}
 
 /** A monitor's public settings as the draft of a preview may change them. */
 export interface PublicOverride {
@@ -48,7 +33,7 @@ const WRITER_MARGIN_MS = 60_000;
  * How long after a moment the rollups of it may still change: a check's outcome counts until the
  * monitor's next check, at most its interval and timeout later (a heartbeat: interval and grace).
  */
-function horizonOf(r: Pick<ServiceRow, 'kind' | 'interval_s' | 'timeout_ms' | 'grace_s'>): number {
+function horizonOf(r: Pick<PublicServiceRow, 'kind' | 'interval_s' | 'timeout_ms' | 'grace_s'>): number {
   return r.kind === 'heartbeat' ? (r.interval_s + (r.grace_s ?? 60)) * 1000 : r.interval_s * 1000 + r.timeout_ms;
 }
 
@@ -65,14 +50,7 @@ export class PublicData {
 
   /** The public services; `overrides` (a preview's draft) may add, hide or rename some. */
   async services(overrides: Map<number, PublicOverride> = new Map()): Promise<ServiceInput[]> {
-    const ids = [...overrides.keys()];
-    const rows = (await this.db.read(
-      `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
-              m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
-       FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
-       WHERE m.public = 1${ids.length ? ` OR m.id IN (${ids.map(() => '?').join(', ')})` : ''}`,
-      ids,
-    )) as (ServiceRow & { public: number })[];
+    const rows = await publicServiceRows(this.db, [...overrides.keys()]);
     return rows.flatMap((r): ServiceInput[] => {
       const o = overrides.get(r.id) ?? {};
       if (!(o.public ?? r.public === 1)) return [];
@@ -93,42 +71,18 @@ export class PublicData {
   }
 
   /** Incidents of these services that were open at or after `since`. */
-  async incidents(keys: number[], since: number): Promise<IncidentInput[]> {
-    if (keys.length === 0) return [];
-    const out: IncidentInput[] = [];
-    for (let i = 0; i < keys.length; i += 500) {
-      const part = keys.slice(i, i + 500);
-      const rows = (await this.db.read(
-        `SELECT monitor_id AS key, started_at, ended_at FROM incidents
-         WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND (ended_at IS NULL OR ended_at >= ?)`,
-        [...part, since],
-      )) as IncidentInput[];
-      out.push(...rows);
-    }
-    return out;
+  incidents(keys: number[], since: number): Promise<IncidentInput[]> {
+    return keys.length === 0 ? Promise.resolve([]) : incidentSpansSince(this.db, keys, since);
   }
 
-  /** Incidents of these services that started in [from, to), oldest first excluded: newest first. */
-  async incidentsBetween(keys: number[], from: number, to: number): Promise<IncidentInput[]> {
-    if (keys.length === 0) return [];
-    return (await this.db.read(
-      `SELECT monitor_id AS key, started_at, ended_at FROM incidents
-       WHERE monitor_id IN (${keys.map(() => '?').join(', ')}) AND started_at >= ? AND started_at < ?
-       ORDER BY started_at DESC, id DESC`,
-      [...keys, from, to],
-    )) as IncidentInput[];
+  /** Incidents of these services that started in [from, to), newest first. */
+  incidentsBetween(keys: number[], from: number, to: number): Promise<IncidentInput[]> {
+    return keys.length === 0 ? Promise.resolve([]) : incidentSpansStarted(this.db, keys, from, to);
   }
 
   /** When the oldest incident of these services started, or null. */
-  async firstIncident(keys: number[]): Promise<number | null> {
-    if (keys.length === 0) return null;
-    const rows = (await this.db.read(
-      `SELECT MIN(started_at) AS t FROM incidents WHERE monitor_id IN (${keys.map(() => '?').join(', ')})`,
-      keys,
-    )) as {
-      t: number | null;
-    }[];
-    return rows[0]?.t ?? null;
+  firstIncident(keys: number[]): Promise<number | null> {
+    return keys.length === 0 ? Promise.resolve(null) : firstIncidentStart(this.db, keys);
   }
 
   /**

@@ -13,7 +13,7 @@ import { requireObjectBody } from '../../common/validation/validation';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Database } from '../../db/database';
-import { MonitorsRepository, StoredMonitor } from '../../catalog/monitors.repository';
+import { monitorIds, MonitorsRepository, publicPlacementRows, StoredMonitor } from '../../catalog/monitors.repository';
 import { EventBus } from '../../events/event-bus';
 import { EventsService } from '../../events/events.service';
 import { MonitorsService } from '../../monitors/monitors.service';
@@ -82,15 +82,7 @@ export class StatusPageService {
 
   async get(): Promise<StatusPageAnswer> {
     const s = await this.repo.getSettings();
-    const monitors = (await this.db.read(
-      'SELECT id, public, public_name, public_group, sort FROM monitors ORDER BY id',
-    )) as {
-      id: number;
-      public: number;
-      public_name: string | null;
-      public_group: string | null;
-      sort: number;
-    }[];
+    const monitors = await publicPlacementRows(this.db);
     const logo = await this.repo.asset('logo');
     const icon = await this.repo.asset('icon');
     return {
@@ -157,7 +149,7 @@ export class StatusPageService {
   /** Every monitor named must exist, checked before anything is written. */
   private async requireMonitors(items: MonitorPublicPatch[]): Promise<void> {
     if (items.length === 0) return;
-    const ids = new Set(((await this.db.read('SELECT id FROM monitors')) as { id: number }[]).map((r) => r.id));
+    const ids = new Set(await monitorIds(this.db));
     const errors: FieldError[] = items.flatMap((item, i) =>
       ids.has(item.id) ? [] : [{ field: `monitors[${i}].id`, message: `there is no monitor ${item.id}` }],
     );
