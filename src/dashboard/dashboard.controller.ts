@@ -3,12 +3,13 @@ import type { Response } from 'express';
 import { Public } from '../common/access/access';
 import { readResource } from '../common/resources/resources';
 import { render } from '../common/resources/views';
+import { DashboardAssets } from './dashboard-assets';
 import { icoOfPng } from './favicon';
 import { pageCsp } from './page-csp';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 
-/** Dashboard pages are plain Handlebars views with one external script each; no inline code. */
+/** Dashboard pages are plain Handlebars views with external module scripts; no inline code. */
 const PAGE_CSP = pageCsp({ challenge: false });
 
 @Public()
@@ -16,7 +17,10 @@ const PAGE_CSP = pageCsp({ challenge: false });
 export class DashboardController {
   private favicon: Buffer | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly assets: DashboardAssets,
+  ) {}
 
   /** The dashboard's icon (favicon.ts), made at the first request: few processes are ever asked. */
   @Get('favicon.ico')
@@ -40,7 +44,15 @@ export class DashboardController {
     const offer = this.config.publicUrlSource === 'default';
     return render(
       'dashboard/setup',
-      { title: 'Set up Farsight', offerPublicUrl: offer, publicUrl: this.config.publicUrl },
+      {
+        title: 'Set up Farsight',
+        offerPublicUrl: offer,
+        publicUrl: this.config.publicUrl,
+        // Modules by their hashed URLs, like every page of the app (the shared page.js they import too).
+        script: this.assets.url('setup.js'),
+        codesScript: this.assets.url('setup-codes.js'),
+        baseCss: this.assets.url('dashboard.css'),
+      },
       'dashboard/layout',
     );
   }
