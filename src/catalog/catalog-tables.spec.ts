@@ -6,7 +6,15 @@ import { Database } from '../db/database';
 import { SecretBox, SECRET_KEY_BYTES } from '../db/secret-box';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { initialState, MonitorState } from '../probes/status';
-import { startReadStoredStates, STATE_COLUMNS, StoredStateRow, writeStatesIn } from './monitor-state.table';
+import {
+  insertStateIn,
+  resetStateIn,
+  startReadStoredStates,
+  STATE_COLUMNS,
+  stateRowOf,
+  StoredStateRow,
+  writeStatesIn,
+} from './monitor-state.table';
 import {
   allMonitorRows,
   MONITOR_COLUMNS,
@@ -78,7 +86,7 @@ describe('the catalog tables (monitors, monitor_state)', () => {
   const insert = (c: MonitorConfig) =>
     db.tx(async (m) => {
       const id = await repo.insert(m, c, T0, null);
-      await repo.insertState(m, initialState(id, c.paused, T0));
+      await insertStateIn(m, initialState(id, c.paused, T0));
       return id;
     });
 
@@ -166,7 +174,7 @@ describe('the catalog tables (monitors, monitor_state)', () => {
       [b, 'unknown'],
       [a, 'down'],
     ]);
-    expect(await repo.stateOf(a)).toEqual(strip(down));
+    expect(await stateRowOf(db.manager, a)).toEqual(strip(down));
   });
 
   it('resets a state on a pause, leaving the times of the checks', async () => {
@@ -183,8 +191,8 @@ describe('the catalog tables (monitors, monitor_state)', () => {
         },
       ]),
     );
-    await db.tx((m) => repo.setStatus(m, id, 'paused', T0 + 100));
-    expect(await repo.stateOf(id)).toMatchObject({
+    await db.tx((m) => resetStateIn(m, id, 'paused', T0 + 100));
+    expect(await stateRowOf(db.manager, id)).toMatchObject({
       status: 'paused',
       since: T0 + 100,
       failing: 0,

@@ -13,15 +13,8 @@ import { Database } from '../db/database';
 import { readSelectRows, StartedRead, startReadRows } from '../db/bulk-read';
 import type { KindSettings } from '../probes/kinds';
 import type { MonitorConfig } from '../probes/monitor-config';
-import { MonitorState, MonitorStatus } from '../probes/status';
-import {
-  insertStateIn,
-  JOIN_STATE,
-  LISTED_STATE_COLUMNS,
-  resetStateIn,
-  stateRowOf,
-  stateRows,
-} from './monitor-state.table';
+import { MonitorStatus } from '../probes/status';
+import { JOIN_STATE, LISTED_STATE_COLUMNS } from './monitor-state.table';
 import {
   CONFIG_COLUMN_NAMES,
   configValues,
@@ -376,23 +369,6 @@ export class MonitorsRepository implements OnModuleInit {
 
   async delete(m: EntityManager, id: number): Promise<void> {
     await m.query('DELETE FROM monitors WHERE id = ?', [id]);
-  }
-
-  /** The state rows are monitor-state.table.ts's; these four are for the monitors' own routes. */
-  stateOf(id: number, m: EntityManager = this.db.manager): Promise<MonitorState | null> {
-    return stateRowOf(m, id);
-  }
-
-  insertState(m: EntityManager, s: MonitorState): Promise<void> {
-    return insertStateIn(m, s);
-  }
-
-  setStatus(m: EntityManager, id: number, status: MonitorState['status'], since: number): Promise<void> {
-    return resetStateIn(m, id, status, since);
-  }
-
-  stateRows(): Promise<MonitorState[]> {
-    return stateRows(this.db);
   }
 
   async groupsAndTags(): Promise<{ groups: string[]; tags: string[] }> {

@@ -30,6 +30,7 @@ import { EngineService } from '../engine/engine.service';
 import { ChannelsService } from '../channels/channels.service';
 import type { IncidentRow } from '../events/incident';
 import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
+import { insertStateIn, resetStateIn, stateRowOf } from '../catalog/monitor-state.table';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from '../probes/target';
 
@@ -202,7 +203,7 @@ export class MonitorsService {
     const now = this.clock.now();
     const token = c.kind === 'heartbeat' && withToken ? randomToken(24) : null;
     const id = await this.repo.insert(m, c, now, token ? sha256(token) : null);
-    await this.repo.insertState(m, initialState(id, c.paused, now));
+    await insertStateIn(m, initialState(id, c.paused, now));
     await this.events.recordIn(m, {
       kind: 'monitor_created',
       monitorId: id,
@@ -230,11 +231,11 @@ export class MonitorsService {
     let endedIncident: IncidentRow | null = null;
     if (next.paused !== current.config.paused) {
       if (next.paused) endedIncident = await this.engine.endIncidentIn(m, current.id, 'paused', actorName(caller));
-      await this.repo.setStatus(m, current.id, next.paused ? 'paused' : 'unknown', now);
+      await resetStateIn(m, current.id, next.paused ? 'paused' : 'unknown', now);
     } else if (targetChanged && !next.paused) {
       // Results of the old target say nothing about the new one.
       endedIncident = await this.engine.endIncidentIn(m, current.id, 'config_changed', actorName(caller));
-      await this.repo.setStatus(m, current.id, 'unknown', now);
+      await resetStateIn(m, current.id, 'unknown', now);
     }
     let token: string | null = null;
     if (next.kind === 'heartbeat' && current.config.kind !== 'heartbeat') {
@@ -293,7 +294,7 @@ export class MonitorsService {
 
   async answer(m: StoredMonitor): Promise<MonitorDto> {
     const now = this.clock.now();
-    const state = this.engine.stateOf(m.id) ?? (await this.repo.stateOf(m.id));
+    const state = this.engine.stateOf(m.id) ?? (await stateRowOf(this.db.manager, m.id));
     const stats = await this.stats.statsFor([m.id], now);
     return toMonitorDto(
       m,

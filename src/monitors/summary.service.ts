@@ -5,6 +5,8 @@
 import { Injectable } from '@nestjs/common';
 import { toIso } from '../common/time';
 import { MONITOR_STATUSES, MonitorStatus } from '../probes/status';
+import { stateRows } from '../catalog/monitor-state.table';
+import { Database } from '../db/database';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { BlindGate } from '../engine/blind/blind-gate';
 import type { BlindDetection } from '../engine/blind/blind-rule';
@@ -23,6 +25,7 @@ export interface SummaryDto {
 @Injectable()
 export class SummaryService {
   constructor(
+    private readonly db: Database,
     private readonly repo: MonitorsRepository,
     private readonly engine: EngineService,
     private readonly blind: BlindGate,
@@ -31,7 +34,7 @@ export class SummaryService {
   async get(): Promise<SummaryDto> {
     const counts = Object.fromEntries([['total', 0], ...MONITOR_STATUSES.map((s) => [s, 0])]) as SummaryDto['counts'];
     let openIncidents = 0;
-    for (const row of await this.repo.stateRows()) {
+    for (const row of await stateRows(this.db)) {
       const s = this.engine.stateOf(row.monitor_id) ?? row;
       counts[s.status] += 1;
       counts.total += 1;
