@@ -11,7 +11,7 @@ import { EventBus } from '../../src/events/event-bus';
 import { CheckWriter } from '../../src/history/writer';
 import { transitionLine } from '../../src/engine/journal/transition-text';
 import type { MonitorState, Transition } from '../../src/probes/status';
-import { TestApp, bearer, startApp } from '../support/app';
+import { TestApp, bearer, startApp, createMonitor } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { httpMonitor } from '../support/monitors';
 import { SwitchServer } from '../support/switch-server';
@@ -74,13 +74,7 @@ describe('durable, then announced', () => {
 
   it('lets listeners hear a Down only after its line is committed', async () => {
     const seen = watchTransitions();
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ confirm_after: 1 }, { url: target.url }));
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -90,13 +84,7 @@ describe('durable, then announced', () => {
   });
 
   it('commits the state row of a pause without any check result pending, and only then announces its transitions', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ confirm_after: 1 }, { url: target.url }));
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -109,13 +97,7 @@ describe('durable, then announced', () => {
   });
 
   it('writes engine-only changes at shutdown: nothing is lost when the service stops right after a pause', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ confirm_after: 1 }, { url: target.url }));
     target.status = 500;
     await advance(0);
     await t.app.get(CheckWriter).flush();
@@ -150,13 +132,7 @@ describe('durable, then announced', () => {
           ),
       );
     });
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ confirm_after: 1, recover_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ confirm_after: 1, recover_after: 1 }, { url: target.url }));
     target.status = 500;
     await advance(0); // opens
     await t.app.get(CheckWriter).flush();

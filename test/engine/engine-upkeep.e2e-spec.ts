@@ -4,7 +4,7 @@ import { CheckWriter } from '../../src/history/writer';
 import { NO_PHASES } from '../../src/probes/check-result';
 import { farmCerts } from '../../harness/servers/certs';
 import { HttpFarm, startHttpFarm } from '../../harness/servers/http-farm';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
 import { httpMonitor, tcpMonitor } from '../support/monitors';
 import { SwitchServer, startSwitchServer } from '../support/switch-server';
 
@@ -43,13 +43,7 @@ describe('second opinion, certificate warnings and retention', () => {
       );
 
   it('does not count a failure that a second check contradicts, and records a path problem', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'flaky', confirm_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ name: 'flaky', confirm_after: 1 }, { url: target.url }));
     target.failNext = 1;
     engine.tick();
     await engine.idle();
@@ -65,13 +59,11 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('confirms Down when the second check fails too', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'broken', confirm_after: 1 }, { url: `${target.url}x` }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(
+      t,
+      write,
+      httpMonitor({ name: 'broken', confirm_after: 1 }, { url: `${target.url}x` }),
+    );
     target.failNext = 2;
     engine.tick();
     await engine.idle();
@@ -80,13 +72,11 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('warns once per threshold per certificate', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send({ name: 'cert', kind: 'tls', tls: { host: '127.0.0.1', port: farm.https.port, tls_warn_days: 365 } })
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, {
+      name: 'cert',
+      kind: 'tls',
+      tls: { host: '127.0.0.1', port: farm.https.port, tls_warn_days: 365 },
+    });
     for (let i = 0; i < 3; i++) {
       await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200);
     }
@@ -97,13 +87,7 @@ describe('second opinion, certificate warnings and retention', () => {
   });
 
   it('prunes raw checks, hourly rollups and timeline lines past their retention, and keeps the rest', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(tcpMonitor({ name: 'old' }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, tcpMonitor({ name: 'old' }));
     const now = t.clock.now();
     for (const ageDays of [40, 10, 6, 1]) {
       engine.record(

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
 import { FakeClock } from '../../src/common/clock';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
 import { heartbeatMonitor, httpMonitor } from '../support/monitors';
 import { SwitchServer, startSwitchServer } from '../support/switch-server';
 
@@ -37,18 +37,11 @@ describe('check engine', () => {
     (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
 
   it('drives a monitor up → failing → down → up with exact counts and timeline lines', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(
-          httpMonitor(
-            { confirm_after: 3, recover_after: 2, interval_s: 60, retry_interval_s: 10 },
-            { url: target.url },
-          ),
-        )
-        .expect(201)
-    ).body;
+    const m = await createMonitor(
+      t,
+      write,
+      httpMonitor({ confirm_after: 3, recover_after: 2, interval_s: 60, retry_interval_s: 10 }, { url: target.url }),
+    );
     await advance(0);
     expect(await state(m.id)).toMatchObject({ status: 'up', failing: 0 });
     expect(target.hits).toBe(1);
@@ -91,13 +84,7 @@ describe('check engine', () => {
   });
 
   it('never checks a paused monitor, and a resumed one restarts from unknown', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({}, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({}, { url: target.url }));
     await t.http.post(`/api/v1/monitors/${m.id}/pause`).set(bearer(write)).expect(200);
     await advance(3_600_000);
     expect(target.hits).toBe(0);
@@ -109,26 +96,14 @@ describe('check engine', () => {
   });
 
   it('feeds check-now into the state machine', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ confirm_after: 1 }, { url: target.url }));
     target.status = 503;
     await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).expect(200);
     expect(await state(m.id)).toMatchObject({ status: 'down', failing: 1 });
   });
 
   it('takes an edit at once: a new interval reschedules the next check', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ interval_s: 3600 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ interval_s: 3600 }, { url: target.url }));
     await advance(0);
     expect(engine.dueOf(m.id)).toBe(t.clock.now() + 3_600_000);
     await t.http
@@ -140,13 +115,7 @@ describe('check engine', () => {
   });
 
   it('keeps a running check through an edit of its name or interval, and drops it for a new target', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ interval_s: 60 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ interval_s: 60 }, { url: target.url }));
     await advance(0);
     const checks = async () =>
       (await t.http.get(`/api/v1/monitors/${m.id}/checks`).set(bearer(write)).expect(200)).body.items.length as number;
@@ -181,20 +150,8 @@ describe('check engine', () => {
   });
 
   it('shows results before they are written, and GET /checks pages across monitors', async () => {
-    const a = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'a' }, { url: target.url }))
-        .expect(201)
-    ).body;
-    const b = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'b' }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const a = await createMonitor(t, write, httpMonitor({ name: 'a' }, { url: target.url }));
+    const b = await createMonitor(t, write, httpMonitor({ name: 'b' }, { url: target.url }));
     for (let i = 0; i < 3; i++) await advance(60_000);
     expect(t.app.get(CheckWriter).pending().length).toBeGreaterThan(0);
     const all = await t.http.get('/api/v1/checks?limit=4').set(bearer(write)).expect(200);
@@ -225,13 +182,7 @@ describe('check engine', () => {
   });
 
   it('shows stats as soon as a new monitor has its first result, with no 30 s wait', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({}, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({}, { url: target.url }));
     expect(m.stats.uptime_24h).toBeNull();
     const listed = async () =>
       (await t.http.get('/api/v1/monitors').set(bearer(write)).expect(200)).body.items[0].stats;
@@ -276,13 +227,7 @@ describe('heartbeats', () => {
     (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(write)).expect(200)).body.state;
 
   it('goes up on a ping, down when nothing arrives within interval + grace, and up again', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }));
     const url = new URL(m.heartbeat_url).pathname;
     const ping = await t.http.get(url).expect(200);
     expect(ping.text).toBe('OK\n');
@@ -301,13 +246,7 @@ describe('heartbeats', () => {
   });
 
   it('counts the deadline from the last ping, across deadlines set by earlier pings', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, heartbeatMonitor({ interval_s: 300, heartbeat: { grace_s: 60 } }));
     const url = new URL(m.heartbeat_url).pathname;
     const tickAt = async (ms: number) => {
       t.clock.advance(ms);
@@ -421,13 +360,7 @@ describe('restarts and blind periods', () => {
     try {
       const { cookie } = await createOwner(t);
       const key = await createKey(t, cookie, 'write');
-      const m = (
-        await t.http
-          .post('/api/v1/monitors')
-          .set(bearer(key))
-          .send(httpMonitor({ confirm_after: 1 }, { url: target.url }))
-          .expect(201)
-      ).body;
+      const m = await createMonitor(t, key, httpMonitor({ confirm_after: 1 }, { url: target.url }));
       const gate = t.app.get(EngineService);
       const { BlindGate } = await import('../../src/engine/blind/blind-gate');
       // Only a canary that has answered can make the service blind when it fails.

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { httpMonitor, tcpMonitor } from '../support/monitors';
 import { SwitchServer, startSwitchServer } from '../support/switch-server';
@@ -72,13 +72,7 @@ describe('a full disk', () => {
   });
 
   it('keeps check results while the disk is full and writes them once space is back', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ interval_s: 10, retry_interval_s: 10 }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ interval_s: 10, retry_interval_s: 10 }, { url: target.url }));
     await t.app.get(CheckWriter).flush();
     await fill();
     const writer = t.app.get(CheckWriter);
@@ -166,13 +160,7 @@ onTmpfs('a full file system (tmpfs)', () => {
   it('answers 503 while full, loses nothing it acknowledged, and recovers by itself when space returns', async () => {
     const engine = t.app.get(EngineService);
     const writer = t.app.get(CheckWriter);
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'web' }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ name: 'web' }, { url: target.url }));
     await writer.flush();
     fillUp();
     const statuses: number[] = [];

@@ -8,7 +8,7 @@ import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
 import { Outcome, NO_PHASES } from '../../src/probes/check-result';
 import { SettingsService } from '../../src/settings/settings.service';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
 import { tcpMonitor } from '../support/monitors';
 
 const H = 3_600_000;
@@ -77,13 +77,7 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     key = await createKey(t, cookie, 'read');
     const writeKey = await createKey(t, cookie, 'write');
     await t.db.tx((m) => t.app.get(SettingsService).setIn(m, { tz_offset_min: TZ }));
-    id = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(writeKey))
-        .send(tcpMonitor({ interval_s: 60, timeout_ms: 10_000 }))
-        .expect(201)
-    ).body.id;
+    id = (await createMonitor(t, writeKey, tcpMonitor({ interval_s: 60, timeout_ms: 10_000 }))).id;
     const engine = t.app.get(EngineService);
     const writer = t.app.get(CheckWriter);
     const rand = rng(seed);

@@ -3,7 +3,7 @@ import { SettingsService } from '../../src/settings/settings.service';
 import { farmCerts } from '../../harness/servers/certs';
 import { HttpFarm, startHttpFarm } from '../../harness/servers/http-farm';
 import { TcpFarm, startTcpFarm } from '../../harness/servers/tcp-farm';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
 import { heartbeatMonitor, httpMonitor } from '../support/monitors';
 
 describe('POST /monitors/test and POST /monitors/{id}/check', () => {
@@ -88,13 +88,7 @@ describe('POST /monitors/test and POST /monitors/{id}/check', () => {
   });
 
   it('checks a saved monitor now and stores the result', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'farm' }, { url: `${farm.http.url}/ok` }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({ name: 'farm' }, { url: `${farm.http.url}/ok` }));
     const before = farm.http.hits('/ok');
     const res = await t.http.post(`/api/v1/monitors/${m.id}/check`).set(bearer(write)).send({}).expect(200);
     expect(res.body).toMatchObject({ outcome: 'up', status: 200, error: null });

@@ -1,6 +1,6 @@
 /** Deleting a monitor takes its whole history with it: check rows, hourly and daily rollups. */
 import { CheckWriter } from '../../src/history/writer';
-import { TestApp, bearer } from '../support/app';
+import { TestApp, bearer, createMonitor } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { httpMonitor } from '../support/monitors';
 import { SwitchServer } from '../support/switch-server';
@@ -28,20 +28,8 @@ describe('deleting a monitor', () => {
   };
 
   it('removes its check rows and its hourly and daily rollups, and leaves other monitors alone', async () => {
-    const gone = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'gone' }, { url: target.url }))
-        .expect(201)
-    ).body;
-    const kept = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({ name: 'kept' }, { url: target.url }))
-        .expect(201)
-    ).body;
+    const gone = await createMonitor(t, write, httpMonitor({ name: 'gone' }, { url: target.url }));
+    const kept = await createMonitor(t, write, httpMonitor({ name: 'kept' }, { url: target.url }));
     for (let i = 0; i < 3; i++) await h.advance(60_000);
     await t.app.get(CheckWriter).flush();
     expect(await counts(gone.id)).toEqual({ checks: 3, hours: 1, days: 1 });
@@ -51,13 +39,7 @@ describe('deleting a monitor', () => {
   });
 
   it('drops results of the monitor that were still waiting to be written when it was deleted', async () => {
-    const m = (
-      await t.http
-        .post('/api/v1/monitors')
-        .set(bearer(write))
-        .send(httpMonitor({}, { url: target.url }))
-        .expect(201)
-    ).body;
+    const m = await createMonitor(t, write, httpMonitor({}, { url: target.url }));
     await h.advance(60_000);
     expect(t.app.get(CheckWriter).pending(m.id)).toHaveLength(1);
     // A flush already queued behind the delete must not bring the rows back.

@@ -152,3 +152,9 @@ export async function startListeningApp(): Promise<{ t: TestApp; port: number; w
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { t, port: (server.address() as import('node:net').AddressInfo).port, write };
 }
+
+/** POST /monitors with a key that may write; the created monitor's answer (fails the test unless 201). */
+// The answer is supertest's untyped body: tests read whichever fields they are about.
+export async function createMonitor(t: TestApp, key: string, body: object) {
+  return (await t.http.post('/api/v1/monitors').set(bearer(key)).send(body).expect(201)).body;
+}
