@@ -330,12 +330,10 @@ export class MonitorsRepository implements OnModuleInit {
   async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
     const cols = MONITOR_COLUMNS.slice(1);
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
-    return (await m.query(`INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
-      ...configValues(c, this.seal),
-      tokenHash,
-      now,
-      now,
-    ])) as number;
+    return await m.query<number>(
+      `INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      [...configValues(c, this.seal), tokenHash, now, now],
+    );
   }
 
   async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {

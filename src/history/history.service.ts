@@ -90,10 +90,10 @@ export class HistoryService {
     const pending = (await this.writer.unfoldedOf(monitorId)).filter(
       (r) => r.outcome === OUTCOME_CODE.down && r.at >= from && r.at <= end,
     );
-    const stored = (await this.db.read(
+    const stored = await this.db.read<CheckRow[]>(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND outcome = ? AND at >= ? AND at <= ? ORDER BY at DESC LIMIT ?`,
       [monitorId, OUTCOME_CODE.down, from, end, limit],
-    )) as CheckRow[];
+    );
     return merge(stored, pending, limit).map(toItem);
   }
 
@@ -116,10 +116,10 @@ export class HistoryService {
     const pending = (await this.writer.unfoldedOf(id)).filter(
       (r) => (!cursor || r.at < cursor.at) && (!outcome || r.outcome === OUTCOME_CODE[outcome]),
     );
-    const stored = (await this.db.read(
+    const stored = await this.db.read<CheckRow[]>(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where.join(' AND ')} ORDER BY at DESC LIMIT ?`,
       [...params, n],
-    )) as CheckRow[];
+    );
     return merge(stored, pending, n);
   }
 
@@ -131,10 +131,10 @@ export class HistoryService {
       where += ' AND (at < ? OR (at = ? AND monitor_id < ?))';
       params.push(cursor.at, cursor.at, cursor.monitorId);
     }
-    const stored = (await this.db.read(
+    const stored = await this.db.read<CheckRow[]>(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
       [...params, n],
-    )) as CheckRow[];
+    );
     return merge(stored, pending, n);
   }
 
@@ -147,12 +147,12 @@ export class HistoryService {
     let width = Math.max(60_000, Math.ceil((n / Math.max(1, this.writer.rowsPerMinute())) * 60_000));
     while (oldest !== null && hi > oldest && collected.length < n) {
       const lo = hi - width;
-      const rows = (await this.db.read(
+      const rows = await this.db.read<CheckRow[]>(
         `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks
          WHERE monitor_id IN (SELECT id FROM monitors) AND at >= ? AND at < ?
          ORDER BY at DESC, monitor_id DESC`,
         [lo, hi],
-      )) as CheckRow[];
+      );
       collected.push(...rows.filter((r) => isAfterCursor(r, cursor)));
       hi = lo;
       width *= 4;

@@ -33,11 +33,11 @@ export async function latestChecks(db: Database): Promise<LatestCheck[]> {
 
 /** The time span of the stored history of existing monitors, or nulls when there is none. */
 export async function historySpan(db: Database): Promise<{ oldest: number | null; newest: number | null }> {
-  const rows = (await db.read(
+  const rows = await db.read<{ oldest: number | null; newest: number | null }[]>(
     `SELECT MIN(lo) AS oldest, MAX(hi) AS newest FROM (
        SELECT (SELECT MIN(at) FROM checks WHERE monitor_id = m.id) AS lo,
               (SELECT MAX(at) FROM checks WHERE monitor_id = m.id) AS hi
        FROM monitors m)`,
-  )) as { oldest: number | null; newest: number | null }[];
+  );
   return rows[0] ?? { oldest: null, newest: null };
 }

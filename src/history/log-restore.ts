@@ -32,15 +32,17 @@ export async function readLogBack(db: Database, clock: Clock, mem: LogMemory): P
     mem.lastBucket = Math.max(mem.lastBucket, r.bucket);
   }
   // Rows of a monitor deleted while a write raced its deletion may be left: they go now.
-  const [{ n }] = (await db.read('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)')) as {
-    n: number;
-  }[];
+  const [{ n }] = await db.read<
+    {
+      n: number;
+    }[]
+  >('SELECT COUNT(*) AS n FROM (SELECT 1 FROM check_log LIMIT 1)');
   if (n > 0) await db.tx((m) => m.query('DELETE FROM check_log WHERE monitor_id NOT IN (SELECT id FROM monitors)'));
-  const rows = (await db.read(
-    `SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`,
-  )) as (CheckRow & {
-    bucket: number;
-  })[];
+  const rows = await db.read<
+    (CheckRow & {
+      bucket: number;
+    })[]
+  >(`SELECT bucket, ${COLUMN_LIST} FROM check_log ORDER BY bucket, monitor_id, at`);
   const out: CheckRow[] = [];
   mem.droppedThrough = rows.length > 0 ? rows[0].bucket - 1 : mem.lastBucket;
   for (const { bucket, ...r } of rows) {

@@ -84,7 +84,7 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   private async remove(sql: string, params: unknown[]): Promise<number> {
     return this.db.tx(async (m) => {
       await m.query(sql, params);
-      const [{ n }] = (await m.query('SELECT changes() AS n')) as { n: number }[];
+      const [{ n }] = await m.query<{ n: number }[]>('SELECT changes() AS n');
       return n;
     });
   }

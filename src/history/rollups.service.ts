@@ -105,10 +105,10 @@ export class RollupsService {
       for (const [id, at] of first) {
         const tail = this.tails.get(id);
         if (!tail || tail.at < at) continue;
-        const [before] = (await this.db.read(
+        const [before] = await this.db.read<LatestCheck[]>(
           'SELECT at, outcome, info FROM checks WHERE monitor_id = ? AND at < ? ORDER BY at DESC LIMIT 1',
           [id, at],
-        )) as LatestCheck[];
+        );
         if (before) this.tails.set(id, { at: before.at, kind: spanKind(before) });
         else this.tails.delete(id);
       }
@@ -157,10 +157,10 @@ export class RollupsService {
     const key = KEY[table];
     for (let i = 0; i < entries.length; i += PER_STATEMENT) {
       const part = entries.slice(i, i + PER_STATEMENT);
-      const existing = (await m.query(
+      const existing = await m.query<RollupRow[]>(
         `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE (monitor_id, ${key}) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`,
         part.flatMap((e) => [e.monitorId, e.key]),
-      )) as RollupRow[];
+      );
       const byKey = new Map(existing.map((r) => [`${r.monitor_id}:${r.key}`, r]));
       const cols = ['monitor_id', key, ...ACC_COLUMNS, 'hist'];
       const values: unknown[] = [];
@@ -204,10 +204,10 @@ export class RollupsService {
     const key = KEY[table];
     for (let i = 0; i < ids.length; i += 500) {
       const part = ids.slice(i, i + 500);
-      const rows = (await this.db.read(
+      const rows = await this.db.read<RollupRow[]>(
         `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${key} >= ? AND ${key} <= ?`,
         [...part, from, to],
-      )) as RollupRow[];
+      );
       for (const r of rows) add(r.monitor_id, r.key, toAcc(r));
     }
     const live = new RollupDeltas();

@@ -145,10 +145,10 @@ export class StatsService {
   private async rawRows(id: number, from: number, to: number): Promise<CheckRow[]> {
     // Results not in `checks` first: one only ever moves from there into `checks` (writer.ts).
     const unfolded = await this.writer.unfoldedOf(id);
-    const stored = (await this.db.read(
+    const stored = await this.db.read<CheckRow[]>(
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND at >= ? AND at <= ? ORDER BY at`,
       [id, from, to],
-    )) as CheckRow[];
+    );
     const seen = new Set(stored.map((r) => r.at));
     const pending = unfolded.filter((r) => r.at >= from && r.at <= to && !seen.has(r.at));
     return [...stored, ...pending].sort((a, b) => a.at - b.at);

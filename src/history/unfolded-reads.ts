@@ -46,11 +46,11 @@ export async function unfoldedOf(db: Database, v: LogView, monitorId: number): P
   const logged =
     first === undefined
       ? []
-      : ((await db.read(
+      : await db.read<CheckRow[]>(
           `WITH RECURSIVE b(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM b WHERE x < ?)
      SELECT ${LOG_COLUMNS} FROM b CROSS JOIN check_log c ON c.bucket = b.x AND c.monitor_id = ?`,
           [first, v.lastBucket, monitorId],
-        )) as CheckRow[]);
+        );
   return mergeRows(logged, waiting);
 }
 
@@ -77,10 +77,10 @@ export async function newestUnfolded(
       const nth = out.sort(newestFirst)[n - 1];
       if (part.every((b) => (v.spans.get(b)?.hi ?? -Infinity) + BUCKET_SLACK_MS < nth.at)) break;
     }
-    const rows = (await db.read(`SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`, [
-      part[part.length - 1],
-      part[0],
-    ])) as (CheckRow & { bucket: number })[];
+    const rows = await db.read<(CheckRow & { bucket: number })[]>(
+      `SELECT bucket, ${COLUMN_LIST} FROM check_log WHERE bucket >= ? AND bucket <= ?`,
+      [part[part.length - 1], part[0]],
+    );
     for (const { bucket, ...r } of rows) if (bucket >= (unfolded.get(r.monitor_id) ?? Infinity) && ok(r)) out.push(r);
   }
   return dedupe(out.sort(newestFirst)).slice(0, n);
@@ -102,10 +102,10 @@ export async function unfoldedDown(
     params.push(cursor.at, cursor.at, cursor.monitorId);
   }
   // Rows already folded may still be in the log: the caller merges with `checks`, which has them.
-  const logged = (await db.read(
+  const logged = await db.read<CheckRow[]>(
     `SELECT ${COLUMN_LIST} FROM check_log WHERE ${where} ORDER BY at DESC, monitor_id DESC LIMIT ?`,
     [...params, n],
-  )) as CheckRow[];
+  );
   return dedupe([...logged, ...waiting].sort(newestFirst)).slice(0, n);
 }
 

@@ -33,12 +33,12 @@ export class DomainsRepository {
   constructor(private readonly db: Database) {}
 
   async all(m?: EntityManager): Promise<DomainRow[]> {
-    const rows = (await (m ?? this.db).query(`SELECT ${COLUMNS} FROM domains ORDER BY host`)) as RawRow[];
+    const rows = await (m ?? this.db).query<RawRow[]>(`SELECT ${COLUMNS} FROM domains ORDER BY host`);
     return rows.map(fromRaw);
   }
 
   async get(host: string, m?: EntityManager): Promise<DomainRow | null> {
-    const rows = (await (m ?? this.db).query(`SELECT ${COLUMNS} FROM domains WHERE host = ?`, [host])) as RawRow[];
+    const rows = await (m ?? this.db).query<RawRow[]>(`SELECT ${COLUMNS} FROM domains WHERE host = ?`, [host]);
     return rows[0] ? fromRaw(rows[0]) : null;
   }
 

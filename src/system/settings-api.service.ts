@@ -70,7 +70,7 @@ export class SettingsApiService {
 
   private async shown(): Promise<ReadOnlyValues> {
     const status = await this.mail.status();
-    const [owner] = (await this.db.read('SELECT email FROM owner LIMIT 1')) as { email: string }[];
+    const [owner] = await this.db.read<{ email: string }[]>('SELECT email FROM owner LIMIT 1');
     return {
       owner_email: owner?.email ?? null,
       public_url: this.config.publicUrl,

@@ -148,11 +148,11 @@ export class PublicData {
       const [a, b] = span.split(':').map(Number);
       for (let i = 0; i < group.length; i += 500) {
         const part = group.slice(i, i + 500);
-        const rows = (await this.db.read(
+        const rows = await this.db.read<TallyRow[]>(
           `SELECT monitor_id AS id, ${column} AS key, up_ms, down_ms, lat_n, lat_sum FROM ${table}
            WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?`,
           [...part, a, b],
-        )) as TallyRow[];
+        );
         const byId = new Map<number, TallyRow[]>(part.map((id) => [id, []]));
         for (const r of rows) byId.get(r.id)?.push(r);
         for (const [id, list] of byId) cache.fill(id, a, b, list);

@@ -40,7 +40,7 @@ export class StatusPageRepository {
   /** The saved settings, shared by every reader and so handed out frozen (a change is a new object). */
   getSettings(): Promise<PageSettings> {
     return this.settings.get(async () => {
-      const rows = (await this.db.read('SELECT settings FROM status_page WHERE id = 1')) as { settings: string }[];
+      const rows = await this.db.read<{ settings: string }[]>('SELECT settings FROM status_page WHERE id = 1');
       return deepFreeze(fromStored(rows[0]?.settings ?? null)) as PageSettings;
     });
   }
@@ -55,9 +55,9 @@ export class StatusPageRepository {
 
   async asset(kind: AssetKind): Promise<StoredAsset | null> {
     const assets = await this.assets.get(async () => {
-      const rows = (await this.db.read(
+      const rows = await this.db.read<StoredAsset[]>(
         'SELECT kind, type, data, v, width, height, logo_v, created_at FROM status_assets',
-      )) as StoredAsset[];
+      );
       return new Map(rows.map((r) => [r.kind, r]));
     });
     return assets.get(kind) ?? null;

@@ -226,7 +226,7 @@ export class StatusPageService {
     const v = versionOf(bytes);
     const now = this.clock.now();
     await this.tx(async (m) => {
-      const rows = (await m.query("SELECT v FROM status_assets WHERE kind = 'logo'")) as { v: string }[];
+      const rows = await m.query<{ v: string }[]>("SELECT v FROM status_assets WHERE kind = 'logo'");
       const logo = rows[0]?.v;
       if (!logo) throw new ApiError('conflict', 'there is no logo to make an icon from: upload a logo first');
       if (logoV !== undefined && logoV !== logo)
