@@ -11,7 +11,7 @@ import { ApiError } from '../common/http/api-error';
 import { readCookie } from '../common/http/cookies';
 import { isIdText } from '../common/validation/ids';
 import type { AppRequest } from '../common/access/request-context';
-import { isSafeAssetName } from '../common/resources/static-files';
+import { requestedName } from './asset-folders';
 import { readResource } from '../common/resources/resources';
 import { render } from '../common/resources/views';
 import type { AppConfig } from '../config/config';
@@ -237,9 +237,15 @@ export class AppPagesController {
     );
   }
 
-  @Get('dashboard/assets/:file')
-  asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
-    const a = isSafeAssetName(file) ? this.assets.get(file) : null;
+  @Get(['dashboard/assets/:file', 'dashboard/assets/:dir/:file'])
+  asset(
+    @Param('dir') dir: string | undefined,
+    @Param('file') file: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): void {
+    const name = requestedName(dir, file);
+    const a = name === null ? null : this.assets.get(name);
     if (!a) throw ApiError.notFound('asset');
     this.assets.send(req, res, a);
   }

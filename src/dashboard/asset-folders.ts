@@ -4,18 +4,30 @@
  * linked (asset-links.ts): what /dashboard/assets/ and /auth/assets/ serve.
  */
 import { listResources, readResource } from '../common/resources/resources';
-import { contentTypeFor } from '../common/resources/static-files';
+import { contentTypeFor, isSafeAssetName } from '../common/resources/static-files';
 import { LinkedFile, linkFiles, SHARED_FOLDER, withShared } from './asset-links';
 
-/** The files directly in `public/<folder>/` that we serve (a known content type), by name. */
+/** A served name: a file of the folder, or of one folder in it (`pages/overview.js`). */
+const SERVED_NAME = /^(?:[a-z0-9][a-z0-9-]*\/)?[^/]+$/;
+
+/** The files of `public/<folder>/` that we serve (a known content type), by their path in it. */
 function readFolder(folder: string): Map<string, Buffer> {
   const prefix = `public/${folder}/`;
   const out = new Map<string, Buffer>();
   for (const key of listResources(prefix)) {
     const name = key.slice(prefix.length);
-    if (!name.includes('/') && contentTypeFor(name)) out.set(name, readResource(key));
+    if (!contentTypeFor(name)) continue;
+    // A deeper file would never be served (the routes take one folder): say so rather than drop it.
+    if (!SERVED_NAME.test(name)) throw new Error(`${key}: page files are at most one folder deep`);
+    out.set(name, readResource(key));
   }
   return out;
+}
+
+/** The name a request for `/…/assets/<dir>/<file>` or `/…/assets/<file>` asks for, or null when unsafe. */
+export function requestedName(dir: string | undefined, file: string): string | null {
+  if (!isSafeAssetName(file) || (dir !== undefined && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(dir))) return null;
+  return dir === undefined ? file : `${dir}/${file}`;
 }
 
 export interface PageFiles {

@@ -1,4 +1,4 @@
-import { importsOf, linkFiles, withShared } from './asset-links';
+import { importsOf, linkFiles, relativeImport, resolveImport, withShared } from './asset-links';
 
 const hash = (d: Buffer) => `h${d.length}`;
 const files = (o: Record<string, string>) => new Map(Object.entries(o).map(([k, v]) => [k, Buffer.from(v)]));
@@ -13,8 +13,32 @@ describe('importsOf', () => {
     ["import x from '../up.js';", []],
     ["import x from '../auth/common.js';", []],
     ["const s = 'from ./not-an-import.js';", []],
+    ["import { a } from './api/request.js';", ['api/request.js']],
   ])('%s imports %j', (text, deps) => {
-    expect(importsOf(text)).toEqual(deps);
+    expect(importsOf(text, 'overview.js')).toEqual(deps);
+  });
+
+  it.each([
+    ['pages/overview.js', '../api/request.js', 'api/request.js'],
+    ['pages/overview.js', './overview-list.js', 'pages/overview-list.js'],
+    ['pages/overview.js', '../../shared/page.js', 'page.js'],
+    ['pages/overview.js', '../shared/page.js', 'shared/page.js'],
+    ['api/request.js', '../format.js', 'format.js'],
+    ['overview.js', '../shared/page.js', 'page.js'],
+    ['overview.js', './a/../b.js', 'b.js'],
+    ['overview.js', '../../etc/passwd.js', null],
+  ])('from %s, %s names %j', (from, spec, name) => {
+    expect(resolveImport(from, spec)).toBe(name);
+  });
+
+  it.each([
+    ['pages/overview.js', 'api/request.js', '../api/request.js'],
+    ['pages/overview.js', 'pages/list.js', './list.js'],
+    ['pages/overview.js', 'page.js', '../page.js'],
+    ['overview.js', 'api/request.js', './api/request.js'],
+    ['overview.js', 'page.js', './page.js'],
+  ])('from %s, %s is imported as %s', (from, to, spec) => {
+    expect(relativeImport(from, to)).toBe(spec);
   });
 });
 
@@ -48,6 +72,22 @@ describe('linkFiles', () => {
     );
     expect(after.get('c.js')!.v).not.toBe(before.get('c.js')!.v);
     expect(after.get('d.js')!.v).toBe(before.get('d.js')!.v);
+  });
+
+  it('links modules a folder down, to each other, to the top and to a shared module', () => {
+    const out = linkFiles(
+      files({
+        'page.js': 'export const say = 1;',
+        'api/request.js': "import { say } from '../../shared/page.js';",
+        'pages/home.js': "import './../api/request.js'; import('./part.js');",
+        'pages/part.js': 'p',
+      }),
+      hash,
+    );
+    expect(out.get('api/request.js')!.data.toString()).toBe("import { say } from '../page.js?v=h21';");
+    expect(out.get('pages/home.js')!.data.toString()).toBe(
+      `import '../api/request.js?v=${out.get('api/request.js')!.v}'; import('./part.js?v=h1');`,
+    );
   });
 
   it('refuses an import of a missing file and an import cycle', () => {

@@ -5,11 +5,17 @@
  * shared module gives every module that imports it (and so every page's entry) a new hash, and
  * nothing stale is ever served from a cache. Pure.
  *
+ * A file's name is its path in its page folder: `pages/overview.js`, `app.css` (one level of
+ * folders at most, so the routes stay two fixed patterns). Imports are ordinary relative paths,
+ * which editors, jest and the browser all resolve the same way.
+ *
  * A page's files come from its own folder and from `public/shared/` (what the sign-in pages and
- * the dashboard both use), served side by side under one flat name each: a module imports a
- * shared one by its real path (`../shared/page.js`, which editors and jest follow too),
- * and the link names it as a neighbour (`./page.js?v=<hash>`).
+ * the dashboard both use), served side by side: a shared module keeps its name at the top of the
+ * page folder's names, a module imports it by its real path (`../shared/page.js`, or
+ * `../../shared/page.js` a folder down), and the link names it where it is served
+ * (`./page.js?v=<hash>`, `../page.js?v=<hash>`).
  */
+import * as path from 'node:path';
 
 export interface LinkedFile {
   /** The bytes served (a module with its imports rewritten). */
@@ -21,14 +27,29 @@ export interface LinkedFile {
 /** The folder every page's modules may import from, besides their own (`../shared/x.js`). */
 export const SHARED_FOLDER = 'shared';
 
-/**
- * Relative imports of a module: static (`from './x.js'`, `import './x.js'`) and dynamic
- * (`import('./x.js')`), of a neighbour or of a shared module (`'../shared/x.js'`).
- */
-const IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(?:\.\/|\.\.\/shared\/)([a-z0-9][a-z0-9._-]*\.js)\2/gi;
+/** Relative imports of a module: static (`from './x.js'`, `import './x.js'`) and dynamic (`import('./x.js')`). */
+const IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.\.?\/[a-z0-9._/-]*\.js)\2/gi;
 
-export function importsOf(text: string): string[] {
-  return [...text.matchAll(IMPORT)].map((m) => m[3]);
+/**
+ * The name a relative import `spec` of module `from` names, or null when it leaves the page
+ * folder other than for a shared module (such an import is not ours to link).
+ */
+export function resolveImport(from: string, spec: string): string | null {
+  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  const shared = `../${SHARED_FOLDER}/`;
+  if (joined.startsWith(shared)) return joined.slice(shared.length);
+  return joined.startsWith('../') ? null : joined;
+}
+
+/** How module `from` names file `to` (both names), relative as the browser resolves it. */
+export function relativeImport(from: string, to: string): string {
+  const rel = path.posix.relative(path.posix.dirname(from), to);
+  return rel.startsWith('../') ? rel : `./${rel}`;
+}
+
+/** The names module `from` imports. */
+export function importsOf(text: string, from: string): string[] {
+  return [...text.matchAll(IMPORT)].flatMap((m) => resolveImport(from, m[3]) ?? []);
 }
 
 /**
@@ -64,9 +85,11 @@ export function linkFiles(files: ReadonlyMap<string, Buffer>, hash: (data: Buffe
     }
     if (visiting.has(name)) throw new Error(`dashboard modules import each other in a cycle through ${name}`);
     visiting.add(name);
-    const text = raw.toString('utf8').replace(IMPORT, (_whole, head: string, q: string, dep: string) => {
+    const text = raw.toString('utf8').replace(IMPORT, (whole, head: string, q: string, spec: string) => {
+      const dep = resolveImport(name, spec);
+      if (dep === null) return whole;
       if (!files.has(dep)) throw new Error(`dashboard module ${name} imports ${dep}, which is missing`);
-      return `${head}${q}./${dep}?v=${link(dep).v}${q}`;
+      return `${head}${q}${relativeImport(name, dep)}?v=${link(dep).v}${q}`;
     });
     visiting.delete(name);
     const data = Buffer.from(text, 'utf8');

@@ -9,14 +9,14 @@ import type { Response } from 'express';
 import { Public } from '../common/access/access';
 import { ApiError } from '../common/http/api-error';
 import type { AppRequest } from '../common/access/request-context';
-import { contentTypeFor, isSafeAssetName } from '../common/resources/static-files';
+import { contentTypeFor } from '../common/resources/static-files';
 import { render } from '../common/resources/views';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AuthService } from '../auth/auth.service';
 import { passkeyProblem } from '../auth/passkeys/relying-party';
 import { versionOf } from '../status/settings/status-page.repository';
-import { pageFiles } from './asset-folders';
+import { pageFiles, requestedName } from './asset-folders';
 import type { LinkedFile } from './asset-links';
 import { PageFrame } from './auth-pages';
 import { pageCsp } from './page-csp';
@@ -56,10 +56,11 @@ export class AuthPagesController {
     this.page(res, 'enroll', this.frame('Add a passkey · Farsight', 'enroll.js'));
   }
 
-  @Get('auth/assets/:file')
-  asset(@Param('file') file: string, @Res() res: Response): void {
-    const type = isSafeAssetName(file) ? contentTypeFor(file) : null;
-    const linked = type ? (this.files ??= pageFiles('auth', versionOf).linked).get(file) : undefined;
+  @Get(['auth/assets/:file', 'auth/assets/:dir/:file'])
+  asset(@Param('dir') dir: string | undefined, @Param('file') file: string, @Res() res: Response): void {
+    const name = requestedName(dir, file);
+    const type = name === null ? null : contentTypeFor(name);
+    const linked = name !== null && type ? (this.files ??= pageFiles('auth', versionOf).linked).get(name) : undefined;
     if (!type || !linked) throw ApiError.notFound('asset');
     res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', 'no-cache');

@@ -55,7 +55,7 @@ export class DashboardAssets implements OnApplicationBootstrap, OnApplicationShu
             v: f.v,
             type: contentTypeFor(name)!,
             compress: !STORED.test(name),
-            imports: importsOf(source),
+            imports: importsOf(source, name),
           },
         ];
       }),
