@@ -111,7 +111,7 @@ ok "$link is valid"
 step "a rendered page and an asset, from inside the binary"
 page=$(curl -fsS --max-time 5 "$base/setup/$token") || fail "GET /setup/<token> failed"
 grep -q '<title>Set up Farsight</title>' <<<"$page" || fail "the setup page did not render its head partial: ${page:0:300}"
-grep -q '/dashboard/assets/setup.js' <<<"$page" || fail "the setup page does not load its script: ${page:0:300}"
+grep -q '/dashboard/assets/pages/setup.js' <<<"$page" || fail "the setup page does not load its script: ${page:0:300}"
 css_type=$(curl -fsS --max-time 5 -o "$work/dashboard.css" -w '%{content_type}' "$base/dashboard/assets/dashboard.css") ||
   fail "GET /dashboard/assets/dashboard.css failed"
 [[ $css_type == text/css* ]] || fail "dashboard.css was served as '$css_type'"

@@ -178,7 +178,16 @@ export class AppPagesController {
     const signedIn = await this.auth.signedIn(req);
     if (!signedIn) return res.redirect(303, signInFor(req));
     const { items } = await this.passkeys.list();
-    this.send(req, res, signedIn.email, 'account', 'Account', 'auth/home', 'account.js', homeView(signedIn, items));
+    this.send(
+      req,
+      res,
+      signedIn.email,
+      'account',
+      'Account',
+      'auth/home',
+      'pages/account.js',
+      homeView(signedIn, items),
+    );
   }
 
   /** The installable app's manifest: the dashboard, from /, with Farsight's own icons. */
@@ -198,9 +207,14 @@ export class AppPagesController {
         theme_color: '#564be6',
         background_color: '#111114',
         icons: [
-          { src: this.assets.url('icon-192.png'), sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: this.assets.url('icon-512.png'), sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: this.assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: this.assets.url('icons/icon-192.png'), sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: this.assets.url('icons/icon-512.png'), sizes: '512x512', type: 'image/png', purpose: 'any' },
+          {
+            src: this.assets.url('icons/icon-maskable-512.png'),
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
         ],
       }),
     );
@@ -268,12 +282,12 @@ export class AppPagesController {
       key,
       title,
       `dashboard/${view}`,
-      `${view}.js`,
+      `pages/${view}.js`,
       typeof model === 'function' ? await model() : model,
     );
   }
 
-  /** A page of the app; `script` is its module's file name under public/dashboard/. */
+  /** A page of the app; `script` is its module's path under public/dashboard/ (pages/<view>.js). */
   private send(
     req: AppRequest,
     res: Response,
@@ -305,7 +319,7 @@ export class AppPagesController {
         css: this.assets.url('app.css'),
         baseCss: this.assets.url('dashboard.css'),
         mark: '/auth/assets/mark.svg',
-        appleIcon: this.assets.url('apple-touch-icon.png'),
+        appleIcon: this.assets.url('icons/apple-touch-icon.png'),
         publicOrigin: this.config.publicOrigin,
         passkeyProblem: passkeyProblem(this.config.publicUrl) ?? '',
       },

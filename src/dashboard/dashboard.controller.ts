@@ -25,7 +25,7 @@ export class DashboardController {
   /** The dashboard's icon (favicon.ts), made at the first request: few processes are ever asked. */
   @Get('favicon.ico')
   icon(@Res() res: Response): void {
-    this.favicon ??= icoOfPng(readResource('public/dashboard/icon-192.png'));
+    this.favicon ??= icoOfPng(readResource('public/dashboard/icons/icon-192.png'));
     res.setHeader('Content-Type', 'image/x-icon');
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.end(this.favicon);
@@ -49,8 +49,8 @@ export class DashboardController {
         offerPublicUrl: offer,
         publicUrl: this.config.publicUrl,
         // Modules by their hashed URLs, like every page of the app (the shared page.js they import too).
-        script: this.assets.url('setup.js'),
-        codesScript: this.assets.url('setup-codes.js'),
+        script: this.assets.url('pages/setup.js'),
+        codesScript: this.assets.url('pages/setup-codes.js'),
         baseCss: this.assets.url('dashboard.css'),
       },
       'dashboard/layout',

@@ -33,6 +33,6 @@ describe('icoOfPng', () => {
   });
 
   it('takes the shipped dashboard icon', () => {
-    expect(icoOfPng(readResource('public/dashboard/icon-192.png'))[6]).toBe(192);
+    expect(icoOfPng(readResource('public/dashboard/icons/icon-192.png'))[6]).toBe(192);
   });
 });

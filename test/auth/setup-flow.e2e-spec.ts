@@ -183,13 +183,15 @@ describe('first-run setup', () => {
     const res = await t.http.get(`/setup/${token}`).expect(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    const src = /<script type="module" src="(\/dashboard\/assets\/setup\.js\?v=[^"]+)"><\/script>/.exec(res.text);
+    const src = /<script type="module" src="(\/dashboard\/assets\/pages\/setup\.js\?v=[^"]+)"><\/script>/.exec(
+      res.text,
+    );
     expect(src).not.toBeNull();
-    expect(res.text).toMatch(/<script type="module" src="\/dashboard\/assets\/setup-codes\.js\?v=/);
+    expect(res.text).toMatch(/<script type="module" src="\/dashboard\/assets\/pages\/setup-codes\.js\?v=/);
     expect(res.text).not.toMatch(/<script>(?!<\/script>)/);
     const js = await t.http.get(src![1].replace(/&amp;/g, '&')).expect(200);
     expect(js.headers['content-type']).toContain('javascript');
-    expect(js.text).toMatch(/from '\.\/page\.js\?v=/);
+    expect(js.text).toMatch(/from '\.\.\/page\.js\?v=/);
     await t.http.get('/dashboard/assets/..%2Fpackage.json').expect(404);
   });
 });

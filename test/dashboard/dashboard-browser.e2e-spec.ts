@@ -109,7 +109,7 @@ function withApi(page: Page, fn: string): Promise<unknown> {
     if (!window.testApi) {
       const entry = document.querySelector('script[type=module]').src;
       const source = await (await fetch(entry)).text();
-      window.testApi = await import(new URL(source.match(/'(\\.\\/api\\.js\\?v=[0-9a-f]+)'/)[1], entry).href);
+      window.testApi = await import(new URL(source.match(/'(\\.\\.\\/core\\/api\\.js\\?v=[0-9a-f]+)'/)[1], entry).href);
     }
     return (${fn})(window.testApi);
   })()`);

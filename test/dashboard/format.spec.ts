@@ -1,4 +1,4 @@
-/** The dashboard's words for durations, latencies, uptime and recent moments (public/dashboard/format.js). */
+/** The dashboard's words for durations, latencies, uptime and recent moments (public/dashboard/core/format.js). */
 type Format = {
   duration(ms: number | null | undefined): string;
   ago(t: string | number, now?: number): string;
@@ -6,7 +6,7 @@ type Format = {
   pct(v: number | null | undefined): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ago, duration, ms, pct } = require('../../public/dashboard/format.js') as Format;
+const { ago, duration, ms, pct } = require('../../public/dashboard/core/format.js') as Format;
 
 describe('duration', () => {
   it.each([

@@ -1,4 +1,4 @@
-/** What an overview row says and the HTML it is built from (public/dashboard/monitor-row.js). */
+/** What an overview row says and the HTML it is built from (public/dashboard/overview/monitor-row.js). */
 type Point = { avg_ms: number | null; worst: string | null };
 type Monitor = {
   id: number;
@@ -15,7 +15,8 @@ type Row = {
   rowHtml(m: Monitor, link: string | null): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { esc, rowFacts, rowHtml, sparkLabel, sparkPaths } = require('../../public/dashboard/monitor-row.js') as Row;
+const { esc, rowFacts, rowHtml, sparkLabel, sparkPaths } =
+  require('../../public/dashboard/overview/monitor-row.js') as Row;
 
 describe('esc', () => {
   it.each([

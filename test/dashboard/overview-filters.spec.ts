@@ -1,4 +1,4 @@
-/** Which monitors the overview lists and in what order (public/dashboard/overview-filters.js). */
+/** Which monitors the overview lists and in what order (public/dashboard/overview/overview-filters.js). */
 type M = {
   id: number;
   name: string;
@@ -21,7 +21,7 @@ type OverviewFilters = {
   queryOf(f: Filters): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a page's ES module, compiled to CommonJS by ts-jest
-const filters = require('../../public/dashboard/overview-filters.js') as OverviewFilters;
+const filters = require('../../public/dashboard/overview/overview-filters.js') as OverviewFilters;
 const { groupsOf, isFiltered, matches, queryOf, readQuery, shownMonitors } = filters;
 
 const none = (): Filters => ({ q: '', status: '', group: '', tag: '', kind: '', sort: 'order' });

@@ -70,7 +70,7 @@ it.each(PAGES)(
     expect(csp).not.toContain('unsafe');
     noInlineCode(res.text);
     const scripts = [...res.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
-    expect(scripts).toEqual([expect.stringMatching(/^\/dashboard\/assets\/[a-z-]+\.js\?v=[0-9a-f]{12}$/)]);
+    expect(scripts).toEqual([expect.stringMatching(/^\/dashboard\/assets\/pages\/[a-z-]+\.js\?v=[0-9a-f]{12}$/)]);
     expect(res.text).toContain('<link rel="manifest" href="/dashboard/manifest.webmanifest">');
   },
 );
@@ -136,12 +136,15 @@ it('serves every file a page loads, through the imports, cached for a year under
     const body = (res.body as Buffer).toString('utf8');
     if (url.includes('.js?')) {
       expect(res.headers['content-encoding']).toBe('br');
-      for (const m of body.matchAll(/from '\.\/([a-z-]+\.js\?v=[0-9a-f]{12})'/g))
-        queue.push(`/dashboard/assets/${m[1]}`);
-      expect(body).not.toMatch(/from '\.\/[a-z-]+\.js'/);
+      // Imports are relative to the module's own URL, a folder down or up (pages/ imports ../core/).
+      for (const m of body.matchAll(/from '(\.\.?\/[a-z0-9/-]+\.js\?v=[0-9a-f]{12})'/g)) {
+        const next = new URL(m[1], `http://farsight.test${url}`);
+        queue.push(next.pathname + next.search);
+      }
+      expect(body).not.toMatch(/from '\.\.?\/[a-z0-9/-]+\.js'/);
     }
   }
-  expect([...seen].some((u) => u.startsWith('/dashboard/assets/api.js?v='))).toBe(true);
+  expect([...seen].some((u) => u.startsWith('/dashboard/assets/core/api.js?v='))).toBe(true);
   expect(seen.size).toBeGreaterThan(6);
   // Every module the page's script imports, however deep, is named up front for the browser to
   // fetch at once (modulepreload), by the same versioned URL the imports use.
@@ -157,7 +160,18 @@ it('serves every file a page loads, through the imports, cached for a year under
 it('revalidates a file asked for by another hash, and refuses names that are not files', async () => {
   const res = await t.http.get('/dashboard/assets/app.css?v=old').expect(200);
   expect(res.headers['cache-control']).toBe('no-cache');
-  for (const bad of ['..%2Fapp.css', '.hidden.js', 'nope.js', 'app.exe'])
+  expect((await t.http.get('/dashboard/assets/core/api.js').expect(200)).headers['cache-control']).toBe('no-cache');
+  for (const bad of [
+    '..%2Fapp.css',
+    '.hidden.js',
+    'nope.js',
+    'app.exe',
+    'core/nope.js',
+    'Core/api.js',
+    '..%2Fcore/api.js',
+    'core/..%2F..%2Fpackage.json',
+    'a/core/api.js',
+  ])
     await t.http.get(`/dashboard/assets/${bad}`).expect(404);
 });
 
@@ -175,7 +189,7 @@ it('serves the manifest, the service worker (its shell by hash, its own policy) 
   expect(
     shell
       .filter((u) => u !== '/offline')
-      .every((u) => /^\/dashboard\/assets\/[a-z0-9-]+\.[a-z]+\?v=[0-9a-f]{12}$/.test(u)),
+      .every((u) => /^\/dashboard\/assets\/(?:[a-z0-9-]+\/)?[a-z0-9-]+\.[a-z]+\?v=[0-9a-f]{12}$/.test(u)),
   ).toBe(true);
   expect(shell.some((u) => u.startsWith('/api/'))).toBe(false);
   const offline = await t.http.get('/offline').expect(200);

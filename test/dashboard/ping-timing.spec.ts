@@ -1,4 +1,4 @@
-/** A heartbeat monitor's results as pings on time, late or missed (public/dashboard/ping-timing.js). */
+/** A heartbeat monitor's results as pings on time, late or missed (public/dashboard/monitor/ping-timing.js). */
 type Result = { at_ms: number; outcome: string; error?: { code: string; message: string } | null };
 type Timing = { kind: string; gapMs: number | null; lateMs: number | null };
 type PingTiming = {
@@ -6,7 +6,7 @@ type PingTiming = {
   pingTimings(items: Result[], intervalS: number, graceS: number): Timing[];
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pingKind, pingTimings } = require('../../public/dashboard/ping-timing.js') as PingTiming;
+const { pingKind, pingTimings } = require('../../public/dashboard/monitor/ping-timing.js') as PingTiming;
 
 const MIN = 60_000;
 const ping = (min: number): Result => ({ at_ms: min * MIN, outcome: 'up', error: null });

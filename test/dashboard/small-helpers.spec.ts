@@ -4,15 +4,15 @@
  * (chart.js).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renamed } = require('../../public/dashboard/rows.js') as {
+const { renamed } = require('../../public/dashboard/core/rows.js') as {
   renamed(name: string, list: string, index: number): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { statusWords } = require('../../public/dashboard/check-result.js') as {
+const { statusWords } = require('../../public/dashboard/monitor/check-result.js') as {
   statusWords(kind: string, status: number | null): string;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { niceMax } = require('../../public/dashboard/chart.js') as { niceMax(v: number): number };
+const { niceMax } = require('../../public/dashboard/monitor/chart.js') as { niceMax(v: number): number };
 
 describe('renamed (rows.js): the API names list items by index, so names follow the order', () => {
   it.each([

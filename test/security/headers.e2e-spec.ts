@@ -29,7 +29,7 @@ async function everyKind(api: Api, port: number, key: string, setupPageToken: st
   add('malformed JSON', await api.request('POST', '/api/v1/monitors', { headers: auth, body: '{"name":' }));
   add('unknown route', await api.request('GET', '/no/such/route'));
   add('setup page', await api.request('GET', `/setup/${setupPageToken}`));
-  add('dashboard asset', await api.request('GET', '/dashboard/assets/setup.js'));
+  add('dashboard asset', await api.request('GET', '/dashboard/assets/pages/setup.js'));
   const hb = await api.json<{ heartbeat_url: string }>('POST', '/api/v1/monitors', {
     headers: auth,
     body: { name: 'cron', kind: 'heartbeat', interval_s: 3600, heartbeat: { grace_s: 60 } },
