@@ -14,8 +14,8 @@ type Row = {
   sparkPaths(points: Point[] | undefined): string;
   rowHtml(m: Monitor, link: string | null): string;
 };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { esc, rowFacts, rowHtml, sparkLabel, sparkPaths } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('../../public/dashboard/overview/monitor-row.js') as Row;
 
 describe('esc', () => {
