@@ -107,7 +107,9 @@ describe('incidents table', () => {
   it("answers the status page's spans: open since, started between (newest first), the first start", async () => {
     await write(incident(1, { started_at: T0, ended_at: T0 + 5_000, end_reason: 'recovered' }));
     await write(incident(2, { started_at: T0 + 10_000 }));
-    await write(incident(3, { monitor_id: 8, started_at: T0 + 20_000, ended_at: T0 + 30_000, end_reason: 'recovered' }));
+    await write(
+      incident(3, { monitor_id: 8, started_at: T0 + 20_000, ended_at: T0 + 30_000, end_reason: 'recovered' }),
+    );
     await write(incident(4, { monitor_id: 9, started_at: T0 - 50_000 }));
     expect(await incidentSpansSince(db, [7, 8], T0 + 6_000)).toEqual([
       { key: 7, started_at: T0 + 10_000, ended_at: null },
