@@ -6,7 +6,11 @@
  * hostile answers, and no secret in answers, the delivery log or the logs. Time moves with the
  * fake clock; the dispatcher runs when the test says so.
  */
+import type { SendContext } from '../../src/channels/channel-kind';
 import { DispatcherService } from '../../src/channels/dispatcher.service';
+import { senderOf } from '../../src/channels/senders/registry';
+import { createMailTransport } from '../../src/mail/mail-transport';
+import { Receiver, startReceiver } from '../../harness/servers/receivers';
 import {
   Accepted,
   CREDENTIALS,
@@ -351,5 +355,49 @@ describe('service channels', () => {
       expect(all).not.toContain(v);
       expect(logs).not.toContain(v);
     }
+  });
+});
+
+describe('service channels against hostile receivers', () => {
+  let rx: Receiver;
+  beforeAll(async () => {
+    rx = await startReceiver();
+  });
+  afterAll(async () => rx.close());
+
+  /** Each kind's config aimed at `path` of the hostile receiver (Pushover and PagerDuty through ctx.apis). */
+  const aimed = (kind: Service, path: string): Record<string, unknown> => {
+    const c = serviceConfigs(`${rx.origin}${path}`)[kind];
+    if (kind === 'ntfy' || kind === 'gotify') return { ...c, server: `${rx.origin}${path}` };
+    return c;
+  };
+  const send = (kind: Service, path: string) => {
+    const config = senderOf(kind).parseConfig(aimed(kind, path));
+    if (!config.ok) throw new Error(JSON.stringify(config.errors));
+    const ctx: SendContext = {
+      allowPrivate: true,
+      publicUrl: 'http://farsight.test',
+      mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'x@y.z' }),
+      apis: { pushover: `${rx.origin}${path}`, pagerduty: `${rx.origin}${path}` },
+      timeoutMs: 400,
+    };
+    return senderOf(kind).send(config.config, { id: 'farsight-alert-1', events: [], test: true }, ctx);
+  };
+
+  it.each(KINDS)('%s: a receiver that hangs or trickles costs the deadline, and is retried', async (kind) => {
+    for (const path of ['/hang', '/trickle']) {
+      const started = Date.now();
+      const r = await send(kind, path);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(r).toMatchObject({ ok: false, permanent: false });
+      expect(r.error).toMatch(/timed out after 400 ms/);
+    }
+  });
+
+  it.each(KINDS)('%s: a 10 MB error page is cut at the read limit', async (kind) => {
+    const r = await send(kind, '/big/503');
+    expect(r).toMatchObject({ ok: false, status: 503, permanent: false });
+    expect((r.error ?? '').length).toBeLessThanOrEqual(300);
+    expect(await rx.bigClosed()).toBeLessThan(10 * 1024 * 1024);
   });
 });
