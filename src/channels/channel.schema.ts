@@ -142,7 +142,10 @@ export function channelSchemas(): SchemaSet {
     ChannelList: page(ref('Channel'), int()),
     ChannelTest: obj({
       ok: bool(),
-      provider: described(nullable(str()), 'who carried it: the mail provider, the chat service, or webhook'),
+      provider: described(
+        nullable(str()),
+        'who carried it: the mail provider, the chat service, webhook, or the service kind (ntfy, telegram, pagerduty, ...)',
+      ),
       status: described(nullable(int()), 'HTTP status or SMTP reply code'),
       error: described(nullable(str()), 'why it failed; never a secret'),
     }),

@@ -348,6 +348,20 @@ describe('service channels', () => {
     for (const id of monitors) await remove(id);
   });
 
+  it('export masks every service secret, and an export with secrets imports back', async () => {
+    const masked = (await api().get('/api/v1/export').set(bearer(admin)).expect(200)).body;
+    const text = JSON.stringify(masked.channels);
+    for (const v of SECRET_VALUES) expect(text).not.toContain(v);
+    expect(masked.channels.map((c: { kind: string }) => c.kind)).toEqual(expect.arrayContaining(KINDS));
+    const full = (await api().get('/api/v1/export?secrets=1').set(bearer(admin)).expect(200)).body;
+    expect(JSON.stringify(full.channels)).toContain(CREDENTIALS.pagerdutyKey);
+    const res = await api()
+      .post('/api/v1/import')
+      .set(bearer(admin))
+      .send({ ...full, dry_run: true });
+    expect(res.status).toBe(200);
+  });
+
   it('no secret reaches the delivery log or the logs', async () => {
     const all = JSON.stringify((await api().get('/api/v1/deliveries?limit=200').set(bearer(admin)).expect(200)).body);
     const logs = JSON.stringify(h.t.logs);
