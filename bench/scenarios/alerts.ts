@@ -1,7 +1,8 @@
 /**
- * alerts: N heartbeat monitors go Down at once with three channels on loopback: a webhook
- * receiver, a chat receiver (format slack) and an SMTP server (smtp-server, the service's
- * FARSIGHT_SMTP). Every monitor is reported failed once (`POST /hb/<token>/fail`, confirm_after 1,
+ * alerts: N heartbeat monitors go Down at once with eleven channels on loopback: a webhook
+ * receiver, a chat receiver (format slack), an SMTP server (smtp-server, the service's
+ * FARSIGHT_SMTP) and the eight push and paging services on one server emulating their APIs
+ * (alerts-services.ts). Every monitor is reported failed once (`POST /hb/<token>/fail`, confirm_after 1,
  * keep-alive clients), and the harness waits until every channel has had a message about every
  * monitor and the delivery log shows them.
  *   - messages per channel against the 20 s windows the Downs spanned (the design's rule, docs/alerts.md: one
@@ -27,6 +28,13 @@ import { elapsedS, log, RunContext, Scenario, sleep, wait } from '../scenario';
 import { KeyPool, Service } from '../../harness/service';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../../harness/stats';
+import {
+  createServiceChannels,
+  serviceApiEnv,
+  serviceMetrics,
+  servicesDone,
+  startServiceApis,
+} from './alerts-services';
 
 const NAME = 'alerts';
 const MB = 1024 * 1024;
@@ -59,7 +67,7 @@ interface Got {
 export const alertsScenario: Scenario = {
   name: NAME,
   summary:
-    'N heartbeat monitors Down at once, 3 channels (webhook, chat, SMTP): messages per 20 s window, fail-to-delivery p99, CPU and RSS of the burst',
+    'N heartbeat monitors Down at once, 11 channels (webhook, chat, SMTP, ntfy, Gotify, Telegram, Pushover, Matrix, PagerDuty, Home Assistant, Apprise): messages per 20 s window, 0 lost, 0 twice, fail-to-delivery p99, CPU and RSS of the burst',
   options: ['monitors', 'concurrency'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
@@ -71,6 +79,7 @@ export const alertsScenario: Scenario = {
     const hook = await startReceiver();
     const chat = await startReceiver();
     const smtp = await startSmtp();
+    const apis = await startServiceApis();
     const dir = tempDir(NAME);
     const prof = profileDir(ctx, NAME);
     let service: Service | null = null;
@@ -81,12 +90,17 @@ export const alertsScenario: Scenario = {
       service = await Service.start({
         dataDir: dir,
         profileDir: prof,
-        env: { FARSIGHT_SMTP: smtp.url, FARSIGHT_MAIL_FROM: 'Farsight <alerts@bench.test>' },
+        env: {
+          FARSIGHT_SMTP: smtp.url,
+          FARSIGHT_MAIL_FROM: 'Farsight <alerts@bench.test>',
+          ...serviceApiEnv(apis.origin),
+        },
       });
       const svc = service;
       const api = `${svc.url}/api/v1`;
       const keys = await svc.adminKeys(KeyPool.sizeFor(n + 200));
       const channelIds = await createChannels(api, keys, hook, chat);
+      const serviceIds = await createServiceChannels(api, keys, apis);
       log(NAME, `creating ${n} heartbeat monitors and their failure URLs (data ${dir})`);
       await svc.createMonitors(keys, downMonitors(n));
       const failUrls = await failureUrls(svc, keys);
@@ -146,7 +160,10 @@ export const alertsScenario: Scenario = {
       }
       // The dispatcher records each attempt after the receiver answered: wait for the log to show every message.
       let deliveries = await allDeliveries(api, keys);
-      while (!logged(deliveries, channelIds, hook, chat, smtp) && Date.now() <= deadline) {
+      while (
+        !(logged(deliveries, channelIds, hook, chat, smtp) && servicesDone(apis, deliveries, serviceIds, n)) &&
+        Date.now() <= deadline
+      ) {
         await sleep(250);
         deliveries = await allDeliveries(api, keys);
       }
@@ -196,6 +213,7 @@ export const alertsScenario: Scenario = {
         repeats(got.webhook.map((g) => g.messageId)) +
         repeats(got.email.map((g) => g.messageId)) +
         Math.max(0, got.chat.length - deliveries.filter((d) => d.ok && d.channel_id === channelIds.chat).length);
+      const services = serviceMetrics(apis, deliveries, serviceIds, [...acked.keys()], windows);
       const ours = deliveries.filter((d) => d.channel_id !== null && Object.values(channelIds).includes(d.channel_id));
       const okRows = ours.filter((d) => d.ok);
       const failedRows = ours.filter((d) => !d.ok);
@@ -241,6 +259,7 @@ export const alertsScenario: Scenario = {
         metric('delay failure answered → message received max (all channels)', all.max, 'ms'),
         metric('Downs that did not reach a channel (monitor × channel)', missing, '', atMost(0)),
         metric('messages received twice', twice, '', atMost(0)),
+        ...services.metrics,
         metric('delivery log: ok rows', okRows.length, ''),
         metric('delivery log: failed attempts', failedRows.length, '', atMost(0)),
         metric('CPU of the service idle (before)', idleCpu.pctOfCore, '% of a core'),
@@ -276,6 +295,7 @@ export const alertsScenario: Scenario = {
         `service CPU per second of the burst, ms: ${watch.cpuPerSecond.map((v) => Math.round(v)).join(' ')}`,
         `delivery log: ${okRows.length} ok rows (${KINDS.map((k) => `${k} ${okRows.filter((d) => d.channel_id === channelIds[k]).length}`).join(', ')}), ${failedRows.length} failed${failedRows.length ? `, e.g. ${failedRows[0].error}` : ''}`,
         'receivers and the failure reports run in the harness process; on 2 cores they compete with the service',
+        ...services.notes,
       );
       notes.push(...profileNotes(prof, window));
       return { scenario: NAME, options: { monitors: n, concurrency }, metrics, notes, elapsedS: elapsedS(started) };
@@ -283,7 +303,7 @@ export const alertsScenario: Scenario = {
       rss?.stop();
       watch?.stop();
       if (service) await service.stop();
-      await Promise.all([hook.close(), chat.close(), smtp.close()]);
+      await Promise.all([hook.close(), chat.close(), smtp.close(), apis.close()]);
       if (ctx.keep) log(NAME, `kept ${dir}`);
       else removeDir(dir);
     }

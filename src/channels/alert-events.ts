@@ -26,7 +26,13 @@ export function alertMonitor(id: number, c: MonitorConfig): AlertMonitor {
 /** The event of an engine change, for the alert type the rules chose. */
 export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEvent {
   const name = r.config.name;
-  const base = { type, at: r.at, monitor: alertMonitor(r.monitorId, r.config) };
+  const base = {
+    type,
+    at: r.at,
+    monitor: alertMonitor(r.monitorId, r.config),
+    // Downs and ups carry their incident: PagerDuty triggers and resolves by it.
+    ...((r.cause === 'down' || r.cause === 'up') && r.incidentId !== null ? { incident_id: r.incidentId } : {}),
+  };
   switch (r.cause) {
     case 'down':
       return {
@@ -79,14 +85,33 @@ export function reminderEvent(
   downSince: number,
   now: number,
   error: { code: string; message: string } | null,
+  incidentId?: number,
 ): AlertEvent {
   return {
+    ...(incidentId !== undefined ? { incident_id: incidentId } : {}),
     type: 'reminder',
     at: now,
     monitor: alertMonitor(monitorId, c),
     message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}`,
     duration_ms: now - downSince,
     ...(error ? { error } : {}),
+  };
+}
+
+/** The owner acknowledged an open incident (queued for PagerDuty channels only). */
+export function acknowledgedEvent(
+  monitorId: number,
+  c: MonitorConfig,
+  incidentId: number,
+  who: string,
+  at: number,
+): AlertEvent {
+  return {
+    type: 'acknowledged',
+    at,
+    monitor: alertMonitor(monitorId, c),
+    message: `${c.name}: incident ${incidentId} acknowledged by ${who}`,
+    incident_id: incidentId,
   };
 }
 

@@ -89,14 +89,19 @@ export function parseChannelPatch(
 
 /**
  * A channel's stored secrets are bound to where they go: `********` keeps a stored secret only
- * while the URL stays the same (a URL that is itself masked is the same URL).
+ * while the kind's destination fields (the URL, an ntfy or Gotify server, a Matrix homeserver,
+ * Telegram's api_base) stay the same; a field that is itself masked is the same. A kind with one
+ * fixed address (Pushover, PagerDuty) always keeps them.
  */
-export const SAME_RECEIVER: KeepRule<Record<string, unknown>> = {
-  sameDestination(next, prev) {
-    return next.url === undefined || isMask(next.url) || next.url === prev.url;
-  },
-  changedMessage: 'the URL changed: send the secret again',
-};
+export function sameReceiver(sender: Pick<ChannelSender, 'destination'>): KeepRule<Record<string, unknown>> {
+  const fields = sender.destination ?? ['url'];
+  return {
+    sameDestination(next, prev) {
+      return fields.every((f) => next[f] === undefined || isMask(next[f]) || next[f] === prev[f]);
+    },
+    changedMessage: `the ${fields.map((f) => (f === 'url' ? 'URL' : f.replace(/_/g, ' '))).join(' or ')} changed: send the secret again`,
+  };
+}
 
 export function toChannelAnswer(c: Channel, masked: Record<string, unknown>, status: ChannelStatus): ChannelAnswer {
   return { id: c.id, kind: c.kind, name: c.name, enabled: c.enabled, events: [...c.events], config: masked, status };

@@ -10,12 +10,29 @@ import type { MailTransport, SendResult } from '../mail/mail-types';
 
 export type { MailTransport, SendResult };
 
-export const CHANNEL_KINDS = ['email', 'chat', 'webhook'] as const;
+export const CHANNEL_KINDS = [
+  'email',
+  'chat',
+  'webhook',
+  'ntfy',
+  'gotify',
+  'telegram',
+  'pushover',
+  'matrix',
+  'pagerduty',
+  'home-assistant',
+  'apprise',
+] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** Alert events a channel may subscribe to (spec "Events → Alert events"). */
 export const ALERT_EVENTS = ['down', 'up', 'slow', 'flapping', 'cert', 'reminder', 'notice'] as const;
 export type AlertEventType = (typeof ALERT_EVENTS)[number];
+/**
+ * What an event may be: an alert event, or `acknowledged`, queued only for kinds that carry an
+ * incident's lifecycle (PagerDuty) when the owner acknowledges it; never subscribed to.
+ */
+export type EventType = AlertEventType | 'acknowledged';
 
 /** The monitor an event is about, as the webhook body shows it (spec "Webhook delivery"). */
 export interface AlertMonitor {
@@ -34,7 +51,7 @@ export interface AlertMonitor {
 
 /** One alert event. The webhook body's `events[]` items are exactly the spec fields of this. */
 export interface AlertEvent {
-  type: AlertEventType;
+  type: EventType;
   /** Epoch ms (RFC 3339 on the wire). */
   at: number;
   /** null for the service's own notices. */
@@ -49,6 +66,11 @@ export interface AlertEvent {
    * messages; not part of the webhook body (whose `message` says it in words).
    */
   ended?: boolean;
+  /**
+   * The incident a down, up, reminder or acknowledgement is about: PagerDuty's dedup_key. Not
+   * part of the webhook body.
+   */
+  incident_id?: number;
 }
 
 /** What one send carries: one or more events for one channel (batched over 20 s). */
@@ -73,6 +95,10 @@ export interface SendContext {
   mail: MailTransport;
   /** Extra CA certificates (PEM) to trust for receivers, tests only. */
   ca?: string;
+  /** The fixed API addresses of hosted services (AppConfig.serviceApis). */
+  apis: { pushover: string; pagerduty: string };
+  /** The deadline of one exchange with a receiver; RECEIVER_TIMEOUT_MS unless a test asks for less. */
+  timeoutMs?: number;
 }
 
 export type ParsedConfig<C> = { ok: true; config: C } | { ok: false; errors: FieldError[] };
@@ -87,5 +113,11 @@ export interface ChannelSender<C = unknown> {
   parseConfig(raw: unknown): ParsedConfig<C>;
   /** The secret fields of this kind's config (`url`, `secret`, `headers[*].value`): masked in answers, sealed at rest. */
   readonly secrets: SecretSchema;
+  /**
+   * The config fields that say where the secrets go (rule 2 of secret handling: `********` keeps a
+   * stored secret only while these stay the same); `['url']` unless the kind says otherwise, `[]`
+   * for a service with one fixed address.
+   */
+  readonly destination?: readonly string[];
   send(config: C, message: OutboundMessage, ctx: SendContext): Promise<SendResult>;
 }

@@ -26,6 +26,7 @@ import { CHAT_FORMAT_CHOICES } from './senders/chat';
 import { URL_MAX } from './senders/config-fields';
 import { RECIPIENTS_MAX } from './senders/email';
 import { HEADER_VALUE_MAX, HEADERS_MAX, SECRET_MAX, SECRET_MIN } from './senders/webhook';
+import { SERVICE_ANSWER_CONFIGS, SERVICE_CONFIGS } from './senders/services/configs.schema';
 
 const SECRET = `secret: \`${MASK}\` in answers; sending \`${MASK}\` back keeps the stored value while the URL stays the same`;
 const url = (extra = ''): JsonSchema => str({ maxLength: URL_MAX, description: `http:// or https:// URL${extra}` });
@@ -71,6 +72,7 @@ const CONFIGS: Record<(typeof CHANNEL_KINDS)[number], JsonSchema> = {
     },
     { required: ['url', 'secret'], description: 'webhook: signed JSON (docs/channels.md)' },
   ),
+  ...SERVICE_CONFIGS,
 };
 
 /** Configs as answers show them: secrets masked, every field present. */
@@ -82,14 +84,18 @@ const ANSWER_CONFIGS: JsonSchema[] = [
     secret: str({ description: 'masked' }),
     headers: list(obj({ name: str(), value: str({ description: 'masked' }) })),
   }),
+  ...SERVICE_ANSWER_CONFIGS,
 ];
 
 const KIND = oneOfValues(CHANNEL_KINDS);
+const SERVICES_IN_WORDS =
+  'ntfy {server, topic, token}, gotify {server, token}, telegram {bot_token, chat_id, api_base}, pushover {user_key, app_token, device}, matrix {homeserver, access_token, room_id}, pagerduty {routing_key}, home-assistant {url, token, service}, apprise {url, tags}';
 const NAME = str({ minLength: 1, maxLength: NAME_MAX, description: 'a name: not blank, no control characters' });
 const EVENTS = list(oneOfValues(ALERT_EVENTS), { description: 'alert events this channel receives' });
 const CONFIG = {
-  oneOf: CHANNEL_KINDS.map((k) => CONFIGS[k]),
-  description: 'by kind: email {to}, chat {url, format}, webhook {url, secret, headers}',
+  // anyOf: a chat {url} is also an apprise {url}; the kind decides which one applies.
+  anyOf: CHANNEL_KINDS.map((k) => CONFIGS[k]),
+  description: `by kind: email {to}, chat {url, format}, webhook {url, secret, headers}, ${SERVICES_IN_WORDS}`,
 };
 
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */
@@ -126,7 +132,7 @@ export function channelSchemas(): SchemaSet {
       events: EVENTS,
       config: {
         oneOf: ANSWER_CONFIGS,
-        description: 'by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}',
+        description: `by kind, secrets masked: email {to}, chat {url, format}, webhook {url, secret, headers}, ${SERVICES_IN_WORDS}`,
       },
       status: obj(
         { state: oneOfValues(['ok', 'failed', 'none']), at: nullable(time()), error: nullable(str()) },
@@ -136,7 +142,10 @@ export function channelSchemas(): SchemaSet {
     ChannelList: page(ref('Channel'), int()),
     ChannelTest: obj({
       ok: bool(),
-      provider: described(nullable(str()), 'who carried it: the mail provider, the chat service, or webhook'),
+      provider: described(
+        nullable(str()),
+        'who carried it: the mail provider, the chat service, webhook, or the service kind (ntfy, telegram, pagerduty, ...)',
+      ),
       status: described(nullable(int()), 'HTTP status or SMTP reply code'),
       error: described(nullable(str()), 'why it failed; never a secret'),
     }),

@@ -27,7 +27,7 @@ import {
   channelStatus,
   parseChannelCreate,
   parseChannelPatch,
-  SAME_RECEIVER,
+  sameReceiver,
   toChannelAnswer,
 } from './channel-body';
 import { ChannelLine, channelChangedLine, channelCreatedLine, channelDeletedLine } from './channel-lines';
@@ -64,7 +64,13 @@ export class ChannelsService {
 
   async create(body: unknown, caller: Caller): Promise<ChannelAnswer> {
     const input = parseChannelCreate(body, senderOf);
-    const errors = keepSecrets(input.config, null, senderOf(input.kind).secrets, SAME_RECEIVER, 'config');
+    const errors = keepSecrets(
+      input.config,
+      null,
+      senderOf(input.kind).secrets,
+      sameReceiver(senderOf(input.kind)),
+      'config',
+    );
     if (errors.length) throw ApiError.invalid(errors);
     const created = await this.db.tx((m) => this.saveIn(m, input, null, caller));
     this.repo.remember(created);
@@ -77,7 +83,13 @@ export class ChannelsService {
     if (patch.config !== undefined) {
       // Where alerts go, and with which secrets, is an admin's decision.
       requireAccess(caller, 'admin', true, this.clock.now());
-      const errors = keepSecrets(patch.config, current.config, senderOf(current.kind).secrets, SAME_RECEIVER, 'config');
+      const errors = keepSecrets(
+        patch.config,
+        current.config,
+        senderOf(current.kind).secrets,
+        sameReceiver(senderOf(current.kind)),
+        'config',
+      );
       if (errors.length) throw ApiError.invalid(errors);
     }
     const next: Channel = { ...current, ...patch, updated_at: this.clock.now() };

@@ -204,7 +204,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     const { tries, events, incidentIds: incidents } = message;
     const monitorIds = message.monitorIds.length ? JSON.stringify(message.monitorIds) : null;
     const now = this.clock.now();
-    const next = result.ok ? null : result.permanent ? null : retryAt(tries, now);
+    const next = result.ok ? null : result.permanent ? null : laterOf(retryAt(tries, now), now, result.retryAfterMs);
     const state = result.ok ? 'sent' : next === null ? 'failed' : 'retrying';
     const channelName = channel?.name ?? `channel ${row.channel_id}`;
     await this.db.tx(async (m) => {
@@ -309,7 +309,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       await this.db.tx(async (m) => {
         await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
-          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
+          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error, i.id);
           for (const ch of d.channelIds)
             await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
         } else if (d.kind === 'muted') {
@@ -322,13 +322,28 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private async context(): Promise<SendContext> {
     const s = await this.settings.get();
     const ca = typeof this.env.ca === 'string' ? this.env.ca : undefined;
-    return { allowPrivate: s.allow_private_targets, publicUrl: this.config.publicUrl, mail: this.mail.transport, ca };
+    return {
+      allowPrivate: s.allow_private_targets,
+      publicUrl: this.config.publicUrl,
+      mail: this.mail.transport,
+      ca,
+      apis: this.config.serviceApis,
+    };
   }
 }
 
 /** The id receivers dedupe on: the same on every attempt of one message. */
 export function messageId(outboxId: number): string {
   return `farsight-alert-${outboxId}`;
+}
+
+/**
+ * The schedule's next try, or later when the service asked for a longer wait (capped at a day, so
+ * a hostile answer cannot park a message for ever); null (give up) stays null.
+ */
+export function laterOf(scheduled: number | null, now: number, retryAfterMs: number | undefined): number | null {
+  if (scheduled === null || retryAfterMs === undefined) return scheduled;
+  return Math.max(scheduled, now + Math.min(retryAfterMs, DAY_MS));
 }
 
 function refused(error: string): SendResult {

@@ -108,6 +108,8 @@ export function eventWords(event: AlertEvent, test = false, limits: WordLimits =
       return words('STILL DOWN', 'bad', [took ? `${took} so far` : '', error].filter(Boolean).join(', '));
     case 'notice':
       return words('NOTICE', 'info', own);
+    case 'acknowledged':
+      return words('ACKNOWLEDGED', 'info', own || 'someone is on it');
   }
 }
 
@@ -142,6 +144,7 @@ const COUNT_ORDER = [
   'up',
   'back to normal',
   'stable',
+  'acknowledged',
   'notice',
 ] as const;
 type CountKey = (typeof COUNT_ORDER)[number];

@@ -8,13 +8,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { Database } from '../db/database';
-import type { AlertCauseRecord, AlertSink } from '../engine/alerts/alert-causes';
+import type { AlertCauseRecord, AlertSink, IncidentAck } from '../engine/alerts/alert-causes';
 import { EngineService } from '../engine/engine.service';
 import { formatDuration, formatWhen } from '../common/time';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
-import { causeEvent, noticeEvent } from './alert-events';
-import { BATCH_MS, decideAlert, noticeChannels, unsentLine } from './alert-rules';
+import { acknowledgedEvent, causeEvent, noticeEvent } from './alert-events';
+import { BATCH_MS, channelsFor, decideAlert, noticeChannels, unsentLine } from './alert-rules';
 import type { AlertEvent } from './channel-kind';
 import { ChannelsRepository } from './channels.repository';
 import { addEventIn, gatheringMessageIn, messageEventsIn, newMessageIn } from './outbox.table';
@@ -35,7 +35,7 @@ export class OutboxService implements AlertSink {
     private readonly db: Database,
     private readonly channels: ChannelsRepository,
     private readonly events: EventsService,
-    engine: EngineService,
+    private readonly engine: EngineService,
     bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -77,6 +77,25 @@ export class OutboxService implements AlertSink {
       for (const channelId of d.channelIds)
         await this.enqueueIn(tx, channelId, event, { monitorId: r.monitorId, incidentId: r.incidentId }, r.at, open);
     }
+  }
+
+  /**
+   * An acknowledgement goes to the channels that carry an incident's lifecycle (PagerDuty: its
+   * alert is acknowledged by the same dedup_key) and that took this monitor's down alert.
+   */
+  async acknowledgedIn(tx: EntityManager, ack: IncidentAck): Promise<void> {
+    const config = this.engine.configOf(ack.monitorId);
+    if (!config) return;
+    const lifecycle = new Set(
+      this.channels
+        .all()
+        .filter((c) => c.kind === 'pagerduty')
+        .map((c) => c.id),
+    );
+    const ids = channelsFor(config.channels, 'down', this.channels.targets()).filter((id) => lifecycle.has(id));
+    const event = acknowledgedEvent(ack.monitorId, config, ack.incidentId, ack.who, ack.at);
+    for (const id of ids)
+      await this.enqueueIn(tx, id, event, { monitorId: ack.monitorId, incidentId: ack.incidentId }, ack.at);
   }
 
   committed(): void {

@@ -31,6 +31,13 @@ export const USER_AGENT = `Farsight/${VERSION}`;
 
 export interface ReceiverPost {
   url: string;
+  /** POST unless the service's API says otherwise (Matrix sends with PUT). */
+  method?: 'POST' | 'PUT';
+  /**
+   * Read an accepted answer too (at most ANSWER_LIMIT), for services that answer 200 with an
+   * error inside (Telegram `{"ok":false}`, Pushover `{"status":0}`).
+   */
+  readAnswer?: boolean;
   body: string;
   headers: Record<string, string>;
   /** Values that must never show in an error, besides the URL's path and query (signing secret, header values). */
@@ -52,6 +59,11 @@ export interface ReceiverOutcome {
   error: string | null;
   /** Retrying cannot help: a 4xx other than 408/429, a redirect, a refused private target, a bad URL. */
   permanent: boolean;
+  /**
+   * The answer's text as received (at most ANSWER_LIMIT, unmasked): for the sender's own reading
+   * of the service's error body only; it never goes to a log or an answer as it is.
+   */
+  answer?: string;
 }
 
 type Stage = 'connecting' | 'waiting' | 'reading';
@@ -121,6 +133,8 @@ function exchange(
     let status: number | null = null;
     let settled = false;
     let req: http.ClientRequest | null = null;
+    /** Once an answer is being read: ends it with what came so far (a deadline, a dropped connection). */
+    let cutShort: (() => void) | null = null;
     const finish = (outcome: ReceiverOutcome): void => {
       if (settled) return;
       settled = true;
@@ -130,20 +144,23 @@ function exchange(
       resolve(outcome);
     };
     /** `quote`: the receiver's words, already masked (quoteMasked). */
-    const answered = (quote: string): void => {
+    const answered = (quote: string, answer?: string): void => {
       const code = status as number;
       const text = `${where}: answered ${code} ${http.STATUS_CODES[code] ?? ''}`.trimEnd();
       const why = code >= 300 && code < 400 ? `${text} (redirects are not followed: use the final URL)` : text;
-      finish(failed(code, quote ? `${why}: ${quote}` : why, !isRetryableStatus(code)));
+      const outcome = failed(code, quote ? `${why}: ${quote}` : why, !isRetryableStatus(code));
+      // Only to a sender that asked to read answers: the others spread the outcome into their result.
+      finish(post.readAnswer ? { ...outcome, answer } : outcome);
     };
     const timer = setTimeout(() => {
       // An answer whose status is known is judged by it, even if its body never ends.
+      if (cutShort) return cutShort();
       if (status !== null) return answered('');
       finish(failed(null, `${where}: timed out after ${seconds(timeoutMs)} ${STAGE_TEXT[stage]}`, false));
     }, timeoutMs);
 
     const request: https.RequestOptions = {
-      method: 'POST',
+      method: post.method ?? 'POST',
       host,
       port: url.port || (secure ? 443 : 80),
       path: `${url.pathname}${url.search}`,
@@ -173,6 +190,7 @@ function exchange(
       });
     });
     req.on('error', (err) => {
+      if (cutShort) return cutShort();
       if (status !== null) return answered('');
       const problem = describeSocketError(err, url.host);
       const why =
@@ -184,13 +202,21 @@ function exchange(
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
       stage = 'reading';
-      if (isAccepted(status)) return finish({ ok: true, status, error: null, permanent: false });
+      const accepted = isAccepted(status);
+      if (accepted && !post.readAnswer) return finish({ ok: true, status, error: null, permanent: false });
       // A refusal's first words often say why ("Unknown Webhook", "invalid_token"): read a little.
       const chunks: Buffer[] = [];
       let size = 0;
       // The receiver's words may quote what we sent (an echo of the URL or the headers): masked
       // before they are cut, and where the answer was cut off (the read limit, a dropped
       // connection) a secret's first characters at its end are masked too.
+      const text = (): string => Buffer.concat(chunks).toString('utf8');
+      // An accepted answer read for its body: judged by the sender; one cut short is still accepted.
+      const done = (cut: boolean): void =>
+        accepted
+          ? finish({ ok: true, status, error: null, permanent: false, answer: text() })
+          : answered(quoted(cut), text());
+      cutShort = () => done(true);
       const quoted = (cut: boolean): string =>
         quoteMasked(
           Buffer.concat(chunks)
@@ -203,11 +229,11 @@ function exchange(
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk.subarray(0, ANSWER_LIMIT - size));
         size += chunk.length;
-        if (size >= ANSWER_LIMIT) answered(quoted(true));
+        if (size >= ANSWER_LIMIT) done(true);
       });
-      res.on('end', () => answered(quoted(false)));
-      res.on('error', () => answered(quoted(true)));
-      res.on('close', () => answered(quoted(true)));
+      res.on('end', () => done(false));
+      res.on('error', () => done(true));
+      res.on('close', () => done(true));
     });
     req.end(body);
   });

@@ -82,6 +82,10 @@ describe('loadConfig defaults', () => {
       challenge: null,
       logLevel: 'info',
       secretKeyFile: null,
+      serviceApis: {
+        pushover: 'https://api.pushover.net/1/messages.json',
+        pagerduty: 'https://events.pagerduty.com/v2/enqueue',
+      },
     });
   });
 

@@ -60,7 +60,16 @@ export interface AppConfig {
    * `<dataDir>/secret.key` (created on first start). Only the path: the key is read at start.
    */
   secretKeyFile: string | null;
+  /**
+   * The fixed API addresses of hosted alert services (channels of kind pushover and pagerduty
+   * name no server): FARSIGHT_PUSHOVER_API and FARSIGHT_PAGERDUTY_API point them at a proxy, an
+   * EU endpoint or a test receiver.
+   */
+  serviceApis: { pushover: string; pagerduty: string };
 }
+
+export const PUSHOVER_API = 'https://api.pushover.net/1/messages.json';
+export const PAGERDUTY_API = 'https://events.pagerduty.com/v2/enqueue';
 
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
 export const DEFAULT_CANARIES = '1.1.1.1:443,8.8.8.8:443,9.9.9.9:443';
@@ -94,6 +103,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: parseMailFrom(get('FARSIGHT_MAIL_FROM') ?? 'Farsight <farsight@localhost>'),
     canaries: parseCanaries(get('FARSIGHT_CANARIES') ?? DEFAULT_CANARIES),
     canaryDefaults: get('FARSIGHT_CANARIES') === undefined,
+    serviceApis: {
+      pushover: parseHttpUrl('FARSIGHT_PUSHOVER_API', get('FARSIGHT_PUSHOVER_API') ?? PUSHOVER_API),
+      pagerduty: parseHttpUrl('FARSIGHT_PAGERDUTY_API', get('FARSIGHT_PAGERDUTY_API') ?? PAGERDUTY_API),
+    },
     trustProxy: optional(get('FARSIGHT_TRUST_PROXY'), parseTrustProxy) ?? [],
     serverIps: optional(get('FARSIGHT_SERVER_IPS'), parseServerIps),
     challenge:

@@ -28,7 +28,7 @@ import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, pause, step, Step } from './state-machine';
 import type { IncidentBook } from './journal/incident-book';
-import type { AlertSink } from './alerts/alert-causes';
+import type { AlertSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './live/start-reads';
@@ -57,6 +57,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   readonly incidents: IncidentBook;
   private readonly scheduler: Scheduler;
   private readonly log = new Logger('engine');
+  /** The alert layer (channels/), for what reaches it outside the writer: acknowledgements. */
+  private sink: AlertSink | null = null;
   /** Results recorded over the last minute, for checks_per_min. */
   private readonly checkRate = new MinuteCounter();
   /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
@@ -402,6 +404,19 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The alert layer (channels/) registers here: it turns changes into outbox rows inside the writer's transaction. */
   setAlertSink(sink: AlertSink): void {
+    this.sink = sink;
     this.journal.setAlertSink(sink);
+  }
+
+  /**
+   * An owner's acknowledgement, inside the transaction that stores it (incidents/): the alert
+   * layer queues its messages in the same transaction; `alertsCommitted()` after the commit.
+   */
+  async acknowledgedIn(tx: EntityManager, ack: IncidentAck): Promise<void> {
+    await this.sink?.acknowledgedIn(tx, ack);
+  }
+
+  alertsCommitted(): void {
+    this.sink?.committed();
   }
 }

@@ -101,7 +101,11 @@ export class IncidentsService {
           text: `${line.text} (incident ${row.id}, ${row.monitor_name})`,
           data: line.data,
         });
+        // A first acknowledgement of an open incident reaches PagerDuty: queued with it, durable with it.
+        if (row.acknowledged_at === null && out.acknowledged_at !== null && row.ended_at === null)
+          await this.engine.acknowledgedIn(m, { incidentId: row.id, monitorId: row.monitor_id, who, at: now });
       });
+      this.engine.alertsCommitted();
       this.engine.incidents.patched(row.id, { acknowledged_at: out.acknowledged_at, note: out.note });
     }
     const updated: IncidentRow = { ...row, acknowledged_at: out.acknowledged_at, note: out.note };

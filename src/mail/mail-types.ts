@@ -14,6 +14,11 @@ export interface SendResult {
   error: string | null;
   /** A failure that retrying cannot fix (a 4xx other than 408/429, a bad address, a refused private target). */
   permanent: boolean;
+  /**
+   * A retryable failure where the service said how long to wait (Telegram `retry_after`, Matrix
+   * `retry_after_ms`, Retry-After): the next try is not before this many ms from now.
+   */
+  retryAfterMs?: number;
 }
 
 /** One email: both bodies, and the Message-ID receivers dedupe on. */

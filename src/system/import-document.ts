@@ -8,7 +8,7 @@ import { ApiError, FieldError } from '../common/http/api-error';
 import { isMask } from '../common/secrets/secrets';
 import { keepSecrets } from '../common/secrets/secret-fields';
 import { parseIso } from '../common/time';
-import { Channel, ChannelInput, parseChannelCreate, SAME_RECEIVER } from '../channels/channel-body';
+import { Channel, ChannelInput, parseChannelCreate, sameReceiver } from '../channels/channel-body';
 import { senderOf } from '../channels/senders/registry';
 import type { BulkAnswer } from '../monitors/bulk.service';
 import { canonicalJson } from '../common/canonical';
@@ -107,7 +107,7 @@ export interface ChannelError {
 
 /**
  * Each channel item against the channels stored now (matched by name). `********` keeps a stored
- * secret only while the channel's URL stays the same (SAME_RECEIVER, as PATCH /channels does);
+ * secret only while the channel's URL stays the same (sameReceiver: its URL or server, as PATCH /channels does);
  * for a channel that is not stored there is nothing to keep, and that is an error.
  */
 export function planChannels(
@@ -156,7 +156,7 @@ export function planChannels(
       input.config,
       existing?.config ?? null,
       senderOf(input.kind).secrets,
-      SAME_RECEIVER,
+      sameReceiver(senderOf(input.kind)),
       'config',
     );
     if (secretErrors.length) return fail(secretErrors);

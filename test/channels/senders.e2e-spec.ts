@@ -27,6 +27,7 @@ const ctx: SendContext = {
   allowPrivate: true,
   publicUrl: PUBLIC,
   mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'x@y.z' }),
+  apis: { pushover: 'http://127.0.0.1:9/unused', pagerduty: 'http://127.0.0.1:9/unused' },
 };
 
 beforeAll(async () => {

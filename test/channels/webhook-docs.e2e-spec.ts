@@ -59,6 +59,7 @@ beforeAll(async () => {
     allowPrivate: true,
     publicUrl: 'http://localhost:8080',
     mail: createMailTransport({ smtp: null, smtpFallback: null, mailFrom: 'a@b.c' }),
+    apis: { pushover: 'http://127.0.0.1:9/unused', pagerduty: 'http://127.0.0.1:9/unused' },
   };
   const event = {
     type: 'down' as const,

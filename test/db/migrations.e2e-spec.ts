@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HistoryOrphans1767571200000 } from '../../migrations/1767571200000-HistoryOrphans';
 import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
+import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 import { KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from '../../src/monitors/monitor-defaults';
 import { openDatabase } from '../../src/db/data-source';
 import { MIGRATIONS } from '../../src/db/migrations';
@@ -82,5 +83,37 @@ describe('the migration list', () => {
     expect(new Set(stamps).size).toBe(stamps.length);
     expect([...stamps].sort((a, b) => a - b)).toEqual(stamps);
     for (const M of MIGRATIONS) expect(new M().name).toBe(M.name);
+  });
+});
+
+describe('ServiceChannels migration', () => {
+  it('widens the channel kinds, keeps every channel with its id, and never reuses a deleted id', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-migration-'));
+    const ds = await openDatabase(dir);
+    try {
+      const migration = new ServiceChannels1768953600000();
+      await migration.down(ds.createQueryRunner());
+      const insert = (kind: string) =>
+        ds.query(
+          `INSERT INTO channels (kind, name, enabled, events, config, created_at, updated_at) VALUES (?, ?, 1, '[]', '{}', 1, 1)`,
+          [kind, kind],
+        );
+      await expect(insert('ntfy')).rejects.toThrow(/CHECK constraint/);
+      for (const kind of ['email', 'chat', 'webhook']) await insert(kind);
+      await ds.query('DELETE FROM channels WHERE id = 3');
+      await migration.up(ds.createQueryRunner());
+      const kept = (await ds.query('SELECT id, kind FROM channels ORDER BY id')) as { id: number; kind: string }[];
+      expect(kept).toEqual([
+        { id: 1, kind: 'email' },
+        { id: 2, kind: 'chat' },
+      ]);
+      await insert('ntfy');
+      const [added] = (await ds.query(`SELECT id FROM channels WHERE kind = 'ntfy'`)) as { id: number }[];
+      expect(added.id).toBe(4);
+      await expect(insert('carrier-pigeon')).rejects.toThrow(/CHECK constraint/);
+    } finally {
+      await ds.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -19,9 +19,13 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngineHarness(opts: StartOptions = {}): Promise<EngineHarness> {
+/** `env`: FARSIGHT_* variables the app starts with, besides the test defaults. */
+export async function startEngineHarness(
+  opts: StartOptions = {},
+  env: Record<string, string> = {},
+): Promise<EngineHarness> {
   const target = await startSwitchServer();
-  const t = await startApp({}, opts);
+  const t = await startApp(env, opts);
   const { cookie } = await createOwner(t);
   const write = await createKey(t, cookie, 'write');
   const h: EngineHarness = {

@@ -1,6 +1,7 @@
 // Alert channels: add, change, switch on and off, test and delete them (per kind: email
-// recipients, a chat webhook URL, a signed webhook with its secret and headers), and the
-// delivery log of every attempt, filtered by channel.
+// recipients, a chat webhook URL, a signed webhook with its secret and headers, the push and
+// paging services' fields from channel-services.js), and the delivery log of every attempt,
+// filtered by channel.
 import '../core/shell.js';
 import { errorWords } from '../../shared/errors.js';
 import { pageIds, say } from '../../shared/page.js';
@@ -8,6 +9,7 @@ import { del, get, newestOnly, patch, post } from '../core/api.js';
 import { clearErrors, fieldErrors } from '../core/field-errors.js';
 import { el, when } from '../core/format.js';
 import { addRow, clearRows, textField } from '../core/rows.js';
+import { fillService, serviceConfig, serviceInputs, serviceSections, SERVICES } from '../channels/channel-services.js';
 
 const $ = pageIds(
   [
@@ -37,6 +39,9 @@ const $ = pageIds(
 );
 const form = $('channel-form');
 const KIND_WORDS = { email: 'Email', chat: 'Chat', webhook: 'Webhook' };
+for (const [k, s] of Object.entries(SERVICES)) KIND_WORDS[k] = s.label;
+// The services' parts of the form, before the note on stored secrets.
+$('cf-secret-hint').before(...serviceSections());
 const HEADER_ROW = (i, v = {}) => [
   textField(`config.headers.${i}.name`, 'Name', v.name, { autocomplete: 'off' }),
   textField(`config.headers.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
@@ -86,11 +91,15 @@ function showStored(input, value, clearType) {
   if (stored) input.dataset.stored = '1';
   else delete input.dataset.stored;
 }
-for (const [id, clearType] of [
-  ['cf-chat-url', 'url'],
-  ['cf-hook-url', 'url'],
+for (const [input, clearType] of [
+  [$('cf-chat-url'), 'url'],
+  [$('cf-hook-url'), 'url'],
+  // The services' secret tokens stay password fields; a secret notify URL is typed in the clear.
+  ...serviceInputs(form)
+    .filter(({ field }) => field.secret)
+    .map(({ input, field }) => [input, field.type === 'url' ? 'url' : 'password']),
 ]) {
-  $(id).addEventListener('beforeinput', (ev) => {
+  input.addEventListener('beforeinput', (ev) => {
     const input = ev.currentTarget;
     if (!input.dataset.stored) return;
     delete input.dataset.stored;
@@ -147,6 +156,8 @@ function openForm(c) {
   showStored($('cf-chat-url'), '', 'url');
   showStored($('cf-hook-url'), '', 'url');
   showStored($('cf-hook-secret'), '', 'password');
+  for (const { input, field } of serviceInputs(form))
+    if (field.secret) showStored(input, '', field.type === 'url' ? 'url' : 'password');
   $('cf-title').textContent = c ? 'Change ' + c.name : 'Add a channel';
   $('cf-save').textContent = c ? 'Save the changes' : 'Add the channel';
   form.querySelectorAll('input[name=kind]').forEach((r) => {
@@ -166,6 +177,7 @@ function openForm(c) {
       showStored($('cf-hook-secret'), c.config.secret, 'password');
       for (const h of c.config.headers || []) addRow(form, 'config.headers', HEADER_ROW, h);
     }
+    if (SERVICES[c.kind]) fillService(form, c.kind, c.config, showStored);
   }
   countSecret();
   showKind();
@@ -182,6 +194,7 @@ function configOf(k) {
         .filter(Boolean),
     };
   if (k === 'chat') return { url: $('cf-chat-url').value.trim() };
+  if (SERVICES[k]) return serviceConfig(form, k);
   const rows = form.querySelectorAll('[data-list="config.headers"] .rep-row');
   return {
     url: $('cf-hook-url').value.trim(),

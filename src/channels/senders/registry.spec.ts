@@ -15,6 +15,14 @@ describe('sender registry', () => {
     ['email', []],
     ['chat', ['url']],
     ['webhook', ['url', 'secret', 'headers[*].value']],
+    ['ntfy', ['token']],
+    ['gotify', ['token']],
+    ['telegram', ['bot_token']],
+    ['pushover', ['user_key', 'app_token']],
+    ['matrix', ['access_token']],
+    ['pagerduty', ['routing_key']],
+    ['home-assistant', ['token']],
+    ['apprise', ['url']],
   ])('%s declares its secret fields: %j', (kind, paths) => {
     expect(SENDERS[kind as keyof typeof SENDERS].secrets.map((s) => s.path)).toEqual(paths);
   });

@@ -36,4 +36,17 @@ export interface AlertSink {
   write(tx: EntityManager, causes: readonly AlertCauseRecord[]): Promise<void>;
   /** The transaction committed: messages may be sent. */
   committed(): void;
+  /**
+   * Inside the transaction that stores an owner's acknowledgement of an open incident: queue what
+   * the channels that carry incidents (PagerDuty) send for it, durable with the acknowledgement.
+   */
+  acknowledgedIn(tx: EntityManager, ack: IncidentAck): Promise<void>;
+}
+
+export interface IncidentAck {
+  incidentId: number;
+  monitorId: number;
+  /** Who acknowledged, in words ("the owner", "API key \"ops\""). */
+  who: string;
+  at: number;
 }

@@ -243,6 +243,7 @@ describe('Journal', () => {
           calls.push(`write:${causes.map((c) => c.monitorId).join(',')}`);
         },
         committed: () => calls.push('committed'),
+        acknowledgedIn: async () => undefined,
       });
       journal.alert(cause(2));
       failing = true;
