@@ -1,5 +1,5 @@
-// Service settings: monitor defaults, the time zone of days, retention, the email cap and
-// private targets, with what comes from the environment shown read-only. Only changed values
+// Service settings: monitor defaults, the time zone of days, retention, the email cap,
+// private targets and public metrics, with what comes from the environment shown read-only. Only changed values
 // are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it). Export and
 // import live here too (transfer.js).
 import './shell.js';

@@ -29,6 +29,7 @@ describe('planSettingsPatch: accepted values', () => {
     [{ retention: { events_days: 30 } }, 'retention.events_days', 400, 30],
     [{ email: { daily_cap: 50 } }, 'email.daily_cap', 200, 50],
     [{ allow_private_targets: false }, 'allow_private_targets', true, false],
+    [{ metrics_public: true }, 'metrics_public', false, true],
   ])('%j changes %s from %p to %p', (body, field, from, to) => {
     const p = plan(body);
     expect(p).toMatchObject({ ok: true, changes: [{ field, from, to }] });
@@ -88,6 +89,7 @@ describe('planSettingsPatch: refused values name the key', () => {
     [{ owner_email: 'evil@example.com' }, 'owner_email', 'read-only: it comes from the owner account'],
     [{ public_url: 'https://elsewhere.example' }, 'public_url', 'read-only: it comes from the FARSIGHT_PUBLIC_URL'],
     [{ allow_private_targets: 'no' }, 'allow_private_targets', 'must be true or false'],
+    [{ metrics_public: 1 }, 'metrics_public', 'must be true or false'],
     [{ colour: 'blue' }, 'colour', 'unknown key'],
   ])('%j is refused on %s', (body, field, message) => {
     expect(errorsOf(body)).toEqual([{ field, message: expect.stringContaining(message) }]);

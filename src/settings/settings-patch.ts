@@ -118,6 +118,10 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         if (typeof value !== 'boolean') errors.push({ field: key, message: 'must be true or false' });
         else next.allow_private_targets = value;
         break;
+      case 'metrics_public':
+        if (typeof value !== 'boolean') errors.push({ field: key, message: 'must be true or false' });
+        else next.metrics_public = value;
+        break;
       case 'owner_email':
       case 'public_url':
         if (value !== shown[key]) errors.push({ field: key, message: readOnly(key) });
@@ -129,7 +133,7 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         errors.push({
           field: clip(key),
           message:
-            'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap and allow_private_targets',
+            'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap, allow_private_targets and metrics_public',
         });
     }
   }
@@ -203,6 +207,7 @@ export function changesBetween(before: Settings, after: Settings): SettingChange
   for (const k of SECTIONS.retention) add(`retention.${k}`, before.retention[k], after.retention[k]);
   add('email.daily_cap', before.daily_cap, after.daily_cap);
   add('allow_private_targets', before.allow_private_targets, after.allow_private_targets);
+  add('metrics_public', before.metrics_public, after.metrics_public);
   return out;
 }
 

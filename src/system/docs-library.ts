@@ -54,6 +54,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['backup', 'Backup and restore'],
       ['export-import', 'Export and import'],
       ['diagnostics', 'Diagnostics'],
+      ['metrics', 'Metrics'],
       ['storage', 'Storage'],
       ['packaging', 'Packaging'],
     ],

@@ -16,7 +16,7 @@ import type { Settings, StoredSettings } from '../settings/settings-defaults';
 import { describeChanges, planSettingsPatch, ReadOnlyValues, SettingChange } from '../settings/settings-patch';
 import { SettingsService } from '../settings/settings.service';
 
-/** The settings object (spec "Settings object"), plus `allow_private_targets` (docs/settings.md). */
+/** The settings object (spec "Settings object"), plus `allow_private_targets` and `metrics_public` (docs/settings.md). */
 export interface SettingsAnswer {
   defaults: Settings['defaults'];
   tz_offset_min: number;
@@ -25,6 +25,7 @@ export interface SettingsAnswer {
   public_url: string;
   retention: Settings['retention'];
   allow_private_targets: boolean;
+  metrics_public: boolean;
 }
 
 @Injectable()
@@ -124,5 +125,6 @@ function toAnswer(s: Settings, shown: ReadOnlyValues): SettingsAnswer {
     public_url: shown.public_url,
     retention: { ...s.retention },
     allow_private_targets: s.allow_private_targets,
+    metrics_public: s.metrics_public,
   };
 }

@@ -665,6 +665,7 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.locator('.field-error').first().waitFor();
       expect(await page.getByLabel('Hourly figures (days)').getAttribute('aria-invalid')).toBe('true');
       await page.getByLabel('Hourly figures (days)').fill('60');
+      await page.getByLabel('Anyone may read /metrics without a key').check();
       await page.getByRole('button', { name: 'Save the settings' }).click();
       await page.locator('#saved:not([hidden])').waitFor();
       const settings = await s.t.http
@@ -673,6 +674,8 @@ describe('security, settings, timeline and diagnostics', () => {
         .expect(200);
       expect(settings.body.defaults.interval_s).toBe(120);
       expect(settings.body.retention.hourly_days).toBe(60);
+      expect(settings.body.metrics_public).toBe(true);
+      await s.t.http.get('/metrics').expect(200);
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'settings-1280');
 

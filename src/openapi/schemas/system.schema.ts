@@ -76,6 +76,11 @@ const PRIVATE = bool({
   description: 'checks may reach private addresses; changed only by an owner session',
 });
 
+const METRICS_PUBLIC = bool({
+  default: D.metrics_public,
+  description: 'GET /metrics answers without an API key or session (docs/metrics.md)',
+});
+
 const SETTINGS = obj({
   defaults: DEFAULTS,
   tz_offset_min: TZ,
@@ -84,6 +89,7 @@ const SETTINGS = obj({
   public_url: str({ readOnly: true, description: 'read-only: FARSIGHT_PUBLIC_URL' }),
   retention: RETENTION,
   allow_private_targets: PRIVATE,
+  metrics_public: METRICS_PUBLIC,
 });
 
 /** A PATCH body: the GET answer's shape, every key optional (read-only keys accepted when unchanged). */
@@ -109,7 +115,10 @@ const COUNT = int(0);
 
 export function systemSchemas(): SchemaSet {
   return {
-    Settings: { ...SETTINGS, description: 'The settings object (spec "Settings object"), plus allow_private_targets.' },
+    Settings: {
+      ...SETTINGS,
+      description: 'The settings object (spec "Settings object"), plus allow_private_targets and metrics_public.',
+    },
     SettingsPatch: {
       ...patchOf(SETTINGS),
       description:
