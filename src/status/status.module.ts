@@ -9,6 +9,8 @@ import { PublicData } from './public/public-data';
 import { PublicStatusController } from './public/public-status.controller';
 import { PublicStatusService } from './public/public-status.service';
 import { StatusAssets } from './assets/status-assets';
+import { BadgesController } from './badges/badges.controller';
+import { BadgesService } from './badges/badges.service';
 import { StatusPageController } from './settings/status-page.controller';
 import { StatusPageRepository } from './settings/status-page.repository';
 import { StatusPageService } from './settings/status-page.service';
@@ -32,10 +34,10 @@ export class PageHostMiddleware implements NestMiddleware {
   }
 }
 
-/** The public status page: settings, public JSON and HTML, assets, logo and icon, preview. */
+/** The public status page: settings, public JSON and HTML, assets, logo and icon, preview, badges. */
 @Module({
   imports: [CatalogModule, HistoryModule, MonitorsModule, HostsModule],
-  controllers: [StatusPageController, PublicStatusController],
+  controllers: [StatusPageController, BadgesController, PublicStatusController],
   providers: [
     StatusPageRepository,
     PublicData,
@@ -43,6 +45,7 @@ export class PageHostMiddleware implements NestMiddleware {
     StatusPageService,
     StatusAssets,
     PageHostMiddleware,
+    BadgesService,
   ],
   exports: [StatusPageService],
 })

@@ -68,6 +68,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['alerts', 'Alerts'],
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],
+      ['badges', 'Badges'],
       ['events', 'Timeline'],
       ['stream', 'Live stream'],
     ],

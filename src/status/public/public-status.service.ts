@@ -18,7 +18,14 @@ import { assignPageNames, pagePath } from './page-names';
 import { homeView, PageContext } from './page-view';
 import { planRange } from './periods';
 import { PublicData, PublicOverride } from './public-data';
-import { buildPublicStatus, orderServices, PublicIncident, PublicStatus, ServiceInput } from './public-model';
+import {
+  buildPublicStatus,
+  orderServices,
+  PublicIncident,
+  PublicService,
+  PublicStatus,
+  ServiceInput,
+} from './public-model';
 import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
 import { toIso } from '../../common/time';
@@ -87,6 +94,15 @@ export class PublicStatusService {
       const { model } = await this.built(range);
       return new Packed(await this.renderHome(model, await this.context(false)));
     });
+  }
+
+  /**
+   * A public service by its page name (its public slug), as the page shows it for `range`; null
+   * when no public service has that name or the page is not published (badges: docs/badges.md).
+   */
+  async publicService(name: string, range: Range): Promise<PublicService | null> {
+    if (!(await this.repo.getSettings()).enabled) return null;
+    return findService((await this.built(range)).model, pagePath(name));
   }
 
   /** A service's page, or null when no public service has that page name (such answers are not kept). */
@@ -212,7 +228,7 @@ export class PublicStatusService {
   }
 }
 
-function findService(m: PublicStatus, page: string) {
+function findService(m: PublicStatus, page: string): PublicService | null {
   for (const g of m.groups) for (const s of g.services) if (s.page === page) return s;
   return null;
 }
