@@ -1,6 +1,6 @@
 /**
- * Section 5 of the interface extensions, for the homelab around the service: badges (and, with
- * them, the routes that feed other tools). The metrics route sits with the public routes.
+ * Section 5 of the interface extensions, for the homelab around the service: the status page's
+ * feeds and the badges. The metrics route sits with the public routes.
  */
 import { oneOfValues, str } from '../../common/validation/common.schema';
 import { BADGE_RANGES, LABEL_MAX } from '../../status/badges/badge-facts';
@@ -53,7 +53,25 @@ const badge = (
   errors: [422],
 });
 
+const feed = (ext: 'atom' | 'rss', id: string, format: string, type: string): RouteDoc => ({
+  method: 'get',
+  path: `/status/feed.${ext}`,
+  id,
+  tag: 'Public',
+  summary: `The status page's incidents as ${format}`,
+  access: pub,
+  description: `The 50 newest incidents of the public services, newest first (${format}; \`${type}\` whatever Accept says). Cached 60 s with an ETag (304 on If-None-Match); 404 while the page is not published. docs/status-page.md "Feeds".`,
+  extra: 'section 5 of the interface extensions (feeds for the people who read the status page).',
+  answers: {
+    200: { description: 'the feed', type, schema: str() },
+    304: { description: 'unchanged since the ETag sent' },
+  },
+  errors: [404],
+});
+
 export const INTEGRATION_ROUTES: RouteDoc[] = [
+  feed('atom', 'statusFeedAtom', 'Atom 1.0', 'application/atom+xml'),
+  feed('rss', 'statusFeedRss', 'RSS 2.0', 'application/rss+xml'),
   badge(
     'status.svg',
     'badgeStatus',

@@ -29,6 +29,7 @@ import {
 import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
 import { toIso } from '../../common/time';
+import type { PublicIncidentFacts } from '../feeds/feed-xml';
 
 export const CACHE_MS = 30_000;
 /** A service page lists its incidents of the last 12 months, newest first, at most this many. */
@@ -103,6 +104,21 @@ export class PublicStatusService {
   async publicService(name: string, range: Range): Promise<PublicService | null> {
     if (!(await this.repo.getSettings()).enabled) return null;
     return findService((await this.built(range)).model, pagePath(name));
+  }
+
+  /**
+   * The newest incidents of the public services (of any age), newest first, with the public name
+   * and page of each; null while the page is not published (the feeds: docs/status-page.md).
+   */
+  async latestIncidents(limit: number): Promise<PublicIncidentFacts[] | null> {
+    const settings = await this.repo.getSettings();
+    if (!settings.enabled) return null;
+    const names = pageNamesOf(await this.data.services(), settings);
+    const rows = await this.data.latestIncidents([...names.keys()], limit);
+    return rows.flatMap((r) => {
+      const n = names.get(r.key);
+      return n ? [{ id: r.id, name: n.name, page: n.page, started_at: r.started_at, ended_at: r.ended_at }] : [];
+    });
   }
 
   /** A service's page, or null when no public service has that page name (such answers are not kept). */
