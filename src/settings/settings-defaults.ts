@@ -27,6 +27,13 @@ export interface StoredSettings {
   allow_private_targets: boolean;
   /** GET /metrics answers without a key or session (docs/metrics.md). */
   metrics_public: boolean;
+  /** The dead-man ping of the service itself (docs/watchdog.md); `url` is stored sealed. */
+  watchdog: WatchdogSettings | null;
+}
+
+export interface WatchdogSettings {
+  url: string;
+  interval_s: number;
 }
 
 /** Settings as handed out: shared by every reader, so frozen. */
@@ -47,4 +54,5 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
   retention: { checks_days: 7, hourly_days: 35, events_days: 400 },
   allow_private_targets: true,
   metrics_public: false,
+  watchdog: null,
 });

@@ -55,6 +55,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['export-import', 'Export and import'],
       ['diagnostics', 'Diagnostics'],
       ['metrics', 'Metrics'],
+      ['watchdog', 'Watchdog'],
       ['storage', 'Storage'],
       ['packaging', 'Packaging'],
     ],

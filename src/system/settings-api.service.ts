@@ -5,6 +5,9 @@
  * no setting is a secret).
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { MASK } from '../common/secrets/secrets';
+import { isSealed, SECRET_BOX, SecretBox } from '../db/secret-box';
+import { WatchdogService } from './watchdog/watchdog.service';
 import { ApiError } from '../common/http/api-error';
 import { actorName, Caller } from '../common/access/caller';
 import type { AppConfig } from '../config/config';
@@ -26,6 +29,8 @@ export interface SettingsAnswer {
   retention: Settings['retention'];
   allow_private_targets: boolean;
   metrics_public: boolean;
+  /** The URL is a secret: always `********` here. */
+  watchdog: { url: string; interval_s: number } | null;
 }
 
 @Injectable()
@@ -35,7 +40,9 @@ export class SettingsApiService {
     private readonly settings: SettingsService,
     private readonly mail: MailService,
     private readonly events: EventsService,
+    private readonly watchdog: WatchdogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async get(): Promise<SettingsAnswer> {
@@ -57,7 +64,11 @@ export class SettingsApiService {
         const current = await this.settings.get();
         const plan = current === seen ? first : checked(body, current, shown, caller);
         if (plan.changes.length === 0) return;
-        await this.settings.saveChangedIn(m, current, plan.next);
+        // The watchdog's URL is a secret: sealed at rest like the monitors' secrets.
+        const w = plan.next.watchdog;
+        const next =
+          w && !isSealed(w.url) ? { ...plan.next, watchdog: { ...w, url: this.box.seal(w.url) } } : plan.next;
+        await this.settings.saveChangedIn(m, current, next);
         await this.events.recordIn(m, {
           kind: 'settings_changed',
           text: `settings changed: ${describeChanges(plan.changes)}`,
@@ -65,6 +76,7 @@ export class SettingsApiService {
           data: { changes: plan.changes },
         });
       });
+      if (first.changes.some((c) => c.field.startsWith('watchdog.'))) this.watchdog.changed();
     }
     return this.get();
   }
@@ -126,5 +138,6 @@ function toAnswer(s: Settings, shown: ReadOnlyValues): SettingsAnswer {
     retention: { ...s.retention },
     allow_private_targets: s.allow_private_targets,
     metrics_public: s.metrics_public,
+    watchdog: s.watchdog ? { url: MASK, interval_s: s.watchdog.interval_s } : null,
   };
 }

@@ -81,6 +81,18 @@ const METRICS_PUBLIC = bool({
   description: 'GET /metrics answers without an API key or session (docs/metrics.md)',
 });
 
+const WATCHDOG = described(
+  nullable(
+    obj({
+      url: str({
+        description: 'http or https; a secret: always `********` in answers, and sent back as is to keep it',
+      }),
+      interval_s: setting('watchdog.interval_s', 60),
+    }),
+  ),
+  'the dead-man ping of the service itself (docs/watchdog.md); null: off',
+);
+
 const SETTINGS = obj({
   defaults: DEFAULTS,
   tz_offset_min: TZ,
@@ -90,6 +102,7 @@ const SETTINGS = obj({
   retention: RETENTION,
   allow_private_targets: PRIVATE,
   metrics_public: METRICS_PUBLIC,
+  watchdog: WATCHDOG,
 });
 
 /** A PATCH body: the GET answer's shape, every key optional (read-only keys accepted when unchanged). */
@@ -117,7 +130,8 @@ export function systemSchemas(): SchemaSet {
   return {
     Settings: {
       ...SETTINGS,
-      description: 'The settings object (spec "Settings object"), plus allow_private_targets and metrics_public.',
+      description:
+        'The settings object (spec "Settings object"), plus allow_private_targets, metrics_public and watchdog.',
     },
     SettingsPatch: {
       ...patchOf(SETTINGS),
@@ -243,6 +257,21 @@ export function systemSchemas(): SchemaSet {
             { required: [], description: 'only kinds that have running monitors' },
           ),
         }),
+        watchdog: obj(
+          {
+            configured: bool(),
+            interval_s: nullable(int(30, 3600)),
+            last_ping_at: nullable(time()),
+            last_ok_at: nullable(time()),
+            last_status: nullable(int(100, 599)),
+            last_answer: described(nullable(str({ maxLength: 220 })), '`HTTP <status>: <start of the body>`'),
+            last_error: nullable(str()),
+            failing_since: nullable(time()),
+            failures_in_row: COUNT,
+            skipped_blind_at: nullable(time()),
+          },
+          { description: 'the dead-man ping of the service itself (docs/watchdog.md); the URL is never shown' },
+        ),
         problems: list(
           obj({ at: time(), level: oneOfValues(['warn', 'error']), context: str(), message: str({ maxLength: 500 }) }),
           {
