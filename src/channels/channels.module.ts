@@ -13,6 +13,6 @@ import { OutboxService } from './outbox.service';
   imports: [EngineModule, CatalogModule],
   controllers: [ChannelsController],
   providers: [ChannelsRepository, ChannelsService, DeliveriesService, OutboxService, DispatcherService],
-  exports: [ChannelsService],
+  exports: [ChannelsService, DispatcherService],
 })
 export class ChannelsModule {}

@@ -58,6 +58,8 @@ export type TestAnswer = Omit<SendResult, 'permanent'>;
 @Injectable()
 export class DispatcherService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('alerts');
+  /** Alert attempts by channel and outcome, keyed `<0|1><channel name>` (alertAttempts). */
+  private readonly attempts = new Map<string, { channel: string; ok: boolean; n: number }>();
   private timer: unknown = null;
   private timerAt = Infinity;
   private running: Promise<void> | null = null;
@@ -233,7 +235,24 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
               : null;
       if (text) for (const id of incidents) await this.outbox.alertLine(m, id, null, text, now);
     });
+    this.countAttempt(channelName, result.ok);
     if (!result.ok) this.log.warn(`alert ${row.id} to ${channelName}: ${result.error ?? 'failed'} (${state})`);
+  }
+
+  /** Counted once its delivery row committed (durable before announced, for GET /metrics as for the log). */
+  private countAttempt(channel: string, ok: boolean): void {
+    const key = `${ok ? 1 : 0}${channel}`;
+    const c = this.attempts.get(key);
+    if (c) c.n += 1;
+    else this.attempts.set(key, { channel, ok, n: 1 });
+  }
+
+  /**
+   * Alert attempts since the start, by channel name and outcome (farsight_alerts_total); tests
+   * of a channel are not alerts and are not counted.
+   */
+  alertAttempts(): Iterable<Readonly<{ channel: string; ok: boolean; n: number }>> {
+    return this.attempts.values();
   }
 
   /** POST /channels/{id}/test: one test message (the senders word it), sent now, recorded with monitor_ids null. */

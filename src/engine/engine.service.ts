@@ -19,7 +19,7 @@ import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
 import { certWarning } from './alerts/cert-warnings';
 import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live/live-monitor';
-import { LiveSet } from './live/live-set';
+import { CheckCounts, LiveSet } from './live/live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
 import { CheckRunner } from './check-runner';
 import { BlindGate, COUNTED } from './blind/blind-gate';
@@ -241,6 +241,20 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return this.live.get(id)?.config;
   }
 
+  /**
+   * The live records, for readers that must not touch a table (GET /metrics): `changes` moves when
+   * a monitor is added, edited or removed, so an order kept by it stays right until it moves.
+   * Readers only read: a record is the engine's own.
+   */
+  liveView(): {
+    monitors: Iterable<Readonly<LiveMonitor>>;
+    changes: number;
+    countsOf(id: number): Readonly<CheckCounts>;
+  } {
+    const live = this.live;
+    return { monitors: live.values(), changes: live.changes, countsOf: (id) => live.countsOf(id) };
+  }
+
   /** How many monitors the engine holds. */
   get size(): number {
     return this.live.size;
@@ -254,6 +268,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const now = this.clock.now();
     this.checkRate.add(now);
     const m = this.live.get(id);
+    // Counted for a held monitor only: a result for one deleted meanwhile must not bring its counter back.
+    if (m) this.live.count(id, result.outcome);
     const gate = m ? this.blind.judge(result, now) : COUNTED;
     const at = this.keep(id, result, gate.note);
     if (!m) return at;

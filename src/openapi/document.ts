@@ -134,6 +134,7 @@ function errorRefs(r: RouteDoc): Record<string, string> {
     else if (s === 422) out['422'] = 'Invalid';
     else if (s === 400) out['400'] = 'BadRequest';
     else if (s === 503) out['503'] = 'Unavailable';
+    else if (s === 401) out['401'] = 'SignIn';
     else if (s === 429)
       continue; // below, after the API rate's 429
     else throw new Error(`${r.id}: no shared error answer for status ${s}`);

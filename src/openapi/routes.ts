@@ -7,6 +7,7 @@
 import type { RouteDoc } from './route-doc';
 import { ALERT_ROUTES } from './routes/alerts.routes';
 import { AUTH_ROUTES } from './routes/auth.routes';
+import { INTEGRATION_ROUTES } from './routes/integrations.routes';
 import { MONITOR_ROUTES } from './routes/monitors.routes';
 import { PUBLIC_ROUTES } from './routes/public.routes';
 import { STATUS_PAGE_ROUTES } from './routes/status-page.routes';
@@ -19,4 +20,5 @@ export const ROUTES: readonly RouteDoc[] = [
   ...SYSTEM_ROUTES,
   ...AUTH_ROUTES,
   ...PUBLIC_ROUTES,
+  ...INTEGRATION_ROUTES,
 ];

@@ -25,6 +25,15 @@ export interface StoredSettings {
   daily_cap: number;
   retention: Retention;
   allow_private_targets: boolean;
+  /** GET /metrics answers without a key or session (docs/metrics.md). */
+  metrics_public: boolean;
+  /** The dead-man ping of the service itself (docs/watchdog.md); `url` is stored sealed. */
+  watchdog: WatchdogSettings | null;
+}
+
+export interface WatchdogSettings {
+  url: string;
+  interval_s: number;
 }
 
 /** Settings as handed out: shared by every reader, so frozen. */
@@ -44,4 +53,6 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
   // docs/storage.md: 1,000 monitors at 60 s stay under 1 GB with these.
   retention: { checks_days: 7, hourly_days: 35, events_days: 400 },
   allow_private_targets: true,
+  metrics_public: false,
+  watchdog: null,
 });

@@ -1,5 +1,12 @@
 import { DEFAULT_SETTINGS } from './settings-defaults';
-import { changesBetween, describeChanges, planSettingsPatch, ReadOnlyValues, SETTING_RANGES } from './settings-patch';
+import {
+  changesBetween,
+  describeChanges,
+  planSettingsPatch,
+  ReadOnlyValues,
+  SETTING_RANGES,
+  WATCHDOG_DEFAULT_INTERVAL_S,
+} from './settings-patch';
 
 const SHOWN: ReadOnlyValues = {
   owner_email: 'owner@example.com',
@@ -29,9 +36,35 @@ describe('planSettingsPatch: accepted values', () => {
     [{ retention: { events_days: 30 } }, 'retention.events_days', 400, 30],
     [{ email: { daily_cap: 50 } }, 'email.daily_cap', 200, 50],
     [{ allow_private_targets: false }, 'allow_private_targets', true, false],
+    [{ metrics_public: true }, 'metrics_public', false, true],
   ])('%j changes %s from %p to %p', (body, field, from, to) => {
     const p = plan(body);
     expect(p).toMatchObject({ ok: true, changes: [{ field, from, to }] });
+  });
+
+  it.each([
+    [null, { url: 'https://hc-ping.com/u', interval_s: 60 }, { url: 'https://hc-ping.com/u', interval_s: 60 }],
+    [null, { url: 'https://hc-ping.com/u', interval_s: 300 }, { url: 'https://hc-ping.com/u', interval_s: 300 }],
+    [
+      { url: 'enc:v1:sealed', interval_s: 60 },
+      { url: '********', interval_s: 90 },
+      { url: 'enc:v1:sealed', interval_s: 90 },
+    ],
+    [{ url: 'enc:v1:sealed', interval_s: 60 }, { interval_s: 120 }, { url: 'enc:v1:sealed', interval_s: 120 }],
+    [{ url: 'enc:v1:sealed', interval_s: 60 }, { url: null }, null],
+    [{ url: 'enc:v1:sealed', interval_s: 60 }, null, null],
+  ])('watchdog %j patched with %j becomes %j', (current, body, next) => {
+    const p = planSettingsPatch({ watchdog: body }, { ...DEFAULT_SETTINGS, watchdog: current }, SHOWN);
+    expect(p.ok && p.next.watchdog).toEqual(next);
+  });
+
+  it('never writes the watchdog URL into a change, only that it changed', () => {
+    const p = planSettingsPatch({ watchdog: { url: 'https://hc-ping.com/secret-uuid' } }, DEFAULT_SETTINGS, SHOWN);
+    expect(p.ok && p.changes).toEqual([
+      { field: 'watchdog.url', from: null, to: '********' },
+      { field: 'watchdog.interval_s', from: null, to: 60 },
+    ]);
+    expect(JSON.stringify(p)).not.toContain('"from":"https');
   });
 
   it('writes email.daily_cap to the stored daily_cap and leaves everything else as it was', () => {
@@ -88,6 +121,24 @@ describe('planSettingsPatch: refused values name the key', () => {
     [{ owner_email: 'evil@example.com' }, 'owner_email', 'read-only: it comes from the owner account'],
     [{ public_url: 'https://elsewhere.example' }, 'public_url', 'read-only: it comes from the FARSIGHT_PUBLIC_URL'],
     [{ allow_private_targets: 'no' }, 'allow_private_targets', 'must be true or false'],
+    [{ metrics_public: 1 }, 'metrics_public', 'must be true or false'],
+    [{ watchdog: 'https://hc-ping.com/x' }, 'watchdog', 'must be null (off) or an object {url, interval_s}'],
+    [{ watchdog: { url: 'ftp://x/y' } }, 'watchdog.url', 'must be an http or https URL'],
+    [
+      { watchdog: { url: 'https://a b/' } },
+      'watchdog.url',
+      'must be an http or https URL without spaces or control characters',
+    ],
+    [{ watchdog: { url: `https://x/${'a'.repeat(2000)}` } }, 'watchdog.url', 'must be at most 2000 characters'],
+    [{ watchdog: { url: '********' } }, 'watchdog.url', 'no URL is stored yet: send the URL itself'],
+    [{ watchdog: { interval_s: 60 } }, 'watchdog.url', 'is required to set a watchdog'],
+    [{ watchdog: { url: 'https://x/', interval_s: 29 } }, 'watchdog.interval_s', 'must be an integer from 30 to 3600'],
+    [
+      { watchdog: { url: 'https://x/', interval_s: 30.5 } },
+      'watchdog.interval_s',
+      'must be an integer from 30 to 3600',
+    ],
+    [{ watchdog: { url: 'https://x/', every: 1 } }, 'watchdog.every', 'unknown key; watchdog has url and interval_s'],
     [{ colour: 'blue' }, 'colour', 'unknown key'],
   ])('%j is refused on %s', (body, field, message) => {
     expect(errorsOf(body)).toEqual([{ field, message: expect.stringContaining(message) }]);
@@ -172,6 +223,8 @@ describe('SETTING_RANGES', () => {
       tz_offset_min: d.tz_offset_min,
       ...Object.fromEntries(Object.entries(d.retention).map(([k, v]) => [`retention.${k}`, v])),
       'email.daily_cap': d.daily_cap,
+      // No watchdog by default: the interval a new one takes.
+      'watchdog.interval_s': WATCHDOG_DEFAULT_INTERVAL_S,
     };
     expect(Object.keys(values).sort()).toEqual(Object.keys(SETTING_RANGES).sort());
     for (const [field, r] of Object.entries(SETTING_RANGES)) {

@@ -33,6 +33,7 @@ export const SETTING_RANGES = {
   'retention.hourly_days': { min: 31, max: 400 },
   'retention.events_days': { min: 7, max: 3650 },
   'email.daily_cap': { min: 1, max: 100_000 },
+  'watchdog.interval_s': { min: 30, max: 3600 },
 } as const satisfies Record<string, IntRange>;
 
 export type NumericSetting = keyof typeof SETTING_RANGES;
@@ -55,8 +56,9 @@ const READ_ONLY_SOURCE: Record<string, string> = {
 /** One changed value, for the answer and the timeline line. */
 export interface SettingChange {
   field: string;
-  from: number | boolean;
-  to: number | boolean;
+  /** A secret (the watchdog's URL) is never written out: it changes from and to `********`, or null. */
+  from: number | boolean | string | null;
+  to: number | boolean | string | null;
 }
 
 export type PatchPlan =
@@ -118,6 +120,13 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         if (typeof value !== 'boolean') errors.push({ field: key, message: 'must be true or false' });
         else next.allow_private_targets = value;
         break;
+      case 'watchdog':
+        readWatchdog(value, next, errors, num);
+        break;
+      case 'metrics_public':
+        if (typeof value !== 'boolean') errors.push({ field: key, message: 'must be true or false' });
+        else next.metrics_public = value;
+        break;
       case 'owner_email':
       case 'public_url':
         if (value !== shown[key]) errors.push({ field: key, message: readOnly(key) });
@@ -129,7 +138,7 @@ export function planSettingsPatch(body: unknown, current: Settings, shown: ReadO
         errors.push({
           field: clip(key),
           message:
-            'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap and allow_private_targets',
+            'unknown key; PATCH /settings takes defaults, tz_offset_min, retention, email.daily_cap, allow_private_targets, metrics_public and watchdog',
         });
     }
   }
@@ -171,6 +180,72 @@ function readEmail(
   }
 }
 
+/** The default watchdog interval when a watchdog is set without one. */
+export const WATCHDOG_DEFAULT_INTERVAL_S = 60;
+const URL_MAX = 2000;
+
+/**
+ * `watchdog`: null (off), or {url, interval_s}. A watchdog already set may be changed key by key;
+ * `url: "********"` keeps the stored URL (secret handling), `url: null` turns the watchdog off.
+ */
+function readWatchdog(
+  value: unknown,
+  next: StoredSettings,
+  errors: FieldError[],
+  num: (f: NumericSetting, v: unknown) => number | null,
+): void {
+  if (value === null) {
+    next.watchdog = null;
+    return;
+  }
+  if (!isPlain(value)) {
+    errors.push({ field: 'watchdog', message: 'must be null (off) or an object {url, interval_s}' });
+    return;
+  }
+  const current = next.watchdog;
+  let url = current?.url ?? null;
+  let interval = current?.interval_s ?? WATCHDOG_DEFAULT_INTERVAL_S;
+  for (const [sub, v] of Object.entries(value)) {
+    if (sub === 'url') {
+      if (v === null) url = null;
+      else if (v === MASKED) {
+        if (!current) errors.push({ field: 'watchdog.url', message: 'no URL is stored yet: send the URL itself' });
+      } else {
+        const problem = watchdogUrlProblem(v);
+        if (problem) errors.push({ field: 'watchdog.url', message: problem });
+        else url = v as string;
+      }
+    } else if (sub === 'interval_s') {
+      const n = num('watchdog.interval_s', v);
+      if (n !== null) interval = n;
+    } else {
+      errors.push({ field: `watchdog.${clip(sub)}`, message: 'unknown key; watchdog has url and interval_s' });
+    }
+  }
+  if (url === null && value.url === undefined && !current) {
+    errors.push({ field: 'watchdog.url', message: 'is required to set a watchdog' });
+    return;
+  }
+  next.watchdog = url === null ? null : { url, interval_s: interval };
+}
+
+/** What the settings answer shows for a secret. */
+const MASKED = '********';
+
+export function watchdogUrlProblem(v: unknown): string | null {
+  if (typeof v !== 'string' || v.trim() === '') return 'must be an http or https URL';
+  if (v.length > URL_MAX) return `must be at most ${URL_MAX} characters`;
+  if (/[\u0000-\u001f\u007f\s]/.test(v)) return 'must be an http or https URL without spaces or control characters';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'must be an http or https URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http or https URL';
+  return null;
+}
+
 /** New monitors take the defaults, so together they must make a valid monitor. */
 function crossFieldErrors(next: StoredSettings, body: Plain): FieldError[] {
   const d = next.defaults;
@@ -195,7 +270,7 @@ function crossFieldErrors(next: StoredSettings, body: Plain): FieldError[] {
 /** Every value that differs, in the order of the settings object. */
 export function changesBetween(before: Settings, after: Settings): SettingChange[] {
   const out: SettingChange[] = [];
-  const add = (field: string, from: number | boolean, to: number | boolean) => {
+  const add = (field: string, from: SettingChange['from'], to: SettingChange['to']) => {
     if (from !== to) out.push({ field, from, to });
   };
   for (const k of SECTIONS.defaults) add(`defaults.${k}`, before.defaults[k], after.defaults[k]);
@@ -203,6 +278,12 @@ export function changesBetween(before: Settings, after: Settings): SettingChange
   for (const k of SECTIONS.retention) add(`retention.${k}`, before.retention[k], after.retention[k]);
   add('email.daily_cap', before.daily_cap, after.daily_cap);
   add('allow_private_targets', before.allow_private_targets, after.allow_private_targets);
+  add('metrics_public', before.metrics_public, after.metrics_public);
+  const [a, b] = [before.watchdog, after.watchdog];
+  if (a?.url !== b?.url) out.push({ field: 'watchdog.url', from: a ? MASKED : null, to: b ? MASKED : null });
+  if (a?.interval_s !== b?.interval_s) {
+    out.push({ field: 'watchdog.interval_s', from: a?.interval_s ?? null, to: b?.interval_s ?? null });
+  }
   return out;
 }
 

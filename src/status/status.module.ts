@@ -9,6 +9,10 @@ import { PublicData } from './public/public-data';
 import { PublicStatusController } from './public/public-status.controller';
 import { PublicStatusService } from './public/public-status.service';
 import { StatusAssets } from './assets/status-assets';
+import { BadgesController } from './badges/badges.controller';
+import { BadgesService } from './badges/badges.service';
+import { FeedsController } from './feeds/feeds.controller';
+import { FeedsService } from './feeds/feeds.service';
 import { StatusPageController } from './settings/status-page.controller';
 import { StatusPageRepository } from './settings/status-page.repository';
 import { StatusPageService } from './settings/status-page.service';
@@ -32,10 +36,10 @@ export class PageHostMiddleware implements NestMiddleware {
   }
 }
 
-/** The public status page: settings, public JSON and HTML, assets, logo and icon, preview. */
+/** The public status page: settings, public JSON and HTML, assets, logo and icon, preview, badges, feeds. */
 @Module({
   imports: [CatalogModule, HistoryModule, MonitorsModule, HostsModule],
-  controllers: [StatusPageController, PublicStatusController],
+  controllers: [StatusPageController, BadgesController, FeedsController, PublicStatusController],
   providers: [
     StatusPageRepository,
     PublicData,
@@ -43,8 +47,10 @@ export class PageHostMiddleware implements NestMiddleware {
     StatusPageService,
     StatusAssets,
     PageHostMiddleware,
+    BadgesService,
+    FeedsService,
   ],
-  exports: [StatusPageService],
+  exports: [StatusPageService, FeedsService],
 })
 export class StatusModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

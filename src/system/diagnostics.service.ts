@@ -24,6 +24,7 @@ import { MailService } from '../mail/mail.service';
 import { MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { EgressEstimate, egressEstimate } from './egress';
 import { STARTED_AT } from './health.controller';
+import { WatchdogAnswer, WatchdogService } from './watchdog/watchdog.service';
 
 const OUTBOX_STATES = ['pending', 'sending', 'retrying', 'sent', 'failed'] as const;
 
@@ -79,6 +80,8 @@ export interface DiagnosticsAnswer {
     note: string | null;
   };
   egress: EgressEstimate;
+  /** The dead-man ping of the service itself (docs/watchdog.md). */
+  watchdog: WatchdogAnswer;
   problems: LoggedProblem[];
 }
 
@@ -91,6 +94,7 @@ export class DiagnosticsService {
     private readonly blind: BlindGate,
     private readonly writer: CheckWriter,
     private readonly mail: MailService,
+    private readonly watchdog: WatchdogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(STARTED_AT) private readonly startedAt: number,
@@ -168,6 +172,7 @@ export class DiagnosticsService {
         note: this.mail.notConfiguredNote(),
       },
       egress: egressEstimate(configs),
+      watchdog: await this.watchdog.status(),
       problems: recentProblems.list(),
     };
   }

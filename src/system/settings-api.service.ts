@@ -5,6 +5,9 @@
  * no setting is a secret).
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { MASK } from '../common/secrets/secrets';
+import { isSealed, SECRET_BOX, SecretBox } from '../db/secret-box';
+import { WatchdogService } from './watchdog/watchdog.service';
 import { ApiError } from '../common/http/api-error';
 import { actorName, Caller } from '../common/access/caller';
 import type { AppConfig } from '../config/config';
@@ -16,7 +19,7 @@ import type { Settings, StoredSettings } from '../settings/settings-defaults';
 import { describeChanges, planSettingsPatch, ReadOnlyValues, SettingChange } from '../settings/settings-patch';
 import { SettingsService } from '../settings/settings.service';
 
-/** The settings object (spec "Settings object"), plus `allow_private_targets` (docs/settings.md). */
+/** The settings object (spec "Settings object"), plus `allow_private_targets` and `metrics_public` (docs/settings.md). */
 export interface SettingsAnswer {
   defaults: Settings['defaults'];
   tz_offset_min: number;
@@ -25,6 +28,9 @@ export interface SettingsAnswer {
   public_url: string;
   retention: Settings['retention'];
   allow_private_targets: boolean;
+  metrics_public: boolean;
+  /** The URL is a secret: always `********` here. */
+  watchdog: { url: string; interval_s: number } | null;
 }
 
 @Injectable()
@@ -34,7 +40,9 @@ export class SettingsApiService {
     private readonly settings: SettingsService,
     private readonly mail: MailService,
     private readonly events: EventsService,
+    private readonly watchdog: WatchdogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async get(): Promise<SettingsAnswer> {
@@ -56,7 +64,11 @@ export class SettingsApiService {
         const current = await this.settings.get();
         const plan = current === seen ? first : checked(body, current, shown, caller);
         if (plan.changes.length === 0) return;
-        await this.settings.saveChangedIn(m, current, plan.next);
+        // The watchdog's URL is a secret: sealed at rest like the monitors' secrets.
+        const w = plan.next.watchdog;
+        const next =
+          w && !isSealed(w.url) ? { ...plan.next, watchdog: { ...w, url: this.box.seal(w.url) } } : plan.next;
+        await this.settings.saveChangedIn(m, current, next);
         await this.events.recordIn(m, {
           kind: 'settings_changed',
           text: `settings changed: ${describeChanges(plan.changes)}`,
@@ -64,6 +76,7 @@ export class SettingsApiService {
           data: { changes: plan.changes },
         });
       });
+      if (first.changes.some((c) => c.field.startsWith('watchdog.'))) this.watchdog.changed();
     }
     return this.get();
   }
@@ -124,5 +137,7 @@ function toAnswer(s: Settings, shown: ReadOnlyValues): SettingsAnswer {
     public_url: shown.public_url,
     retention: { ...s.retention },
     allow_private_targets: s.allow_private_targets,
+    metrics_public: s.metrics_public,
+    watchdog: s.watchdog ? { url: MASK, interval_s: s.watchdog.interval_s } : null,
   };
 }

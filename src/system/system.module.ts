@@ -11,13 +11,16 @@ import { ExportController } from './export.controller';
 import { ExportService } from './export.service';
 import { HealthController } from './health.controller';
 import { ImportService } from './import.service';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { WatchdogService } from './watchdog/watchdog.service';
 import { SettingsApiService } from './settings-api.service';
 import { SettingsController } from './settings.controller';
 
-/** The service as a whole: health, settings, export and import, diagnostics. */
+/** The service as a whole: health, settings, export and import, diagnostics, metrics, the watchdog. */
 @Module({
   imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
-  controllers: [HealthController, SettingsController, ExportController, DiagnosticsController],
-  providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService],
+  controllers: [HealthController, SettingsController, ExportController, DiagnosticsController, MetricsController],
+  providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService, MetricsService, WatchdogService],
 })
 export class SystemModule {}

@@ -665,6 +665,8 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.locator('.field-error').first().waitFor();
       expect(await page.getByLabel('Hourly figures (days)').getAttribute('aria-invalid')).toBe('true');
       await page.getByLabel('Hourly figures (days)').fill('60');
+      await page.getByLabel('Anyone may read /metrics without a key').check();
+      await page.getByLabel('Ping URL (secret)').fill('https://hc-ping.com/5bf66975-d4c7-4bf5-bcc8-b8d8a82ea278');
       await page.getByRole('button', { name: 'Save the settings' }).click();
       await page.locator('#saved:not([hidden])').waitFor();
       const settings = await s.t.http
@@ -673,6 +675,10 @@ describe('security, settings, timeline and diagnostics', () => {
         .expect(200);
       expect(settings.body.defaults.interval_s).toBe(120);
       expect(settings.body.retention.hourly_days).toBe(60);
+      expect(settings.body.metrics_public).toBe(true);
+      expect(settings.body.watchdog).toEqual({ url: '********', interval_s: 60 });
+      expect(await page.getByLabel('Ping URL (secret)').inputValue()).toBe('********');
+      await s.t.http.get('/metrics').expect(200);
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'settings-1280');
 
@@ -718,6 +724,9 @@ describe('security, settings, timeline and diagnostics', () => {
       await page.goto(`${s.base}/diagnostics`);
       await page.locator('#diag:not([hidden])').waitFor();
       expect((await text(page, '#sections')).toLowerCase()).toContain('checks a minute');
+      // The watchdog set above: shown with its interval, never its URL (no ping yet: manual timers).
+      expect(await text(page, '#d-watchdog + dl')).toContain('60 s');
+      expect(await text(page, '#sections')).not.toContain('hc-ping');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'diagnostics-1280');
       for (const path of ['settings', 'timeline', 'diagnostics']) {

@@ -52,6 +52,7 @@ describe('diagnostics', () => {
       'outbox',
       'email',
       'egress',
+      'watchdog',
       'problems',
     ]);
     expect(d).toMatchObject({

@@ -61,6 +61,8 @@ describe('settings', () => {
       public_url: PUBLIC_URL,
       retention: { checks_days: 7, hourly_days: 35, events_days: 400 },
       allow_private_targets: true,
+      metrics_public: false,
+      watchdog: null,
     });
   });
 

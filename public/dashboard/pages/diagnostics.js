@@ -1,5 +1,6 @@
 // Diagnostics: the service's own health in words (process, monitors and checks, the database and
-// its writer, the scheduler, blind detection, the alert outbox, email, the egress estimate) and
+// its writer, the scheduler, blind detection, the alert outbox, email, the egress estimate, the
+// watchdog) and
 // the problems it logged. Refreshed every 15 seconds while the page is open.
 import '../core/shell.js';
 import { errorWords } from '../../shared/errors.js';
@@ -19,6 +20,25 @@ const bytes = (n) =>
         : n < 1024 ** 3
           ? (n / 1024 ** 2).toFixed(1) + ' MB'
           : (n / 1024 ** 3).toFixed(2) + ' GB';
+
+// The dead-man ping of the service itself (docs/watchdog.md): its last answer, or why it failed.
+function watchdogRows(w) {
+  if (!w || !w.configured) return [['Watchdog', 'Off (Settings → Watchdog)']];
+  const rows = [
+    ['Every', w.interval_s + ' s'],
+    ['Last ping', w.last_ping_at ? when(w.last_ping_at) : 'none yet'],
+    ['Last answer', w.last_answer || '–'],
+  ];
+  if (w.last_error) {
+    rows.push([
+      'Failing',
+      w.last_error + ' (' + w.failures_in_row + ' in a row, since ' + when(w.failing_since) + ')',
+      'bad-text',
+    ]);
+  }
+  if (w.skipped_blind_at) rows.push(['Held back while blind', when(w.skipped_blind_at)]);
+  return rows;
+}
 
 function section(title, rows) {
   const s = el('section', 'card-section');
@@ -112,6 +132,7 @@ function draw(d) {
           (d.email.failed_today ? ', ' + d.email.failed_today + ' failed' : ''),
       ],
     ]),
+    section('Watchdog', watchdogRows(d.watchdog)),
   ];
   $('sections').replaceChildren(...sections);
   const ul = $('problems');

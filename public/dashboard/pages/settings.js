@@ -1,5 +1,5 @@
-// Service settings: monitor defaults, the time zone of days, retention, the email cap and
-// private targets, with what comes from the environment shown read-only. Only changed values
+// Service settings: monitor defaults, the time zone of days, retention, the email cap,
+// private targets, public metrics and the watchdog, with what comes from the environment shown read-only. Only changed values
 // are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it). Export and
 // import live here too (transfer.js).
 import '../core/shell.js';
@@ -67,7 +67,9 @@ form.addEventListener('submit', async (ev) => {
           : /^-?\d+$/.test(i.value.trim())
             ? Number(i.value.trim())
             : i.value.trim();
-    if (v === get_(current, i.name)) return;
+    const was = get_(current, i.name);
+    // An empty field of a section that is off (watchdog: null) is no change either.
+    if (v === was || (v === null && (was === null || was === undefined))) return;
     const path = i.name.split('.');
     let o = body;
     for (const k of path.slice(0, -1)) o = o[k] = o[k] || {};

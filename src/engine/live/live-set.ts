@@ -3,7 +3,11 @@
  * each one's state as answers show it, and which running checks still count.
  */
 import type { MonitorState } from '../../probes/status';
+import type { Outcome } from '../../probes/check-result';
 import { LiveMonitor, toMonitorState } from './live-monitor';
+
+export type CheckCounts = Record<Outcome, number>;
+const NO_CHECKS: Readonly<CheckCounts> = Object.freeze({ up: 0, down: 0, slow: 0, unknown: 0 });
 
 export class LiveSet {
   private readonly live = new Map<number, LiveMonitor>();
@@ -18,6 +22,13 @@ export class LiveSet {
    * batch). A new object on every change, so readers may cache by identity.
    */
   private readonly states = new Map<number, MonitorState>();
+  /**
+   * Results counted per monitor since the start, by outcome (GET /metrics' farsight_checks_total):
+   * kept beside the records, which a configuration change replaces, and dropped with the monitor.
+   */
+  private readonly counts = new Map<number, CheckCounts>();
+  /** Moves whenever a monitor is added, replaced or deleted: readers that keep an order by it know when to sort again. */
+  private version = 0;
 
   get(id: number): LiveMonitor | undefined {
     return this.live.get(id);
@@ -29,12 +40,14 @@ export class LiveSet {
 
   /** A monitor loaded or created: held from now on, its answer made afresh. */
   add(m: LiveMonitor): void {
+    this.version += 1;
     this.live.set(m.id, m);
     this.states.delete(m.id);
   }
 
   /** The record replaced by one with another configuration and the same state: its answer stays until a change. */
   replace(m: LiveMonitor): void {
+    this.version += 1;
     this.live.set(m.id, m);
   }
 
@@ -44,9 +57,36 @@ export class LiveSet {
   }
 
   delete(id: number): void {
+    this.version += 1;
+    this.counts.delete(id);
     this.live.delete(id);
     this.targetEpoch.delete(id);
     this.states.delete(id);
+  }
+
+  /** Every monitor held, in no particular order. */
+  values(): IterableIterator<LiveMonitor> {
+    return this.live.values();
+  }
+
+  /** See `version`: equal numbers mean the same monitors with the same configurations. */
+  get changes(): number {
+    return this.version;
+  }
+
+  /** One more result of this outcome for the monitor. */
+  count(id: number, outcome: Outcome): void {
+    let c = this.counts.get(id);
+    if (!c) {
+      c = { up: 0, down: 0, slow: 0, unknown: 0 };
+      this.counts.set(id, c);
+    }
+    c[outcome] += 1;
+  }
+
+  /** The monitor's results by outcome since the start (zeros before its first). */
+  countsOf(id: number): Readonly<CheckCounts> {
+    return this.counts.get(id) ?? NO_CHECKS;
   }
 
   /** A monitor's live state; undefined before the engine has loaded it. */

@@ -76,6 +76,23 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
       },
     },
   },
+  {
+    method: 'get',
+    path: '/metrics',
+    id: 'metrics',
+    tag: 'Public',
+    summary: 'Prometheus metrics',
+    access: pub,
+    accessNote:
+      'Needs an API key (any scope) or a session, unless the setting `metrics_public` is true; otherwise 401 `sign_in`.',
+    description:
+      'Prometheus text format 0.0.4, answered from memory (no table is read): per monitor `farsight_monitor_up`, `_status`, `_latency_seconds`, `_cert_expiry_seconds`, `_in_maintenance`; `farsight_checks_total`, `farsight_alerts_total`, `farsight_incidents_open`, `farsight_blind` and the process gauges (docs/metrics.md).',
+    answers: {
+      200: text('the exposition (`Content-Type: text/plain; version=0.0.4; charset=utf-8`)'),
+    },
+    errors: [401],
+    extra: 'section 5 of the interface extensions (metrics for Prometheus and Grafana).',
+  },
   ping('get', 'heartbeatGet'),
   ping('head', 'heartbeatHead'),
   ping('post', 'heartbeatPost'),

@@ -76,6 +76,23 @@ const PRIVATE = bool({
   description: 'checks may reach private addresses; changed only by an owner session',
 });
 
+const METRICS_PUBLIC = bool({
+  default: D.metrics_public,
+  description: 'GET /metrics answers without an API key or session (docs/metrics.md)',
+});
+
+const WATCHDOG = described(
+  nullable(
+    obj({
+      url: str({
+        description: 'http or https; a secret: always `********` in answers, and sent back as is to keep it',
+      }),
+      interval_s: setting('watchdog.interval_s', 60),
+    }),
+  ),
+  'the dead-man ping of the service itself (docs/watchdog.md); null: off',
+);
+
 const SETTINGS = obj({
   defaults: DEFAULTS,
   tz_offset_min: TZ,
@@ -84,6 +101,8 @@ const SETTINGS = obj({
   public_url: str({ readOnly: true, description: 'read-only: FARSIGHT_PUBLIC_URL' }),
   retention: RETENTION,
   allow_private_targets: PRIVATE,
+  metrics_public: METRICS_PUBLIC,
+  watchdog: WATCHDOG,
 });
 
 /** A PATCH body: the GET answer's shape, every key optional (read-only keys accepted when unchanged). */
@@ -109,7 +128,11 @@ const COUNT = int(0);
 
 export function systemSchemas(): SchemaSet {
   return {
-    Settings: { ...SETTINGS, description: 'The settings object (spec "Settings object"), plus allow_private_targets.' },
+    Settings: {
+      ...SETTINGS,
+      description:
+        'The settings object (spec "Settings object"), plus allow_private_targets, metrics_public and watchdog.',
+    },
     SettingsPatch: {
       ...patchOf(SETTINGS),
       description:
@@ -234,6 +257,21 @@ export function systemSchemas(): SchemaSet {
             { required: [], description: 'only kinds that have running monitors' },
           ),
         }),
+        watchdog: obj(
+          {
+            configured: bool(),
+            interval_s: nullable(int(30, 3600)),
+            last_ping_at: nullable(time()),
+            last_ok_at: nullable(time()),
+            last_status: nullable(int(100, 599)),
+            last_answer: described(nullable(str({ maxLength: 220 })), '`HTTP <status>: <start of the body>`'),
+            last_error: nullable(str()),
+            failing_since: nullable(time()),
+            failures_in_row: COUNT,
+            skipped_blind_at: nullable(time()),
+          },
+          { description: 'the dead-man ping of the service itself (docs/watchdog.md); the URL is never shown' },
+        ),
         problems: list(
           obj({ at: time(), level: oneOfValues(['warn', 'error']), context: str(), message: str({ maxLength: 500 }) }),
           {

@@ -80,6 +80,17 @@ export class PublicData {
     return keys.length === 0 ? Promise.resolve([]) : incidentSpansStarted(this.db, keys, from, to);
   }
 
+  /** The newest incidents of these services (by start), at most `limit`, with their ids (the feeds). */
+  async latestIncidents(keys: number[], limit: number): Promise<(IncidentInput & { id: number })[]> {
+    if (keys.length === 0) return [];
+    return (await this.db.read(
+      `SELECT id, monitor_id AS key, started_at, ended_at FROM incidents
+       WHERE monitor_id IN (${keys.map(() => '?').join(', ')})
+       ORDER BY started_at DESC, id DESC LIMIT ?`,
+      [...keys, limit],
+    )) as (IncidentInput & { id: number })[];
+  }
+
   /** When the oldest incident of these services started, or null. */
   firstIncident(keys: number[]): Promise<number | null> {
     return keys.length === 0 ? Promise.resolve(null) : firstIncidentStart(this.db, keys);

@@ -18,10 +18,18 @@ import { assignPageNames, pagePath } from './page-names';
 import { homeView, PageContext } from './page-view';
 import { planRange } from './periods';
 import { PublicData, PublicOverride } from './public-data';
-import { buildPublicStatus, orderServices, PublicIncident, PublicStatus, ServiceInput } from './public-model';
+import {
+  buildPublicStatus,
+  orderServices,
+  PublicIncident,
+  PublicService,
+  PublicStatus,
+  ServiceInput,
+} from './public-model';
 import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
 import { toIso } from '../../common/time';
+import type { PublicIncidentFacts } from '../feeds/feed-xml';
 
 export const CACHE_MS = 30_000;
 /** A service page lists its incidents of the last 12 months, newest first, at most this many. */
@@ -86,6 +94,30 @@ export class PublicStatusService {
     return this.cached(`home:${range}`, this.main, async () => {
       const { model } = await this.built(range);
       return new Packed(await this.renderHome(model, await this.context(false)));
+    });
+  }
+
+  /**
+   * A public service by its page name (its public slug), as the page shows it for `range`; null
+   * when no public service has that name or the page is not published (badges: docs/badges.md).
+   */
+  async publicService(name: string, range: Range): Promise<PublicService | null> {
+    if (!(await this.repo.getSettings()).enabled) return null;
+    return findService((await this.built(range)).model, pagePath(name));
+  }
+
+  /**
+   * The newest incidents of the public services (of any age), newest first, with the public name
+   * and page of each; null while the page is not published (the feeds: docs/status-page.md).
+   */
+  async latestIncidents(limit: number): Promise<PublicIncidentFacts[] | null> {
+    const settings = await this.repo.getSettings();
+    if (!settings.enabled) return null;
+    const names = pageNamesOf(await this.data.services(), settings);
+    const rows = await this.data.latestIncidents([...names.keys()], limit);
+    return rows.flatMap((r) => {
+      const n = names.get(r.key);
+      return n ? [{ id: r.id, name: n.name, page: n.page, started_at: r.started_at, ended_at: r.ended_at }] : [];
     });
   }
 
@@ -212,7 +244,7 @@ export class PublicStatusService {
   }
 }
 
-function findService(m: PublicStatus, page: string) {
+function findService(m: PublicStatus, page: string): PublicService | null {
   for (const g of m.groups) for (const s of g.services) if (s.page === page) return s;
   return null;
 }
