@@ -13,11 +13,13 @@ import { HealthController } from './health.controller';
 import { ImportService } from './import.service';
 import { SettingsApiService } from './settings-api.service';
 import { SettingsController } from './settings.controller';
+import { KumaController } from './kuma/kuma.controller';
+import { KumaImportService } from './kuma/kuma-import.service';
 
-/** The service as a whole: health, settings, export and import, diagnostics. */
+/** The service as a whole: health, settings, export and import (and the import from Uptime Kuma), diagnostics. */
 @Module({
   imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
-  controllers: [HealthController, SettingsController, ExportController, DiagnosticsController],
-  providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService],
+  controllers: [HealthController, SettingsController, ExportController, KumaController, DiagnosticsController],
+  providers: [SettingsApiService, ExportService, ImportService, KumaImportService, DiagnosticsService],
 })
 export class SystemModule {}
