@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { buildKumaDb } from '../support/kuma-fixture';
-import { kumaSample } from '../support/kuma-sample';
+import { kumaSample, PUSH_TOKEN } from '../support/kuma-sample';
 
 interface Item {
   type: string;
@@ -115,4 +115,140 @@ describe('POST /import/kuma', () => {
       expect(again.body.counts.unchanged).toBe(applied.body.counts.created + applied.body.counts.updated);
     },
   );
+
+  it('an imported push monitor takes Kuma-style pushes: up, down with its message, and bad ones refused', async () => {
+    const file = path.join(dir, 'kuma.db');
+    await buildKumaDb(file, kumaSample(), { version: '2.x' });
+    await upload(fs.readFileSync(file), '?apply=true').expect(200);
+    const state = async () =>
+      (await t.http.get('/api/v1/monitors/slug:backup-job').set(bearer(admin)).expect(200)).body.state;
+
+    await t.http.get(`/api/push/${PUSH_TOKEN}?status=up&msg=OK&ping=120`).expect(200, 'OK\n');
+    expect((await state()).status).toBe('up');
+    await t.http.get(`/api/push/${PUSH_TOKEN}?status=down&msg=disk%20full`).expect(200);
+    const down = await state();
+    expect(down.status).toBe('down');
+    expect(down.error).toMatchObject({ code: 'heartbeat', message: 'failure reported: disk full' });
+    // The same token on this service's own ping URL.
+    await t.http.get(`/hb/${PUSH_TOKEN}`).expect(200);
+    expect((await state()).status).toBe('up');
+
+    await t.http.get(`/api/push/${PUSH_TOKEN}?status=maybe`).expect(400, 'status must be up or down\n');
+    await t.http.get(`/api/push/${PUSH_TOKEN}?ping=fast`).expect(400);
+    await t.http.get('/api/push/NoSuchToken1').expect(404, 'unknown heartbeat URL\n');
+    await t.http.delete(`/api/push/${PUSH_TOKEN}`).expect(405);
+  });
+
+  it('reads a Kuma 1.x JSON backup', async () => {
+    const backup = {
+      version: '1.23.16',
+      notificationList: [
+        {
+          id: 1,
+          name: 'Discord',
+          active: true,
+          isDefault: false,
+          userId: 1,
+          config: JSON.stringify({
+            type: 'discord',
+            name: 'Discord',
+            discordWebhookUrl: 'https://discord.com/api/webhooks/9/z',
+          }),
+        },
+      ],
+      monitorList: [
+        {
+          id: 1,
+          name: 'Site',
+          type: 'keyword',
+          url: 'https://site.example/',
+          keyword: 'Hello',
+          invertKeyword: true,
+          interval: 120,
+          retryInterval: 30,
+          resendInterval: 0,
+          maxretries: 1,
+          timeout: 10,
+          ignoreTls: false,
+          upsideDown: false,
+          accepted_statuscodes: ['200-299'],
+          notificationIDList: { 1: true },
+          tags: [{ tag_id: 4, name: 'web', value: '' }],
+          active: true,
+        },
+      ],
+      proxyList: [],
+    };
+    const res = await upload(Buffer.from(JSON.stringify(backup)), '?apply=true').expect(200);
+    expect(res.body.source).toBe('Uptime Kuma 1.23.16 backup');
+    expect(res.body.counts).toMatchObject({ created: 2, skipped: 0 });
+    const site = (await t.http.get('/api/v1/monitors/slug:site').set(bearer(admin)).expect(200)).body;
+    expect(site).toMatchObject({
+      interval_s: 120,
+      retry_interval_s: 30,
+      confirm_after: 2,
+      timeout_ms: 10000,
+      tags: ['web'],
+    });
+    expect(site.http).toMatchObject({ body_not_contains: 'Hello', body_contains: null });
+  });
+
+  it.each([
+    [
+      'a file that is not SQLite',
+      () => Buffer.from('PK\u0003\u0004 a zip file'),
+      /not an Uptime Kuma database or backup/,
+    ],
+    [
+      'a SQLite database of another program',
+      async () => sqliteOf('CREATE TABLE things (id INTEGER)'),
+      /not one of Uptime Kuma/,
+    ],
+    ['a JSON file that is not a backup', () => Buffer.from('{"hello": 1}'), /not an Uptime Kuma backup/],
+    [
+      'a backup of an unknown version',
+      () => Buffer.from('{"version": "3.0.0", "monitorList": [], "notificationList": []}'),
+      /unknown version \(3\.0\.0\)/,
+    ],
+    [
+      'a database older than 1.23',
+      async () => {
+        const file = path.join(dir, 'old.db');
+        await buildKumaDb(file, kumaSample(), { version: '1.23', withoutPatches: ['patch-add-timeout-monitor.sql'] });
+        return fs.readFileSync(file);
+      },
+      /unknown version \(1\.x schema version 10, older than 1\.23.*patch-add-timeout-monitor\.sql/,
+    ],
+  ])('refuses %s, saying why, and writes nothing', async (_what, make, message) => {
+    const before = await monitorCount();
+    const res = await upload(await make(), '?apply=true').expect(422);
+    expect(res.body.error).toMatchObject({ code: 'invalid', field: 'file', message: expect.stringMatching(message) });
+    expect(await monitorCount()).toBe(before);
+  });
+
+  it('refuses an apply parameter it cannot read, and an empty body', async () => {
+    const res = await upload(Buffer.from('x'), '?apply=yes').expect(422);
+    expect(res.body.error.field).toBe('apply');
+    expect((await upload(Buffer.alloc(0)).expect(422)).body.error.field).toBe('body');
+  });
+
+  it('needs an admin key', async () => {
+    await t.http
+      .post('/api/v1/import/kuma')
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from('x'))
+      .expect(401);
+  });
+
+  async function sqliteOf(sql: string): Promise<Buffer> {
+    const file = path.join(dir, `other-${Math.random()}.db`);
+    const sqlite3 = await import('sqlite3');
+    await new Promise<void>((resolve, reject) => {
+      const db = new sqlite3.Database(file, (err) => {
+        if (err) return reject(err);
+        db.exec(sql, (e) => (e ? reject(e) : db.close(() => resolve())));
+      });
+    });
+    return fs.readFileSync(file);
+  }
 });

@@ -2,11 +2,10 @@
  * Opens what an owner hands the importer: an Uptime Kuma SQLite database (`kuma.db`, 1.23.x or
  * 2.x) or a 1.x JSON backup, and reads the rows the mapping needs (docs/import-kuma.md).
  *
- * The user's file is never written: a database is opened read-only, and when a `-wal` file lies
- * beside it (Kuma still running, or stopped without a checkpoint) the two are copied to a temporary
- * folder and the copy is read, since SQLite must replay the WAL and a read-only open of the
- * original would either miss the newest rows or need to write its -shm. A database another program
- * holds a write lock on is refused at once with words saying so, never waited for.
+ * The user's file is never written: a database is read through a private copy (snapshotKumaDb,
+ * with its -wal when one lies beside it: Kuma still running, or stopped without a checkpoint). A
+ * database another program holds a write lock on is refused at once with words saying so, never
+ * waited for.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -84,31 +83,73 @@ export async function readKumaFile(file: string): Promise<KumaData> {
 }
 
 async function readDatabase(file: string): Promise<KumaData> {
-  const wal = `${file}-wal`;
-  let copyDir: string | null = null;
-  let target = file;
-  if (fs.existsSync(wal) && fs.statSync(wal).size > 0) {
-    copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-kuma-'));
-    target = path.join(copyDir, 'kuma.db');
-    fs.copyFileSync(file, target);
-    fs.copyFileSync(wal, `${target}-wal`);
-  }
+  const snap = await snapshotKumaDb(file);
   try {
-    const conn = await open(target, copyDir === null);
+    const conn = await open(snap.file, sqlite3.OPEN_READWRITE);
     try {
       return await readTables(conn);
     } finally {
       await new Promise<void>((resolve) => conn.close(() => resolve()));
     }
   } finally {
-    if (copyDir) fs.rmSync(copyDir, { recursive: true, force: true });
+    snap.remove();
   }
 }
 
-function open(file: string, readOnly: boolean): Promise<sqlite3.Database> {
+export interface Snapshot {
+  file: string;
+  remove(): void;
+}
+
+/**
+ * A private copy of a Kuma database (with its -wal: the newest rows may be only there), for
+ * reading and for the CLI's upload. SQLite itself never opens the user's file in WAL mode: even a
+ * read-only open writes its -shm (and creates an empty -wal). A database in rollback-journal mode
+ * is opened read-only first (which writes nothing) to refuse it at once while another program
+ * holds a write lock, rather than copying a half-written file.
+ */
+export async function snapshotKumaDb(file: string): Promise<Snapshot> {
+  const header = Buffer.alloc(20);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, header, 0, 20, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  // Bytes 18-19 of the header: 1 = rollback journal, 2 = WAL (sqlite.org/fileformat2.html).
+  if (header[18] === 1) await assertNotLocked(file);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-kuma-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    const copy = path.join(dir, 'kuma.db');
+    fs.copyFileSync(file, copy);
+    if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+    return { file: copy, remove };
+  } catch (err) {
+    remove();
+    throw unreadable(`cannot copy the database: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+const LOCKED = 'the database is locked by another program (Uptime Kuma still running?): stop Kuma and import again';
+
+async function assertNotLocked(file: string): Promise<void> {
+  if (fs.existsSync(`${file}-journal`))
+    throw unreadable(`${LOCKED} (a -journal file beside it: a write is under way or was cut off)`);
+  const conn = await open(file, sqlite3.OPEN_READONLY);
+  try {
+    conn.configure('busyTimeout', 0);
+    await all(conn, 'SELECT count(*) FROM sqlite_master');
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw unreadable(/SQLITE_BUSY|locked/i.test(message) ? LOCKED : `the database cannot be read: ${message}`);
+  } finally {
+    await new Promise<void>((resolve) => conn.close(() => resolve()));
+  }
+}
+
+function open(file: string, mode: number): Promise<sqlite3.Database> {
   return new Promise((resolve, reject) => {
-    // The copy is opened read-write so SQLite can replay its WAL; the user's file only read-only.
-    const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE;
     const conn = new sqlite3.Database(file, mode, (err) =>
       err ? reject(unreadable(`cannot open the database: ${err.message}`)) : resolve(conn),
     );
@@ -127,10 +168,7 @@ async function readTables(conn: sqlite3.Database): Promise<KumaData> {
       return await all<T>(conn, sql, params);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (/SQLITE_BUSY|locked/i.test(message))
-        throw unreadable(
-          'the database is locked by another program (Uptime Kuma still running?): stop Kuma, or copy kuma.db together with its -wal file and import the copy',
-        );
+      if (/SQLITE_BUSY|locked/i.test(message)) throw unreadable(LOCKED);
       if (/SQLITE_NOTADB|SQLITE_CORRUPT|malformed/i.test(message))
         throw unreadable(`the database is damaged: ${message}`);
       throw err;

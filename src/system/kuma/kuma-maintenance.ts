@@ -15,6 +15,7 @@ import { json, num, str } from './kuma-values';
 export type MaintenanceMapping =
   { ok: true; windows: Record<string, unknown>[]; notes: string[] } | { ok: false; reason: string };
 
+const STRATEGIES = ['manual', 'single', 'recurring-weekday', 'recurring-day-of-month', 'recurring-interval', 'cron'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const MAX_ONCE_MS = 31 * 24 * 3600_000;
 
@@ -32,6 +33,7 @@ export function mapMaintenance(row: KumaRow, monitors: string[], serverTz: strin
     public: true,
   };
   const strategy = str(row.strategy) ?? 'single';
+  if (!STRATEGIES.includes(strategy)) return fail(`Kuma's "${strategy.slice(0, 40)}" strategy has no counterpart here`);
   const one = (schedule: Record<string, unknown>): MaintenanceMapping => ({
     ok: true,
     windows: [{ ...base, schedule }],
@@ -121,7 +123,7 @@ export function mapMaintenance(row: KumaRow, monitors: string[], serverTz: strin
       `"every ${String(row.interval_day).slice(0, 10)} days" cannot be expressed: windows here repeat weekly or monthly`,
     );
   }
-  return fail(`Kuma's "${strategy.slice(0, 40)}" strategy has no counterpart here`);
+  return fail(`its ${strategy} schedule cannot be expressed`);
 }
 
 function zoneOf(raw: unknown, serverTz: string | null, notes: string[]): string | null {
