@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+import { ORIGIN, TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
 import { buildKumaDb } from '../support/kuma-fixture';
 import { kumaSample, PUSH_TOKEN } from '../support/kuma-sample';
 
@@ -23,12 +23,13 @@ interface Item {
 describe('POST /import/kuma', () => {
   let t: TestApp;
   let admin: string;
+  let cookie: string;
   let dir: string;
 
   // A fresh service per test: each starts from an empty setup.
   beforeEach(async () => {
     t = await startApp();
-    const { cookie } = await createOwner(t);
+    cookie = (await createOwner(t)).cookie;
     admin = await createKey(t, cookie, 'admin');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kuma-e2e-'));
   });
@@ -230,6 +231,20 @@ describe('POST /import/kuma', () => {
     const res = await upload(Buffer.from('x'), '?apply=yes').expect(422);
     expect(res.body.error.field).toBe('apply');
     expect((await upload(Buffer.alloc(0)).expect(422)).body.error.field).toBe('body');
+  });
+
+  it('takes the dashboard’s upload (session cookie, its Origin, octet-stream), and no other cookie request', async () => {
+    const bytes = Buffer.from(JSON.stringify({ version: '1.23.16', monitorList: [], notificationList: [] }));
+    const post = () => t.http.post('/api/v1/import/kuma').set('Cookie', cookie);
+    await post().set('Origin', ORIGIN).set('Content-Type', 'application/octet-stream').send(bytes).expect(200);
+    // A form or plain text can be sent cross-site without a preflight: refused.
+    await post().set('Origin', ORIGIN).set('Content-Type', 'text/plain').send(bytes.toString()).expect(403);
+    await post().set('Content-Type', 'application/octet-stream').send(bytes).expect(403);
+    await post()
+      .set('Origin', 'https://evil.example')
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes)
+      .expect(403);
   });
 
   it('needs an admin key', async () => {
