@@ -140,6 +140,15 @@ describe('POST /import/kuma', () => {
     await t.http.delete(`/api/push/${PUSH_TOKEN}`).expect(405);
   });
 
+  it('shares the limits of /hb/: unknown push URLs from one address are cut off after 60 a minute', async () => {
+    for (let i = 0; i < 60; i++) await t.http.get(`/api/push/Unknown${i}`).expect(404);
+    const res = await t.http.get('/api/push/Unknown60').expect(429);
+    expect(res.text).toBe('too many requests\n');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // The same budget as the heartbeat routes: they are one limiter.
+    await t.http.get('/hb/unknown-token-0123456789').expect(429);
+  });
+
   it('reads a Kuma 1.x JSON backup', async () => {
     const backup = {
       version: '1.23.16',
