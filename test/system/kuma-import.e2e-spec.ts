@@ -106,6 +106,11 @@ describe('POST /import/kuma', () => {
           auth: { type: 'basic', username: 'admin', password: '********' },
         },
       });
+      // Kuma kept its secrets in clear; here they are sealed under this service's key on disk.
+      const stored = JSON.stringify(await t.db.query('SELECT * FROM monitors'));
+      expect(stored).toContain('nas.lan');
+      expect(stored).not.toContain('hunter2');
+      expect(stored).not.toContain('abc123');
       // A key header is a secret here, kept sealed and masked in answers.
       expect(nas.http.headers).toEqual([{ name: 'X-Api-Key', value: '********', secret: true }]);
       const page = (await t.http.get('/api/v1/status-page').set(bearer(admin)).expect(200)).body;

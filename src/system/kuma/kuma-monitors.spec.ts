@@ -65,6 +65,13 @@ describe('mapMonitor: Kuma timing in this service’s words', () => {
     expect(mapMonitor(row(kuma), ctx(), hash)).toEqual({ ok: false, reason });
   });
 
+  it('notes Kuma 2.x conditions it does not keep, and says nothing of an empty list', () => {
+    expect(ok({ conditions: '[{"type":"expression","variable":"record"}]' }).notes).toEqual([
+      "Kuma's extra conditions are not kept: add the rule by hand",
+    ]);
+    expect(ok({ conditions: '[]' }).notes).toEqual([]);
+  });
+
   it('notes every value it had to move to fit', () => {
     expect(ok({ interval: 5, maxretries: 20 }).notes).toEqual([
       'the interval (seconds) raised from 5 to 10, the least this service takes',

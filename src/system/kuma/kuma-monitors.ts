@@ -91,6 +91,10 @@ export function mapMonitor(row: KumaRow, ctx: MonitorContext, tokenHash: (token:
     sort: ctx.page?.sort ?? 0,
   };
   if (kind.pause) notes.push(kind.pause);
+  // Kuma 2.x's extra conditions (migration 2024-08-24-0000-conditions): `[]` unless set.
+  const conditions = typeof row.conditions === 'string' ? row.conditions.trim() : '[]';
+  if (conditions !== '[]' && conditions !== '')
+    notes.push("Kuma's extra conditions are not kept: add the rule by hand");
   // A heartbeat's timeout is not used; every other kind gets Kuma's (or Kuma's default of 80 % of the interval).
   if (kind.kind !== 'heartbeat') {
     const seconds = timeout > 0 ? timeout : interval * 0.8;
