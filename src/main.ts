@@ -1,6 +1,6 @@
 /**
  * The `farsight` command: `serve` (default), `setup-link`, `enroll-link`, `backup FILE`,
- * `restore FILE [--force]`, `--version`, `--help`.
+ * `restore FILE [--force]`, `import-kuma FILE [--apply] [--json]`, `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -38,6 +38,7 @@ import { startEngineReads } from './engine/live/start-reads';
 import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
+import { importKumaCommand } from './cli-import-kuma';
 import { startupDone } from './runtime/startup-done';
 
 const USAGE = `Usage: farsight [command]
@@ -50,6 +51,9 @@ Commands:
   restore FILE [--force]
                  put a backup in place of the database (the service must be stopped;
                  --force replaces an existing database, which is kept beside it)
+  import-kuma FILE [--apply] [--json] [--url URL]
+                 import an Uptime Kuma database (kuma.db) or JSON backup through the running
+                 service (admin API key in FARSIGHT_API_KEY); a dry run without --apply
   --version      print the version
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
@@ -83,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, (db) => backup(config, db, rest[0]));
     case 'restore':
       return restoreCommand(config, rest);
+    case 'import-kuma':
+      return importKumaCommand(config, rest);
     default:
       return fail(`unknown command "${command}"\n\n${USAGE}`);
   }

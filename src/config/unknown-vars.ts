@@ -29,8 +29,11 @@ export const KNOWN_VARIABLES = [
   'FARSIGHT_SECRET_KEY_FILE',
 ] as const;
 
-/** Read by the build, packaging and test scripts, not by the service: accepted without a word. */
+/** Read by the build, packaging and test scripts, or by a CLI command, not by the service: accepted without a word. */
 const TOOLING_VARIABLES = new Set([
+  // `farsight import-kuma`: the admin API key it calls the running service with.
+  'FARSIGHT_API_KEY',
+  'FARSIGHT_API_KEY_FILE',
   'FARSIGHT_BIN',
   'FARSIGHT_CODE_CACHE',
   'FARSIGHT_DEB_MAINTAINER',

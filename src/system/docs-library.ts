@@ -53,6 +53,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['passkeys', 'Passkeys and sign-in'],
       ['backup', 'Backup and restore'],
       ['export-import', 'Export and import'],
+      ['import-kuma', 'Coming from Uptime Kuma'],
       ['diagnostics', 'Diagnostics'],
       ['metrics', 'Metrics'],
       ['watchdog', 'Watchdog'],

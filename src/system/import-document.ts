@@ -26,7 +26,9 @@ export const IMPORT_MAX_CHANNELS = 500;
 /** As for a monitor body (MonitorDto). */
 const MAX_CHANNELS_PER_MONITOR = 100;
 
-const SECTIONS = ['monitors', 'channels', 'status_page'] as const;
+/** The sections an import document has; the Kuma importer asks this list (system/kuma/kuma-plan.ts). */
+export const IMPORT_SECTIONS: readonly string[] = ['monitors', 'channels', 'status_page'];
+const SECTIONS = IMPORT_SECTIONS;
 const ENVELOPE_KEYS = ['service_export', 'exported_at', ...SECTIONS, 'dry_run'];
 
 type Plain = Record<string, unknown>;

@@ -16,11 +16,28 @@ import { MetricsService } from './metrics/metrics.service';
 import { WatchdogService } from './watchdog/watchdog.service';
 import { SettingsApiService } from './settings-api.service';
 import { SettingsController } from './settings.controller';
+import { KumaController } from './kuma/kuma.controller';
+import { KumaImportService } from './kuma/kuma-import.service';
 
-/** The service as a whole: health, settings, export and import, diagnostics, metrics, the watchdog. */
+/** The service as a whole: health, settings, export and import (and the import from Uptime Kuma), diagnostics, metrics, the watchdog. */
 @Module({
   imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
-  controllers: [HealthController, SettingsController, ExportController, DiagnosticsController, MetricsController],
-  providers: [SettingsApiService, ExportService, ImportService, DiagnosticsService, MetricsService, WatchdogService],
+  controllers: [
+    HealthController,
+    SettingsController,
+    ExportController,
+    KumaController,
+    DiagnosticsController,
+    MetricsController,
+  ],
+  providers: [
+    SettingsApiService,
+    ExportService,
+    ImportService,
+    KumaImportService,
+    DiagnosticsService,
+    MetricsService,
+    WatchdogService,
+  ],
 })
 export class SystemModule {}

@@ -72,8 +72,11 @@ describe('the route description (GET /api/openapi.json)', () => {
   it('answers the routes it documents as served ahead of the framework, in plain text', async () => {
     const ahead = operations(doc).filter((o) => o.op['x-served-ahead']);
     expect(ahead.map(key).sort()).toEqual([
+      'GET /api/push/{token}',
       'GET /hb/{token}',
+      'HEAD /api/push/{token}',
       'HEAD /hb/{token}',
+      'POST /api/push/{token}',
       'POST /hb/{token}',
       'POST /hb/{token}/fail',
     ]);

@@ -243,11 +243,11 @@ describe('fuzzing every route of /api/openapi.json', () => {
     const documentation = /^\/(api\/openapi\.json|docs|llms\.txt)/.test(r.url);
     if (!documentation && LEAK.test(text))
       out.push(`stack or ORM text: ${(LEAK.exec(text) ?? [''])[0]} in ${text.slice(0, 200)}`);
-    // The API answers errors in the envelope; the heartbeat routes in plain text for shell scripts;
-    // pages (/docs, /status) with an HTML page.
+    // The API answers errors in the envelope; the heartbeat routes (and Kuma's push URL, answered
+    // like them: docs/import-kuma.md) in plain text for shell scripts; pages (/docs, /status) with an HTML page.
     const api = r.url.startsWith('/api/');
     const page = !api && String(a.headers['content-type']).startsWith('text/html');
-    const plain = r.url.startsWith('/hb/');
+    const plain = r.url.startsWith('/hb/') || r.url.startsWith('/api/push/');
     // A badge's 404 is the grey "unknown" badge itself, as the extensions say (docs/badges.md).
     const unknownBadge = r.url.startsWith('/badge/') && a.status === 404;
     if (a.status >= 400 && !plain && !page && !unknownBadge && r.method !== 'HEAD') {

@@ -1,7 +1,7 @@
 // Service settings: monitor defaults, the time zone of days, retention, the email cap,
 // private targets, public metrics and the watchdog, with what comes from the environment shown read-only. Only changed values
 // are sent (PATCH /settings needs a fresh sign-in; the step-up dialog asks for it). Export and
-// import live here too (transfer.js).
+// import live here too (transfer.js), and the import from Uptime Kuma (kuma-import.js).
 import '../core/shell.js';
 import { errorWords } from '../../shared/errors.js';
 import { pageIds } from '../../shared/page.js';
@@ -9,6 +9,7 @@ import { get, patch } from '../core/api.js';
 import { clearErrors, fieldErrors } from '../core/field-errors.js';
 import { el } from '../core/format.js';
 import '../settings/transfer.js';
+import '../settings/kuma-import.js';
 
 const $ = pageIds(['loading', 'readonly', 's-tz', 's-tz-hint', 'saved', 'settings-form'], 'settings.js');
 const form = $('settings-form');

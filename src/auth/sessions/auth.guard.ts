@@ -23,7 +23,18 @@ export const API_RATE_PER_MINUTE = 600;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Uploads a session may send (PUT /status-page/logo and /icon); every other change is JSON. */
-const SESSION_UPLOAD_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml']);
+/**
+ * Types a cookie request may upload besides JSON: images (the status page's logo and icon) and
+ * octet-stream (the Kuma database of POST /import/kuma). None is CORS-safelisted, so a page of
+ * another site cannot send one without a preflight, which is never granted.
+ */
+const SESSION_UPLOAD_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/svg+xml',
+  'application/octet-stream',
+]);
 
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -115,7 +126,7 @@ export class AuthGuard implements CanActivate {
 
   /**
    * A cookie request that changes something must come from the dashboard's own origin as JSON, or
-   * as an image (the status page's logo and icon uploads). Neither type can be sent cross-site
+   * as an upload (SESSION_UPLOAD_TYPES). Neither type can be sent cross-site
    * without a CORS preflight, which this service never grants; the upload routes check the bytes.
    */
   private checkCookieMutation(req: AppRequest): void {

@@ -19,6 +19,10 @@ import { HeartbeatService, PingAnswer } from './heartbeat.service';
 
 const log = new Logger('heartbeat');
 const HB_PATH = /^\/hb\/([^/?#]+)(\/fail)?\/?(?:\?.*)?$/;
+/** Uptime Kuma's push URL, kept for imported push monitors (docs/import-kuma.md "Push URLs"). */
+const PUSH_PATH = /^\/api\/push\/([^/?#]+)\/?(\?.*)?$/;
+/** The most a `ping` (Kuma: the job's own response time, in ms) may say: an hour. */
+const PUSH_PING_MAX_MS = 3_600_000;
 /** A body past this is not a cron job's: it is answered 413 (of a smaller one the first 1 KB is kept). */
 export const HEARTBEAT_BODY_MAX = 64 * 1024;
 /**
@@ -42,6 +46,8 @@ export function installHeartbeatRoutes(
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
+    const push = url.length <= URL_MAX_BYTES ? PUSH_PATH.exec(url) : null;
+    if (push) return kumaPush(req, res, push, heartbeats, proxies, send);
     const m = url.length <= URL_MAX_BYTES ? HB_PATH.exec(url) : null;
     if (!m || (m[2] && req.method !== 'POST')) return framework(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
@@ -70,6 +76,64 @@ export function installHeartbeatRoutes(
       else if (read === 'cut_off') send(res, TOO_LARGE, { Connection: 'close' });
       else void answer(read.text);
     });
+  });
+}
+
+/**
+ * `GET /api/push/{token}?status=up|down&msg=…&ping=…`, as Uptime Kuma's push monitors take it
+ * (server/routers/api-router.js): `status=down` is a failure report with `msg` as its text, any
+ * other push a ping; `ping` becomes the check's latency. Answered like /hb/ (same rate limits, same
+ * plain-text answers), and a query this service cannot read is a 400 saying which parameter.
+ */
+function kumaPush(
+  req: IncomingMessage,
+  res: ServerResponse,
+  m: RegExpExecArray,
+  heartbeats: HeartbeatService,
+  proxies: ProxyTrust,
+  send: Send,
+): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST')
+    return send(res, { status: 405, text: 'method not allowed' }, { Allow: 'GET, HEAD, POST' });
+  const query = new URLSearchParams(m[2]?.slice(1) ?? '');
+  const status = query.get('status') ?? 'up';
+  if (status !== 'up' && status !== 'down') return send(res, { status: 400, text: 'status must be up or down' });
+  const pingText = query.get('ping');
+  let latencyMs: number | null = null;
+  if (pingText !== null && pingText !== '') {
+    const ms = Number(pingText);
+    if (!Number.isFinite(ms) || ms < 0 || ms > PUSH_PING_MAX_MS)
+      return send(res, { status: 400, text: `ping must be a number of milliseconds from 0 to ${PUSH_PING_MAX_MS}` });
+    latencyMs = Math.round(ms);
+  }
+  const msg = query.get('msg');
+  // Kuma's own jobs send msg=OK with every good push: it says nothing, so it is not kept.
+  const text = msg === null || msg === '' || (status === 'up' && msg === 'OK') ? null : msg.slice(0, 1024);
+  const ip = proxies.clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for']);
+  const go = () => {
+    let a: PingAnswer | Promise<PingAnswer>;
+    try {
+      a = heartbeats.ping(safeDecode(m[1]), status === 'down' ? 'fail' : 'ping', text, ip, { latencyMs });
+    } catch (err) {
+      log.error(`push failed: ${err instanceof Error ? err.stack : String(err)}`);
+      return send(res, { status: 500, text: 'internal error' });
+    }
+    if (a instanceof Promise)
+      a.then(
+        (done) => send(res, done),
+        (err: unknown) => {
+          log.error(`push failed: ${err instanceof Error ? err.stack : String(err)}`);
+          send(res, { status: 500, text: 'internal error' });
+        },
+      );
+    else send(res, a);
+  };
+  if (req.method !== 'POST') return go();
+  // A body is not read (Kuma takes none); it is drained within the same limits as /hb/.
+  readCapped(req, (read) => {
+    if (read === 'too_large') send(res, TOO_LARGE);
+    else if (read === 'cut_off') send(res, TOO_LARGE, { Connection: 'close' });
+    else go();
   });
 }
 

@@ -22,6 +22,11 @@ export interface PingAnswer {
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
+/**
+ * Uptime Kuma's push tokens, kept by `farsight import-kuma` as ping tokens (docs/import-kuma.md):
+ * Kuma 1.x made them 10 characters long, later ones 32, and they could be typed by hand.
+ */
+export const KUMA_TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 const CACHE_MAX = 50_000;
 
 @Injectable()
@@ -46,14 +51,28 @@ export class HeartbeatService {
    * Answers a ping or failure report. A token seen before is answered at once, without a promise
    * (the common case, thousands a second); an unknown one after a read of the database.
    */
-  ping(token: string, kind: 'ping' | 'fail', text: string | null, ip: string): PingAnswer | Promise<PingAnswer> {
-    if (!TOKEN_SHAPE.test(token)) return this.answer(null, kind, text, ip);
+  ping(
+    token: string,
+    kind: 'ping' | 'fail',
+    text: string | null,
+    ip: string,
+    kuma: { latencyMs: number | null } | null = null,
+  ): PingAnswer | Promise<PingAnswer> {
+    // A Kuma push URL (GET /api/push/{token}) may carry a shorter token than this service makes.
+    if (!(kuma ? KUMA_TOKEN_SHAPE : TOKEN_SHAPE).test(token)) return this.answer(null, kind, text, ip, null);
+    const latency = kuma?.latencyMs ?? null;
     const id = this.ids.peek(token);
-    if (id !== undefined) return this.answer(id, kind, text, ip);
-    return this.lookup(token).then((found) => this.answer(found, kind, text, ip));
+    if (id !== undefined) return this.answer(id, kind, text, ip, latency);
+    return this.lookup(token).then((found) => this.answer(found, kind, text, ip, latency));
   }
 
-  private answer(id: number | null, kind: 'ping' | 'fail', text: string | null, ip: string): PingAnswer {
+  private answer(
+    id: number | null,
+    kind: 'ping' | 'fail',
+    text: string | null,
+    ip: string,
+    latencyMs: number | null,
+  ): PingAnswer {
     const now = this.clock.now();
     if (id === null) {
       const d = this.unknownPerIp.take(addressBucket(ip), now);
@@ -65,7 +84,7 @@ export class HeartbeatService {
     const result: CheckResult = {
       at_ms: now,
       outcome: kind === 'ping' ? 'up' : 'down',
-      latency_ms: null,
+      latency_ms: latencyMs,
       phases: { ...NO_PHASES },
       status: null,
       error:

@@ -1,5 +1,5 @@
 /** Spec "Public routes": health, heartbeat pings, these documents; and the other pages the app serves. */
-import { bool, int, obj, str } from '../../common/validation/common.schema';
+import { bool, int, num, obj, oneOfValues as oneOf, str } from '../../common/validation/common.schema';
 import type { Answer, RouteDoc } from '../route-doc';
 
 const pub = { public: true } as const;
@@ -109,6 +109,44 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     body: { ...PING_BODY, description: 'optional text, up to 1 KB is kept and shown in the alert' },
     answers: PING_ANSWERS,
   },
+  ...(['get', 'head', 'post'] as const).map((method): RouteDoc => ({
+    method,
+    path: '/api/push/{token}',
+    id: `kumaPush${method[0].toUpperCase()}${method.slice(1)}`,
+    tag: 'Public',
+    summary: "Uptime Kuma's push URL, for imported push monitors",
+    access: pub,
+    params: {
+      token: {
+        description: "the push token of a monitor imported from Uptime Kuma (or this service's own ping token)",
+      },
+    },
+    query: [
+      {
+        name: 'status',
+        schema: oneOf(['up', 'down']),
+        description: '`down` reports a failure (the monitor goes Down at once); default `up`',
+      },
+      {
+        name: 'msg',
+        schema: str({ maxLength: 1024 }),
+        description: "text kept with the ping, or the failure's text; `OK` with `status=up` is not kept",
+      },
+      {
+        name: 'ping',
+        schema: num({ minimum: 0, maximum: 3600000 }),
+        description: "the job's own response time in ms, kept as the check's latency",
+      },
+    ],
+    servedAhead: true,
+    extra: 'the interface extensions (section 7, coming from Uptime Kuma): push monitors keep their URLs.',
+    description:
+      'Kept so cron jobs that pushed to Uptime Kuma need no change after `farsight import-kuma`: the same as /hb/{token} (same limits, same plain-text answers), docs/import-kuma.md "Push URLs".',
+    answers: {
+      ...PING_ANSWERS,
+      400: text('`status must be up or down`, or a `ping` that is not a number of milliseconds'),
+    },
+  })),
   {
     method: 'get',
     path: '/api/openapi.json',

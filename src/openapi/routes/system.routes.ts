@@ -1,7 +1,8 @@
 /** Spec "Endpoints → Settings, export, import, diagnostics, events" (with the stream and API keys). */
 import { pageQuery, ref } from '../../common/validation/common.schema';
 import { TIMELINE_QUERY } from '../../events/timeline.schema';
-import { EXPORT_QUERY } from '../schemas/system.schema';
+import { EXPORT_QUERY, KUMA_QUERY } from '../schemas/system.schema';
+import { KUMA_UPLOAD_MAX } from '../../system/kuma/kuma-import.service';
 import type { RouteDoc } from '../route-doc';
 
 const API = '/api/v1';
@@ -50,6 +51,21 @@ export const SYSTEM_ROUTES: RouteDoc[] = [
       'Monitors are matched by slug, channels by name. `dry_run` defaults to true; a real run is all or nothing. Bodies up to 10 MB.',
     body: { schema: ref('Import') },
     answers: { 200: { description: 'what was (or would be) done, like bulk', schema: ref('ImportAnswer') } },
+  },
+  {
+    method: 'post',
+    path: `${API}/import/kuma`,
+    id: 'importKuma',
+    tag: 'System',
+    summary: 'Import an Uptime Kuma database or backup',
+    access: { scope: 'admin', stepUp: true },
+    description: `The body is the file itself: kuma.db (Kuma 1.23 or 2.x) or a Kuma 1.x JSON backup, up to ${KUMA_UPLOAD_MAX / 1024 / 1024} MB. A dry run unless \`apply=true\`; items this service cannot take are skipped with their reason and the rest is written in one transaction (docs/import-kuma.md).`,
+    query: KUMA_QUERY,
+    body: { type: 'application/octet-stream', schema: { type: 'string', format: 'binary' } },
+    answers: { 200: { description: 'what was (or would be) done to each Kuma item', schema: ref('KumaReport') } },
+    errors: [409],
+    extra:
+      'the interface extensions (section 7, coming from Uptime Kuma): the dashboard and `farsight import-kuma` send the file here.',
   },
   {
     method: 'get',

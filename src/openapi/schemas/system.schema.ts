@@ -185,6 +185,29 @@ export function systemSchemas(): SchemaSet {
           'Like bulk (POST /monitors/bulk): the monitors\' created, updated, unchanged and errors (by slug) at the top level; channels (by name) and the status page under their own keys (docs/export-import.md "The answer").',
       },
     ),
+    KumaReport: obj(
+      {
+        source: str({
+          description:
+            'what the file is: `Uptime Kuma 1.23 database`, `Uptime Kuma 2.x database (last migration …)`, `Uptime Kuma 1.23.16 backup`',
+        }),
+        dry_run: bool(),
+        applied: bool({ description: 'true only when the import was written' }),
+        counts: obj({ created: COUNT, updated: COUNT, unchanged: COUNT, skipped: COUNT }),
+        items: list(
+          obj({
+            type: oneOfValues(['monitor', 'channel', 'maintenance', 'status_page']),
+            kuma_id: nullable(int()),
+            name: str({ description: 'the name in Kuma' }),
+            key: nullable(str({ description: "the monitor's slug or the channel's name here" })),
+            outcome: oneOfValues(['created', 'updated', 'unchanged', 'skipped']),
+            reason: nullable(str({ description: 'why it is skipped' })),
+            notes: list(str(), { description: 'what was not kept, or changed to fit' }),
+          }),
+        ),
+      },
+      { description: 'One entry per Kuma item, in the file\'s order (docs/import-kuma.md "The report").' },
+    ),
     Diagnostics: obj(
       {
         version: str(),
@@ -284,6 +307,10 @@ export function systemSchemas(): SchemaSet {
     ),
   };
 }
+
+export const KUMA_QUERY: QueryParam[] = [
+  { name: 'apply', schema: oneOfValues(['true', 'false']), description: '`true` writes; default `false`: a dry run' },
+];
 
 export const EXPORT_QUERY: QueryParam[] = [
   { name: 'secrets', schema: oneOfValues(['1']), description: '`1` answers secrets unmasked' },

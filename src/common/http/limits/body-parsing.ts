@@ -28,8 +28,16 @@ export const LARGE_JSON_PATHS: Record<string, number> = {
   '/api/v1/monitors/bulk': 10 * MB,
   '/api/v1/import': 10 * MB,
 };
-/** Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text; the status page's logo and icon are images). */
-export const RAW_BODY_PREFIXES = ['/hb/', '/api/v1/status-page/logo', '/api/v1/status-page/icon'];
+/**
+ * Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text; the
+ * status page's logo and icon are images; the Kuma import takes Kuma's database file).
+ */
+export const RAW_BODY_PREFIXES = [
+  '/hb/',
+  '/api/v1/status-page/logo',
+  '/api/v1/status-page/icon',
+  '/api/v1/import/kuma',
+];
 
 /** Heartbeat bodies: text, of which the first 1 KB is kept; the rest is read and dropped. */
 export const HEARTBEAT_BODY_KEEP = 1024;
