@@ -65,12 +65,12 @@ export function nextBoundary(w: WindowTimes, now: number): number | null {
 }
 
 /** POST start: active from `now` until `end` (null: until stopped). */
-export function startedByHand(w: WindowTimes, now: number, end: number | null): WindowTimes {
+export function startedByHand<W extends WindowTimes>(w: W, now: number, end: number | null): W {
   return { ...w, manual_start: now, manual_end: end, stopped_until: null };
 }
 
 /** POST stop: over now; a scheduled occurrence running now stays over until its own end. */
-export function stoppedByHand(w: WindowTimes, now: number): WindowTimes {
+export function stoppedByHand<W extends WindowTimes>(w: W, now: number): W {
   const span = currentSpan(w.schedule, now);
   return {
     ...w,
