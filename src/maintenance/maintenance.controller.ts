@@ -23,6 +23,13 @@ export class MaintenanceController {
     return this.windows.create(body, caller);
   }
 
+  @Post('preview')
+  @Scope('read')
+  @HttpCode(200)
+  preview(@Body() body: unknown): { occurrences: { start: string; end: string }[] } {
+    return this.windows.preview(body);
+  }
+
   @Get(':id')
   @Scope('read')
   get(@Param('id') id: string): Promise<WindowAnswer> {

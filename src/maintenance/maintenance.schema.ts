@@ -90,6 +90,8 @@ export function maintenanceSchemas(): SchemaSet {
     MaintenanceWindowList: page(ref('MaintenanceWindow')),
     MaintenanceWindowCreate: obj(FIELDS, { required: ['title', 'schedule'] }),
     MaintenanceWindowPatch: obj(FIELDS, { required: [] }),
+    MaintenancePreview: obj({ schedule: SCHEDULE }),
+    MaintenanceOccurrences: obj({ occurrences: list(obj({ start: time(), end: time() }), { maxItems: 5 }) }),
     MaintenanceStart: obj(
       { end: described(nullable(time()), 'in the future; absent or null: until stopped') },
       { required: [] },

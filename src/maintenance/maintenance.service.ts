@@ -25,7 +25,16 @@ import {
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { EventsService } from '../events/events.service';
 import { toWindowAnswer, WindowAnswer } from './window-answer';
-import { parseStartBody, parseWindowInput, stateFilter, WindowInput } from './window-input';
+import {
+  parsePreviewBody,
+  parseStartBody,
+  parseWindowInput,
+  PREVIEW_COUNT,
+  stateFilter,
+  WindowInput,
+} from './window-input';
+import { occurrencesAfter } from '../engine/maintenance/schedule';
+import { toIso } from '../common/time';
 
 @Injectable()
 export class MaintenanceService {
@@ -53,6 +62,17 @@ export class MaintenanceService {
       (w) => toWindowAnswer(w, now),
       (w) => ID_CURSOR.format(w.id),
     );
+  }
+
+  /** POST /maintenance/preview {schedule}: its next five occurrences from now (the dashboard's editor). */
+  preview(body: unknown): { occurrences: { start: string; end: string }[] } {
+    const schedule = parsePreviewBody(body);
+    return {
+      occurrences: occurrencesAfter(schedule, this.clock.now(), PREVIEW_COUNT).map((o) => ({
+        start: toIso(o.start),
+        end: toIso(o.end),
+      })),
+    };
   }
 
   async get(ref: string): Promise<WindowAnswer> {

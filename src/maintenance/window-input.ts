@@ -128,3 +128,18 @@ export function parseStartBody(body: unknown, now: number): number | null {
   if (errors.length) throw ApiError.invalid(errors);
   return end;
 }
+
+/** How many occurrences POST /maintenance/preview answers. */
+export const PREVIEW_COUNT = 5;
+
+/** POST /maintenance/preview: {schedule} only, checked as a window's schedule is. */
+export function parsePreviewBody(body: unknown): Schedule {
+  requireObjectBody(body);
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(body))
+    if (key !== 'schedule') errors.push({ field: key.slice(0, 60), message: 'unknown field (preview takes schedule)' });
+  const s = parseSchedule(body.schedule);
+  if (!s.ok) errors.push(...s.errors);
+  if (errors.length || !s.ok) throw ApiError.invalid(errors);
+  return s.schedule;
+}

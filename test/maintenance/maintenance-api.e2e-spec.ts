@@ -165,6 +165,29 @@ describe('/maintenance', () => {
     expect(await stored()).toBe(1);
   });
 
+  it('previews the next five occurrences of a schedule without storing anything', async () => {
+    const res = await api()
+      .post('/api/v1/maintenance/preview')
+      .set(bearer(read))
+      .send({ schedule: { ...weekly, days: ['sun'], start_time: '02:30' } })
+      .expect(200);
+    // Sunday 2026-11-01 12:00 UTC: the next Sundays at 02:30 Berlin (winter, +01:00).
+    expect(res.body.occurrences.map((o: { start: string }) => o.start)).toEqual([
+      '2026-11-08T01:30:00.000Z',
+      '2026-11-15T01:30:00.000Z',
+      '2026-11-22T01:30:00.000Z',
+      '2026-11-29T01:30:00.000Z',
+      '2026-12-06T01:30:00.000Z',
+    ]);
+    const bad = await api()
+      .post('/api/v1/maintenance/preview')
+      .set(bearer(read))
+      .send({ schedule: { ...weekly, tz: 'Nowhere/Land' } })
+      .expect(422);
+    expect(bad.body.error.field).toBe('schedule.tz');
+    expect(await stored()).toBe(0);
+  });
+
   it('deletes with 204, then 404s in the envelope', async () => {
     const w = (await create({ title: 'A', schedule: weekly })).body;
     await api().delete(`/api/v1/maintenance/${w.id}`).set(bearer(write)).expect(204);

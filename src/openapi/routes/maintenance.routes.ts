@@ -34,6 +34,19 @@ export const MAINTENANCE_ROUTES: RouteDoc[] = [
     extra,
   },
   {
+    method: 'post',
+    path: `${API}/maintenance/preview`,
+    id: 'previewMaintenance',
+    tag,
+    summary: 'The next five occurrences of a schedule, from now',
+    description:
+      "Nothing is stored: the dashboard's schedule editor shows what a schedule would do before it is saved.",
+    access: read,
+    body: { schema: ref('MaintenancePreview') },
+    answers: { 200: { description: 'occurrences', schema: ref('MaintenanceOccurrences') } },
+    extra: "the dashboard's schedule editor previews the next five occurrences (docs/maintenance.md).",
+  },
+  {
     method: 'get',
     path: `${API}/maintenance/{id}`,
     id: 'getMaintenance',
