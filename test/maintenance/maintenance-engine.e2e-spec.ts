@@ -163,6 +163,27 @@ describe('maintenance in the engine', () => {
     expect(sentTypes()).toEqual(['down', 'reminder']);
   });
 
+  it('opens the incident of a Down monitor taken out of an active window', async () => {
+    const m = await monitor({ name: 'Printer' });
+    await advance(0);
+    const w = (
+      await api()
+        .post('/api/v1/maintenance')
+        .set(bearer(h.write))
+        .send({ title: 'Toner', monitors: [m.id], schedule: { kind: 'manual' } })
+        .expect(201)
+    ).body;
+    await api().post(`/api/v1/maintenance/${w.id}/start`).set(bearer(h.write)).expect(200);
+    h.target.status = 500;
+    await advance(MIN);
+    expect(await state(m.id)).toMatchObject({ status: 'down', incident_id: null });
+    await api().patch(`/api/v1/maintenance/${w.id}`).set(bearer(h.write)).send({ monitors: [] }).expect(200);
+    await advance(0);
+    const after = await state(m.id);
+    expect(after).toMatchObject({ status: 'down', maintenance: null, incident_id: expect.any(Number) });
+    expect((await lines('down'))[0].text).toBe('Printer is still down at the end of maintenance "Toner"');
+  });
+
   it('announces maintenance.started and .ended on the bus only once their lines are on disk', async () => {
     const m = await monitor({ name: 'Web' });
     await advance(0);

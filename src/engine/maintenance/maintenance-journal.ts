@@ -48,13 +48,14 @@ export function journalMaintenance(d: MaintenanceJournalDeps, c: BookChanges, no
   const ids = windows.some((w) => w.monitors === null)
     ? d.monitorIds()
     : new Set(windows.flatMap((w) => w.monitors ?? []));
-  const ending = new Map(c.ended.map((e) => [e.window.id, e.window]));
+  // A window that ended, or was edited while active (as it was): a monitor it held and nothing holds now is let go.
+  const letGo = [...c.ended.map((e) => e.window), ...c.edited.map((e) => e.before)];
   for (const id of ids) {
     const m = d.monitor(id);
     if (!m) continue;
     d.changed(m, false);
     if (d.markOf(id) !== null || m.state.status !== 'down' || d.journal.incidents.openOf(id)) continue;
-    const ended = [...ending.values()].find((w) => covers(w, id));
+    const ended = letGo.find((w) => covers(w, id));
     if (ended) openAfterMaintenance(d, m, ended, now);
   }
 }
