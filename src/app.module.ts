@@ -23,6 +23,7 @@ import { CatalogModule } from './catalog/catalog.module';
 import { EngineModule } from './engine/engine.module';
 import { HistoryModule } from './history/history.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { ChannelsModule } from './channels/channels.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
@@ -73,6 +74,7 @@ export class AppModule {
         EngineModule,
         MonitorsModule,
         IncidentsModule,
+        MaintenanceModule,
         StreamModule,
         ChannelsModule,
         SystemModule,

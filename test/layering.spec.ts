@@ -35,6 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'common',
     'config',
   ],
+  maintenance: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   stream: ['engine', 'history', 'catalog', 'probes', 'events', 'settings', 'auth', 'db', 'common', 'config'],
   monitors: [
     'channels',
@@ -50,8 +51,21 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'config',
   ],
   hosts: ['probes', 'events', 'db', 'common', 'config'],
-  status: ['hosts', 'monitors', 'history', 'catalog', 'probes', 'events', 'settings', 'db', 'common', 'config'],
+  status: [
+    'maintenance',
+    'hosts',
+    'monitors',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'db',
+    'common',
+    'config',
+  ],
   system: [
+    'maintenance',
     'status',
     'hosts',
     'incidents',
@@ -72,6 +86,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   openapi: [
     'system',
+    'maintenance',
     'status',
     'hosts',
     'incidents',

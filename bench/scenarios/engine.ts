@@ -32,7 +32,7 @@ const MB = 1024 * 1024;
 export const engineScenario: Scenario = {
   name: NAME,
   summary: 'N mixed monitors at an interval against the farm: CPU, RSS, lateness, lost results',
-  options: ['monitors', 'interval', 'warmup', 'duration', 'node-args', 'start'],
+  options: ['monitors', 'interval', 'warmup', 'duration', 'node-args', 'start', 'maintenance'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const n = o.number('monitors', ctx.smoke ? 20 : 10_000);
@@ -44,6 +44,8 @@ export const engineScenario: Scenario = {
       .split(' ')
       .filter((a) => a !== '');
     const start = o.string('start', 'restart');
+    // --maintenance N: N maintenance windows (issue 36), so the cost of windows on the check path shows.
+    const windowCount = o.number('maintenance', 0);
     if (start !== 'restart' && start !== 'bulk') throw new Error(`--start takes restart or bulk, not ${start}`);
     const notes: string[] = [];
     if (!ctx.smoke && (warmupS < intervalS || durationS < intervalS)) {
@@ -63,6 +65,12 @@ export const engineScenario: Scenario = {
       const createStarted = performance.now();
       await service.createMonitors(keys, mixedMonitors(n, farm, intervalS));
       const createMs = performance.now() - createStarted;
+      if (windowCount > 0) {
+        await createWindows(service, keys, windowCount, await service.monitorIds(keys));
+        notes.push(
+          `${windowCount} maintenance windows: one active (1 % of the monitors), the others weekly, not active`,
+        );
+      }
       let restartMs: number | null = null;
       if (start === 'restart') {
         await service.stop();
@@ -212,3 +220,43 @@ export const engineScenario: Scenario = {
     }
   },
 };
+
+/**
+ * `count` maintenance windows over the monitors: the first active by hand over 1 % of them (the
+ * check path asks which active window holds a monitor), the others weekly windows of 20 monitors
+ * each on a day and hour that are not now (the engine keeps their next boundaries).
+ */
+async function createWindows(
+  service: Service,
+  keys: Awaited<ReturnType<Service['adminKeys']>>,
+  count: number,
+  ids: number[],
+): Promise<void> {
+  const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+  const now = new Date();
+  for (let i = 0; i < count; i++) {
+    const monitors = i === 0 ? ids.filter((_, j) => j % 100 === 0) : ids.slice((i * 20) % ids.length).slice(0, 20);
+    const hour = (now.getUTCHours() + 6 + (i % 12)) % 24;
+    const schedule =
+      i === 0
+        ? { kind: 'manual' }
+        : {
+            kind: 'weekly',
+            days: [days[i % 7]],
+            start_time: `${String(hour).padStart(2, '0')}:00`,
+            duration_min: 30,
+            tz: 'UTC',
+          };
+    const w = await requestJson<{ id: number }>('POST', `${service.url}/api/v1/maintenance`, {
+      headers: keys.header(),
+      body: { title: `Bench window ${i + 1}`, monitors, schedule },
+    });
+    if (i === 0)
+      await requestJson(
+        'POST',
+        `${service.url}/api/v1/maintenance/${w.id}/start`,
+        { headers: keys.header(), body: {} },
+        [200],
+      );
+  }
+}

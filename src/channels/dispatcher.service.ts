@@ -313,7 +313,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     });
   }
 
-  /** Reminders: every remind_every_min while an incident stays open (not while muted, paused or flapping). */
+  /** Reminders: every remind_every_min while an incident stays open (not while muted, paused, flapping or in maintenance). */
   private async remind(): Promise<void> {
     const now = this.clock.now();
     const open = await openIncidentReminders(this.db);
@@ -321,6 +321,8 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     for (const i of open) {
       const c = this.engine.configOf(i.monitor_id);
       if (!c || c.remind_every_min <= 0) continue;
+      // Paused while a maintenance window holds the monitor; due again as soon as it ends (docs/maintenance.md).
+      if (this.engine.maintenance.markOf(i.monitor_id)) continue;
       if (now < (i.reminded_at ?? i.down_at) + c.remind_every_min * 60_000) continue;
       const flapping = this.engine.stateOf(i.monitor_id)?.flapping === 1;
       const d = decideAlert('reminder', c, flapping, targets, now);

@@ -74,6 +74,17 @@ const ALERT_EVENTS = [
   { value: 'notice', label: 'Notices of the service' },
 ];
 
+/** The weekly schedule's day checkboxes, Monday first (engine/maintenance/schedule.ts WEEKDAYS). */
+const MAINTENANCE_DAYS = [
+  ['mon', 'Mon'],
+  ['tue', 'Tue'],
+  ['wed', 'Wed'],
+  ['thu', 'Thu'],
+  ['fri', 'Fri'],
+  ['sat', 'Sat'],
+  ['sun', 'Sun'],
+].map(([value, label]) => ({ value, label }));
+
 @Public()
 @Controller()
 export class AppPagesController {
@@ -130,6 +141,11 @@ export class AppPagesController {
   async incident(@Param('id') id: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
     if (!isIdText(id)) throw ApiError.notFound('incident');
     await this.page(req, res, 'incidents', 'Incident', 'incident', { incidentId: id, kindWords: kindWordsJson() });
+  }
+
+  @Get('maintenance')
+  async maintenance(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'maintenance', 'Maintenance', 'maintenance', { days: MAINTENANCE_DAYS });
   }
 
   @Get('channels')

@@ -7,6 +7,7 @@
 export type PageKey =
   | 'overview'
   | 'incidents'
+  | 'maintenance'
   | 'channels'
   | 'status-page'
   | 'settings'
@@ -27,6 +28,7 @@ interface NavEntry {
 export const NAV: readonly NavEntry[] = [
   { key: 'overview', href: '/', label: 'Overview', ready: true },
   { key: 'incidents', href: '/incidents', label: 'Incidents', ready: true },
+  { key: 'maintenance', href: '/maintenance', label: 'Maintenance', ready: true },
   { key: 'channels', href: '/channels', label: 'Channels', ready: true },
   { key: 'status-page', href: '/status-page', label: 'Status page', ready: true },
   { key: 'settings', href: '/settings', label: 'Settings', ready: true },

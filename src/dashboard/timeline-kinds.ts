@@ -8,6 +8,16 @@ const GROUPS: { label: string; kinds: EventKind[] }[] = [
   { label: 'Monitors', kinds: ['down', 'up', 'failing', 'first_up', 'slow', 'slow_end', 'flapping', 'cert', 'path'] },
   { label: 'Incidents', kinds: ['closed', 'ack', 'note', 'alert'] },
   {
+    label: 'Maintenance',
+    kinds: [
+      'maintenance.started',
+      'maintenance.ended',
+      'maintenance_created',
+      'maintenance_updated',
+      'maintenance_deleted',
+    ],
+  },
+  {
     label: 'Changes',
     kinds: [
       'monitor_created',
@@ -64,6 +74,11 @@ export const KIND_WORDS: Record<EventKind, string> = {
   ack: 'Acknowledged',
   alert: 'Alert',
   note: 'Note',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.ended': 'Maintenance ended',
+  maintenance_created: 'Maintenance window created',
+  maintenance_updated: 'Maintenance window changed',
+  maintenance_deleted: 'Maintenance window deleted',
   path: 'Network path problem',
   blind: 'Lost the network',
   blind_detection: 'Blind detection',

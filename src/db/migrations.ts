@@ -16,6 +16,7 @@ import { SignInSecurity1768176000000 } from '../../migrations/1768176000000-Sign
 import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
 import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
+import { Maintenance1768694400000 } from '../../migrations/1768694400000-Maintenance';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 
 export const MIGRATIONS = [
@@ -33,5 +34,6 @@ export const MIGRATIONS = [
   CheckLog1768348800000,
   Domains1768435200000,
   CertPins1768608000000,
+  Maintenance1768694400000,
   ServiceChannels1768953600000,
 ];

@@ -38,6 +38,9 @@ import { DirtyWhen, Journal } from './journal/journal';
 import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
 import { loadLiveMonitors } from './live/start-load';
 import { MonitorChanges } from './monitor-changes';
+import type { MaintenanceBook } from './maintenance/maintenance-book';
+import { maintenanceBook } from './maintenance/maintenance-journal';
+import { allWindows } from './maintenance/windows.table';
 
 export const ENGINE_TIMERS = Symbol('EngineTimers');
 export const ENGINE_CONCURRENCY = 256;
@@ -56,6 +59,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Open incidents (one per monitor at most), written with the state rows. */
   readonly incidents: IncidentBook;
   private readonly scheduler: Scheduler;
+  /** Maintenance windows: which hold which monitors now, woken at each boundary (engine/maintenance/). */
+  readonly maintenance: MaintenanceBook;
   private readonly log = new Logger('engine');
   /** The alert layer (channels/), for what reaches it outside the writer: acknowledgements. */
   private sink: AlertSink | null = null;
@@ -100,6 +105,12 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       apply: (m, s) => this.apply(m, s),
       markDirty: (m, when) => this.markDirty(m, when),
     });
+    this.maintenance = maintenanceBook(clock, timers, {
+      journal: this.journal,
+      monitor: (id) => this.live.get(id),
+      monitorIds: () => this.live.ids(),
+      changed: (m, soon) => (soon ? this.markDirty(m) : this.live.changed(m.id)),
+    });
     // The start's big reads (engine/live/start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
     // Awaited by onApplicationBootstrap; a start that fails before it must not leave it unhandled.
@@ -122,6 +133,9 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       clock: this.clock,
       capOf: (id) => this.capOf(id),
     });
+    // Before reconcile: a Down monitor in maintenance has no incident to open.
+    this.maintenance.load(await allWindows(this.db));
+    this.bus.on('monitor.deleted', ({ id }) => this.maintenance.dropMonitor(id));
     for (const m of monitors) {
       this.changes.add(m, 'spread');
       this.reconcile(m, now);
@@ -131,6 +145,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.maintenance.stop();
     await this.scheduler.stop();
     await this.writer.flush();
   }
@@ -147,7 +162,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       return;
     }
     const open = this.incidents.openOf(m.id);
-    if (m.state.status === 'down' && !open) {
+    if (m.state.status === 'down' && !open && !this.maintenance.markOf(m.id)) {
       const s = m.state;
       const row = this.incidents.start(m.id, m.config.name, {
         at: s.since,
@@ -188,6 +203,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Runs whatever is due now (the timer does this by itself; tests with a fake clock call it). */
   tick(): void {
+    this.maintenance.tick();
     this.scheduler.tick();
   }
 
@@ -229,6 +245,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** A monitor's live state; undefined before the engine has loaded it. */
   stateOf(id: number): MonitorState | undefined {
     return this.live.stateOf(id);
+  }
+
+  /** Every monitor the engine holds. */
+  monitorIds(): Iterable<number> {
+    return this.live.ids();
   }
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
@@ -394,7 +415,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private apply(m: LiveMonitor, s: Step): void {
     const before = m.state;
     m.state = s.state;
-    for (const t of s.transitions) journalTransition(this.journal, m, t);
+    const held = s.transitions.length > 0 && this.maintenance.markOf(m.id) !== null;
+    for (const t of s.transitions) journalTransition(this.journal, m, t, held);
     // Another failed check of an open incident: its count and latest error.
     if (m.incidentId !== null && s.state.status === 'down') {
       this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });

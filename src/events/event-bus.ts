@@ -36,6 +36,18 @@ export interface BusEvents {
   'monitor.cert': { id: number; notAfter: number; days: number; at: number };
   /** A second opinion found a network path problem. */
   path: { host: string; at: number };
+  /**
+   * A maintenance window started or ended (docs/maintenance.md); announced once its timeline line
+   * is on disk. `monitors`: the ids it holds, null for every monitor.
+   */
+  maintenance: {
+    started: boolean;
+    window_id: number;
+    title: string;
+    monitors: number[] | null;
+    at: number;
+    ends_at: number | null;
+  };
   /** The service went blind (no canary reachable) or came back. */
   blind: { active: boolean; since: number };
   /**

@@ -20,6 +20,15 @@ export const EVENT_KINDS = {
     'an alert of an incident was sent, failed after its last try, is being retried, or was not sent because the monitor was muted',
   note: "an incident's note was set, changed or cleared (PATCH /incidents/{id})",
   path: 'a second check contradicted a failure: a network path problem (data.host)',
+  // Maintenance windows (docs/maintenance.md)
+  'maintenance.started':
+    'a maintenance window became active: no incident opens and no alert goes out for its monitors (data.window_id, data.title, data.monitors, data.ends_at)',
+  'maintenance.ended':
+    'a maintenance window ended (at its scheduled end or by hand); a monitor still Down opens its incident then (data.window_id, data.title, data.monitors)',
+  maintenance_created: 'a maintenance window was created (data.window_id)',
+  maintenance_updated:
+    'a maintenance window was changed, started or stopped by hand, or lost a deleted monitor (data.window_id, data.fields)',
+  maintenance_deleted: 'a maintenance window was deleted (data.window_id)',
   // The service itself
   blind: 'the service lost its network (no canary reachable) or got it back (data.active)',
   blind_detection: 'blind detection cannot work, is off, or works again (data.detection)',

@@ -109,7 +109,9 @@ export class MonitorListService {
       { updatedAt: r.updated_at, state, stats: st, muted: isMutedAt(r.muted_until, now) },
       () => {
         const m = this.repo.toListed(r);
-        return commaLedJson(toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now), st));
+        return commaLedJson(
+          toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now, this.engine.maintenance.markOf(r.id)), st),
+        );
       },
     );
   }

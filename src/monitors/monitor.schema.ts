@@ -203,6 +203,12 @@ const STATE = obj(
       nullable(str()),
       'why the latest check was not counted (the service was offline, or a network path problem)',
     ),
+    maintenance: described(
+      nullable(
+        obj({ window_id: int(1), title: str(), ends_at: described(nullable(time()), 'null: until stopped by hand') }),
+      ),
+      'the maintenance window holding the monitor now: no incident opens and no alert goes out (docs/maintenance.md)',
+    ),
   },
   { description: 'A monitor\'s live state (spec "Monitor state and stats").' },
 );

@@ -24,6 +24,7 @@ import { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody, ParseResult } from './monitor-input';
 import { configToBody, MonitorDto, toMonitorDto } from './monitor.mapper';
 import { initialState, toStateAnswer } from '../probes/status';
+import { removeMonitorIn } from '../engine/maintenance/windows.table';
 import { HistoryService } from '../history/history.service';
 import { StatsService } from '../history/stats.service';
 import { EngineService } from '../engine/engine.service';
@@ -141,6 +142,15 @@ export class MonitorsService {
       const incident = await this.engine.endIncidentIn(m, current.id, 'deleted', actorName(caller));
       await this.history.deleteMonitorIn(m, current.id);
       await this.repo.delete(m, current.id);
+      // It leaves the maintenance windows that named it, each change on the timeline (docs/maintenance.md).
+      for (const w of await removeMonitorIn(m, current.id, this.clock.now())) {
+        await this.events.recordIn(m, {
+          kind: 'maintenance_updated',
+          text: `maintenance window "${w.title}" no longer covers the deleted monitor "${current.config.name}"`,
+          actor: actorName(caller),
+          data: { window_id: w.id, fields: ['monitors'] },
+        });
+      }
       await this.events.recordIn(m, {
         kind: 'monitor_deleted',
         text: `monitor "${current.config.name}" deleted`,
@@ -298,7 +308,12 @@ export class MonitorsService {
     const stats = await this.stats.statsFor([m.id], now);
     return toMonitorDto(
       m,
-      toStateAnswer(state ?? initialState(m.id, m.config.paused, now), m.config.muted_until, now),
+      toStateAnswer(
+        state ?? initialState(m.id, m.config.paused, now),
+        m.config.muted_until,
+        now,
+        this.engine.maintenance.markOf(m.id),
+      ),
       stats.get(m.id)!,
     );
   }

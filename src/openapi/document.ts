@@ -44,6 +44,10 @@ const PATH_SCHEMAS: Record<string, JsonSchema> = {
 const TAGS: { name: string; description: string }[] = [
   { name: 'Monitors', description: 'Monitors, their checks, series, uptime, and the summary.' },
   { name: 'Incidents', description: 'Outages, from the first failed check to recovery.' },
+  {
+    name: 'Maintenance',
+    description: 'Planned work: windows that hold back incidents and alerts for their monitors (docs/maintenance.md).',
+  },
   { name: 'Alerts', description: 'Alert channels and the delivery log.' },
   { name: 'Status page', description: "The public status page's settings, logo and icon." },
   { name: 'System', description: 'Settings, export and import, diagnostics, the timeline and the live stream.' },

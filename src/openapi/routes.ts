@@ -8,6 +8,7 @@ import type { RouteDoc } from './route-doc';
 import { ALERT_ROUTES } from './routes/alerts.routes';
 import { AUTH_ROUTES } from './routes/auth.routes';
 import { INTEGRATION_ROUTES } from './routes/integrations.routes';
+import { MAINTENANCE_ROUTES } from './routes/maintenance.routes';
 import { MONITOR_ROUTES } from './routes/monitors.routes';
 import { PUBLIC_ROUTES } from './routes/public.routes';
 import { STATUS_PAGE_ROUTES } from './routes/status-page.routes';
@@ -16,6 +17,7 @@ import { SYSTEM_ROUTES } from './routes/system.routes';
 export const ROUTES: readonly RouteDoc[] = [
   ...MONITOR_ROUTES,
   ...ALERT_ROUTES,
+  ...MAINTENANCE_ROUTES,
   ...STATUS_PAGE_ROUTES,
   ...SYSTEM_ROUTES,
   ...AUTH_ROUTES,

@@ -4,6 +4,7 @@ import { commonSchemas, SchemaSet } from '../common/validation/common.schema';
 import { timelineSchemas } from '../events/timeline.schema';
 import { historySchemas } from '../history/history.schema';
 import { incidentSchemas } from '../incidents/incident.schema';
+import { maintenanceSchemas } from '../maintenance/maintenance.schema';
 import { monitorSchemas } from '../monitors/monitor.schema';
 import { checkSchemas } from '../probes/check-result.schema';
 import { authSchemas } from './schemas/auth.schema';
@@ -16,6 +17,7 @@ const SETS: (() => SchemaSet)[] = [
   monitorSchemas,
   historySchemas,
   incidentSchemas,
+  maintenanceSchemas,
   timelineSchemas,
   channelSchemas,
   statusPageSchemas,

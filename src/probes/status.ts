@@ -38,6 +38,16 @@ export interface StateAnswer {
   incident_id: number | null;
   cert_expires_at: string | null;
   note: string | null;
+  /** The maintenance window holding the monitor now (docs/maintenance.md), or null. */
+  maintenance: { window_id: number; title: string; ends_at: string | null } | null;
+}
+
+/** What the engine knows of the window holding a monitor now (engine/maintenance/maintenance-book.ts). */
+export interface MaintenanceMark {
+  window_id: number;
+  title: string;
+  /** null: started by hand, until stopped. */
+  ends_at: number | null;
 }
 
 export function initialState(monitorId: number, paused: boolean, now: number): MonitorState {
@@ -63,7 +73,12 @@ export function isMutedAt(mutedUntil: number | null, now: number): boolean {
   return mutedUntil !== null && mutedUntil > now;
 }
 
-export function toStateAnswer(s: MonitorState, mutedUntil: number | null, now: number): StateAnswer {
+export function toStateAnswer(
+  s: MonitorState,
+  mutedUntil: number | null,
+  now: number,
+  maintenance: MaintenanceMark | null = null,
+): StateAnswer {
   return {
     status: s.status,
     since: toIso(s.since),
@@ -77,6 +92,7 @@ export function toStateAnswer(s: MonitorState, mutedUntil: number | null, now: n
     incident_id: s.incident_id,
     cert_expires_at: toIso(s.cert_expires_at),
     note: s.note,
+    maintenance: maintenance && { ...maintenance, ends_at: toIso(maintenance.ends_at) },
   };
 }
 

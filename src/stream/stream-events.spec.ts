@@ -1,6 +1,14 @@
 import type { IncidentRow } from '../events/incident';
 import { initialState } from '../probes/status';
-import { blindData, checkData, checkDataJson, incidentData, pathData, stateData } from './stream-events';
+import {
+  blindData,
+  checkData,
+  checkDataJson,
+  incidentData,
+  maintenanceData,
+  pathData,
+  stateData,
+} from './stream-events';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
 
@@ -95,8 +103,29 @@ describe('state event data', () => {
         incident_id: null,
         cert_expires_at: null,
         note: null,
+        maintenance: null,
       },
     });
+  });
+
+  it('carries the maintenance window holding the monitor', () => {
+    const mark = { window_id: 4, title: 'Firmware', ends_at: T + 3_600_000 };
+    expect(stateData(initialState(9, false, T), null, T, mark).state.maintenance).toEqual({
+      window_id: 4,
+      title: 'Firmware',
+      ends_at: '2026-11-01T13:00:00.000Z',
+    });
+    expect(stateData(initialState(9, false, T), null, T, { ...mark, ends_at: null }).state.maintenance).toMatchObject({
+      ends_at: null,
+    });
+  });
+});
+
+describe('maintenance event data', () => {
+  it('names the window, its monitors and its times in RFC 3339', () => {
+    expect(
+      maintenanceData({ started: true, window_id: 2, title: 'NAS', monitors: [1, 5], at: T, ends_at: null }),
+    ).toEqual({ window_id: 2, title: 'NAS', monitors: [1, 5], at: '2026-11-01T12:00:00.000Z', ends_at: null });
   });
 });
 

@@ -7,9 +7,19 @@ import { toIso } from '../common/time';
 import type { BusEvents } from '../events/event-bus';
 import { IncidentAnswer, toIncidentAnswer } from '../events/incident';
 import type { CheckError, Outcome } from '../probes/check-result';
-import { MonitorState, StateAnswer, toStateAnswer } from '../probes/status';
+import { MaintenanceMark, MonitorState, StateAnswer, toStateAnswer } from '../probes/status';
 
-export type StreamEvent = 'hello' | 'reset' | 'check' | 'state' | 'incident' | 'blind' | 'path' | 'monitors';
+export type StreamEvent =
+  | 'hello'
+  | 'reset'
+  | 'check'
+  | 'state'
+  | 'incident'
+  | 'blind'
+  | 'path'
+  | 'monitors'
+  | 'maintenance.started'
+  | 'maintenance.ended';
 
 export interface CheckEventData {
   monitor_id: number;
@@ -52,8 +62,20 @@ export function stateData(
   state: MonitorState,
   mutedUntil: number | null,
   now: number,
+  maintenance: MaintenanceMark | null = null,
 ): { monitor_id: number; state: StateAnswer } {
-  return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now) };
+  return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now, maintenance) };
+}
+
+/** `maintenance.started` / `maintenance.ended`: the window and the monitors it holds (null: every monitor). */
+export function maintenanceData(e: BusEvents['maintenance']): {
+  window_id: number;
+  title: string;
+  monitors: number[] | null;
+  at: string;
+  ends_at: string | null;
+} {
+  return { window_id: e.window_id, title: e.title, monitors: e.monitors, at: toIso(e.at), ends_at: toIso(e.ends_at) };
 }
 
 export function incidentData(e: BusEvents['incident'], now: number): IncidentAnswer {

@@ -28,7 +28,15 @@ import { decideResume, eventId } from './resume';
 import { commentFrame, eventFrame, jsonEventFrame } from './sse-frame';
 import { accessEnded, stillLive } from './stream-access';
 import { StreamClient } from './stream-client';
-import { blindData, checkDataJson, incidentData, pathData, stateData, StreamEvent } from './stream-events';
+import {
+  blindData,
+  checkDataJson,
+  incidentData,
+  maintenanceData,
+  pathData,
+  stateData,
+  StreamEvent,
+} from './stream-events';
 import { STREAM_OPTIONS, StreamOptions } from './stream-options';
 
 export const SSE_HEADERS = {
@@ -79,6 +87,12 @@ export class StreamHub implements OnModuleDestroy {
       bus.on('incident', (e) => this.publish('incident', incidentData(e, this.clock.now()))),
       bus.on('blind', (b) => this.publish('blind', blindData(b))),
       bus.on('path', (p) => this.publish('path', pathData(p))),
+      bus.on('maintenance', (e) => {
+        this.publish(e.started ? 'maintenance.started' : 'maintenance.ended', maintenanceData(e));
+        // The monitors' `state.maintenance` changed with it.
+        for (const id of e.monitors ?? this.engine.monitorIds()) this.transitioned.add(id);
+        this.soon();
+      }),
       bus.on('monitor.changed', ({ id }) => this.monitorChanged(id, 'change')),
       bus.on('monitor.deleted', ({ id }) => this.monitorChanged(id, 'delete')),
       bus.on('access.ended', (e) => this.endAccess(e)),
@@ -207,7 +221,11 @@ export class StreamHub implements OnModuleDestroy {
     for (const id of ids) {
       const state = this.engine.stateOf(id);
       // Deleted since: its `monitors` event says so.
-      if (state) this.publish('state', stateData(state, this.engine.configOf(id)?.muted_until ?? null, now));
+      if (state)
+        this.publish(
+          'state',
+          stateData(state, this.engine.configOf(id)?.muted_until ?? null, now, this.engine.maintenance.markOf(id)),
+        );
     }
   }
 

@@ -67,6 +67,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['monitors', 'Monitors'],
       ['checks', 'Checks'],
       ['incidents', 'Incidents'],
+      ['maintenance', 'Maintenance windows'],
       ['alerts', 'Alerts'],
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],

@@ -121,12 +121,20 @@ describe('exportDocument', () => {
       monitors: monitors.map((c) => ({ config: c, tokenHash: null })),
       channels,
       statusPage: { b: 1, a: { d: 1, c: 2 } },
+      maintenance: [],
       secrets: false,
     });
 
   it('sorts monitors by slug and channels by name, and puts the keys of the spec first', () => {
     const d = doc([web, beat], [channel(1, 'Ops'), channel(3, 'Chat')]);
-    expect(Object.keys(d)).toEqual(['service_export', 'exported_at', 'monitors', 'channels', 'status_page']);
+    expect(Object.keys(d)).toEqual([
+      'service_export',
+      'exported_at',
+      'monitors',
+      'channels',
+      'status_page',
+      'maintenance',
+    ]);
     expect(d.service_export).toBe(1);
     expect(d.exported_at).toBe('2026-11-01T00:00:00.000Z');
     expect(d.monitors.map((m) => m.slug)).toEqual(['backup', 'web']);
@@ -146,6 +154,7 @@ describe('exportDocument', () => {
       monitors: [],
       channels: [channel(9, 'Same', { enabled: false }), channel(2, 'Same')],
       statusPage: {},
+      maintenance: [],
       secrets: false,
     });
     expect(d.channels.map((c) => c.enabled)).toEqual([true, false]);

@@ -26,6 +26,8 @@ export interface ExportDocument {
   monitors: Record<string, unknown>[];
   channels: Record<string, unknown>[];
   status_page: Record<string, unknown>;
+  /** Maintenance windows, by title (maintenance-section.ts). */
+  maintenance: Record<string, unknown>[];
 }
 
 export interface ExportedMonitor {
@@ -41,6 +43,7 @@ export function exportDocument(input: {
   monitors: readonly ExportedMonitor[];
   channels: readonly Channel[];
   statusPage: Plain;
+  maintenance: Plain[];
   secrets: boolean;
 }): ExportDocument {
   const channels = [...input.channels].sort((a, b) => compareText(a.name, b.name) || a.id - b.id);
@@ -53,6 +56,7 @@ export function exportDocument(input: {
       .map((m) => monitorForExport(m, names, input.secrets)),
     channels: channels.map((c) => channelForExport(c, input.secrets)),
     status_page: sortedDeep(input.statusPage) as Plain,
+    maintenance: input.maintenance,
   };
 }
 

@@ -14,6 +14,7 @@ import { ChannelsService } from '../channels/channels.service';
 import { ExportDocument, exportDocument } from './export-document';
 import { StatusPageService } from '../status/settings/status-page.service';
 import { statusPageForExport } from './status-page-section';
+import { maintenanceForExport } from './maintenance-section';
 
 @Injectable()
 export class ExportService {
@@ -35,6 +36,7 @@ export class ExportService {
       monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),
       channels: this.channels.all(),
       statusPage: await statusPageForExport(this.pages),
+      maintenance: await maintenanceForExport(this.db, new Map(rows.map((r) => [r.id, r.slug]))),
       secrets,
     });
     if (secrets) {

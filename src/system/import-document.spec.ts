@@ -250,6 +250,7 @@ describe('hasErrors', () => {
     errors: [],
     channels: { created: [], updated: [], unchanged: [], errors: [] },
     status_page: { changed: false, errors: [] },
+    maintenance: { created: [], updated: [], unchanged: [], errors: [] },
   });
   it.each<[string, (a: ImportAnswer) => void, boolean]>([
     ['none', () => undefined, false],

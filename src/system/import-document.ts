@@ -14,6 +14,7 @@ import type { BulkAnswer } from '../monitors/bulk.service';
 import { canonicalJson } from '../common/canonical';
 import { slugify } from '../monitors/slug';
 import { EXPORT_FORMAT, TOKEN_FIELD } from './export-document';
+import type { MaintenanceAnswer } from './maintenance-section';
 
 /**
  * At most this many monitors per import. An import checks and writes everything in one
@@ -27,7 +28,7 @@ export const IMPORT_MAX_CHANNELS = 500;
 const MAX_CHANNELS_PER_MONITOR = 100;
 
 /** The sections an import document has; the Kuma importer asks this list (system/kuma/kuma-plan.ts). */
-export const IMPORT_SECTIONS: readonly string[] = ['monitors', 'channels', 'status_page'];
+export const IMPORT_SECTIONS: readonly string[] = ['monitors', 'channels', 'status_page', 'maintenance'];
 const SECTIONS = IMPORT_SECTIONS;
 const ENVELOPE_KEYS = ['service_export', 'exported_at', ...SECTIONS, 'dry_run'];
 
@@ -38,6 +39,8 @@ export interface ImportEnvelope {
   monitors: unknown[];
   channels: unknown[];
   statusPage: Plain;
+  /** The maintenance section as sent (undefined: none; checked by maintenance-section.ts). */
+  maintenance: unknown;
   dryRun: boolean;
 }
 
@@ -84,6 +87,7 @@ export function readImportEnvelope(body: unknown): ImportEnvelope {
     monitors: body.monitors as unknown[],
     channels: body.channels as unknown[],
     statusPage: body.status_page as Plain,
+    maintenance: body.maintenance,
     // Unless told otherwise, an import only says what it would do.
     dryRun: body.dry_run !== false,
   };
@@ -296,8 +300,14 @@ export interface ImportAnswer extends BulkAnswer {
   applied: boolean;
   channels: { created: string[]; updated: string[]; unchanged: string[]; errors: ChannelError[] };
   status_page: { changed: boolean; errors: FieldError[] };
+  maintenance: MaintenanceAnswer;
 }
 
 export function hasErrors(a: ImportAnswer): boolean {
-  return a.errors.length > 0 || a.channels.errors.length > 0 || a.status_page.errors.length > 0;
+  return (
+    a.errors.length > 0 ||
+    a.channels.errors.length > 0 ||
+    a.status_page.errors.length > 0 ||
+    a.maintenance.errors.length > 0
+  );
 }

@@ -14,7 +14,11 @@
  * 3. After the commit: the channels' memory follows the table, and the monitors are announced on
  *    the bus (the engine schedules them), as every other change does.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../common/clock';
+import { EngineService } from '../engine/engine.service';
+import { allWindows, WindowRow } from '../engine/maintenance/windows.table';
+import { MaintenanceImport, planMaintenanceImport } from './maintenance-section';
 import { EntityManager } from 'typeorm';
 import type { FieldError } from '../common/http/api-error';
 import { actorName, Caller } from '../common/access/caller';
@@ -67,6 +71,7 @@ interface Plan {
   answer: ImportAnswer;
   monitors: MonitorPlan[];
   statusPage: StatusPageImport;
+  maintenance: MaintenanceImport;
 }
 
 /** A plan made inside the transaction found errors: the transaction is rolled back and this answer given. */
@@ -89,7 +94,18 @@ export class ImportService {
     private readonly events: EventsService,
     private readonly pages: StatusPageService,
     private readonly bus: EventBus,
+    private readonly engine: EngineService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  private windowSlugs(raw: unknown): string[] {
+    if (!Array.isArray(raw)) return [];
+    const slugs = raw.flatMap((w: unknown) => {
+      const list = (w as { monitors?: unknown } | null)?.monitors;
+      return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+    });
+    return [...new Set(slugs)];
+  }
 
   async run(body: unknown, caller: Caller | null): Promise<ImportAnswer> {
     const doc = readImportEnvelope(body);
@@ -102,6 +118,7 @@ export class ImportService {
       saved: { channel: Channel; before: Channel | null }[];
       changes: BusEvents['monitor.changed'][];
       tokens: number[];
+      windows: WindowRow[];
     };
     try {
       done = await this.db.tx(async (m) => {
@@ -118,6 +135,8 @@ export class ImportService {
         if (hasErrors(plan.answer)) throw new ChangedMeanwhile(plan.answer);
         const out = await this.writeMonitors(m, plan.monitors, caller);
         await plan.statusPage.applyIn(m, actorName(caller));
+        const bySlug = await this.repo.findBySlugs(this.windowSlugs(doc.maintenance), m);
+        const windows = await plan.maintenance.applyIn(m, (slug) => bySlug.get(slug)?.id, this.clock.now());
         // Like a PATCH that changes nothing, an import that changes nothing leaves no line.
         if (changedAnything(plan.answer)) {
           await this.events.recordIn(m, {
@@ -127,10 +146,14 @@ export class ImportService {
             data: {
               monitors: { created: plan.answer.created.length, updated: plan.answer.updated.length },
               channels: { created: plan.answer.channels.created.length, updated: plan.answer.channels.updated.length },
+              maintenance: {
+                created: plan.answer.maintenance.created.length,
+                updated: plan.answer.maintenance.updated.length,
+              },
             },
           });
         }
-        return { answer: { ...plan.answer, applied: true }, saved, ...out };
+        return { answer: { ...plan.answer, applied: true }, saved, ...out, windows };
       });
     } catch (err) {
       if (err instanceof ChangedMeanwhile) return err.answer;
@@ -140,6 +163,7 @@ export class ImportService {
     this.pages.committed();
     for (const c of done.changes) this.bus.emit('monitor.changed', c);
     for (const id of done.tokens) this.bus.emit('monitor.token', { id });
+    for (const w of done.windows) this.engine.maintenance.put(w);
     return done.answer;
   }
 
@@ -183,6 +207,7 @@ export class ImportService {
       errors: [],
       channels: { created: [], updated: [], unchanged: [], errors: channelPlan.errors },
       status_page: { changed: false, errors: [] },
+      maintenance: { created: [], updated: [], unchanged: [], errors: [] },
     };
     for (const p of channelPlan.plans) answer.channels[p.outcome].push(p.name);
 
@@ -246,7 +271,21 @@ export class ImportService {
 
     const statusPage = await importStatusPage(this.pages, doc.statusPage);
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
-    return { answer, monitors, statusPage };
+    const maintenance = await this.planMaintenance(doc.maintenance, seen, m);
+    answer.maintenance = maintenance.answer;
+    return { answer, monitors, statusPage, maintenance };
+  }
+
+  /** The maintenance section: its slugs name monitors stored or in the document (maintenance-section.ts). */
+  private async planMaintenance(
+    raw: unknown,
+    inDoc: ReadonlySet<string>,
+    m: EntityManager,
+  ): Promise<MaintenanceImport> {
+    const stored = await this.repo.findBySlugs(this.windowSlugs(raw), m);
+    const windowIds = (await allWindows(this.db)).flatMap((w) => w.monitors ?? []);
+    const storedSlugOf = new Map((await this.repo.listedByIds([...new Set(windowIds)])).map((r) => [r.id, r.slug]));
+    return planMaintenanceImport(this.db, raw, (slug) => inDoc.has(slug) || stored.has(slug), storedSlugOf);
   }
 
   private async writeMonitors(
@@ -322,8 +361,13 @@ function tokenFor(
 
 function changedAnything(a: ImportAnswer): boolean {
   return (
-    a.created.length + a.updated.length + a.channels.created.length + a.channels.updated.length > 0 ||
-    a.status_page.changed
+    a.created.length +
+      a.updated.length +
+      a.channels.created.length +
+      a.channels.updated.length +
+      a.maintenance.created.length +
+      a.maintenance.updated.length >
+      0 || a.status_page.changed
   );
 }
 
@@ -334,5 +378,6 @@ function isNamed(v: unknown): v is { name: string } {
 function summary(a: ImportAnswer): string {
   const part = (what: string, s: { created: string[]; updated: string[] }) =>
     `${what} ${s.created.length} created, ${s.updated.length} updated`;
-  return `${part('monitors', a)}; ${part('channels', a.channels)}`;
+  const windows = a.maintenance.created.length + a.maintenance.updated.length;
+  return `${part('monitors', a)}; ${part('channels', a.channels)}${windows ? `; ${part('maintenance windows', a.maintenance)}` : ''}`;
 }

@@ -39,6 +39,11 @@ describe('rowFacts', () => {
     ],
     ['muted', { status: 'up', latency_ms: 42, muted: true }, { word: 'Up · muted' }],
     [
+      'in maintenance',
+      { status: 'down', maintenance: { window_id: 1, title: 'Swap', ends_at: null } },
+      { word: 'Down · maintenance' },
+    ],
+    [
       'down, with its error',
       { status: 'down', latency_ms: null, error },
       { status: 'down', lat: '–', err: 'no answer within 10 s' },

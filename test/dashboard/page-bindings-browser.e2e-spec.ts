@@ -72,6 +72,7 @@ const dashboardPages = (): string[] => [
   `/monitors/${ids.heartbeat}/edit`,
   '/incidents',
   `/incidents/${ids.incident}`,
+  '/maintenance',
   '/channels',
   '/keys',
   '/status-page',

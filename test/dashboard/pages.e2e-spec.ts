@@ -95,6 +95,7 @@ it('lists only finished pages in the navigation, and marks the current one', asy
   expect(links).toEqual([
     '/',
     '/incidents',
+    '/maintenance',
     '/channels',
     '/status-page',
     '/settings',

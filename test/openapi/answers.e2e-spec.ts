@@ -71,6 +71,14 @@ const TOURED = [
   'listSessions',
   'listPasskeys',
   'listBlockedIps',
+  // The third tour: maintenance windows (docs/maintenance.md).
+  'listMaintenance',
+  'createMaintenance',
+  'getMaintenance',
+  'updateMaintenance',
+  'startMaintenance',
+  'stopMaintenance',
+  'deleteMaintenance',
 ];
 
 describe('answers match the route description', () => {
@@ -390,6 +398,32 @@ describe('answers match the route description', () => {
     expectStatus(await call('get', '/api/v1/me/sessions', {}, { auth: session }), 200);
     expectStatus(await call('get', '/api/v1/me/passkeys', {}, { auth: session }), 200);
     expectStatus(await call('get', '/api/v1/me/blocked-ips'), 200);
+    expect(problems).toEqual([]);
+  });
+
+  it('holds the answers of the maintenance routes', async () => {
+    const weekly = { kind: 'weekly', days: ['sat', 'sun'], start_time: '02:30', duration_min: 90, tz: 'Europe/Berlin' };
+    const created = await call('post', '/api/v1/maintenance', {}, { body: { title: 'Firmware', schedule: weekly } });
+    expectStatus(created, 201);
+    const id = created.body.id as number;
+    const once = { kind: 'once', start: '2026-11-02T00:00:00.000Z', end: '2026-11-02T02:00:00.000Z' };
+    expectStatus(
+      await call('patch', '/api/v1/maintenance/{id}', { id }, { body: { schedule: once, monitors: [] } }),
+      200,
+    );
+    expectStatus(
+      await call('post', '/api/v1/maintenance/{id}/start', { id }, { body: { end: '2026-11-30T00:00:00.000Z' } }),
+      200,
+    );
+    expectStatus(await call('get', '/api/v1/maintenance', {}, { query: 'state=active' }), 200);
+    expectStatus(await call('post', '/api/v1/maintenance/{id}/stop', { id }), 200);
+    expectStatus(await call('get', '/api/v1/maintenance/{id}', { id }), 200);
+    expectStatus(
+      await call('post', '/api/v1/maintenance', {}, { body: { title: '', schedule: weekly }, invalid: true }),
+      422,
+    );
+    expectStatus(await call('delete', '/api/v1/maintenance/{id}', { id }), 204);
+    expectStatus(await call('get', '/api/v1/maintenance/{id}', { id }), 404);
     expect(problems).toEqual([]);
   });
 

@@ -117,7 +117,19 @@ describe('GET /api/public/status', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const body = res.body;
     expect(Object.keys(body).sort()).toEqual(
-      ['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort(),
+      // The spec's keys, plus maintenance (the interface extensions, section 1).
+      [
+        'description',
+        'groups',
+        'incidents',
+        'maintenance',
+        'overall',
+        'range',
+        'ranges',
+        'summary',
+        'title',
+        'updated_at',
+      ].sort(),
     );
     expect(body).toMatchObject({
       title: 'Status',

@@ -131,7 +131,14 @@ describe('export', () => {
   it('answers the document of the spec: format 1, the time, monitors by slug, channels by name, every secret masked', async () => {
     const res = await a.t.http.get('/api/v1/export').set(bearer(a.admin)).expect(200);
     const doc = res.body;
-    expect(Object.keys(doc)).toEqual(['service_export', 'exported_at', 'monitors', 'channels', 'status_page']);
+    expect(Object.keys(doc)).toEqual([
+      'service_export',
+      'exported_at',
+      'monitors',
+      'channels',
+      'status_page',
+      'maintenance',
+    ]);
     expect(doc.service_export).toBe(1);
     expect(doc.exported_at).toBe(new Date(a.t.clock.now()).toISOString());
     expect(doc.monitors.map((m: { slug: string }) => m.slug)).toEqual(['database', 'nas', 'nightly-backup']);
@@ -274,6 +281,7 @@ describe('import', () => {
       errors: [],
       channels: { created: ['Chat', 'Mail', 'Ops'], updated: [], unchanged: [], errors: [] },
       status_page: { changed: false, errors: [] },
+      maintenance: { created: [], updated: [], unchanged: [], errors: [] },
     });
     expect(withoutTime(await exportOf(b, '?secrets=1'))).toEqual(withoutTime(doc));
     expect(withoutTime(await exportOf(b))).toEqual(withoutTime(await exportOf(a)));
@@ -576,6 +584,7 @@ describe('import', () => {
         ...bulk,
         channels: { created: [], updated: [], unchanged: [], errors: [] },
         status_page: { changed: false, errors: [] },
+        maintenance: { created: [], updated: [], unchanged: [], errors: [] },
       });
     });
 

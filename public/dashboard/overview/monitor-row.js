@@ -56,7 +56,7 @@ export function rowFacts(m) {
   const status = Object.hasOwn(STATUS_WORDS, st.status) ? st.status : 'unknown';
   return {
     status,
-    word: STATUS_WORDS[status] + (st.muted ? ' · muted' : ''),
+    word: STATUS_WORDS[status] + (st.muted ? ' · muted' : '') + (st.maintenance ? ' · maintenance' : ''),
     lat: status === 'paused' ? '–' : ms(st.latency_ms),
     u24: pct(m.stats && m.stats.uptime_24h),
     u30: pct(m.stats && m.stats.uptime_30d),

@@ -159,6 +159,18 @@ function drawFacts() {
   }
   if (st.flapping) fact(dl, 'Flapping', 'Yes: it keeps changing between up and down');
   if (st.muted) fact(dl, 'Alerts', m.muted_until ? 'Muted until ' + when(m.muted_until) : 'Muted');
+  if (st.maintenance) {
+    // The window holding it: no incident opens and no alert goes out until it ends (docs/maintenance.md).
+    const link = el('a', null, st.maintenance.title);
+    link.href = '/maintenance#window-' + st.maintenance.window_id;
+    const span = el('span');
+    span.append(
+      link,
+      st.maintenance.ends_at ? ', until ' + when(st.maintenance.ends_at) : ', until stopped',
+      ': no incident opens and no alert goes out meanwhile',
+    );
+    fact(dl, 'Maintenance', span);
+  }
   fact(
     dl,
     'Uptime',

@@ -15,11 +15,14 @@ import { transitionLine } from './transition-text';
 /**
  * A transition's timeline line and announcement; Down opens the incident, recovery and the
  * other ends close it (the lines carry the incident's id, so they form its timeline).
+ * `inMaintenance`: a window holds the monitor (docs/maintenance.md): a Down opens no incident and
+ * no down, slow or flapping alert goes out; the window's end opens what is still Down
+ * (engine/maintenance/maintenance-journal.ts).
  */
-export function journalTransition(journal: Journal, m: LiveMonitor, t: Transition): void {
+export function journalTransition(journal: Journal, m: LiveMonitor, t: Transition, inMaintenance = false): void {
   const incidents = journal.incidents;
   let incident: IncidentRow | undefined;
-  if (t.kind === 'down') {
+  if (t.kind === 'down' && !(inMaintenance && !incidents.openOf(m.id))) {
     incident = incidents.openOf(m.id) ?? incidents.start(m.id, m.config.name, t);
     m.incidentId = incident.id;
   }
@@ -42,7 +45,9 @@ export function journalTransition(journal: Journal, m: LiveMonitor, t: Transitio
   }
   journal.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
   if (incident) journal.announceLater({ name: 'incident', payload: { incident } });
-  alertOf(journal, m, t, incidentId);
+  if (!inMaintenance) alertOf(journal, m, t, incidentId);
+  // In maintenance only an up that ends an incident whose down was sent goes out (it was announced).
+  else if (t.kind === 'up' && t.recovered && incidentId !== null) alertOf(journal, m, t, incidentId);
 }
 
 /** A `cert` line at a tls_warn_days threshold, its announcement and its alert cause. */

@@ -38,6 +38,10 @@ export class LiveSet {
     return this.live.size;
   }
 
+  ids(): IterableIterator<number> {
+    return this.live.keys();
+  }
+
   /** A monitor loaded or created: held from now on, its answer made afresh. */
   add(m: LiveMonitor): void {
     this.version += 1;

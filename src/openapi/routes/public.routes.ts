@@ -264,6 +264,12 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
   ),
   dashboardPage('/incidents', 'incidentsPage', 'Every incident, by state and monitor', '/api/v1/incidents'),
   dashboardPage(
+    '/maintenance',
+    'maintenancePage',
+    'Maintenance windows: the list, start and stop, the schedule editor with its preview',
+    '/api/v1/maintenance',
+  ),
+  dashboardPage(
     '/incidents/{id}',
     'incidentPage',
     'One incident: timeline, failed checks, acknowledge and note',

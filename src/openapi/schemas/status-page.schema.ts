@@ -189,6 +189,20 @@ export function statusPageSchemas(): SchemaSet {
           ),
         ),
         incidents: obj({ open: list(PUBLIC_INCIDENT), recent: list(anyObject()) }, open),
+        maintenance: list(
+          obj({
+            title: str(),
+            description: nullable(str({ description: 'as the owner wrote it (Markdown source)' })),
+            state: oneOfValues(['scheduled', 'active']),
+            starts_at: time(),
+            ends_at: described(nullable(time()), 'null: until further notice (started by hand)'),
+            services: list(str(), { description: 'public names of the public services it holds, in page order' }),
+          }),
+          {
+            description:
+              'public maintenance windows in progress or announced (starting within their announce_h); docs/maintenance.md',
+          },
+        ),
       },
       { description: 'Monitor ids, hosts, addresses and errors never appear in it.', ...open },
     ),

@@ -151,6 +151,12 @@ export function systemSchemas(): SchemaSet {
         status_page: anyObject({
           description: 'the status page settings without url, logo, domains, server_ips and monitors',
         }),
+        maintenance: list(
+          anyObject({
+            description:
+              'a maintenance window: title, description, monitors (slugs, or null for every monitor), schedule, public, announce_h; sorted by title (docs/maintenance.md)',
+          }),
+        ),
       },
       {
         description:
@@ -164,6 +170,10 @@ export function systemSchemas(): SchemaSet {
         monitors: list(anyObject(), { maxItems: IMPORT_MAX_MONITORS }),
         channels: list(anyObject(), { maxItems: IMPORT_MAX_CHANNELS }),
         status_page: anyObject(),
+        maintenance: list(anyObject(), {
+          maxItems: 1000,
+          description: 'optional: maintenance windows matched by title, monitors by slug',
+        }),
         dry_run: bool({ default: true }),
       },
       {
@@ -179,6 +189,12 @@ export function systemSchemas(): SchemaSet {
         ...(ITEMS('slug').properties as Record<string, JsonSchema>),
         channels: ITEMS('name'),
         status_page: obj({ changed: bool(), errors: list(ref('FieldError')) }),
+        maintenance: obj({
+          created: list(str()),
+          updated: list(str()),
+          unchanged: list(str()),
+          errors: list(ref('FieldError'), { description: 'by field: `maintenance[i].schedule.tz`' }),
+        }),
       },
       {
         description:

@@ -162,6 +162,7 @@ describe('chrome and home', () => {
     description: '',
     overall: 'partial_outage',
     updated_at: new Date(NOW).toISOString(),
+    maintenance: [],
     range: '90d',
     ranges: ['24h', '90d'],
     summary: {

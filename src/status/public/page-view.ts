@@ -3,6 +3,7 @@
  * page's settings: every word, class and link the templates show is decided here, so templates
  * only place them (pages stay dumb: a service builds the view model, the template formats it). Pure.
  */
+import { MaintenanceItemView, maintenanceViews } from './maintenance-view';
 import { formatDuration } from '../../common/time';
 import type { MonitorStatus } from '../../probes/status';
 import { BarState, percentText } from './bars';
@@ -350,6 +351,8 @@ export interface HomeView extends ChromeView {
   recent: IncidentView[];
   /** The classic layout's "past incidents": the last seven local days, each with its incidents. */
   days: { label: string; incidents: IncidentView[] }[];
+  /** Maintenance announced or in progress, shown above the services. */
+  maintenance: MaintenanceItemView[];
 }
 
 export function homeView(m: PublicStatus, ctx: PageContext): HomeView {
@@ -400,5 +403,6 @@ export function homeView(m: PublicStatus, ctx: PageContext): HomeView {
     open: m.incidents.open.map((i) => incidentView(i, ctx)),
     recent: m.incidents.recent.map((i) => incidentView(i, ctx)),
     days,
+    maintenance: maintenanceViews(m.maintenance, ctx.tzMin),
   };
 }

@@ -44,7 +44,19 @@ describe('buildPublicStatus', () => {
   it('answers exactly the spec shape', () => {
     const out = build([service({})], { 1: { [today]: day(0) } });
     expect(Object.keys(out).sort()).toEqual(
-      ['description', 'groups', 'incidents', 'overall', 'range', 'ranges', 'summary', 'title', 'updated_at'].sort(),
+      // The spec's keys, plus maintenance (the interface extensions, section 1).
+      [
+        'description',
+        'groups',
+        'incidents',
+        'maintenance',
+        'overall',
+        'range',
+        'ranges',
+        'summary',
+        'title',
+        'updated_at',
+      ].sort(),
     );
     expect(Object.keys(out.summary).sort()).toEqual(
       ['incidents', 'longest_ms', 'overall', 'services', 'typical_ms', 'uptime'].sort(),

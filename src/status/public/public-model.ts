@@ -12,6 +12,8 @@ import type { PageSettings, Range } from '../settings/look';
 import { Overall, overallOf } from './overall';
 import { dayLabel, localDay, momentLabel, Period, RANGE_WORDS, RangePlan } from './periods';
 import { assignPageNames, pagePath } from './page-names';
+import { PublicMaintenance, publicMaintenance } from './maintenance-view';
+import type { PublicWindow } from '../../maintenance/public-windows';
 
 export interface ServiceInput {
   /** The monitor id: joins rows here, never shown. */
@@ -38,6 +40,8 @@ export interface ModelInput {
   /** Per service key: its tally for each bar of the plan, in order. */
   tallies: Map<number, Tally[]>;
   incidents: IncidentInput[];
+  /** Public maintenance windows announced or active (maintenance/public-windows.ts). */
+  maintenance?: PublicWindow[];
   plan: RangePlan;
   now: number;
   tzMin: number;
@@ -96,6 +100,8 @@ export interface PublicStatus {
   };
   groups: PublicGroup[];
   incidents: { open: PublicIncident[]; recent: PublicIncident[] };
+  /** Maintenance announced or in progress, only public names of public services (maintenance-view.ts). */
+  maintenance: PublicMaintenance[];
 }
 
 /** How many ended incidents `incidents.recent` lists (newest first); the summary counts them all. */
@@ -225,6 +231,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
     },
     groups,
     incidents: { open, recent },
+    maintenance: publicMaintenance(input.maintenance ?? [], ordered),
   };
 }
 

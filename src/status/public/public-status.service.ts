@@ -30,6 +30,8 @@ import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
 import { toIso } from '../../common/time';
 import type { PublicIncidentFacts } from '../feeds/feed-xml';
+import { Database } from '../../db/database';
+import { readPublicWindows } from '../../maintenance/public-windows';
 
 export const CACHE_MS = 30_000;
 /** A service page lists its incidents of the last 12 months, newest first, at most this many. */
@@ -61,9 +63,12 @@ export class PublicStatusService {
     private readonly settingsService: SettingsService,
     private readonly assets: StatusAssets,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly db: Database,
     bus: EventBus,
   ) {
     bus.on('monitor.changed', () => this.invalidate());
+    // A window's start or end shows at once, not up to 30 s later.
+    bus.on('maintenance', () => this.invalidate());
     bus.on('monitor.deleted', ({ id }) => {
       this.data.forget(id);
       this.invalidate();
@@ -203,11 +208,12 @@ export class PublicStatusService {
     const services = await this.data.services(overrides);
     const keys = services.map((s) => s.key);
     const plan = planRange(range, now, tzMin);
-    const [tallies, incidents] = await Promise.all([
+    const [tallies, incidents, maintenance] = await Promise.all([
       this.data.range(services, plan, now, tzMin),
       this.data.incidents(keys, plan.start),
+      readPublicWindows(this.db, now),
     ]);
-    const model = buildPublicStatus({ settings, services, tallies, incidents, plan, now, tzMin });
+    const model = buildPublicStatus({ settings, services, tallies, incidents, maintenance, plan, now, tzMin });
     const names = pageNamesOf(services, settings);
     return { model, keys: new Map([...names].map(([key, n]) => [n.page, key])) };
   }

@@ -38,6 +38,7 @@ const answer = (over: Partial<ImportAnswer> = {}): ImportAnswer => ({
   errors: [],
   channels: { created: [], updated: [], unchanged: [], errors: [] },
   status_page: { changed: false, errors: [] },
+  maintenance: { created: [], updated: [], unchanged: [], errors: [] },
   ...over,
 });
 

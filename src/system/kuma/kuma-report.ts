@@ -80,9 +80,7 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
             ? answer.status_page.changed
               ? 'updated'
               : 'unchanged'
-            : maintenanceLists(answer)
-              ? outcomeIn(maintenanceLists(answer)!, e.key)
-              : undefined;
+            : outcomeIn(answer.maintenance, e.key);
     if (found) e.outcome = found;
     else {
       e.outcome = 'skipped';
@@ -92,19 +90,6 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
   const counts: Record<KumaOutcome, number> = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
   for (const e of plan.entries) counts[e.outcome as KumaOutcome]++;
   return { source: plan.source, dry_run: answer.dry_run, applied: answer.applied, counts, items: plan.entries };
-}
-
-/**
- * The maintenance section of an import's answer, once POST /import has one (issue 36), read as the
- * other sections are (created / updated / unchanged by title); until then none, and a planned
- * window cannot be reported as written.
- */
-function maintenanceLists(answer: ImportAnswer): { created: string[]; updated: string[]; unchanged: string[] } | null {
-  const m = (answer as unknown as Record<string, unknown>).maintenance as Record<string, unknown> | undefined;
-  const ok = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-  return m && ok(m.created) && ok(m.updated) && ok(m.unchanged)
-    ? (m as { created: string[]; updated: string[]; unchanged: string[] })
-    : null;
 }
 
 const LABEL: Record<KumaEntry['type'], string> = {
