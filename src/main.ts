@@ -1,6 +1,6 @@
 /**
  * The `farsight` command: `serve` (default), `setup-link`, `enroll-link`, `backup FILE`,
- * `restore FILE [--force]`, `--version`, `--help`.
+ * `restore FILE [--force]`, `health [--timeout S]`, `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -39,6 +39,12 @@ import { loadSecretBox, SECRET_KEY_FILE } from './db/secret-key';
 import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
 import { startupDone } from './runtime/startup-done';
+import { healthCommand } from './cli-health';
+
+const stdio = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+};
 
 const USAGE = `Usage: farsight [command]
 
@@ -50,6 +56,9 @@ Commands:
   restore FILE [--force]
                  put a backup in place of the database (the service must be stopped;
                  --force replaces an existing database, which is kept beside it)
+  health [--timeout SECONDS]
+                 ask the running service at FARSIGHT_LISTEN for /api/health: exit 0 when
+                 healthy, 1 with the reason otherwise (the container's HEALTHCHECK)
   --version      print the version
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
@@ -70,6 +79,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Before loadConfig: a health check reads FARSIGHT_LISTEN alone (src/cli-health.ts).
+  if (command === 'health') return healthCommand(rest, process.env, stdio);
   const config = loadConfig();
   switch (command) {
     case 'serve':

@@ -70,7 +70,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const get = (name: string): string | undefined => readVar(env, name);
-  const listen = parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
+  const listen = readListen(env);
   // The default follows the port actually listened on, or the setup link printed at start is wrong.
   const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? `http://localhost:${listen.port}`);
   const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
@@ -175,6 +175,11 @@ function readVar(env: Env, name: string): string | undefined {
 
 function optional<T>(value: string | undefined, parse: (v: string) => T): T | null {
   return value === undefined ? null : parse(value);
+}
+
+/** FARSIGHT_LISTEN (or FARSIGHT_LISTEN_FILE) and its default; `farsight health` reads it alone. */
+export function readListen(env: Env): ListenAddress {
+  return parseListen('FARSIGHT_LISTEN', readVar(env, 'FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
 }
 
 /** `host:port`, `:port`, `[v6]:port` or a bare port. */
