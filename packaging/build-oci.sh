@@ -16,7 +16,7 @@
 #   /etc/passwd, /etc/group           root and farsight (uid and gid 10001, no shell), /etc/nsswitch.conf
 #   /var/lib/farsight                 the data volume, 0700 farsight; /tmp 1777
 # and the configuration: USER farsight, VOLUME /var/lib/farsight, EXPOSE 8080, FARSIGHT_DATA_DIR,
-# FARSIGHT_LISTEN=0.0.0.0:8080, HEALTHCHECK `farsight health`, the OCI labels (version, source,
+# FARSIGHT_LISTEN=0.0.0.0:8080, FARSIGHT_REFUSE_ROOT=on (`--user 0` stops with the binary's error), HEALTHCHECK `farsight health`, the OCI labels (version, source,
 # licenses), ENTRYPOINT farsight, CMD serve. Building the arm64 image runs nothing of arm64: files
 # are copied and the configuration says `--arch arm64`; the arm64 rootfs's `--version` is then run
 # under qemu with that rootfs as its only library root, which proves the libraries are complete.
@@ -166,6 +166,7 @@ for arch in amd64 arm64; do
     --port 8080/tcp \
     --env FARSIGHT_DATA_DIR=/var/lib/farsight \
     --env FARSIGHT_LISTEN=0.0.0.0:8080 \
+    --env FARSIGHT_REFUSE_ROOT=on \
     --env TZ=UTC \
     --entrypoint '["/usr/bin/farsight"]' \
     --cmd '["serve"]' \

@@ -9,8 +9,8 @@
 #      monitor are made over HTTP;
 #   4. `podman stop` exits 0 within 10 s (SIGTERM to PID 1, which is farsight itself); a new container
 #      on the same volume still has the owner, the key and the monitor;
-#   5. started with a wrong FARSIGHT_ variable, or on a data directory it cannot write: the binary's
-#      own one-line error and a non-zero exit.
+#   5. started with a wrong FARSIGHT_ variable, on a data directory it cannot write, or as root: the
+#      binary's own one-line error and a non-zero exit.
 #
 #   bash packaging/smoke-oci.sh
 #
@@ -96,6 +96,7 @@ for m in lst["manifests"]:
     assert c["ExposedPorts"] == {"8080/tcp": {}}, c["ExposedPorts"]
     env = dict(e.split("=", 1) for e in c["Env"])
     assert env["FARSIGHT_DATA_DIR"] == "/var/lib/farsight" and env["FARSIGHT_LISTEN"] == "0.0.0.0:8080", env
+    assert env["FARSIGHT_REFUSE_ROOT"] == "on", env
     assert c["Entrypoint"] == ["/usr/bin/farsight"] and c["Cmd"] == ["serve"], (c["Entrypoint"], c["Cmd"])
     assert c["Healthcheck"]["Test"][:3] == ["CMD", "/usr/bin/farsight", "health"], c["Healthcheck"]
     labels = c["Labels"]
@@ -225,5 +226,8 @@ expect_failure 2 'farsight: FARSIGHT_LISTEN: expected host:port, :port or \[ipv6
 mkdir -m 0755 "$work/root-owned"
 expect_failure 1 'farsight: FARSIGHT_DATA_DIR: /var/lib/farsight: permission denied; make it writable by the user farsight runs as (or choose another FARSIGHT_DATA_DIR)' \
   -v "$work/root-owned:/var/lib/farsight"
+
+expect_failure 1 'farsight: running as root is refused (FARSIGHT_REFUSE_ROOT is on): files root writes in /var/lib/farsight could not be opened by the service user afterwards; run as the farsight user (in a container: without --user 0), or set FARSIGHT_REFUSE_ROOT=off' \
+  --user 0 -v "$volume:/var/lib/farsight"
 
 printf '\nsmoke-oci: all checks passed\n'

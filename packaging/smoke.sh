@@ -268,7 +268,7 @@ cmp -s "$x/usr/bin/farsight" "$bin" || fail "the binary in the .deb differs from
 grep -q '^FARSIGHT_DATA_DIR=/var/lib/farsight$' "$x/etc/farsight/farsight.env" || fail "farsight.env does not set FARSIGHT_DATA_DIR=/var/lib/farsight"
 for v in FARSIGHT_LISTEN FARSIGHT_PUBLIC_URL FARSIGHT_HTTPS_LISTEN FARSIGHT_ACME_HTTP_LISTEN FARSIGHT_ACME_DIRECTORY \
   FARSIGHT_ACME_CA_FILE FARSIGHT_DNS_SERVERS FARSIGHT_SMTP FARSIGHT_SMTP_FALLBACK FARSIGHT_MAIL_FROM FARSIGHT_CANARIES \
-  FARSIGHT_TRUST_PROXY FARSIGHT_CHALLENGE_SITE_KEY FARSIGHT_CHALLENGE_SECRET FARSIGHT_CHALLENGE_VERIFY_URL FARSIGHT_LOG_LEVEL; do
+  FARSIGHT_TRUST_PROXY FARSIGHT_CHALLENGE_SITE_KEY FARSIGHT_CHALLENGE_SECRET FARSIGHT_CHALLENGE_VERIFY_URL FARSIGHT_LOG_LEVEL FARSIGHT_REFUSE_ROOT; do
   grep -q "^#$v=" "$x/etc/farsight/farsight.env" || fail "farsight.env lacks a commented default for $v"
 done
 ok "the packaged binary is the tested one; farsight.env documents every FARSIGHT_* variable"

@@ -24,7 +24,7 @@ import { logUnhandledRejections } from './runtime/process-guards';
 import { SecretBoxError } from './db/secret-box';
 import { databaseFailure, listenFailure, StartupError, unexpectedFailure } from './config/startup-failures';
 import { VERSION } from './common/version';
-import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
+import { AppConfig, ConfigError, ListenAddress, loadConfig, rootRefusal } from './config/config';
 import { unknownVariableWarnings } from './config/unknown-vars';
 import { listenUrls } from './config/listen-urls';
 import { loadSavedPublicUrl } from './settings/public-url';
@@ -82,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
   // Before loadConfig: a health check reads FARSIGHT_LISTEN alone (src/cli-health.ts).
   if (command === 'health') return healthCommand(rest, process.env, stdio);
   const config = loadConfig();
+  const refusal = rootRefusal(config, process.geteuid?.() ?? null);
+  if (refusal) throw new StartupError(refusal);
   switch (command) {
     case 'serve':
       return serve(config);

@@ -60,6 +60,11 @@ export interface AppConfig {
    * `<dataDir>/secret.key` (created on first start). Only the path: the key is read at start.
    */
   secretKeyFile: string | null;
+  /**
+   * FARSIGHT_REFUSE_ROOT: commands that open the data dir stop when run as root. Off by default;
+   * the OCI image turns it on, where root would leave files the image's user cannot open.
+   */
+  refuseRoot: boolean;
 }
 
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -109,7 +114,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
         : null,
     logLevel: parseLogLevel(get('FARSIGHT_LOG_LEVEL') ?? 'info'),
     secretKeyFile: secretKeyFile(env),
+    refuseRoot: parseSwitch('FARSIGHT_REFUSE_ROOT', get('FARSIGHT_REFUSE_ROOT') ?? 'off'),
   };
+}
+
+/** on/off, 1/0, true/false, yes/no, any case. */
+export function parseSwitch(name: string, text: string): boolean {
+  const v = text.toLowerCase();
+  if (['on', '1', 'true', 'yes'].includes(v)) return true;
+  if (['off', '0', 'false', 'no'].includes(v)) return false;
+  throw new ConfigError(`${name}: expected on or off (1/0, true/false, yes/no), got "${text}"`);
+}
+
+/**
+ * The one line that stops a command run as root where FARSIGHT_REFUSE_ROOT is on, or null. Pure:
+ * the effective uid is given.
+ */
+export function rootRefusal(config: Pick<AppConfig, 'refuseRoot' | 'dataDir'>, euid: number | null): string | null {
+  if (!config.refuseRoot || euid !== 0) return null;
+  return (
+    `running as root is refused (FARSIGHT_REFUSE_ROOT is on): files root writes in ${config.dataDir} ` +
+    'could not be opened by the service user afterwards; run as the farsight user ' +
+    '(in a container: without --user 0), or set FARSIGHT_REFUSE_ROOT=off'
+  );
 }
 
 /**
