@@ -187,6 +187,24 @@ done
 
 say "OCI archive $out"
 bah manifest push --quiet --all --format v2s2 "$list" "oci-archive:$PWD/$out:farsight:$version" >/dev/null
+# The name docker load gives the image: Docker (containerd's importer) reads io.containerd.image.name,
+# podman org.opencontainers.image.ref.name (localhost/farsight:<version>). index.json is the one file
+# of the layout that no digest covers, so it may be rewritten.
+python3 - "$out" "docker.io/library/farsight:$version" <<'PY'
+import io, json, sys, tarfile
+path, name = sys.argv[1], sys.argv[2]
+with tarfile.open(path) as t:
+    members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t.getmembers()]
+with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as t:
+    for m, data in members:
+        if m.name == "index.json":
+            index = json.loads(data)
+            for d in index["manifests"]:
+                d.setdefault("annotations", {})["io.containerd.image.name"] = name
+            data = json.dumps(index, separators=(",", ":")).encode()
+            m.size = len(data)
+        t.addfile(m, io.BytesIO(data) if data is not None else None)
+PY
 
 target=$((120 * 1000 * 1000))
 over=0

@@ -82,6 +82,7 @@ def blob(digest):
 index = json.load(t.extractfile("index.json"))
 [top] = index["manifests"]
 assert top["annotations"]["org.opencontainers.image.ref.name"] == "farsight:" + version, top
+assert top["annotations"]["io.containerd.image.name"] == "docker.io/library/farsight:" + version, top
 lst = blob(top["digest"])
 platforms = sorted(m["platform"]["os"] + "/" + m["platform"]["architecture"] for m in lst["manifests"])
 assert platforms == ["linux/amd64", "linux/arm64"], platforms
@@ -109,7 +110,7 @@ EOF
 
 step "podman load"
 pod load -q -i "$archive" | quiet
-image="localhost/farsight:$version"
+image="docker.io/library/farsight:$version"
 [ "$(pod image inspect --format '{{.Architecture}}/{{.Os}}' "$image")" = amd64/linux ] || fail "podman did not load the amd64 image"
 ok "$image loaded (linux/amd64, $(pod image inspect --format '{{.Size}}' "$image") bytes)"
 
