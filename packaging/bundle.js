@@ -9,7 +9,9 @@
  *                                  the main script of the single executable (packaging/build-binary.sh)
  *
  * Options: --entry FILE (default dist/tsc/src/main.js), --outfile FILE, --minify full|whitespace|none (sea),
- *          --no-minify (= --minify none), --analyze (print what takes the space).
+ *          --no-minify (= --minify none), --analyze (print what takes the space),
+ *          --addon FILE (sea: the sqlite3 addon to embed, default the one npm built for this machine;
+ *          packaging/build-binary-arm64.sh passes the cross-built arm64 one, whose hash the bundle holds).
  *
  * Inside a SEA `require` only loads built-in modules, so the sea bundle must contain every module the
  * app uses. Modules that Nest, TypeORM and friends probe lazily and that Farsight does not use are left
@@ -123,7 +125,14 @@ function isOptional(id) {
 }
 
 function parseArgs(argv) {
-  const args = { mode: argv[0], entry: 'dist/tsc/src/main.js', outfile: null, minify: DEFAULT_MINIFY, analyze: false };
+  const args = {
+    mode: argv[0],
+    entry: 'dist/tsc/src/main.js',
+    outfile: null,
+    minify: DEFAULT_MINIFY,
+    analyze: false,
+    addon: SQLITE3_ADDON,
+  };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--entry') args.entry = argv[++i];
@@ -131,11 +140,12 @@ function parseArgs(argv) {
     else if (a === '--minify') args.minify = argv[++i];
     else if (a === '--no-minify') args.minify = 'none';
     else if (a === '--analyze') args.analyze = true;
+    else if (a === '--addon') args.addon = path.resolve(ROOT, argv[++i] ?? '');
     else throw new Error(`unknown option ${a}`);
   }
   if ((args.mode !== 'dev' && args.mode !== 'sea') || !MINIFY[args.minify]) {
     throw new Error(
-      `usage: node packaging/bundle.js dev|sea [--entry FILE] [--outfile FILE] [--minify ${Object.keys(MINIFY).join('|')}] [--no-minify] [--analyze]`,
+      `usage: node packaging/bundle.js dev|sea [--entry FILE] [--outfile FILE] [--minify ${Object.keys(MINIFY).join('|')}] [--no-minify] [--analyze] [--addon FILE]`,
     );
   }
   args.entry = path.resolve(ROOT, args.entry);
@@ -410,8 +420,8 @@ function assertAscii(file) {
 
 async function bundleSea(args) {
   requireEntry(args.entry);
-  if (!fs.existsSync(SQLITE3_ADDON)) throw new Error(`missing ${path.relative(ROOT, SQLITE3_ADDON)}`);
-  const addon = fs.readFileSync(SQLITE3_ADDON);
+  if (!fs.existsSync(args.addon)) throw new Error(`missing ${path.relative(ROOT, args.addon)}`);
+  const addon = fs.readFileSync(args.addon);
   const addonSha256 = crypto.createHash('sha256').update(addon).digest('hex');
   const bufferPatched = new Set();
 
@@ -468,7 +478,7 @@ async function bundleSea(args) {
     console.warn('  warning: Node.js LICENSE not found; THIRD-PARTY-NOTICES.txt links to it instead');
 
   // A copy of the addon beside the bundle lets `node dist/sea/farsight.js` (outside a SEA) load it too.
-  fs.copyFileSync(SQLITE3_ADDON, path.join(path.dirname(args.outfile), 'node_sqlite3.node'));
+  fs.copyFileSync(args.addon, path.join(path.dirname(args.outfile), 'node_sqlite3.node'));
   fs.writeFileSync(
     path.join(path.dirname(args.outfile), 'bundle-info.json'),
     JSON.stringify(

@@ -1,6 +1,6 @@
 /**
  * The `farsight` command: `serve` (default), `setup-link`, `enroll-link`, `backup FILE`,
- * `restore FILE [--force]`, `import-kuma FILE [--apply] [--json]`, `--version`, `--help`.
+ * `restore FILE [--force]`, `health [--timeout S]`, `import-kuma FILE [--apply] [--json]`, `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -24,7 +24,7 @@ import { logUnhandledRejections } from './runtime/process-guards';
 import { SecretBoxError } from './db/secret-box';
 import { databaseFailure, listenFailure, StartupError, unexpectedFailure } from './config/startup-failures';
 import { VERSION } from './common/version';
-import { AppConfig, ConfigError, ListenAddress, loadConfig } from './config/config';
+import { AppConfig, ConfigError, ListenAddress, loadConfig, rootRefusal } from './config/config';
 import { unknownVariableWarnings } from './config/unknown-vars';
 import { listenUrls } from './config/listen-urls';
 import { loadSavedPublicUrl } from './settings/public-url';
@@ -40,6 +40,12 @@ import { sealedSecretSample } from './catalog/monitors.repository';
 import { restoreCommand } from './cli-restore';
 import { importKumaCommand } from './cli-import-kuma';
 import { startupDone } from './runtime/startup-done';
+import { healthCommand } from './cli-health';
+
+const stdio = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+};
 
 const USAGE = `Usage: farsight [command]
 
@@ -51,6 +57,9 @@ Commands:
   restore FILE [--force]
                  put a backup in place of the database (the service must be stopped;
                  --force replaces an existing database, which is kept beside it)
+  health [--timeout SECONDS]
+                 ask the running service at FARSIGHT_LISTEN for /api/health: exit 0 when
+                 healthy, 1 with the reason otherwise (the container's HEALTHCHECK)
   import-kuma FILE [--apply] [--json] [--url URL]
                  import an Uptime Kuma database (kuma.db) or JSON backup through the running
                  service (admin API key in FARSIGHT_API_KEY); a dry run without --apply
@@ -74,7 +83,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Before loadConfig: a health check reads FARSIGHT_LISTEN alone (src/cli-health.ts).
+  if (command === 'health') return healthCommand(rest, process.env, stdio);
   const config = loadConfig();
+  const refusal = rootRefusal(config, process.geteuid?.() ?? null);
+  if (refusal) throw new StartupError(refusal);
   switch (command) {
     case 'serve':
       return serve(config);

@@ -9,6 +9,7 @@ import {
   ListenAddress,
   loadConfig,
   parseListen,
+  rootRefusal,
   TURNSTILE_VERIFY_URL,
 } from './config';
 
@@ -86,6 +87,7 @@ describe('loadConfig defaults', () => {
         pushover: 'https://api.pushover.net/1/messages.json',
         pagerduty: 'https://events.pagerduty.com/v2/enqueue',
       },
+      refuseRoot: false,
     });
   });
 
@@ -326,6 +328,39 @@ describe('loadConfig FARSIGHT_TRUST_PROXY', () => {
 
   it('rejects "10.0.0.0/8/9", which has two prefix lengths', () => {
     expect(configError({ FARSIGHT_TRUST_PROXY: '10.0.0.0/8/9' }).message).toMatch(/^FARSIGHT_TRUST_PROXY: /);
+  });
+});
+
+describe('loadConfig FARSIGHT_REFUSE_ROOT', () => {
+  it.each([
+    ['on', true],
+    ['1', true],
+    ['TRUE', true],
+    ['yes', true],
+    ['off', false],
+    ['0', false],
+    ['False', false],
+    ['no', false],
+  ])('reads %j as %s', (value, on) => {
+    expect(loadConfig({ FARSIGHT_REFUSE_ROOT: value }).refuseRoot).toBe(on);
+  });
+
+  it.each(['maybe', '2', 'enabled'])('refuses %j, naming the variable', (value) => {
+    expect(configError({ FARSIGHT_REFUSE_ROOT: value }).message).toBe(
+      `FARSIGHT_REFUSE_ROOT: expected on or off (1/0, true/false, yes/no), got "${value}"`,
+    );
+  });
+
+  it.each([
+    [true, 0, true],
+    [true, 10001, false],
+    [true, null, false],
+    [false, 0, false],
+  ])('with the switch %s, uid %s is refused: %s', (refuseRoot, euid, refused) => {
+    const line = rootRefusal({ refuseRoot, dataDir: '/var/lib/farsight' }, euid);
+    expect(line === null ? false : line.startsWith('running as root is refused (FARSIGHT_REFUSE_ROOT is on)')).toBe(
+      refused,
+    );
   });
 });
 

@@ -66,6 +66,11 @@ export interface AppConfig {
    * EU endpoint or a test receiver.
    */
   serviceApis: { pushover: string; pagerduty: string };
+  /**
+   * FARSIGHT_REFUSE_ROOT: commands that open the data dir stop when run as root. Off by default;
+   * the OCI image turns it on, where root would leave files the image's user cannot open.
+   */
+  refuseRoot: boolean;
 }
 
 export const PUSHOVER_API = 'https://api.pushover.net/1/messages.json';
@@ -79,7 +84,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const get = (name: string): string | undefined => readVar(env, name);
-  const listen = parseListen('FARSIGHT_LISTEN', get('FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
+  const listen = readListen(env);
   // The default follows the port actually listened on, or the setup link printed at start is wrong.
   const publicUrl = parsePublicUrl(get('FARSIGHT_PUBLIC_URL') ?? `http://localhost:${listen.port}`);
   const siteKey = get('FARSIGHT_CHALLENGE_SITE_KEY');
@@ -122,7 +127,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
         : null,
     logLevel: parseLogLevel(get('FARSIGHT_LOG_LEVEL') ?? 'info'),
     secretKeyFile: secretKeyFile(env),
+    refuseRoot: parseSwitch('FARSIGHT_REFUSE_ROOT', get('FARSIGHT_REFUSE_ROOT') ?? 'off'),
   };
+}
+
+/** on/off, 1/0, true/false, yes/no, any case. */
+export function parseSwitch(name: string, text: string): boolean {
+  const v = text.toLowerCase();
+  if (['on', '1', 'true', 'yes'].includes(v)) return true;
+  if (['off', '0', 'false', 'no'].includes(v)) return false;
+  throw new ConfigError(`${name}: expected on or off (1/0, true/false, yes/no), got "${text}"`);
+}
+
+/**
+ * The one line that stops a command run as root where FARSIGHT_REFUSE_ROOT is on, or null. Pure:
+ * the effective uid is given.
+ */
+export function rootRefusal(config: Pick<AppConfig, 'refuseRoot' | 'dataDir'>, euid: number | null): string | null {
+  if (!config.refuseRoot || euid !== 0) return null;
+  return (
+    `running as root is refused (FARSIGHT_REFUSE_ROOT is on): files root writes in ${config.dataDir} ` +
+    'could not be opened by the service user afterwards; run as the farsight user ' +
+    '(in a container: without --user 0), or set FARSIGHT_REFUSE_ROOT=off'
+  );
 }
 
 /**
@@ -188,6 +215,11 @@ function readVar(env: Env, name: string): string | undefined {
 
 function optional<T>(value: string | undefined, parse: (v: string) => T): T | null {
   return value === undefined ? null : parse(value);
+}
+
+/** FARSIGHT_LISTEN (or FARSIGHT_LISTEN_FILE) and its default; `farsight health` reads it alone. */
+export function readListen(env: Env): ListenAddress {
+  return parseListen('FARSIGHT_LISTEN', readVar(env, 'FARSIGHT_LISTEN') ?? '0.0.0.0:8080');
 }
 
 /** `host:port`, `:port`, `[v6]:port` or a bare port. */

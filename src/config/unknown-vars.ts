@@ -27,6 +27,7 @@ export const KNOWN_VARIABLES = [
   'FARSIGHT_LOG_LEVEL',
   'FARSIGHT_SECRET_KEY',
   'FARSIGHT_SECRET_KEY_FILE',
+  'FARSIGHT_REFUSE_ROOT',
 ] as const;
 
 /** Read by the build, packaging and test scripts, or by a CLI command, not by the service: accepted without a word. */
