@@ -1,4 +1,15 @@
-import { atomFeed, duration, FeedEntry, feedOrder, incidentEntry, rfc822, rssFeed, tagUri, xmlText } from './feed-xml';
+import {
+  atomFeed,
+  duration,
+  FeedEntry,
+  feedOrder,
+  incidentEntry,
+  maintenanceEntry,
+  rfc822,
+  rssFeed,
+  tagUri,
+  xmlText,
+} from './feed-xml';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
 const entry = (id: string, published: number): FeedEntry => ({
@@ -38,6 +49,31 @@ describe('feed XML', () => {
     expect(tagUri('https://status.example.com:8443/base', T, 'incident-7')).toBe(
       'tag:status.example.com,2026-11-01:incident-7',
     );
+  });
+
+  it('gives each occurrence of a maintenance window its own entry, at its start', () => {
+    const w = {
+      title: 'NAS disks',
+      description: 'Swapping two disks.',
+      state: 'scheduled' as const,
+      starts_at: T,
+      ends_at: T + 3_600_000,
+    };
+    const a = maintenanceEntry(w, 'https://s.example');
+    expect(a).toMatchObject({
+      title: 'Planned maintenance: NAS disks',
+      text: 'NAS disks, from 2026-11-01 12:00 UTC to 2026-11-01 13:00 UTC. Swapping two disks.',
+      link: 'https://s.example/status',
+      published: T,
+    });
+    expect(a.id).toMatch(/^tag:s\.example,2026-11-01:maintenance-[0-9a-f]{12}-\d+$/);
+    expect(maintenanceEntry({ ...w, starts_at: T + 7 * 86_400_000 }, 'https://s.example').id).not.toBe(a.id);
+    expect(
+      maintenanceEntry({ ...w, state: 'active', ends_at: null, description: null }, 'https://s.example'),
+    ).toMatchObject({
+      title: 'Maintenance in progress: NAS disks',
+      text: 'NAS disks, from 2026-11-01 12:00 UTC until it is over.',
+    });
   });
 
   it('writes RFC 822 dates in GMT', () => {

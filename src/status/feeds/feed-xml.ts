@@ -6,6 +6,7 @@
  * Entries are a list of FeedEntry whatever they tell of, so announced maintenance plugs in as
  * another source of entries (feedOrder sorts and cuts them all together).
  */
+import { createHash } from 'node:crypto';
 import { toIso } from '../../common/time';
 
 export const FEED_ENTRIES = 50;
@@ -65,6 +66,36 @@ export function incidentEntry(i: PublicIncidentFacts, base: string): FeedEntry {
     link: `${base}${i.page}`,
     published: i.started_at,
     updated: i.ended_at ?? i.started_at,
+  };
+}
+
+/** What the feeds tell of a maintenance window the status page announces or shows as active. */
+export interface PublicWindowFacts {
+  title: string;
+  description: string | null;
+  state: 'scheduled' | 'active';
+  starts_at: number;
+  ends_at: number | null;
+}
+
+/**
+ * A window's entry, one per occurrence (its id names the start and the title's hash: a weekly
+ * window gives a new entry each week, and a changed title a new one). Published when announced is
+ * not known, so at its start: a reader lists it by when the work happens.
+ */
+export function maintenanceEntry(w: PublicWindowFacts, base: string): FeedEntry {
+  const key = createHash('sha256').update(w.title).digest('hex').slice(0, 12);
+  const when =
+    w.ends_at === null
+      ? `from ${words(w.starts_at)} until it is over`
+      : `from ${words(w.starts_at)} to ${words(w.ends_at)}`;
+  return {
+    id: tagUri(base, w.starts_at, `maintenance-${key}-${w.starts_at}`),
+    title: `${w.state === 'active' ? 'Maintenance in progress' : 'Planned maintenance'}: ${w.title}`,
+    text: `${w.title}, ${when}.${w.description ? ` ${w.description}` : ''}`,
+    link: `${base}/status`,
+    published: w.starts_at,
+    updated: w.starts_at,
   };
 }
 

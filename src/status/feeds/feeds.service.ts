@@ -9,7 +9,9 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PublicStatusService } from '../public/public-status.service';
 import { StatusPageRepository } from '../settings/status-page.repository';
-import { atomFeed, FEED_ENTRIES, FeedEntry, feedOrder, incidentEntry, rssFeed } from './feed-xml';
+import { Database } from '../../db/database';
+import { readPublicWindows } from '../../maintenance/public-windows';
+import { atomFeed, FEED_ENTRIES, feedOrder, incidentEntry, maintenanceEntry, rssFeed } from './feed-xml';
 
 export type FeedKind = 'atom' | 'rss';
 export const FEED_CACHE_MS = 60_000;
@@ -23,25 +25,17 @@ export interface FeedAnswer {
   etag: string;
 }
 
-/** More entries for the feeds (announced maintenance, once it exists): public ones only. */
-export type FeedSource = (now: number, base: string) => Promise<FeedEntry[]>;
-
 @Injectable()
 export class FeedsService {
   private readonly kept = new Map<FeedKind, { at: number; value: Promise<FeedAnswer | null> }>();
-  private readonly sources: FeedSource[] = [];
 
   constructor(
     private readonly pages: PublicStatusService,
+    private readonly db: Database,
     private readonly repo: StatusPageRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  /** Where another module adds entries of its own (maintenance windows: docs/status-page.md). */
-  addSource(source: FeedSource): void {
-    this.sources.push(source);
-  }
 
   /** The feed, or null while the status page is not published. */
   feed(kind: FeedKind): Promise<FeedAnswer | null> {
@@ -59,8 +53,9 @@ export class FeedsService {
     if (incidents === null) return null;
     const settings = await this.repo.getSettings();
     const base = this.config.publicUrl.replace(/\/+$/, '');
-    const more = (await Promise.all(this.sources.map((s) => s(now, base)))).flat();
-    const entries = feedOrder([...incidents.map((i) => incidentEntry(i, base)), ...more]);
+    // Announced and active public windows (docs/maintenance.md), beside the incidents.
+    const windows = (await readPublicWindows(this.db, now)).map((w) => maintenanceEntry(w, base));
+    const entries = feedOrder([...incidents.map((i) => incidentEntry(i, base)), ...windows]);
     const head = {
       title: settings.title,
       description: settings.description,

@@ -22,8 +22,6 @@ import { PROM_CONTENT_TYPE, PromWriter } from './prom-text';
 const LAG_WINDOW_MS = 60_000;
 
 /** Whether a maintenance window holds a monitor now: none do until windows exist (docs/metrics.md). */
-export type MaintenanceLookup = (monitorId: number) => boolean;
-const NO_MAINTENANCE: MaintenanceLookup = () => false;
 
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
@@ -38,7 +36,6 @@ export class MetricsService implements OnModuleDestroy {
   private readonly lag: IntervalHistogram;
   private lagWindowStart: number;
   private lastLagP99 = 0;
-  private maintenance: MaintenanceLookup = NO_MAINTENANCE;
 
   constructor(
     private readonly engine: EngineService,
@@ -56,11 +53,6 @@ export class MetricsService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.lag.disable();
-  }
-
-  /** Where maintenance windows, once they exist, tell the metrics which monitors they hold. */
-  setMaintenanceLookup(lookup: MaintenanceLookup): void {
-    this.maintenance = lookup;
   }
 
   /**
@@ -116,7 +108,8 @@ export class MetricsService implements OnModuleDestroy {
       monitors: this.order.monitors,
       labels: this.order.labels,
       countsOf: view.countsOf,
-      inMaintenance: this.maintenance,
+      // The engine's book of windows says which monitors one holds now (engine/maintenance/).
+      inMaintenance: (id: number) => this.engine.maintenance.markOf(id) !== null,
       alerts: this.dispatcher.alertAttempts(),
       incidentsOpen: this.engine.incidents.openCount,
       blind: this.blind.status().active,
