@@ -25,6 +25,7 @@ import {
 import {
   CONFIG_COLUMN_NAMES,
   configValues,
+  INSERT_COLUMNS,
   MONITOR_COLUMNS,
   MonitorRow,
   rowToStored,
@@ -263,7 +264,7 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
-    const cols = MONITOR_COLUMNS.slice(1);
+    const cols = INSERT_COLUMNS;
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
     return (await m.query(`INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
       ...configValues(c, this.seal),
@@ -296,6 +297,23 @@ export class MonitorsRepository implements OnModuleInit {
       [channelId],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** Every monitor's id, slug and parents: the graph `depends_on` is checked against (docs/dependencies.md). */
+  async dependencyRows(m: EntityManager): Promise<{ id: number; slug: string; parents: number[] }[]> {
+    const rows = await m.query<{ id: number; slug: string; depends_on: string }[]>(
+      'SELECT id, slug, depends_on FROM monitors',
+    );
+    return rows.map((r) => ({ id: r.id, slug: r.slug, parents: JSON.parse(r.depends_on) as number[] }));
+  }
+
+  /** The monitors whose depends_on names this one. */
+  async dependantsOf(m: EntityManager, id: number): Promise<StoredMonitor[]> {
+    const rows = await m.query<MonitorRow[]>(
+      `${SELECT_ROW} WHERE EXISTS (SELECT 1 FROM json_each(monitors.depends_on) WHERE value = ?)`,
+      [id],
+    );
+    return rows.map((r) => this.toStored(r));
   }
 
   async setHeartbeatToken(m: EntityManager, id: number, hash: string | null): Promise<void> {

@@ -16,6 +16,7 @@ import { SignInSecurity1768176000000 } from '../../migrations/1768176000000-Sign
 import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
 import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
+import { Dependencies1768780800000 } from '../../migrations/1768780800000-Dependencies';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   CheckLog1768348800000,
   Domains1768435200000,
   CertPins1768608000000,
+  Dependencies1768780800000,
 ];

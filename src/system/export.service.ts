@@ -32,7 +32,11 @@ export class ExportService {
     const rows = (await this.db.read('SELECT * FROM monitors')) as MonitorRow[];
     const doc = exportDocument({
       exportedAt: this.clock.now(),
-      monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),
+      monitors: rows.map((r) => ({
+        id: r.id,
+        config: this.repo.toStored(r).config,
+        tokenHash: r.heartbeat_token_hash,
+      })),
       channels: this.channels.all(),
       statusPage: await statusPageForExport(this.pages),
       secrets,
