@@ -63,7 +63,11 @@ describe('the catalog tables (monitors, monitor_state)', () => {
 
   it.each<[string, readonly string[]]>([
     ['monitors', MONITOR_COLUMNS],
-    ['monitor_state', [...STATE_COLUMNS, 'engine']],
+    // The cause columns came later (migration Dependencies): ALTER TABLE put them after the blob.
+    [
+      'monitor_state',
+      [...STATE_COLUMNS.filter((c) => !c.startsWith('cause_')), 'engine', 'cause_monitor_id', 'cause_incident_id'],
+    ],
   ])('names every column of the migrated %s table, in its order', async (table, columns) => {
     expect(await columnsOf(table)).toEqual([...columns]);
   });

@@ -19,7 +19,7 @@ import type { Timers } from '../engine/scheduling/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
 import type { CheckerEnv } from '../probes/checkers/env';
-import { reminderEvent, summarize } from './alert-events';
+import { foldAffected, reminderEvent, summarize } from './alert-events';
 import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
 import type { Channel } from './channel-body';
 import type { AlertEvent, OutboundMessage, SendContext, SendResult } from './channel-kind';
@@ -162,7 +162,8 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
         : null,
     );
     if (claimed === null) return;
-    const { events } = claimed;
+    // One outage, one line: dependants that joined it fold into its event (docs/dependencies.md).
+    const events = foldAffected(claimed.events);
     const channel = this.channels.get(row.channel_id);
     let result: SendResult;
     if (!channel) result = refused('the channel was deleted');

@@ -36,6 +36,7 @@ import { RollupsService } from '../history/rollups.service';
 import { CheckWriter } from '../history/writer';
 import { DirtyWhen, Journal } from './journal/journal';
 import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
+import { Dependencies } from './dependencies/dependencies';
 import { loadLiveMonitors } from './live/start-load';
 import { MonitorChanges } from './monitor-changes';
 
@@ -61,6 +62,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly checkRate = new MinuteCounter();
   /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
   private readonly changes: MonitorChanges;
+  private readonly dependencies: Dependencies;
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -88,6 +90,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
     this.incidents = this.journal.incidents;
+    this.dependencies = new Dependencies(this.live, this.journal, (m) => this.markDirty(m));
     this.changes = new MonitorChanges({
       live: this.live,
       scheduler: this.scheduler,
@@ -97,6 +100,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       journal: this.journal,
       apply: (m, s) => this.apply(m, s),
       markDirty: (m, when) => this.markDirty(m, when),
+      incidentEnded: (id) => this.dependencies.releaseAll(id, this.clock.now()),
     });
     // The start's big reads (engine/live/start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
@@ -145,7 +149,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       return;
     }
     const open = this.incidents.openOf(m.id);
-    if (m.state.status === 'down' && !open) {
+    // An affected monitor has no incident of its own while its cause's is open (start-load.ts checked it).
+    if (m.state.status === 'down' && !open && !m.cause) {
       const s = m.state;
       const row = this.incidents.start(m.id, m.config.name, {
         at: s.since,
@@ -376,7 +381,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private apply(m: LiveMonitor, s: Step): void {
     const before = m.state;
     m.state = s.state;
-    for (const t of s.transitions) journalTransition(this.journal, m, t);
+    for (const t of s.transitions) {
+      // Dependencies (docs/dependencies.md): a Down with a Down cause joins that outage instead.
+      if (t.kind === 'down' && m.incidentId === null && this.dependencies.joined(m, t)) continue;
+      const open = m.incidentId;
+      journalTransition(this.journal, m, t);
+      this.dependencies.after(m, open !== null && m.incidentId === null ? open : null, t.at);
+    }
     // Another failed check of an open incident: its count and latest error.
     if (m.incidentId !== null && s.state.status === 'down') {
       this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });

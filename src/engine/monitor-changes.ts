@@ -28,6 +28,8 @@ export interface ChangeHost {
   apply(m: LiveMonitor, s: Step): void;
   /** EngineService.markDirty. */
   markDirty(m: LiveMonitor, when?: DirtyWhen): void;
+  /** An incident ended outside the engine's own steps: the monitors it affected are released (dependencies). */
+  incidentEnded(incidentId: number): void;
 }
 
 export class MonitorChanges {
@@ -82,6 +84,7 @@ export class MonitorChanges {
       m.incidentId = null;
       this.h.markDirty(m);
     }
+    this.h.incidentEnded(ended.id);
     this.h.bus.emit('incident', { incident: ended });
   }
 

@@ -205,6 +205,10 @@ const STATE = obj(
     latency_ms: nullable(int(0)),
     error: described(nullable(ref('CheckError')), 'the latest failure'),
     incident_id: described(nullable(int(1)), 'the open incident'),
+    cause: described(
+      nullable(obj({ monitor_id: int(1), incident_id: int(1) })),
+      'Down while a monitor it depends on is Down: that monitor and the incident this one joined instead of opening its own (docs/dependencies.md); null otherwise',
+    ),
     cert_expires_at: nullable(time()),
     note: described(
       nullable(str()),

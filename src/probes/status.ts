@@ -23,6 +23,9 @@ export interface MonitorState {
   incident_id: number | null;
   cert_expires_at: number | null;
   note: string | null;
+  /** Down because a monitor it depends on is down: that monitor and its incident (docs/dependencies.md). */
+  cause_monitor_id: number | null;
+  cause_incident_id: number | null;
 }
 
 export interface StateAnswer {
@@ -38,6 +41,7 @@ export interface StateAnswer {
   incident_id: number | null;
   cert_expires_at: string | null;
   note: string | null;
+  cause: { monitor_id: number; incident_id: number } | null;
 }
 
 export function initialState(monitorId: number, paused: boolean, now: number): MonitorState {
@@ -55,6 +59,8 @@ export function initialState(monitorId: number, paused: boolean, now: number): M
     incident_id: null,
     cert_expires_at: null,
     note: null,
+    cause_monitor_id: null,
+    cause_incident_id: null,
   };
 }
 
@@ -77,6 +83,10 @@ export function toStateAnswer(s: MonitorState, mutedUntil: number | null, now: n
     incident_id: s.incident_id,
     cert_expires_at: toIso(s.cert_expires_at),
     note: s.note,
+    cause:
+      s.cause_monitor_id === null || s.cause_incident_id === null
+        ? null
+        : { monitor_id: s.cause_monitor_id, incident_id: s.cause_incident_id },
   };
 }
 

@@ -64,6 +64,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['monitors', 'Monitors'],
       ['checks', 'Checks'],
       ['incidents', 'Incidents'],
+      ['dependencies', 'Dependencies'],
       ['alerts', 'Alerts'],
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],
