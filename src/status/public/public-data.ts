@@ -31,6 +31,11 @@ interface ServiceRow {
   created_at: number;
   paused: number;
   status: MonitorStatus | null;
+  /** The monitor whose outage this one is affected by (docs/dependencies.md), with its public columns. */
+  cause_monitor_id: number | null;
+  cause_public: number | null;
+  cause_public_name: string | null;
+  cause_name: string | null;
 }
 
 /** A monitor's public settings as the draft of a preview may change them. */
@@ -52,6 +57,16 @@ function horizonOf(r: Pick<ServiceRow, 'kind' | 'interval_s' | 'timeout_ms' | 'g
   return r.kind === 'heartbeat' ? (r.interval_s + (r.grace_s ?? 60)) * 1000 : r.interval_s * 1000 + r.timeout_ms;
 }
 
+/**
+ * Whose outage a Down service is affected by, in public words: the cause's public name when the
+ * cause is on the page, else "another service" (a private monitor's name never reaches the page).
+ */
+function affectedByOf(r: ServiceRow): string | null {
+  if (r.paused === 1 || r.status !== 'down' || r.cause_monitor_id === null) return null;
+  if (r.cause_public !== 1) return 'another service';
+  return r.cause_public_name ?? r.cause_name ?? 'another service';
+}
+
 @Injectable()
 export class PublicData {
   /** Final day rollups: 800 days is twice the longest range; final hours: two weeks, twice 7d. */
@@ -68,8 +83,9 @@ export class PublicData {
     const ids = [...overrides.keys()];
     const rows = (await this.db.read(
       `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
-              m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
-       FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
+              m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s,
+              s.cause_monitor_id, c.public AS cause_public, c.public_name AS cause_public_name, c.name AS cause_name
+       FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id LEFT JOIN monitors c ON c.id = s.cause_monitor_id
        WHERE m.public = 1${ids.length ? ` OR m.id IN (${ids.map(() => '?').join(', ')})` : ''}`,
       ids,
     )) as (ServiceRow & { public: number })[];
@@ -86,6 +102,7 @@ export class PublicData {
           sort: o.sort ?? r.sort,
           watchedFrom: r.created_at,
           status: r.paused === 1 ? 'paused' : (r.status ?? 'unknown'),
+          affectedBy: affectedByOf(r),
           horizonMs: horizonOf(r),
         },
       ];
