@@ -125,14 +125,20 @@ export function reminderEvent(
   downSince: number,
   now: number,
   error: { code: string; message: string } | null,
+  /** The monitors still down with it because they depend on it (docs/dependencies.md). */
+  affectedNames: readonly string[] = [],
 ): AlertEvent {
+  const affected = affectedNames.length
+    ? { count: affectedNames.length, names: affectedNames.slice(0, AFFECTED_NAMES) }
+    : undefined;
   return {
     type: 'reminder',
     at: now,
     monitor: alertMonitor(monitorId, c),
-    message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}`,
+    message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}${affected ? `; affected: ${affectedWords(affected)}` : ''}`,
     duration_ms: now - downSince,
     ...(error ? { error } : {}),
+    ...(affected ? { affected } : {}),
   };
 }
 

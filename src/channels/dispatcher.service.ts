@@ -15,6 +15,7 @@ import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
 import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
+import { stillAffectedNames } from '../events/incident-affected.table';
 import type { Timers } from '../engine/scheduling/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
@@ -310,7 +311,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       await this.db.tx(async (m) => {
         await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
-          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error);
+          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error, await stillAffectedNames(this.db, i.id));
           for (const ch of d.channelIds)
             await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
         } else if (d.kind === 'muted') {

@@ -121,7 +121,16 @@ export function eventWords(event: AlertEvent, test = false, limits: WordLimits =
     case 'cert':
       return words('CERT', 'warn', error || own);
     case 'reminder':
-      return words('STILL DOWN', 'bad', [took ? `${took} so far` : '', error].filter(Boolean).join(', '));
+      return words(
+        'STILL DOWN',
+        'bad',
+        [
+          [took ? `${took} so far` : '', error].filter(Boolean).join(', '),
+          event.affected ? `affected: ${affectedWords(event.affected)}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      );
     case 'notice':
       return words('NOTICE', 'info', own);
   }

@@ -68,6 +68,9 @@ export class MonitorChanges {
     });
     bus.on('monitor.deleted', ({ id, endedIncident }) => {
       this.endedElsewhere(id, endedIncident);
+      // An affected monitor that is deleted leaves its cause's incident (docs/dependencies.md).
+      const gone = live.get(id);
+      if (gone?.cause) journal.affected.leave(gone.cause.incidentId, id, this.h.clock.now(), gone.config.name);
       journal.forget(id);
       live.delete(id);
       this.rephase.delete(id);

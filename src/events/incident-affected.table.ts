@@ -56,3 +56,12 @@ export async function affectedOf(db: Database, incidentIds: readonly number[]): 
   }
   return out;
 }
+
+/** The names of the monitors still in an incident (joined, not left), in the order they joined: a reminder names them. */
+export async function stillAffectedNames(db: Database, incidentId: number): Promise<string[]> {
+  const rows = await db.read<{ monitor_name: string }[]>(
+    'SELECT monitor_name FROM incident_affected WHERE incident_id = ? AND until IS NULL ORDER BY since, monitor_id',
+    [incidentId],
+  );
+  return rows.map((r) => r.monitor_name);
+}

@@ -141,7 +141,7 @@ describe('bench harness (smoke)', () => {
       });
       expect(r.status).toBe(0);
       const file = fs.readdirSync(out).find((f) => f.endsWith('-alerts.json'));
-      const result = JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as Result;
+      const [result] = (JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as { results: Result[] }).results;
       expect(result.options).toMatchObject({ case: 'dependants', monitors: 20 });
       const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
       // The design (docs/dependencies.md), not a figure: one incident, one message per channel.

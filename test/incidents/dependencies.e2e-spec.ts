@@ -167,6 +167,24 @@ describe('dependencies: one cause, one incident', () => {
     expect((await stateOf(nas.id)).cause?.monitor_id).toBe(router.id);
   });
 
+  it('the cause’s reminders name the monitors still affected', async () => {
+    const router = await create('router', { confirm_after: 1, remind_every_min: 5 });
+    await create('nas', { confirm_after: 2, depends_on: [router.id] });
+    await create('plex', { confirm_after: 2, depends_on: [router.id] });
+    await advance(60_000);
+    for (const t of Object.values(targets)) t.status = 500;
+    await advance(60_000);
+    await advance(10_000);
+    await advance(20_000);
+    targets.plex.status = 200; // plex recovers: the reminder names only the nas
+    for (let i = 0; i < 5; i++) await advance(60_000);
+    await advance(20_000);
+    const reminders = hook.got.flat().filter((e) => e.type === 'reminder');
+    expect(reminders.length).toBeGreaterThan(0);
+    expect(reminders[0]).toMatchObject({ monitor: { name: 'router' }, affected: { count: 1, names: ['nas'] } });
+    expect(reminders[0].message).toMatch(/^router is still down after .*; affected: 1 monitor \(nas\)$/);
+  });
+
   it('a dependant down before its parent keeps its own incident; the parent opens its own', async () => {
     const { nas } = await lab();
     targets.nas.status = 500;
@@ -189,6 +207,20 @@ describe('dependencies: one cause, one incident', () => {
     const all = await incidents();
     expect(all.map((i) => i.monitor_name)).toEqual(['nas']);
     expect((await stateOf(nas.id)).cause).toBeNull();
+  });
+
+  it('an affected monitor that is deleted leaves the incident', async () => {
+    const { nas } = await lab();
+    for (const t of Object.values(targets)) t.status = 500;
+    await advance(60_000);
+    await advance(10_000);
+    await api().delete(`/api/v1/monitors/${nas.id}`).set(bearer(h.write)).expect(200);
+    await advance(1_000);
+    const [incident] = await incidents();
+    expect(incident.affected.map((a) => [a.name, a.until !== null])).toEqual([
+      ['nas', true],
+      ['plex', false],
+    ]);
   });
 
   it('a depends_on set by PATCH counts at once (the engine follows the change)', async () => {
