@@ -141,6 +141,16 @@ it('chooses parents on the form, refuses a cycle there, and shows both direction
     await page.goto(`${s.base}/monitors/${r.id}`);
     await page.locator('#facts a', { hasText: 'NAS' }).waitFor();
     expect((await facts())['Depended on by']).toBe('NAS');
+
+    // The router's incident lists the NAS as affected.
+    const incident = (await s.t.http.get('/api/v1/incidents').set(write).expect(200)).body.items[0];
+    await page.goto(`${s.base}/incidents/${incident.id}`);
+    await page.locator('#facts a', { hasText: 'NAS' }).waitFor();
+    expect((await facts())['Affected']).toBe('NAS');
+    // The join does not repeat the router's own "not sent" line (no channel takes down alerts here).
+    expect((await page.locator('#timeline').textContent())?.match(/down alert not sent/g)).toHaveLength(1);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'depends-on-incident-390.png'), fullPage: true });
     expect(errors).toEqual([]);
   } finally {
     await context.close();
