@@ -56,6 +56,8 @@ options:
   --stall-mb M     stream: event MB sent to the readers that stay, for the stalled client to be cut off (10)
   --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)
   --concurrency C  api 4, heartbeats 16, alerts 16 (clients sending the failure reports)
+  --case K         alerts: storm (N monitors down at once, the default) or dependants (one parent
+                   with N dependants down, then the parent's recovery: docs/dependencies.md)
   --client K       heartbeats: raw (keep-alive raw sockets, the default) or http (node:http's client)
   --requests N     api: requests per route and pass (200)
   --rows N         writer: rows per run (100000)

@@ -35,13 +35,14 @@ import {
   servicesDone,
   startServiceApis,
 } from './alerts-services';
+import { runDependants } from './alerts-dependants';
 
 const NAME = 'alerts';
 const MB = 1024 * 1024;
 /** How long to wait past the batching window for the last message (a failed send is retried after 30 s). */
 const WAIT_PAST_WINDOW_MS = 60_000;
 const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789abcdef';
-const KINDS = ['webhook', 'chat', 'email'] as const;
+export const KINDS = ['webhook', 'chat', 'email'] as const;
 const ALERT_TO = 'ops@bench.test';
 type Kind = (typeof KINDS)[number];
 
@@ -68,9 +69,13 @@ export const alertsScenario: Scenario = {
   name: NAME,
   summary:
     'N heartbeat monitors Down at once, 11 channels (webhook, chat, SMTP, ntfy, Gotify, Telegram, Pushover, Matrix, PagerDuty, Home Assistant, Apprise): messages per 20 s window, 0 lost, 0 twice, fail-to-delivery p99, CPU and RSS of the burst',
-  options: ['monitors', 'concurrency'],
+  options: ['monitors', 'concurrency', 'case'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
+    // --case dependants: one parent with N dependants (issue 36, alerts-dependants.ts).
+    const which = o.string('case', 'storm');
+    if (which === 'dependants') return runDependants(o, ctx, started);
+    if (which !== 'storm') throw new Error(`--case is storm (the default) or dependants, not ${which}`);
     const n = o.number('monitors', ctx.smoke ? 20 : 1000);
     const concurrency = Math.max(1, o.number('concurrency', 16));
     const idleS = ctx.smoke ? 1 : 5;
@@ -366,7 +371,7 @@ function downMonitors(n: number): object[] {
   }));
 }
 
-async function createChannels(
+export async function createChannels(
   api: string,
   keys: KeyPool,
   hook: Receiver,
@@ -391,7 +396,7 @@ async function createChannels(
 }
 
 /** Bulk does not answer tokens: each heartbeat monitor gets a new one (POST /monitors/{id}/heartbeat-token). */
-async function failureUrls(svc: Service, keys: KeyPool): Promise<{ id: number; url: string }[]> {
+export async function failureUrls(svc: Service, keys: KeyPool): Promise<{ id: number; url: string }[]> {
   const ids = await svc.monitorIds(keys, 'heartbeat');
   const out: { id: number; url: string }[] = new Array(ids.length);
   const load = await runLoad({
@@ -464,7 +469,7 @@ function webhookMonitors(r: Received): number[] {
 }
 
 /** The alert emails: to the channel's address (the owner's sign-in notice of the setup goes to the owner). */
-function alertMails(smtp: SmtpServer): ReceivedMail[] {
+export function alertMails(smtp: SmtpServer): ReceivedMail[] {
   return smtp.mails.filter((m) => m.to.includes(ALERT_TO));
 }
 

@@ -44,6 +44,7 @@ const config = (over: Partial<MonitorConfig> = {}): MonitorConfig =>
     slow_after: 3,
     alert_on_slow: true,
     channels: [4, 5],
+    depends_on: [7, 8],
     remind_every_min: 30,
     paused: false,
     muted_until: T0 + 60_000,
@@ -78,7 +79,11 @@ describe('the catalog tables (monitors, monitor_state)', () => {
 
   it.each<[string, readonly string[]]>([
     ['monitors', MONITOR_COLUMNS],
-    ['monitor_state', [...STATE_COLUMNS, 'engine']],
+    // The cause columns came later (migration Dependencies): ALTER TABLE put them after the blob.
+    [
+      'monitor_state',
+      [...STATE_COLUMNS.filter((c) => !c.startsWith('cause_')), 'engine', 'cause_monitor_id', 'cause_incident_id'],
+    ],
   ])('names every column of the migrated %s table, in its order', async (table, columns) => {
     expect(await columnsOf(table)).toEqual([...columns]);
   });
@@ -139,6 +144,7 @@ describe('the catalog tables (monitors, monitor_state)', () => {
       slug: 'shop-2',
       tags: [],
       runbook_url: null,
+      depends_on: [],
       interval_s: 30,
       sort: 9,
       settings: { host: 'b.example.com', port: 80, send: 'x', expect_banner: null, ip_version: 'ipv4' },

@@ -41,7 +41,10 @@ const CONFIG_COLUMNS = {
   public_group: (c: MonitorConfig) => c.public_group,
   sort: (c: MonitorConfig) => c.sort,
   settings: (c: MonitorConfig, seal: Seal) => JSON.stringify(withSecrets(c.kind, c.settings, seal)),
+  depends_on: (c: MonitorConfig) => JSON.stringify(c.depends_on),
 };
+/** Config columns a later migration added: ALTER TABLE put them at the table's end, after the times. */
+const ADDED_LATER: readonly ConfigColumn[] = ['depends_on'];
 type ConfigColumn = keyof typeof CONFIG_COLUMNS;
 export const CONFIG_COLUMN_NAMES = Object.keys(CONFIG_COLUMNS) as ConfigColumn[];
 const CONFIG_WRITERS = Object.values(CONFIG_COLUMNS);
@@ -56,11 +59,14 @@ export type MonitorRow = { id: number } & { [C in ConfigColumn]: ReturnType<(typ
 /** Every column of the table, in its order (what `SELECT *` would name). */
 export const MONITOR_COLUMNS = [
   'id',
-  ...CONFIG_COLUMN_NAMES,
+  ...CONFIG_COLUMN_NAMES.filter((c) => !ADDED_LATER.includes(c)),
   'heartbeat_token_hash',
   'created_at',
   'updated_at',
+  ...ADDED_LATER,
 ] as const;
+/** What an INSERT names, in the order of its values: configValues(), then the token's hash and the times. */
+export const INSERT_COLUMNS = [...CONFIG_COLUMN_NAMES, 'heartbeat_token_hash', 'created_at', 'updated_at'];
 export const SELECT_ROW = `SELECT ${MONITOR_COLUMNS.join(', ')} FROM monitors`;
 
 export interface StoredMonitor {
@@ -94,6 +100,7 @@ export function rowToStored(r: MonitorRow, open: (value: string) => string): Sto
       slow_after: r.slow_after,
       alert_on_slow: r.alert_on_slow === 1,
       channels: r.channels === null ? null : (JSON.parse(r.channels) as number[]),
+      depends_on: JSON.parse(r.depends_on) as number[],
       remind_every_min: r.remind_every_min,
       paused: r.paused === 1,
       muted_until: r.muted_until,

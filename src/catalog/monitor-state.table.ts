@@ -24,6 +24,8 @@ export const STATE_COLUMNS = [
   'incident_id',
   'cert_expires_at',
   'note',
+  'cause_monitor_id',
+  'cause_incident_id',
 ] as const satisfies readonly (keyof MonitorState)[];
 
 // The list above names every field of MonitorState (a compile error otherwise).
@@ -55,7 +57,7 @@ export async function resetStateIn(
   since: number,
 ): Promise<void> {
   await m.query(
-    'UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL WHERE monitor_id = ?',
+    'UPDATE monitor_state SET status = ?, since = ?, failing = 0, incident_id = NULL, cause_monitor_id = NULL, cause_incident_id = NULL WHERE monitor_id = ?',
     [status, since, id],
   );
 }

@@ -18,6 +18,7 @@ import { JOIN_STATE, LISTED_STATE_COLUMNS } from './monitor-state.table';
 import {
   CONFIG_COLUMN_NAMES,
   configValues,
+  INSERT_COLUMNS,
   MONITOR_COLUMNS,
   MonitorRow,
   rowToStored,
@@ -97,14 +98,20 @@ export interface PublicServiceRow {
   interval_s: number;
   timeout_ms: number;
   grace_s: number | null;
+  /** The monitor whose outage this one is affected by (docs/dependencies.md), with its public columns. */
+  cause_monitor_id: number | null;
+  cause_public: number | null;
+  cause_public_name: string | null;
+  cause_name: string | null;
 }
 
 /** The public monitors, plus `alsoIds` (a preview may publish a private one), with their status. */
 export function publicServiceRows(db: Database, alsoIds: number[]): Promise<PublicServiceRow[]> {
   return db.read<PublicServiceRow[]>(
     `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
-            m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s
-     FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id
+            m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s,
+            s.cause_monitor_id, c.public AS cause_public, c.public_name AS cause_public_name, c.name AS cause_name
+     FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id LEFT JOIN monitors c ON c.id = s.cause_monitor_id
      WHERE m.public = 1${alsoIds.length ? ` OR m.id IN (${alsoIds.map(() => '?').join(', ')})` : ''}`,
     alsoIds,
   );
@@ -328,7 +335,7 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
-    const cols = MONITOR_COLUMNS.slice(1);
+    const cols = INSERT_COLUMNS;
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
     return await m.query<number>(
       `INSERT INTO monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
@@ -359,6 +366,23 @@ export class MonitorsRepository implements OnModuleInit {
       [channelId],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** Every monitor's id, slug and parents: the graph `depends_on` is checked against (docs/dependencies.md). */
+  async dependencyRows(m: EntityManager): Promise<{ id: number; slug: string; parents: number[] }[]> {
+    const rows = await m.query<{ id: number; slug: string; depends_on: string }[]>(
+      'SELECT id, slug, depends_on FROM monitors',
+    );
+    return rows.map((r) => ({ id: r.id, slug: r.slug, parents: JSON.parse(r.depends_on) as number[] }));
+  }
+
+  /** The monitors whose depends_on names this one. */
+  async dependantsOf(m: EntityManager, id: number): Promise<StoredMonitor[]> {
+    const rows = await m.query<MonitorRow[]>(
+      `${SELECT_ROW} WHERE EXISTS (SELECT 1 FROM json_each(monitors.depends_on) WHERE value = ?)`,
+      [id],
+    );
+    return rows.map((r) => this.toStored(r));
   }
 
   async setHeartbeatToken(m: EntityManager, id: number, hash: string | null): Promise<void> {

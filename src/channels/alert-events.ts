@@ -8,7 +8,7 @@ import { formatDuration } from '../common/time';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { describeTarget } from '../probes/target';
 import type { AlertEvent, AlertEventType, AlertMonitor } from './channel-kind';
-import { tallyOf } from './messages';
+import { AFFECTED_NAMES, affectedWords, tallyOf } from './messages';
 
 export function alertMonitor(id: number, c: MonitorConfig): AlertMonitor {
   return {
@@ -64,6 +64,12 @@ export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEven
             message: `${name} is flapping: it changes status often; up and down alerts are held until it settles`,
           }
         : { ...base, message: `${name} stopped flapping`, ended: true };
+    case 'affected':
+      return {
+        ...base,
+        message: `${r.affected?.name ?? 'a monitor'} is down too, affected by the outage of ${name}`,
+        affected: { count: 1, names: [r.affected?.name ?? ''], also: true },
+      };
     case 'cert': {
       const days = Math.floor(((r.cert?.notAfter ?? r.at) - r.at) / 86_400_000);
       const date = new Date(r.cert?.notAfter ?? r.at).toISOString().slice(0, 10);
@@ -78,6 +84,46 @@ export function causeEvent(r: AlertCauseRecord, type: AlertEventType): AlertEven
   }
 }
 
+/**
+ * One outage, one line (docs/dependencies.md): in a batch, the events of monitors that joined an
+ * outage fold into that outage's down event (or reminder) when the batch has one, and otherwise
+ * into one "also affected" event per outage; so 1,000 dependants going down with their router
+ * give each channel one line naming the router and the count.
+ */
+export function foldAffected(events: readonly AlertEvent[]): AlertEvent[] {
+  const joins = new Map<number, { first: AlertEvent; names: string[] }>();
+  const rest: AlertEvent[] = [];
+  for (const e of events) {
+    if (e.affected?.also && e.monitor) {
+      const j = joins.get(e.monitor.id);
+      if (j) j.names.push(...e.affected.names);
+      else joins.set(e.monitor.id, { first: e, names: [...e.affected.names] });
+    } else rest.push(e);
+  }
+  if (joins.size === 0) return [...events];
+  const out: AlertEvent[] = [];
+  for (const e of rest) {
+    const j = e.monitor && (e.type === 'down' || e.type === 'reminder') ? joins.get(e.monitor.id) : undefined;
+    if (!j) {
+      out.push(e);
+      continue;
+    }
+    joins.delete(e.monitor!.id);
+    const names = [...(e.affected?.names ?? []), ...j.names];
+    const affected = { count: (e.affected?.count ?? 0) + j.names.length, names: names.slice(0, AFFECTED_NAMES) };
+    out.push({ ...e, message: `${e.message}; affected: ${affectedWords(affected)}`, affected });
+  }
+  for (const { first, names } of joins.values()) {
+    const affected = { count: names.length, names: names.slice(0, AFFECTED_NAMES), also: true };
+    out.push({
+      ...first,
+      message: `also affected by the outage of ${first.monitor!.name}: ${affectedWords(affected)}`,
+      affected,
+    });
+  }
+  return out;
+}
+
 /** A reminder while Down. */
 export function reminderEvent(
   monitorId: number,
@@ -86,15 +132,21 @@ export function reminderEvent(
   now: number,
   error: { code: string; message: string } | null,
   incidentId?: number,
+  /** The monitors still down with it because they depend on it (docs/dependencies.md). */
+  affectedNames: readonly string[] = [],
 ): AlertEvent {
+  const affected = affectedNames.length
+    ? { count: affectedNames.length, names: affectedNames.slice(0, AFFECTED_NAMES) }
+    : undefined;
   return {
     ...(incidentId !== undefined ? { incident_id: incidentId } : {}),
     type: 'reminder',
     at: now,
     monitor: alertMonitor(monitorId, c),
-    message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}`,
+    message: `${c.name} is still down after ${formatDuration(now - downSince)}${error ? `: ${error.message}` : ''}${affected ? `; affected: ${affectedWords(affected)}` : ''}`,
     duration_ms: now - downSince,
     ...(error ? { error } : {}),
+    ...(affected ? { affected } : {}),
   };
 }
 

@@ -44,6 +44,8 @@ const TYPE_OF: Record<AlertCause, AlertEventType> = {
   flapping: 'flapping',
   cert: 'cert',
   reminder: 'reminder',
+  // A monitor joining an outage is news about that outage: it goes where the cause's down alerts go.
+  affected: 'down',
 };
 
 /**

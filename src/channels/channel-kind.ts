@@ -71,6 +71,11 @@ export interface AlertEvent {
    * part of the webhook body.
    */
   incident_id?: number;
+  /**
+   * down: monitors that depend on this one and are down with it (docs/dependencies.md): how many,
+   * and the first names. `also`: they joined after this monitor's own down alert went out.
+   */
+  affected?: { count: number; names: string[]; also?: boolean };
 }
 
 /** What one send carries: one or more events for one channel (batched over 20 s). */

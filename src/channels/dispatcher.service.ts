@@ -15,11 +15,12 @@ import type { AppConfig } from '../config/config';
 import { Database } from '../db/database';
 import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
 import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
+import { stillAffectedNames } from '../events/incident-affected.table';
 import type { Timers } from '../engine/scheduling/scheduler';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
 import type { CheckerEnv } from '../probes/checkers/env';
-import { reminderEvent, summarize } from './alert-events';
+import { foldAffected, reminderEvent, summarize } from './alert-events';
 import { decideAlert, MAX_TRIES, retryAt } from './alert-rules';
 import type { Channel } from './channel-body';
 import type { AlertEvent, OutboundMessage, SendContext, SendResult } from './channel-kind';
@@ -164,7 +165,8 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
         : null,
     );
     if (claimed === null) return;
-    const { events } = claimed;
+    // One outage, one line: dependants that joined it fold into its event (docs/dependencies.md).
+    const events = foldAffected(claimed.events);
     const channel = this.channels.get(row.channel_id);
     let result: SendResult;
     if (!channel) result = refused('the channel was deleted');
@@ -330,7 +332,15 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
       await this.db.tx(async (m) => {
         await setRemindedIn(m, i.id, now);
         if (d.kind === 'send') {
-          const event = reminderEvent(i.monitor_id, c, i.down_at, now, error, i.id);
+          const event = reminderEvent(
+            i.monitor_id,
+            c,
+            i.down_at,
+            now,
+            error,
+            i.id,
+            await stillAffectedNames(this.db, i.id),
+          );
           for (const ch of d.channelIds)
             await this.outbox.enqueueIn(m, ch, event, { monitorId: i.monitor_id, incidentId: i.id }, now);
         } else if (d.kind === 'muted') {

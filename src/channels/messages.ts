@@ -74,6 +74,17 @@ export interface WordLimits {
   detail: number;
 }
 
+/** Names an affected list shows before "and N more". */
+export const AFFECTED_NAMES = 5;
+
+/** "NAS, Plex and 998 more" */
+export function affectedWords(a: { count: number; names: readonly string[] }): string {
+  const shown = a.names.slice(0, AFFECTED_NAMES);
+  const more = a.count - shown.length;
+  const monitors = `${a.count.toLocaleString('en-US')} monitor${a.count === 1 ? '' : 's'}`;
+  return `${monitors} (${shown.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''})`;
+}
+
 export const TITLE_LIMITS: WordLimits = { name: NAME_MAX, detail: DETAIL_MAX };
 
 /** Label, tone and detail of one event. */
@@ -91,7 +102,12 @@ export function eventWords(event: AlertEvent, test = false, limits: WordLimits =
   if (test) return words('TEST', 'info', own || TEST_TEXT);
   switch (event.type) {
     case 'down':
-      return words('DOWN', 'bad', error);
+      if (event.affected?.also) return words('ALSO AFFECTED', 'bad', affectedWords(event.affected));
+      return words(
+        'DOWN',
+        'bad',
+        [error, event.affected ? `affected: ${affectedWords(event.affected)}` : ''].filter(Boolean).join('; '),
+      );
     case 'up':
       return words('UP', 'good', took ? `after ${took}` : 'back up');
     case 'slow':
@@ -105,7 +121,16 @@ export function eventWords(event: AlertEvent, test = false, limits: WordLimits =
     case 'cert':
       return words('CERT', 'warn', error || own);
     case 'reminder':
-      return words('STILL DOWN', 'bad', [took ? `${took} so far` : '', error].filter(Boolean).join(', '));
+      return words(
+        'STILL DOWN',
+        'bad',
+        [
+          [took ? `${took} so far` : '', error].filter(Boolean).join(', '),
+          event.affected ? `affected: ${affectedWords(event.affected)}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      );
     case 'notice':
       return words('NOTICE', 'info', own);
     case 'acknowledged':

@@ -66,8 +66,9 @@ export class OutboxService implements AlertSink {
     for (const r of causes) {
       const d = decideAlert(r.cause, r.config, r.held === true, targets, r.at);
       if (d.kind === 'none') continue;
-      // Every up and down says in its incident's timeline where it went, or why nowhere.
-      const why = unsentLine(r.config.name, d);
+      // Every up and down says in its incident's timeline where it went, or why nowhere; a monitor
+      // joining the outage does not repeat what the cause's own down alert said (docs/dependencies.md).
+      const why = r.cause === 'affected' ? null : unsentLine(r.config.name, d);
       if (why !== null) {
         if (r.incidentId !== null) await this.alertLine(tx, r.incidentId, r.monitorId, why, r.at);
         continue;

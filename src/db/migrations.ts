@@ -17,6 +17,7 @@ import { CheckLog1768348800000 } from '../../migrations/1768348800000-CheckLog';
 import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
 import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
 import { Maintenance1768694400000 } from '../../migrations/1768694400000-Maintenance';
+import { Dependencies1768780800000 } from '../../migrations/1768780800000-Dependencies';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 
 export const MIGRATIONS = [
@@ -35,5 +36,6 @@ export const MIGRATIONS = [
   Domains1768435200000,
   CertPins1768608000000,
   Maintenance1768694400000,
+  Dependencies1768780800000,
   ServiceChannels1768953600000,
 ];

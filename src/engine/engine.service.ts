@@ -26,7 +26,7 @@ import { BlindGate, COUNTED } from './blind/blind-gate';
 import { LastAliveService } from './last-alive/last-alive.service';
 import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
-import { machineInput, MachineState, pause, step, Step } from './state-machine';
+import { machineInput, MachineState, step, Step } from './state-machine';
 import type { IncidentBook } from './journal/incident-book';
 import type { AlertSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -36,7 +36,9 @@ import { RollupsService } from '../history/rollups.service';
 import { CheckWriter } from '../history/writer';
 import { DirtyWhen, Journal } from './journal/journal';
 import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
+import { Dependencies } from './dependencies/dependencies';
 import { loadLiveMonitors } from './live/start-load';
+import { reconcile } from './live/reconcile';
 import { MonitorChanges } from './monitor-changes';
 import type { MaintenanceBook } from './maintenance/maintenance-book';
 import { maintenanceBook } from './maintenance/maintenance-journal';
@@ -68,6 +70,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly checkRate = new MinuteCounter();
   /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
   private readonly changes: MonitorChanges;
+  private readonly dependencies: Dependencies;
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -95,6 +98,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
     this.incidents = this.journal.incidents;
+    this.dependencies = new Dependencies(this.live, this.journal, (m) => this.markDirty(m));
     this.changes = new MonitorChanges({
       live: this.live,
       scheduler: this.scheduler,
@@ -104,6 +108,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       journal: this.journal,
       apply: (m, s) => this.apply(m, s),
       markDirty: (m, when) => this.markDirty(m, when),
+      incidentEnded: (id) => this.dependencies.releaseAll(id, this.clock.now()),
     });
     this.maintenance = maintenanceBook(clock, timers, {
       journal: this.journal,
@@ -136,9 +141,17 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     // Before reconcile: a Down monitor in maintenance has no incident to open.
     this.maintenance.load(await allWindows(this.db));
     this.bus.on('monitor.deleted', ({ id }) => this.maintenance.dropMonitor(id));
+    const fix = {
+      incidents: this.incidents,
+      journal: this.journal,
+      maintenance: this.maintenance,
+      apply: (m: LiveMonitor, s: Step) => this.apply(m, s),
+      markDirty: (m: LiveMonitor) => this.markDirty(m),
+      log: this.log,
+    };
     for (const m of monitors) {
       this.changes.add(m, 'spread');
-      this.reconcile(m, now);
+      reconcile(fix, m, now);
     }
     this.changes.subscribe();
     this.log.log(`engine started with ${monitors.length} monitors`);
@@ -148,38 +161,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.maintenance.stop();
     await this.scheduler.stop();
     await this.writer.flush();
-  }
-
-  /**
-   * On start, a monitor whose stored state and incident disagree is set right (a pause committed
-   * just before a crash, whose state row had not been written yet; a database from before
-   * incidents existed): a paused monitor is paused now, a Down one gets its incident, and an
-   * incident of a monitor that is not Down ends.
-   */
-  private reconcile(m: LiveMonitor, now: number): void {
-    if (m.config.paused && m.state.status !== 'paused') {
-      this.apply(m, pause(m.state, now));
-      return;
-    }
-    const open = this.incidents.openOf(m.id);
-    if (m.state.status === 'down' && !open && !this.maintenance.markOf(m.id)) {
-      const s = m.state;
-      const row = this.incidents.start(m.id, m.config.name, {
-        at: s.since,
-        error: s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null,
-        fails: Math.max(1, s.failing),
-        failingSince: s.failingSince ?? s.since,
-      });
-      m.incidentId = row.id;
-      this.markDirty(m);
-      this.log.warn(`${m.config.name} was down without an open incident: incident ${row.id} opened`);
-    } else if (m.state.status !== 'down' && open) {
-      const ended = this.incidents.end(m.id, now, m.state.status === 'paused' ? 'paused' : 'recovered');
-      m.incidentId = null;
-      this.markDirty(m);
-      if (ended) this.journal.announceLater({ name: 'incident', payload: { incident: ended } });
-      this.log.warn(`${m.config.name} is ${m.state.status} but incident ${open.id} was open: ended`);
-    }
   }
 
   /** The monitor's state changed: answers show it now, and its row is written as `when` says (engine/journal/journal.ts). */
@@ -416,7 +397,14 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const before = m.state;
     m.state = s.state;
     const held = s.transitions.length > 0 && this.maintenance.markOf(m.id) !== null;
-    for (const t of s.transitions) journalTransition(this.journal, m, t, held);
+    for (const t of s.transitions) {
+      // Dependencies (docs/dependencies.md): a Down with a Down cause joins that outage instead;
+      // one held by a maintenance window joins nothing (it sends nothing, as any held monitor).
+      if (t.kind === 'down' && m.incidentId === null && !held && this.dependencies.joined(m, t)) continue;
+      const open = m.incidentId;
+      journalTransition(this.journal, m, t, held);
+      this.dependencies.after(m, open !== null && m.incidentId === null ? open : null, t.at);
+    }
     // Another failed check of an open incident: its count and latest error.
     if (m.incidentId !== null && s.state.status === 'down') {
       this.incidents.failed(m.id, s.state.failing, { code: s.state.error_code, message: s.state.error_message });

@@ -28,6 +28,8 @@ export interface ChangeHost {
   apply(m: LiveMonitor, s: Step): void;
   /** EngineService.markDirty. */
   markDirty(m: LiveMonitor, when?: DirtyWhen): void;
+  /** An incident ended outside the engine's own steps: the monitors it affected are released (dependencies). */
+  incidentEnded(incidentId: number): void;
 }
 
 export class MonitorChanges {
@@ -66,6 +68,9 @@ export class MonitorChanges {
     });
     bus.on('monitor.deleted', ({ id, endedIncident }) => {
       this.endedElsewhere(id, endedIncident);
+      // An affected monitor that is deleted leaves its cause's incident (docs/dependencies.md).
+      const gone = live.get(id);
+      if (gone?.cause) journal.affected.leave(gone.cause.incidentId, id, this.h.clock.now(), gone.config.name);
       journal.forget(id);
       live.delete(id);
       this.rephase.delete(id);
@@ -82,6 +87,7 @@ export class MonitorChanges {
       m.incidentId = null;
       this.h.markDirty(m);
     }
+    this.h.incidentEnded(ended.id);
     this.h.bus.emit('incident', { incident: ended });
   }
 

@@ -37,7 +37,8 @@ export interface MachineCounters {
 }
 
 /** The state row without the fields the machine does not own: the id, and incident_id (incident layer). */
-export type MachineState = Omit<MonitorState, 'monitor_id' | 'incident_id'> & MachineCounters;
+export type MachineState = Omit<MonitorState, 'monitor_id' | 'incident_id' | 'cause_monitor_id' | 'cause_incident_id'> &
+  MachineCounters;
 
 /**
  * What the machine reads of a check result, as the engine hands it over after the blind gate has

@@ -3,6 +3,7 @@
  * stored, and its answer (spec "Incident"). Pure. Rules are in docs/incidents.md.
  */
 import { toIso } from '../common/time';
+import type { AffectedAnswer } from './incident-affected.table';
 
 export const END_REASONS = ['recovered', 'paused', 'deleted', 'config_changed'] as const;
 export type EndReason = (typeof END_REASONS)[number];
@@ -46,6 +47,8 @@ export interface IncidentAnswer {
   acknowledged_at: string | null;
   note: string | null;
   end_reason: EndReason | null;
+  /** The monitors down with it because they depend on its monitor (docs/dependencies.md); the routes add it. */
+  affected?: AffectedAnswer[];
 }
 
 function errorObject(code: string | null, message: string | null): ErrorObject | null {

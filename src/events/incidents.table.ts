@@ -213,3 +213,16 @@ export async function firstIncidentStart(db: Database, monitorIds: number[]): Pr
   );
   return rows[0]?.t ?? null;
 }
+
+/** The newest incidents of these monitors by start, at most `limit`, with their ids (the status feeds). */
+export function latestIncidentSpans(
+  db: Database,
+  monitorIds: number[],
+  limit: number,
+): Promise<(IncidentSpan & { id: number })[]> {
+  return db.read<(IncidentSpan & { id: number })[]>(
+    `SELECT id, monitor_id AS key, started_at, ended_at FROM incidents WHERE ${inList(monitorIds)}
+     ORDER BY started_at DESC, id DESC LIMIT ?`,
+    [...monitorIds, limit],
+  );
+}

@@ -33,13 +33,34 @@ const INCIDENT_PROPERTIES = {
   note: nullable(str({ maxLength: NOTE_MAX })),
   end_reason: oneOfValues([...END_REASONS, null], { description: 'null while open' }),
 };
+/** In the answers of the incident routes (the stream's incident events leave it out). */
+const AFFECTED = list(
+  obj(
+    {
+      monitor_id: int(1),
+      name: str({ description: "the monitor's name when it joined" }),
+      since: time({ description: 'when it went down and joined' }),
+      until: described(nullable(time()), 'when it left: it recovered, or got its own incident when this one ended'),
+    },
+    { required: ['monitor_id', 'name', 'since', 'until'] },
+  ),
+  {
+    description:
+      'monitors that went down while this monitor, which they depend on, was down: they joined this incident instead of opening their own (docs/dependencies.md)',
+  },
+);
+const REQUIRED = Object.keys(INCIDENT_PROPERTIES);
 
 /** Built when the document is (not at import: reading DTO metadata costs start-up time). */
 export function incidentSchemas(): SchemaSet {
   return {
-    Incident: obj(INCIDENT_PROPERTIES, { description: 'One outage of one monitor (docs/incidents.md).' }),
+    Incident: obj(
+      { ...INCIDENT_PROPERTIES, affected: AFFECTED },
+      { required: REQUIRED, description: 'One outage of one monitor (docs/incidents.md).' },
+    ),
     IncidentDetail: obj({
       ...INCIDENT_PROPERTIES,
+      affected: AFFECTED,
       checks: list(ref('CheckResult'), {
         maxItems: 200,
         description: 'its failed checks, the latest 200, newest first',

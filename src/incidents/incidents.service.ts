@@ -4,6 +4,7 @@
  * check, and one opened less than a write ago is not on disk yet); PATCH stores the owner's
  * acknowledgement and note with a timeline line saying who did it.
  */
+import { affectedOf } from '../events/incident-affected.table';
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/http/api-error';
 import { Caller, actorName } from '../common/access/caller';
@@ -57,22 +58,28 @@ export class IncidentsService {
       .filter((r) => !seen.has(r.id) && (before === null || r.id < before) && matches(r, filter));
     const rows = [...fresh, ...stored.map((r) => this.live(r))].sort((a, b) => b.id - a.id).slice(0, limit + 1);
     const now = this.clock.now();
-    return toPage(
+    const page = toPage(
       rows,
       limit,
       (r) => toIncidentAnswer(r, now),
       (r) => ID_CURSOR.format(r.id),
     );
+    const affected = await affectedOf(
+      this.db,
+      page.items.map((i) => i.id),
+    );
+    return { ...page, items: page.items.map((i) => ({ ...i, affected: affected.get(i.id) ?? [] })) };
   }
 
   /** GET /incidents/{id}: the incident with its latest failed checks and its timeline. */
   async get(ref: string): Promise<IncidentDetail> {
     const { row, written } = await this.find(ref);
-    const [checks, timeline] = await Promise.all([
+    const [checks, timeline, affected] = await Promise.all([
       this.history.failedChecks(row.monitor_id, row.started_at, row.ended_at, INCIDENT_CHECKS),
       this.timeline(row, written),
+      affectedOf(this.db, [row.id]),
     ]);
-    return { ...toIncidentAnswer(row, this.clock.now()), checks, timeline };
+    return { ...toIncidentAnswer(row, this.clock.now()), affected: affected.get(row.id) ?? [], checks, timeline };
   }
 
   /** PATCH /incidents/{id}: {acknowledged, note}. */
@@ -110,7 +117,8 @@ export class IncidentsService {
     }
     const updated: IncidentRow = { ...row, acknowledged_at: out.acknowledged_at, note: out.note };
     if (out.line) this.bus.emit('incident', { incident: updated });
-    return toIncidentAnswer(updated, now);
+    const affected = await affectedOf(this.db, [row.id]);
+    return { ...toIncidentAnswer(updated, now), affected: affected.get(row.id) ?? [] };
   }
 
   private async find(ref: string): Promise<{ row: IncidentRow; written: boolean }> {

@@ -7,6 +7,7 @@
  * POST /monitors/{id}/heartbeat-token.
  */
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Caller } from '../common/access/caller';
 import { ApiError, FieldError } from '../common/http/api-error';
 import { requireObjectBody } from '../common/validation/validation';
@@ -20,6 +21,8 @@ import { isPlainObject, parseMonitorBody, ParseResult } from './monitor-input';
 import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repository';
 import { MonitorsService } from './monitors.service';
 import { slugify } from './slug';
+import { DependsOnService } from './depends-on/depends-on.service';
+import { DependencyRef, DependencyTarget, writeOrder } from './depends-on/depends-on-plan';
 
 export const BULK_MAX_ITEMS = 1000;
 
@@ -30,7 +33,16 @@ export interface BulkAnswer {
   errors: { slug: string | null; index: number; fields: FieldError[] }[];
 }
 
-type Plan = { index: number; slug: string; config: MonitorConfig; existing: StoredMonitor | null };
+type Plan = {
+  index: number;
+  slug: string;
+  config: MonitorConfig;
+  existing: StoredMonitor | null;
+  refs: DependencyRef[];
+  /** Its parents, once checked; a new parent's id is known once it is inserted (writeOrder puts it first). */
+  targets: DependencyTarget[];
+};
+type Planned = { plans: Plan[]; errors: BulkAnswer['errors'] };
 type ItemParser = (index: number, item: unknown, previous: MonitorConfig | null) => ParseResult;
 
 @Injectable()
@@ -41,6 +53,7 @@ export class BulkService {
     private readonly monitors: MonitorsService,
     private readonly settings: SettingsService,
     private readonly bus: EventBus,
+    private readonly dependsOn: DependsOnService,
   ) {}
 
   /**
@@ -59,14 +72,21 @@ export class BulkService {
     const parse = cachedParser(defaults, slugs, (r) => this.monitors.withKnownChannels(r));
 
     const first = planItems(items, slugs, await this.repo.findBySlugs(wanted), parse);
-    if (dryRun || first.plans.length === 0) return answerFor(first);
+    if (dryRun || first.plans.length === 0)
+      return answerFor(first.plans.length ? await this.withDependencies(this.db.manager, first) : first);
 
     const { answer, changes } = await this.db.tx(async (m) => {
-      const planned = planItems(items, slugs, await this.repo.findBySlugs(wanted, m), parse);
+      const planned = await this.withDependencies(
+        m,
+        planItems(items, slugs, await this.repo.findBySlugs(wanted, m), parse),
+      );
       const out: BusEvents['monitor.changed'][] = [];
-      for (const p of planned.plans) {
+      const idOf = new Map<string, number>();
+      for (const p of writeOrder(planned.plans, (q) => q.targets)) {
+        p.config.depends_on = p.targets.map((t) => ('id' in t ? t.id : idOf.get(t.newSlug)!));
         if (!p.existing) {
           const { id } = await this.monitors.insertIn(m, p.config, caller, false);
+          idOf.set(p.slug, id);
           out.push({ id, created: true, targetChanged: true, config: p.config, spread: true });
         } else {
           const r = await this.monitors.updateIn(m, p.existing, p.config, caller);
@@ -85,6 +105,29 @@ export class BulkService {
     });
     for (const c of changes) this.bus.emit('monitor.changed', c);
     return answer;
+  }
+
+  /** Checks every plan's depends_on together (items may name each other by slug); a failing plan becomes an error. */
+  private async withDependencies(m: EntityManager, planned: Planned): Promise<Planned> {
+    const deps = await this.dependsOn.planIn(
+      m,
+      planned.plans.map((p) => ({ key: p.index, slug: p.slug, id: p.existing?.id ?? null, refs: p.refs })),
+    );
+    const errors = [...planned.errors];
+    const plans: Plan[] = [];
+    for (const p of planned.plans) {
+      const fields = deps.errors.get(p.index);
+      if (fields) {
+        errors.push({ slug: p.slug, index: p.index, fields });
+        continue;
+      }
+      const targets = deps.targets.get(p.index) ?? [];
+      // A new parent's id is not known yet: the plan then counts as a change (answerFor).
+      const config = { ...p.config, depends_on: targets.flatMap((t) => ('id' in t ? [t.id] : [])) };
+      plans.push({ ...p, config, targets });
+    }
+    errors.sort((a, b) => a.index - b.index);
+    return { plans, errors };
   }
 }
 
@@ -112,7 +155,7 @@ function planItems(
   slugs: (string | null)[],
   stored: Map<string, StoredMonitor>,
   parse: ItemParser,
-): { plans: Plan[]; errors: BulkAnswer['errors'] } {
+): Planned {
   const errors: BulkAnswer['errors'] = [];
   const plans: Plan[] = [];
   const seen = new Set<string>();
@@ -132,16 +175,17 @@ function planItems(
       errors.push({ slug, index, fields });
       return;
     }
-    plans.push({ index, slug, config: parsed.config, existing });
+    plans.push({ index, slug, config: parsed.config, existing, refs: parsed.dependsOn, targets: [] });
   });
   return { plans, errors };
 }
 
-function answerFor(planned: { plans: Plan[]; errors: BulkAnswer['errors'] }): BulkAnswer {
+function answerFor(planned: Planned): BulkAnswer {
   const answer: BulkAnswer = { created: [], updated: [], unchanged: [], errors: planned.errors };
   for (const p of planned.plans) {
     if (!p.existing) answer.created.push(p.slug);
-    else if (canonicalJson(p.existing.config) === canonicalJson(p.config)) answer.unchanged.push(p.slug);
+    else if (canonicalJson(p.existing.config) === canonicalJson(p.config) && p.targets.every((t) => 'id' in t))
+      answer.unchanged.push(p.slug);
     else answer.updated.push(p.slug);
   }
   return answer;

@@ -26,6 +26,7 @@ export function commonDefaults(d: Readonly<MonitorDefaults>, kind?: string): Pla
     slow_after: d.slow_after,
     alert_on_slow: false,
     channels: null,
+    depends_on: [],
     remind_every_min: 0,
     paused: false,
     muted_until: null,

@@ -44,6 +44,7 @@ const COMMON_DEFAULTS = {
   slow_after: 3,
   alert_on_slow: false,
   channels: null,
+  depends_on: [],
   remind_every_min: 0,
   paused: false,
   muted_until: null,
@@ -138,6 +139,7 @@ describe('parseMonitorBody', () => {
       expect(parse(body)).toEqual({
         ok: true,
         slugGiven: false,
+        dependsOn: [],
         config: { ...COMMON_DEFAULTS, name: body.name, kind, settings: KIND_EXPECTED[kind] },
       });
     });
@@ -582,6 +584,7 @@ describe('parseMonitorBody', () => {
       expect(parse(makeBody({ slug: 'web-1' }))).toMatchObject({
         ok: true,
         slugGiven: true,
+        dependsOn: [],
         config: { slug: 'web-1' },
       });
     });

@@ -21,13 +21,20 @@ import { HttpSettings, KindSettings, MONITOR_KINDS, MonitorKind } from '../probe
 import { maskSecrets } from '../common/secrets/secret-fields';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
 import { KIND_SECRETS } from '../probes/kind-secrets';
+import { DependencyRef, parseDependencyRefs } from './depends-on/depends-on-plan';
 
 type Plain = Record<string, unknown>;
 
 /** Fields of a monitor answer that a body may carry back (a GET answer edited and sent again); they are ignored. */
 export const READ_ONLY_FIELDS = ['id', 'target', 'created_at', 'updated_at', 'state', 'stats', 'heartbeat_url'];
 
-export type ParseResult = { ok: true; config: MonitorConfig; slugGiven: boolean } | { ok: false; errors: FieldError[] };
+/**
+ * `dependsOn` holds the refs of `depends_on` as given; `config.depends_on` is empty until the service
+ * resolves them against the stored monitors (MonitorsService.withDependencies).
+ */
+export type ParseResult =
+  | { ok: true; config: MonitorConfig; slugGiven: boolean; dependsOn: DependencyRef[] }
+  | { ok: false; errors: FieldError[] };
 
 export function isPlainObject(v: unknown): v is Plain {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,6 +83,8 @@ export function parseMonitorBody(
   const typeErrors = errors.filter(
     (e) => !missingFields.has(e.field) && !(e.field === kind && raw[kind] === undefined),
   );
+  const deps = parseDependencyRefs(filled.depends_on);
+  if (!typeErrors.some((e) => e.field === 'depends_on')) typeErrors.push(...deps.errors);
   if (missing.length || typeErrors.length) {
     // 3 as well: a form shows every problem at once (an empty name and a bad URL together, issue 33).
     const known = [...missing, ...typeErrors];
@@ -102,11 +111,12 @@ export function parseMonitorBody(
     slug: typeof raw.slug === 'string' ? raw.slug : '',
     tags: [...(filled.tags as string[])],
     channels: filled.channels === null ? null : [...(filled.channels as number[])],
+    depends_on: [],
     slow_ms: filled.slow_ms === 0 ? null : (filled.slow_ms as number | null),
     muted_until: filled.muted_until === null ? null : parseIso(filled.muted_until),
     ...probe,
   };
-  return { ok: true, config, slugGiven: typeof raw.slug === 'string' };
+  return { ok: true, config, slugGiven: typeof raw.slug === 'string', dependsOn: deps.refs };
 }
 
 /** Fields a rule compares with another: its verdict means nothing while that one is wrong. */

@@ -38,6 +38,7 @@ export function toMonitorDto(m: StoredMonitor, state: StateAnswer, stats: Monito
     slow_after: c.slow_after,
     alert_on_slow: c.alert_on_slow,
     channels: c.channels === null ? null : [...c.channels],
+    depends_on: [...c.depends_on],
     remind_every_min: c.remind_every_min,
     paused: c.paused,
     muted_until: toIso(c.muted_until),

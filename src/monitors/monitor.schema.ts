@@ -23,6 +23,7 @@ import {
   time,
 } from '../common/validation/common.schema';
 import { DEFAULT_LIMIT } from '../common/http/paging';
+import { SLUG_PATTERN } from '../common/validation/ids';
 import { dtoSchema, DtoSchemaOptions } from '../common/validation/dto.schema';
 import { DEFAULT_SETTINGS } from '../settings/settings-defaults';
 import { MONITOR_KINDS, MonitorKind } from '../probes/kinds';
@@ -84,6 +85,12 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       slow_after: d('Slow checks in a row before the monitor shows Slow'),
       alert_on_slow: d('send alerts for Slow'),
       channels: d('channel ids to alert; null = every enabled channel, [] = nobody'),
+      depends_on: {
+        ...d(
+          'monitors this one depends on, by id or `slug:<slug>` (at most 10; no cycle, not itself): while one of them (or one they depend on) is Down, this one joins its incident instead of alerting (docs/dependencies.md)',
+        ),
+        items: { oneOf: [int(1), str({ pattern: `^slug:${SLUG_PATTERN.slice(1)}` })] },
+      },
       remind_every_min: d('while Down, remind this often: 0 (never) or 5-10080'),
       paused: d('no checks, no alerts'),
       muted_until: d('RFC 3339 time with an offset; checks run, alerts are held back until then'),
@@ -198,6 +205,10 @@ const STATE = obj(
     latency_ms: nullable(int(0)),
     error: described(nullable(ref('CheckError')), 'the latest failure'),
     incident_id: described(nullable(int(1)), 'the open incident'),
+    cause: described(
+      nullable(obj({ monitor_id: int(1), incident_id: int(1) })),
+      'Down while a monitor it depends on is Down: that monitor and the incident this one joined instead of opening its own (docs/dependencies.md); null otherwise',
+    ),
     cert_expires_at: nullable(time()),
     note: described(
       nullable(str()),
@@ -238,6 +249,10 @@ function monitorAnswer(): JsonSchema {
     else common[name] = schema;
   }
   const slug = { ...common.slug, description: 'stable handle' };
+  common.depends_on = list(int(1), {
+    maxItems: 10,
+    description: 'ids of the monitors this one depends on (docs/dependencies.md)',
+  });
   const properties = {
     id: int(1),
     ...common,

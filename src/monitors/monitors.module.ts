@@ -12,12 +12,13 @@ import { MonitorsService } from './monitors.service';
 import { MonitorListService } from './monitor-list.service';
 import { SummaryController } from './summary.controller';
 import { SummaryService } from './summary.service';
+import { DependsOnService } from './depends-on/depends-on.service';
 
 /** Monitors as the owner edits them, and every /monitors and /monitors/{id}/* route, plus /summary. */
 @Module({
   imports: [CatalogModule, EngineModule, HistoryModule, ChannelsModule],
   controllers: [MonitorsController, MonitorChecksController, MonitorHistoryController, SummaryController],
-  providers: [MonitorsService, MonitorListService, BulkService, CheckNowService, SummaryService],
-  exports: [MonitorsService],
+  providers: [MonitorsService, MonitorListService, BulkService, CheckNowService, SummaryService, DependsOnService],
+  exports: [MonitorsService, DependsOnService],
 })
 export class MonitorsModule {}

@@ -34,6 +34,7 @@ import { MonitorsRepository, StoredMonitor } from '../catalog/monitors.repositor
 import { insertStateIn, resetStateIn, stateRowOf } from '../catalog/monitor-state.table';
 import { slugify, uniqueSlug } from './slug';
 import { describeTarget } from '../probes/target';
+import { DependsOnService } from './depends-on/depends-on.service';
 
 export type MonitorAnswer = MonitorDto & { heartbeat_url?: ShownOnce };
 
@@ -51,6 +52,7 @@ export class MonitorsService {
     private readonly history: HistoryService,
     private readonly engine: EngineService,
     private readonly channels: ChannelsService,
+    private readonly dependsOn: DependsOnService,
   ) {}
 
   async get(ref: string): Promise<MonitorDto> {
@@ -64,6 +66,7 @@ export class MonitorsService {
     if (!parsed.ok) throw ApiError.invalid(parsed.errors);
     const { id, token } = await this.db.tx(async (m) => {
       parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, null);
+      await this.dependsOn.resolveIn(m, parsed, null);
       return this.insertIn(m, parsed.config, caller);
     });
     this.bus.emit('monitor.changed', { id, created: true, targetChanged: true, config: parsed.config });
@@ -89,6 +92,7 @@ export class MonitorsService {
       if (!parsed.slugGiven || parsed.config.slug !== fresh.config.slug) {
         parsed.config.slug = await this.claimSlug(m, parsed.config, parsed.slugGiven, fresh.id);
       }
+      await this.dependsOn.resolveIn(m, parsed, fresh.id);
       return this.updateIn(m, fresh, parsed.config, caller);
     });
     return this.afterUpdate(current.id, outcome, parsed.config);
@@ -119,6 +123,7 @@ export class MonitorsService {
     const done = await this.db.tx(async (m) => {
       const existing = await this.repo.findBySlug(slug, m);
       if (configKey(existing) !== configKey(seen)) parsed = parse(existing);
+      await this.dependsOn.resolveIn(m, parsed, existing?.id ?? null);
       if (!existing) return { created: true as const, ...(await this.insertIn(m, parsed.config, caller)) };
       return {
         created: false as const,
@@ -151,15 +156,18 @@ export class MonitorsService {
           data: { window_id: w.id, fields: ['monitors'] },
         });
       }
+      const dependants = await this.dependsOn.dropIn(m, current, caller);
       await this.events.recordIn(m, {
         kind: 'monitor_deleted',
         text: `monitor "${current.config.name}" deleted`,
         actor: actorName(caller),
         data: { monitor_id: current.id, slug: current.config.slug },
       });
-      return incident;
+      return { incident, dependants };
     });
-    this.bus.emit('monitor.deleted', { id: current.id, endedIncident: ended });
+    this.bus.emit('monitor.deleted', { id: current.id, endedIncident: ended.incident });
+    for (const d of ended.dependants)
+      this.bus.emit('monitor.changed', { id: d.id, created: false, targetChanged: false, config: d.config });
   }
 
   async setPaused(ref: string, paused: boolean, caller: Caller | null): Promise<MonitorDto> {

@@ -22,6 +22,8 @@ export interface CommonSettings {
   slow_after: number;
   alert_on_slow: boolean;
   channels: number[] | null;
+  /** Ids of the monitors this one depends on (docs/dependencies.md): at most 10, no cycle. */
+  depends_on: number[];
   remind_every_min: number;
   paused: boolean;
   /** Epoch ms. */
@@ -62,6 +64,7 @@ export const COMMON_FIELDS: readonly (keyof CommonSettings | 'kind')[] = [
   'slow_after',
   'alert_on_slow',
   'channels',
+  'depends_on',
   'remind_every_min',
   'paused',
   'muted_until',

@@ -23,6 +23,9 @@ export interface MonitorState {
   incident_id: number | null;
   cert_expires_at: number | null;
   note: string | null;
+  /** Down because a monitor it depends on is down: that monitor and its incident (docs/dependencies.md). */
+  cause_monitor_id: number | null;
+  cause_incident_id: number | null;
 }
 
 export interface StateAnswer {
@@ -40,6 +43,8 @@ export interface StateAnswer {
   note: string | null;
   /** The maintenance window holding the monitor now (docs/maintenance.md), or null. */
   maintenance: { window_id: number; title: string; ends_at: string | null } | null;
+  /** The monitor whose outage this one is affected by, and that incident (docs/dependencies.md), or null. */
+  cause: { monitor_id: number; incident_id: number } | null;
 }
 
 /** What the engine knows of the window holding a monitor now (engine/maintenance/maintenance-book.ts). */
@@ -65,6 +70,8 @@ export function initialState(monitorId: number, paused: boolean, now: number): M
     incident_id: null,
     cert_expires_at: null,
     note: null,
+    cause_monitor_id: null,
+    cause_incident_id: null,
   };
 }
 
@@ -93,6 +100,10 @@ export function toStateAnswer(
     cert_expires_at: toIso(s.cert_expires_at),
     note: s.note,
     maintenance: maintenance && { ...maintenance, ends_at: toIso(maintenance.ends_at) },
+    cause:
+      s.cause_monitor_id === null || s.cause_incident_id === null
+        ? null
+        : { monitor_id: s.cause_monitor_id, incident_id: s.cause_incident_id },
   };
 }
 

@@ -68,6 +68,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['checks', 'Checks'],
       ['incidents', 'Incidents'],
       ['maintenance', 'Maintenance windows'],
+      ['dependencies', 'Dependencies'],
       ['alerts', 'Alerts'],
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],

@@ -27,6 +27,7 @@ const common = {
   slow_after: 3,
   alert_on_slow: false,
   channels: null,
+  depends_on: [],
   remind_every_min: 0,
   paused: false,
   muted_until: null,

@@ -31,6 +31,8 @@ export interface ExportDocument {
 }
 
 export interface ExportedMonitor {
+  /** Its id: what the depends_on of others name (the export names them by slug). */
+  id?: number;
   config: MonitorConfig;
   /** SHA-256 (hex) of the heartbeat ping token, or null when it has none. */
   tokenHash: string | null;
@@ -48,12 +50,13 @@ export function exportDocument(input: {
 }): ExportDocument {
   const channels = [...input.channels].sort((a, b) => compareText(a.name, b.name) || a.id - b.id);
   const names = new Map(channels.map((c) => [c.id, c.name]));
+  const slugs = new Map(input.monitors.flatMap((m) => (m.id === undefined ? [] : [[m.id, m.config.slug] as const])));
   return {
     service_export: EXPORT_FORMAT,
     exported_at: toIso(input.exportedAt),
     monitors: [...input.monitors]
       .sort((a, b) => compareText(a.config.slug, b.config.slug))
-      .map((m) => monitorForExport(m, names, input.secrets)),
+      .map((m) => monitorForExport(m, names, input.secrets, slugs)),
     channels: channels.map((c) => channelForExport(c, input.secrets)),
     status_page: sortedDeep(input.statusPage) as Plain,
     maintenance: input.maintenance,
@@ -65,6 +68,7 @@ export function monitorForExport(
   m: ExportedMonitor,
   channelNames: ReadonlyMap<number, string>,
   secrets: boolean,
+  monitorSlugs: ReadonlyMap<number, string> = new Map(),
 ): Plain {
   const c = m.config;
   const out: Plain = {};
@@ -73,6 +77,9 @@ export function monitorForExport(
       // A deleted channel's id leaves every monitor with the channel (channels.service), so each id has a name.
       out.channels =
         c.channels === null ? null : c.channels.flatMap((id) => (channelNames.has(id) ? [channelNames.get(id)] : []));
+    } else if (field === 'depends_on') {
+      // By slug, as an import reads them; a deleted monitor leaves every depends_on (depends-on.service).
+      out.depends_on = c.depends_on.flatMap((id) => (monitorSlugs.has(id) ? [monitorSlugs.get(id)] : []));
     } else if (field === 'muted_until') {
       out.muted_until = toIso(c.muted_until);
     } else if (field === 'kind') {

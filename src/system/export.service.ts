@@ -33,7 +33,11 @@ export class ExportService {
     const rows = await allMonitorRows(this.db);
     const doc = exportDocument({
       exportedAt: this.clock.now(),
-      monitors: rows.map((r) => ({ config: this.repo.toStored(r).config, tokenHash: r.heartbeat_token_hash })),
+      monitors: rows.map((r) => ({
+        id: r.id,
+        config: this.repo.toStored(r).config,
+        tokenHash: r.heartbeat_token_hash,
+      })),
       channels: this.channels.all(),
       statusPage: await statusPageForExport(this.pages),
       maintenance: await maintenanceForExport(this.db, new Map(rows.map((r) => [r.id, r.slug]))),

@@ -13,6 +13,7 @@ import { senderOf } from '../channels/senders/registry';
 import type { BulkAnswer } from '../monitors/bulk.service';
 import { canonicalJson } from '../common/canonical';
 import { slugify } from '../monitors/slug';
+import { parseDependencyRefs } from '../monitors/depends-on/depends-on-plan';
 import { EXPORT_FORMAT, TOKEN_FIELD } from './export-document';
 import type { MaintenanceAnswer } from './maintenance-section';
 
@@ -238,6 +239,14 @@ export function splitMonitorItem(
     });
   }
 
+  // An import names the monitors it depends on by slug (ids differ between machines).
+  let dependsOn: string[] | undefined;
+  if (item.depends_on !== undefined && item.depends_on !== null) {
+    const refs = parseDependencyRefs(item.depends_on, 'import');
+    fields.push(...refs.errors);
+    dependsOn = refs.refs.flatMap((r) => ('slug' in r ? [`slug:${r.slug}`] : []));
+  }
+
   let token: MonitorItem['token'] = null;
   const hash = item[TOKEN_FIELD];
   if (hash !== undefined && hash !== null) {
@@ -254,6 +263,7 @@ export function splitMonitorItem(
   }
   if (fields.length) return { ok: false, slug, fields };
   const body: Plain = { ...item, slug };
+  if (dependsOn !== undefined) body.depends_on = dependsOn;
   delete body.channels;
   delete body[TOKEN_FIELD];
   return { ok: true, item: { body, slug: slug as string, channelNames, token } };

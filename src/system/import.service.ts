@@ -32,6 +32,8 @@ import { ChannelsService } from '../channels/channels.service';
 import { canonicalJson } from '../common/canonical';
 import { parseMonitorBody, ParseResult } from '../monitors/monitor-input';
 import { MonitorsService } from '../monitors/monitors.service';
+import { DependsOnService } from '../monitors/depends-on/depends-on.service';
+import { DependencyRef, DependencyTarget, writeOrder } from '../monitors/depends-on/depends-on-plan';
 import type { MonitorConfig } from '../probes/monitor-config';
 import type { MonitorDefaults } from '../settings/settings-defaults';
 import { SettingsService } from '../settings/settings.service';
@@ -65,6 +67,9 @@ interface MonitorPlan {
   /** A token hash to write, or null to leave the token as it is. */
   setToken: string | null;
   outcome: 'created' | 'updated' | 'unchanged';
+  refs: DependencyRef[];
+  /** Its parents; a monitor new in this import gets its id when inserted (writeOrder puts it first). */
+  targets: DependencyTarget[];
 }
 
 interface Plan {
@@ -96,6 +101,7 @@ export class ImportService {
     private readonly bus: EventBus,
     private readonly engine: EngineService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly dependsOn: DependsOnService,
   ) {}
 
   private windowSlugs(raw: unknown): string[] {
@@ -256,24 +262,25 @@ export class ImportService {
         ...parsed.config,
         channels: split.item.channelNames === null ? null : split.item.channelNames.map(idOf),
       };
-      const same =
-        previous !== null && canonicalJson(previous.monitor.config) === canonicalJson(config) && token.set === null;
       monitors.push({
         index,
         slug: split.item.slug,
         config,
         existing: previous,
         setToken: token.set,
-        outcome: !previous ? 'created' : same ? 'unchanged' : 'updated',
+        outcome: 'created',
+        refs: parsed.dependsOn,
+        targets: [],
       });
     }
-    for (const p of monitors) answer[p.outcome].push(p.slug);
+    const planned = await this.withDependencies(m, monitors, answer);
+    for (const p of planned) answer[p.outcome].push(p.slug);
 
     const statusPage = await importStatusPage(this.pages, doc.statusPage);
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
     const maintenance = await this.planMaintenance(doc.maintenance, seen, m);
     answer.maintenance = maintenance.answer;
-    return { answer, monitors, statusPage, maintenance };
+    return { answer, monitors: planned, statusPage, maintenance };
   }
 
   /** The maintenance section: its slugs name monitors stored or in the document (maintenance-section.ts). */
@@ -288,6 +295,36 @@ export class ImportService {
     return planMaintenanceImport(this.db, raw, (slug) => inDoc.has(slug) || stored.has(slug), storedSlugOf);
   }
 
+  /**
+   * Every monitor's depends_on checked together, by slug (docs/dependencies.md): a failing one
+   * becomes an error; the others get their parents and, from them, their outcome.
+   */
+  private async withDependencies(m: EntityManager, plans: MonitorPlan[], answer: ImportAnswer): Promise<MonitorPlan[]> {
+    const deps = await this.dependsOn.planIn(
+      m,
+      plans.map((p) => ({ key: p.index, slug: p.slug, id: p.existing?.monitor.id ?? null, refs: p.refs })),
+    );
+    const out: MonitorPlan[] = [];
+    for (const p of plans) {
+      const fields = deps.errors.get(p.index);
+      if (fields) {
+        answer.errors.push({ slug: p.slug, index: p.index, fields });
+        continue;
+      }
+      const targets = deps.targets.get(p.index) ?? [];
+      const config = { ...p.config, depends_on: targets.flatMap((t) => ('id' in t ? [t.id] : [])) };
+      // A parent new in this import has no id yet: the monitor changes whatever it had.
+      const same =
+        p.existing !== null &&
+        targets.every((t) => 'id' in t) &&
+        canonicalJson(p.existing.monitor.config) === canonicalJson(config) &&
+        p.setToken === null;
+      out.push({ ...p, config, targets, outcome: !p.existing ? 'created' : same ? 'unchanged' : 'updated' });
+    }
+    answer.errors.sort((a, b) => a.index - b.index);
+    return out;
+  }
+
   private async writeMonitors(
     m: EntityManager,
     plans: MonitorPlan[],
@@ -295,12 +332,15 @@ export class ImportService {
   ): Promise<{ changes: BusEvents['monitor.changed'][]; tokens: number[] }> {
     const changes: BusEvents['monitor.changed'][] = [];
     const tokens: number[] = [];
-    for (const p of plans) {
+    const idOf = new Map<string, number>();
+    for (const p of writeOrder(plans, (q) => q.targets)) {
+      p.config.depends_on = p.targets.map((t) => ('id' in t ? t.id : idOf.get(t.newSlug)!));
       if (p.outcome === 'unchanged') continue;
       if (!p.existing) {
         // Imported heartbeats keep the ping token of the export (when it carried one); otherwise
         // their URL comes from POST /monitors/{id}/heartbeat-token, as for POST /monitors/bulk.
         const { id } = await this.monitors.insertIn(m, p.config, caller, false);
+        idOf.set(p.slug, id);
         if (p.setToken) await this.repo.setHeartbeatToken(m, id, p.setToken);
         changes.push({ id, created: true, targetChanged: true, config: p.config, spread: true });
         continue;

@@ -132,6 +132,27 @@ describe('bench harness (smoke)', () => {
     expect(await new Promise((resolve) => farm.on('exit', resolve))).toBe(0);
   });
 
+  it(
+    'runs the alerts case of one parent and its dependants: one message per channel for the outage',
+    () => {
+      const r = spawnSync(process.execPath, [CLI, 'alerts', '--case', 'dependants', '--smoke', '--out', out], {
+        encoding: 'utf8',
+        timeout: 3 * 60_000,
+      });
+      expect(r.status).toBe(0);
+      const file = fs.readdirSync(out).find((f) => f.endsWith('-alerts.json'));
+      const [result] = (JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as { results: Result[] }).results;
+      expect(result.options).toMatchObject({ case: 'dependants', monitors: 20 });
+      const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+      // The design (docs/dependencies.md), not a figure: one incident, one message per channel.
+      expect(value('outage: incidents open (the parent’s only)')).toBe(1);
+      for (const k of ['webhook', 'chat', 'email']) expect(value(`outage: ${k} messages`)).toBe(1);
+      expect(value('outage: affected count the webhook names')).toBe(20);
+      expect(value('recovery: webhook down events (dependants still down)')).toBe(10);
+    },
+    4 * 60_000,
+  );
+
   it('measures the floor (a scenario outside `all`)', () => {
     const r = spawnSync(process.execPath, [CLI, 'floor', '--smoke', '--out', out], {
       encoding: 'utf8',

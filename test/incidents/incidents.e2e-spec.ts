@@ -75,6 +75,7 @@ describe('incidents', () => {
     expect(Object.keys(open).sort()).toEqual(
       [
         'acknowledged_at',
+        'affected',
         'cause',
         'checks',
         'duration_ms',

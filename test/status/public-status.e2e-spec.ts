@@ -149,6 +149,7 @@ describe('GET /api/public/status', () => {
     expect(body.groups.map((g: { name: string }) => g.name)).toEqual(['Back', 'Front']);
     const svc = body.groups[1].services[1];
     expect(Object.keys(svc).sort()).toEqual([
+      'affected_by',
       'bars',
       'down_ms',
       'from',

@@ -163,6 +163,7 @@ describe('export', () => {
       'slow_after',
       'alert_on_slow',
       'channels',
+      'depends_on',
       'remind_every_min',
       'paused',
       'muted_until',

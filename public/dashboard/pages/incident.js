@@ -79,6 +79,17 @@ function draw() {
   fact(dl, 'Failed checks', String(inc.fails));
   fact(dl, 'Acknowledged', inc.acknowledged_at ? when(inc.acknowledged_at) : 'Not yet');
   fact(dl, 'Note', inc.note);
+  // Monitors down with it because they depend on its monitor (docs/dependencies.md).
+  if (inc.affected && inc.affected.length) {
+    const list = el('span');
+    inc.affected.forEach((x, i) => {
+      if (i > 0) list.append(document.createTextNode(', '));
+      const link = el('a', null, x.name);
+      link.href = '/monitors/' + x.monitor_id;
+      list.append(link, document.createTextNode(x.until ? ' (until ' + when(x.until) + ')' : ''));
+    });
+    fact(dl, 'Affected', list);
+  }
   $('ack').checked = !!inc.acknowledged_at;
   if (!noteTouched) $('note').value = inc.note || '';
   const tl = $('timeline');

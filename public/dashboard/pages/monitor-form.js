@@ -18,6 +18,8 @@ const $ = pageIds(
     'cancel',
     'channel-choices',
     'created',
+    'depends-choices',
+    'depends-filter',
     'created-go',
     'created-title',
     'form-title',
@@ -186,6 +188,10 @@ function fill(m) {
     const c = form.querySelector(`input[name=channel][value="${id}"]`);
     if (c) c.checked = true;
   }
+  for (const id of m.depends_on || []) {
+    const c = form.querySelector(`input[name=depends][value="${id}"]`);
+    if (c) c.checked = true;
+  }
 }
 
 function defaults(settings) {
@@ -259,6 +265,8 @@ function collect() {
       : mode === 'none'
         ? []
         : [...form.querySelectorAll('input[name=channel]:checked')].map((c) => Number(c.value));
+  // The API refuses more than 10, itself and cycles, naming depends_on (docs/dependencies.md).
+  body.depends_on = [...form.querySelectorAll('input[name=depends]:checked')].map((c) => Number(c.value));
   const s = {};
   const box = form.querySelector(`.kind-fields[data-kind="${k}"]`);
   box.querySelectorAll('[name]').forEach((i) => {
@@ -303,7 +311,7 @@ function collect() {
 
 // --- saving and testing ----------------------------------------------------------------------
 
-const WORDS = { name: 'Name', slug: 'Slug', kind: 'Kind', channels: 'Channels' };
+const WORDS = { name: 'Name', slug: 'Slug', kind: 'Kind', channels: 'Channels', depends_on: 'Depends on' };
 
 form.addEventListener('submit', async (ev) => {
   ev.preventDefault();
@@ -348,6 +356,27 @@ function showHeartbeat(m) {
   $('created-title').focus();
 }
 
+/** One checkbox per other monitor, by name; the search box hides the ones that do not match. */
+function dependsChoices(others) {
+  const box = $('depends-choices');
+  if (!others.length) box.appendChild(el('p', 'hint', 'No other monitors yet.'));
+  for (const x of others.sort((a, b) => a.name.localeCompare(b.name))) {
+    const l = el('label', 'check');
+    const i = el('input');
+    i.type = 'checkbox';
+    i.name = 'depends';
+    i.value = String(x.id);
+    l.append(i, document.createTextNode(' ' + x.name + (x.group ? ' (' + x.group + ')' : '')));
+    l.dataset.text = (x.name + ' ' + x.slug + ' ' + (x.group || '')).toLowerCase();
+    box.appendChild(l);
+  }
+  $('depends-filter').addEventListener('input', () => {
+    const q = $('depends-filter').value.trim().toLowerCase();
+    for (const l of box.querySelectorAll('label'))
+      l.hidden = q !== '' && !l.dataset.text.includes(q) && !l.querySelector('input').checked;
+  });
+}
+
 // --- start -----------------------------------------------------------------------------------
 
 async function start() {
@@ -371,6 +400,7 @@ async function start() {
     choices.appendChild(l);
   }
   choices.hidden = true;
+  dependsChoices(monitors.filter((x) => String(x.id) !== String(editId)));
   if (current) fill(current);
   else {
     defaults(settings);

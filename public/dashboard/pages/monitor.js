@@ -5,7 +5,7 @@
 import '../core/shell.js';
 import { ApiFailure, errorWords } from '../../shared/errors.js';
 import { busy, pageIds, say } from '../../shared/page.js';
-import { del, get, newestOnly, post } from '../core/api.js';
+import { del, get, getAll, newestOnly, post } from '../core/api.js';
 import { drawChart, legend } from '../monitor/chart.js';
 import { resultView } from '../monitor/check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from '../core/format.js';
@@ -85,6 +85,27 @@ async function loadMonitor() {
   drawFacts();
 }
 
+/**
+ * Every monitor, once, for the names of the ones this one depends on and of those that depend on
+ * it (docs/dependencies.md); until it arrives the facts show ids.
+ */
+let others = null;
+async function loadOthers() {
+  others = new Map((await getAll('monitors')).map((x) => [x.id, x]));
+  if (m) drawFacts();
+}
+
+function monitorLinks(ids) {
+  const out = el('span');
+  ids.forEach((mid, i) => {
+    if (i > 0) out.append(document.createTextNode(', '));
+    const a = el('a', null, others && others.has(mid) ? others.get(mid).name : 'monitor ' + mid);
+    a.href = '/monitors/' + mid;
+    out.append(a);
+  });
+  return out;
+}
+
 function drawHead() {
   document.title = m.name + ' · Farsight';
   $('m-name').textContent = m.name;
@@ -142,6 +163,22 @@ function drawFacts() {
     fact(dl, 'Last error', e);
   }
   fact(dl, 'Note', st.note);
+  if (st.cause) {
+    const why = monitorLinks([st.cause.monitor_id]);
+    const inc = el('a', null, 'incident #' + st.cause.incident_id);
+    inc.href = '/incidents/' + st.cause.incident_id;
+    why.append(
+      document.createTextNode(' is down: this monitor joined its '),
+      inc,
+      document.createTextNode(' (no alert of its own)'),
+    );
+    fact(dl, 'Affected by', why);
+  }
+  if (m.depends_on && m.depends_on.length) fact(dl, 'Depends on', monitorLinks(m.depends_on));
+  const dependants = others
+    ? [...others.values()].filter((x) => (x.depends_on || []).includes(m.id)).map((x) => x.id)
+    : [];
+  if (dependants.length) fact(dl, 'Depended on by', monitorLinks(dependants));
   if (m.kind === 'heartbeat') fact(dl, 'Last ping', st.last_ok_at ? ago(st.last_ok_at) : 'none yet');
   else {
     fact(
@@ -432,6 +469,7 @@ loadMonitor()
       loadCalendar(),
       loadIncidents(),
       loadChecks(false),
+      loadOthers(),
     ]);
   })
   .catch((err) => {

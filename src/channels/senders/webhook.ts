@@ -82,6 +82,10 @@ function wireEvent(e: AlertEvent): object {
     message: e.message,
     ...(e.duration_ms !== undefined ? { duration_ms: e.duration_ms } : {}),
     ...(e.error ? { error: { code: e.error.code, message: e.error.message } } : {}),
+    // Ours, beside the spec's fields: the monitors down with this one (docs/dependencies.md).
+    ...(e.affected
+      ? { affected: { count: e.affected.count, names: e.affected.names, also: e.affected.also === true } }
+      : {}),
   };
 }
 

@@ -6,7 +6,8 @@
 import type { EntityManager } from 'typeorm';
 import type { MonitorConfig } from '../../probes/monitor-config';
 
-export type AlertCauseKind = 'down' | 'up' | 'slow' | 'slow_end' | 'flapping' | 'cert';
+/** `affected`: a monitor joined this (the cause's) outage instead of alerting itself (docs/dependencies.md). */
+export type AlertCauseKind = 'down' | 'up' | 'slow' | 'slow_end' | 'flapping' | 'cert' | 'affected';
 
 export interface AlertCauseRecord {
   monitorId: number;
@@ -28,6 +29,8 @@ export interface AlertCauseRecord {
   /** up: how long it was down; down: how long it has been failing. */
   durationMs?: number;
   cert?: { notAfter: number; days: number };
+  /** affected: the monitor that joined; `config` and `monitorId` are the cause's (its channels and mute decide). */
+  affected?: { id: number; name: string };
 }
 
 /** The alert layer, registered with the engine (EngineService.setAlertSink). */

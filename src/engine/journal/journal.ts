@@ -23,6 +23,8 @@ import type { AlertCauseRecord, AlertSink } from '../alerts/alert-causes';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import { engineBlob, LiveMonitor, toMonitorState } from '../live/live-monitor';
 import { CLOSE_WORDS } from './transition-text';
+import { AffectedBook } from '../dependencies/affected-book';
+import { writeAffectedIn } from '../../events/incident-affected.table';
 
 /**
  * How soon a changed state row must reach the disk. `soon`: durable within a second (a status, a
@@ -35,6 +37,8 @@ export type DirtyWhen = 'soon' | 'next-commit' | 'fold';
 export class Journal {
   /** Open incidents (one per monitor at most), written with the state rows. */
   readonly incidents = new IncidentBook();
+  /** Monitors joining and leaving others' incidents (dependencies), written with the state rows. */
+  readonly affected = new AffectedBook();
   /**
    * Monitors whose state row differs from the disk, with the generation of their last change (so
    * a write never clears a newer one). Written at the writer's next fold.
@@ -62,6 +66,7 @@ export class Journal {
     announcements: number;
     alerts: number;
     incidents: IncidentWrites;
+    affected: ReturnType<AffectedBook['writes']>;
   } | null = null;
 
   constructor(
@@ -81,7 +86,8 @@ export class Journal {
         this.pendingEvents.length > 0 ||
         this.pendingAnnouncements.length > 0 ||
         this.pendingAlerts.length > 0 ||
-        this.incidents.hasWork(),
+        this.incidents.hasWork() ||
+        this.affected.hasWork(),
     });
   }
 
@@ -207,6 +213,7 @@ export class Journal {
       announcements: this.pendingAnnouncements.length,
       alerts: this.pendingAlerts.length,
       incidents: this.incidents.writes(),
+      affected: this.affected.writes(),
     };
   }
 
@@ -219,6 +226,7 @@ export class Journal {
     await writeStatesIn(tx, stateRows);
     await this.events.recordAllIn(tx, events);
     for (const row of incidents.rows) await this.writeIncident(tx, row, true);
+    await writeAffectedIn(tx, this.writing.affected.rows);
     // Lines of the failure run (from its first failed check to the confirming one) belong to the incident too.
     for (const a of incidents.attach)
       await this.events.attachRunIn(tx, a.id, {
@@ -239,6 +247,7 @@ export class Journal {
     }
     this.pendingEvents.splice(0, this.writing.events);
     this.incidents.written(this.writing.incidents);
+    this.affected.written(this.writing.affected.count);
     const alerted = this.pendingAlerts.splice(0, this.writing.alerts).length;
     const heard = this.pendingAnnouncements.splice(0, this.writing.announcements);
     this.writing = null;

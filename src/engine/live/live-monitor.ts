@@ -10,6 +10,7 @@ import type { StoredStateRow } from '../../catalog/monitor-state.table';
 import type { CertWarned } from '../alerts/cert-warnings';
 import type { ResultSource } from '../engine.service';
 import { FRESH_COUNTERS, MachineCounters, MachineState, Policy, step } from '../state-machine';
+import type { Cause } from '../dependencies/dependency-rules';
 
 export interface LiveMonitor {
   id: number;
@@ -20,6 +21,8 @@ export interface LiveMonitor {
   certWarned: CertWarned | null;
   /** The incident whose down alert went out and whose up has not (engine/alerts/alert-hold.ts). */
   downAlerted: number | null;
+  /** Down while a monitor it depends on is Down: the incident it joined instead of opening its own. */
+  cause?: Cause | null;
 }
 
 /** What the `engine` column stores besides the state row. */
@@ -67,6 +70,8 @@ export function toMonitorState(m: LiveMonitor): MonitorState {
     incident_id: m.incidentId,
     cert_expires_at: s.cert_expires_at,
     note: s.note,
+    cause_monitor_id: m.cause?.monitorId ?? null,
+    cause_incident_id: m.cause?.incidentId ?? null,
   };
 }
 

@@ -34,6 +34,11 @@ export class LiveSet {
     return this.live.get(id);
   }
 
+  /** Every monitor held (for the rare walk over all: an outage's end releasing its dependants). */
+  all(): IterableIterator<LiveMonitor> {
+    return this.live.values();
+  }
+
   get size(): number {
     return this.live.size;
   }

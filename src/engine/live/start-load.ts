@@ -15,6 +15,8 @@ import { assumedDownAlerted } from '../alerts/alert-hold';
 import type { IncidentBook } from '../journal/incident-book';
 import { catchUp, fromStoredState, LiveMonitor, policyOf } from './live-monitor';
 import type { EngineStartReads } from './start-reads';
+import type { StoredStateRow } from '../../catalog/monitor-state.table';
+import type { MonitorStatus } from '../../probes/status';
 import { initialMachineState } from '../state-machine';
 
 export interface StartLoadDeps {
@@ -73,7 +75,23 @@ export async function loadLiveMonitors(
       certWarned: restored.certWarned,
       downAlerted,
       incidentId,
+      cause: restoredCause(s, restored.state.status, d.incidents),
     };
   });
   return { monitors, now };
+}
+
+/**
+ * An affected monitor's cause as its row stored it, while it still holds: the monitor is Down and
+ * the cause's incident is open. Otherwise none, and reconcile() opens its own incident if it is Down.
+ */
+function restoredCause(
+  s: StoredStateRow | undefined,
+  status: MonitorStatus,
+  incidents: IncidentBook,
+): LiveMonitor['cause'] {
+  if (!s || status !== 'down' || s.cause_monitor_id === null || s.cause_incident_id === null) return null;
+  return incidents.openOf(s.cause_monitor_id)?.id === s.cause_incident_id
+    ? { monitorId: s.cause_monitor_id, incidentId: s.cause_incident_id }
+    : null;
 }

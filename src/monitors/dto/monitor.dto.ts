@@ -31,11 +31,12 @@ import {
 
 /**
  * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
- * not the other fails to compile; two differ on the wire: `slug` may be left out (one is made from
- * the name) and `muted_until` is RFC 3339 text, not epoch ms. The kind's settings are tied in
- * kind-settings.dto.ts.
+ * not the other fails to compile; three differ on the wire: `slug` may be left out (one is made from
+ * the name), `muted_until` is RFC 3339 text, not epoch ms, and `depends_on` may name monitors by
+ * `slug:<slug>` (its entries are checked in depends-on/depends-on-plan.ts). The kind's settings are
+ * tied in kind-settings.dto.ts.
  */
-export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> {
+export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' | 'depends_on'> {
   @IsString() @Length(1, 100) @IsName() name!: string;
   @IsOptional() @IsString() @Matches(SLUG, { message: 'must be 1-60 characters of a-z, 0-9 and -' }) slug?: string;
   @IsIn(MONITOR_KINDS, { message: `must be one of ${MONITOR_KINDS.join(', ')}` }) kind!: MonitorKind;
@@ -64,6 +65,7 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> 
   @IsInt({ each: true })
   @Min(1, { each: true })
   channels!: number[] | null;
+  @IsArray() @ArrayMaxSize(10) depends_on!: unknown[];
   @IsInt() @Min(0) @Max(10_080) remind_every_min!: number;
   @IsBoolean() paused!: boolean;
   @Nullable() @IsString() @MaxLength(40) muted_until!: string | null;

@@ -116,6 +116,10 @@ const SERVICE = obj(
     name: str(),
     page: str({ description: 'path `/status/<name>`' }),
     status: str(),
+    affected_by: described(
+      nullable(str()),
+      'down because a service it depends on is down: that service\'s public name, or "another service" (docs/dependencies.md)',
+    ),
     uptime: nullable(num()),
     down_ms: int(0),
     typical_ms: nullable(num()),

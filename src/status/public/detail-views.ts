@@ -98,7 +98,7 @@ export function serviceView(
     range,
     unit: UNIT[range][0],
     unitTitle: UNIT[range][1],
-    status: serviceStatus(svc.status),
+    status: serviceStatus(svc.status, svc.affected_by),
     tabs: rangeTabs(ctx, range, ''),
     rangeWords: words.span,
     strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),

@@ -57,6 +57,8 @@ export interface StatusView {
   cls: 'ok' | 'warn' | 'bad' | 'off' | 'unk';
   icon: string;
   text: string;
+  /** Words beside the chip: "affected by an outage of Router" (docs/dependencies.md). */
+  note?: string;
 }
 
 const SERVICE_STATUS: Record<MonitorStatus, StatusView> = {
@@ -89,8 +91,10 @@ const STATE_WORDS: Record<BarState, string> = {
   bad: 'major downtime',
 };
 
-export function serviceStatus(s: MonitorStatus): StatusView {
-  return SERVICE_STATUS[s];
+export function serviceStatus(s: MonitorStatus, affectedBy: string | null = null): StatusView {
+  return affectedBy === null
+    ? SERVICE_STATUS[s]
+    : { ...SERVICE_STATUS[s], note: `affected by an outage of ${affectedBy}` };
 }
 
 export function moment(iso: string, tzMin: number): TimeView {
@@ -224,7 +228,7 @@ function serviceRow(svc: PublicService, range: Range, ctx: PageContext): Service
   return {
     name: svc.name,
     href: link(ctx, svc.page),
-    status: serviceStatus(svc.status),
+    status: serviceStatus(svc.status, svc.affected_by),
     uptime: s.show_uptime ? percentText(svc.uptime, svc.down_ms) : null,
     typical: s.show_response ? msText(svc.typical_ms) : null,
     strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),

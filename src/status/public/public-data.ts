@@ -12,7 +12,12 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../db/database';
 import { RollupsService } from '../../history/rollups.service';
 import { PublicServiceRow, publicServiceRows } from '../../catalog/monitors.repository';
-import { firstIncidentStart, incidentSpansSince, incidentSpansStarted } from '../../events/incidents.table';
+import {
+  firstIncidentStart,
+  incidentSpansSince,
+  incidentSpansStarted,
+  latestIncidentSpans,
+} from '../../events/incidents.table';
 import { addTally, emptyTally, Tally } from './bars';
 import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
 import { TallyCache, TallyRow } from './tally-cache';
@@ -35,6 +40,16 @@ const WRITER_MARGIN_MS = 60_000;
  */
 function horizonOf(r: Pick<PublicServiceRow, 'kind' | 'interval_s' | 'timeout_ms' | 'grace_s'>): number {
   return r.kind === 'heartbeat' ? (r.interval_s + (r.grace_s ?? 60)) * 1000 : r.interval_s * 1000 + r.timeout_ms;
+}
+
+/**
+ * Whose outage a Down service is affected by, in public words: the cause's public name when the
+ * cause is on the page, else "another service" (a private monitor's name never reaches the page).
+ */
+function affectedByOf(r: PublicServiceRow): string | null {
+  if (r.paused === 1 || r.status !== 'down' || r.cause_monitor_id === null) return null;
+  if (r.cause_public !== 1) return 'another service';
+  return r.cause_public_name ?? r.cause_name ?? 'another service';
 }
 
 @Injectable()
@@ -64,6 +79,7 @@ export class PublicData {
           sort: o.sort ?? r.sort,
           watchedFrom: r.created_at,
           status: r.paused === 1 ? 'paused' : (r.status ?? 'unknown'),
+          affectedBy: affectedByOf(r),
           horizonMs: horizonOf(r),
         },
       ];
@@ -81,14 +97,8 @@ export class PublicData {
   }
 
   /** The newest incidents of these services (by start), at most `limit`, with their ids (the feeds). */
-  async latestIncidents(keys: number[], limit: number): Promise<(IncidentInput & { id: number })[]> {
-    if (keys.length === 0) return [];
-    return (await this.db.read(
-      `SELECT id, monitor_id AS key, started_at, ended_at FROM incidents
-       WHERE monitor_id IN (${keys.map(() => '?').join(', ')})
-       ORDER BY started_at DESC, id DESC LIMIT ?`,
-      [...keys, limit],
-    )) as (IncidentInput & { id: number })[];
+  latestIncidents(keys: number[], limit: number): Promise<(IncidentInput & { id: number })[]> {
+    return keys.length === 0 ? Promise.resolve([]) : latestIncidentSpans(this.db, keys, limit);
   }
 
   /** When the oldest incident of these services started, or null. */

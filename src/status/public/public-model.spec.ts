@@ -63,7 +63,7 @@ describe('buildPublicStatus', () => {
     );
     expect(Object.keys(out.groups[0]).sort()).toEqual(['bars', 'name', 'services', 'status', 'uptime'].sort());
     expect(Object.keys(out.groups[0].services[0]).sort()).toEqual(
-      ['bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime'].sort(),
+      ['affected_by', 'bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime'].sort(),
     );
     expect(Object.keys(out.groups[0].services[0].bars[0]).sort()).toEqual(
       ['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime'].sort(),

@@ -24,6 +24,8 @@ export interface ServiceInput {
   /** When watching began (the monitor's creation): bars before it are not_watched. */
   watchedFrom: number;
   status: MonitorStatus;
+  /** Down because of another service's outage: that service's public name, or "another service" (docs/dependencies.md). */
+  affectedBy?: string | null;
   /** How long after a moment its rollups may still change (tally-cache.ts). */
   horizonMs: number;
 }
@@ -60,6 +62,8 @@ export interface PublicService {
   name: string;
   page: string;
   status: MonitorStatus;
+  /** Down because of another service's outage: its public name, or "another service"; null otherwise. */
+  affected_by: string | null;
   uptime: number | null;
   down_ms: number;
   typical_ms: number | null;
@@ -157,6 +161,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
         name: s.name,
         page: pages.get(s.key)!,
         status: s.status,
+        affected_by: s.affectedBy ?? null,
         uptime: uptimeOf(total),
         down_ms: total.down_ms,
         typical_ms: median(bars.map((b) => b.avg_ms).filter((v): v is number => v !== null)),
