@@ -1,4 +1,4 @@
-// Create and edit a monitor of any of the six kinds. Every input is named by the API's dotted
+// Create and edit a monitor of any kind. Every input is named by the API's dotted
 // field path (`http.url`, `http.headers.0.value`), so the API's validation errors land next to
 // the inputs they name. New monitors start from the defaults of GET /settings; secrets come
 // back as ******** and are sent back as ******** (kept) unless the owner types a new value.
@@ -36,7 +36,7 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'];
+const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker'];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -111,6 +111,8 @@ const TARGETS = {
   'ping.host': (v) => v,
   'tls.host': (v) => v,
   'dns.name': (v) => v,
+  'smtp.host': (v) => v,
+  'docker.container': (v) => v,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -199,6 +201,10 @@ function defaults(settings) {
   set('tls.port', 443);
   set('tls.tls_warn_days', 14);
   set('heartbeat.grace_s', 60);
+  set('smtp.port', 587);
+  set('smtp.tls', 'starttls');
+  set('smtp.tls_warn_days', 14);
+  set('docker.endpoint', 'unix:///var/run/docker.sock');
   set('remind_every_min', 0);
   set('sort', 0);
 }

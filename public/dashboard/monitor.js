@@ -67,6 +67,8 @@ const KIND_WORDS = {
   dns: 'DNS',
   tls: 'TLS certificate',
   heartbeat: 'Heartbeat',
+  smtp: 'SMTP',
+  docker: 'Docker container',
 };
 
 let m = null;

@@ -58,6 +58,8 @@ const FORM_CHOICES = {
     { value: 'dns', label: 'DNS', hint: 'a name resolves' },
     { value: 'tls', label: 'TLS', hint: 'a certificate stays valid' },
     { value: 'heartbeat', label: 'Heartbeat', hint: 'a job checks in' },
+    { value: 'smtp', label: 'SMTP', hint: 'a mail server greets' },
+    { value: 'docker', label: 'Docker', hint: 'a container runs' },
   ],
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   records: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'],

@@ -41,6 +41,7 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
+import { DockerSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
@@ -54,6 +55,8 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   dns: DnsSettingsDto,
   tls: TlsSettingsDto,
   heartbeat: HeartbeatSettingsDto,
+  smtp: SmtpSettingsDto,
+  docker: DockerSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -97,6 +100,8 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       dns: d('settings of a dns monitor'),
       tls: d('settings of a tls monitor'),
       heartbeat: d('settings of a heartbeat monitor; its ping URL comes from POST /monitors/{id}/heartbeat-token'),
+      smtp: d('settings of an smtp monitor: banner, EHLO and TLS of a mail server; no mail is sent'),
+      docker: d('settings of a docker monitor: a container through the Docker Engine API'),
     },
   ],
   [
@@ -138,6 +143,27 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
     },
   ],
   [HeartbeatSettingsDto, { grace_s: d('how late a ping may be, on top of interval_s') }],
+  [
+    SmtpSettingsDto,
+    {
+      port: d('usually 25 or 587 (starttls) or 465 (implicit)'),
+      tls: d(
+        'starttls: upgrade after EHLO; implicit: TLS from the first byte; none: plain text (no certificate check)',
+      ),
+      tls_verify: d('false accepts any certificate; it is still reported, so expiry is still watched'),
+      tls_warn_days: d('warn at this many days before the certificate expires, then 7, 3 and 1; 0 = off'),
+    },
+  ],
+  [
+    DockerSettingsDto,
+    {
+      container: d("the container's name or id"),
+      endpoint: d(
+        'unix:///path/to/docker.sock, tcp://host:port or https://host:port (TLS, verified against the system roots); the service user needs the docker group for the socket (docs/checks.md#docker)',
+      ),
+      require_healthy: d('with a health check in the container, only `healthy` is up (`starting` too is down)'),
+    },
+  ],
 ]);
 
 /** Defaults per class, as monitor-defaults.ts fills them (timing defaults from the default settings). */

@@ -23,4 +23,6 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   dns: [],
   tls: [],
   heartbeat: [],
+  smtp: [],
+  docker: [],
 };

@@ -2,7 +2,7 @@
  * The shape of a monitor's settings as the API speaks them (snake_case), after validation and
  * defaults. Checkers take the per-kind part; the engine takes the common part. Pure types.
  */
-export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'] as const;
+export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker'] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -98,6 +98,28 @@ export interface HeartbeatSettings {
   grace_s: number;
 }
 
+export const SMTP_TLS_MODES = ['starttls', 'implicit', 'none'] as const;
+export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** starttls: upgrade after EHLO (587, 25); implicit: TLS from the first byte (465); none: plain text. */
+  tls: SmtpTlsMode;
+  /** As for tls: the certificate is judged and its expiry warned about (not with tls none). */
+  tls_verify: boolean;
+  tls_warn_days: number;
+}
+
+export interface DockerSettings {
+  /** A container's name or id. */
+  container: string;
+  /** unix:///path/docker.sock, tcp://host:port or https://host:port. */
+  endpoint: string;
+  /** When the container has a health check, only `healthy` is up. */
+  require_healthy: boolean;
+}
+
 export interface KindSettings {
   http: HttpSettings;
   tcp: TcpSettings;
@@ -105,6 +127,8 @@ export interface KindSettings {
   dns: DnsSettings;
   tls: TlsSettings;
   heartbeat: HeartbeatSettings;
+  smtp: SmtpSettings;
+  docker: DockerSettings;
 }
 
 /** What a checker needs besides its kind settings. */

@@ -3,6 +3,7 @@
  * `GET https://example.com/health`) and the bare host named in network path notices. Pure.
  */
 import type { KindConfig } from './monitor-config';
+import { parseDockerEndpoint } from './services/docker-endpoint';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -22,6 +23,10 @@ export function describeTarget(m: KindConfig): string {
       return `tls ${hostPort(m.settings.host, m.settings.port)}`;
     case 'heartbeat':
       return 'heartbeat';
+    case 'smtp':
+      return `smtp ${hostPort(m.settings.host, m.settings.port)} (${m.settings.tls})`;
+    case 'docker':
+      return `docker ${m.settings.container} @ ${m.settings.endpoint}`;
   }
 }
 
@@ -38,6 +43,11 @@ export function describeHost(m: KindConfig): string {
       return m.settings.resolver;
     case 'heartbeat':
       return '';
+    case 'docker': {
+      // A unix socket is this machine: no network path to name.
+      const endpoint = parseDockerEndpoint(m.settings.endpoint);
+      return typeof endpoint === 'string' || endpoint.transport === 'unix' ? '' : endpoint.host;
+    }
     default:
       return m.settings.host;
   }

@@ -11,6 +11,8 @@ import { checkHttp } from './http';
 import { checkPing } from './ping';
 import { checkTcp } from './tcp';
 import { checkTls } from './tls';
+import { checkDocker } from '../services/docker';
+import { checkSmtp } from '../services/smtp';
 
 export type { CheckerEnv } from './env';
 
@@ -27,6 +29,8 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   ping: checkPing,
   dns: checkDns,
   tls: checkTls,
+  smtp: checkSmtp,
+  docker: checkDocker,
 };
 
 export async function runCheck<K extends MonitorKind>(

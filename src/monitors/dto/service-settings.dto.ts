@@ -1,0 +1,21 @@
+/**
+ * Settings of the kinds that check a service by its own protocol (docs/checks.md: smtp, docker),
+ * as class-validator DTOs: types and bounds. Parsing rules (hosts, endpoints) live in
+ * service-rules.ts. Each class implements the settings type it checks (probes/kinds.ts).
+ */
+import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from '../../common/validation/class-validator';
+import { DockerSettings, SMTP_TLS_MODES, SmtpSettings, SmtpTlsMode } from '../../probes/kinds';
+
+export class SmtpSettingsDto implements SmtpSettings {
+  @IsString() @Length(1, 253) host!: string;
+  @IsInt() @Min(1) @Max(65535) port!: number;
+  @IsIn(SMTP_TLS_MODES, { message: `must be one of ${SMTP_TLS_MODES.join(', ')}` }) tls!: SmtpTlsMode;
+  @IsBoolean() tls_verify!: boolean;
+  @IsInt() @Min(0) @Max(365) tls_warn_days!: number;
+}
+
+export class DockerSettingsDto implements DockerSettings {
+  @IsString() @Length(1, 200) container!: string;
+  @IsString() @Length(1, 300) endpoint!: string;
+  @IsBoolean() require_healthy!: boolean;
+}

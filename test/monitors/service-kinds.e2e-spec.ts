@@ -1,0 +1,105 @@
+/**
+ * The service kinds (issue 38) through the API like any kind: created with their defaults, a
+ * `target` one-liner, tested unsaved (POST /monitors/test), checked now (POST /monitors/{id}/check),
+ * refused with field errors when their settings are bad, and carried through export and import.
+ * Their checkers are proven against real servers in test/checkers/.
+ */
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { TestApp, bearer, createKey, createOwner, startApp } from '../support/app';
+
+let t: TestApp;
+let admin: string;
+let smtpPort = 0;
+const smtp = new SMTPServer({ disabledCommands: ['STARTTLS', 'AUTH'], logger: false });
+
+beforeAll(async () => {
+  smtp.on('error', () => undefined);
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
+  t = await startApp();
+  const { cookie } = await createOwner(t);
+  admin = await createKey(t, cookie, 'admin');
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const post = (path: string, body: object) => t.http.post(`/api/v1${path}`).set(bearer(admin)).send(body);
+
+describe('service kinds through /monitors', () => {
+  it.each([
+    [
+      'smtp',
+      { host: 'mail.lan' },
+      { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
+      'smtp mail.lan:587 (starttls)',
+    ],
+    [
+      'docker',
+      { container: 'jellyfin' },
+      { container: 'jellyfin', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+      'docker jellyfin @ unix:///var/run/docker.sock',
+    ],
+  ])('creates a %s monitor with its defaults and target', async (kind, given, settings, target) => {
+    const res = await post('/monitors', { name: `a ${kind}`, kind, [kind]: given }).expect(201);
+    expect(res.body).toMatchObject({ kind, [kind]: settings, target });
+  });
+
+  it.each([
+    ['smtp', { host: 'mail.lan', port: 70000 }, ['smtp.port']],
+    ['smtp', { host: 'bücher.lan' }, ['smtp.host']],
+    ['smtp', { host: 'mail.lan', tls: 'ssl' }, ['smtp.tls']],
+    ['smtp', { port: 25 }, ['smtp.host']],
+    ['docker', { container: 'web', endpoint: 'tcp://nas.lan:2375/x?all=1' }, ['docker.endpoint']],
+    ['docker', { container: '../web' }, ['docker.container']],
+    ['docker', { container: 'web', require_healthy: 'yes' }, ['docker.require_healthy']],
+    ['docker', { container: 'web', socket: '/run/docker.sock' }, ['docker.socket']],
+  ])('refuses %s settings %j with field errors, storing nothing', async (kind, given, fields) => {
+    const before = await t.db.query('SELECT id FROM monitors');
+    const res = await post('/monitors', { name: 'bad', kind, [kind]: given }).expect(422);
+    expect(res.body.error.fields.map((f: { field: string }) => f.field)).toEqual(fields);
+    expect(await t.db.query('SELECT id FROM monitors')).toEqual(before);
+  });
+
+  it('tests an unsaved smtp monitor and checks a saved one now', async () => {
+    const body = { name: 'Mail', kind: 'smtp', smtp: { host: '127.0.0.1', port: smtpPort, tls: 'none' } };
+    const tested = await post('/monitors/test', body).expect(200);
+    expect(tested.body).toMatchObject({ outcome: 'up', error: null, detail: expect.stringMatching(/^banner: 220 /) });
+    const created = await post('/monitors', body).expect(201);
+    const checked = await post(`/monitors/${created.body.id}/check`, {}).expect(200);
+    expect(checked.body).toMatchObject({ outcome: 'up', error: null });
+  });
+
+  it('checks a docker monitor now and says what is wrong with its socket', async () => {
+    const body = {
+      name: 'Box',
+      kind: 'docker',
+      docker: { container: 'web', endpoint: 'unix:///nonexistent/docker.sock' },
+    };
+    const res = await post('/monitors/test', body).expect(200);
+    expect(res.body).toMatchObject({ outcome: 'down', error: { code: 'connect' } });
+    expect(res.body.error.message).toContain('no Docker socket at /nonexistent/docker.sock');
+  });
+
+  it('carries the service kinds through export and import', async () => {
+    const doc = (await t.http.get('/api/v1/export').set(bearer(admin)).expect(200)).body;
+    const kinds = doc.monitors.map((m: { kind: string }) => m.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker']));
+    const other = await startApp();
+    try {
+      const { cookie } = await createOwner(other);
+      const key = await createKey(other, cookie, 'admin');
+      await other.http
+        .post('/api/v1/import')
+        .set(bearer(key))
+        .send({ ...doc, dry_run: false })
+        .expect(200);
+      const again = (await other.http.get('/api/v1/export').set(bearer(key)).expect(200)).body;
+      expect(again.monitors).toEqual(doc.monitors);
+    } finally {
+      await other.close();
+    }
+  });
+});
