@@ -7,7 +7,8 @@
 # iproute2's `ip` for the network namespaces of the uplink and DNS rebinding tests (test/faults/uplink,
 # test/security/ssrf-rebinding), systemd's `systemd-analyze` to rate the unit's sandbox
 # (test/security/systemd-unit; installing the package in a container starts nothing), and `pebble`,
-# Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/).
+# Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and the
+# servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server.
 set -euo pipefail
 
 need=()
@@ -18,6 +19,7 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v pebble >/dev/null 2>&1 || need+=(pebble)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

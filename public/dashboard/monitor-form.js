@@ -36,7 +36,7 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker'];
+const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis'];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -98,6 +98,12 @@ form.addEventListener('change', (ev) => {
 
 // --- a name from the target ------------------------------------------------------------------
 
+/** The host of a connection URL (redis://, postgres://, mysql://), or null. */
+function urlHost(v) {
+  const m = /^[a-z]+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(v);
+  return m ? m[1].replace(/^\[|\]$/g, '') || null : null;
+}
+
 /** The field each kind's target is typed in, and the host it names (null while it names none). */
 const TARGETS = {
   'http.url': (v) => {
@@ -113,6 +119,7 @@ const TARGETS = {
   'dns.name': (v) => v,
   'smtp.host': (v) => v,
   'docker.container': (v) => v,
+  'redis.url': urlHost,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -205,6 +212,7 @@ function defaults(settings) {
   set('smtp.tls', 'starttls');
   set('smtp.tls_warn_days', 14);
   set('docker.endpoint', 'unix:///var/run/docker.sock');
+  set('redis.tls', 'off');
   set('remind_every_min', 0);
   set('sort', 0);
 }

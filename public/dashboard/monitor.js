@@ -69,6 +69,7 @@ const KIND_WORDS = {
   heartbeat: 'Heartbeat',
   smtp: 'SMTP',
   docker: 'Docker container',
+  redis: 'Redis',
 };
 
 let m = null;

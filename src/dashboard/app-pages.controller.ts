@@ -60,6 +60,12 @@ const FORM_CHOICES = {
     { value: 'heartbeat', label: 'Heartbeat', hint: 'a job checks in' },
     { value: 'smtp', label: 'SMTP', hint: 'a mail server greets' },
     { value: 'docker', label: 'Docker', hint: 'a container runs' },
+    { value: 'redis', label: 'Redis', hint: 'PING answers PONG' },
+  ],
+  dbTls: [
+    { value: 'off', label: 'Off' },
+    { value: 'require', label: 'Required (any certificate)' },
+    { value: 'verify', label: 'Verified certificate' },
   ],
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   records: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'],

@@ -67,6 +67,7 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   heartbeat: { grace_s: 60 },
   smtp: { port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
   docker: { endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+  redis: { password: null, tls: 'off' },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -79,6 +80,7 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   heartbeat: [],
   smtp: ['host'],
   docker: ['container'],
+  redis: ['url'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

@@ -28,6 +28,7 @@ const MINIMAL: Record<MonitorKind, Plain> = {
   heartbeat: { name: 'Backup', kind: 'heartbeat', heartbeat: {} },
   smtp: { name: 'Mail', kind: 'smtp', smtp: { host: 'mail.lan' } },
   docker: { name: 'Web', kind: 'docker', docker: { container: 'web' } },
+  redis: { name: 'Cache', kind: 'redis', redis: { url: 'redis://cache.lan' } },
 };
 
 /** Every common default of the spec ("Monitor: common settings"). */
@@ -84,6 +85,7 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
   heartbeat: { grace_s: 60 },
   smtp: { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
   docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+  redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
 };
 
 /** A body of the given kind (minimal http by default) with fields set by dotted path, e.g. `http.method`. */

@@ -41,7 +41,7 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
-import { DockerSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
+import { DockerSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
@@ -57,6 +57,7 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   heartbeat: HeartbeatSettingsDto,
   smtp: SmtpSettingsDto,
   docker: DockerSettingsDto,
+  redis: RedisSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -102,6 +103,7 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       heartbeat: d('settings of a heartbeat monitor; its ping URL comes from POST /monitors/{id}/heartbeat-token'),
       smtp: d('settings of an smtp monitor: banner, EHLO and TLS of a mail server; no mail is sent'),
       docker: d('settings of a docker monitor: a container through the Docker Engine API'),
+      redis: d('settings of a redis monitor: AUTH, SELECT and PING; up on PONG'),
     },
   ],
   [
@@ -152,6 +154,18 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       ),
       tls_verify: d('false accepts any certificate; it is still reported, so expiry is still watched'),
       tls_warn_days: d('warn at this many days before the certificate expires, then 7, 3 and 1; 0 = off'),
+    },
+  ],
+  [
+    RedisSettingsDto,
+    {
+      url: d(
+        'redis://[user@]host[:port][/db] (db 0-15). A password in the URL is moved into `password`; options after `?` and host lists are refused',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
     },
   ],
   [

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { MonitorDto } from './dto/monitor.dto';
 import { isHostOrIp } from './monitor-rules';
-import { serviceRuleErrors } from './service-rules';
+import { normaliseUrlSecret, serviceRuleErrors } from './service-rules';
+import { MASK } from '../common/secrets/secrets';
+import { NOTHING_STORED } from '../common/secrets/secret-fields';
 
 type Plain = Record<string, unknown>;
 
@@ -40,5 +42,108 @@ describe('serviceRuleErrors', () => {
         message: 'must be unix:///path/to/docker.sock, tcp://host:port or https://host:port',
       },
     ]);
+  });
+});
+
+describe('the URL kinds', () => {
+  const redis = (settings: Plain) =>
+    serviceRuleErrors(
+      {
+        kind: 'redis',
+        redis: { url: 'redis://cache.lan', password: null, tls: 'off', ...settings },
+      } as unknown as MonitorDto,
+      'redis',
+      isHostOrIp,
+    );
+
+  it.each<[string, Plain, string[]]>([
+    ['a plain URL', {}, []],
+    ['a URL with a database number', { url: 'redis://cache.lan:6380/3' }, []],
+    ['rediss:// with tls on', { url: 'rediss://cache.lan', tls: 'verify' }, []],
+    ['rediss:// with tls off', { url: 'rediss://cache.lan' }, ['redis.tls']],
+    ['options after ?', { url: 'redis://cache.lan/0?protocol=3' }, ['redis.url']],
+    ['a unicode host', { url: 'redis://bücher.lan' }, ['redis.url']],
+    ['a port out of range', { url: 'redis://cache.lan:0' }, ['redis.url']],
+    ['another scheme', { url: 'http://cache.lan' }, ['redis.url']],
+  ])('%s', (_name, settings, fields) => {
+    expect(redis(settings).map((e) => e.field)).toEqual(fields);
+  });
+});
+
+describe('normaliseUrlSecret', () => {
+  const settings = (url: string, password: string | null = null) => ({ url, password, tls: 'off' });
+  const stored = settings('redis://cache.lan:6379', 'stored-pw');
+
+  it.each<
+    [
+      string,
+      ReturnType<typeof settings>,
+      ReturnType<typeof settings> | null,
+      Plain,
+      { field: string; message: string }[],
+    ]
+  >([
+    [
+      'moves a password out of the URL',
+      settings('redis://:pw@cache.lan'),
+      null,
+      { url: 'redis://cache.lan', password: 'pw' },
+      [],
+    ],
+    [
+      'keeps the user in the URL',
+      settings('redis://app:p%40ss@cache.lan/2'),
+      null,
+      { url: 'redis://app@cache.lan/2', password: 'p@ss' },
+      [],
+    ],
+    [
+      'refuses a password in both places',
+      settings('redis://:a@cache.lan', 'b'),
+      null,
+      { url: 'redis://:a@cache.lan' },
+      [{ field: 'redis.url', message: 'a password is given both in the URL and in password; keep one' }],
+    ],
+    [
+      'keeps the stored password for ******** on the same server',
+      settings('redis://cache.lan/1', MASK),
+      stored,
+      { password: 'stored-pw' },
+      [],
+    ],
+    [
+      'drops it when the host changes',
+      settings('redis://evil.example', MASK),
+      stored,
+      { password: MASK },
+      [
+        {
+          field: 'redis.password',
+          message: 'the server (scheme, host or port of the URL) changed: send the password again',
+        },
+      ],
+    ],
+    [
+      'drops it when the port changes',
+      settings('redis://cache.lan:6380', MASK),
+      stored,
+      { password: MASK },
+      [
+        {
+          field: 'redis.password',
+          message: 'the server (scheme, host or port of the URL) changed: send the password again',
+        },
+      ],
+    ],
+    [
+      'has nothing to keep without a stored monitor',
+      settings('redis://cache.lan', MASK),
+      null,
+      { password: MASK },
+      [{ field: 'redis.password', message: NOTHING_STORED }],
+    ],
+  ])('%s', (_name, next, previous, after, errors) => {
+    expect(normaliseUrlSecret('redis', next, previous)).toEqual(errors);
+    expect(next).toMatchObject(after);
   });
 });

@@ -48,6 +48,8 @@ export const CHECK_ERROR_CODES = [
   'not_found', // docker: no such container
   'not_running', // docker: the container exists but does not run
   'unhealthy', // docker: the container's health check does not say healthy
+  'db_not_found', // the database named in the URL does not exist
+  'query_failed', // the server answered the query (or PING) with an error
 ] as const;
 export type CheckErrorCode = (typeof CHECK_ERROR_CODES)[number];
 

@@ -25,4 +25,5 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   heartbeat: [],
   smtp: [],
   docker: [],
+  redis: [{ path: 'password' }],
 };

@@ -2,7 +2,7 @@
  * The shape of a monitor's settings as the API speaks them (snake_case), after validation and
  * defaults. Checkers take the per-kind part; the engine takes the common part. Pure types.
  */
-export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker'] as const;
+export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis'] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -111,6 +111,18 @@ export interface SmtpSettings {
   tls_warn_days: number;
 }
 
+/** TLS to a database: none, encrypted with any certificate, or verified (chain, expiry, name). */
+export const DB_TLS_MODES = ['off', 'require', 'verify'] as const;
+export type DbTlsMode = (typeof DB_TLS_MODES)[number];
+
+export interface RedisSettings {
+  /** redis://[user@]host[:port][/db]: the password is the setting below, never in the URL. */
+  url: string;
+  /** Secret; null without AUTH. */
+  password: string | null;
+  tls: DbTlsMode;
+}
+
 export interface DockerSettings {
   /** A container's name or id. */
   container: string;
@@ -129,6 +141,7 @@ export interface KindSettings {
   heartbeat: HeartbeatSettings;
   smtp: SmtpSettings;
   docker: DockerSettings;
+  redis: RedisSettings;
 }
 
 /** What a checker needs besides its kind settings. */

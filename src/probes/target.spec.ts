@@ -41,6 +41,16 @@ describe('describeTarget', () => {
       of('docker', { container: 'web', endpoint: 'unix:///var/run/docker.sock' }),
       'docker web @ unix:///var/run/docker.sock',
     ],
+    [
+      'redis: the URL, which holds no password',
+      of('redis', { url: 'redis://app@cache.lan/2', tls: 'off' }),
+      'redis redis://app@cache.lan/2',
+    ],
+    [
+      'redis over TLS',
+      of('redis', { url: 'redis://cache.lan', tls: 'verify' }),
+      'redis redis://cache.lan (tls verify)',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });
@@ -72,6 +82,7 @@ describe('describeHost', () => {
     ['smtp: the host', of('smtp', { host: 'mail.lan', port: 25 }), 'mail.lan'],
     ['docker on the local socket: nothing', of('docker', { endpoint: 'unix:///var/run/docker.sock' }), ''],
     ['docker over tcp: the host', of('docker', { endpoint: 'tcp://nas.lan:2375' }), 'nas.lan'],
+    ["redis: the URL's host", of('redis', { url: 'redis://app@cache.lan:6380/2' }), 'cache.lan'],
   ])('names %s', (_what, monitor, host) => {
     expect(describeHost(monitor)).toBe(host);
   });

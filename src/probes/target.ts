@@ -4,6 +4,8 @@
  */
 import type { KindConfig } from './monitor-config';
 import { parseDockerEndpoint } from './services/docker-endpoint';
+import { parseServiceUrl } from './services/service-url';
+import { REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -27,6 +29,9 @@ export function describeTarget(m: KindConfig): string {
       return `smtp ${hostPort(m.settings.host, m.settings.port)} (${m.settings.tls})`;
     case 'docker':
       return `docker ${m.settings.container} @ ${m.settings.endpoint}`;
+    case 'redis':
+      // The URL holds no password (it is a setting of its own), so it can be shown as it is.
+      return `redis ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
   }
 }
 
@@ -47,6 +52,10 @@ export function describeHost(m: KindConfig): string {
       // A unix socket is this machine: no network path to name.
       const endpoint = parseDockerEndpoint(m.settings.endpoint);
       return typeof endpoint === 'string' || endpoint.transport === 'unix' ? '' : endpoint.host;
+    }
+    case 'redis': {
+      const url = parseServiceUrl(m.settings.url, REDIS_URL);
+      return typeof url === 'string' ? '' : url.host;
     }
     default:
       return m.settings.host;

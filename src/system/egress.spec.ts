@@ -118,6 +118,12 @@ describe('bytesPerCheck', () => {
       of('docker', { container: 'web', endpoint: 'unix:///run/docker.sock' }),
       0,
     ],
+    ['redis: PING only', of('redis', { url: 'redis://c', password: null, tls: 'off' }), 268 + 92],
+    [
+      'redis: AUTH, SELECT and PING over TLS',
+      of('redis', { url: 'redis://c/2', password: 'p', tls: 'verify' }),
+      268 + 756 + 3 * 92,
+    ],
     ['docker over tcp', of('docker', { container: 'web', endpoint: 'tcp://nas:2375' }), 268 + 70 + 3 + 52],
   ])('%s', (_what, config, bytes) => {
     expect(bytesPerCheck(config)).toBe(bytes);

@@ -27,6 +27,9 @@ export const SMTP_COMMAND_BYTES = 30;
 /** `GET /containers/<name>/json HTTP/1.1` with Host and Connection, without the name. */
 export const DOCKER_REQUEST_BYTES = 70;
 
+/** One RESP command (AUTH with a password is the longest): an allowance. */
+export const REDIS_COMMAND_BYTES = 40;
+
 export const DAY_S = 86_400;
 
 export interface KindEgress {
@@ -86,6 +89,14 @@ export function bytesPerCheck(c: MonitorConfig): number {
         TCP_OPEN_CLOSE_BYTES +
         (c.settings.tls === 'none' ? 0 : TLS_CLIENT_BYTES) +
         (c.settings.tls === 'starttls' ? 4 : 2) * (SMTP_COMMAND_BYTES + PACKET_HEADER_BYTES)
+      );
+    case 'redis':
+      // AUTH (when set), SELECT (when not 0) and PING, a packet each; TLS when asked for.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES) +
+        (1 + (c.settings.password === null ? 0 : 1) + (/\/[1-9]\d*$/.test(c.settings.url) ? 1 : 0)) *
+          (REDIS_COMMAND_BYTES + PACKET_HEADER_BYTES)
       );
     case 'docker': {
       // Over the local socket nothing leaves the machine.

@@ -9,6 +9,7 @@ import type {
   PingSettings,
   SmtpSettings,
   DockerSettings,
+  RedisSettings,
   TcpSettings,
   TlsSettings,
 } from '../../src/probes/kinds';
@@ -56,6 +57,10 @@ export function makeDocker(container: string, endpoint: string, over: Partial<Do
     endpoint,
     ...over,
   };
+}
+
+export function makeRedis(url: string, over: Partial<RedisSettings> = {}): RedisSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.redis) as Omit<RedisSettings, 'url'>), ...over };
 }
 
 /** Wall time of an async call, in ms. */

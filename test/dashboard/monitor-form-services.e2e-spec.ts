@@ -128,3 +128,40 @@ it('makes a docker monitor, shows the field errors of a bad endpoint, and links 
     await context.close();
   }
 });
+
+it('makes a redis monitor whose password is masked, kept when the form is saved again, and never shown', async () => {
+  const context = await signedInContext(browser, s, await ownerSession(s), { viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${s.base}/monitors/new?kind=redis`);
+    await page.locator('#monitor-form:not([hidden])').waitFor();
+    await page.getByLabel(/^URL/).and(page.locator('#redis-url')).fill('redis://cache.home.lan:6379/1');
+    expect(await page.locator('#m-name').inputValue()).toBe('cache.home.lan');
+    await page
+      .getByLabel(/^Password/)
+      .and(page.locator('#redis-password'))
+      .fill('hunter2');
+    await page.getByLabel('TLS').and(page.locator('#redis-tls')).selectOption('verify');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'monitor-form-redis-1280.png'), fullPage: true });
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    const id = await save(page);
+    expect((await stored(id)).redis).toEqual({
+      url: 'redis://cache.home.lan:6379/1',
+      password: '********',
+      tls: 'verify',
+    });
+    await edit(page, id, '#redis-url', 'redis://cache.home.lan:6379/1');
+    expect(await page.locator('#redis-password').inputValue()).toBe('********');
+    await page.locator('#redis-url').fill('redis://cache.home.lan:6379/2');
+    await page.getByRole('button', { name: /^Save/ }).click();
+    await page.waitForURL(/\/monitors\/\d+$/);
+    const after = await stored(id);
+    expect(after.redis).toEqual({ url: 'redis://cache.home.lan:6379/2', password: '********', tls: 'verify' });
+    expect(JSON.stringify(after)).not.toContain('hunter2');
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

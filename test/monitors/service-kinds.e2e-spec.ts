@@ -37,6 +37,12 @@ describe('service kinds through /monitors', () => {
       'smtp mail.lan:587 (starttls)',
     ],
     [
+      'redis',
+      { url: 'redis://cache.lan/1' },
+      { url: 'redis://cache.lan/1', password: null, tls: 'off' },
+      'redis redis://cache.lan/1',
+    ],
+    [
       'docker',
       { container: 'jellyfin' },
       { container: 'jellyfin', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
@@ -56,6 +62,12 @@ describe('service kinds through /monitors', () => {
     ['docker', { container: '../web' }, ['docker.container']],
     ['docker', { container: 'web', require_healthy: 'yes' }, ['docker.require_healthy']],
     ['docker', { container: 'web', socket: '/run/docker.sock' }, ['docker.socket']],
+    ['redis', { url: 'redis://cache.lan/0?protocol=3' }, ['redis.url']],
+    ['redis', { url: 'redis://h1,h2' }, ['redis.url']],
+    ['redis', { url: 'redis://cache.lan:99999' }, ['redis.url']],
+    ['redis', { url: 'redis://:a@cache.lan', password: 'b' }, ['redis.url']],
+    ['redis', { url: 'rediss://cache.lan' }, ['redis.tls']],
+    ['redis', { url: 'redis://cache.lan', tls: true }, ['redis.tls']],
   ])('refuses %s settings %j with field errors, storing nothing', async (kind, given, fields) => {
     const before = await t.db.query('SELECT id FROM monitors');
     const res = await post('/monitors', { name: 'bad', kind, [kind]: given }).expect(422);
@@ -83,10 +95,45 @@ describe('service kinds through /monitors', () => {
     expect(res.body.error.message).toContain('no Docker socket at /nonexistent/docker.sock');
   });
 
+  it('masks a redis password, keeps it for ******** on the same server, and drops it when the host changes', async () => {
+    const created = await post('/monitors', {
+      name: 'Cache',
+      kind: 'redis',
+      redis: { url: 'redis://app:hunter2@cache.lan:6379/2' },
+    }).expect(201);
+    expect(created.body.redis).toEqual({ url: 'redis://app@cache.lan:6379/2', password: '********', tls: 'off' });
+    expect(created.text).not.toContain('hunter2');
+    const id = created.body.id;
+    const stored = async () =>
+      ((await t.db.query('SELECT settings FROM monitors WHERE id = ?', [id])) as { settings: string }[])[0].settings;
+    const before = await stored();
+    // Sealed at rest (docs/security.md): the stored row never holds the password in clear.
+    expect(before).not.toContain('hunter2');
+
+    const patch = (body: object) => t.http.patch(`/api/v1/monitors/${id}`).set(bearer(admin)).send(body);
+    await patch({ redis: { url: 'redis://app@cache.lan:6379/3', password: '********' } }).expect(200);
+    const moved = await patch({ redis: { url: 'redis://app@evil.example:6379/3', password: '********' } }).expect(422);
+    expect(moved.body.error.fields).toEqual([
+      {
+        field: 'redis.password',
+        message: 'the server (scheme, host or port of the URL) changed: send the password again',
+      },
+    ]);
+    // A patch that leaves the password out merges over the masked one: the same rule applies.
+    await patch({ redis: { url: 'redis://app@evil.example:6379/3' } }).expect(422);
+    const listed = await t.http.get(`/api/v1/monitors/${id}`).set(bearer(admin)).expect(200);
+    expect(listed.body.redis.url).toBe('redis://app@cache.lan:6379/3');
+    const exported = await t.http.get('/api/v1/export').set(bearer(admin)).expect(200);
+    expect(exported.text).not.toContain('hunter2');
+  });
+
   it('carries the service kinds through export and import', async () => {
-    const doc = (await t.http.get('/api/v1/export').set(bearer(admin)).expect(200)).body;
+    const doc = (await t.http.get('/api/v1/export?secrets=1').set(bearer(admin)).expect(200)).body;
     const kinds = doc.monitors.map((m: { kind: string }) => m.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker']));
+    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker', 'redis']));
+    // With secrets, the redis password is in clear, as its own setting (the URL holds none).
+    const cache = doc.monitors.find((m: { name: string }) => m.name === 'Cache');
+    expect(cache.redis).toEqual({ url: 'redis://app@cache.lan:6379/3', password: 'hunter2', tls: 'off' });
     const other = await startApp();
     try {
       const { cookie } = await createOwner(other);
@@ -96,7 +143,7 @@ describe('service kinds through /monitors', () => {
         .set(bearer(key))
         .send({ ...doc, dry_run: false })
         .expect(200);
-      const again = (await other.http.get('/api/v1/export').set(bearer(key)).expect(200)).body;
+      const again = (await other.http.get('/api/v1/export?secrets=1').set(bearer(key)).expect(200)).body;
       expect(again.monitors).toEqual(doc.monitors);
     } finally {
       await other.close();

@@ -3,8 +3,19 @@
  * as class-validator DTOs: types and bounds. Parsing rules (hosts, endpoints) live in
  * service-rules.ts. Each class implements the settings type it checks (probes/kinds.ts).
  */
-import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from '../../common/validation/class-validator';
-import { DockerSettings, SMTP_TLS_MODES, SmtpSettings, SmtpTlsMode } from '../../probes/kinds';
+import { IsBoolean, IsIn, IsInt, IsString, Length, Max, MaxLength, Min } from '../../common/validation/class-validator';
+import { Nullable } from '../../common/validation/validators';
+import {
+  DB_TLS_MODES,
+  DbTlsMode,
+  DockerSettings,
+  RedisSettings,
+  SMTP_TLS_MODES,
+  SmtpSettings,
+  SmtpTlsMode,
+} from '../../probes/kinds';
+
+const DB_TLS_MESSAGE = `must be one of ${DB_TLS_MODES.join(', ')}`;
 
 export class SmtpSettingsDto implements SmtpSettings {
   @IsString() @Length(1, 253) host!: string;
@@ -18,4 +29,10 @@ export class DockerSettingsDto implements DockerSettings {
   @IsString() @Length(1, 200) container!: string;
   @IsString() @Length(1, 300) endpoint!: string;
   @IsBoolean() require_healthy!: boolean;
+}
+
+export class RedisSettingsDto implements RedisSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
 }

@@ -13,6 +13,7 @@ import { checkTcp } from './tcp';
 import { checkTls } from './tls';
 import { checkDocker } from '../services/docker';
 import { checkSmtp } from '../services/smtp';
+import { checkRedis } from '../services/redis';
 
 export type { CheckerEnv } from './env';
 
@@ -31,6 +32,7 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   tls: checkTls,
   smtp: checkSmtp,
   docker: checkDocker,
+  redis: checkRedis,
 };
 
 export async function runCheck<K extends MonitorKind>(
