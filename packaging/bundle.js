@@ -63,10 +63,10 @@ const OPTIONAL = [
   'nats',
   'cache-manager',
   'fastify',
-  // TypeORM: every driver but sqlite3 (which the app passes in as `driver`)
+  // TypeORM: every driver but sqlite3 (which the app passes in as `driver`); `pg` is not among them
+  // since the postgres monitor kind uses it (src/probes/services/postgres.ts requires it lazily)
   'mysql',
   'mysql2',
-  'pg',
   'pg-native',
   'pg-query-stream',
   'oracledb',

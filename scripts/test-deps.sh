@@ -8,7 +8,9 @@
 # test/security/ssrf-rebinding), systemd's `systemd-analyze` to rate the unit's sandbox
 # (test/security/systemd-unit; installing the package in a container starts nothing), and `pebble`,
 # Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and the
-# servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server.
+# servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server,
+# and postgresql (its initdb and postgres under /usr/lib/postgresql/15/bin; as root they run as the
+# package's `postgres` user, since PostgreSQL refuses root).
 set -euo pipefail
 
 need=()
@@ -20,6 +22,7 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v pebble >/dev/null 2>&1 || need+=(pebble)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

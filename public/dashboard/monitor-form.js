@@ -36,7 +36,7 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis'];
+const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis', 'postgres'];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -120,6 +120,7 @@ const TARGETS = {
   'smtp.host': (v) => v,
   'docker.container': (v) => v,
   'redis.url': urlHost,
+  'postgres.url': urlHost,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -213,6 +214,8 @@ function defaults(settings) {
   set('smtp.tls_warn_days', 14);
   set('docker.endpoint', 'unix:///var/run/docker.sock');
   set('redis.tls', 'off');
+  set('postgres.tls', 'off');
+  set('postgres.query', 'SELECT 1');
   set('remind_every_min', 0);
   set('sort', 0);
 }

@@ -70,6 +70,7 @@ const KIND_WORDS = {
   smtp: 'SMTP',
   docker: 'Docker container',
   redis: 'Redis',
+  postgres: 'PostgreSQL',
 };
 
 let m = null;

@@ -61,6 +61,7 @@ const FORM_CHOICES = {
     { value: 'smtp', label: 'SMTP', hint: 'a mail server greets' },
     { value: 'docker', label: 'Docker', hint: 'a container runs' },
     { value: 'redis', label: 'Redis', hint: 'PING answers PONG' },
+    { value: 'postgres', label: 'PostgreSQL', hint: 'a query answers' },
   ],
   dbTls: [
     { value: 'off', label: 'Off' },

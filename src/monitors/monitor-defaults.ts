@@ -68,6 +68,7 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   smtp: { port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
   docker: { endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { password: null, tls: 'off' },
+  postgres: { password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -81,6 +82,7 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   smtp: ['host'],
   docker: ['container'],
   redis: ['url'],
+  postgres: ['url'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

@@ -29,6 +29,7 @@ const MINIMAL: Record<MonitorKind, Plain> = {
   smtp: { name: 'Mail', kind: 'smtp', smtp: { host: 'mail.lan' } },
   docker: { name: 'Web', kind: 'docker', docker: { container: 'web' } },
   redis: { name: 'Cache', kind: 'redis', redis: { url: 'redis://cache.lan' } },
+  postgres: { name: 'DB', kind: 'postgres', postgres: { url: 'postgres://db.lan/shop' } },
 };
 
 /** Every common default of the spec ("Monitor: common settings"). */
@@ -86,6 +87,7 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
   smtp: { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
   docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
+  postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A body of the given kind (minimal http by default) with fields set by dotted path, e.g. `http.method`. */

@@ -17,6 +17,7 @@ const KIND_SETTINGS: Record<MonitorKind, Plain> = {
   smtp: { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
   docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
+  postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A monitor that passes every rule; tests change one part of it. */
@@ -57,7 +58,7 @@ const errorsOf = (m: MonitorDto, raw: Plain = rawOf(m)) => monitorRuleErrors(m, 
 const fieldsOf = (m: MonitorDto, raw?: Plain) => errorsOf(m, raw).map((e) => e.field);
 const http = (settings: Plain, overrides: Plain = {}) => makeMonitor({ ...overrides, kind: 'http' }, settings);
 
-const CHECK_KINDS: MonitorKind[] = ['http', 'tcp', 'ping', 'dns', 'tls', 'smtp', 'docker', 'redis'];
+const CHECK_KINDS: MonitorKind[] = ['http', 'tcp', 'ping', 'dns', 'tls', 'smtp', 'docker', 'redis', 'postgres'];
 
 describe('monitorRuleErrors', () => {
   it.each([...CHECK_KINDS, 'heartbeat' as const])('finds nothing wrong with a valid %s monitor', (kind) => {

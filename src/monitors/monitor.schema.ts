@@ -41,7 +41,7 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
-import { DockerSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
+import { DockerSettingsDto, PostgresSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
@@ -58,6 +58,7 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   smtp: SmtpSettingsDto,
   docker: DockerSettingsDto,
   redis: RedisSettingsDto,
+  postgres: PostgresSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -104,6 +105,7 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       smtp: d('settings of an smtp monitor: banner, EHLO and TLS of a mail server; no mail is sent'),
       docker: d('settings of a docker monitor: a container through the Docker Engine API'),
       redis: d('settings of a redis monitor: AUTH, SELECT and PING; up on PONG'),
+      postgres: d('settings of a postgres monitor: log in and run one read-only query'),
     },
   ],
   [
@@ -164,6 +166,21 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       ),
       password: d(
         'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
+    },
+  ],
+  [
+    PostgresSettingsDto,
+    {
+      url: d(
+        'postgres://[user@]host[:port][/database]. A password in the URL is moved into `password`; options after `?` and host lists are refused (TLS is `tls`)',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      query: d(
+        'one statement that only reads (SELECT, WITH, SHOW, VALUES, TABLE, EXPLAIN), run in a READ ONLY transaction; at most 64 KB of its answer is read',
       ),
       tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
     },

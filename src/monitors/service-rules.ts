@@ -9,11 +9,12 @@ import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { MonitorKind } from '../probes/kinds';
 import { isContainerRef, parseDockerEndpoint } from '../probes/services/docker-endpoint';
 import { parseServiceUrl, UrlRules, urlWithoutPassword } from '../probes/services/service-url';
-import { REDIS_URL } from '../probes/services/url-rules';
+import { POSTGRES_URL, REDIS_URL } from '../probes/services/url-rules';
+import { readOnlyProblem } from '../probes/services/sql-statement';
 import type { MonitorDto } from './dto/monitor.dto';
 
 /** The kinds whose target is a connection URL with a password of its own (the secret). */
-export const URL_KINDS: Partial<Record<MonitorKind, UrlRules>> = { redis: REDIS_URL };
+export const URL_KINDS: Partial<Record<MonitorKind, UrlRules>> = { redis: REDIS_URL, postgres: POSTGRES_URL };
 
 /** Settings of a URL kind: the URL (no password in it once normalised) and its password. */
 interface UrlSettings {
@@ -42,6 +43,10 @@ export function serviceRuleErrors(
     if (typeof url === 'string') add(`${kind}.url`, url);
     else if (url.scheme === 'rediss' && urlSettings.tls === 'off')
       add(`${kind}.tls`, 'rediss:// is TLS: set tls to require or verify (or write redis://)');
+  }
+  if (kind === 'postgres' && m.postgres) {
+    const problem = readOnlyProblem(m.postgres.query, 'postgres');
+    if (problem) add('postgres.query', problem);
   }
   if (kind === 'docker' && m.docker) {
     const endpoint = parseDockerEndpoint(m.docker.endpoint);

@@ -26,4 +26,5 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   smtp: [],
   docker: [],
   redis: [{ path: 'password' }],
+  postgres: [{ path: 'password' }],
 };

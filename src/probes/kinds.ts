@@ -2,7 +2,18 @@
  * The shape of a monitor's settings as the API speaks them (snake_case), after validation and
  * defaults. Checkers take the per-kind part; the engine takes the common part. Pure types.
  */
-export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis'] as const;
+export const MONITOR_KINDS = [
+  'http',
+  'tcp',
+  'ping',
+  'dns',
+  'tls',
+  'heartbeat',
+  'smtp',
+  'docker',
+  'redis',
+  'postgres',
+] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -123,6 +134,16 @@ export interface RedisSettings {
   tls: DbTlsMode;
 }
 
+export interface PostgresSettings {
+  /** postgres://[user@]host[:port][/database]: the password is the setting below, never in the URL. */
+  url: string;
+  /** Secret; null to log in without one (trust, peer over TCP is not possible). */
+  password: string | null;
+  /** One statement that only reads (services/sql-statement.ts), run in a READ ONLY transaction. */
+  query: string;
+  tls: DbTlsMode;
+}
+
 export interface DockerSettings {
   /** A container's name or id. */
   container: string;
@@ -142,6 +163,7 @@ export interface KindSettings {
   smtp: SmtpSettings;
   docker: DockerSettings;
   redis: RedisSettings;
+  postgres: PostgresSettings;
 }
 
 /** What a checker needs besides its kind settings. */

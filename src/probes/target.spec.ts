@@ -51,6 +51,11 @@ describe('describeTarget', () => {
       of('redis', { url: 'redis://cache.lan', tls: 'verify' }),
       'redis redis://cache.lan (tls verify)',
     ],
+    [
+      'postgres: the URL',
+      of('postgres', { url: 'postgres://app@db.lan/shop', tls: 'require' }),
+      'postgres postgres://app@db.lan/shop (tls require)',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });

@@ -5,7 +5,7 @@
 import type { KindConfig } from './monitor-config';
 import { parseDockerEndpoint } from './services/docker-endpoint';
 import { parseServiceUrl } from './services/service-url';
-import { REDIS_URL } from './services/url-rules';
+import { POSTGRES_URL, REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -32,6 +32,8 @@ export function describeTarget(m: KindConfig): string {
     case 'redis':
       // The URL holds no password (it is a setting of its own), so it can be shown as it is.
       return `redis ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
+    case 'postgres':
+      return `postgres ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
   }
 }
 
@@ -53,8 +55,9 @@ export function describeHost(m: KindConfig): string {
       const endpoint = parseDockerEndpoint(m.settings.endpoint);
       return typeof endpoint === 'string' || endpoint.transport === 'unix' ? '' : endpoint.host;
     }
-    case 'redis': {
-      const url = parseServiceUrl(m.settings.url, REDIS_URL);
+    case 'redis':
+    case 'postgres': {
+      const url = parseServiceUrl(m.settings.url, m.kind === 'redis' ? REDIS_URL : POSTGRES_URL);
       return typeof url === 'string' ? '' : url.host;
     }
     default:

@@ -124,6 +124,11 @@ describe('bytesPerCheck', () => {
       of('redis', { url: 'redis://c/2', password: 'p', tls: 'verify' }),
       268 + 756 + 3 * 92,
     ],
+    [
+      'postgres: SELECT 1 in plain text',
+      of('postgres', { url: 'postgres://d/x', password: null, query: 'SELECT 1', tls: 'off' }),
+      268 + 300 + 8 + 5 * 52,
+    ],
     ['docker over tcp', of('docker', { container: 'web', endpoint: 'tcp://nas:2375' }), 268 + 70 + 3 + 52],
   ])('%s', (_what, config, bytes) => {
     expect(bytesPerCheck(config)).toBe(bytes);

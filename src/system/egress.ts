@@ -30,6 +30,9 @@ export const DOCKER_REQUEST_BYTES = 70;
 /** One RESP command (AUTH with a password is the longest): an allowance. */
 export const REDIS_COMMAND_BYTES = 40;
 
+/** A SQL session's own messages (startup, login, BEGIN READ ONLY, ROLLBACK, terminate): an allowance. */
+export const SQL_SESSION_BYTES = 300;
+
 export const DAY_S = 86_400;
 
 export interface KindEgress {
@@ -97,6 +100,15 @@ export function bytesPerCheck(c: MonitorConfig): number {
         (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES) +
         (1 + (c.settings.password === null ? 0 : 1) + (/\/[1-9]\d*$/.test(c.settings.url) ? 1 : 0)) *
           (REDIS_COMMAND_BYTES + PACKET_HEADER_BYTES)
+      );
+    case 'postgres':
+      // Startup, password, BEGIN, the query (Parse, Bind, Execute, Sync) and ROLLBACK: an allowance plus the query.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES + 8 + PACKET_HEADER_BYTES) +
+        SQL_SESSION_BYTES +
+        Buffer.byteLength(c.settings.query) +
+        5 * PACKET_HEADER_BYTES
       );
     case 'docker': {
       // Over the local socket nothing leaves the machine.

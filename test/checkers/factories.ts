@@ -10,6 +10,7 @@ import type {
   SmtpSettings,
   DockerSettings,
   RedisSettings,
+  PostgresSettings,
   TcpSettings,
   TlsSettings,
 } from '../../src/probes/kinds';
@@ -61,6 +62,10 @@ export function makeDocker(container: string, endpoint: string, over: Partial<Do
 
 export function makeRedis(url: string, over: Partial<RedisSettings> = {}): RedisSettings {
   return { url, ...(structuredClone(KIND_DEFAULTS.redis) as Omit<RedisSettings, 'url'>), ...over };
+}
+
+export function makePostgres(url: string, over: Partial<PostgresSettings> = {}): PostgresSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.postgres) as Omit<PostgresSettings, 'url'>), ...over };
 }
 
 /** Wall time of an async call, in ms. */

@@ -165,3 +165,32 @@ it('makes a redis monitor whose password is masked, kept when the form is saved 
     await context.close();
   }
 });
+
+it('makes a postgres monitor with its query, and shows the field error of a query that writes', async () => {
+  const context = await signedInContext(browser, s, await ownerSession(s), { viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${s.base}/monitors/new?kind=postgres`);
+    await page.locator('#monitor-form:not([hidden])').waitFor();
+    expect(await page.locator('#postgres-query').inputValue()).toBe('SELECT 1');
+    await page.getByLabel(/^URL/).and(page.locator('#postgres-url')).fill('postgres://monitor:pw@db.home.lan/app');
+    await page.getByLabel(/^Query/).fill('DELETE FROM sessions');
+    await page.getByRole('button', { name: 'Add the monitor' }).click();
+    await page.getByText('must be a statement that only reads').waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'monitor-form-postgres-error-1280.png'), fullPage: true });
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.getByLabel(/^Query/).fill('SELECT count(*) FROM sessions WHERE expires > now()');
+    const id = await save(page);
+    expect((await stored(id)).postgres).toEqual({
+      url: 'postgres://monitor@db.home.lan/app',
+      password: '********',
+      query: 'SELECT count(*) FROM sessions WHERE expires > now()',
+      tls: 'off',
+    });
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -43,6 +43,12 @@ describe('service kinds through /monitors', () => {
       'redis redis://cache.lan/1',
     ],
     [
+      'postgres',
+      { url: 'postgresql://app:pw@db.lan/shop' },
+      { url: 'postgresql://app@db.lan/shop', password: '********', query: 'SELECT 1', tls: 'off' },
+      'postgres postgresql://app@db.lan/shop',
+    ],
+    [
       'docker',
       { container: 'jellyfin' },
       { container: 'jellyfin', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
@@ -68,6 +74,12 @@ describe('service kinds through /monitors', () => {
     ['redis', { url: 'redis://:a@cache.lan', password: 'b' }, ['redis.url']],
     ['redis', { url: 'rediss://cache.lan' }, ['redis.tls']],
     ['redis', { url: 'redis://cache.lan', tls: true }, ['redis.tls']],
+    ['postgres', { url: 'postgres://db.lan/shop?sslmode=disable' }, ['postgres.url']],
+    ['postgres', { url: 'postgres://db.lan/shop?options=-c%20default_transaction_read_only%3Doff' }, ['postgres.url']],
+    ['postgres', { url: 'postgres://db1,db2/shop' }, ['postgres.url']],
+    ['postgres', { url: 'postgres://db.lan/shop', query: 'DELETE FROM orders' }, ['postgres.query']],
+    ['postgres', { url: 'postgres://db.lan/shop', query: 'SELECT 1; DROP TABLE orders' }, ['postgres.query']],
+    ['postgres', { url: 'postgres://db.lan/shop', query: 'x'.repeat(1001) }, ['postgres.query']],
   ])('refuses %s settings %j with field errors, storing nothing', async (kind, given, fields) => {
     const before = await t.db.query('SELECT id FROM monitors');
     const res = await post('/monitors', { name: 'bad', kind, [kind]: given }).expect(422);
@@ -130,7 +142,7 @@ describe('service kinds through /monitors', () => {
   it('carries the service kinds through export and import', async () => {
     const doc = (await t.http.get('/api/v1/export?secrets=1').set(bearer(admin)).expect(200)).body;
     const kinds = doc.monitors.map((m: { kind: string }) => m.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker', 'redis']));
+    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker', 'redis', 'postgres']));
     // With secrets, the redis password is in clear, as its own setting (the URL holds none).
     const cache = doc.monitors.find((m: { name: string }) => m.name === 'Cache');
     expect(cache.redis).toEqual({ url: 'redis://app@cache.lan:6379/3', password: 'hunter2', tls: 'off' });

@@ -28,7 +28,7 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './kind-settings.dto';
-import { DockerSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './service-settings.dto';
+import { DockerSettingsDto, PostgresSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './service-settings.dto';
 
 /**
  * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
@@ -82,4 +82,5 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> 
   @IsOptional() @ValidateNested() @Type(() => SmtpSettingsDto) smtp?: SmtpSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => DockerSettingsDto) docker?: DockerSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => RedisSettingsDto) redis?: RedisSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
 }

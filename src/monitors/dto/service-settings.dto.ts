@@ -9,6 +9,7 @@ import {
   DB_TLS_MODES,
   DbTlsMode,
   DockerSettings,
+  PostgresSettings,
   RedisSettings,
   SMTP_TLS_MODES,
   SmtpSettings,
@@ -34,5 +35,12 @@ export class DockerSettingsDto implements DockerSettings {
 export class RedisSettingsDto implements RedisSettings {
   @IsString() @Length(1, 2048) url!: string;
   @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}
+
+export class PostgresSettingsDto implements PostgresSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsString() @Length(1, 1000) query!: string;
   @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
 }

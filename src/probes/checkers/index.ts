@@ -14,6 +14,7 @@ import { checkTls } from './tls';
 import { checkDocker } from '../services/docker';
 import { checkSmtp } from '../services/smtp';
 import { checkRedis } from '../services/redis';
+import { checkPostgres } from '../services/postgres';
 
 export type { CheckerEnv } from './env';
 
@@ -33,6 +34,7 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   smtp: checkSmtp,
   docker: checkDocker,
   redis: checkRedis,
+  postgres: checkPostgres,
 };
 
 export async function runCheck<K extends MonitorKind>(
