@@ -10,7 +10,8 @@
 # Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and the
 # servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server,
 # and postgresql (its initdb and postgres under /usr/lib/postgresql/15/bin; as root they run as the
-# package's `postgres` user, since PostgreSQL refuses root).
+# package's `postgres` user, since PostgreSQL refuses root), and mariadb-server (mariadb-install-db and
+# mariadbd, told --user=root when root: a throwaway server in a temporary directory).
 set -euo pipefail
 
 need=()
@@ -23,6 +24,7 @@ command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v pebble >/dev/null 2>&1 || need+=(pebble)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
+command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -36,7 +36,7 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis', 'postgres'];
+const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis', 'postgres', 'mysql'];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -121,6 +121,7 @@ const TARGETS = {
   'docker.container': (v) => v,
   'redis.url': urlHost,
   'postgres.url': urlHost,
+  'mysql.url': urlHost,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -216,6 +217,8 @@ function defaults(settings) {
   set('redis.tls', 'off');
   set('postgres.tls', 'off');
   set('postgres.query', 'SELECT 1');
+  set('mysql.tls', 'off');
+  set('mysql.query', 'SELECT 1');
   set('remind_every_min', 0);
   set('sort', 0);
 }

@@ -71,6 +71,7 @@ const KIND_WORDS = {
   docker: 'Docker container',
   redis: 'Redis',
   postgres: 'PostgreSQL',
+  mysql: 'MySQL / MariaDB',
 };
 
 let m = null;

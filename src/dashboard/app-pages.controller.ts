@@ -62,6 +62,7 @@ const FORM_CHOICES = {
     { value: 'docker', label: 'Docker', hint: 'a container runs' },
     { value: 'redis', label: 'Redis', hint: 'PING answers PONG' },
     { value: 'postgres', label: 'PostgreSQL', hint: 'a query answers' },
+    { value: 'mysql', label: 'MySQL, MariaDB', hint: 'a query answers' },
   ],
   dbTls: [
     { value: 'off', label: 'Off' },

@@ -69,6 +69,7 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   docker: { endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { password: null, tls: 'off' },
   postgres: { password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -83,6 +84,7 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   docker: ['container'],
   redis: ['url'],
   postgres: ['url'],
+  mysql: ['url'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

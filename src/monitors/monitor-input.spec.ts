@@ -30,6 +30,7 @@ const MINIMAL: Record<MonitorKind, Plain> = {
   docker: { name: 'Web', kind: 'docker', docker: { container: 'web' } },
   redis: { name: 'Cache', kind: 'redis', redis: { url: 'redis://cache.lan' } },
   postgres: { name: 'DB', kind: 'postgres', postgres: { url: 'postgres://db.lan/shop' } },
+  mysql: { name: 'Maria', kind: 'mysql', mysql: { url: 'mysql://db.lan/shop' } },
 };
 
 /** Every common default of the spec ("Monitor: common settings"). */
@@ -88,6 +89,7 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
   docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
   postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A body of the given kind (minimal http by default) with fields set by dotted path, e.g. `http.method`. */

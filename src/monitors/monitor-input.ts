@@ -97,7 +97,7 @@ export function parseMonitorBody(
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
-  if (probe.kind === 'redis' || probe.kind === 'postgres') {
+  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql') {
     const errs = normaliseUrlSecret(
       probe.kind,
       probe.settings,

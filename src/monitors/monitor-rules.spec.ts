@@ -18,6 +18,7 @@ const KIND_SETTINGS: Record<MonitorKind, Plain> = {
   docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
   postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A monitor that passes every rule; tests change one part of it. */
@@ -58,7 +59,18 @@ const errorsOf = (m: MonitorDto, raw: Plain = rawOf(m)) => monitorRuleErrors(m, 
 const fieldsOf = (m: MonitorDto, raw?: Plain) => errorsOf(m, raw).map((e) => e.field);
 const http = (settings: Plain, overrides: Plain = {}) => makeMonitor({ ...overrides, kind: 'http' }, settings);
 
-const CHECK_KINDS: MonitorKind[] = ['http', 'tcp', 'ping', 'dns', 'tls', 'smtp', 'docker', 'redis', 'postgres'];
+const CHECK_KINDS: MonitorKind[] = [
+  'http',
+  'tcp',
+  'ping',
+  'dns',
+  'tls',
+  'smtp',
+  'docker',
+  'redis',
+  'postgres',
+  'mysql',
+];
 
 describe('monitorRuleErrors', () => {
   it.each([...CHECK_KINDS, 'heartbeat' as const])('finds nothing wrong with a valid %s monitor', (kind) => {

@@ -41,7 +41,13 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
-import { DockerSettingsDto, PostgresSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './dto/service-settings.dto';
+import {
+  DockerSettingsDto,
+  MysqlSettingsDto,
+  PostgresSettingsDto,
+  RedisSettingsDto,
+  SmtpSettingsDto,
+} from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
@@ -59,6 +65,7 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   docker: DockerSettingsDto,
   redis: RedisSettingsDto,
   postgres: PostgresSettingsDto,
+  mysql: MysqlSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -106,6 +113,7 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       docker: d('settings of a docker monitor: a container through the Docker Engine API'),
       redis: d('settings of a redis monitor: AUTH, SELECT and PING; up on PONG'),
       postgres: d('settings of a postgres monitor: log in and run one read-only query'),
+      mysql: d('settings of a mysql monitor (MySQL or MariaDB): log in and run one read-only query'),
     },
   ],
   [
@@ -181,6 +189,21 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       ),
       query: d(
         'one statement that only reads (SELECT, WITH, SHOW, VALUES, TABLE, EXPLAIN), run in a READ ONLY transaction; at most 64 KB of its answer is read',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
+    },
+  ],
+  [
+    MysqlSettingsDto,
+    {
+      url: d(
+        'mysql://[user@]host[:port][/database] (or mariadb://). A password in the URL is moved into `password`; options after `?` and host lists are refused (TLS is `tls`)',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      query: d(
+        'one statement that only reads (SELECT, WITH, SHOW, VALUES, TABLE, EXPLAIN, DESCRIBE), run in a READ ONLY transaction; at most 64 KB of its answer is read',
       ),
       tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
     },

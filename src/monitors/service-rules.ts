@@ -9,12 +9,16 @@ import { KIND_SECRETS } from '../probes/kind-secrets';
 import type { MonitorKind } from '../probes/kinds';
 import { isContainerRef, parseDockerEndpoint } from '../probes/services/docker-endpoint';
 import { parseServiceUrl, UrlRules, urlWithoutPassword } from '../probes/services/service-url';
-import { POSTGRES_URL, REDIS_URL } from '../probes/services/url-rules';
+import { MYSQL_URL, POSTGRES_URL, REDIS_URL } from '../probes/services/url-rules';
 import { readOnlyProblem } from '../probes/services/sql-statement';
 import type { MonitorDto } from './dto/monitor.dto';
 
 /** The kinds whose target is a connection URL with a password of its own (the secret). */
-export const URL_KINDS: Partial<Record<MonitorKind, UrlRules>> = { redis: REDIS_URL, postgres: POSTGRES_URL };
+export const URL_KINDS: Partial<Record<MonitorKind, UrlRules>> = {
+  redis: REDIS_URL,
+  postgres: POSTGRES_URL,
+  mysql: MYSQL_URL,
+};
 
 /** Settings of a URL kind: the URL (no password in it once normalised) and its password. */
 interface UrlSettings {
@@ -47,6 +51,10 @@ export function serviceRuleErrors(
   if (kind === 'postgres' && m.postgres) {
     const problem = readOnlyProblem(m.postgres.query, 'postgres');
     if (problem) add('postgres.query', problem);
+  }
+  if (kind === 'mysql' && m.mysql) {
+    const problem = readOnlyProblem(m.mysql.query, 'mysql');
+    if (problem) add('mysql.query', problem);
   }
   if (kind === 'docker' && m.docker) {
     const endpoint = parseDockerEndpoint(m.docker.endpoint);

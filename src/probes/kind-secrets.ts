@@ -27,4 +27,5 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   docker: [],
   redis: [{ path: 'password' }],
   postgres: [{ path: 'password' }],
+  mysql: [{ path: 'password' }],
 };

@@ -13,6 +13,7 @@ export const MONITOR_KINDS = [
   'docker',
   'redis',
   'postgres',
+  'mysql',
 ] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
@@ -144,6 +145,14 @@ export interface PostgresSettings {
   tls: DbTlsMode;
 }
 
+/** MySQL and MariaDB: as postgres, with mysql:// (or mariadb://) URLs. */
+export interface MysqlSettings {
+  url: string;
+  password: string | null;
+  query: string;
+  tls: DbTlsMode;
+}
+
 export interface DockerSettings {
   /** A container's name or id. */
   container: string;
@@ -164,6 +173,7 @@ export interface KindSettings {
   docker: DockerSettings;
   redis: RedisSettings;
   postgres: PostgresSettings;
+  mysql: MysqlSettings;
 }
 
 /** What a checker needs besides its kind settings. */

@@ -56,6 +56,11 @@ describe('describeTarget', () => {
       of('postgres', { url: 'postgres://app@db.lan/shop', tls: 'require' }),
       'postgres postgres://app@db.lan/shop (tls require)',
     ],
+    [
+      'mysql: the URL',
+      of('mysql', { url: 'mariadb://app@db.lan/shop', tls: 'off' }),
+      'mysql mariadb://app@db.lan/shop',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });

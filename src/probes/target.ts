@@ -5,7 +5,7 @@
 import type { KindConfig } from './monitor-config';
 import { parseDockerEndpoint } from './services/docker-endpoint';
 import { parseServiceUrl } from './services/service-url';
-import { POSTGRES_URL, REDIS_URL } from './services/url-rules';
+import { MYSQL_URL, POSTGRES_URL, REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -33,7 +33,8 @@ export function describeTarget(m: KindConfig): string {
       // The URL holds no password (it is a setting of its own), so it can be shown as it is.
       return `redis ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
     case 'postgres':
-      return `postgres ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
+    case 'mysql':
+      return `${m.kind} ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
   }
 }
 
@@ -56,8 +57,12 @@ export function describeHost(m: KindConfig): string {
       return typeof endpoint === 'string' || endpoint.transport === 'unix' ? '' : endpoint.host;
     }
     case 'redis':
-    case 'postgres': {
-      const url = parseServiceUrl(m.settings.url, m.kind === 'redis' ? REDIS_URL : POSTGRES_URL);
+    case 'postgres':
+    case 'mysql': {
+      const url = parseServiceUrl(
+        m.settings.url,
+        { redis: REDIS_URL, postgres: POSTGRES_URL, mysql: MYSQL_URL }[m.kind],
+      );
       return typeof url === 'string' ? '' : url.host;
     }
     default:

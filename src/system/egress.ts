@@ -102,6 +102,7 @@ export function bytesPerCheck(c: MonitorConfig): number {
           (REDIS_COMMAND_BYTES + PACKET_HEADER_BYTES)
       );
     case 'postgres':
+    case 'mysql':
       // Startup, password, BEGIN, the query (Parse, Bind, Execute, Sync) and ROLLBACK: an allowance plus the query.
       return (
         TCP_OPEN_CLOSE_BYTES +

@@ -11,6 +11,7 @@ import type {
   DockerSettings,
   RedisSettings,
   PostgresSettings,
+  MysqlSettings,
   TcpSettings,
   TlsSettings,
 } from '../../src/probes/kinds';
@@ -66,6 +67,10 @@ export function makeRedis(url: string, over: Partial<RedisSettings> = {}): Redis
 
 export function makePostgres(url: string, over: Partial<PostgresSettings> = {}): PostgresSettings {
   return { url, ...(structuredClone(KIND_DEFAULTS.postgres) as Omit<PostgresSettings, 'url'>), ...over };
+}
+
+export function makeMysql(url: string, over: Partial<MysqlSettings> = {}): MysqlSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.mysql) as Omit<MysqlSettings, 'url'>), ...over };
 }
 
 /** Wall time of an async call, in ms. */

@@ -16,7 +16,7 @@ jest.setTimeout(120_000);
 const ENTRY = path.join(ROOT, 'dist', 'tsc', 'src', 'main.js');
 const PROBE = path.join(ROOT, 'dist', 'tsc', 'test', 'checkers', 'drivers', 'module-probe.js');
 
-it('loads no client library without a monitor of its kind, and only pg once a postgres monitor is checked', async () => {
+it('loads no client library without a monitor of its kind, and only its own once one is checked', async () => {
   const dataDir = tempDir('lazy');
   const lines: string[] = [];
   const service = await Service.start({
@@ -47,6 +47,33 @@ it('loads no client library without a monitor of its kind, and only pg once a po
       body: { name: 'db', kind: 'postgres', postgres: { url: 'postgres://app@127.0.0.1:9/shop' } },
     });
     expect(await loaded()).toEqual(['pg']);
+    await requestJson('POST', `${service.url}/api/v1/monitors/test`, {
+      headers: keys.header(),
+      body: { name: 'maria', kind: 'mysql', mysql: { url: 'mysql://app@127.0.0.1:9/shop' } },
+    });
+    expect(await loaded()).toEqual(['pg', 'mysql2']);
+  } finally {
+    await service.stop();
+    removeDir(dataDir);
+  }
+});
+
+it('carries pg and mysql2 in the bundle (dist/main.js): their checks run there too', async () => {
+  const dataDir = tempDir('lazy-bundle');
+  const service = await Service.start({ dataDir });
+  try {
+    const keys = await service.adminKeys(1);
+    for (const [kind, url] of [
+      ['postgres', 'postgres://app@127.0.0.1:9/shop'],
+      ['mysql', 'mysql://app@127.0.0.1:9/shop'],
+    ]) {
+      const r = await requestJson<{ error: { code: string } }>('POST', `${service.url}/api/v1/monitors/test`, {
+        headers: keys.header(),
+        body: { name: kind, kind, [kind]: { url } },
+      });
+      // Refused by the closed port, not "Cannot find module": the library is in the bundle.
+      expect(r.error.code).toBe('refused');
+    }
   } finally {
     await service.stop();
     removeDir(dataDir);

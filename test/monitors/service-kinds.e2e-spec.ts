@@ -49,6 +49,12 @@ describe('service kinds through /monitors', () => {
       'postgres postgresql://app@db.lan/shop',
     ],
     [
+      'mysql',
+      { url: 'mysql://app@db.lan:3307/shop', password: 'pw', query: 'SHOW STATUS' },
+      { url: 'mysql://app@db.lan:3307/shop', password: '********', query: 'SHOW STATUS', tls: 'off' },
+      'mysql mysql://app@db.lan:3307/shop',
+    ],
+    [
       'docker',
       { container: 'jellyfin' },
       { container: 'jellyfin', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
@@ -80,6 +86,9 @@ describe('service kinds through /monitors', () => {
     ['postgres', { url: 'postgres://db.lan/shop', query: 'DELETE FROM orders' }, ['postgres.query']],
     ['postgres', { url: 'postgres://db.lan/shop', query: 'SELECT 1; DROP TABLE orders' }, ['postgres.query']],
     ['postgres', { url: 'postgres://db.lan/shop', query: 'x'.repeat(1001) }, ['postgres.query']],
+    ['mysql', { url: 'mysql://db.lan/shop?ssl-mode=DISABLED' }, ['mysql.url']],
+    ['mysql', { url: 'mysql://db.lan/shop', query: "SELECT * FROM t INTO OUTFILE '/tmp/x'" }, ['mysql.query']],
+    ['mysql', { url: 'mysql://db.lan/shop', tls: 'prefer' }, ['mysql.tls']],
   ])('refuses %s settings %j with field errors, storing nothing', async (kind, given, fields) => {
     const before = await t.db.query('SELECT id FROM monitors');
     const res = await post('/monitors', { name: 'bad', kind, [kind]: given }).expect(422);
@@ -142,7 +151,7 @@ describe('service kinds through /monitors', () => {
   it('carries the service kinds through export and import', async () => {
     const doc = (await t.http.get('/api/v1/export?secrets=1').set(bearer(admin)).expect(200)).body;
     const kinds = doc.monitors.map((m: { kind: string }) => m.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker', 'redis', 'postgres']));
+    expect(kinds).toEqual(expect.arrayContaining(['smtp', 'docker', 'redis', 'postgres', 'mysql']));
     // With secrets, the redis password is in clear, as its own setting (the URL holds none).
     const cache = doc.monitors.find((m: { name: string }) => m.name === 'Cache');
     expect(cache.redis).toEqual({ url: 'redis://app@cache.lan:6379/3', password: 'hunter2', tls: 'off' });

@@ -28,7 +28,13 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './kind-settings.dto';
-import { DockerSettingsDto, PostgresSettingsDto, RedisSettingsDto, SmtpSettingsDto } from './service-settings.dto';
+import {
+  DockerSettingsDto,
+  MysqlSettingsDto,
+  PostgresSettingsDto,
+  RedisSettingsDto,
+  SmtpSettingsDto,
+} from './service-settings.dto';
 
 /**
  * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
@@ -83,4 +89,5 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until'> 
   @IsOptional() @ValidateNested() @Type(() => DockerSettingsDto) docker?: DockerSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => RedisSettingsDto) redis?: RedisSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => MysqlSettingsDto) mysql?: MysqlSettingsDto;
 }

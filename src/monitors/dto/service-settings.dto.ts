@@ -9,6 +9,7 @@ import {
   DB_TLS_MODES,
   DbTlsMode,
   DockerSettings,
+  MysqlSettings,
   PostgresSettings,
   RedisSettings,
   SMTP_TLS_MODES,
@@ -39,6 +40,13 @@ export class RedisSettingsDto implements RedisSettings {
 }
 
 export class PostgresSettingsDto implements PostgresSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsString() @Length(1, 1000) query!: string;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}
+
+export class MysqlSettingsDto implements MysqlSettings {
   @IsString() @Length(1, 2048) url!: string;
   @Nullable() @IsString() @MaxLength(1000) password!: string | null;
   @IsString() @Length(1, 1000) query!: string;

@@ -15,6 +15,7 @@ import { checkDocker } from '../services/docker';
 import { checkSmtp } from '../services/smtp';
 import { checkRedis } from '../services/redis';
 import { checkPostgres } from '../services/postgres';
+import { checkMysql } from '../services/mysql';
 
 export type { CheckerEnv } from './env';
 
@@ -35,6 +36,7 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   docker: checkDocker,
   redis: checkRedis,
   postgres: checkPostgres,
+  mysql: checkMysql,
 };
 
 export async function runCheck<K extends MonitorKind>(
