@@ -176,12 +176,18 @@ it('makes a postgres monitor with its query, and shows the field error of a quer
     await page.locator('#monitor-form:not([hidden])').waitFor();
     expect(await page.locator('#postgres-query').inputValue()).toBe('SELECT 1');
     await page.getByLabel(/^URL/).and(page.locator('#postgres-url')).fill('postgres://monitor:pw@db.home.lan/app');
-    await page.getByLabel(/^Query/).fill('DELETE FROM sessions');
+    await page
+      .getByLabel(/^Query/)
+      .and(page.locator('#postgres-query'))
+      .fill('DELETE FROM sessions');
     await page.getByRole('button', { name: 'Add the monitor' }).click();
     await page.getByText('must be a statement that only reads').waitFor();
     await page.screenshot({ path: path.join(ARTIFACTS, 'monitor-form-postgres-error-1280.png'), fullPage: true });
     expect(await seriousAxeFindings(page)).toEqual([]);
-    await page.getByLabel(/^Query/).fill('SELECT count(*) FROM sessions WHERE expires > now()');
+    await page
+      .getByLabel(/^Query/)
+      .and(page.locator('#postgres-query'))
+      .fill('SELECT count(*) FROM sessions WHERE expires > now()');
     const id = await save(page);
     expect((await stored(id)).postgres).toEqual({
       url: 'postgres://monitor@db.home.lan/app',
