@@ -11,7 +11,9 @@
 # servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server,
 # and postgresql (its initdb and postgres under /usr/lib/postgresql/15/bin; as root they run as the
 # package's `postgres` user, since PostgreSQL refuses root), and mariadb-server (mariadb-install-db and
-# mariadbd, told --user=root when root: a throwaway server in a temporary directory).
+# mariadbd, told --user=root when root: a throwaway server in a temporary directory), and podman with
+# runc and gcc (podman's Docker-compatible API with real containers of an image built from a static C
+# program, since no registry is reachable: test/checkers/docker-podman).
 set -euo pipefail
 
 need=()
@@ -25,6 +27,9 @@ command -v pebble >/dev/null 2>&1 || need+=(pebble)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
