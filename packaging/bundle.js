@@ -65,10 +65,9 @@ const OPTIONAL = [
   'nats',
   'cache-manager',
   'fastify',
-  // TypeORM: every driver but sqlite3 (which the app passes in as `driver`)
+  // TypeORM: every driver but sqlite3 (which the app passes in as `driver`); `pg` and `mysql2` are not
+  // among them since the postgres and mysql monitor kinds use them (src/probes/services/, required lazily)
   'mysql',
-  'mysql2',
-  'pg',
   'pg-native',
   'pg-query-stream',
   'oracledb',

@@ -7,8 +7,14 @@
 # iproute2's `ip` for the network namespaces of the uplink and DNS rebinding tests (test/faults/uplink,
 # test/security/ssrf-rebinding), systemd's `systemd-analyze` to rate the unit's sandbox
 # (test/security/systemd-unit; installing the package in a container starts nothing), and `pebble`,
-# Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and
-# `prometheus` for its `promtool check metrics` and a real server scraping GET /metrics
+# Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and the
+# servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server,
+# and postgresql (its initdb and postgres under /usr/lib/postgresql/15/bin; as root they run as the
+# package's `postgres` user, since PostgreSQL refuses root), and mariadb-server (mariadb-install-db and
+# mariadbd, told --user=root when root: a throwaway server in a temporary directory), and podman with
+# runc and gcc (podman's Docker-compatible API with real containers of an image built from a static C
+# program, since no registry is reachable: test/checkers/docker-podman),
+# and `prometheus` for its `promtool check metrics` and a real server scraping GET /metrics
 # (test/system/metrics.e2e-spec.ts).
 set -euo pipefail
 
@@ -21,6 +27,12 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v pebble >/dev/null 2>&1 || need+=(pebble)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
+command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -300,7 +300,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** A `cert` line at each tls_warn_days threshold, once per threshold per certificate. */
   private warnCert(m: LiveMonitor, notAfter: number, now: number): void {
     const c = m.config;
-    const warnDays = c.kind === 'http' || c.kind === 'tls' ? c.settings.tls_warn_days : 0;
+    const warnDays = c.kind === 'http' || c.kind === 'tls' || c.kind === 'smtp' ? c.settings.tls_warn_days : 0;
     const days = certWarning(notAfter, now, warnDays, m.certWarned);
     if (days === null) return;
     m.certWarned = { notAfter, days };

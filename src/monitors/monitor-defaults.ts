@@ -66,6 +66,11 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   dns: { record: 'A', resolver: '1.1.1.1', expect: null },
   tls: { port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
+  smtp: { port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
+  docker: { endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+  redis: { password: null, tls: 'off' },
+  postgres: { password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -76,6 +81,11 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   dns: ['name'],
   tls: ['host'],
   heartbeat: [],
+  smtp: ['host'],
+  docker: ['container'],
+  redis: ['url'],
+  postgres: ['url'],
+  mysql: ['url'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

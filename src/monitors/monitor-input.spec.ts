@@ -5,7 +5,7 @@ import { MASK } from '../common/secrets/secrets';
 import type { MonitorDefaults } from '../settings/settings-defaults';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { mergePatch, parseMonitorBody } from './monitor-input';
-import type { HttpSettings, MonitorKind } from '../probes/kinds';
+import { HttpSettings, MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 
 type Plain = Record<string, unknown>;
 
@@ -26,6 +26,11 @@ const MINIMAL: Record<MonitorKind, Plain> = {
   dns: { name: 'DNS', kind: 'dns', dns: { name: 'example.com' } },
   tls: { name: 'Cert', kind: 'tls', tls: { host: 'example.com' } },
   heartbeat: { name: 'Backup', kind: 'heartbeat', heartbeat: {} },
+  smtp: { name: 'Mail', kind: 'smtp', smtp: { host: 'mail.lan' } },
+  docker: { name: 'Web', kind: 'docker', docker: { container: 'web' } },
+  redis: { name: 'Cache', kind: 'redis', redis: { url: 'redis://cache.lan' } },
+  postgres: { name: 'DB', kind: 'postgres', postgres: { url: 'postgres://db.lan/shop' } },
+  mysql: { name: 'Maria', kind: 'mysql', mysql: { url: 'mysql://db.lan/shop' } },
 };
 
 /** Every common default of the spec ("Monitor: common settings"). */
@@ -81,6 +86,11 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
   dns: { name: 'example.com', record: 'A', resolver: '1.1.1.1', expect: null },
   tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
+  smtp: { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
+  docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+  redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
+  postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A body of the given kind (minimal http by default) with fields set by dotted path, e.g. `http.method`. */
@@ -346,15 +356,15 @@ describe('parseMonitorBody', () => {
     });
 
     it('refuses an unknown kind and names the kinds there are', () => {
-      expect(errorsOf({ name: 'Mail', kind: 'smtp' })).toEqual([
-        { field: 'kind', message: 'must be one of http, tcp, ping, dns, tls, heartbeat' },
+      expect(errorsOf({ name: 'Mail', kind: 'imap' })).toEqual([
+        { field: 'kind', message: `must be one of ${MONITOR_KINDS.join(', ')}` },
       ]);
     });
 
     it('calls kind settings of an unknown kind unknown fields', () => {
-      expect(errorsOf({ name: 'Mail', kind: 'smtp', http: { url: 'https://x.example/' } })).toEqual([
+      expect(errorsOf({ name: 'Mail', kind: 'imap', http: { url: 'https://x.example/' } })).toEqual([
         { field: 'http', message: 'unknown field' },
-        { field: 'kind', message: 'must be one of http, tcp, ping, dns, tls, heartbeat' },
+        { field: 'kind', message: `must be one of ${MONITOR_KINDS.join(', ')}` },
       ]);
     });
 

@@ -22,6 +22,7 @@ import { maskSecrets } from '../common/secrets/secret-fields';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import { DependencyRef, parseDependencyRefs } from './depends-on/depends-on-plan';
+import { normaliseUrlSecret } from './service-rules';
 
 type Plain = Record<string, unknown>;
 
@@ -103,6 +104,14 @@ export function parseMonitorBody(
     probe.settings.cert_sha256 = normalizeCertSha256(probe.settings.cert_sha256);
   if (probe.kind === 'http') {
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
+    if (errs.length) return { ok: false, errors: errs };
+  }
+  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql') {
+    const errs = normaliseUrlSecret(
+      probe.kind,
+      probe.settings,
+      previous?.kind === probe.kind ? previous.settings : null,
+    );
     if (errs.length) return { ok: false, errors: errs };
   }
   const common = Object.fromEntries(COMMON_FIELDS.map((f) => [f, filled[f]])) as Plain;

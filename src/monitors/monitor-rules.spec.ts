@@ -14,6 +14,11 @@ const KIND_SETTINGS: Record<MonitorKind, Plain> = {
   dns: { name: 'example.com', record: 'A', resolver: '1.1.1.1', expect: null },
   tls: { host: 'example.com', port: 443, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null },
   heartbeat: { grace_s: 60 },
+  smtp: { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 },
+  docker: { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true },
+  redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
+  postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
 };
 
 /** A monitor that passes every rule; tests change one part of it. */
@@ -54,7 +59,18 @@ const errorsOf = (m: MonitorDto, raw: Plain = rawOf(m)) => monitorRuleErrors(m, 
 const fieldsOf = (m: MonitorDto, raw?: Plain) => errorsOf(m, raw).map((e) => e.field);
 const http = (settings: Plain, overrides: Plain = {}) => makeMonitor({ ...overrides, kind: 'http' }, settings);
 
-const CHECK_KINDS: MonitorKind[] = ['http', 'tcp', 'ping', 'dns', 'tls'];
+const CHECK_KINDS: MonitorKind[] = [
+  'http',
+  'tcp',
+  'ping',
+  'dns',
+  'tls',
+  'smtp',
+  'docker',
+  'redis',
+  'postgres',
+  'mysql',
+];
 
 describe('monitorRuleErrors', () => {
   it.each([...CHECK_KINDS, 'heartbeat' as const])('finds nothing wrong with a valid %s monitor', (kind) => {

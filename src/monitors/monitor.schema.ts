@@ -42,6 +42,13 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './dto/kind-settings.dto';
+import {
+  DockerSettingsDto,
+  MysqlSettingsDto,
+  PostgresSettingsDto,
+  RedisSettingsDto,
+  SmtpSettingsDto,
+} from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
@@ -55,6 +62,11 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   dns: DnsSettingsDto,
   tls: TlsSettingsDto,
   heartbeat: HeartbeatSettingsDto,
+  smtp: SmtpSettingsDto,
+  docker: DockerSettingsDto,
+  redis: RedisSettingsDto,
+  postgres: PostgresSettingsDto,
+  mysql: MysqlSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -104,6 +116,11 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       dns: d('settings of a dns monitor'),
       tls: d('settings of a tls monitor'),
       heartbeat: d('settings of a heartbeat monitor; its ping URL comes from POST /monitors/{id}/heartbeat-token'),
+      smtp: d('settings of an smtp monitor: banner, EHLO and TLS of a mail server; no mail is sent'),
+      docker: d('settings of a docker monitor: a container through the Docker Engine API'),
+      redis: d('settings of a redis monitor: AUTH, SELECT and PING; up on PONG'),
+      postgres: d('settings of a postgres monitor: log in and run one read-only query'),
+      mysql: d('settings of a mysql monitor (MySQL or MariaDB): log in and run one read-only query'),
     },
   ],
   [
@@ -145,6 +162,69 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
     },
   ],
   [HeartbeatSettingsDto, { grace_s: d('how late a ping may be, on top of interval_s') }],
+  [
+    SmtpSettingsDto,
+    {
+      port: d('usually 25 or 587 (starttls) or 465 (implicit)'),
+      tls: d(
+        'starttls: upgrade after EHLO; implicit: TLS from the first byte; none: plain text (no certificate check)',
+      ),
+      tls_verify: d('false accepts any certificate; it is still reported, so expiry is still watched'),
+      tls_warn_days: d('warn at this many days before the certificate expires, then 7, 3 and 1; 0 = off'),
+    },
+  ],
+  [
+    RedisSettingsDto,
+    {
+      url: d(
+        'redis://[user@]host[:port][/db] (db 0-15). A password in the URL is moved into `password`; options after `?` and host lists are refused',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
+    },
+  ],
+  [
+    PostgresSettingsDto,
+    {
+      url: d(
+        'postgres://[user@]host[:port][/database]. A password in the URL is moved into `password`; options after `?` and host lists are refused (TLS is `tls`)',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      query: d(
+        'one statement that only reads (SELECT, WITH, SHOW, VALUES, TABLE, EXPLAIN), run in a READ ONLY transaction; at most 64 KB of its answer is read',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
+    },
+  ],
+  [
+    MysqlSettingsDto,
+    {
+      url: d(
+        'mysql://[user@]host[:port][/database] (or mariadb://). A password in the URL is moved into `password`; options after `?` and host lists are refused (TLS is `tls`)',
+      ),
+      password: d(
+        'secret, masked in answers; kept when sent back as ******** only while the scheme, host and port stay',
+      ),
+      query: d(
+        'one statement that only reads (SELECT, WITH, SHOW, VALUES, TABLE, EXPLAIN, DESCRIBE), run in a READ ONLY transaction; at most 64 KB of its answer is read',
+      ),
+      tls: d('off; require: encrypted, any certificate; verify: chain, expiry and name checked'),
+    },
+  ],
+  [
+    DockerSettingsDto,
+    {
+      container: d("the container's name or id"),
+      endpoint: d(
+        'unix:///path/to/docker.sock, tcp://host:port or https://host:port (TLS, verified against the system roots); the service user needs the docker group for the socket (docs/checks.md#docker)',
+      ),
+      require_healthy: d('with a health check in the container, only `healthy` is up (`starting` too is down)'),
+    },
+  ],
 ]);
 
 /** Defaults per class, as monitor-defaults.ts fills them (timing defaults from the default settings). */

@@ -42,6 +42,14 @@ export const CHECK_ERROR_CODES = [
   'protocol', // the peer spoke something we did not understand
   'private_target', // allow_private_targets is false and the address is private
   'heartbeat', // heartbeat: no ping arrived in time, or a failure was reported
+  'tls_required', // TLS was asked for and the server does not offer it (or the server demands it and tls is off)
+  'auth_failed', // the server refused the credentials (or the API its caller)
+  'permission', // docker: the socket exists but the service user may not open it
+  'not_found', // docker: no such container
+  'not_running', // docker: the container exists but does not run
+  'unhealthy', // docker: the container's health check does not say healthy
+  'db_not_found', // the database named in the URL does not exist
+  'query_failed', // the server answered the query (or PING) with an error
 ] as const;
 export type CheckErrorCode = (typeof CHECK_ERROR_CODES)[number];
 

@@ -23,4 +23,9 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   dns: [],
   tls: [],
   heartbeat: [],
+  smtp: [],
+  docker: [],
+  redis: [{ path: 'password' }],
+  postgres: [{ path: 'password' }],
+  mysql: [{ path: 'password' }],
 };

@@ -2,7 +2,19 @@
  * The shape of a monitor's settings as the API speaks them (snake_case), after validation and
  * defaults. Checkers take the per-kind part; the engine takes the common part. Pure types.
  */
-export const MONITOR_KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'] as const;
+export const MONITOR_KINDS = [
+  'http',
+  'tcp',
+  'ping',
+  'dns',
+  'tls',
+  'heartbeat',
+  'smtp',
+  'docker',
+  'redis',
+  'postgres',
+  'mysql',
+] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -98,6 +110,58 @@ export interface HeartbeatSettings {
   grace_s: number;
 }
 
+export const SMTP_TLS_MODES = ['starttls', 'implicit', 'none'] as const;
+export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** starttls: upgrade after EHLO (587, 25); implicit: TLS from the first byte (465); none: plain text. */
+  tls: SmtpTlsMode;
+  /** As for tls: the certificate is judged and its expiry warned about (not with tls none). */
+  tls_verify: boolean;
+  tls_warn_days: number;
+}
+
+/** TLS to a database: none, encrypted with any certificate, or verified (chain, expiry, name). */
+export const DB_TLS_MODES = ['off', 'require', 'verify'] as const;
+export type DbTlsMode = (typeof DB_TLS_MODES)[number];
+
+export interface RedisSettings {
+  /** redis://[user@]host[:port][/db]: the password is the setting below, never in the URL. */
+  url: string;
+  /** Secret; null without AUTH. */
+  password: string | null;
+  tls: DbTlsMode;
+}
+
+export interface PostgresSettings {
+  /** postgres://[user@]host[:port][/database]: the password is the setting below, never in the URL. */
+  url: string;
+  /** Secret; null to log in without one (trust, peer over TCP is not possible). */
+  password: string | null;
+  /** One statement that only reads (services/sql-statement.ts), run in a READ ONLY transaction. */
+  query: string;
+  tls: DbTlsMode;
+}
+
+/** MySQL and MariaDB: as postgres, with mysql:// (or mariadb://) URLs. */
+export interface MysqlSettings {
+  url: string;
+  password: string | null;
+  query: string;
+  tls: DbTlsMode;
+}
+
+export interface DockerSettings {
+  /** A container's name or id. */
+  container: string;
+  /** unix:///path/docker.sock, tcp://host:port or https://host:port. */
+  endpoint: string;
+  /** When the container has a health check, only `healthy` is up. */
+  require_healthy: boolean;
+}
+
 export interface KindSettings {
   http: HttpSettings;
   tcp: TcpSettings;
@@ -105,6 +169,11 @@ export interface KindSettings {
   dns: DnsSettings;
   tls: TlsSettings;
   heartbeat: HeartbeatSettings;
+  smtp: SmtpSettings;
+  docker: DockerSettings;
+  redis: RedisSettings;
+  postgres: PostgresSettings;
+  mysql: MysqlSettings;
 }
 
 /** What a checker needs besides its kind settings. */

@@ -31,6 +31,36 @@ describe('describeTarget', () => {
     ['tls: host and port', of('tls', { host: 'example.com', port: 443 }), 'tls example.com:443'],
     ['tls: IPv6 address in brackets', of('tls', { host: '2606:4700::1111', port: 853 }), 'tls [2606:4700::1111]:853'],
     ['heartbeat: the word only', of('heartbeat', { grace_s: 60 }), 'heartbeat'],
+    [
+      'smtp: host, port and TLS mode',
+      of('smtp', { host: 'mail.lan', port: 465, tls: 'implicit' }),
+      'smtp mail.lan:465 (implicit)',
+    ],
+    [
+      'docker: container and endpoint',
+      of('docker', { container: 'web', endpoint: 'unix:///var/run/docker.sock' }),
+      'docker web @ unix:///var/run/docker.sock',
+    ],
+    [
+      'redis: the URL, which holds no password',
+      of('redis', { url: 'redis://app@cache.lan/2', tls: 'off' }),
+      'redis redis://app@cache.lan/2',
+    ],
+    [
+      'redis over TLS',
+      of('redis', { url: 'redis://cache.lan', tls: 'verify' }),
+      'redis redis://cache.lan (tls verify)',
+    ],
+    [
+      'postgres: the URL',
+      of('postgres', { url: 'postgres://app@db.lan/shop', tls: 'require' }),
+      'postgres postgres://app@db.lan/shop (tls require)',
+    ],
+    [
+      'mysql: the URL',
+      of('mysql', { url: 'mariadb://app@db.lan/shop', tls: 'off' }),
+      'mysql mariadb://app@db.lan/shop',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });
@@ -59,6 +89,10 @@ describe('describeHost', () => {
     ['ping: the host', of('ping', { host: 'router.lan' }), 'router.lan'],
     ['tls: the host', of('tls', { host: 'example.com', port: 443 }), 'example.com'],
     ['heartbeat: nothing', of('heartbeat', { grace_s: 60 }), ''],
+    ['smtp: the host', of('smtp', { host: 'mail.lan', port: 25 }), 'mail.lan'],
+    ['docker on the local socket: nothing', of('docker', { endpoint: 'unix:///var/run/docker.sock' }), ''],
+    ['docker over tcp: the host', of('docker', { endpoint: 'tcp://nas.lan:2375' }), 'nas.lan'],
+    ["redis: the URL's host", of('redis', { url: 'redis://app@cache.lan:6380/2' }), 'cache.lan'],
   ])('names %s', (_what, monitor, host) => {
     expect(describeHost(monitor)).toBe(host);
   });

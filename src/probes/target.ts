@@ -3,6 +3,9 @@
  * `GET https://example.com/health`) and the bare host named in network path notices. Pure.
  */
 import type { KindConfig } from './monitor-config';
+import { parseDockerEndpoint } from './services/docker-endpoint';
+import { parseServiceUrl } from './services/service-url';
+import { MYSQL_URL, POSTGRES_URL, REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -22,6 +25,16 @@ export function describeTarget(m: KindConfig): string {
       return `tls ${hostPort(m.settings.host, m.settings.port)}`;
     case 'heartbeat':
       return 'heartbeat';
+    case 'smtp':
+      return `smtp ${hostPort(m.settings.host, m.settings.port)} (${m.settings.tls})`;
+    case 'docker':
+      return `docker ${m.settings.container} @ ${m.settings.endpoint}`;
+    case 'redis':
+      // The URL holds no password (it is a setting of its own), so it can be shown as it is.
+      return `redis ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
+    case 'postgres':
+    case 'mysql':
+      return `${m.kind} ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
   }
 }
 
@@ -38,6 +51,20 @@ export function describeHost(m: KindConfig): string {
       return m.settings.resolver;
     case 'heartbeat':
       return '';
+    case 'docker': {
+      // A unix socket is this machine: no network path to name.
+      const endpoint = parseDockerEndpoint(m.settings.endpoint);
+      return typeof endpoint === 'string' || endpoint.transport === 'unix' ? '' : endpoint.host;
+    }
+    case 'redis':
+    case 'postgres':
+    case 'mysql': {
+      const url = parseServiceUrl(
+        m.settings.url,
+        { redis: REDIS_URL, postgres: POSTGRES_URL, mysql: MYSQL_URL }[m.kind],
+      );
+      return typeof url === 'string' ? '' : url.host;
+    }
     default:
       return m.settings.host;
   }

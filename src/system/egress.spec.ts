@@ -108,6 +108,29 @@ describe('bytesPerCheck', () => {
     ['three pings', of('ping', { host: 'x', packets: 3 }), 3 * PING_PACKET_BYTES],
     ['a DNS query (example.com is 11)', of('dns', { name: 'example.com.', record: 'A' }), DNS_QUERY_BYTES + 11],
     ['a heartbeat sends nothing', of('heartbeat', { grace_s: 60 }), 0],
+    ['smtp in plain text: EHLO and QUIT', of('smtp', { host: 'm', port: 25, tls: 'none' }), 268 + 2 * (30 + 52)],
+    [
+      'smtp with STARTTLS: two EHLOs, STARTTLS, QUIT',
+      of('smtp', { host: 'm', port: 587, tls: 'starttls' }),
+      268 + 756 + 4 * (30 + 52),
+    ],
+    [
+      'docker on the local socket sends nothing',
+      of('docker', { container: 'web', endpoint: 'unix:///run/docker.sock' }),
+      0,
+    ],
+    ['redis: PING only', of('redis', { url: 'redis://c', password: null, tls: 'off' }), 268 + 92],
+    [
+      'redis: AUTH, SELECT and PING over TLS',
+      of('redis', { url: 'redis://c/2', password: 'p', tls: 'verify' }),
+      268 + 756 + 3 * 92,
+    ],
+    [
+      'postgres: SELECT 1 in plain text',
+      of('postgres', { url: 'postgres://d/x', password: null, query: 'SELECT 1', tls: 'off' }),
+      268 + 300 + 8 + 5 * 52,
+    ],
+    ['docker over tcp', of('docker', { container: 'web', endpoint: 'tcp://nas:2375' }), 268 + 70 + 3 + 52],
   ])('%s', (_what, config, bytes) => {
     expect(bytesPerCheck(config)).toBe(bytes);
   });

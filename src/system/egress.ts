@@ -22,6 +22,17 @@ export const HTTP_OWN_HEADER_BYTES = 90;
 /** A TLS record's header and tag around the request. */
 export const TLS_RECORD_BYTES = 22;
 
+/** One SMTP command line (EHLO with an address literal is the longest): an allowance. */
+export const SMTP_COMMAND_BYTES = 30;
+/** `GET /containers/<name>/json HTTP/1.1` with Host and Connection, without the name. */
+export const DOCKER_REQUEST_BYTES = 70;
+
+/** One RESP command (AUTH with a password is the longest): an allowance. */
+export const REDIS_COMMAND_BYTES = 40;
+
+/** A SQL session's own messages (startup, login, BEGIN READ ONLY, ROLLBACK, terminate): an allowance. */
+export const SQL_SESSION_BYTES = 300;
+
 export const DAY_S = 86_400;
 
 export interface KindEgress {
@@ -75,6 +86,37 @@ export function bytesPerCheck(c: MonitorConfig): number {
       return DNS_QUERY_BYTES + c.settings.name.replace(/\.$/, '').length;
     case 'heartbeat':
       return 0;
+    case 'smtp':
+      // EHLO (twice with STARTTLS) and QUIT, each a packet of its own.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'none' ? 0 : TLS_CLIENT_BYTES) +
+        (c.settings.tls === 'starttls' ? 4 : 2) * (SMTP_COMMAND_BYTES + PACKET_HEADER_BYTES)
+      );
+    case 'redis':
+      // AUTH (when set), SELECT (when not 0) and PING, a packet each; TLS when asked for.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES) +
+        (1 + (c.settings.password === null ? 0 : 1) + (/\/[1-9]\d*$/.test(c.settings.url) ? 1 : 0)) *
+          (REDIS_COMMAND_BYTES + PACKET_HEADER_BYTES)
+      );
+    case 'postgres':
+    case 'mysql':
+      // Startup, password, BEGIN, the query (Parse, Bind, Execute, Sync) and ROLLBACK: an allowance plus the query.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES + 8 + PACKET_HEADER_BYTES) +
+        SQL_SESSION_BYTES +
+        Buffer.byteLength(c.settings.query) +
+        5 * PACKET_HEADER_BYTES
+      );
+    case 'docker': {
+      // Over the local socket nothing leaves the machine.
+      if (c.settings.endpoint.startsWith('unix:')) return 0;
+      const tls = c.settings.endpoint.startsWith('https:') ? TLS_CLIENT_BYTES + TLS_RECORD_BYTES : 0;
+      return TCP_OPEN_CLOSE_BYTES + tls + DOCKER_REQUEST_BYTES + c.settings.container.length + PACKET_HEADER_BYTES;
+    }
   }
 }
 

@@ -7,6 +7,11 @@ import type {
   DnsSettings,
   HttpSettings,
   PingSettings,
+  SmtpSettings,
+  DockerSettings,
+  RedisSettings,
+  PostgresSettings,
+  MysqlSettings,
   TcpSettings,
   TlsSettings,
 } from '../../src/probes/kinds';
@@ -41,6 +46,31 @@ export function makeDns(name: string, resolver: string, over: Partial<DnsSetting
 
 export function makeTls(port: number, over: Partial<TlsSettings> = {}): TlsSettings {
   return { host: '127.0.0.1', port, sni: null, tls_warn_days: 14, tls_verify: true, cert_sha256: null, ...over };
+}
+
+export function makeSmtp(port: number, over: Partial<SmtpSettings> = {}): SmtpSettings {
+  return { host: '127.0.0.1', ...(structuredClone(KIND_DEFAULTS.smtp) as Omit<SmtpSettings, 'host'>), port, ...over };
+}
+
+export function makeDocker(container: string, endpoint: string, over: Partial<DockerSettings> = {}): DockerSettings {
+  return {
+    container,
+    ...(structuredClone(KIND_DEFAULTS.docker) as Omit<DockerSettings, 'container'>),
+    endpoint,
+    ...over,
+  };
+}
+
+export function makeRedis(url: string, over: Partial<RedisSettings> = {}): RedisSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.redis) as Omit<RedisSettings, 'url'>), ...over };
+}
+
+export function makePostgres(url: string, over: Partial<PostgresSettings> = {}): PostgresSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.postgres) as Omit<PostgresSettings, 'url'>), ...over };
+}
+
+export function makeMysql(url: string, over: Partial<MysqlSettings> = {}): MysqlSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.mysql) as Omit<MysqlSettings, 'url'>), ...over };
 }
 
 /** Wall time of an async call, in ms. */

@@ -181,7 +181,7 @@ describe('bulk, secrets and hostile monitor bodies', () => {
 
   describe('hostile bodies', () => {
     it.each([
-      ['an unknown kind', { name: 'x', kind: 'smtp' }, 'kind'],
+      ['an unknown kind', { name: 'x', kind: 'imap' }, 'kind'],
       [
         'kind settings under the wrong key',
         { name: 'x', kind: 'tcp', tcp: { host: 'a', port: 1 }, http: { url: 'https://a' } },

@@ -152,7 +152,7 @@ describe('monitors API', () => {
 
     it.each([
       ['status=sleeping', 'status'],
-      ['kind=smtp', 'kind'],
+      ['kind=imap', 'kind'],
       ['limit=0', 'limit'],
       ['limit=501', 'limit'],
       ['status=up&status=down', 'status'],

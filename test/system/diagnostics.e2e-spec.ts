@@ -69,7 +69,19 @@ describe('diagnostics', () => {
         total: 0,
         running: 0,
         paused: 0,
-        by_kind: { http: 0, tcp: 0, ping: 0, dns: 0, tls: 0, heartbeat: 0 },
+        by_kind: {
+          http: 0,
+          tcp: 0,
+          ping: 0,
+          dns: 0,
+          tls: 0,
+          heartbeat: 0,
+          smtp: 0,
+          docker: 0,
+          redis: 0,
+          postgres: 0,
+          mysql: 0,
+        },
       },
       checks_per_min: 0,
       database: {
@@ -174,7 +186,19 @@ describe('diagnostics', () => {
       total: 4,
       running: 3,
       paused: 1,
-      by_kind: { http: 1, tcp: 2, ping: 0, dns: 0, tls: 0, heartbeat: 1 },
+      by_kind: {
+        http: 1,
+        tcp: 2,
+        ping: 0,
+        dns: 0,
+        tls: 0,
+        heartbeat: 1,
+        smtp: 0,
+        docker: 0,
+        redis: 0,
+        postgres: 0,
+        mysql: 0,
+      },
     });
     expect(before.checks_per_min).toBe(2);
     expect(before.writer.queue_length).toBe(2);

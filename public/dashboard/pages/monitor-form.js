@@ -1,4 +1,4 @@
-// Create and edit a monitor of any of the six kinds. Every input is named by the API's dotted
+// Create and edit a monitor of any kind. Every input is named by the API's dotted
 // field path (`http.url`, `http.headers.0.value`), so the API's validation errors land next to
 // the inputs they name. New monitors start from the defaults of GET /settings; secrets come
 // back as ******** and are sent back as ******** (kept) unless the owner types a new value.
@@ -38,7 +38,7 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat'];
+const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis', 'postgres', 'mysql'];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -100,6 +100,12 @@ form.addEventListener('change', (ev) => {
 
 // --- a name from the target ------------------------------------------------------------------
 
+/** The host of a connection URL (redis://, postgres://, mysql://), or null. */
+function urlHost(v) {
+  const m = /^[a-z]+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(v);
+  return m ? m[1].replace(/^\[|\]$/g, '') || null : null;
+}
+
 /** The field each kind's target is typed in, and the host it names (null while it names none). */
 const TARGETS = {
   'http.url': (v) => {
@@ -113,6 +119,11 @@ const TARGETS = {
   'ping.host': (v) => v,
   'tls.host': (v) => v,
   'dns.name': (v) => v,
+  'smtp.host': (v) => v,
+  'docker.container': (v) => v,
+  'redis.url': urlHost,
+  'postgres.url': urlHost,
+  'mysql.url': urlHost,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -205,6 +216,15 @@ function defaults(settings) {
   set('tls.port', 443);
   set('tls.tls_warn_days', 14);
   set('heartbeat.grace_s', 60);
+  set('smtp.port', 587);
+  set('smtp.tls', 'starttls');
+  set('smtp.tls_warn_days', 14);
+  set('docker.endpoint', 'unix:///var/run/docker.sock');
+  set('redis.tls', 'off');
+  set('postgres.tls', 'off');
+  set('postgres.query', 'SELECT 1');
+  set('mysql.tls', 'off');
+  set('mysql.query', 'SELECT 1');
   set('remind_every_min', 0);
   set('sort', 0);
 }

@@ -67,6 +67,11 @@ const KIND_WORDS = {
   dns: 'DNS',
   tls: 'TLS certificate',
   heartbeat: 'Heartbeat',
+  smtp: 'SMTP',
+  docker: 'Docker container',
+  redis: 'Redis',
+  postgres: 'PostgreSQL',
+  mysql: 'MySQL / MariaDB',
 };
 
 let m = null;

@@ -28,6 +28,13 @@ import {
   TcpSettingsDto,
   TlsSettingsDto,
 } from './kind-settings.dto';
+import {
+  DockerSettingsDto,
+  MysqlSettingsDto,
+  PostgresSettingsDto,
+  RedisSettingsDto,
+  SmtpSettingsDto,
+} from './service-settings.dto';
 
 /**
  * Implements the common settings it checks (probes/monitor-config.ts), so a field added to one and
@@ -80,4 +87,9 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' |
   @IsOptional() @ValidateNested() @Type(() => DnsSettingsDto) dns?: DnsSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => TlsSettingsDto) tls?: TlsSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => HeartbeatSettingsDto) heartbeat?: HeartbeatSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => SmtpSettingsDto) smtp?: SmtpSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => DockerSettingsDto) docker?: DockerSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => RedisSettingsDto) redis?: RedisSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => MysqlSettingsDto) mysql?: MysqlSettingsDto;
 }

@@ -39,6 +39,8 @@ export interface HopTarget {
   /** `cert_sha256` on the monitored URL's origin (a redirect elsewhere is verified as tls_verify says). */
   pin: string | null;
   trust: { secureContext?: SecureContext };
+  /** A unix socket to speak HTTP on instead of connectHost (the docker kind's local Engine API). */
+  socketPath?: string;
 }
 
 export interface BodyPrefix {
@@ -69,6 +71,7 @@ export function startHop(target: HopTarget, trace: HopTrace, deadline: Deadline)
       headers: target.headers,
       agent: false,
       lookup: target.lookup,
+      ...(target.socketPath === undefined ? {} : { socketPath: target.socketPath }),
     };
     if (secure) {
       Object.assign(options, target.trust, {

@@ -11,6 +11,11 @@ import { checkHttp } from './http';
 import { checkPing } from './ping';
 import { checkTcp } from './tcp';
 import { checkTls } from './tls';
+import { checkDocker } from '../services/docker';
+import { checkSmtp } from '../services/smtp';
+import { checkRedis } from '../services/redis';
+import { checkPostgres } from '../services/postgres';
+import { checkMysql } from '../services/mysql';
 
 export type { CheckerEnv } from './env';
 
@@ -27,6 +32,11 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   ping: checkPing,
   dns: checkDns,
   tls: checkTls,
+  smtp: checkSmtp,
+  docker: checkDocker,
+  redis: checkRedis,
+  postgres: checkPostgres,
+  mysql: checkMysql,
 };
 
 export async function runCheck<K extends MonitorKind>(

@@ -1,0 +1,54 @@
+/**
+ * Settings of the kinds that check a service by its own protocol (docs/checks.md: smtp, docker),
+ * as class-validator DTOs: types and bounds. Parsing rules (hosts, endpoints) live in
+ * service-rules.ts. Each class implements the settings type it checks (probes/kinds.ts).
+ */
+import { IsBoolean, IsIn, IsInt, IsString, Length, Max, MaxLength, Min } from '../../common/validation/class-validator';
+import { Nullable } from '../../common/validation/validators';
+import {
+  DB_TLS_MODES,
+  DbTlsMode,
+  DockerSettings,
+  MysqlSettings,
+  PostgresSettings,
+  RedisSettings,
+  SMTP_TLS_MODES,
+  SmtpSettings,
+  SmtpTlsMode,
+} from '../../probes/kinds';
+
+const DB_TLS_MESSAGE = `must be one of ${DB_TLS_MODES.join(', ')}`;
+
+export class SmtpSettingsDto implements SmtpSettings {
+  @IsString() @Length(1, 253) host!: string;
+  @IsInt() @Min(1) @Max(65535) port!: number;
+  @IsIn(SMTP_TLS_MODES, { message: `must be one of ${SMTP_TLS_MODES.join(', ')}` }) tls!: SmtpTlsMode;
+  @IsBoolean() tls_verify!: boolean;
+  @IsInt() @Min(0) @Max(365) tls_warn_days!: number;
+}
+
+export class DockerSettingsDto implements DockerSettings {
+  @IsString() @Length(1, 200) container!: string;
+  @IsString() @Length(1, 300) endpoint!: string;
+  @IsBoolean() require_healthy!: boolean;
+}
+
+export class RedisSettingsDto implements RedisSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}
+
+export class PostgresSettingsDto implements PostgresSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsString() @Length(1, 1000) query!: string;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}
+
+export class MysqlSettingsDto implements MysqlSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsString() @Length(1, 1000) query!: string;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}

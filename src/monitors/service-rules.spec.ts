@@ -1,0 +1,149 @@
+import 'reflect-metadata';
+import type { MonitorDto } from './dto/monitor.dto';
+import { isHostOrIp } from './monitor-rules';
+import { normaliseUrlSecret, serviceRuleErrors } from './service-rules';
+import { MASK } from '../common/secrets/secrets';
+import { NOTHING_STORED } from '../common/secrets/secret-fields';
+
+type Plain = Record<string, unknown>;
+
+const SMTP = { host: 'mail.lan', port: 587, tls: 'starttls', tls_verify: true, tls_warn_days: 14 };
+const DOCKER = { container: 'web', endpoint: 'unix:///var/run/docker.sock', require_healthy: true };
+
+const errors = (kind: 'smtp' | 'docker', settings: Plain) =>
+  serviceRuleErrors(
+    { kind, [kind]: { ...(kind === 'smtp' ? SMTP : DOCKER), ...settings } } as unknown as MonitorDto,
+    kind,
+    isHostOrIp,
+  );
+
+describe('serviceRuleErrors', () => {
+  it.each<[string, 'smtp' | 'docker', Plain, string[]]>([
+    ['a valid smtp monitor', 'smtp', {}, []],
+    ['an smtp host with a port', 'smtp', { host: 'mail.lan:25' }, ['smtp.host']],
+    ['a unicode smtp host', 'smtp', { host: 'müller.lan' }, ['smtp.host']],
+    ['an smtp URL as host', 'smtp', { host: 'smtp://mail.lan' }, ['smtp.host']],
+    ['a valid docker monitor', 'docker', {}, []],
+    ['a tcp endpoint', 'docker', { endpoint: 'tcp://10.0.0.2:2375' }, []],
+    ['an https endpoint', 'docker', { endpoint: 'https://docker.lan' }, []],
+    ['an http endpoint', 'docker', { endpoint: 'http://docker.lan' }, ['docker.endpoint']],
+    ['a relative socket', 'docker', { endpoint: 'unix://docker.sock' }, ['docker.endpoint']],
+    ['a port out of range', 'docker', { endpoint: 'tcp://docker.lan:99999' }, ['docker.endpoint']],
+    ['a container with a path', 'docker', { container: 'web/../../info' }, ['docker.container']],
+    ['a container with a query', 'docker', { container: 'web?x=1' }, ['docker.container']],
+  ])('%s', (_name, kind, settings, fields) => {
+    expect(errors(kind, settings).map((e) => e.field)).toEqual(fields);
+  });
+
+  it('says what an endpoint must look like', () => {
+    expect(errors('docker', { endpoint: 'ssh://nas' })).toEqual([
+      {
+        field: 'docker.endpoint',
+        message: 'must be unix:///path/to/docker.sock, tcp://host:port or https://host:port',
+      },
+    ]);
+  });
+});
+
+describe('the URL kinds', () => {
+  const redis = (settings: Plain) =>
+    serviceRuleErrors(
+      {
+        kind: 'redis',
+        redis: { url: 'redis://cache.lan', password: null, tls: 'off', ...settings },
+      } as unknown as MonitorDto,
+      'redis',
+      isHostOrIp,
+    );
+
+  it.each<[string, Plain, string[]]>([
+    ['a plain URL', {}, []],
+    ['a URL with a database number', { url: 'redis://cache.lan:6380/3' }, []],
+    ['rediss:// with tls on', { url: 'rediss://cache.lan', tls: 'verify' }, []],
+    ['rediss:// with tls off', { url: 'rediss://cache.lan' }, ['redis.tls']],
+    ['options after ?', { url: 'redis://cache.lan/0?protocol=3' }, ['redis.url']],
+    ['a unicode host', { url: 'redis://bücher.lan' }, ['redis.url']],
+    ['a port out of range', { url: 'redis://cache.lan:0' }, ['redis.url']],
+    ['another scheme', { url: 'http://cache.lan' }, ['redis.url']],
+  ])('%s', (_name, settings, fields) => {
+    expect(redis(settings).map((e) => e.field)).toEqual(fields);
+  });
+});
+
+describe('normaliseUrlSecret', () => {
+  const settings = (url: string, password: string | null = null) => ({ url, password, tls: 'off' });
+  const stored = settings('redis://cache.lan:6379', 'stored-pw');
+
+  it.each<
+    [
+      string,
+      ReturnType<typeof settings>,
+      ReturnType<typeof settings> | null,
+      Plain,
+      { field: string; message: string }[],
+    ]
+  >([
+    [
+      'moves a password out of the URL',
+      settings('redis://:pw@cache.lan'),
+      null,
+      { url: 'redis://cache.lan', password: 'pw' },
+      [],
+    ],
+    [
+      'keeps the user in the URL',
+      settings('redis://app:p%40ss@cache.lan/2'),
+      null,
+      { url: 'redis://app@cache.lan/2', password: 'p@ss' },
+      [],
+    ],
+    [
+      'refuses a password in both places',
+      settings('redis://:a@cache.lan', 'b'),
+      null,
+      { url: 'redis://:a@cache.lan' },
+      [{ field: 'redis.url', message: 'a password is given both in the URL and in password; keep one' }],
+    ],
+    [
+      'keeps the stored password for ******** on the same server',
+      settings('redis://cache.lan/1', MASK),
+      stored,
+      { password: 'stored-pw' },
+      [],
+    ],
+    [
+      'drops it when the host changes',
+      settings('redis://evil.example', MASK),
+      stored,
+      { password: MASK },
+      [
+        {
+          field: 'redis.password',
+          message: 'the server (scheme, host or port of the URL) changed: send the password again',
+        },
+      ],
+    ],
+    [
+      'drops it when the port changes',
+      settings('redis://cache.lan:6380', MASK),
+      stored,
+      { password: MASK },
+      [
+        {
+          field: 'redis.password',
+          message: 'the server (scheme, host or port of the URL) changed: send the password again',
+        },
+      ],
+    ],
+    [
+      'has nothing to keep without a stored monitor',
+      settings('redis://cache.lan', MASK),
+      null,
+      { password: MASK },
+      [{ field: 'redis.password', message: NOTHING_STORED }],
+    ],
+  ])('%s', (_name, next, previous, after, errors) => {
+    expect(normaliseUrlSecret('redis', next, previous)).toEqual(errors);
+    expect(next).toMatchObject(after);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Rules of the settings of the kinds that check a service by its own protocol (smtp, docker) that
+ * need parsing beyond the DTO's types and bounds. Pure: returns field errors, changes nothing.
+ */
+import type { FieldError } from '../common/http/api-error';
+import { isMask } from '../common/secrets/secrets';
+import { KeepRule, keepSecrets } from '../common/secrets/secret-fields';
+import { KIND_SECRETS } from '../probes/kind-secrets';
+import type { MonitorKind } from '../probes/kinds';
+import { isContainerRef, parseDockerEndpoint } from '../probes/services/docker-endpoint';
+import { parseServiceUrl, UrlRules, urlWithoutPassword } from '../probes/services/service-url';
+import { MYSQL_URL, POSTGRES_URL, REDIS_URL } from '../probes/services/url-rules';
+import { readOnlyProblem } from '../probes/services/sql-statement';
+import type { MonitorDto } from './dto/monitor.dto';
+
+/** The kinds whose target is a connection URL with a password of its own (the secret). */
+export const URL_KINDS: Partial<Record<MonitorKind, UrlRules>> = {
+  redis: REDIS_URL,
+  postgres: POSTGRES_URL,
+  mysql: MYSQL_URL,
+};
+
+/** Settings of a URL kind: the URL (no password in it once normalised) and its password. */
+interface UrlSettings {
+  url: string;
+  password: string | null;
+  tls: string;
+}
+
+const HOST_MESSAGE =
+  'must be a host name or an IP address (names are ASCII: write an internationalised name in its xn-- form)';
+
+export function serviceRuleErrors(
+  m: MonitorDto,
+  kind: MonitorKind,
+  isHostOrIp: (text: string) => boolean,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const add = (field: string, message: string) => errors.push({ field, message });
+  if (kind === 'smtp' && m.smtp) {
+    if (!isHostOrIp(m.smtp.host)) add('smtp.host', HOST_MESSAGE);
+  }
+  const urlRules = URL_KINDS[kind];
+  const urlSettings = m[kind as 'redis'] as UrlSettings | undefined;
+  if (urlRules && urlSettings) {
+    const url = parseServiceUrl(urlSettings.url, urlRules);
+    if (typeof url === 'string') add(`${kind}.url`, url);
+    else if (url.scheme === 'rediss' && urlSettings.tls === 'off')
+      add(`${kind}.tls`, 'rediss:// is TLS: set tls to require or verify (or write redis://)');
+  }
+  if (kind === 'postgres' && m.postgres) {
+    const problem = readOnlyProblem(m.postgres.query, 'postgres');
+    if (problem) add('postgres.query', problem);
+  }
+  if (kind === 'mysql' && m.mysql) {
+    const problem = readOnlyProblem(m.mysql.query, 'mysql');
+    if (problem) add('mysql.query', problem);
+  }
+  if (kind === 'docker' && m.docker) {
+    const endpoint = parseDockerEndpoint(m.docker.endpoint);
+    if (typeof endpoint === 'string') add('docker.endpoint', endpoint);
+    if (!isContainerRef(m.docker.container))
+      add('docker.container', "must be a container's name or id: letters, digits, _ . - (and no / inside)");
+  }
+  return errors;
+}
+
+const SAME_SERVER = (rules: UrlRules): KeepRule<UrlSettings> => ({
+  sameDestination(next, prev) {
+    const a = parseServiceUrl(next.url, rules);
+    const b = parseServiceUrl(prev.url, rules);
+    return (
+      typeof a !== 'string' &&
+      typeof b !== 'string' &&
+      a.scheme === b.scheme &&
+      a.host.toLowerCase() === b.host.toLowerCase() &&
+      a.port === b.port
+    );
+  },
+  changedMessage: 'the server (scheme, host or port of the URL) changed: send the password again',
+});
+
+/**
+ * Step 4 of monitor-input.ts for a URL kind: a password written in the URL moves into `password`
+ * (so the URL can be shown as it is), and ******** keeps the stored password only while the URL
+ * names the same server (spec, secret handling rule 2). Mutates `next`; returns field errors.
+ */
+export function normaliseUrlSecret(kind: MonitorKind, next: UrlSettings, previous: UrlSettings | null): FieldError[] {
+  const rules = URL_KINDS[kind];
+  if (!rules) return [];
+  const url = parseServiceUrl(next.url, rules);
+  if (typeof url === 'string') return [];
+  if (url.password !== null) {
+    if (next.password !== null && !isMask(next.password))
+      return [{ field: `${kind}.url`, message: 'a password is given both in the URL and in password; keep one' }];
+    next.url = urlWithoutPassword(url, next.url);
+    if (next.password === null || url.password !== '') next.password = url.password;
+  }
+  return keepSecrets(next, previous, KIND_SECRETS[kind], SAME_SERVER(rules), kind);
+}

@@ -1,0 +1,14 @@
+/**
+ * Loaded into the built service (unbundled, `node --require dist/tsc/test/checkers/drivers/module-probe.js
+ * dist/tsc/src/main.js serve`) by test/checkers/lazy-libraries.e2e-spec.ts: on SIGUSR2 it prints
+ * which of the service kinds' client libraries Node has loaded so far, one line. Test code: the
+ * service knows nothing of it.
+ */
+const LIBRARIES = ['pg', 'mysql2', 'redis', 'mqtt', '@grpc/grpc-js', '@grpc/proto-loader'];
+
+process.on('SIGUSR2', () => {
+  const loaded = LIBRARIES.filter((name) =>
+    Object.keys(require.cache).some((file) => file.includes(`/node_modules/${name}/`)),
+  );
+  process.stdout.write(`module-probe: ${JSON.stringify(loaded)}\n`);
+});
