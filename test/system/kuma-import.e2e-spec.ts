@@ -64,20 +64,38 @@ describe('POST /import/kuma', () => {
       const items = dry.body.items as Item[];
       const one = (type: string, name: string) => items.find((i) => i.type === type && i.name === name)!;
       // What this service maps today is planned; the rest says why not.
-      for (const name of ['NAS web', 'Blog', 'API', 'SSH', 'Router', 'DNS', 'Backup job', 'Upside', 'Paused site'])
+      for (const name of [
+        'NAS web',
+        'Blog',
+        'API',
+        'SSH',
+        'Router',
+        'DNS',
+        'Backup job',
+        'Upside',
+        'Paused site',
+        'Plex',
+        'Postgres',
+        'MariaDB',
+        'Redis',
+      ])
         expect(one('monitor', name).outcome).toBe('created');
-      for (const name of ['Mail', 'Hook', 'Discord', 'Slack', 'Teams', 'Google Chat'])
+      for (const name of ['Mail', 'Hook', 'Discord', 'Slack', 'Teams', 'Google Chat', 'ntfy', 'Gotify', 'Telegram'])
         expect(one('channel', name).outcome).toBe('created');
-      expect(one('monitor', 'Plex').reason).toBe('kind docker not supported by this service version');
-      expect(one('monitor', 'MariaDB').reason).toBe('kind mysql not supported by this service version');
+      for (const name of ['Pushover', 'Matrix', 'PagerDuty', 'Home Assistant'])
+        expect(one('channel', name).outcome).toBe('created');
+      // Kinds this service does not have yet say so, asked of the service's own list of kinds.
+      expect(one('monitor', 'MQTT').reason).toBe('kind mqtt not supported by this service version');
       expect(one('monitor', 'gRPC').reason).toBe('kind grpc not supported by this service version');
-      expect(one('channel', 'ntfy').reason).toBe('channel kind ntfy not supported by this service version');
       expect(one('monitor', 'Steam server').reason).toMatch(/"steam" monitors have no counterpart/);
       expect(one('monitor', 'Broken codes').reason).toBe('accepted_statuscodes_json is not valid JSON');
       expect(one('monitor', 'Negative').reason).toMatch(/interval -5 is not a positive number/);
       expect(one('channel', 'Line').reason).toMatch(/"line" notifications have no counterpart/);
+      expect(one('channel', 'Apprise').reason).toMatch(/Apprise API server/);
       expect(one('monitor', 'Home').reason).toMatch(/group/);
-      expect(one('maintenance', 'Weekly').reason).toBe('maintenance windows not supported by this service version');
+      for (const name of ['By hand', 'Move', 'Weekly', 'Monthly', 'Daily', 'Cron nightly', 'Cron sundays'])
+        expect(one('maintenance', name).outcome).toBe('created');
+      expect(one('maintenance', 'Every 3 days').reason).toMatch(/cannot be expressed/);
       expect(one('status_page', 'Home status').outcome).toBe('updated');
 
       const applied = await upload(bytes, '?apply=true').expect(200);
@@ -86,7 +104,7 @@ describe('POST /import/kuma', () => {
       expect((applied.body.items as Item[]).map((i) => [i.type, i.name, i.outcome])).toEqual(
         items.map((i) => [i.type, i.name, i.outcome]),
       );
-      expect(await monitorCount()).toBe(before + 9);
+      expect(await monitorCount()).toBe(before + 13);
 
       const nas = (await t.http.get('/api/v1/monitors/slug:nas-web').set(bearer(admin)).expect(200)).body;
       expect(nas).toMatchObject({

@@ -9,7 +9,7 @@ const row = (over: Record<string, unknown>) => ({
   ...over,
 });
 const schedules = (over: Record<string, unknown>, serverTz: string | null = null) => {
-  const m = mapMaintenance(row(over), ['slug:nas'], serverTz);
+  const m = mapMaintenance(row(over), ['nas'], serverTz);
   if (!m.ok) throw new Error(m.reason);
   return m.windows.map((w) => w.schedule);
 };
@@ -145,13 +145,13 @@ describe('mapMaintenance: Kuma strategies as extensions.md section 1 schedules',
         timezone: 'SAME_AS_SERVER',
         description: 'Updates',
       }),
-      ['slug:nas'],
+      ['nas'],
       'Europe/Berlin',
     );
     expect(m.ok && m.windows[0]).toMatchObject({
       title: 'W',
       description: 'Updates',
-      monitors: ['slug:nas'],
+      monitors: ['nas'],
       public: true,
       schedule: { tz: 'Europe/Berlin' },
     });

@@ -186,7 +186,7 @@ export function planKumaImport(data: KumaData, can: Capabilities, tools: PlanToo
     const name = nameOf(row.title, row.id);
     const refs = data.monitorMaintenances
       .filter((x) => x.maintenance_id === id && slugOf.has(x.monitor_id))
-      .map((x) => `slug:${slugOf.get(x.monitor_id)}`);
+      .map((x) => slugOf.get(x.monitor_id)!);
     const m = mapMaintenance(row, refs, data.serverTimezone);
     if (!m.ok) skip('maintenance', id, name, m.reason);
     else if (!can.sections.includes('maintenance')) skip('maintenance', id, name, unsupported('maintenance windows'));

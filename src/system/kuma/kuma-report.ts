@@ -80,7 +80,7 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
             ? answer.status_page.changed
               ? 'updated'
               : 'unchanged'
-            : outcomeIn(answer.maintenance, e.key);
+            : windowsOutcome(answer.maintenance, e.key);
     if (found) e.outcome = found;
     else {
       e.outcome = 'skipped';
@@ -90,6 +90,20 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
   const counts: Record<KumaOutcome, number> = { created: 0, updated: 0, unchanged: 0, skipped: 0 };
   for (const e of plan.entries) counts[e.outcome as KumaOutcome]++;
   return { source: plan.source, dry_run: answer.dry_run, applied: answer.applied, counts, items: plan.entries };
+}
+
+/**
+ * A Kuma window may become several here (one monthly window per day of the month, titled
+ * "<title> (day N)": kuma-maintenance.ts): it is created if any of them is, else updated if any
+ * is, else unchanged when they all are.
+ */
+function windowsOutcome(
+  lists: { created: string[]; updated: string[]; unchanged: string[] },
+  key: string | null,
+): 'created' | 'updated' | 'unchanged' | undefined {
+  if (key === null) return undefined;
+  const mine = (t: string) => t === key || t.startsWith(`${key.slice(0, 100)} (`);
+  return (['created', 'updated', 'unchanged'] as const).find((o) => lists[o].some(mine));
 }
 
 const LABEL: Record<KumaEntry['type'], string> = {
