@@ -71,6 +71,10 @@ async function main(): Promise<void> {
   const engine = {
     liveView: () => ({ monitors: live, changes: 1, countsOf: (id: number) => counts.get(id)! }),
     incidents: { openCount: 3 },
+    // One monitor in a hundred held by a maintenance window (engine/maintenance/maintenance-book.ts).
+    maintenance: {
+      markOf: (id: number) => (id % 100 === 0 ? { window_id: 1, title: 'Disks', ends_at: null } : null),
+    },
   } as unknown as EngineService;
   const writer = { stats: { buffered: 40 } } as unknown as CheckWriter;
   const blind = { status: () => ({ active: false }) } as unknown as BlindGate;
