@@ -64,6 +64,8 @@ export interface ReceiverOutcome {
    * of the service's error body only; it never goes to a log or an answer as it is.
    */
   answer?: string;
+  /** The answer's Retry-After header, as sent (for senders that read answers). */
+  retryAfter?: string;
 }
 
 type Stage = 'connecting' | 'waiting' | 'reading';
@@ -144,13 +146,14 @@ function exchange(
       resolve(outcome);
     };
     /** `quote`: the receiver's words, already masked (quoteMasked). */
+    let retryAfter: string | undefined;
     const answered = (quote: string, answer?: string): void => {
       const code = status as number;
       const text = `${where}: answered ${code} ${http.STATUS_CODES[code] ?? ''}`.trimEnd();
       const why = code >= 300 && code < 400 ? `${text} (redirects are not followed: use the final URL)` : text;
       const outcome = failed(code, quote ? `${why}: ${quote}` : why, !isRetryableStatus(code));
       // Only to a sender that asked to read answers: the others spread the outcome into their result.
-      finish(post.readAnswer ? { ...outcome, answer } : outcome);
+      finish(post.readAnswer ? { ...outcome, answer, ...(retryAfter ? { retryAfter } : {}) } : outcome);
     };
     const timer = setTimeout(() => {
       // An answer whose status is known is judged by it, even if its body never ends.
@@ -201,6 +204,8 @@ function exchange(
     });
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
+      const header = res.headers['retry-after'];
+      retryAfter = typeof header === 'string' ? header.slice(0, 64) : undefined;
       stage = 'reading';
       const accepted = isAccepted(status);
       if (accepted && !post.readAnswer) return finish({ ok: true, status, error: null, permanent: false });

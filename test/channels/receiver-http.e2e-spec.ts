@@ -261,3 +261,29 @@ function closedPort(): Promise<number> {
     });
   });
 }
+
+describe('postToReceiver reading an answer', () => {
+  it("hands a sender that reads answers the refusal's body and its Retry-After header", async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '42' });
+      res.end('{"error":"slow down"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const outcome = await postToReceiver(
+        { url: `http://127.0.0.1:${port}/v1/x`, body: '{}', headers: {}, readAnswer: true },
+        allow,
+      );
+      expect(outcome).toMatchObject({ ok: false, status: 429, permanent: false, retryAfter: '42' });
+      expect(outcome.answer).toBe('{"error":"slow down"}');
+      // A sender that does not read answers gets neither.
+      const plain = await postToReceiver({ url: `http://127.0.0.1:${port}/v1/x`, body: '{}', headers: {} }, allow);
+      expect(plain).not.toHaveProperty('retryAfter');
+      expect(plain).not.toHaveProperty('answer');
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { laterOf } from '../../dispatcher.service';
 import type { ReceiverOutcome } from '../../receiver-http';
-import { htmlWords, judgeAnswer, ServiceName } from './answers';
+import { htmlWords, judgeAnswer, retryAfterMs, ServiceName } from './answers';
 
 const answered = (status: number, answer: unknown): ReceiverOutcome => ({
   ok: status >= 200 && status < 300,
@@ -114,6 +114,32 @@ describe('service answers', () => {
     if (want.permanent !== undefined) expect(r.permanent).toBe(want.permanent);
     if (want.words) expect(r.error).toMatch(want.words);
     expect(r.retryAfterMs).toBe(want.retryAfterMs);
+  });
+
+  it.each([
+    ['120', 120_000],
+    [' 5 ', 5_000],
+    ['0', 0],
+    ['Wed, 21 Oct 2026 07:28:00 GMT', undefined],
+    ['-1', undefined],
+    ['1.5', undefined],
+    ['9999999999', undefined],
+    [undefined, undefined],
+  ])('reads Retry-After %j as a wait of %j ms', (header, ms) => {
+    expect(retryAfterMs(header)).toBe(ms);
+  });
+
+  it("waits as a 429's Retry-After says, unless the body says it (Telegram) or retrying cannot help", () => {
+    const limited = { ...answered(429, 'slow down'), retryAfter: '30' };
+    expect(judgeAnswer('ntfy', limited, []).retryAfterMs).toBe(30_000);
+    const telegram = {
+      ...answered(429, { ok: false, error_code: 429, parameters: { retry_after: 7 } }),
+      retryAfter: '30',
+    };
+    expect(judgeAnswer('telegram', telegram, []).retryAfterMs).toBe(7_000);
+    expect(
+      judgeAnswer('gotify', { ...answered(401, { error: 'no' }), retryAfter: '30' }, []).retryAfterMs,
+    ).toBeUndefined();
   });
 
   it('masks a secret the service echoes in its words', () => {

@@ -152,14 +152,26 @@ export function judgeAnswer(
     (outcome.answer?.length ?? 0) >= ANSWER_LIMIT,
   );
   const head = `${where}: answered ${status} ${http.STATUS_CODES[status] ?? ''}`.trimEnd();
+  // The body's own wait (Telegram, Matrix) first; else the header's, for a refusal worth retrying.
+  const wait = reading.retryAfterMs ?? (permanent ? undefined : retryAfterMs(outcome.retryAfter));
   const error = clip(words ? `${head}: ${words}` : head, ERROR_MAX);
   return {
     ok: false,
     status,
     error,
     permanent,
-    ...(reading.retryAfterMs !== undefined ? { retryAfterMs: reading.retryAfterMs } : {}),
+    ...(wait !== undefined ? { retryAfterMs: wait } : {}),
   };
+}
+
+/**
+ * The wait a Retry-After header asks for (RFC 9110 section 10.2.3), in its delay-seconds form: ntfy,
+ * PagerDuty and Gotify's proxies send it with a 429 or 503. The HTTP-date form, rare from APIs,
+ * is left to the usual back-off; so is anything that is not a whole number of seconds.
+ */
+export function retryAfterMs(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\s*\d{1,9}\s*$/.test(header)) return undefined;
+  return Number(header.trim()) * 1000;
 }
 
 function pick(o: ReceiverOutcome): Omit<SendResult, 'provider'> {
