@@ -201,8 +201,12 @@ describe('the heartbeat monitor page', () => {
 describe('the webhook form', () => {
   it('shows the receiver URL as typed, counts the secret to 16, generates one, and masks only stored values', async () => {
     const doc = (await s.t.http.get('/api/openapi.json').expect(200)).body;
-    const webhook = doc.components.schemas.ChannelInput.properties.config.oneOf[2];
-    expect(webhook.properties.secret.anyOf[0].minLength).toBe(16);
+    // The request's config is anyOf the kinds' configs (a chat {url} also matches apprise's): the webhook's has a secret.
+    const configs = doc.components.schemas.ChannelInput.properties.config.anyOf as {
+      properties: Record<string, { anyOf?: { minLength?: number }[] }>;
+    }[];
+    const webhook = configs.find((c) => c.properties?.secret && c.properties?.headers)!;
+    expect(webhook.properties.secret.anyOf?.[0].minLength).toBe(16);
     for (const width of [1280, 390]) {
       const { context, page, errors } = await open(width);
       try {
