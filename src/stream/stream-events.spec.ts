@@ -104,6 +104,7 @@ describe('state event data', () => {
         cert_expires_at: null,
         note: null,
         maintenance: null,
+        cause: null,
       },
     });
   });

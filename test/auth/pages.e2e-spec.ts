@@ -86,7 +86,9 @@ describe('sign-in pages', () => {
     expect(res.text).toContain(`<time datetime="${new Date(t.clock.now()).toISOString()}">`);
     expect(res.text).toContain('Phone &lt;b&gt;');
     expect(res.text).toContain('not used yet');
-    expect(res.text).toMatch(/<script type="module" src="\/dashboard\/assets\/account\.js\?v=[0-9a-f]{12}"><\/script>/);
+    expect(res.text).toMatch(
+      /<script type="module" src="\/dashboard\/assets\/pages\/account\.js\?v=[0-9a-f]{12}"><\/script>/,
+    );
     const signin = await t.http.get('/signin').set('Cookie', cookie).expect(303);
     expect(signin.headers.location).toBe('/');
   });

@@ -382,6 +382,16 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/auth/assets/{dir}/{file}',
+    id: 'signInAssetInFolder',
+    tag: 'Public',
+    summary: 'A script or stylesheet of the sign-in pages, in a folder of theirs',
+    access: pub,
+    extra: 'the files of the sign-in pages kept one folder down (public/auth/<dir>/).',
+    answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
+  },
+  {
+    method: 'get',
     path: '/dashboard/assets/{file}',
     id: 'dashboardAsset',
     tag: 'Public',
@@ -389,6 +399,17 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     access: pub,
     extra:
       'the files the dashboard pages load (one entry module per page, which imports shared modules), named `?v=<content hash>` and then cached for a year.',
+    answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/assets/{dir}/{file}',
+    id: 'dashboardAssetInFolder',
+    tag: 'Public',
+    summary: 'A script or image of the dashboard pages, in one of their folders',
+    access: pub,
+    extra:
+      'the dashboard files grouped by idea (`pages/`, `core/`, `overview/`, `monitor/`, `settings/`, `channels/`, `icons/`: docs/dashboard.md), named `?v=<content hash>` and then cached for a year.',
     answers: { 200: { description: 'the file', type: '*/*', schema: str({ format: 'binary' }) } },
   },
 ];
