@@ -12,15 +12,13 @@ import type { Connection, ConnectionOptions } from 'mysql2/promise';
 import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, MysqlSettings } from '../kinds';
 import { clip } from '../judge/clip';
-import { describeCertValidity } from '../judge/cert-validity';
 import { certInfo } from '../checkers/cert';
-import { Deadline, lapTimer, msSince, withDeadline } from '../checkers/deadline';
+import { Deadline, lapTimer } from '../checkers/deadline';
 import type { CheckerEnv } from '../checkers/env';
 import { describeSocketError, hostPort } from '../checkers/net-errors';
-import { emptyPhases, failure, judged } from '../checkers/result-builders';
-import { parseServiceUrl, ServiceUrl } from './service-url';
-import { readOnlyProblem } from './sql-statement';
-import { countAnswer, describeAnswer, newTrace, resolveHost, SqlTrace } from './sql-check';
+import { failure } from '../checkers/result-builders';
+import { ServiceUrl } from './service-url';
+import { countAnswer, describeAnswer, resolveHost, runSqlCheck, SqlTrace } from './sql-check';
 import { MYSQL_URL } from './url-rules';
 
 type Mysql = typeof import('mysql2/promise');
@@ -34,32 +32,7 @@ function loadMysql(): Mysql {
 }
 
 export async function checkMysql(settings: MysqlSettings, ctx: CheckContext, env: CheckerEnv): Promise<CheckResult> {
-  const atMs = env.clock.now();
-  const start = performance.now();
-  const trace = newTrace(emptyPhases());
-  const url = parseServiceUrl(settings.url, MYSQL_URL);
-  const where = typeof url === 'string' ? 'mysql' : hostPort(url.host, url.port);
-  const facts = (detail: string | null = null) => {
-    const cert = trace.cert ? describeCertValidity(trace.cert, atMs) : null;
-    const text = [detail, cert].filter(Boolean).join('; ') || null;
-    return { latency_ms: msSince(start), phases: trace.phases, cert: trace.cert, detail: text };
-  };
-  if (typeof url === 'string') return judged(atMs, facts(), failure('protocol', `the URL ${url}`));
-  const refused = readOnlyProblem(settings.query, 'mysql');
-  if (refused) return judged(atMs, facts(), failure('query_failed', `the query ${refused}`));
-  return withDeadline(
-    ctx.timeout_ms,
-    async (deadline) => {
-      const { error, detail } = await probe(url, settings, ctx, env, deadline, trace);
-      return judged(atMs, facts(detail), error);
-    },
-    () =>
-      judged(
-        atMs,
-        facts(),
-        failure('timeout', `timed out after ${ctx.timeout_ms} ms during ${trace.stage} (${where})`),
-      ),
-  );
+  return runSqlCheck('mysql', MYSQL_URL, settings, ctx, env, probe);
 }
 
 async function probe(

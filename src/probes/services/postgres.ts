@@ -11,15 +11,13 @@ import type { Client, ClientConfig, QueryArrayConfig, QueryArrayResult } from 'p
 import type { CheckError, CheckResult } from '../check-result';
 import type { CheckContext, PostgresSettings } from '../kinds';
 import { clip } from '../judge/clip';
-import { describeCertValidity } from '../judge/cert-validity';
 import { skipNodeIdentityCheck, trustOptions } from '../checkers/cert';
-import { Deadline, lapTimer, msSince, withDeadline } from '../checkers/deadline';
+import { Deadline, lapTimer } from '../checkers/deadline';
 import type { CheckerEnv } from '../checkers/env';
 import { describeSocketError, hostPort } from '../checkers/net-errors';
-import { CheckFailure, emptyPhases, failure, judged } from '../checkers/result-builders';
-import { parseServiceUrl, ServiceUrl } from './service-url';
-import { readOnlyProblem } from './sql-statement';
-import { countAnswer, describeAnswer, judgeHandshake, newTrace, resolveHost, SqlTrace } from './sql-check';
+import { CheckFailure, failure } from '../checkers/result-builders';
+import { ServiceUrl } from './service-url';
+import { countAnswer, describeAnswer, judgeHandshake, resolveHost, runSqlCheck, SqlTrace } from './sql-check';
 import { POSTGRES_URL } from './url-rules';
 
 type Pg = typeof import('pg');
@@ -37,32 +35,7 @@ export async function checkPostgres(
   ctx: CheckContext,
   env: CheckerEnv,
 ): Promise<CheckResult> {
-  const atMs = env.clock.now();
-  const start = performance.now();
-  const trace = newTrace(emptyPhases());
-  const url = parseServiceUrl(settings.url, POSTGRES_URL);
-  const where = typeof url === 'string' ? 'postgres' : hostPort(url.host, url.port);
-  const facts = (detail: string | null = null) => {
-    const cert = trace.cert ? describeCertValidity(trace.cert, atMs) : null;
-    const text = [detail, cert].filter(Boolean).join('; ') || null;
-    return { latency_ms: msSince(start), phases: trace.phases, cert: trace.cert, detail: text };
-  };
-  if (typeof url === 'string') return judged(atMs, facts(), failure('protocol', `the URL ${url}`));
-  const refused = readOnlyProblem(settings.query, 'postgres');
-  if (refused) return judged(atMs, facts(), failure('query_failed', `the query ${refused}`));
-  return withDeadline(
-    ctx.timeout_ms,
-    async (deadline) => {
-      const { error, detail } = await probe(url, settings, ctx, env, deadline, trace);
-      return judged(atMs, facts(detail), error);
-    },
-    () =>
-      judged(
-        atMs,
-        facts(),
-        failure('timeout', `timed out after ${ctx.timeout_ms} ms during ${trace.stage} (${where})`),
-      ),
-  );
+  return runSqlCheck('postgres', POSTGRES_URL, settings, ctx, env, probe);
 }
 
 async function probe(

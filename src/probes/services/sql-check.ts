@@ -6,12 +6,18 @@
  */
 import * as net from 'node:net';
 import type * as tls from 'node:tls';
-import type { CertInfo, CheckError, CheckPhases } from '../check-result';
+import type { CertInfo, CheckError, CheckPhases, CheckResult } from '../check-result';
+import type { CheckContext } from '../kinds';
 import { clip } from '../judge/clip';
+import { describeCertValidity } from '../judge/cert-validity';
 import { certInfo, judgePeer } from '../checkers/cert';
 import { checkAddress, guardedLookup } from '../checkers/connect-address';
-import { lapTimer } from '../checkers/deadline';
-import { CheckFailure } from '../checkers/result-builders';
+import { Deadline, lapTimer, msSince, withDeadline } from '../checkers/deadline';
+import type { CheckerEnv } from '../checkers/env';
+import { hostPort } from '../checkers/net-errors';
+import { CheckFailure, emptyPhases, failure, judged } from '../checkers/result-builders';
+import { parseServiceUrl, ServiceUrl, UrlRules } from './service-url';
+import { readOnlyProblem } from './sql-statement';
 
 /** At most this much of a query's answer is read; the rest is not waited for. */
 export const ANSWER_MAX_BYTES = 64 * 1024;
@@ -87,4 +93,55 @@ export function describeAnswer(rows: number | null, first: unknown, cut: boolean
           ? `${first.length} bytes`
           : String(first);
   return `${count}: ${clip(text.replace(/[\x00-\x1f]/g, ' '))}`;
+}
+
+/** One kind's exchange with its server: connect, log in, run the query; its error or the answer's detail. */
+export type SqlProbe<S> = (
+  url: ServiceUrl,
+  settings: S,
+  ctx: CheckContext,
+  env: CheckerEnv,
+  deadline: Deadline,
+  trace: SqlTrace,
+) => Promise<{ error: CheckError | null; detail: string | null }>;
+
+/**
+ * A check of a SQL kind, the part postgres and mysql share: the URL and the query refused before
+ * any connection, the whole exchange bounded by the monitor's timeout (which names the stage it
+ * stopped in), the certificate's validity beside the answer's detail.
+ */
+export async function runSqlCheck<S extends { url: string; query: string }>(
+  kind: 'postgres' | 'mysql',
+  rules: UrlRules,
+  settings: S,
+  ctx: CheckContext,
+  env: CheckerEnv,
+  probe: SqlProbe<S>,
+): Promise<CheckResult> {
+  const atMs = env.clock.now();
+  const start = performance.now();
+  const trace = newTrace(emptyPhases());
+  const url = parseServiceUrl(settings.url, rules);
+  const where = typeof url === 'string' ? kind : hostPort(url.host, url.port);
+  const facts = (detail: string | null = null) => {
+    const cert = trace.cert ? describeCertValidity(trace.cert, atMs) : null;
+    const text = [detail, cert].filter(Boolean).join('; ') || null;
+    return { latency_ms: msSince(start), phases: trace.phases, cert: trace.cert, detail: text };
+  };
+  if (typeof url === 'string') return judged(atMs, facts(), failure('protocol', `the URL ${url}`));
+  const refused = readOnlyProblem(settings.query, kind);
+  if (refused) return judged(atMs, facts(), failure('query_failed', `the query ${refused}`));
+  return withDeadline(
+    ctx.timeout_ms,
+    async (deadline) => {
+      const { error, detail } = await probe(url, settings, ctx, env, deadline, trace);
+      return judged(atMs, facts(detail), error);
+    },
+    () =>
+      judged(
+        atMs,
+        facts(),
+        failure('timeout', `timed out after ${ctx.timeout_ms} ms during ${trace.stage} (${where})`),
+      ),
+  );
 }
