@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds dist/farsight_<version>_oci.tar: the OCI image of Farsight for amd64 and arm64, both in one
-# image index, as an OCI archive that `docker load` and `podman load` take (docs/install.md).
+# image index, as an OCI archive that `docker load` (Docker 25 on) and `podman load` take, and beside it
+# dist/farsight_<version>_<arch>_docker.tar, one docker-archive per architecture for any Docker (docs/install.md).
 #
 #   bash packaging/build-oci.sh
 #
@@ -206,6 +207,33 @@ with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as t:
         t.addfile(m, io.BytesIO(data) if data is not None else None)
 PY
 
+# A Docker older than 25 (Debian 12's docker.io is 20.10) cannot read an OCI archive: one
+# docker-archive per architecture as well, which `docker load` reads in every version (docs/install.md).
+docker_tars=()
+for arch in amd64 arm64; do
+  arch_out="dist/farsight_${version//-/\~}_${arch}_docker.tar"
+  rm -f "$arch_out"
+  bah push --quiet "localhost/farsight:$version-$arch" "docker-archive:$PWD/$arch_out:farsight:$version" >/dev/null
+  # buildah adds the name the image was built under: only farsight:<version> is kept (manifest.json,
+  # like index.json above, is covered by no digest).
+  python3 - "$arch_out" "docker.io/library/farsight:$version" <<'PY'
+import io, json, sys, tarfile
+path, name = sys.argv[1], sys.argv[2]
+with tarfile.open(path) as t:
+    members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t.getmembers()]
+with tarfile.open(path, "w") as t:
+    for m, data in members:
+        if m.name == "manifest.json":
+            manifest = json.loads(data)
+            for entry in manifest:
+                entry["RepoTags"] = [name]
+            data = json.dumps(manifest, separators=(",", ":")).encode()
+            m.size = len(data)
+        t.addfile(m, io.BytesIO(data) if data is not None else None)
+PY
+  docker_tars+=("$arch_out")
+done
+
 target=$((120 * 1000 * 1000))
 over=0
 for arch in amd64 arm64; do
@@ -216,4 +244,7 @@ for arch in amd64 arm64; do
 done
 size=$(stat -c %s "$out")
 say "$out: $(numfmt --to=iec-i --suffix=B "$size") ($size bytes), amd64 + arm64"
+for t in "${docker_tars[@]}"; do
+  say "$t: $(numfmt --to=iec-i --suffix=B "$(stat -c %s "$t")") (docker load, any Docker version)"
+done
 [ "$over" = 0 ] || die "an image is over the 120 MB target"

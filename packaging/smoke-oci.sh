@@ -10,7 +10,9 @@
 #   4. `podman stop` exits 0 within 10 s (SIGTERM to PID 1, which is farsight itself); a new container
 #      on the same volume still has the owner, the key and the monitor;
 #   5. started with a wrong FARSIGHT_ variable, on a data directory it cannot write, or as root: the
-#      binary's own one-line error and a non-zero exit.
+#      binary's own one-line error and a non-zero exit;
+#   6. each dist/farsight_<version>_<arch>_docker.tar (for a Docker older than 25) loads as
+#      farsight:<version> of its architecture, with that one tag.
 #
 #   bash packaging/smoke-oci.sh
 #
@@ -230,5 +232,18 @@ expect_failure 1 'farsight: FARSIGHT_DATA_DIR: /var/lib/farsight: permission den
 
 expect_failure 1 'farsight: running as root is refused (FARSIGHT_REFUSE_ROOT is on): files root writes in /var/lib/farsight could not be opened by the service user afterwards; run as the farsight user (in a container: without --user 0), or set FARSIGHT_REFUSE_ROOT=off' \
   --user 0 -v "$volume:/var/lib/farsight"
+
+step "the docker-archives (for a Docker older than 25): each loads as farsight:<version> of its architecture"
+for arch in amd64 arm64; do
+  tar="$ROOT/dist/farsight_${version//-/\~}_${arch}_docker.tar"
+  [ -f "$tar" ] || fail "missing $tar (packaging/build-oci.sh makes it)"
+  tar -xOf "$tar" manifest.json | python3 -c 'import json,sys; m=json.load(sys.stdin); assert len(m)==1 and m[0]["RepoTags"]==["docker.io/library/farsight:'"$version"'"], m' ||
+    fail "$tar: its manifest.json does not name farsight:$version"
+  pod rmi -f "farsight:$version" >/dev/null 2>&1 || true
+  pod load -q -i "$tar" >/dev/null
+  got=$(pod image inspect --format '{{.Architecture}}/{{.Os}} {{.Config.User}}' "farsight:$version")
+  [ "$got" = "$arch/linux farsight" ] || fail "$tar loaded as $got, expected $arch/linux farsight"
+  ok "$(basename "$tar"): farsight:$version, linux/$arch, user farsight"
+done
 
 printf '\nsmoke-oci: all checks passed\n'
