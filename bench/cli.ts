@@ -4,7 +4,7 @@
  * results as JSON to bench/results/ (git-ignored).
  *
  *   (none) | all     every scenario with small defaults (a few minutes), and the engine again with 200 monitors
- *   engine | writer | api | heartbeats | storage | startup | stream | alerts
+ *   engine | writer | api | heartbeats | storage | startup | stream | alerts | metrics
  *   floor            CPU of a bare GET at the engine's rate: the floor under CPU per check (not in all)
  *   compare --against OTHER/dist   this build and another side by side on one farm: B ÷ A of CPU per check (not in all)
  *   farm --port P --endpoints N [--tcp-ports K]     the target farm alone (until Ctrl-C)
@@ -46,7 +46,7 @@ ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`)
   profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
 
 options:
-  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000, compare 10000
+  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000, metrics 10000, compare 10000
   --interval S     engine 60, storage 10, stream 60
   --warmup S       engine, storage, stream: one interval; compare 70
   --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 and compare 60 (each of their windows)
@@ -54,6 +54,7 @@ options:
   --windows N      compare: windows measured (4)
   --clients N      stream: SSE clients in its second window, one of them stalled (500)
   --stall-mb M     stream: event MB sent to the readers that stay, for the stalled client to be cut off (10)
+  --scrapes K      metrics: scrapes timed (500)
   --rate R         floor: GETs per second (166.7 = 10,000 monitors at 60 s)
   --concurrency C  api 4, heartbeats 16, alerts 16 (clients sending the failure reports)
   --case K         alerts: storm (N monitors down at once, the default) or dependants (one parent

@@ -6,6 +6,7 @@ import { apiScenario } from './api';
 import { engineScenario } from './engine';
 import { floorScenario } from './floor';
 import { heartbeatsScenario } from './heartbeats';
+import { metricsScenario } from './metrics';
 import { startupScenario } from './startup';
 import { storageScenario } from './storage';
 import { streamScenario } from './stream';
@@ -19,6 +20,7 @@ export const SCENARIOS: readonly Scenario[] = [
   startupScenario,
   storageScenario,
   streamScenario,
+  metricsScenario,
   alertsScenario,
   engineScenario,
 ];

@@ -76,6 +76,7 @@ describe('bench harness (smoke)', () => {
         'startup',
         'storage',
         'stream',
+        'metrics',
         'alerts',
         'engine',
         'engine',
@@ -95,7 +96,7 @@ describe('bench harness (smoke)', () => {
           expect([true, false, null]).toContain(m.met);
         }
       }
-      // Nine scenarios, each starting the built service and its farm: about 2 minutes on a quiet
+      // Ten scenarios, each starting the built service and its farm: about 2 minutes on a quiet
       // 2-core machine, 3-7 minutes while the other jest worker runs browser suites beside it.
     },
     8 * 60_000,

@@ -26,7 +26,7 @@ export interface MetricsSnapshot {
   /** Each monitor's labels, at the same index (monitorLabels). */
   labels: readonly MonitorLabels[];
   countsOf(id: number): Readonly<Record<Outcome, number>>;
-  /** Whether a maintenance window holds the monitor now (always false until windows exist). */
+  /** Whether a maintenance window holds the monitor now (the engine's book of windows). */
   inMaintenance(id: number): boolean;
   alerts: Iterable<Readonly<{ channel: string; ok: boolean; n: number }>>;
   incidentsOpen: number;

@@ -21,8 +21,6 @@ import { PROM_CONTENT_TYPE, PromWriter } from './prom-text';
 /** The event loop's delay is reported over windows of about this length. */
 const LAG_WINDOW_MS = 60_000;
 
-/** Whether a maintenance window holds a monitor now: none do until windows exist (docs/metrics.md). */
-
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
   /** The monitors by slug, kept until the engine's set changes (liveView().changes). */
