@@ -279,6 +279,34 @@ describe('POST /import/kuma', () => {
       .expect(403);
   });
 
+  it('compares an Idempotency-Key by the uploaded bytes: the same file is answered again, another file is refused', async () => {
+    const file = path.join(dir, 'kuma.db');
+    await buildKumaDb(file, kumaSample(), { version: '1.23' });
+    const bytes = fs.readFileSync(file);
+    const before = await monitorCount();
+    const first = await upload(bytes, '?apply=true').set('Idempotency-Key', 'kuma-1').expect(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const created = (first.body.items as Item[]).filter((i) => i.outcome === 'created').length;
+    expect(created).toBeGreaterThan(10);
+    expect(await monitorCount()).toBeGreaterThan(before);
+    const after = await monitorCount();
+
+    // The same bytes with the same key: the first answer again (all "created"), nothing done twice.
+    const again = await upload(bytes, '?apply=true').set('Idempotency-Key', 'kuma-1').expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await monitorCount()).toBe(after);
+
+    // Other bytes with that key: 422 on the key, nothing imported (before the fix the parsed body,
+    // empty for an upload, was compared, so any file was "the same request").
+    const other = Buffer.from(JSON.stringify({ version: '1.23.16', monitorList: [], notificationList: [] }));
+    const refused = await upload(other, '?apply=true').set('Idempotency-Key', 'kuma-1').expect(422);
+    expect(refused.body.error.field).toBe('Idempotency-Key');
+    // Without the key the same file is imported again, and finds everything unchanged.
+    const plain = await upload(bytes, '?apply=true').expect(200);
+    expect((plain.body.items as Item[]).filter((i) => i.outcome === 'created')).toEqual([]);
+  });
+
   it('needs an admin key', async () => {
     await t.http
       .post('/api/v1/import/kuma')

@@ -26,6 +26,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
 import { createHash } from 'node:crypto';
 import { from, Observable, throwError } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
@@ -44,6 +45,25 @@ const NEVER_REPLAYED = 'idempotency:never';
 
 /** The route's requests carry a password or a code: Idempotency-Key is ignored, nothing is stored. */
 export const NeverReplayed = () => SetMetadata(NEVER_REPLAYED, true);
+
+const STREAMED_BODY = 'idempotency:streamed';
+const ADMIT_STREAMED = Symbol('idempotency: admit a streamed body');
+interface StreamedRequest {
+  [ADMIT_STREAMED]?: (digest: Buffer) => Promise<void>;
+}
+
+/**
+ * The route reads its body itself (an upload streamed to disk, not parsed): the interceptor cannot
+ * see it before the handler runs, so the handler calls `admitStreamedBody` with the body's SHA-256
+ * once it has read it, before doing any work. A repeat is answered from there; the same key with
+ * other bytes is a 422, as for a parsed body.
+ */
+export const StreamedBody = () => SetMetadata(STREAMED_BODY, true);
+
+/** Called by a @StreamedBody handler with the SHA-256 of the body it read; a no-op without Idempotency-Key. */
+export async function admitStreamedBody(req: Request, digest: Buffer): Promise<void> {
+  await (req as Request & StreamedRequest)[ADMIT_STREAMED]?.(digest);
+}
 
 /** Thrown to answer with a stored response; the error filter renders it verbatim. */
 export class StoredAnswer {
@@ -73,7 +93,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBoo
   }
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = ctx.switchToHttp().getRequest<AppRequest>();
+    const req = ctx.switchToHttp().getRequest<AppRequest & StreamedRequest>();
     const key = req.headers['idempotency-key'];
     if (req.method !== 'POST' || key === undefined || !req.caller) return next.handle();
     if (this.reflector.get<boolean>(NEVER_REPLAYED, ctx.getHandler()) === true) return next.handle();
@@ -81,41 +101,52 @@ export class IdempotencyInterceptor implements NestInterceptor, OnApplicationBoo
       throw new ApiError('bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
     const caller = callerId(req.caller);
-    const hash = requestHash(req);
     const slot = `${caller}\n${key}`;
     const okStatus = this.reflector.get<number>(HTTP_CODE_METADATA, ctx.getHandler()) ?? HttpStatus.CREATED;
+    // The request hash once the request is admitted (looked up, not a repeat, not running): only
+    // then is its answer kept. A streamed body is admitted by the handler once it has read it.
+    let admitted: string | null = null;
+    const admit = async (hash: string): Promise<void> => {
+      const stored = await this.lookup(caller, key, hash);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- StoredAnswer: the filter renders it verbatim
+      if (stored) throw stored;
+      if (this.running.has(slot)) {
+        throw new ApiError('conflict', 'a request with this Idempotency-Key is still being processed');
+      }
+      this.running.add(slot);
+      admitted = hash;
+    };
+    const handled = (): Observable<unknown> =>
+      next.handle().pipe(
+        mergeMap(async (body) => {
+          if (admitted === null) return body;
+          const withheld = shownOnceIn(body);
+          if (withheld.length) {
+            const refusal = toErrorResponse(new ApiError('conflict', withheldMessage(withheld)));
+            await this.keep(caller, key, admitted, refusal.status, refusal.body);
+          } else {
+            await this.keep(caller, key, admitted, okStatus, body);
+          }
+          this.running.delete(slot);
+          return body;
+        }),
+        catchError((err: unknown) => {
+          const hash = admitted;
+          if (hash === null) return throwError(() => err);
+          const out = toErrorResponse(err);
+          const done =
+            out.status < 500 && out.status !== 429
+              ? this.keep(caller, key, hash, out.status, out.body)
+              : Promise.resolve();
+          return from(done.finally(() => this.running.delete(slot))).pipe(mergeMap(() => throwError(() => err)));
+        }),
+      );
 
-    return from(this.lookup(caller, key, hash)).pipe(
-      mergeMap((stored) => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- StoredAnswer: the filter renders it verbatim
-        if (stored) throw stored;
-        if (this.running.has(slot)) {
-          throw new ApiError('conflict', 'a request with this Idempotency-Key is still being processed');
-        }
-        this.running.add(slot);
-        return next.handle().pipe(
-          mergeMap(async (body) => {
-            const withheld = shownOnceIn(body);
-            if (withheld.length) {
-              const refusal = toErrorResponse(new ApiError('conflict', withheldMessage(withheld)));
-              await this.keep(caller, key, hash, refusal.status, refusal.body);
-            } else {
-              await this.keep(caller, key, hash, okStatus, body);
-            }
-            this.running.delete(slot);
-            return body;
-          }),
-          catchError((err: unknown) => {
-            const out = toErrorResponse(err);
-            const done =
-              out.status < 500 && out.status !== 429
-                ? this.keep(caller, key, hash, out.status, out.body)
-                : Promise.resolve();
-            return from(done.finally(() => this.running.delete(slot))).pipe(mergeMap(() => throwError(() => err)));
-          }),
-        );
-      }),
-    );
+    if (this.reflector.get<boolean>(STREAMED_BODY, ctx.getHandler()) === true) {
+      req[ADMIT_STREAMED] = (digest) => admit(requestHash(req, digest));
+      return handled();
+    }
+    return from(admit(requestHash(req, null))).pipe(mergeMap(handled));
   }
 
   private async lookup(caller: string, key: string, hash: string): Promise<StoredAnswer | null> {
@@ -160,11 +191,13 @@ function withheldMessage(withheld: Withheld[]): string {
   );
 }
 
-/** Method, path and body: "the same request". Raw bodies hash their bytes. */
-function requestHash(req: AppRequest): string {
+/**
+ * Method, path and body: "the same request". A streamed body is given by its SHA-256 (`digest`),
+ * taken by the handler that read it; a parsed one is hashed as JSON.
+ */
+function requestHash(req: AppRequest, digest: Buffer | null): string {
   const h = createHash('sha256').update(`${req.method} ${req.originalUrl}\n`);
-  const body: unknown = req.body;
-  if (Buffer.isBuffer(body)) h.update(body);
-  else h.update(JSON.stringify(body ?? null));
+  if (digest) h.update('streamed\n').update(digest);
+  else h.update(JSON.stringify((req.body as unknown) ?? null));
   return h.digest('hex');
 }

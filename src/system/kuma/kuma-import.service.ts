@@ -10,11 +10,13 @@
  * 3. With `apply`, run it for real: everything left goes in one transaction, or nothing.
  */
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Request } from 'express';
 import { ApiError } from '../../common/http/api-error';
+import { admitStreamedBody } from '../../common/http/idempotency';
 import type { Caller } from '../../common/access/caller';
 import { randomToken, sha256 } from '../../common/access/tokens';
 import { MASK } from '../../common/secrets/secrets';
@@ -45,7 +47,8 @@ export class KumaImportService {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-kuma-upload-'));
     try {
       const file = path.join(dir, 'upload');
-      await saveBody(req, file);
+      // Idempotency-Key: the upload is compared by its bytes, once they are all read and before any work.
+      await admitStreamedBody(req, await saveBody(req, file));
       return await this.run(file, apply, caller);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -95,8 +98,8 @@ function readApply(query: Record<string, unknown>): boolean {
   throw ApiError.invalid([{ field: 'apply', message: 'must be true or false (default false: a dry run)' }]);
 }
 
-/** Streams the body to `file`, refusing one past KUMA_UPLOAD_MAX or an empty one. */
-function saveBody(req: Request, file: string): Promise<void> {
+/** Streams the body to `file`, refusing one past KUMA_UPLOAD_MAX or an empty one; gives the bytes' SHA-256. */
+function saveBody(req: Request, file: string): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > KUMA_UPLOAD_MAX) {
     req.res?.setHeader('Connection', 'close');
@@ -104,6 +107,7 @@ function saveBody(req: Request, file: string): Promise<void> {
   }
   return new Promise((resolve, reject) => {
     const out = fs.createWriteStream(file, { mode: 0o600 });
+    const digest = createHash('sha256');
     let size = 0;
     let failed = false;
     const fail = (err: Error) => {
@@ -117,6 +121,7 @@ function saveBody(req: Request, file: string): Promise<void> {
     };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      digest.update(chunk);
       if (size > KUMA_UPLOAD_MAX) fail(tooLarge());
     });
     req.once('aborted', () => fail(new ApiError('bad_request', 'the request was aborted')));
@@ -125,7 +130,7 @@ function saveBody(req: Request, file: string): Promise<void> {
       if (failed) return;
       if (size === 0)
         reject(ApiError.invalid([{ field: 'body', message: 'the body is empty: send kuma.db or a Kuma JSON backup' }]));
-      else resolve();
+      else resolve(digest.digest());
     });
     req.pipe(out);
   });

@@ -2,6 +2,7 @@ import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { CurrentCaller, Scope, StepUp } from '../../common/access/access';
 import type { Caller } from '../../common/access/caller';
+import { StreamedBody } from '../../common/http/idempotency';
 import { API_ROOT } from '../../common/http/routes';
 import { KumaImportService } from './kuma-import.service';
 import type { KumaReport } from './kuma-report';
@@ -15,6 +16,7 @@ export class KumaController {
   @Post('import/kuma')
   @Scope('admin')
   @StepUp()
+  @StreamedBody()
   @HttpCode(200)
   import(
     @Req() req: Request,
