@@ -67,8 +67,7 @@ export function dropRefused(plan: KumaPlan, answer: ImportAnswer): boolean {
 
 /** The report once the import has answered: every pending entry gets the outcome the answer gives it. */
 export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
-  const outcomeIn = (lists: { created: string[]; updated: string[]; unchanged: string[] }, key: string | null) =>
-    (['created', 'updated', 'unchanged'] as const).find((o) => key !== null && lists[o].includes(key));
+  const outcomeIn = (lists: OutcomeLists, key: string | null) => firstOutcome(lists, (name) => name === key);
   for (const e of plan.entries) {
     if (e.outcome !== 'pending') continue;
     const found =
@@ -80,7 +79,9 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
             ? answer.status_page.changed
               ? 'updated'
               : 'unchanged'
-            : windowsOutcome(answer.maintenance, e.key);
+            : e.key === null
+              ? undefined
+              : firstOutcome(answer.maintenance, windowOf(e.key));
     if (found) e.outcome = found;
     else {
       e.outcome = 'skipped';
@@ -92,19 +93,19 @@ export function finishReport(plan: KumaPlan, answer: ImportAnswer): KumaReport {
   return { source: plan.source, dry_run: answer.dry_run, applied: answer.applied, counts, items: plan.entries };
 }
 
+type OutcomeLists = { created: string[]; updated: string[]; unchanged: string[] };
+
+/** The first of created, updated, unchanged whose list names the item (created wins over updated...). */
+function firstOutcome(lists: OutcomeLists, names: (name: string) => boolean) {
+  return (['created', 'updated', 'unchanged'] as const).find((o) => lists[o].some(names));
+}
+
 /**
  * A Kuma window may become several here (one monthly window per day of the month, titled
  * "<title> (day N)": kuma-maintenance.ts): it is created if any of them is, else updated if any
  * is, else unchanged when they all are.
  */
-function windowsOutcome(
-  lists: { created: string[]; updated: string[]; unchanged: string[] },
-  key: string | null,
-): 'created' | 'updated' | 'unchanged' | undefined {
-  if (key === null) return undefined;
-  const mine = (t: string) => t === key || t.startsWith(`${key.slice(0, 100)} (`);
-  return (['created', 'updated', 'unchanged'] as const).find((o) => lists[o].some(mine));
-}
+const windowOf = (key: string) => (title: string) => title === key || title.startsWith(`${key.slice(0, 100)} (`);
 
 const LABEL: Record<KumaEntry['type'], string> = {
   monitor: 'monitor',
