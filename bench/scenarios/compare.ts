@@ -14,7 +14,8 @@
  * `depends_on` edges to the shared database, through this build's API. A build that knows them
  * runs with them; an older one, from before they existed, opens the same database without
  * reading them, which is the comparison the issue asks for: B with windows and edges against A
- * without. Each service is asked what it holds (GET /maintenance, the monitors' `depends_on`), and
+ * without. `--setup-in b` gives them to B's copy only (A's is copied before they are made), so two
+ * copies of one build measure what the windows and edges themselves cost. Each service is asked what it holds (GET /maintenance, the monitors' `depends_on`), and
  * the answer is part of the result, so a figure never claims windows a build did not have.
  */
 import * as fs from 'node:fs';
@@ -43,7 +44,7 @@ export function entryOf(against: string): string {
 export const compareScenario: Scenario = {
   name: NAME,
   summary: 'two builds side by side on one farm (--against OTHER/dist): CPU per check of each, and B ÷ A',
-  options: ['against', 'monitors', 'warmup', 'duration', 'windows', 'maintenance', 'edges'],
+  options: ['against', 'monitors', 'warmup', 'duration', 'windows', 'maintenance', 'edges', 'setup-in'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const entries = [entryOf(o.string('against', SERVICE_ENTRY)), SERVICE_ENTRY];
@@ -53,6 +54,8 @@ export const compareScenario: Scenario = {
     const windows = Math.max(1, o.number('windows', ctx.smoke ? 1 : 4));
     const maintenance = o.number('maintenance', 0);
     const edgesAsked = o.number('edges', 0);
+    const setupIn = o.string('setup-in', 'both');
+    if (setupIn !== 'both' && setupIn !== 'b') throw new Error(`--setup-in takes both or b, not ${setupIn}`);
     const farm = await Farm.start(n, tcpCount(n));
     const base = tempDir(NAME);
     const dirs = [tempDir(`${NAME}-a`), tempDir(`${NAME}-b`)];
@@ -61,15 +64,30 @@ export const compareScenario: Scenario = {
       log(NAME, `creating ${n} monitors at 60 s, ${edgesAsked} dependency edges, ${maintenance} maintenance windows`);
       const first = await Service.start({ dataDir: base });
       let keys: KeyPool;
+      const { bodies } = withEdges(mixedMonitors(n, farm, 60), edgesAsked);
       try {
-        keys = await first.adminKeys(1);
-        const { bodies } = withEdges(mixedMonitors(n, farm, 60), edgesAsked);
-        await first.createMonitors(keys, bodies);
-        if (maintenance > 0) await createWindows(first, keys, maintenance, await first.monitorIds(keys));
+        keys = await first.adminKeys(KeyPool.sizeFor(edgesAsked + 2 * maintenance + 100));
+        if (setupIn === 'both') {
+          await first.createMonitors(keys, bodies);
+          if (maintenance > 0) await createWindows(first, keys, maintenance, await first.monitorIds(keys));
+        } else {
+          await first.createMonitors(keys, mixedMonitors(n, farm, 60));
+        }
       } finally {
         await first.stop();
       }
-      for (const dir of dirs) fs.cpSync(base, dir, { recursive: true });
+      if (setupIn === 'b') {
+        // A's copy first, then the windows and edges, through the API, into what becomes B's.
+        fs.cpSync(base, dirs[0], { recursive: true });
+        const again = await Service.start({ dataDir: base });
+        try {
+          if (maintenance > 0) await createWindows(again, keys, maintenance, await again.monitorIds(keys));
+          await addEdges(again, keys, bodies);
+        } finally {
+          await again.stop();
+        }
+        fs.cpSync(base, dirs[1], { recursive: true });
+      } else for (const dir of dirs) fs.cpSync(base, dir, { recursive: true });
       for (let i = 0; i < 2; i++) services.push(await Service.start({ dataDir: dirs[i], entry: entries[i] }));
       const held = await Promise.all(services.map((s) => heldBy(s, keys)));
       log(NAME, `A (${entries[0]}) and B (${entries[1]}) started; warming up ${warmupS} s`);
@@ -127,6 +145,22 @@ export const compareScenario: Scenario = {
     }
   },
 };
+
+/** The edges of withEdges() on monitors that exist without them: one PATCH each, four at a time. */
+async function addEdges(service: Service, keys: KeyPool, bodies: readonly Record<string, unknown>[]): Promise<void> {
+  const todo = bodies.filter((b) => Array.isArray(b.depends_on));
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const b = todo[next++];
+      await requestJson('PATCH', `${service.url}/api/v1/monitors/slug:${String(b.slug)}`, {
+        headers: keys.header(),
+        body: { depends_on: b.depends_on },
+      });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
 
 /** What a build holds of the windows and edges: null when it does not know them (older than issue 36). */
 interface Held {
