@@ -200,6 +200,29 @@ describe('bench harness (smoke)', () => {
     }
   }, 120_000);
 
+  it('puts the windows and edges in B’s copy only with --setup-in b', () => {
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--maintenance', '2', '--edges', '5'].concat([
+        '--setup-in',
+        'b',
+        '--out',
+        out,
+      ]),
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(r.status).toBe(0);
+    const file = fs
+      .readdirSync(out)
+      .filter((f) => f.endsWith('-compare.json'))
+      .sort()
+      .pop() as string;
+    const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
+    const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+    expect([value('A: maintenance windows it holds'), value('A: dependency edges it holds')]).toEqual([0, 0]);
+    expect([value('B: maintenance windows it holds'), value('B: dependency edges it holds')]).toEqual([2, 5]);
+  }, 120_000);
+
   it('refuses to compare with a build that is not there, naming it', () => {
     const r = spawnSync(process.execPath, [CLI, 'compare', '--smoke', '--against', '/nonexistent/dist', '--out', out], {
       encoding: 'utf8',
