@@ -64,7 +64,9 @@ options:
   --rows N         writer: rows per run (100000)
   --repeat R       writer 3, startup 3
   --binary FILE    startup: also time the single executable (dist/farsight after npm run package)
-  --maintenance N  engine: N maintenance windows (one active over 1 % of the monitors; 0)
+  --maintenance N  engine, compare: N maintenance windows (one active over 1 % of the monitors; 0)
+  --edges E        compare: E depends_on edges (10 dependants a parent; 0); an older A runs without them
+  --setup-in W     compare: both (the default) or b: windows and edges in B's copy only (one build against itself)
   --node-args="A"  engine: extra node options for the service, e.g. --node-args="--trace-gc --max-semi-space-size=2"
   --profile        run the service under node --cpu-prof and print the top frames
   --keep           keep the temp data dirs

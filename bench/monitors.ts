@@ -27,6 +27,23 @@ export function mixedMonitors(n: number, farm: Farm, intervalS: number): Monitor
   return out;
 }
 
+/**
+ * `count` dependency edges (docs/dependencies.md) over bodies made by the functions here: the
+ * first tenth of the edges' count are parents, and each of the next `count` monitors depends on
+ * one of them by slug (10 dependants a parent), so a bulk create writes the edges with the
+ * monitors. Fewer when there are not enough monitors.
+ */
+export function withEdges(bodies: readonly MonitorBody[], count: number): { bodies: MonitorBody[]; edges: number } {
+  const parents = Math.max(1, Math.ceil(count / 10));
+  const edges = Math.max(0, Math.min(count, bodies.length - parents));
+  const out = bodies.map((b, i) =>
+    i >= parents && i < parents + edges
+      ? { ...b, depends_on: [`slug:${String(bodies[(i - parents) % parents].slug)}`] }
+      : b,
+  );
+  return { bodies: out, edges };
+}
+
 export function httpMonitors(n: number, farm: Farm, intervalS: number): MonitorBody[] {
   return Array.from({ length: n }, (_, i) => ({
     name: `bench ${i}`,

@@ -6,18 +6,30 @@
  * directory, built with `npm run build`), this tree's build is B. Two copies of this build give
  * the method's own noise (within 1-2 % over four windows here).
  *
- * The data is created by this build: A must open its schema (the same migrations, or A newer).
+ * The data is created by this build: A must open its schema (the same migrations, or A newer, or
+ * A older when the migrations it lacks only add tables and columns it never reads).
+ *
+ * `--maintenance N` and `--edges E` (issue 36) add N maintenance windows (as the engine scenario
+ * makes them: one active over 1 % of the monitors, the others weekly and not active) and E
+ * `depends_on` edges to the shared database, through this build's API. A build that knows them
+ * runs with them; an older one, from before they existed, opens the same database without
+ * reading them, which is the comparison the issue asks for: B with windows and edges against A
+ * without. `--setup-in b` gives them to B's copy only (A's is copied before they are made), so two
+ * copies of one build measure what the windows and edges themselves cost. Each service is asked what it holds (GET /maintenance, the monitors' `depends_on`), and
+ * the answer is part of the result, so a figure never claims windows a build did not have.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Options } from '../../harness/args';
 import { Farm } from '../farm';
-import { mixedMonitors, tcpCount } from '../monitors';
+import { mixedMonitors, tcpCount, withEdges } from '../monitors';
+import { requestJson } from '../../harness/http-client';
 import { removeDir, SERVICE_ENTRY, tempDir } from '../../harness/paths';
 import { CpuWindow } from '../../harness/proc';
 import { metric, Metric, ScenarioResult } from '../report';
 import { elapsedS, log, RunContext, Scenario, wait } from '../scenario';
-import { Service } from '../../harness/service';
+import { KeyPool, Service } from '../../harness/service';
+import { createWindows } from './engine';
 
 const NAME = 'compare';
 
@@ -32,7 +44,7 @@ export function entryOf(against: string): string {
 export const compareScenario: Scenario = {
   name: NAME,
   summary: 'two builds side by side on one farm (--against OTHER/dist): CPU per check of each, and B ÷ A',
-  options: ['against', 'monitors', 'warmup', 'duration', 'windows'],
+  options: ['against', 'monitors', 'warmup', 'duration', 'windows', 'maintenance', 'edges', 'setup-in'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const entries = [entryOf(o.string('against', SERVICE_ENTRY)), SERVICE_ENTRY];
@@ -40,23 +52,53 @@ export const compareScenario: Scenario = {
     const warmupS = o.number('warmup', ctx.smoke ? 1 : 70);
     const windowS = o.number('duration', ctx.smoke ? 2 : 60);
     const windows = Math.max(1, o.number('windows', ctx.smoke ? 1 : 4));
+    const maintenance = o.number('maintenance', 0);
+    const edgesAsked = o.number('edges', 0);
+    const setupIn = o.string('setup-in', 'both');
+    if (setupIn !== 'both' && setupIn !== 'b') throw new Error(`--setup-in takes both or b, not ${setupIn}`);
     const farm = await Farm.start(n, tcpCount(n));
     const base = tempDir(NAME);
     const dirs = [tempDir(`${NAME}-a`), tempDir(`${NAME}-b`)];
     const services: Service[] = [];
     try {
-      log(NAME, `creating ${n} monitors at 60 s`);
+      log(NAME, `creating ${n} monitors at 60 s, ${edgesAsked} dependency edges, ${maintenance} maintenance windows`);
       const first = await Service.start({ dataDir: base });
+      let keys: KeyPool;
+      const { bodies } = withEdges(mixedMonitors(n, farm, 60), edgesAsked);
       try {
-        await first.createMonitors(await first.adminKeys(1), mixedMonitors(n, farm, 60));
+        keys = await first.adminKeys(KeyPool.sizeFor(edgesAsked + 2 * maintenance + 100));
+        if (setupIn === 'both') {
+          await first.createMonitors(keys, bodies);
+          if (maintenance > 0) await createWindows(first, keys, maintenance, await first.monitorIds(keys));
+        } else {
+          await first.createMonitors(keys, mixedMonitors(n, farm, 60));
+        }
       } finally {
         await first.stop();
       }
-      for (const dir of dirs) fs.cpSync(base, dir, { recursive: true });
+      if (setupIn === 'b') {
+        // A's copy first, then the windows and edges, through the API, into what becomes B's.
+        fs.cpSync(base, dirs[0], { recursive: true });
+        const again = await Service.start({ dataDir: base });
+        try {
+          if (maintenance > 0) await createWindows(again, keys, maintenance, await again.monitorIds(keys));
+          await addEdges(again, keys, bodies);
+        } finally {
+          await again.stop();
+        }
+        fs.cpSync(base, dirs[1], { recursive: true });
+      } else for (const dir of dirs) fs.cpSync(base, dir, { recursive: true });
       for (let i = 0; i < 2; i++) services.push(await Service.start({ dataDir: dirs[i], entry: entries[i] }));
+      const held = await Promise.all(services.map((s) => heldBy(s, keys)));
       log(NAME, `A (${entries[0]}) and B (${entries[1]}) started; warming up ${warmupS} s`);
       await wait(NAME, 'warm-up', warmupS * 1000);
       const metrics: Metric[] = [metric('monitors', n, '')];
+      ['A', 'B'].forEach((name, i) =>
+        metrics.push(
+          metric(`${name}: maintenance windows it holds`, held[i].windows, ''),
+          metric(`${name}: dependency edges it holds`, held[i].edges, ''),
+        ),
+      );
       const totals = [0, 0];
       const checks = (n * windowS) / 60;
       for (let w = 1; w <= windows; w++) {
@@ -76,11 +118,20 @@ export const compareScenario: Scenario = {
       metrics.push(metric('all windows: B ÷ A', totals[0] > 0 ? totals[1] / totals[0] : null, '×'));
       return {
         scenario: NAME,
-        options: { against: entries[0], monitors: n, warmup: warmupS, duration: windowS, windows },
+        options: {
+          against: entries[0],
+          monitors: n,
+          warmup: warmupS,
+          duration: windowS,
+          windows,
+          maintenance,
+          edges: edgesAsked,
+        },
         metrics,
         notes: [
           `A = ${entries[0]}, B = ${entries[1]}: one database of ${n} mixed monitors at 60 s copied for each, one farm, the same minutes`,
           `CPU per check = the process's CPU in the window ÷ ${checks} (the checks due in it)`,
+          ...['A', 'B'].map((name, i) => `${name} holds ${describeHeld(held[i])}`),
         ],
         elapsedS: elapsedS(started),
       };
@@ -94,3 +145,62 @@ export const compareScenario: Scenario = {
     }
   },
 };
+
+/** The edges of withEdges() on monitors that exist without them: one PATCH each, four at a time. */
+async function addEdges(service: Service, keys: KeyPool, bodies: readonly Record<string, unknown>[]): Promise<void> {
+  const todo = bodies.filter((b) => Array.isArray(b.depends_on));
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const b = todo[next++];
+      await requestJson('PATCH', `${service.url}/api/v1/monitors/slug:${String(b.slug)}`, {
+        headers: keys.header(),
+        body: { depends_on: b.depends_on },
+      });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+/** What a build holds of the windows and edges: null when it does not know them (older than issue 36). */
+interface Held {
+  windows: number | null;
+  edges: number | null;
+}
+
+/** Asks a running build for its windows (GET /maintenance) and its monitors' `depends_on`. */
+async function heldBy(service: Service, keys: KeyPool): Promise<Held> {
+  const windows = await everyItem<unknown>(service, keys, 'maintenance');
+  const monitors = (await everyItem<{ depends_on?: unknown[] }>(service, keys, 'monitors')) ?? [];
+  const known = monitors.some((m) => Array.isArray(m.depends_on));
+  return {
+    windows: windows === null ? null : windows.length,
+    edges: known ? monitors.reduce((sum, m) => sum + (m.depends_on?.length ?? 0), 0) : null,
+  };
+}
+
+/** Every item of a list route, following next_cursor; null when the build has no such route (404). */
+async function everyItem<T>(service: Service, keys: KeyPool, route: string): Promise<T[] | null> {
+  const items: T[] = [];
+  let before: string | number | null = null;
+  do {
+    const q = new URLSearchParams({ limit: '500' });
+    if (before !== null) q.set('before', String(before));
+    const page: { items?: T[]; next_cursor?: string | number | null } = await requestJson(
+      'GET',
+      `${service.url}/api/v1/${route}?${q}`,
+      { headers: keys.header() },
+      [200, 404],
+    );
+    if (!Array.isArray(page.items)) return null;
+    items.push(...page.items);
+    before = page.next_cursor ?? null;
+  } while (before !== null);
+  return items;
+}
+
+function describeHeld(h: Held): string {
+  const w = h.windows === null ? 'no maintenance windows (it does not know them)' : `${h.windows} maintenance windows`;
+  const e = h.edges === null ? 'no dependency edges (it does not know depends_on)' : `${h.edges} dependency edges`;
+  return `${w} and ${e}`;
+}

@@ -226,7 +226,7 @@ export const engineScenario: Scenario = {
  * check path asks which active window holds a monitor), the others weekly windows of 20 monitors
  * each on a day and hour that are not now (the engine keeps their next boundaries).
  */
-async function createWindows(
+export async function createWindows(
   service: Service,
   keys: Awaited<ReturnType<Service['adminKeys']>>,
   count: number,

@@ -115,6 +115,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       monitor: (id) => this.live.get(id),
       monitorIds: () => this.live.ids(),
       changed: (m, soon) => (soon ? this.markDirty(m) : this.live.changed(m.id)),
+      dependencies: this.dependencies,
     });
     // The start's big reads (engine/live/start-reads.ts): main.ts began them; otherwise they begin now.
     this.preload = startReads ? Promise.resolve(startReads) : startEngineReads(db);
@@ -145,14 +146,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       incidents: this.incidents,
       journal: this.journal,
       maintenance: this.maintenance,
+      dependencies: this.dependencies,
       apply: (m: LiveMonitor, s: Step) => this.apply(m, s),
       markDirty: (m: LiveMonitor) => this.markDirty(m),
       log: this.log,
     };
-    for (const m of monitors) {
-      this.changes.add(m, 'spread');
-      reconcile(fix, m, now);
-    }
+    for (const m of monitors) this.changes.add(m, 'spread');
+    reconcile(fix, monitors, now);
     this.changes.subscribe();
     this.log.log(`engine started with ${monitors.length} monitors`);
   }

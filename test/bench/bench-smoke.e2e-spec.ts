@@ -163,10 +163,22 @@ describe('bench harness (smoke)', () => {
     expect(r.stdout).toContain('bare GET, CPU per request');
   }, 60_000);
 
-  it('compares two builds side by side (here this build with itself, given as a dist directory)', () => {
+  it('compares two builds side by side (here this build with itself, given as a dist directory), with windows and edges in both', () => {
     const r = spawnSync(
       process.execPath,
-      [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--out', out],
+      [
+        CLI,
+        'compare',
+        '--smoke',
+        '--against',
+        path.join(ROOT, 'dist'),
+        '--maintenance',
+        '2',
+        '--edges',
+        '5',
+        '--out',
+        out,
+      ],
       { encoding: 'utf8', timeout: 120_000 },
     );
     expect(r.status).toBe(0);
@@ -181,6 +193,34 @@ describe('bench harness (smoke)', () => {
     for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A'])
       expect(value(name)).toBeGreaterThan(0);
     expect(result.options.against).toBe(path.join(ROOT, 'dist', 'main.js'));
+    // Both builds know windows and depends_on: each holds what the shared database has.
+    for (const build of ['A', 'B']) {
+      expect(value(`${build}: maintenance windows it holds`)).toBe(2);
+      expect(value(`${build}: dependency edges it holds`)).toBe(5);
+    }
+  }, 120_000);
+
+  it('puts the windows and edges in B’s copy only with --setup-in b', () => {
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'compare', '--smoke', '--against', path.join(ROOT, 'dist'), '--maintenance', '2', '--edges', '5'].concat([
+        '--setup-in',
+        'b',
+        '--out',
+        out,
+      ]),
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(r.status).toBe(0);
+    const file = fs
+      .readdirSync(out)
+      .filter((f) => f.endsWith('-compare.json'))
+      .sort()
+      .pop() as string;
+    const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
+    const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+    expect([value('A: maintenance windows it holds'), value('A: dependency edges it holds')]).toEqual([0, 0]);
+    expect([value('B: maintenance windows it holds'), value('B: dependency edges it holds')]).toEqual([2, 5]);
   }, 120_000);
 
   it('refuses to compare with a build that is not there, naming it', () => {

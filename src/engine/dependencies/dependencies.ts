@@ -21,7 +21,8 @@ export class Dependencies {
     private readonly changed: (m: LiveMonitor) => void,
   ) {}
 
-  private readonly view = (id: number): NodeView | undefined => {
+  /** What the rules see of a monitor the engine holds (dependency-rules.ts). */
+  readonly view = (id: number): NodeView | undefined => {
     const m = this.live.get(id);
     if (!m) return undefined;
     return {
@@ -44,19 +45,42 @@ export class Dependencies {
    */
   joined(m: LiveMonitor, t: Extract<Transition, { kind: 'down' }>): boolean {
     const cause = this.causeFor(m);
-    const parent = cause ? this.live.get(cause.monitorId) : undefined;
-    if (!cause || !parent) return false;
+    if (
+      !cause ||
+      !this.join(m, cause, t.at, t.error, `${m.config.name} is down${t.error ? `: ${t.error.message}` : ''}`)
+    )
+      return false;
+    this.journal.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
+    return true;
+  }
+
+  /**
+   * A monitor a maintenance window let go while Down joins its cause's outage, as if its Down had
+   * just been confirmed (engine/maintenance/maintenance-journal.ts, releasedOrder). `words` begin
+   * its line ("nas is still down at the end of maintenance ..."). True when it joined.
+   */
+  joinReleased(m: LiveMonitor, cause: Cause, at: number, words: string): boolean {
+    const s = m.state;
+    const error = s.error_code ? { code: s.error_code as CheckError['code'], message: s.error_message ?? '' } : null;
+    if (!this.join(m, cause, at, error, words)) return false;
+    this.changed(m);
+    return true;
+  }
+
+  private join(m: LiveMonitor, cause: Cause, at: number, error: CheckError | null, words: string): boolean {
+    const parent = this.live.get(cause.monitorId);
+    if (!parent) return false;
     m.cause = cause;
-    const error = t.error ? `: ${t.error.message}` : '';
+    m.heldDown = false;
     this.journal.line({
       kind: 'down',
-      at: t.at,
+      at,
       monitorId: m.id,
       incidentId: cause.incidentId,
       actor: 'system',
-      text: `${m.config.name} is down${error}, affected by the outage of ${parent.config.name} (no incident of its own)`,
+      text: `${words}, affected by the outage of ${parent.config.name} (no incident of its own)`,
       data: {
-        ...(t.error ? { error: t.error } : {}),
+        ...(error ? { error } : {}),
         cause: { monitor_id: cause.monitorId, incident_id: cause.incidentId },
       },
     });
@@ -64,14 +88,13 @@ export class Dependencies {
       incident_id: cause.incidentId,
       monitor_id: m.id,
       monitor_name: m.config.name,
-      since: t.at,
+      since: at,
     });
-    this.journal.announceLater({ name: 'monitor.transition', payload: { id: m.id, transition: t } });
     if (this.journal.alerting)
       this.journal.alert({
         monitorId: parent.id,
         cause: 'affected',
-        at: t.at,
+        at,
         incidentId: cause.incidentId,
         config: parent.config,
         flapping: parent.state.flapping === 1,

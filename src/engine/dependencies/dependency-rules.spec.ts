@@ -1,4 +1,4 @@
-import { Cause, causeOf, NodeView, releaseOf } from './dependency-rules';
+import { Cause, causeOf, NodeView, releasedOrder, releaseOf } from './dependency-rules';
 
 /**
  * A tiny world of monitors stepped by the rules, as the engine steps them: `down X` confirms X
@@ -180,5 +180,72 @@ describe('causeOf', () => {
     ['a stale cycle does not loop', { 1: n([2]), 2: n([1]) }, null],
   ])('%s', (_name, nodes, cause) => {
     expect(causeOf(1, view(nodes))).toEqual(cause);
+  });
+});
+
+describe('releasedOrder: what a window lets go while Down', () => {
+  // Monitors by letter: `parents`, and what each is when the window ends (`down` with its own
+  // incident, `held` (Down, let go by this window, no incident), `up`, `paused`).
+  type Is = 'down' | 'held' | 'up' | 'paused';
+  const world = (monitors: Record<string, [Is, string[]]>) => {
+    const names = Object.keys(monitors);
+    const id = (n: string) => names.indexOf(n) + 1;
+    const view = (i: number): NodeView | undefined => {
+      const m = monitors[names[i - 1]];
+      if (!m) return undefined;
+      const [is, parents] = m;
+      return {
+        parents: parents.map(id),
+        down: is === 'down' || is === 'held',
+        incidentId: is === 'down' ? 100 + i : null,
+        cause: null,
+      };
+    };
+    const released = names.filter((n) => monitors[n][0] === 'held').map(id);
+    const show = (d: ReturnType<typeof releasedOrder>) =>
+      d.map(({ id: i, joins }) => `${names[i - 1]}:${joins ? `in:${names[joins.monitorId - 1]}` : 'own'}`).join(' ');
+    return { view, released, show };
+  };
+  it.each<[string, Record<string, [Is, string[]]>, string]>([
+    ['the parent is Down with its incident: the child joins it', { p: ['down', []], c: ['held', ['p']] }, 'c:in:p'],
+    ['the parent is Up: the child opens its own', { p: ['up', []], c: ['held', ['p']] }, 'c:own'],
+    ['the parent is paused (not Down): the child opens its own', { p: ['paused', []], c: ['held', ['p']] }, 'c:own'],
+    [
+      'the parent was in the same window: it opens first, the child joins it',
+      { p: ['held', []], c: ['held', ['p']] },
+      'p:own c:in:p',
+    ],
+    ['listed child first, the parent still decides first', { c: ['held', ['p']], p: ['held', []] }, 'p:own c:in:p'],
+    [
+      'a chain let go together: one incident, the root’s',
+      { c: ['held', ['b']], b: ['held', ['a']], a: ['held', []] },
+      'a:own b:in:a c:in:a',
+    ],
+    [
+      'the parent let go joins its own Down parent, and the child follows it there',
+      { g: ['down', []], p: ['held', ['g']], c: ['held', ['p']] },
+      'p:in:g c:in:g',
+    ],
+    ['two unrelated monitors: each its own', { a: ['held', []], b: ['held', []] }, 'a:own b:own'],
+    [
+      'a stale cycle among them is broken in the given order',
+      { a: ['held', ['b']], b: ['held', ['a']] },
+      'a:own b:in:a',
+    ],
+  ])('%s', (_name, monitors, decided) => {
+    const w = world(monitors);
+    expect(w.show(releasedOrder(w.released, w.view))).toBe(decided);
+  });
+
+  it('names a parent decided in the same call with the pending incident id', () => {
+    const view = (i: number): NodeView | undefined =>
+      ({
+        1: { parents: [], down: true, incidentId: null, cause: null },
+        2: { parents: [1], down: true, incidentId: null, cause: null },
+      })[i];
+    expect(releasedOrder([2, 1], view)).toEqual([
+      { id: 1, joins: null },
+      { id: 2, joins: { monitorId: 1, incidentId: -1 } },
+    ]);
   });
 });

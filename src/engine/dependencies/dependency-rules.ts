@@ -8,9 +8,13 @@
  *   that is still Down opens an incident of its own at once and alerts; one that recovered first
  *   left the incident already, without an alert.
  *
+ * - a maintenance window lets go of monitors that are still Down (it ended, was stopped, or the
+ *   service starts after it ended): they are decided together (releasedOrder), parents first, so
+ *   a child whose parent is let go in the same moment joins the parent's new incident.
+ *
  * Down means Down: a paused parent is not Down (nothing is known of it), nor is an unknown one, so
- * its dependants alert for themselves. A maintenance window (issue 36's other half) is meant to
- * arrive as one more field of NodeView (a child in maintenance opens nothing either way).
+ * its dependants alert for themselves. A monitor held by a window opens nothing either way: the
+ * engine asks these rules only for monitors no window holds.
  */
 
 /** The monitor whose open incident a Down joined. */
@@ -64,3 +68,60 @@ export type Release = 'own-incident' | 'leave';
 export function releaseOf(child: { down: boolean }): Release {
   return child.down ? 'own-incident' : 'leave';
 }
+
+/** What becomes of one monitor a window let go while Down: the outage it joins, or null (its own incident). */
+export interface ReleasedDecision {
+  id: number;
+  joins: Cause | null;
+}
+
+/**
+ * Monitors a maintenance window let go while Down and without an incident, decided in an order
+ * where each comes after every monitor of the set it depends on (directly or through others), so
+ * a parent let go in the same moment opens its incident first and its dependants join it, as
+ * they would have had nothing held them. A parent Down with an incident already joins as usual;
+ * a parent up, paused or unknown leaves the child to its own incident. `joins` of a child whose
+ * parent decides in the same call names that parent with the incident id -1 (not known yet: the
+ * engine opens it just before). A stale cycle among them is broken in the given order.
+ */
+export function releasedOrder(ids: readonly number[], view: View): ReleasedDecision[] {
+  const pending = new Set(ids);
+  const decided = new Map<number, Cause | null>();
+  const overlay: View = (id) => {
+    const n = view(id);
+    if (!n || !decided.has(id)) return n;
+    const joins = decided.get(id)!;
+    return { ...n, down: true, incidentId: joins ? null : PENDING_INCIDENT, cause: joins };
+  };
+  const waitsFor = (id: number): boolean => {
+    const seen = new Set<number>([id]);
+    let level = [...(view(id)?.parents ?? [])];
+    while (level.length > 0) {
+      const next: number[] = [];
+      for (const p of level) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        if (pending.has(p)) return true;
+        next.push(...(view(p)?.parents ?? []));
+      }
+      level = next;
+    }
+    return false;
+  };
+  const out: ReleasedDecision[] = [];
+  const decide = (id: number) => {
+    const joins = causeOf(id, overlay);
+    decided.set(id, joins);
+    pending.delete(id);
+    out.push({ id, joins });
+  };
+  while (pending.size > 0) {
+    const ready = ids.filter((id) => pending.has(id) && !waitsFor(id));
+    if (ready.length === 0) decide(ids.find((id) => pending.has(id))!);
+    else ready.forEach(decide);
+  }
+  return out;
+}
+
+/** The incident a parent decided in the same releasedOrder() call will open (its id is not known yet). */
+export const PENDING_INCIDENT = -1;

@@ -22,7 +22,9 @@ import { transitionLine } from './transition-text';
 export function journalTransition(journal: Journal, m: LiveMonitor, t: Transition, inMaintenance = false): void {
   const incidents = journal.incidents;
   let incident: IncidentRow | undefined;
-  if (t.kind === 'down' && !(inMaintenance && !incidents.openOf(m.id))) {
+  // A Down held by a window owes its incident and down alert to the window's end, even one after a restart.
+  if (t.kind === 'down') m.heldDown = inMaintenance && !incidents.openOf(m.id);
+  if (t.kind === 'down' && !m.heldDown) {
     incident = incidents.openOf(m.id) ?? incidents.start(m.id, m.config.name, t);
     m.incidentId = incident.id;
   }

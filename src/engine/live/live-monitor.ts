@@ -23,6 +23,12 @@ export interface LiveMonitor {
   downAlerted: number | null;
   /** Down while a monitor it depends on is Down: the incident it joined instead of opening its own. */
   cause?: Cause | null;
+  /**
+   * Its Down was confirmed while a maintenance window held it: no incident and no down alert yet,
+   * which the window's end owes it (engine/maintenance/maintenance-journal.ts), also when that end
+   * came while the service was stopped (engine/live/reconcile.ts). Meaningful while Down only.
+   */
+  heldDown?: boolean;
 }
 
 /** What the `engine` column stores besides the state row. */
@@ -30,6 +36,8 @@ interface EngineBlob extends MachineCounters {
   certWarned?: CertWarned | null;
   /** Absent in blobs stored before alerts were held while flapping (assumedDownAlerted). */
   downAlerted?: number | null;
+  /** LiveMonitor.heldDown; absent (false) in blobs stored before it, and when false. */
+  heldDown?: true;
 }
 
 export function policyOf(c: MonitorConfig, source: ResultSource): Policy {
@@ -85,6 +93,7 @@ export function engineBlob(m: LiveMonitor): string {
     certWarned: m.certWarned,
     downAlerted: m.downAlerted,
   };
+  if (m.heldDown) blob.heldDown = true;
   return JSON.stringify(blob);
 }
 
@@ -93,6 +102,7 @@ export interface RestoredState {
   certWarned: CertWarned | null;
   /** undefined: the blob predates it. */
   downAlerted: number | null | undefined;
+  heldDown: boolean;
 }
 
 export function fromStoredState(row: StoredStateRow): RestoredState {
@@ -121,7 +131,12 @@ export function fromStoredState(row: StoredStateRow): RestoredState {
     history: blob.history ?? FRESH_COUNTERS.history,
     failingSince: blob.failingSince === undefined ? FRESH_COUNTERS.failingSince : blob.failingSince,
   };
-  return { state, certWarned: blob.certWarned ?? null, downAlerted: blob.downAlerted };
+  return {
+    state,
+    certWarned: blob.certWarned ?? null,
+    downAlerted: blob.downAlerted,
+    heldDown: blob.heldDown === true,
+  };
 }
 
 /**

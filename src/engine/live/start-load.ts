@@ -55,7 +55,7 @@ export async function loadLiveMonitors(
     const s = states.get(row.id);
     const restored = s
       ? fromStoredState(s)
-      : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null };
+      : { state: initialMachineState(now, stored.config.paused), certWarned: null, downAlerted: null, heldDown: false };
     const since = loggedOf.get(row.id);
     if (since)
       restored.state = catchUp(
@@ -76,6 +76,7 @@ export async function loadLiveMonitors(
       downAlerted,
       incidentId,
       cause: restoredCause(s, restored.state.status, d.incidents),
+      heldDown: restored.heldDown,
     };
   });
   return { monitors, now };

@@ -3,13 +3,16 @@
  * a `maintenance.started` / `maintenance.ended` timeline line naming the window and its monitors,
  * its bus announcement (the live stream's event; channels get nothing), and, for each monitor the
  * end leaves Down without an incident, the incident it opens and the down alert it sends, as if
- * the Down had just been confirmed. All of it is written with the writer's next commit (asked for
- * within a second) and announced after it: durable, then announced.
+ * the Down had just been confirmed: or, when a monitor it depends on is Down, it joins that
+ * outage as dependencies do (releasedOrder decides parents first). All of it is written with the
+ * writer's next commit (asked for within a second) and announced after it: durable, then announced.
  */
 import { toIso } from '../../common/time';
 import type { MaintenanceMark } from '../../probes/status';
 import type { Journal } from '../journal/journal';
 import type { LiveMonitor } from '../live/live-monitor';
+import type { Dependencies } from '../dependencies/dependencies';
+import { releasedOrder } from '../dependencies/dependency-rules';
 import type { Clock } from '../../common/clock';
 import type { Timers } from '../scheduling/scheduler';
 import { BookChanges, covers, MaintenanceBook } from './maintenance-book';
@@ -23,6 +26,20 @@ export interface MaintenanceJournalDeps {
   markOf(id: number): MaintenanceMark | null;
   /** The monitor's answer changed (and, with `soon`, its state row must be written within a second). */
   changed(m: LiveMonitor, soon: boolean): void;
+  /** Where a monitor let go while Down finds the outage it joins. */
+  dependencies: Dependencies;
+}
+
+/** What letting go of Down monitors needs (the window's end, and a start after it: reconcile.ts). */
+export type ReleaseDeps = Pick<MaintenanceJournalDeps, 'journal' | 'changed' | 'dependencies'>;
+
+/** A monitor no window holds any more, still Down without an incident, and the words of its line. */
+export interface Released {
+  m: LiveMonitor;
+  /** After the monitor's name: "is still down at the end of maintenance \"Backup\"". */
+  words: string;
+  /** The window that let it go, when known (its line's data). */
+  windowId: number | null;
 }
 
 /** The engine's book of windows, whose changes go into the journal (EngineService). */
@@ -50,13 +67,36 @@ export function journalMaintenance(d: MaintenanceJournalDeps, c: BookChanges, no
     : new Set(windows.flatMap((w) => w.monitors ?? []));
   // A window that ended, or was edited while active (as it was): a monitor it held and nothing holds now is let go.
   const letGo = [...c.ended.map((e) => e.window), ...c.edited.map((e) => e.before)];
+  const released: Released[] = [];
   for (const id of ids) {
     const m = d.monitor(id);
     if (!m) continue;
     d.changed(m, false);
-    if (d.markOf(id) !== null || m.state.status !== 'down' || d.journal.incidents.openOf(id)) continue;
+    // An affected monitor (in its cause's outage before the window) stays there.
+    if (d.markOf(id) !== null || m.state.status !== 'down' || d.journal.incidents.openOf(id) || m.cause) continue;
     const ended = letGo.find((w) => covers(w, id));
-    if (ended) openAfterMaintenance(d, m, ended, now);
+    if (ended)
+      released.push({ m, words: `is still down at the end of maintenance "${ended.title}"`, windowId: ended.id });
+  }
+  releaseDown(d, released, now);
+}
+
+/**
+ * Monitors no window holds any more, still Down without an incident: parents first
+ * (releasedOrder), each joins the outage of a Down monitor it depends on, or else opens its
+ * incident and alerts, as if its Down had just been confirmed.
+ */
+export function releaseDown(d: ReleaseDeps, released: readonly Released[], now: number): void {
+  if (released.length === 0) return;
+  const byId = new Map(released.map((r) => [r.m.id, r]));
+  for (const { id } of releasedOrder([...byId.keys()], d.dependencies.view)) {
+    const r = byId.get(id)!;
+    const m = r.m;
+    m.heldDown = false;
+    // The order is the rule's; the cause is read now, when a parent decided just before has its incident.
+    const cause = d.dependencies.causeFor(m);
+    if (cause && d.dependencies.joinReleased(m, cause, now, `${m.config.name} ${r.words}`)) continue;
+    openReleased(d, r, now);
   }
 }
 
@@ -88,7 +128,7 @@ function coveredNames(d: MaintenanceJournalDeps, w: WindowRow): string {
 }
 
 /** A monitor still Down when its window ends: the incident opens now and the down alert goes out. */
-function openAfterMaintenance(d: MaintenanceJournalDeps, m: LiveMonitor, w: WindowRow, now: number): void {
+function openReleased(d: ReleaseDeps, { m, words, windowId }: Released, now: number): void {
   const s = m.state;
   const error = s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null;
   const failingSince = s.failingSince ?? s.since;
@@ -106,8 +146,8 @@ function openAfterMaintenance(d: MaintenanceJournalDeps, m: LiveMonitor, w: Wind
     monitorId: m.id,
     incidentId: incident.id,
     actor: 'system',
-    text: `${m.config.name} is still down at the end of maintenance "${w.title}"`,
-    data: { error, window_id: w.id },
+    text: `${m.config.name} ${words}`,
+    data: { error, window_id: windowId },
   });
   d.journal.announceLater({ name: 'incident', payload: { incident } });
   if (!d.journal.alerting) return;
