@@ -23,14 +23,15 @@ export class SubscribeController {
   ) {}
 
   @Post('api/public/subscribe')
-  @NeverReplayed()
   @HttpCode(202)
   async subscribe(@Body() body: unknown, @Req() req: AppRequest): Promise<typeof SUBSCRIBE_ANSWER> {
     await this.subscribers.subscribe(body, req.clientIp ?? null);
     return SUBSCRIBE_ANSWER;
   }
 
+  /** Browsers' forms: no Idempotency-Key to keep, and the answer is a page written here. */
   @Post('status/subscribe')
+  @NeverReplayed()
   async form(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     try {
       await this.subscribers.subscribe(await readForm(req), req.clientIp ?? null, true);
@@ -59,6 +60,7 @@ export class SubscribeController {
 
   /** The page's button (`from=page`) answers a page; RFC 8058's one-click POST a short text. */
   @Post('status/unsubscribe/:token')
+  @NeverReplayed()
   async unsubscribe(@Param('token') token: string, @Req() req: AppRequest, @Res() res: Response): Promise<void> {
     const form = await readForm(req);
     const removed = await this.subscribers.unsubscribe(token);

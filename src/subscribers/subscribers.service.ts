@@ -43,12 +43,12 @@ export function toSubscriberAnswer(r: SubscriberRow): SubscriberAnswer {
 }
 
 /** A subscriber as an export item: only in an export with `?secrets=1` (an address is personal data). */
-export interface SubscriberExport {
+export type SubscriberExport = {
   email: string;
   state: SubscriberState;
   created_at: string;
   confirmed_at: string | null;
-}
+};
 
 export interface SubscribersImport {
   errors: FieldError[];
