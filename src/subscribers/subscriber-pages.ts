@@ -7,13 +7,14 @@
 import type { Request, Response } from 'express';
 import { pickEncoding } from '../common/http/compression/accept-encoding';
 import { render } from '../common/resources/views';
-import { PAGE_CSP } from '../status/public/public-status.controller';
+import { homeCsp } from '../status/public/public-status.controller';
 import { chrome } from '../status/public/page-view';
 import type { PublicStatusService } from '../status/public/public-status.service';
 import { Packed } from '../common/http/compression/compression';
 import type { LinkState } from './subscriber-rules';
 
-export const FORM_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
+/** The unsubscribe button posts to the page's own route; no widget on these pages. */
+export const FORM_PAGE_CSP = homeCsp(true, false);
 
 export interface PageWords {
   status: number;
