@@ -107,6 +107,15 @@ describe('status page subscribers: subscribe, confirm, unsubscribe', () => {
     await t.http.get(fresh).expect(200);
   });
 
+  it('forgets an address nobody confirmed within the hour after its link expired', async () => {
+    await subscribe({ email: 'ada@example.com' }).expect(202);
+    await send();
+    t.clock.advance(49 * 3_600_000);
+    await send();
+    expect(await rows()).toEqual([]);
+    expect(await t.db.read('SELECT id FROM subscriber_mail')).toEqual([]);
+  });
+
   it('answers an unknown or malformed link with a 404 page, never a 500', async () => {
     for (const token of ['k'.repeat(43), 'short', '%00%0d%0a', 'x'.repeat(5000)])
       expect((await t.http.get(`/status/subscription/${token}`).expect(404)).text).toContain('Link not valid');
