@@ -33,6 +33,7 @@ import { SystemModule } from './system/system.module';
 import { DocsModule } from './system/docs.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { StatusModule } from './status/status.module';
+import { SubscribersModule } from './subscribers/subscribers.module';
 import { StreamModule } from './stream/stream.module';
 import { STREAM_OPTIONS, StreamOptions, streamOptions } from './stream/stream-options';
 import { HostsModule } from './hosts/hosts.module';
@@ -82,6 +83,7 @@ export class AppModule {
         OpenApiModule,
         HostsModule,
         StatusModule,
+        SubscribersModule,
         DashboardModule,
       ],
       providers: [

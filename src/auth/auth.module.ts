@@ -53,6 +53,6 @@ import { ThrottleService } from './sign-in/throttle.service';
     OwnerPasskeysService,
     EnrolmentService,
   ],
-  exports: [ApiKeysService, SessionsService, SignInService, AuthService, OwnerPasskeysService],
+  exports: [ApiKeysService, SessionsService, SignInService, AuthService, OwnerPasskeysService, ChallengeService],
 })
 export class AuthModule {}

@@ -3,7 +3,9 @@
  * inline, no framing. With a bot challenge configured the sign-in pages also load the challenge
  * widget (Cloudflare Turnstile's script and its frame), and nothing else from outside. Pure.
  */
-export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+import { TURNSTILE_ORIGIN } from '../common/http/security-headers';
+
+export { TURNSTILE_ORIGIN };
 export const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js?render=explicit`;
 
 export function pageCsp(opts: { challenge: boolean; app?: boolean }): string {

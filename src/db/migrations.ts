@@ -18,6 +18,7 @@ import { Domains1768435200000 } from '../../migrations/1768435200000-Domains';
 import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
 import { Maintenance1768694400000 } from '../../migrations/1768694400000-Maintenance';
 import { Dependencies1768780800000 } from '../../migrations/1768780800000-Dependencies';
+import { Subscribers1768867200000 } from '../../migrations/1768867200000-Subscribers';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 
 export const MIGRATIONS = [
@@ -37,5 +38,6 @@ export const MIGRATIONS = [
   CertPins1768608000000,
   Maintenance1768694400000,
   Dependencies1768780800000,
+  Subscribers1768867200000,
   ServiceChannels1768953600000,
 ];

@@ -28,7 +28,7 @@ import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, step, Step } from './state-machine';
 import type { IncidentBook } from './journal/incident-book';
-import type { AlertSink, IncidentAck } from './alerts/alert-causes';
+import type { AlertSink, CauseSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
 import { describeHost } from '../probes/target';
 import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './live/start-reads';
@@ -433,6 +433,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.sink = sink;
     this.journal.setAlertSink(sink);
   }
+  /** Another reader of the alert causes, in the writer's transaction (subscribers/: public incident mail). */
+  readonly addCauseSink = (sink: CauseSink): void => this.journal.addCauseSink(sink);
 
   /**
    * An owner's acknowledgement, inside the transaction that stores it (incidents/): the alert

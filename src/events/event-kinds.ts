@@ -48,7 +48,7 @@ export const EVENT_KINDS = {
     'an export with secrets in clear was taken (GET /export?secrets=1); exports with masked secrets are not recorded',
   imported: 'an import was applied (POST /import; data: the monitors and channels created and updated)',
   status_page_updated:
-    "the public status page's settings, logo or icon changed (data.fields: the names, never the values)",
+    "the public status page's settings, logo or icon changed (data.fields: the names, never the values), or the owner removed a subscriber (by id, never the address)",
   channel_created: 'an alert channel was created (POST /channels, import; data.channel_id, data.channel_kind)',
   channel_updated:
     'an alert channel was changed, enabled or disabled (PATCH /channels/{id}, import; data.fields: the names, never the values; data.enabled when it changed)',

@@ -161,7 +161,7 @@ class SmtpMailTransport implements MailTransport {
           text: mail.text,
           html: mail.html,
           messageId: mail.messageId,
-          headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+          headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
           signal: AbortSignal.timeout(this.totalMs),
         });
         return {

@@ -28,6 +28,8 @@ export interface OutgoingMail {
   text: string;
   html: string;
   messageId: string;
+  /** Headers of its own (a subscriber's List-Unsubscribe); the transport's own cannot be replaced. */
+  headers?: Record<string, string>;
 }
 
 /** Mail as the senders see it: the configured providers in order (primary, then fallback). */

@@ -12,6 +12,7 @@ import { MAINTENANCE_ROUTES } from './routes/maintenance.routes';
 import { MONITOR_ROUTES } from './routes/monitors.routes';
 import { PUBLIC_ROUTES } from './routes/public.routes';
 import { STATUS_PAGE_ROUTES } from './routes/status-page.routes';
+import { SUBSCRIBER_ROUTES } from './routes/subscribers.routes';
 import { SYSTEM_ROUTES } from './routes/system.routes';
 
 export const ROUTES: readonly RouteDoc[] = [
@@ -19,6 +20,7 @@ export const ROUTES: readonly RouteDoc[] = [
   ...ALERT_ROUTES,
   ...MAINTENANCE_ROUTES,
   ...STATUS_PAGE_ROUTES,
+  ...SUBSCRIBER_ROUTES,
   ...SYSTEM_ROUTES,
   ...AUTH_ROUTES,
   ...PUBLIC_ROUTES,

@@ -50,7 +50,7 @@ export class PageHostMiddleware implements NestMiddleware {
     BadgesService,
     FeedsService,
   ],
-  exports: [StatusPageService, FeedsService],
+  exports: [StatusPageService, FeedsService, PublicStatusService],
 })
 export class StatusModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -73,6 +73,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],
       ['badges', 'Badges'],
+      ['subscribers', 'Subscribers'],
       ['events', 'Timeline'],
       ['stream', 'Live stream'],
     ],

@@ -28,6 +28,8 @@ export interface ExportDocument {
   status_page: Record<string, unknown>;
   /** Maintenance windows, by title (maintenance-section.ts). */
   maintenance: Record<string, unknown>[];
+  /** Only with `?secrets=1`: the status page's subscribers (subscribers/subscribers.service.ts). */
+  subscribers?: Record<string, unknown>[];
 }
 
 export interface ExportedMonitor {

@@ -15,6 +15,7 @@ import { ExportDocument, exportDocument } from './export-document';
 import { StatusPageService } from '../status/settings/status-page.service';
 import { statusPageForExport } from './status-page-section';
 import { maintenanceForExport } from './maintenance-section';
+import { SubscribersService } from '../subscribers/subscribers.service';
 
 @Injectable()
 export class ExportService {
@@ -25,6 +26,7 @@ export class ExportService {
     private readonly events: EventsService,
     private readonly pages: StatusPageService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly subscribers: SubscribersService,
   ) {}
 
   async export(query: Record<string, unknown>, caller: Caller | null): Promise<ExportDocument> {
@@ -43,6 +45,8 @@ export class ExportService {
       maintenance: await maintenanceForExport(this.db, new Map(rows.map((r) => [r.id, r.slug]))),
       secrets,
     });
+    // Addresses are personal data: only in an export that holds secrets (docs/subscribers.md).
+    if (secrets) doc.subscribers = await this.subscribers.forExport();
     if (secrets) {
       await this.events.record({
         kind: 'exported',

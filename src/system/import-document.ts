@@ -29,7 +29,7 @@ export const IMPORT_MAX_CHANNELS = 500;
 const MAX_CHANNELS_PER_MONITOR = 100;
 
 /** The sections an import document has; the Kuma importer asks this list (system/kuma/kuma-plan.ts). */
-export const IMPORT_SECTIONS: readonly string[] = ['monitors', 'channels', 'status_page', 'maintenance'];
+export const IMPORT_SECTIONS: readonly string[] = ['monitors', 'channels', 'status_page', 'maintenance', 'subscribers'];
 const SECTIONS = IMPORT_SECTIONS;
 const ENVELOPE_KEYS = ['service_export', 'exported_at', ...SECTIONS, 'dry_run'];
 
@@ -42,6 +42,8 @@ export interface ImportEnvelope {
   statusPage: Plain;
   /** The maintenance section as sent (undefined: none; checked by maintenance-section.ts). */
   maintenance: unknown;
+  /** The subscribers section as sent (undefined: none; checked by subscribers/subscribers.service.ts). */
+  subscribers: unknown;
   dryRun: boolean;
 }
 
@@ -89,6 +91,7 @@ export function readImportEnvelope(body: unknown): ImportEnvelope {
     channels: body.channels as unknown[],
     statusPage: body.status_page as Plain,
     maintenance: body.maintenance,
+    subscribers: body.subscribers,
     // Unless told otherwise, an import only says what it would do.
     dryRun: body.dry_run !== false,
   };
@@ -311,6 +314,8 @@ export interface ImportAnswer extends BulkAnswer {
   channels: { created: string[]; updated: string[]; unchanged: string[]; errors: ChannelError[] };
   status_page: { changed: boolean; errors: FieldError[] };
   maintenance: MaintenanceAnswer;
+  /** Only when the document has subscribers: confirmed addresses added, and the section's problems. */
+  subscribers?: { added: number; errors: FieldError[] };
 }
 
 export function hasErrors(a: ImportAnswer): boolean {
@@ -318,6 +323,7 @@ export function hasErrors(a: ImportAnswer): boolean {
     a.errors.length > 0 ||
     a.channels.errors.length > 0 ||
     a.status_page.errors.length > 0 ||
-    a.maintenance.errors.length > 0
+    a.maintenance.errors.length > 0 ||
+    (a.subscribers?.errors.length ?? 0) > 0
   );
 }

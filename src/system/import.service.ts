@@ -19,6 +19,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { EngineService } from '../engine/engine.service';
 import { allWindows, WindowRow } from '../engine/maintenance/windows.table';
 import { MaintenanceImport, planMaintenanceImport } from './maintenance-section';
+import { SubscribersImport, SubscribersService } from '../subscribers/subscribers.service';
 import { EntityManager } from 'typeorm';
 import type { FieldError } from '../common/http/api-error';
 import { actorName, Caller } from '../common/access/caller';
@@ -77,6 +78,7 @@ interface Plan {
   monitors: MonitorPlan[];
   statusPage: StatusPageImport;
   maintenance: MaintenanceImport;
+  subscribers: SubscribersImport;
 }
 
 /** A plan made inside the transaction found errors: the transaction is rolled back and this answer given. */
@@ -102,6 +104,7 @@ export class ImportService {
     private readonly engine: EngineService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly dependsOn: DependsOnService,
+    private readonly subscribers: SubscribersService,
   ) {}
 
   private windowSlugs(raw: unknown): string[] {
@@ -143,6 +146,7 @@ export class ImportService {
         await plan.statusPage.applyIn(m, actorName(caller));
         const bySlug = await this.repo.findBySlugs(this.windowSlugs(doc.maintenance), m);
         const windows = await plan.maintenance.applyIn(m, (slug) => bySlug.get(slug)?.id, this.clock.now());
+        await plan.subscribers.applyIn(m);
         // Like a PATCH that changes nothing, an import that changes nothing leaves no line.
         if (changedAnything(plan.answer)) {
           await this.events.recordIn(m, {
@@ -280,7 +284,10 @@ export class ImportService {
     answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
     const maintenance = await this.planMaintenance(doc.maintenance, seen, m);
     answer.maintenance = maintenance.answer;
-    return { answer, monitors: planned, statusPage, maintenance };
+    const subscribers = await this.subscribers.planImport(doc.subscribers);
+    if (Array.isArray(doc.subscribers) ? doc.subscribers.length > 0 : doc.subscribers !== undefined)
+      answer.subscribers = { added: subscribers.added.length, errors: subscribers.errors };
+    return { answer, monitors: planned, statusPage, maintenance, subscribers };
   }
 
   /** The maintenance section: its slugs name monitors stored or in the document (maintenance-section.ts). */
@@ -407,7 +414,9 @@ function changedAnything(a: ImportAnswer): boolean {
       a.channels.updated.length +
       a.maintenance.created.length +
       a.maintenance.updated.length >
-      0 || a.status_page.changed
+      0 ||
+    a.status_page.changed ||
+    (a.subscribers?.added ?? 0) > 0
   );
 }
 

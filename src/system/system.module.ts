@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SubscribersModule } from '../subscribers/subscribers.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { EngineModule } from '../engine/engine.module';
@@ -21,7 +22,15 @@ import { KumaImportService } from './kuma/kuma-import.service';
 
 /** The service as a whole: health, settings, export and import (and the import from Uptime Kuma), diagnostics, metrics, the watchdog. */
 @Module({
-  imports: [CatalogModule, EngineModule, HistoryModule, MonitorsModule, ChannelsModule, StatusModule],
+  imports: [
+    CatalogModule,
+    EngineModule,
+    HistoryModule,
+    MonitorsModule,
+    ChannelsModule,
+    StatusModule,
+    SubscribersModule,
+  ],
   controllers: [
     HealthController,
     SettingsController,

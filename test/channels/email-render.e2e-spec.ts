@@ -1,6 +1,7 @@
 /**
  * Emails as a person sees them: the HTML part of a down email, of a 3-event batch, of the
- * owner's sign-in notice and of a password-reset email,
+ * owner's sign-in notice and of a password-reset email, and of the status page subscribers' mails
+ * (confirmation, incident opened, resolved, maintenance announced),
  * opened in headless Chromium (Debian's, installed by scripts/test-deps.sh) at phone width, in
  * light and in dark mode; axe-core finds no serious or critical problem (contrast included) and
  * nothing runs off the side. Screenshots go to test/artifacts/email/ (git-ignored) to look at.
@@ -11,6 +12,7 @@ import { Browser, chromium } from 'playwright-core';
 import type { AlertEvent, OutboundMessage } from '../../src/channels/channel-kind';
 import { renderAlertEmail } from '../../src/channels/senders/email';
 import { RenderedMail, renderOwnerMail, resetMail, signInNotice } from '../../src/mail/owner-mail';
+import { confirmMail, noticeMail, renderSubscriberMail } from '../../src/subscribers/subscriber-mails';
 
 const CHROMIUM =
   process.env.FARSIGHT_CHROMIUM ?? ['/usr/bin/chromium', '/usr/lib/chromium/chromium'].find((p) => fs.existsSync(p));
@@ -95,6 +97,45 @@ const emails: [string, RenderedMail][] = [
       }),
     ),
   ],
+  // The status page's subscribers (docs/subscribers.md).
+  ...(() => {
+    const ctx = { pageTitle: 'Harbour Lab', origin: PUBLIC };
+    const unsub = 'u'.repeat(43);
+    return [
+      ['subscriber-confirm', renderSubscriberMail(confirmMail(ctx, 'c'.repeat(43), at + 48 * 3_600_000))],
+      [
+        'subscriber-opened',
+        renderSubscriberMail(noticeMail(ctx, { kind: 'opened', service: 'Nextcloud', started_at: at }, unsub)),
+      ],
+      [
+        'subscriber-resolved',
+        renderSubscriberMail(
+          noticeMail(
+            ctx,
+            { kind: 'resolved', service: 'Nextcloud', started_at: at, ended_at: at + 42 * 60_000 },
+            unsub,
+          ),
+        ),
+      ],
+      [
+        'subscriber-maintenance',
+        renderSubscriberMail(
+          noticeMail(
+            ctx,
+            {
+              kind: 'maintenance',
+              title: 'New disks in the NAS',
+              description: 'The NAS gets two new disks.\n\nFiles and photos are away for about an hour.',
+              starts_at: at + 24 * 3_600_000,
+              ends_at: at + 25 * 3_600_000,
+              services: ['Nextcloud', 'Photos', 'Backups of the garage Raspberry Pi with a long name'],
+            },
+            unsub,
+          ),
+        ),
+      ],
+    ] as [string, RenderedMail][];
+  })(),
 ];
 
 interface AxeResults {

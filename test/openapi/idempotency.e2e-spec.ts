@@ -53,7 +53,10 @@ describe('Idempotency-Key on every POST route', () => {
   });
 
   it('has no POST handler that writes its answer itself, past the interceptor that keeps it', () => {
-    expect(posts.filter((r) => !r.handler || r.handler.writesItself).map((r) => r.path)).toEqual([]);
+    // A @NeverReplayed route is not kept by the interceptor at all: the status page's forms answer
+    // pages themselves (browsers send no Idempotency-Key; docs/subscribers.md).
+    const past = posts.filter((r) => !r.handler || (r.handler.writesItself && !r.handler.neverReplayed));
+    expect(past.map((r) => r.path)).toEqual([]);
   });
 
   it('answers a repeat of every POST route with the first answer, marked Idempotent-Replayed', async () => {

@@ -10,6 +10,7 @@ import { api, get, getAll, put } from '../core/api.js';
 import { clearErrors, fieldErrors } from '../core/field-errors.js';
 import { el, when } from '../core/format.js';
 import { addRow, clearRows, textField } from '../core/rows.js';
+import '../settings/subscribers.js';
 
 const $ = pageIds(
   [
@@ -43,7 +44,7 @@ const $ = pageIds(
 );
 const form = $('sp-form');
 const LOOK = ['layout', 'theme', 'accent', 'palette', 'font', 'bar_style', 'bar_shape', 'default_range'];
-const FLAGS = ['enabled', 'show_response', 'show_uptime', 'show_summary', 'fold_groups', 'auto_refresh'];
+const FLAGS = ['enabled', 'show_response', 'show_uptime', 'show_summary', 'fold_groups', 'auto_refresh', 'subscribers'];
 const LINK_ROW = (i, v = {}) => [
   textField(`links.${i}.label`, 'Label', v.label, { maxlength: '60' }),
   textField(`links.${i}.url`, 'URL', v.url, { placeholder: 'https:// or mailto:' }),

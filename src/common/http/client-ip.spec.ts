@@ -1,4 +1,4 @@
-import { addressBucket, normalizeIp, ProxyTrust } from './client-ip';
+import { addressBucket, networkBucket, normalizeIp, ProxyTrust } from './client-ip';
 
 describe('normalizeIp', () => {
   it.each<[string, string]>([
@@ -121,5 +121,18 @@ describe('addressBucket', () => {
     ['203.0.113.5', '203.0.113.6', false],
   ])('%s and %s share a bucket: %s', (a, b, same) => {
     expect(addressBucket(a) === addressBucket(b)).toBe(same);
+  });
+});
+
+describe('networkBucket', () => {
+  it.each<[string, string]>([
+    ['203.0.113.5', '203.0.113.0/24'],
+    ['203.0.113.250', '203.0.113.0/24'],
+    ['::ffff:198.51.100.7', '198.51.100.0/24'],
+    ['2001:db8:1:2:3:4:5:6', '2001:0db8:0001:0002::/64'],
+    ['2001:db8:1:2::ffff', '2001:0db8:0001:0002::/64'],
+    ['not an address', 'unknown'],
+  ])('counts %s in the network %s', (ip, bucket) => {
+    expect(networkBucket(ip)).toBe(bucket);
   });
 });

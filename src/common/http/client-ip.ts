@@ -59,6 +59,16 @@ export function addressBucket(ip: string): string {
   return `${full.slice(0, 4).join(':')}::/64`;
 }
 
+/**
+ * The client's network, for limits that a host could dodge by hopping addresses: an IPv4 client by
+ * its /24 (one home or one small hosting block), an IPv6 client by its /64 (addressBucket).
+ */
+export function networkBucket(ip: string): string {
+  const n = normalizeIp(ip);
+  if (!net.isIPv4(n)) return net.isIPv6(n) ? addressBucket(n) : 'unknown';
+  return `${n.split('.').slice(0, 3).join('.')}.0/24`;
+}
+
 function expandIpv6(ip: string): string[] {
   const [head, tail] = ip.split('::');
   const h = head ? head.split(':') : [];

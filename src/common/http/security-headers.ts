@@ -34,3 +34,9 @@ export function installSecurityHeaders(server: Server, https: boolean): void {
     next(req, res);
   });
 }
+
+/**
+ * The bot challenge's widget (Cloudflare Turnstile): the one origin the sign-in pages and the status
+ * page's subscribe form may load it from (docs/subscribers.md).
+ */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';

@@ -46,6 +46,9 @@ export interface AlertSink {
   acknowledgedIn(tx: EntityManager, ack: IncidentAck): Promise<void>;
 }
 
+/** A reader of the causes besides the alert layer (EngineService.addCauseSink): the same two steps. */
+export type CauseSink = Pick<AlertSink, 'write' | 'committed'>;
+
 export interface IncidentAck {
   incidentId: number;
   monitorId: number;

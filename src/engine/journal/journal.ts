@@ -19,7 +19,7 @@ import { endOpenIncidentsIn, writeEngineIncidentIn } from '../../events/incident
 import { StoredStateRow, writeStatesIn } from '../../catalog/monitor-state.table';
 import type { CheckWriter } from '../../history/writer';
 import type { WriteKind } from '../../history/write-hook';
-import type { AlertCauseRecord, AlertSink } from '../alerts/alert-causes';
+import type { AlertCauseRecord, AlertSink, CauseSink } from '../alerts/alert-causes';
 import { IncidentBook, IncidentWrites, RUN_KINDS } from './incident-book';
 import { engineBlob, LiveMonitor, toMonitorState } from '../live/live-monitor';
 import { CLOSE_WORDS } from './transition-text';
@@ -56,6 +56,7 @@ export class Journal {
   /** Changes that may become alerts, waiting for the write that carries their state rows. */
   private pendingAlerts: AlertCauseRecord[] = [];
   private alertSink: AlertSink | null = null;
+  private readonly causeSinks: CauseSink[] = [];
   /** What the writer's open transaction is writing; dropped from the queues once it commits. */
   private writing: {
     /** Monitor id → generation written, to clear `dirty` and `urgent` after the commit. */
@@ -116,14 +117,22 @@ export class Journal {
     this.alertSink = sink;
   }
 
+  /**
+   * Another reader of the same causes, in the same transaction (the status page's subscribers:
+   * subscribers/subscriber-notices.service.ts); it takes no acknowledgements.
+   */
+  addCauseSink(sink: CauseSink): void {
+    this.causeSinks.push(sink);
+  }
+
   /** Whether an alert layer listens (without one, alert causes are not even made). */
   get alerting(): boolean {
-    return this.alertSink !== null;
+    return this.alertSink !== null || this.causeSinks.length > 0;
   }
 
   /** A change that may become an alert, handed to the alert layer in the next commit. */
   alert(record: AlertCauseRecord): void {
-    if (this.alertSink) this.pendingAlerts.push(record);
+    if (this.alerting) this.pendingAlerts.push(record);
   }
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
@@ -235,8 +244,11 @@ export class Journal {
         until: a.until,
         kinds: RUN_KINDS,
       });
-    if (this.alertSink && this.writing.alerts > 0)
-      await this.alertSink.write(tx, this.pendingAlerts.slice(0, this.writing.alerts));
+    if (this.writing.alerts > 0) {
+      const causes = this.pendingAlerts.slice(0, this.writing.alerts);
+      if (this.alertSink) await this.alertSink.write(tx, causes);
+      for (const sink of this.causeSinks) await sink.write(tx, causes);
+    }
   }
 
   private persisted(): void {
@@ -253,6 +265,6 @@ export class Journal {
     this.writing = null;
     // Listeners (incidents, alerts, the stream) hear only of what is on disk.
     for (const a of heard) this.bus.announce(a);
-    if (alerted > 0) this.alertSink?.committed();
+    if (alerted > 0) for (const sink of [this.alertSink, ...this.causeSinks]) sink?.committed();
   }
 }

@@ -54,6 +54,11 @@ const LOOK: Record<string, JsonSchema> = {
   auto_refresh: bool({ default: false, description: 'refresh every minute' }),
   website: nullable(LINK('http or https')),
   links: list(LINK('http, https or mailto'), { maxItems: 3, default: [] }),
+  subscribers: bool({
+    default: false,
+    description:
+      'visitors may subscribe by mail to public incidents and announced maintenance (POST /api/public/subscribe)',
+  }),
 };
 
 const SETTINGS: Record<string, JsonSchema> = {

@@ -27,6 +27,7 @@ import { DEFAULT_SETTINGS } from '../../settings/settings-defaults';
 import { NumericSetting, SETTING_RANGES } from '../../settings/settings-patch';
 import { EXPORT_FORMAT, TOKEN_FIELD } from '../../system/export-document';
 import { IMPORT_MAX_CHANNELS, IMPORT_MAX_MONITORS } from '../../system/import-document';
+import { SUBSCRIBERS_EXPORT_SCHEMA } from '../routes/subscribers.routes';
 
 /** A writable number: its range from the validator (and its step), its default from the stored defaults. */
 function setting(path: NumericSetting, fallback: number): JsonSchema {
@@ -157,8 +158,10 @@ export function systemSchemas(): SchemaSet {
               'a maintenance window: title, description, monitors (slugs, or null for every monitor), schedule, public, announce_h; sorted by title (docs/maintenance.md)',
           }),
         ),
+        subscribers: SUBSCRIBERS_EXPORT_SCHEMA,
       },
       {
+        required: ['service_export', 'exported_at', 'monitors', 'channels', 'status_page', 'maintenance'],
         description:
           'Secrets are masked unless `?secrets=1`; keys in a stable order, so two exports of the same setup diff cleanly.',
       },
@@ -174,6 +177,7 @@ export function systemSchemas(): SchemaSet {
           maxItems: 1000,
           description: 'optional: maintenance windows matched by title, monitors by slug',
         }),
+        subscribers: SUBSCRIBERS_EXPORT_SCHEMA,
         dry_run: bool({ default: true }),
       },
       {
@@ -195,8 +199,26 @@ export function systemSchemas(): SchemaSet {
           unchanged: list(str()),
           errors: list(ref('FieldError'), { description: 'by field: `maintenance[i].schedule.tz`' }),
         }),
+        subscribers: obj(
+          {
+            added: int(0, undefined, { description: 'confirmed addresses not stored before' }),
+            errors: list(ref('FieldError'), { description: 'by field: `subscribers[i].email`' }),
+          },
+          { description: 'only when the document has subscribers' },
+        ),
       },
       {
+        required: [
+          'dry_run',
+          'applied',
+          'created',
+          'updated',
+          'unchanged',
+          'errors',
+          'channels',
+          'status_page',
+          'maintenance',
+        ],
         description:
           'Like bulk (POST /monitors/bulk): the monitors\' created, updated, unchanged and errors (by slug) at the top level; channels (by name) and the status page under their own keys (docs/export-import.md "The answer").',
       },

@@ -1,4 +1,7 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config';
+import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/access/access';
 import { ApiError } from '../../common/http/api-error';
@@ -14,7 +17,8 @@ import { StatusPageRepository } from '../settings/status-page.repository';
 
 /**
  * The page runs one script of its own and nothing inline; everything it loads comes from here.
- * `form-action 'none'`: the page has no forms; `frame-ancestors 'none'`: it is not framed.
+ * `form-action 'none'`: the page has no forms (the subscribe form relaxes it: homeCsp);
+ * `frame-ancestors 'none'`: it is not framed.
  */
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -32,7 +36,12 @@ export class PublicStatusController {
     private readonly pages: PublicStatusService,
     private readonly assets: StatusAssets,
     private readonly repo: StatusPageRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  private get challenge(): boolean {
+    return this.config.challenge !== null;
+  }
 
   @Get('api/public/status')
   async json(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -45,7 +54,8 @@ export class PublicStatusController {
   @Get('status')
   async home(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (!(await this.enabled())) return this.missing(req, res, 'This status page is not published.');
-    sendPage(req, res, await this.pages.home(await this.pages.range(range)));
+    const s = await this.repo.getSettings();
+    sendPage(req, res, await this.pages.home(await this.pages.range(range)), homeCsp(s.subscribers, this.challenge));
   }
 
   @Get('status/history')
@@ -191,8 +201,22 @@ function versioned(req: Request, a: Asset): string {
   return req.query.v === a.v ? YEAR : 'no-cache';
 }
 
-function sendPage(req: Request, res: Response, packed: Packed): void {
-  send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': PAGE_CSP });
+function sendPage(req: Request, res: Response, packed: Packed, csp = PAGE_CSP): void {
+  send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': csp });
+}
+
+/**
+ * The home page with the subscribe form posts to itself (`form-action 'self'`), and with a bot
+ * challenge loads its widget from the one origin allowed (docs/subscribers.md).
+ */
+export function homeCsp(subscribers: boolean, challenge: boolean): string {
+  if (!subscribers) return PAGE_CSP;
+  const csp = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
+  if (!challenge) return csp;
+  return csp
+    .replace("script-src 'self'", `script-src 'self' ${TURNSTILE_ORIGIN}`)
+    .replace("connect-src 'self'", `connect-src 'self' ${TURNSTILE_ORIGIN}`)
+    .replace("frame-ancestors 'none'", `frame-src ${TURNSTILE_ORIGIN}; frame-ancestors 'none'`);
 }
 
 /** Sends a body compressed as the client accepts (brotli, else gzip). */

@@ -31,6 +31,12 @@ import { StatusPageRepository } from '../settings/status-page.repository';
 import { toIso } from '../../common/time';
 import type { PublicIncidentFacts } from '../feeds/feed-xml';
 import { Database } from '../../db/database';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config';
+import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
+
+/** The widget's script, rendering every `.cf-turnstile` of the page by itself: the form stays a plain POST. */
+const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js`;
 import { readPublicWindows } from '../../maintenance/public-windows';
 
 export const CACHE_MS = 30_000;
@@ -65,6 +71,7 @@ export class PublicStatusService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly db: Database,
     bus: EventBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     bus.on('monitor.changed', () => this.invalidate());
     // A window's start or end shows at once, not up to 30 s later.
@@ -172,7 +179,11 @@ export class PublicStatusService {
 
   private async renderHome(model: PublicStatus, ctx: PageContext): Promise<string> {
     const view = homeView(model, ctx);
-    return render(`status/home-${ctx.settings.layout}`, { ...view }, 'status/layout');
+    // The subscribe form (docs/subscribers.md), inert in a preview like every link there.
+    const subscribe = ctx.settings.subscribers
+      ? { siteKey: this.config.challenge?.siteKey ?? null, preview: ctx.preview, script: TURNSTILE_SCRIPT }
+      : null;
+    return render(`status/home-${ctx.settings.layout}`, { ...view, subscribe }, 'status/layout');
   }
 
   async context(preview: boolean, draft?: PageSettings): Promise<PageContext> {

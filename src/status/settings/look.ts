@@ -48,6 +48,8 @@ export interface PageSettings {
   auto_refresh: boolean;
   website: PageLink | null;
   links: PageLink[];
+  /** Visitors may subscribe to mail about public incidents and maintenance (docs/subscribers.md). */
+  subscribers: boolean;
 }
 
 export const DEFAULT_ACCENT = '#564be6';
@@ -76,6 +78,7 @@ export function defaultPageSettings(): PageSettings {
     auto_refresh: false,
     website: null,
     links: [],
+    subscribers: false,
   };
 }
 

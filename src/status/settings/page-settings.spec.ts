@@ -36,6 +36,7 @@ describe('parseSettingsBody', () => {
     ['show_summary', false],
     ['fold_groups', false],
     ['auto_refresh', true],
+    ['subscribers', true],
     ['group_order', ['Core', 'Edge']],
     ['website', { label: 'Acme', url: 'https://acme.example' }],
     ['website', null],
@@ -74,6 +75,7 @@ describe('parseSettingsBody', () => {
 
   it.each([
     [{ enabled: 'yes' }, ['enabled']],
+    [{ subscribers: 'on' }, ['subscribers']],
     [{ title: '' }, ['title']],
     [{ title: 'x'.repeat(101) }, ['title']],
     [{ title: 'a\u202Eb' }, ['title']],

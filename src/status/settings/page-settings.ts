@@ -201,6 +201,7 @@ const KEYS: { [K in keyof PageSettings]: (v: unknown, errors: FieldError[]) => u
     if (!list) return v;
     return list.map((l, i) => link(l, `links[${i}]`, e, ['http', 'https', 'mailto']));
   },
+  subscribers: (v, e) => bool(v, 'subscribers', e),
 };
 
 const MONITOR_KEYS = ['id', 'public', 'public_name', 'public_group', 'sort'];

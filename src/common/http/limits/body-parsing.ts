@@ -30,13 +30,16 @@ export const LARGE_JSON_PATHS: Record<string, number> = {
 };
 /**
  * Path prefixes whose handlers read a non-JSON body themselves (heartbeat pings take text; the
- * status page's logo and icon are images; the Kuma import takes Kuma's database file).
+ * status page's logo and icon are images; the Kuma import takes Kuma's database file; the status
+ * page's subscribe and unsubscribe forms are form-encoded, subscribers/form-body.ts).
  */
 export const RAW_BODY_PREFIXES = [
   '/hb/',
   '/api/v1/status-page/logo',
   '/api/v1/status-page/icon',
   '/api/v1/import/kuma',
+  '/status/subscribe',
+  '/status/unsubscribe/',
 ];
 
 /** Heartbeat bodies: text, of which the first 1 KB is kept; the rest is read and dropped. */

@@ -92,3 +92,13 @@ describe('RateLimiter at 600 per minute', () => {
     expect(limiter.take('key', T0 + 60_000).ok).toBe(false);
   });
 });
+
+describe('RateLimiter over a longer period', () => {
+  it('allows 3 in an hour, then one more each 20 minutes', () => {
+    const limiter = new RateLimiter(3, 3_600_000);
+    expect(burst(limiter, 'a', 3).every((d) => d.ok)).toBe(true);
+    expect(limiter.take('a', T0)).toEqual({ ok: false, retryAfterS: 1200 });
+    expect(limiter.take('a', T0 + 20 * 60_000).ok).toBe(true);
+    expect(limiter.take('a', T0 + 20 * 60_000).ok).toBe(false);
+  });
+});

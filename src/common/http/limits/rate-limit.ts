@@ -1,6 +1,7 @@
 /**
- * A token bucket per caller: `perMinute` requests a minute, refilled continuously, so a burst of
- * the whole minute's allowance is possible but the average stays bounded. Time comes from the caller.
+ * A token bucket per caller: `perMinute` requests a minute (or per `periodMs`, for slower limits
+ * such as subscriptions per hour), refilled continuously, so a burst of the whole period's
+ * allowance is possible but the average stays bounded. Time comes from the caller.
  */
 export interface RateDecision {
   ok: boolean;
@@ -12,8 +13,11 @@ export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly perMs: number;
 
-  constructor(private readonly perMinute: number) {
-    this.perMs = perMinute / 60_000;
+  constructor(
+    private readonly perMinute: number,
+    periodMs = 60_000,
+  ) {
+    this.perMs = perMinute / periodMs;
   }
 
   take(id: string, now: number): RateDecision {
