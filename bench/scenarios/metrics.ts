@@ -1,35 +1,16 @@
 /**
  * metrics: GET /metrics at 10,000 monitors (issue 39: ≤ 50 ms p99 of the service's CPU per scrape,
- * a few MB allocated at most). Runs the scrape driver (test/system/drivers/metrics-scrape.ts, built
+ * a few MB allocated at most). Runs the scrape driver (harness/metrics-scrape.ts, built
  * JavaScript) in a process of its own: the real MetricsService on node:http over live records shaped
  * as the engine keeps them, a keep-alive client timing whole answers. The figures are targets here,
  * never in a test: on a machine shared with other work the p99 measures the others too.
  */
-import * as path from 'node:path';
 import type { Options } from '../../harness/args';
-import { startChild } from '../../harness/children';
-import { ROOT } from '../../harness/paths';
-import type { ScrapeReport } from '../../test/system/drivers/metrics-scrape';
+import { runScrapes } from '../../harness/metrics-scrapes';
 import { atMost, metric, ScenarioResult } from '../report';
 import { elapsedS, RunContext, Scenario } from '../scenario';
 
 const NAME = 'metrics';
-export const SCRAPE_DRIVER = path.join(ROOT, 'dist', 'tsc', 'test', 'system', 'drivers', 'metrics-scrape.js');
-
-export async function runScrapes(monitors: number, scrapes: number): Promise<ScrapeReport> {
-  const child = startChild(process.execPath, [
-    SCRAPE_DRIVER,
-    '--monitors',
-    String(monitors),
-    '--scrapes',
-    String(scrapes),
-  ]);
-  let out = '';
-  child.proc.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  const code = await child.exited;
-  if (code !== 0) throw new Error(`metrics-scrape failed (${code}): ${child.tail()}`);
-  return JSON.parse(out.trim().split('\n').pop() as string) as ScrapeReport;
-}
 
 export const metricsScenario: Scenario = {
   name: NAME,

@@ -1,12 +1,12 @@
 /**
- * GET /metrics at 10,000 monitors, through the scrape driver (test/system/drivers/metrics-scrape.ts,
+ * GET /metrics at 10,000 monitors, through the scrape driver (harness/metrics-scrape.ts,
  * built JavaScript: run `npm run build` first). What is checked here does not depend on the machine's
  * load: the answer is whole and the scrape allocates under 4 MB (median over scrapes without a
  * collection). The speed target (≤ 50 ms p99) is a benchmark, `npm run bench -- metrics`
  * (docs/performance.md): a timed bound in a test fails on a busy machine, not on a slower build.
  */
 import * as fs from 'node:fs';
-import { runScrapes, SCRAPE_DRIVER } from '../../bench/scenarios/metrics';
+import { runScrapes, SCRAPE_DRIVER } from '../../harness/metrics-scrapes';
 
 describe('GET /metrics at 10,000 monitors', () => {
   it('answers every monitor in one exposition and allocates under 4 MB per scrape', async () => {

@@ -1,44 +1,31 @@
 /**
  * The cost of GET /metrics at 10,000 monitors (issue 39: p99 ≤ 50 ms, a few MB allocated per
- * scrape at most), measured as built JavaScript in a process of its own (docs/testing.md,
- * "Drivers"): under jest the same code ran four times slower, in jest's module sandbox.
+ * scrape at most), measured as built JavaScript in a process of its own: under jest the same code
+ * ran four times slower, in jest's module sandbox. Shared by `bench metrics` (the time target) and
+ * test/system/metrics-scale.e2e-spec.ts (the answer and the allocation): runScrapes below.
  *
  * The real MetricsService answers on a node:http server on 127.0.0.1, over live records shaped as
  * the engine keeps them (configurations from the real input parser, states that move between
  * scrapes as checks land); a keep-alive client times whole answers. Prints one JSON line.
  *
- *   node dist/tsc/test/system/drivers/metrics-scrape.js [--monitors N] [--scrapes K]
+ *   node dist/tsc/harness/metrics-scrape.js [--monitors N] [--scrapes K]
  */
 import * as http from 'node:http';
 import * as os from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { FakeClock } from '../../../src/common/clock';
-import type { DispatcherService } from '../../../src/channels/dispatcher.service';
-import type { BlindGate } from '../../../src/engine/blind/blind-gate';
-import type { EngineService } from '../../../src/engine/engine.service';
-import type { CheckWriter } from '../../../src/history/writer';
-import { parseMonitorBody } from '../../../src/monitors/monitor-input';
-import type { MonitorStatus } from '../../../src/probes/status';
-import { DEFAULT_SETTINGS } from '../../../src/settings/settings-defaults';
-import type { SettingsService } from '../../../src/settings/settings.service';
-import type { MetricMonitor } from '../../../src/system/metrics/metric-families';
-import { MetricsService } from '../../../src/system/metrics/metrics.service';
-import { spread, Spread } from '../../../harness/stats';
-
-export interface ScrapeReport {
-  monitors: number;
-  scrapes: number;
-  bytes: number;
-  /** Whole answers as the client saw them, ms. */
-  wall: Spread;
-  /** CPU of the service's part (the exposition written), ms. */
-  cpu: Spread;
-  /** Median heap growth over scrapes without a collection, bytes; and how many such scrapes. */
-  allocated: number | null;
-  clean: number;
-  load: number;
-  cores: number;
-}
+import { FakeClock } from '../src/common/clock';
+import type { DispatcherService } from '../src/channels/dispatcher.service';
+import type { BlindGate } from '../src/engine/blind/blind-gate';
+import type { EngineService } from '../src/engine/engine.service';
+import type { CheckWriter } from '../src/history/writer';
+import { parseMonitorBody } from '../src/monitors/monitor-input';
+import type { MonitorStatus } from '../src/probes/status';
+import { DEFAULT_SETTINGS } from '../src/settings/settings-defaults';
+import type { SettingsService } from '../src/settings/settings.service';
+import type { MetricMonitor } from '../src/system/metrics/metric-families';
+import { MetricsService } from '../src/system/metrics/metrics.service';
+import { spread } from './stats';
+import type { ScrapeReport } from './metrics-scrapes';
 
 const STATUSES: readonly MonitorStatus[] = ['up', 'up', 'up', 'slow', 'down', 'paused', 'unknown'];
 
