@@ -8,9 +8,10 @@
  * test/artifacts/maintenance/.
  */
 import * as fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
+import { freePort } from '../../harness/paths';
+import { SessionsService } from '../../src/auth/sessions/sessions.service';
 import { bearer, createKey } from '../support/app';
 import { EngineHarness, startEngineHarness } from '../support/engine-harness';
 import { httpMonitor } from '../support/monitors';
@@ -117,8 +118,9 @@ describe('uptime leaves maintenance out', () => {
       checks.push(...(page.items as Check[]));
       cursor = page.next_cursor;
     } while (cursor);
-    await new Promise<void>((resolve) => h.t.app.getHttpServer().listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(h.t.app.getHttpServer().address() as AddressInfo).port}`;
+    const port = await freePort();
+    await new Promise<void>((resolve) => h.t.app.getHttpServer().listen(port, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu'],
@@ -257,6 +259,40 @@ describe('uptime leaves maintenance out', () => {
       const rows = await page.locator('table.rows tbody tr').allTextContents();
       expect(rows.filter((r) => r.includes('Mostly maintenance'))).toHaveLength(2);
       await page.screenshot({ path: path.join(ARTIFACTS, 'uptime-service.png'), fullPage: true });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('colours a day mostly in maintenance on the uptime calendar of the dashboard, with its words (axe-clean)', async () => {
+    // The day before: 20 h in maintenance and 4 h up, as a rollup row (the calendar reads GET /uptime).
+    const yesterday = Math.floor(Date.parse('2026-10-31T00:00:00Z') / (24 * HOUR));
+    await h.t.db.query(
+      'INSERT INTO rollup_day (monitor_id, day, up_ms, maint_ms, n_up, n_maint) VALUES (?, ?, ?, ?, ?, ?)',
+      [nas, yesterday, 4 * HOUR, 20 * HOUR, 240, 1200],
+    );
+    const session = (await h.t.app.get(SessionsService).create('setup', '127.0.0.1', 'Chrome on Linux')).token;
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
+    try {
+      await ctx.addCookies([{ name: 'service_session', value: session, url: base }]);
+      const page = await ctx.newPage();
+      await page.goto(`${base}/monitors/${nas}`, { waitUntil: 'load' });
+      const cell = page.locator('#calendar .day.maint');
+      await expect(cell.getAttribute('title')).resolves.toBe(
+        '2026-10-31: 100% up outside maintenance, maintenance 20 h',
+      );
+      await expect(page.locator('#calendar .day').last().getAttribute('title')).resolves.toMatch(
+        /^2026-11-01: 90\.0% up outside maintenance, down 6 min, maintenance 3 h/,
+      );
+      await expect(page.locator('#cal-total').textContent()).resolves.toContain('(maintenance left out)');
+      await expect(page.locator('#calendar').getAttribute('aria-label')).resolves.toContain('1 mostly in maintenance');
+      await page.locator('#calendar').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'uptime-dashboard-calendar.png'), fullPage: true });
+      await page.evaluate(AXE_SOURCE);
+      const results = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+      };
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     } finally {
       await ctx.close();
     }
