@@ -285,6 +285,11 @@ describe('uptime leaves maintenance out', () => {
         /^2026-11-01: 90\.0% up outside maintenance, down 6 min, maintenance 3 h/,
       );
       await expect(page.locator('#cal-total').textContent()).resolves.toContain('(maintenance left out)');
+      // The recent checks say which were made in the window (the list reads GET /monitors/{id}/checks).
+      await page.locator('#checks-body tr').nth(40).waitFor();
+      const words = await page.locator('#checks-body tr td:nth-child(2)').allTextContents();
+      expect(words.filter((r) => r === 'Down · maintenance').length).toBeGreaterThan(0);
+      expect(words.filter((r) => r === 'Down').length).toBeGreaterThanOrEqual(4);
       await expect(page.locator('#calendar').getAttribute('aria-label')).resolves.toContain('1 mostly in maintenance');
       await page.locator('#calendar').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'uptime-dashboard-calendar.png'), fullPage: true });
