@@ -20,6 +20,7 @@ import { Maintenance1768694400000 } from '../../migrations/1768694400000-Mainten
 import { Dependencies1768780800000 } from '../../migrations/1768780800000-Dependencies';
 import { Subscribers1768867200000 } from '../../migrations/1768867200000-Subscribers';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
+import { MaintenanceRollups1769126400000 } from '../../migrations/1769126400000-MaintenanceRollups';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -40,4 +41,5 @@ export const MIGRATIONS = [
   Dependencies1768780800000,
   Subscribers1768867200000,
   ServiceChannels1768953600000,
+  MaintenanceRollups1769126400000,
 ];

@@ -283,9 +283,10 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return at;
   }
 
-  /** Hands a result to the writer and shows it on the live stream at once; returns its stored time. */
+  /** Hands a result to the writer (with the window holding the monitor, if any: uptime leaves it out)
+   *  and shows it on the live stream at once; returns its stored time. */
   private keep(id: number, result: CheckResult, note: string | null): number {
-    const at = this.writer.addResult(result, id, note);
+    const at = this.writer.addResult(result, id, note, this.maintenance.markOf(id)?.window_id ?? null);
     this.bus.emit('check', {
       id,
       at,

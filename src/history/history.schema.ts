@@ -3,6 +3,7 @@
  * queries, for the route description. Pure.
  */
 import {
+  bool,
   described,
   epochMs,
   int,
@@ -38,6 +39,7 @@ const RAW_POINT = obj({
   ttfb_ms: msOrNull(),
   status: nullable(int()),
   error_code: oneOfValues([...CHECK_ERROR_CODES, null]),
+  maintenance: bool({ description: 'made while a maintenance window held the monitor: not in uptime' }),
 });
 
 const AGG_POINT = obj({
@@ -51,15 +53,26 @@ const AGG_POINT = obj({
   down: int(0),
   slow: int(0),
   unknown: int(0),
-  uptime: pct(),
+  maintenance: int(0, undefined, {
+    description: 'checks made while a maintenance window held the monitor (in none of up, down, slow, unknown)',
+  }),
+  maintenance_ms: int(0, undefined, { description: 'time in maintenance: in neither side of uptime' }),
+  maintenance_pct: described(pct(), "maintenance's share of the time with data; null without data"),
+  uptime: described(pct(), 'up / (up + down) time, maintenance left out; null without such time'),
 });
 
 const CHECK_ITEM = (() => {
   const base = CHECK_RESULT as { properties: Record<string, JsonSchema>; required: string[] };
   return {
     ...CHECK_RESULT,
-    properties: { monitor_id: int(1, undefined, { description: 'in GET /checks only' }), ...base.properties },
-    required: base.required,
+    properties: {
+      monitor_id: int(1, undefined, { description: 'in GET /checks only' }),
+      ...base.properties,
+      maintenance_window_id: nullable(
+        int(1, undefined, { description: 'the maintenance window that held the monitor at this check: not in uptime' }),
+      ),
+    },
+    required: [...base.required, 'maintenance_window_id'],
   };
 })();
 
@@ -82,12 +95,13 @@ export function historySchemas(): SchemaSet {
       }),
     },
     Uptime: obj({
-      uptime: described(pct(), 'over the whole span; null without data'),
+      uptime: described(pct(), 'over the whole span, time in maintenance left out; null without data'),
       days: list(
         obj({
           date: str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD in the configured time zone' }),
-          uptime: pct(),
+          uptime: described(pct(), 'null without up or down time (a day all in maintenance too)'),
           down_ms: int(0),
+          maintenance_ms: int(0, undefined, { description: 'time in maintenance, left out of uptime' }),
           checks: int(0),
         }),
         { description: 'oldest first' },

@@ -15,7 +15,7 @@ import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-result';
 import { CHECK_CURSOR, CheckCursor, CHECKS_LIMIT, isAfterCursor } from './check-cursor';
-import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE } from './check-row';
+import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE, StoredCheck } from './check-row';
 import { historySpan } from './latest-checks';
 import { CheckWriter } from './writer';
 
@@ -24,7 +24,7 @@ export const HISTORY_TABLES = ['checks', 'check_marks', 'rollup_hour', 'rollup_d
 
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
 
-export type HistoryItem = CheckResultDto & { monitor_id?: number };
+export type HistoryItem = CheckResultDto & { monitor_id?: number; maintenance_window_id: number | null };
 
 @Injectable()
 export class HistoryService {
@@ -94,7 +94,7 @@ export class HistoryService {
       `SELECT ${CHECK_COLUMNS.join(', ')} FROM checks WHERE monitor_id = ? AND outcome = ? AND at >= ? AND at <= ? ORDER BY at DESC LIMIT ?`,
       [monitorId, OUTCOME_CODE.down, from, end, limit],
     );
-    return merge(stored, pending, limit).map(toItem);
+    return merge(stored, pending, limit).map((r) => toResult(fromRow(r)));
   }
 
   private async monitorRows(
@@ -168,11 +168,16 @@ function merge(stored: CheckRow[], pending: readonly CheckRow[], n: number): Che
   return all.slice(0, n);
 }
 
-function toItem(r: CheckRow): CheckResultDto {
-  const c = fromRow(r);
+function toResult(c: StoredCheck): CheckResultDto {
   const dto = toCheckResultDto(c);
   if (c.note) dto.detail = dto.detail ? `${c.note}. ${dto.detail}` : c.note;
   return dto;
+}
+
+/** A check of the history lists: the result and the maintenance window it was made in (left out of uptime). */
+function toItem(r: CheckRow): HistoryItem {
+  const c = fromRow(r);
+  return { ...toResult(c), maintenance_window_id: c.maintenance ?? null };
 }
 
 function outcomeQuery(raw: unknown): Outcome | null {

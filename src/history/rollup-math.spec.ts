@@ -1,5 +1,16 @@
-import type { CheckRow } from './check-row';
-import { accountRow, accountRows, emptyAcc, HOUR_MS, mergeAcc, RollupAcc, RollupDeltas, Tail } from './rollup-math';
+import { checkRow, CheckRow, fromRow, maintenanceOf } from './check-row';
+import {
+  accountRow,
+  accountRows,
+  emptyAcc,
+  HOUR_MS,
+  maintenancePct,
+  mergeAcc,
+  RollupAcc,
+  RollupDeltas,
+  Tail,
+  uptimePct,
+} from './rollup-math';
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 0);
 const MIN = 60_000;
@@ -111,5 +122,102 @@ describe('accountRow', () => {
     d.drop(2);
     expect(d.monitorCount).toBe(0);
     expect([...d.entries()]).toEqual([]);
+  });
+});
+
+describe('maintenance in the rollups (docs/maintenance.md, "Uptime")', () => {
+  const W = '{"w":7}';
+  const hourOf = (rows: CheckRow[]) => {
+    const tails = new Map<number, Tail>();
+    const d = new RollupDeltas();
+    for (const r of rows) accountRow(r, tails, 2 * MIN, 0, d);
+    return d.of(1, 'rollup_hour')!.get(Math.floor(T0 / HOUR_MS))!;
+  };
+  const figures = (acc: RollupAcc) => ({
+    up: acc.up_ms,
+    down: acc.down_ms,
+    unknown: acc.unknown_ms,
+    maint: acc.maint_ms,
+    n: [acc.n_up, acc.n_slow, acc.n_down, acc.n_unknown, acc.n_maint],
+    uptime: uptimePct(acc),
+    share: maintenancePct(acc),
+  });
+
+  it.each<[string, CheckRow[], ReturnType<typeof figures>]>([
+    [
+      'a Down check in a window holds maintenance time and counts as maintenance, not down',
+      [row(1, T0, 2, null, W), row(1, T0 + MIN, 0)],
+      { up: 0, down: 0, unknown: 0, maint: MIN, n: [1, 0, 0, 0, 1], uptime: null, share: 100 },
+    ],
+    [
+      'an Up check in a window is maintenance too (neither side of uptime)',
+      [row(1, T0, 0, 10, W), row(1, T0 + MIN, 2)],
+      { up: 0, down: 0, unknown: 0, maint: MIN, n: [0, 0, 1, 0, 1], uptime: null, share: 100 },
+    ],
+    [
+      'a window between up and down: uptime from the time outside it only',
+      [row(1, T0, 0), row(1, T0 + MIN, 2, null, W), row(1, T0 + 2 * MIN, 2, null, W), row(1, T0 + 3 * MIN, 2)],
+      { up: MIN, down: 0, unknown: 0, maint: 2 * MIN, n: [1, 0, 1, 0, 2], uptime: 100, share: 66.667 },
+    ],
+    [
+      'down outside the window still counts against uptime',
+      [row(1, T0, 2), row(1, T0 + MIN, 2, null, W), row(1, T0 + 2 * MIN, 0), row(1, T0 + 3 * MIN, 0)],
+      { up: MIN, down: MIN, unknown: 0, maint: MIN, n: [2, 0, 1, 0, 1], uptime: 50, share: 33.333 },
+    ],
+    [
+      'a check not counted (blind) inside a window is maintenance: the window was planned',
+      [row(1, T0, 2, null, '{"w":7,"n":"blind"}'), row(1, T0 + MIN, 0)],
+      { up: 0, down: 0, unknown: 0, maint: MIN, n: [1, 0, 0, 0, 1], uptime: null, share: 100 },
+    ],
+    [
+      'a failure whose message reads like a window mark is an ordinary failure',
+      [row(1, T0, 2, null, '{"m":"{\\"w\\":7}"}'), row(1, T0 + MIN, 0)],
+      { up: 0, down: MIN, unknown: 0, maint: 0, n: [1, 0, 1, 0, 0], uptime: 0, share: 0 },
+    ],
+  ])('%s', (_name, rows, expected) => {
+    expect(figures(hourOf(rows))).toEqual(expected);
+  });
+
+  it('keeps latency of good answers in maintenance (the time of a real answer)', () => {
+    const acc = hourOf([row(1, T0, 0, 30, W), row(1, T0 + MIN, 1, 50, W)]);
+    expect({ n: acc.lat_n, min: acc.lat_min, max: acc.lat_max }).toEqual({ n: 2, min: 30, max: 50 });
+  });
+
+  it('adds maintenance time and counts when merging (a fold onto a stored row)', () => {
+    const a = { ...emptyAcc(), up_ms: 5, maint_ms: 7, n_maint: 2 };
+    const b = { ...emptyAcc(), down_ms: 5, maint_ms: 3, n_maint: 1 };
+    mergeAcc(a, b);
+    expect([a.up_ms, a.down_ms, a.maint_ms, a.n_maint, uptimePct(a)]).toEqual([5, 5, 10, 3, 50]);
+  });
+});
+
+describe('maintenanceOf', () => {
+  it.each<[string | null, number | null]>([
+    [null, null],
+    ['{"w":12}', 12],
+    ['{"w":3,"m":"refused","n":"blind"}', 3],
+    ['{"m":"x","w":3}', null], // never written so: the mark is read from the start only
+    ['{"m":"{\\"w\\":3}"}', null],
+    ['{"w":"x"}', null],
+  ])('%j → %j', (info, expected) => {
+    expect(maintenanceOf(info)).toBe(expected);
+  });
+
+  it('a result made in a window is stored with its window first, and read back', () => {
+    const result = {
+      at_ms: T0,
+      outcome: 'down' as const,
+      latency_ms: null,
+      phases: { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null },
+      status: null,
+      error: { code: 'refused' as const, message: '{"w":99}' },
+      cert: null,
+      detail: null,
+    };
+    const stored = checkRow(result, 1, null, 4);
+    expect(stored.info!.startsWith('{"w":4,')).toBe(true);
+    expect(fromRow(stored)).toMatchObject({ maintenance: 4, error: { message: '{"w":99}' } });
+    expect(fromRow(checkRow(result, 1, null)).maintenance).toBeNull();
+    expect(checkRow({ ...result, outcome: 'up', error: null }, 1, null).info).toBeNull();
   });
 });

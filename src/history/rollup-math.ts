@@ -6,9 +6,12 @@
  * (its interval plus timeout): a longer gap is time without data and counts for nothing. Good
  * checks (up or slow) give `up_ms`, failed ones `down_ms`; checks that were not counted (the
  * service was blind, a network path problem) or could not judge give `unknown_ms`, which counts
- * as neither up nor down. Uptime = up_ms / (up_ms + down_ms).
+ * as neither up nor down. Checks made while a maintenance window held the monitor give
+ * `maint_ms` and count as `n_maint` (not as up or down, whatever their outcome), so time in
+ * maintenance is outside both sides of uptime too (docs/maintenance.md, "Uptime").
+ * Uptime = up_ms / (up_ms + down_ms): null when neither was seen (a day all in maintenance).
  */
-import { CheckRow, OUTCOME_CODE } from './check-row';
+import { CheckRow, maintenanceOf, OUTCOME_CODE } from './check-row';
 import { addTo, Histogram } from './latency-histogram';
 
 export const HOUR_MS = 3_600_000;
@@ -18,10 +21,12 @@ export interface RollupAcc {
   up_ms: number;
   down_ms: number;
   unknown_ms: number;
+  maint_ms: number;
   n_up: number;
   n_slow: number;
   n_down: number;
   n_unknown: number;
+  n_maint: number;
   lat_n: number;
   lat_sum: number;
   lat_min: number | null;
@@ -29,7 +34,7 @@ export interface RollupAcc {
   hist: Histogram;
 }
 
-export type SpanKind = 'up' | 'down' | 'unknown';
+export type SpanKind = 'up' | 'down' | 'unknown' | 'maintenance';
 
 /** The last check of a monitor whose span is still open. */
 export interface Tail {
@@ -42,10 +47,12 @@ export function emptyAcc(): RollupAcc {
     up_ms: 0,
     down_ms: 0,
     unknown_ms: 0,
+    maint_ms: 0,
     n_up: 0,
     n_slow: 0,
     n_down: 0,
     n_unknown: 0,
+    n_maint: 0,
     lat_n: 0,
     lat_sum: 0,
     lat_min: null,
@@ -58,7 +65,9 @@ export function isCounted(row: Pick<CheckRow, 'info'>): boolean {
   return row.info === null || !row.info.includes('"n":');
 }
 
+/** A check in maintenance holds maintenance time even when it was not counted (blind): the window was planned. */
 export function spanKind(row: Pick<CheckRow, 'outcome' | 'info'>): SpanKind {
+  if (maintenanceOf(row.info) !== null) return 'maintenance';
   if (!isCounted(row) || row.outcome === OUTCOME_CODE.unknown) return 'unknown';
   return row.outcome === OUTCOME_CODE.down ? 'down' : 'up';
 }
@@ -161,11 +170,12 @@ export class RollupDeltas {
 }
 
 function countCheck(acc: RollupAcc, row: CheckRow): void {
-  if (row.outcome === OUTCOME_CODE.up) acc.n_up += 1;
+  if (maintenanceOf(row.info) !== null) acc.n_maint += 1;
+  else if (row.outcome === OUTCOME_CODE.up) acc.n_up += 1;
   else if (row.outcome === OUTCOME_CODE.slow) acc.n_slow += 1;
   else if (row.outcome === OUTCOME_CODE.down) acc.n_down += 1;
   else acc.n_unknown += 1;
-  // Latency statistics describe answers that came back good.
+  // Latency statistics describe answers that came back good (in maintenance too: a real answer's time).
   if ((row.outcome === OUTCOME_CODE.up || row.outcome === OUTCOME_CODE.slow) && row.latency !== null) {
     acc.lat_n += 1;
     acc.lat_sum += row.latency;
@@ -178,6 +188,7 @@ function countCheck(acc: RollupAcc, row: CheckRow): void {
 function addMs(acc: RollupAcc, kind: SpanKind, ms: number): void {
   if (kind === 'up') acc.up_ms += ms;
   else if (kind === 'down') acc.down_ms += ms;
+  else if (kind === 'maintenance') acc.maint_ms += ms;
   else acc.unknown_ms += ms;
 }
 
@@ -237,10 +248,12 @@ export function mergeAcc(into: RollupAcc, from: RollupAcc): void {
   into.up_ms += from.up_ms;
   into.down_ms += from.down_ms;
   into.unknown_ms += from.unknown_ms;
+  into.maint_ms += from.maint_ms;
   into.n_up += from.n_up;
   into.n_slow += from.n_slow;
   into.n_down += from.n_down;
   into.n_unknown += from.n_unknown;
+  into.n_maint += from.n_maint;
   into.lat_n += from.lat_n;
   into.lat_sum += from.lat_sum;
   into.lat_min =
@@ -250,8 +263,14 @@ export function mergeAcc(into: RollupAcc, from: RollupAcc): void {
   for (const [b, n] of Object.entries(from.hist)) into.hist[Number(b)] = (into.hist[Number(b)] ?? 0) + n;
 }
 
-/** Uptime percent from up and down time, or null when neither was seen. */
+/** Uptime percent from up and down time, or null when neither was seen (maintenance and unknown time are in neither). */
 export function uptimePct(acc: Pick<RollupAcc, 'up_ms' | 'down_ms'>): number | null {
   const total = acc.up_ms + acc.down_ms;
   return total === 0 ? null : Math.round((acc.up_ms / total) * 100_000) / 1000;
+}
+
+/** Which share of the time with data (up, down, unknown, maintenance) was in maintenance, percent; null without any. */
+export function maintenancePct(acc: Pick<RollupAcc, 'up_ms' | 'down_ms' | 'unknown_ms' | 'maint_ms'>): number | null {
+  const total = acc.up_ms + acc.down_ms + acc.unknown_ms + acc.maint_ms;
+  return total === 0 ? null : Math.round((acc.maint_ms / total) * 100_000) / 1000;
 }

@@ -10,9 +10,9 @@ import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
 import { MonitorStats, SparkPoint, StatsCache } from './monitor-stats';
 import { SettingsService } from '../settings/settings.service';
-import { CHECK_COLUMNS, CheckRow, OUTCOME_CODES } from './check-row';
+import { CHECK_COLUMNS, CheckRow, maintenanceOf, OUTCOME_CODES } from './check-row';
 import { quantile } from './latency-histogram';
-import { dayIndex, dayStart, emptyAcc, HOUR_MS, mergeAcc, RollupAcc, uptimePct } from './rollup-math';
+import { dayIndex, dayStart, emptyAcc, HOUR_MS, maintenancePct, mergeAcc, RollupAcc, uptimePct } from './rollup-math';
 import { RollupsService } from './rollups.service';
 import { CHECK_ERROR_CODES } from '../probes/check-result';
 import { CheckWriter } from './writer';
@@ -30,7 +30,7 @@ export interface SeriesAnswer {
 
 export interface UptimeAnswer {
   uptime: number | null;
-  days: { date: string; uptime: number | null; down_ms: number; checks: number }[];
+  days: { date: string; uptime: number | null; down_ms: number; maintenance_ms: number; checks: number }[];
 }
 
 @Injectable()
@@ -45,7 +45,10 @@ export class StatsService {
     private readonly settings: SettingsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    writer.addHook({ added: (row) => this.cache.resultAdded(row.monitor_id, row.outcome) });
+    // A check in maintenance is a kind of its own for the cache: entering or leaving a window moves the figures.
+    writer.addHook({
+      added: (row) => this.cache.resultAdded(row.monitor_id, maintenanceOf(row.info) === null ? row.outcome : -1),
+    });
   }
 
   async statsFor(ids: number[], now: number): Promise<Map<number, MonitorStats>> {
@@ -136,7 +139,8 @@ export class StatsService {
         date: localDate(day),
         uptime: uptimePct(acc),
         down_ms: acc.down_ms,
-        checks: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown,
+        maintenance_ms: acc.maint_ms,
+        checks: acc.n_up + acc.n_slow + acc.n_down + acc.n_unknown + acc.n_maint,
       });
     }
     return { uptime: uptimePct(total), days: out };
@@ -185,6 +189,10 @@ function aggPoint(t: number, acc: RollupAcc): Record<string, unknown> {
     down: acc.n_down,
     slow: acc.n_slow,
     unknown: acc.n_unknown,
+    // Checks made in maintenance are in none of the four counts above, and their time in neither side of uptime.
+    maintenance: acc.n_maint,
+    maintenance_ms: acc.maint_ms,
+    maintenance_pct: maintenancePct(acc),
     uptime: uptimePct(acc),
   };
 }
@@ -200,6 +208,7 @@ function rawPoint(r: CheckRow): Record<string, unknown> {
     ttfb_ms: r.ttfb,
     status: r.status,
     error_code: r.error ? (CHECK_ERROR_CODES[r.error - 1] ?? null) : null,
+    maintenance: maintenanceOf(r.info) !== null,
   };
 }
 

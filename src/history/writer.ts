@@ -152,9 +152,9 @@ export class CheckWriter implements OnApplicationShutdown {
     return this.addRow(toRow(check));
   }
 
-  /** Queues a probe's result for a monitor (the engine's path, without a StoredCheck made for it). */
-  addResult(result: CheckResult, monitorId: number, note: string | null): number {
-    return this.addRow(checkRow(result, monitorId, note));
+  /** Queues a probe's result for a monitor (the engine's path); `windowId`: the maintenance window holding it, or null. */
+  addResult(result: CheckResult, monitorId: number, note: string | null, windowId: number | null = null): number {
+    return this.addRow(checkRow(result, monitorId, note, windowId));
   }
 
   private addRow(row: CheckRow): number {

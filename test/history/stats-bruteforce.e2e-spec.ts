@@ -231,6 +231,7 @@ describe('series and uptime input', () => {
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       uptime: null,
       down_ms: 0,
+      maintenance_ms: 0,
       checks: 0,
     });
     const s = (await t.http.get('/api/v1/monitors/1/series?range=1h').set(bearer(key)).expect(200)).body;

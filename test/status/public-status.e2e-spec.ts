@@ -160,7 +160,15 @@ describe('GET /api/public/status', () => {
       'uptime',
     ]);
     expect(svc).toMatchObject({ name: 'API', page: '/status/api', status: 'up', from: '90 days ago' });
-    expect(Object.keys(svc.bars[0]).sort()).toEqual(['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime']);
+    expect(Object.keys(svc.bars[0]).sort()).toEqual([
+      'avg_ms',
+      'down_ms',
+      'label',
+      'maintenance_ms',
+      'period',
+      'state',
+      'uptime',
+    ]);
     expect(Object.keys(body.incidents).sort()).toEqual(['open', 'recent']);
     expect(body.incidents.open).toEqual([
       {
@@ -435,7 +443,7 @@ describe('HTML pages', () => {
     expect(page).toContain('Last 12 months');
     expect((page.match(/class="m /g) ?? []).length).toBe(12);
     expect(page).toMatch(/Down for \d+ min/);
-    expect((page.match(/<i class="b /g) ?? []).length).toBe(30 + 4); // the strip and the legend
+    expect((page.match(/<i class="b /g) ?? []).length).toBe(30 + 5); // the strip and the legend (maintenance is its fifth entry)
   });
 
   it('answers 404 pages for services that are not there', async () => {

@@ -54,7 +54,7 @@ export function drawChecksHead(m) {
 
 function checkRow(c) {
   const tr = el('tr');
-  tr.append(whenCell(c.at), statusCell(c.outcome, STATUS_WORDS[c.outcome] || c.outcome));
+  tr.append(whenCell(c.at), statusCell(c.outcome, (STATUS_WORDS[c.outcome] || c.outcome) + held(c)));
   tr.append(
     el('td', 'num', ms(c.latency_ms)),
     el('td', 'num', statusWords(monitor.kind, c.status) || '–'),
@@ -65,7 +65,7 @@ function checkRow(c) {
 
 function pingRow(c, t) {
   const tr = el('tr');
-  tr.append(whenCell(c.at), statusCell(c.outcome, PING_WORDS[t.kind]));
+  tr.append(whenCell(c.at), statusCell(c.outcome, PING_WORDS[t.kind] + held(c)));
   let timing = '–';
   if (t.kind === 'missed') timing = 'Deadline passed';
   else if (t.gapMs !== null) {
@@ -86,6 +86,11 @@ function whenCell(at) {
   t.dateTime = at;
   td.appendChild(t);
   return td;
+}
+
+/** A check made while a maintenance window held the monitor: left out of uptime (docs/maintenance.md, "Uptime"). */
+function held(c) {
+  return c.maintenance_window_id ? ' · maintenance' : '';
 }
 
 function statusCell(outcome, words) {

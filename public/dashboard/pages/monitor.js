@@ -6,6 +6,7 @@ import '../core/shell.js';
 import { ApiFailure, errorWords } from '../../shared/errors.js';
 import { busy, pageIds, say } from '../../shared/page.js';
 import { del, get, getAll, newestOnly, post } from '../core/api.js';
+import { dayClass, dayTitle } from '../monitor/calendar-day.js';
 import { drawChart, legend } from '../monitor/chart.js';
 import { resultView } from '../monitor/check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from '../core/format.js';
@@ -276,22 +277,20 @@ async function loadCalendar() {
   const withData = u.days.filter((d) => d.uptime !== null);
   grid.setAttribute('role', 'img');
   const bad = withData.filter((d) => d.uptime < 99.9).length;
+  const maintDays = u.days.filter((d) => dayClass(d) === 'maint').length;
   grid.setAttribute(
     'aria-label',
-    withData.length ? `${withData.length} days watched, ${bad} of them under 99.9% up` : 'No days with checks yet',
+    withData.length || maintDays
+      ? `${withData.length} days watched, ${bad} of them under 99.9% up, ${maintDays} mostly in maintenance`
+      : 'No days with checks yet',
   );
   for (const d of u.days) {
-    const cell = el(
-      'span',
-      'day ' + (d.uptime === null ? 'none' : d.uptime >= 99.9 ? 'ok' : d.uptime >= 99 ? 'warn' : 'bad'),
-    );
-    cell.title =
-      d.date +
-      ': ' +
-      (d.uptime === null ? 'no checks' : pct(d.uptime) + (d.down_ms ? ', down ' + duration(d.down_ms) : ''));
+    const cell = el('span', 'day ' + dayClass(d));
+    cell.title = dayTitle(d);
     grid.appendChild(cell);
   }
-  $('cal-total').textContent = u.uptime === null ? '' : pct(u.uptime) + ' up';
+  const held = u.days.some((d) => d.maintenance_ms > 0);
+  $('cal-total').textContent = u.uptime === null ? '' : pct(u.uptime) + ' up' + (held ? ' (maintenance left out)' : '');
 }
 
 async function loadIncidents() {

@@ -22,7 +22,10 @@ import { TEXT_RULE_WORDS } from '../../common/validation/text-rules';
 
 export const STATUS_RANGES = ['24h', '7d', '30d', '90d', '12mo'] as const;
 const OVERALL = oneOfValues(['operational', 'degraded', 'partial_outage', 'major_outage']);
-const BAR_STATES = oneOfValues(['not_watched', 'no_data', 'ok', 'warn', 'bad']);
+const BAR_STATES = oneOfValues(['not_watched', 'no_data', 'ok', 'maintenance', 'warn', 'bad'], {
+  description:
+    'maintenance: more than half of the time with data was in a maintenance window, and the rest was not bad (docs/maintenance.md)',
+});
 const DOMAIN_STATES = [
   'checking',
   'dns_missing',
@@ -113,7 +116,15 @@ const DOMAIN = obj(
 );
 
 const BAR = obj(
-  { period: str(), label: str(), state: BAR_STATES, uptime: nullable(num()), down_ms: int(0), avg_ms: nullable(num()) },
+  {
+    period: str(),
+    label: str(),
+    state: BAR_STATES,
+    uptime: described(nullable(num()), 'up / (up + down) time, time in maintenance left out; null without such time'),
+    down_ms: int(0),
+    maintenance_ms: int(0, undefined, { description: 'time in maintenance windows: in neither side of uptime' }),
+    avg_ms: nullable(num()),
+  },
   open,
 );
 const SERVICE = obj(

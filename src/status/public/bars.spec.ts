@@ -23,6 +23,25 @@ describe('barState', () => {
     ['a month with a second down', t(1000), 0, true, 'ok'],
     ['a month just under 99 %', t(864_001), 0, true, 'bad'],
     ['watching began inside the bar', t(1000, DAY / 2), 9.5 * DAY, false, 'warn'],
+    ['all in maintenance (no up or down time)', { up_ms: 0, down_ms: 0, maint_ms: DAY }, 0, false, 'maintenance'],
+    ['mostly maintenance, up outside it', { ...t(0, DAY / 4), maint_ms: (3 * DAY) / 4 }, 0, false, 'maintenance'],
+    [
+      'mostly maintenance, a little down outside it',
+      { ...t(1000, DAY / 4), maint_ms: DAY / 2 },
+      0,
+      false,
+      'maintenance',
+    ],
+    [
+      'mostly maintenance, but bad outside it: the outage shows',
+      { ...t(DAY / 8, DAY / 4), maint_ms: DAY / 2 },
+      0,
+      false,
+      'bad',
+    ],
+    ['half maintenance exactly is not mostly', { ...t(0, DAY / 2), maint_ms: DAY / 2 }, 0, false, 'ok'],
+    ['some maintenance, down outside it', { ...t(1000, (3 * DAY) / 4), maint_ms: DAY / 4 }, 0, false, 'warn'],
+    ['maintenance before watching began', { up_ms: 0, down_ms: 0, maint_ms: DAY }, 10 * DAY, false, 'not_watched'],
   ] as const)('%s: %s', (_name, tally, watchedFrom, monthly, state) => {
     expect(barState(tally, period, watchedFrom, monthly)).toBe(state);
   });
@@ -35,6 +54,8 @@ describe('worstState', () => {
     [['no_data', 'ok'], 'ok'],
     [['ok', 'warn', 'ok'], 'warn'],
     [['warn', 'bad', 'no_data'], 'bad'],
+    [['ok', 'maintenance', 'no_data'], 'maintenance'],
+    [['maintenance', 'warn'], 'warn'],
   ] as const)('%j -> %s', (states, worst) => expect(worstState([...states])).toBe(worst));
 });
 

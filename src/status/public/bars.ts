@@ -2,48 +2,57 @@
  * Judging a bar (spec "Bar state"): not_watched before the service was watched, no_data without
  * any up or down time, bad under 99 %, warn with any downtime or under 99.9 % (months: only under
  * 99.9 %, as every month of a real service has some), ok otherwise. Thresholds are compared on
- * exact times, never on a rounded percentage. Pure.
+ * exact times, never on a rounded percentage. Time in maintenance is in neither up nor down
+ * (docs/maintenance.md, "Uptime"); a bar mostly in maintenance (more than half of its time with
+ * data) is `maintenance`, unless the time outside the window was bad: an outage beside a window
+ * is not hidden by it. Pure.
  */
 import type { Period } from './periods';
 
-export const BAR_STATES = ['not_watched', 'no_data', 'ok', 'warn', 'bad'] as const;
+export const BAR_STATES = ['not_watched', 'no_data', 'ok', 'maintenance', 'warn', 'bad'] as const;
 export type BarState = (typeof BAR_STATES)[number];
 
 /** The part of a rollup a bar needs. */
 export interface Tally {
   up_ms: number;
   down_ms: number;
+  /** Time in maintenance (rollups' maint_ms). */
+  maint_ms: number;
   lat_n: number;
   lat_sum: number;
 }
 
 export function emptyTally(): Tally {
-  return { up_ms: 0, down_ms: 0, lat_n: 0, lat_sum: 0 };
+  return { up_ms: 0, down_ms: 0, maint_ms: 0, lat_n: 0, lat_sum: 0 };
 }
 
 export function addTally(into: Tally, t: Tally): void {
   into.up_ms += t.up_ms;
   into.down_ms += t.down_ms;
+  into.maint_ms += t.maint_ms;
   into.lat_n += t.lat_n;
   into.lat_sum += t.lat_sum;
 }
 
 export function barState(
-  t: Pick<Tally, 'up_ms' | 'down_ms'>,
+  t: Pick<Tally, 'up_ms' | 'down_ms'> & { maint_ms?: number },
   period: Pick<Period, 'end'>,
   watchedFrom: number,
   monthly: boolean,
 ): BarState {
   if (period.end <= watchedFrom) return 'not_watched';
   const total = t.up_ms + t.down_ms;
-  if (total === 0) return 'no_data';
+  const maint = t.maint_ms ?? 0;
+  if (total === 0) return maint > 0 ? 'maintenance' : 'no_data';
   if (t.up_ms * 100 < total * 99) return 'bad';
+  if (maint > total) return 'maintenance';
   if (t.up_ms * 1000 < total * 999) return 'warn';
   if (!monthly && t.down_ms > 0) return 'warn';
   return 'ok';
 }
 
-const RANK: Record<BarState, number> = { not_watched: 0, no_data: 1, ok: 2, warn: 3, bad: 4 };
+/** Maintenance ranks above ok (a section shows that a service was held) and below any downtime. */
+const RANK: Record<BarState, number> = { not_watched: 0, no_data: 1, ok: 2, maintenance: 3, warn: 4, bad: 5 };
 
 /** The worst of several bars (a section's bar shows its worst service). */
 export function worstState(states: BarState[]): BarState {

@@ -68,6 +68,7 @@ const STATE_TEXT: Record<string, string> = {
   ok: 'No downtime',
   warn: 'Some downtime',
   bad: 'Major downtime',
+  maintenance: 'Mostly maintenance',
 };
 
 /**
@@ -86,6 +87,8 @@ export function serviceView(
   const stats: SummaryItem[] = [];
   if (s.show_uptime) stats.push({ label: 'Uptime', value: percentText(svc.uptime, svc.down_ms), note: words.span });
   stats.push({ label: 'Downtime', value: svc.down_ms === 0 ? 'None' : formatDuration(svc.down_ms), note: words.span });
+  const maintMs = svc.bars.reduce((sum, b) => sum + b.maintenance_ms, 0);
+  if (maintMs > 0) stats.push({ label: 'Maintenance', value: formatDuration(maintMs), note: 'left out of uptime' });
   if (s.show_response)
     stats.push({
       label: 'Typical response',
@@ -120,9 +123,11 @@ export function serviceView(
           ? 'Not watched'
           : b.state === 'no_data'
             ? 'No data'
-            : s.show_uptime
-              ? percentText(b.uptime, b.down_ms)
-              : STATE_TEXT[b.state],
+            : b.uptime === null
+              ? 'Maintenance'
+              : s.show_uptime
+                ? percentText(b.uptime, b.down_ms)
+                : STATE_TEXT[b.state],
     })),
     incidents: incidents.map((i) => incidentView(i, ctx, false)),
     rows: [...svc.bars].reverse().map((b) => ({

@@ -20,10 +20,12 @@ describe('publicMaintenance', () => {
 
 describe('maintenanceViews', () => {
   it('says in words what runs, since when and until when, in the page zone', () => {
-    const [v] = maintenanceViews(publicMaintenance([{ ...base, monitors: null, description: 'a\n\nb' }], services), 60);
+    const description = 'a *b*\n\n- [c](https://c.example/)\n- <d>';
+    const [v] = maintenanceViews(publicMaintenance([{ ...base, monitors: null, description }], services), 60);
     expect(v).toEqual({
       title: 'T',
-      paragraphs: ['a', 'b'],
+      descriptionHtml:
+        '<p>a <em>b</em></p><ul><li><a href="https://c.example/" rel="noopener nofollow">c</a></li><li>&lt;d&gt;</li></ul>',
       stateText: 'In progress',
       when: 'Since 1 Nov 2026, 13:00 UTC+1, until 1 Nov 2026, 14:00 UTC+1',
       services: 'Affects Nextcloud, Router',

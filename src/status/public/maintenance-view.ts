@@ -6,6 +6,7 @@
  */
 import { toIso } from '../../common/time';
 import type { PublicWindow } from '../../maintenance/public-windows';
+import { markdownHtml } from './markdown';
 import { momentLabel, zoneLabel } from './periods';
 
 export interface PublicMaintenance {
@@ -40,8 +41,8 @@ export function publicMaintenance(
 
 export interface MaintenanceItemView {
   title: string;
-  /** The description's paragraphs, as text (line breaks kept by the stylesheet). */
-  paragraphs: string[];
+  /** The description's Markdown as HTML of the status page's subset only (markdown.ts): safe to write unescaped. */
+  descriptionHtml: string;
   stateText: string;
   when: string;
   services: string;
@@ -55,10 +56,7 @@ export function maintenanceViews(list: readonly PublicMaintenance[], tzMin: numb
     const until = m.ends_at === null ? 'until further notice' : `until ${at(m.ends_at)}`;
     return {
       title: m.title,
-      paragraphs: (m.description ?? '')
-        .split(/\n\s*\n/)
-        .map((p) => p.trim())
-        .filter((p) => p.length > 0),
+      descriptionHtml: markdownHtml(m.description),
       stateText: m.state === 'active' ? 'In progress' : 'Planned',
       when: m.state === 'active' ? `Since ${from}, ${until}` : `From ${from}, ${until}`,
       services: `Affects ${m.services.join(', ')}`,

@@ -19,12 +19,13 @@ const ctx = (over: Partial<PageContext> = {}): PageContext => ({
   now: NOW,
   ...over,
 });
-const bar = (state: PublicBar['state'], down_ms = 0, uptime: number | null = 100): PublicBar => ({
+const bar = (state: PublicBar['state'], down_ms = 0, uptime: number | null = 100, maintenance_ms = 0): PublicBar => ({
   period: '2026-11-18',
   label: 'Wed 18 Nov 2026',
   state,
   uptime,
   down_ms,
+  maintenance_ms,
   avg_ms: 50,
 });
 
@@ -59,6 +60,58 @@ describe('barsHtml', () => {
     expect(barsHtml([{ ...bar('bad', 1, 50), label: '<b>&"' }], { bar_style: 'worst', show_uptime: true })).toContain(
       'title="&lt;b&gt;&amp;&quot;: 50.00%',
     );
+  });
+});
+
+describe('bars with maintenance (docs/maintenance.md, "Uptime")', () => {
+  const H = 3_600_000;
+  it.each<[string, PublicBar, boolean, string]>([
+    [
+      'all in maintenance: its time, no uptime',
+      bar('maintenance', 0, null, 24 * H),
+      true,
+      '<i class="b maintenance" title="Wed 18 Nov 2026: maintenance 1 day"></i>',
+    ],
+    [
+      'mostly maintenance: uptime of the time outside it',
+      bar('maintenance', 0, 100, 18 * H),
+      true,
+      '<i class="b maintenance" title="Wed 18 Nov 2026: maintenance 18 h, uptime outside it 100%"></i>',
+    ],
+    [
+      'mostly maintenance with downtime outside it, uptime hidden',
+      bar('maintenance', 60_000, 99.9, 18 * H),
+      false,
+      '<i class="b maintenance" title="Wed 18 Nov 2026: maintenance 18 h, down 1 min"></i>',
+    ],
+    [
+      'some maintenance on a good day',
+      bar('ok', 0, 100, 2 * H),
+      true,
+      '<i class="b ok" title="Wed 18 Nov 2026: 100%, maintenance 2 h"></i>',
+    ],
+  ])('%s', (_name, b, showUptime, html) => {
+    expect(barsHtml([b], { bar_style: 'worst', show_uptime: showUptime })).toBe(html);
+  });
+
+  it('a maintenance bar keeps its colour in the share style (no downtime steps)', () => {
+    expect(barsHtml([bar('maintenance', 0, null, H)], { bar_style: 'share', show_uptime: true })).toBe(
+      '<i class="b maintenance d0" title="Wed 18 Nov 2026: maintenance 1 h"></i>',
+    );
+  });
+
+  it("counts maintenance bars in the strip's words", () => {
+    const v = strip(
+      [bar('ok'), bar('maintenance', 0, null, H)],
+      '90d',
+      '90 days ago',
+      100,
+      0,
+      defaultPageSettings(),
+      'Web',
+      0,
+    );
+    expect(v.label).toBe('Web, the last 90 days in days: 1 no downtime, 1 mostly maintenance; uptime 100%.');
   });
 });
 

@@ -89,6 +89,7 @@ const STATE_WORDS: Record<BarState, string> = {
   ok: 'no downtime',
   warn: 'some downtime',
   bad: 'major downtime',
+  maintenance: 'mostly maintenance',
 };
 
 export function serviceStatus(s: MonitorStatus, affectedBy: string | null = null): StatusView {
@@ -113,9 +114,20 @@ export function shareStep(b: Pick<PublicBar, 'uptime' | 'down_ms'>): number {
   return i === -1 ? 8 : i + 1;
 }
 
+/**
+ * The words of a bar with downtime or maintenance (its text alternative, as title); a bar mostly
+ * in maintenance says so first, and its uptime is that of the time outside the window.
+ */
 function barTip(b: PublicBar, showUptime: boolean): string | null {
-  if (b.down_ms === 0) return null;
-  const parts = [showUptime ? percentText(b.uptime, b.down_ms) : STATE_WORDS[b.state]];
+  if (b.down_ms === 0 && b.maintenance_ms === 0) return null;
+  const parts: string[] = [];
+  if (b.state === 'maintenance') {
+    parts.push(`maintenance ${formatDuration(b.maintenance_ms)}`);
+    if (showUptime && b.uptime !== null) parts.push(`uptime outside it ${percentText(b.uptime, b.down_ms)}`);
+  } else {
+    parts.push(showUptime ? percentText(b.uptime, b.down_ms) : STATE_WORDS[b.state]);
+    if (b.maintenance_ms > 0) parts.push(`maintenance ${formatDuration(b.maintenance_ms)}`);
+  }
   if (b.down_ms > 0) parts.push(`down ${formatDuration(b.down_ms)}`);
   return `${b.label}: ${parts.join(', ')}`;
 }
@@ -150,10 +162,10 @@ export function strip(
   what: string,
   tzMin: number,
 ): StripView {
-  const counts: Record<BarState, number> = { not_watched: 0, no_data: 0, ok: 0, warn: 0, bad: 0 };
+  const counts: Record<BarState, number> = { not_watched: 0, no_data: 0, ok: 0, maintenance: 0, warn: 0, bad: 0 };
   for (const b of bars) counts[b.state] += 1;
   const unit = range === '24h' ? 'hours' : range === '7d' ? 'six-hour blocks' : range === '12mo' ? 'months' : 'days';
-  const said = (['ok', 'warn', 'bad', 'no_data', 'not_watched'] as const)
+  const said = (['ok', 'warn', 'bad', 'maintenance', 'no_data', 'not_watched'] as const)
     .filter((k) => counts[k] > 0)
     .map((k) => `${counts[k]} ${STATE_WORDS[k]}`);
   const uptimeText = s.show_uptime ? percentText(uptime, downMs) : null;

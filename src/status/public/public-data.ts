@@ -170,7 +170,7 @@ export class PublicData {
       for (let i = 0; i < group.length; i += 500) {
         const part = group.slice(i, i + 500);
         const rows = await this.db.read<TallyRow[]>(
-          `SELECT monitor_id AS id, ${column} AS key, up_ms, down_ms, lat_n, lat_sum FROM ${table}
+          `SELECT monitor_id AS id, ${column} AS key, up_ms, down_ms, maint_ms, lat_n, lat_sum FROM ${table}
            WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?`,
           [...part, a, b],
         );

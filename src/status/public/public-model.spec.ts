@@ -17,7 +17,13 @@ const service = (over: Partial<ServiceInput>): ServiceInput => ({
   horizonMs: 70_000,
   ...over,
 });
-const day = (down: number, lat = 100): Tally => ({ up_ms: DAY - down, down_ms: down, lat_n: 10, lat_sum: lat * 10 });
+const day = (down: number, lat = 100): Tally => ({
+  up_ms: DAY - down,
+  down_ms: down,
+  maint_ms: 0,
+  lat_n: 10,
+  lat_sum: lat * 10,
+});
 
 function build(
   services: ServiceInput[],
@@ -66,7 +72,7 @@ describe('buildPublicStatus', () => {
       ['affected_by', 'bars', 'down_ms', 'from', 'name', 'page', 'status', 'typical_ms', 'uptime'].sort(),
     );
     expect(Object.keys(out.groups[0].services[0].bars[0]).sort()).toEqual(
-      ['avg_ms', 'down_ms', 'label', 'period', 'state', 'uptime'].sort(),
+      ['avg_ms', 'down_ms', 'label', 'maintenance_ms', 'period', 'state', 'uptime'].sort(),
     );
     expect(out.updated_at).toBe('2026-11-18T12:00:00.000Z');
   });
@@ -86,12 +92,36 @@ describe('buildPublicStatus', () => {
       state: 'ok',
       uptime: 100,
       down_ms: 0,
+      maintenance_ms: 0,
       avg_ms: 80,
     });
     expect(s.uptime).toBeCloseTo(((3 * DAY - 60_000 - DAY / 2) / (3 * DAY)) * 100, 2);
     expect(s.from).toBe('30 days ago');
     // Typical: the median of the bars' averages (80, 120, 100).
     expect(s.typical_ms).toBe(100);
+  });
+
+  it('leaves time in maintenance out of uptime, and shows a day mostly in maintenance as such', () => {
+    // Today: 18 h in maintenance (Down then, not counted), 6 h up; yesterday: all maintenance.
+    const held = (up: number, down: number, maint: number): Tally => ({
+      ...day(0),
+      up_ms: up,
+      down_ms: down,
+      maint_ms: maint,
+    });
+    const out = build([service({}), service({ key: 2, name: 'DB' })], {
+      1: { [today]: held(DAY / 4, 0, (3 * DAY) / 4), [today - 1]: held(0, 0, DAY), [today - 2]: day(DAY / 10) },
+      2: { [today]: day(0) },
+    });
+    const s = out.groups[0].services.find((x) => x.name === 'Web')!;
+    expect(s.bars.slice(-3).map((b) => [b.state, b.uptime, b.maintenance_ms])).toEqual([
+      ['bad', 90, 0],
+      ['maintenance', null, DAY],
+      ['maintenance', 100, (3 * DAY) / 4],
+    ]);
+    // Over the range: 1.25 days of up and down time, 0.1 day of it down.
+    expect(s.uptime).toBeCloseTo((1.15 / 1.25) * 100, 2);
+    expect(out.groups[0].bars.slice(-2).map((b) => b.state)).toEqual(['maintenance', 'maintenance']);
   });
 
   it('marks days before watching began not_watched and says since when', () => {

@@ -55,6 +55,8 @@ export interface PublicBar {
   state: BarState;
   uptime: number | null;
   down_ms: number;
+  /** Time in maintenance: in neither side of `uptime` (docs/maintenance.md, "Uptime"). */
+  maintenance_ms: number;
   avg_ms: number | null;
 }
 
@@ -241,7 +243,15 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
 }
 
 function toBar(p: Period, t: Tally, state: BarState): PublicBar {
-  return { period: p.id, label: p.label, state, uptime: uptimeOf(t), down_ms: t.down_ms, avg_ms: averageOf(t) };
+  return {
+    period: p.id,
+    label: p.label,
+    state,
+    uptime: uptimeOf(t),
+    down_ms: t.down_ms,
+    maintenance_ms: t.maint_ms,
+    avg_ms: averageOf(t),
+  };
 }
 
 /** A section's bar: the state of its worst service; uptime, downtime and average over all of them together. */

@@ -1,11 +1,12 @@
 import { emptyTally } from './bars';
 import { TallyCache, TallyRow } from './tally-cache';
 
-const row = (id: number, key: number, up: number, down = 0): TallyRow => ({
+const row = (id: number, key: number, up: number, down = 0, maint = 0): TallyRow => ({
   id,
   key,
   up_ms: up,
   down_ms: down,
+  maint_ms: maint,
   lat_n: 1,
   lat_sum: 10,
 });
@@ -32,10 +33,10 @@ describe('TallyCache', () => {
 
   it('sums held keys, and zero for keys without a row', () => {
     const c = new TallyCache(1000);
-    c.fill(1, 10, 20, [row(1, 12, 5), row(1, 20, 7, 1), row(1, 99, 1000)]);
-    expect(sum(c, 1, 10, 20)).toEqual({ up_ms: 12, down_ms: 1, lat_n: 2, lat_sum: 20 });
+    c.fill(1, 10, 20, [row(1, 12, 5, 0, 3), row(1, 20, 7, 1), row(1, 99, 1000)]);
+    expect(sum(c, 1, 10, 20)).toEqual({ up_ms: 12, down_ms: 1, maint_ms: 3, lat_n: 2, lat_sum: 20 });
     expect(sum(c, 1, 13, 19)).toEqual(emptyTally());
-    expect(sum(c, 1, 0, 12)).toEqual({ up_ms: 5, down_ms: 0, lat_n: 1, lat_sum: 10 });
+    expect(sum(c, 1, 0, 12)).toEqual({ up_ms: 5, down_ms: 0, maint_ms: 3, lat_n: 1, lat_sum: 10 });
     expect(sum(c, 2, 0, 100)).toEqual(emptyTally());
   });
 
@@ -44,7 +45,7 @@ describe('TallyCache', () => {
     c.fill(1, 10, 20, [row(1, 15, 1)]);
     c.fill(1, 21, 25, [row(1, 25, 2)]);
     c.fill(1, 5, 9, [row(1, 5, 4)]);
-    expect(sum(c, 1, 0, 100)).toEqual({ up_ms: 7, down_ms: 0, lat_n: 3, lat_sum: 30 });
+    expect(sum(c, 1, 0, 100)).toEqual({ up_ms: 7, down_ms: 0, maint_ms: 0, lat_n: 3, lat_sum: 30 });
     expect(c.heldTo(1)).toBe(25);
   });
 
@@ -53,7 +54,7 @@ describe('TallyCache', () => {
     c.fill(1, 0, 9, [row(1, 0, 1), row(1, 9, 2)]);
     c.fill(1, 10, 14, [row(1, 14, 4)]);
     expect(c.missing(1, 0, 14)).toEqual([[0, 4]]);
-    expect(sum(c, 1, 0, 14)).toEqual({ up_ms: 6, down_ms: 0, lat_n: 2, lat_sum: 20 });
+    expect(sum(c, 1, 0, 14)).toEqual({ up_ms: 6, down_ms: 0, maint_ms: 0, lat_n: 2, lat_sum: 20 });
   });
 
   it('forgets monitors', () => {

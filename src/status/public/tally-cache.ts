@@ -14,11 +14,12 @@ export interface TallyRow {
   key: number;
   up_ms: number;
   down_ms: number;
+  maint_ms: number;
   lat_n: number;
   lat_sum: number;
 }
 
-const FIELDS = 4;
+const FIELDS = 5;
 
 interface Span {
   /** Keys from..to (inclusive) are held; `to` is the newest final key loaded. */
@@ -69,6 +70,7 @@ export class TallyCache {
       s.data[i + 1] += r.down_ms;
       s.data[i + 2] += r.lat_n;
       s.data[i + 3] += r.lat_sum;
+      s.data[i + 4] += r.maint_ms;
     }
   }
 
@@ -84,6 +86,7 @@ export class TallyCache {
       into.down_ms += s.data[i + 1];
       into.lat_n += s.data[i + 2];
       into.lat_sum += s.data[i + 3];
+      into.maint_ms += s.data[i + 4];
     }
   }
 
