@@ -7,6 +7,7 @@ import { MaintenanceItemView, maintenanceViews } from './maintenance-view';
 import { formatDuration } from '../../common/time';
 import type { MonitorStatus } from '../../probes/status';
 import { BarState, percentText } from './bars';
+import { stripHtml } from './fragments';
 import type { PageSettings, Range } from '../settings/look';
 import { Overall, OVERALL_TEXT } from './overall';
 import { clockLabel, dayLabel, localDay, momentLabel, RANGE_WORDS, zoneLabel } from './periods';
@@ -136,13 +137,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 export function barsHtml(bars: PublicBar[], s: Pick<PageSettings, 'bar_style' | 'show_uptime'>): string {
-  let html = '';
-  for (const b of bars) {
+  // Kept per bar and per strip for each style (fragments.ts): a bar's markup depends on it and these two only.
+  return stripHtml(bars, `${s.bar_style}|${s.show_uptime}`, (b) => {
     const cls = s.bar_style === 'share' ? `b ${b.state} d${shareStep(b)}` : `b ${b.state}`;
     const tip = barTip(b, s.show_uptime);
-    html += tip === null ? `<i class="${cls}"></i>` : `<i class="${cls}" title="${escapeHtml(tip)}"></i>`;
-  }
-  return html;
+    return tip === null ? `<i class="${cls}"></i>` : `<i class="${cls}" title="${escapeHtml(tip)}"></i>`;
+  });
 }
 
 /** The start of the first watched bar of an hour range that began being watched inside it. */

@@ -14,6 +14,7 @@ import { dayLabel, localDay, momentLabel, Period, RANGE_WORDS, RangePlan } from 
 import { assignPageNames, pagePath } from './page-names';
 import { PublicMaintenance, publicMaintenance } from './maintenance-view';
 import type { PublicWindow } from '../../maintenance/public-windows';
+import type { BarRound } from './fragments';
 
 export interface ServiceInput {
   /** The monitor id: joins rows here, never shown. */
@@ -47,6 +48,8 @@ export interface ModelInput {
   plan: RangePlan;
   now: number;
   tzMin: number;
+  /** Bars equal to the last build's are reused from it, with their kept text (fragments.ts). */
+  reuse?: BarRound;
 }
 
 export interface PublicBar {
@@ -146,19 +149,26 @@ export function orderServices(services: ServiceInput[], groupOrder: readonly str
 
 export function buildPublicStatus(input: ModelInput): PublicStatus {
   const { plan, now, tzMin } = input;
+  // Made by toBar alone, from a period, a tally and a state: what fragments.ts compares to reuse a bar.
+  const stripOf = (name: string, tallies: Tally[], states: BarState[]): PublicBar[] =>
+    input.reuse
+      ? input.reuse.bars(name, plan.periods, tallies, states, toBar)
+      : plan.periods.map((p, i) => toBar(p, tallies[i], states[i]));
   const ordered = orderServices(input.services, input.settings.group_order);
   const names = assignPageNames(ordered.map((s) => s.name));
   const pages = new Map(ordered.map((s, i) => [s.key, pagePath(names[i])]));
 
-  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tally[] }>();
+  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tally[]; states: BarState[] }>();
   for (const s of ordered) {
     const perBar = input.tallies.get(s.key) ?? plan.periods.map(() => emptyTally());
     const total = emptyTally();
     for (const t of perBar) addTally(total, t);
-    const bars = plan.periods.map((p, i) => toBar(p, perBar[i], barState(perBar[i], p, s.watchedFrom, plan.monthly)));
+    const states = plan.periods.map((p, i) => barState(perBar[i], p, s.watchedFrom, plan.monthly));
+    const bars = stripOf(`s${s.key}`, perBar, states);
     services.set(s.key, {
       total,
       perBar,
+      states,
       out: {
         name: s.name,
         page: pages.get(s.key)!,
@@ -185,12 +195,15 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       name,
       status: overallOf(members.map((s) => s.status)),
       uptime: uptimeOf(total),
-      bars: plan.periods.map((p, i) =>
-        groupBar(
-          p,
-          outs.map((o) => o.perBar[i]),
-          outs.map((o) => o.out.bars[i].state),
-        ),
+      // A section's bar: the state of its worst service; uptime, downtime and average over all of them together.
+      bars: stripOf(
+        `g${JSON.stringify(name)}`,
+        plan.periods.map((_, i) => {
+          const t = emptyTally();
+          for (const o of outs) addTally(t, o.perBar[i]);
+          return t;
+        }),
+        plan.periods.map((_, i) => worstState(outs.map((o) => o.states[i]))),
       ),
       services: outs.map((o) => o.out),
     };
@@ -242,6 +255,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
   };
 }
 
+/** A bar is made from these three alone (fragments.ts reuses it while they stay the same). */
 function toBar(p: Period, t: Tally, state: BarState): PublicBar {
   return {
     period: p.id,
@@ -252,13 +266,6 @@ function toBar(p: Period, t: Tally, state: BarState): PublicBar {
     maintenance_ms: t.maint_ms,
     avg_ms: averageOf(t),
   };
-}
-
-/** A section's bar: the state of its worst service; uptime, downtime and average over all of them together. */
-function groupBar(p: Period, tallies: Tally[], states: BarState[]): PublicBar {
-  const t = emptyTally();
-  for (const x of tallies) addTally(t, x);
-  return toBar(p, t, worstState(states));
 }
 
 function median(values: number[]): number | null {

@@ -38,6 +38,7 @@ import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 /** The widget's script, rendering every `.cf-turnstile` of the page by itself: the form stays a plain POST. */
 const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js`;
 import { readPublicWindows } from '../../maintenance/public-windows';
+import { BarMemo, publicStatusJson } from './fragments';
 
 export const CACHE_MS = 30_000;
 /** A service page lists its incidents of the last 12 months, newest first, at most this many. */
@@ -62,6 +63,8 @@ export class PublicStatusService {
   /** Service pages and history pages: any name or month may be asked for, so kept apart and bounded. */
   private readonly pages = new Map<string, { at: number; value: unknown }>();
   private generation = 0;
+  /** The bars of the last build of each range, reused where equal (fragments.ts). */
+  private readonly bars = new BarMemo();
 
   constructor(
     private readonly data: PublicData,
@@ -98,7 +101,7 @@ export class PublicStatusService {
     return this.cached(
       `json:${range}`,
       this.main,
-      async () => new Packed(JSON.stringify((await this.built(range)).model)),
+      async () => new Packed(publicStatusJson((await this.built(range)).model)),
     );
   }
 
@@ -209,11 +212,17 @@ export class PublicStatusService {
 
   private built(range: Range): Promise<Built> {
     return this.cached(`built:${range}`, this.main, async () =>
-      this.build(range, await this.repo.getSettings(), new Map()),
+      this.build(range, await this.repo.getSettings(), new Map(), this.bars),
     );
   }
 
-  private async build(range: Range, settings: PageSettings, overrides: Map<number, PublicOverride>): Promise<Built> {
+  /** `memo`: the saved page's bars to reuse (a preview's draft reuses and keeps none). */
+  private async build(
+    range: Range,
+    settings: PageSettings,
+    overrides: Map<number, PublicOverride>,
+    memo?: BarMemo,
+  ): Promise<Built> {
     const now = this.clock.now();
     const tzMin = (await this.settingsService.get()).tz_offset_min;
     const services = await this.data.services(overrides);
@@ -224,7 +233,9 @@ export class PublicStatusService {
       this.data.incidents(keys, plan.start),
       readPublicWindows(this.db, now),
     ]);
-    const model = buildPublicStatus({ settings, services, tallies, incidents, maintenance, plan, now, tzMin });
+    const reuse = memo?.round(range, plan.periods);
+    const model = buildPublicStatus({ settings, services, tallies, incidents, maintenance, plan, now, tzMin, reuse });
+    reuse?.done();
     const names = pageNamesOf(services, settings);
     return { model, keys: new Map([...names].map(([key, n]) => [n.page, key])) };
   }
