@@ -79,4 +79,41 @@ describe('location offline detection', () => {
     expect(back[0].data.online).toBe(true);
     expect(notices).toHaveLength(2);
   });
+
+  it("answers a location's results with ?location=, each carrying its location; local checks say local", async () => {
+    const id = (await t.http.get('/api/v1/monitors').set(bearer(read)).expect(200)).body.items[0].id;
+    const at = (ms: number) => new Date(t.clock.now() - ms).toISOString();
+    const result = (outcome: string) => ({
+      outcome,
+      latency_ms: 40,
+      phases: null,
+      status: outcome === 'up' ? 200 : 503,
+      error: outcome === 'up' ? null : { code: 'status', message: 'HTTP 503' },
+      cert: null,
+      detail: null,
+    });
+    const sent = await t.http
+      .post('/api/agent/results')
+      .set(bearer(token))
+      .send({
+        agent: { version: '0.1.0', blind: false },
+        results: [
+          { seq: 1, monitor_id: id, at: at(3000), result: result('up') },
+          { seq: 2, monitor_id: id, at: at(2000), result: result('down') },
+        ],
+      })
+      .expect(200);
+    expect(sent.body).toEqual({ acked_seq: 2, stored: 2, ignored: [] });
+    const vps = await t.http.get(`/api/v1/monitors/${id}/checks?location=vps`).set(bearer(read)).expect(200);
+    expect(vps.body.items.map((c: { outcome: string; location: string }) => [c.outcome, c.location])).toEqual([
+      ['down', 'vps'],
+      ['up', 'vps'],
+    ]);
+    const downs = await t.http.get(`/api/v1/monitors/${id}/checks?location=vps&outcome=down`).set(bearer(read));
+    expect(downs.body.items).toHaveLength(1);
+    const local = await t.http.get(`/api/v1/monitors/${id}/checks`).set(bearer(read)).expect(200);
+    expect(local.body.items.every((c: { location: string }) => c.location === 'local')).toBe(true);
+    const bad = await t.http.get(`/api/v1/monitors/${id}/checks?location=nowhere`).set(bearer(read)).expect(422);
+    expect(bad.body.error.fields[0].field).toBe('location');
+  });
 });
