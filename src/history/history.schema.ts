@@ -127,6 +127,12 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
     { name: 'monitor_id', schema: int(1), description: "one monitor's checks" },
   ],
   series: [
+    {
+      name: 'location',
+      schema: str({ maxLength: 40 }),
+      description:
+        "one probe location's results as raw points, ranges 1h and 24h only (docs/agents.md); absent or `local`: the monitor's",
+    },
     { name: 'range', schema: oneOfValues(SERIES_RANGES, { default: '24h' }), description: 'the span of the series' },
   ],
   uptime: [

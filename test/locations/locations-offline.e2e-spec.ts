@@ -80,7 +80,7 @@ describe('location offline detection', () => {
     expect(notices).toHaveLength(2);
   });
 
-  it("answers a location's results with ?location=, each carrying its location; local checks say local", async () => {
+  it("answers a location's results and raw series with ?location=, each carrying its location; local checks say local", async () => {
     const id = (await t.http.get('/api/v1/monitors').set(bearer(read)).expect(200)).body.items[0].id;
     const at = (ms: number) => new Date(t.clock.now() - ms).toISOString();
     const result = (outcome: string) => ({
@@ -115,5 +115,17 @@ describe('location offline detection', () => {
     expect(local.body.items.every((c: { location: string }) => c.location === 'local')).toBe(true);
     const bad = await t.http.get(`/api/v1/monitors/${id}/checks?location=nowhere`).set(bearer(read)).expect(422);
     expect(bad.body.error.fields[0].field).toBe('location');
+    const series = await t.http
+      .get(`/api/v1/monitors/${id}/series?range=1h&location=vps`)
+      .set(bearer(read))
+      .expect(200);
+    expect(series.body.resolution).toBe('raw');
+    expect(series.body.points.map((p: { outcome: string; latency_ms: number }) => [p.outcome, p.latency_ms])).toEqual([
+      ['up', 40],
+      ['down', 40],
+    ]);
+    const long = await t.http.get(`/api/v1/monitors/${id}/series?range=7d&location=vps`).set(bearer(read)).expect(422);
+    expect(long.body.error.fields[0].field).toBe('range');
+    await t.http.get(`/api/v1/monitors/${id}/series?location=nowhere`).set(bearer(read)).expect(422);
   });
 });
