@@ -140,6 +140,26 @@ describe('/locations', () => {
       expect((await t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM monitors'))[0].n).toBe(0);
     });
 
+    it('bulk takes the fields, and refuses an unknown location naming it, writing nothing', async () => {
+      await create('vps');
+      const ok = await t.http
+        .post('/api/v1/monitors/bulk')
+        .set(bearer(write))
+        .send({ dry_run: false, monitors: [httpMonitor({ name: 'a', locations: ['vps'], quorum: 1 })] })
+        .expect(200);
+      expect(ok.body.errors).toEqual([]);
+      const bad = await t.http
+        .post('/api/v1/monitors/bulk')
+        .set(bearer(write))
+        .send({
+          dry_run: false,
+          monitors: [httpMonitor({ name: 'b' }), httpMonitor({ name: 'c', locations: ['nowhere'] })],
+        });
+      expect(bad.status).toBe(422);
+      expect(bad.body.error.fields[0].field).toBe('locations[0]');
+      expect((await t.db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM monitors'))[0].n).toBe(1);
+    });
+
     it('a heartbeat monitor is only local', async () => {
       await create('vps');
       const res = await t.http
