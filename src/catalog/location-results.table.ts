@@ -70,15 +70,6 @@ export function locationResults(
   );
 }
 
-/** The newest result of every (monitor, location) pair: the per-location state after a restart. */
-export function latestLocationResults(db: Database): Promise<LocationResultRow[]> {
-  return db.read<LocationResultRow[]>(
-    `SELECT r.${COLUMNS.join(', r.')} FROM location_results r
-      JOIN (SELECT monitor_id, location_id, MAX(at) AS at FROM location_results GROUP BY monitor_id, location_id) n
-        ON n.monitor_id = r.monitor_id AND n.location_id = r.location_id AND n.at = r.at`,
-  );
-}
-
 /** Results older than `before` go (retention), and those of a deleted monitor. */
 export async function pruneLocationResultsIn(m: EntityManager, before: number): Promise<void> {
   await m.query('DELETE FROM location_results WHERE at < ?', [before]);
