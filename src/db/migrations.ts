@@ -21,6 +21,7 @@ import { Dependencies1768780800000 } from '../../migrations/1768780800000-Depend
 import { Subscribers1768867200000 } from '../../migrations/1768867200000-Subscribers';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 import { MaintenanceRollups1769126400000 } from '../../migrations/1769126400000-MaintenanceRollups';
+import { Locations1769212800000 } from '../../migrations/1769212800000-Locations';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   Subscribers1768867200000,
   ServiceChannels1768953600000,
   MaintenanceRollups1769126400000,
+  Locations1769212800000,
 ];

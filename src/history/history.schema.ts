@@ -67,6 +67,9 @@ const CHECK_ITEM = (() => {
     ...CHECK_RESULT,
     properties: {
       monitor_id: int(1, undefined, { description: 'in GET /checks only' }),
+      location: str({
+        description: 'in GET /monitors/{id}/checks only: the probe location that checked (docs/agents.md)',
+      }),
       ...base.properties,
       maintenance_window_id: nullable(
         int(1, undefined, { description: 'the maintenance window that held the monitor at this check: not in uptime' }),
@@ -123,6 +126,11 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
       'epoch milliseconds: checks before this moment (the `next_cursor` of the previous page)',
     ),
     OUTCOME_QUERY,
+    {
+      name: 'location',
+      schema: str({ maxLength: 40 }),
+      description: "one probe location's results (docs/agents.md); absent or `local`: the service's own checks",
+    },
   ],
   checks: [
     ...pageQuery(CHECKS_LIMIT, 'the `next_cursor` of the previous page, shape `<epoch_ms>:<number>`'),
@@ -130,6 +138,12 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
     { name: 'monitor_id', schema: int(1), description: "one monitor's checks" },
   ],
   series: [
+    {
+      name: 'location',
+      schema: str({ maxLength: 40 }),
+      description:
+        "one probe location's results as raw points, ranges 1h and 24h only (docs/agents.md); absent or `local`: the monitor's",
+    },
     { name: 'range', schema: oneOfValues(SERIES_RANGES, { default: '24h' }), description: 'the span of the series' },
   ],
   uptime: [

@@ -2,6 +2,8 @@
  * Monitor statistics, series and uptime days, read from the rollups (plus what is not written
  * yet). Stats for monitor lists are cached for 30 s: they move slowly and lists are read often.
  */
+import { LOCAL_NAME, locationIdByNameIn } from '../catalog/locations.table';
+import { locationResults } from '../catalog/location-results.table';
 import { Inject, Injectable } from '@nestjs/common';
 import { invalidField } from '../common/http/api-error';
 import { CLOCK, Clock } from '../common/clock';
@@ -32,6 +34,9 @@ export interface UptimeAnswer {
   uptime: number | null;
   days: { date: string; uptime: number | null; down_ms: number; maintenance_ms: number; checks: number }[];
 }
+
+/** A day of 10-second checks, and some: the most raw points a location's series answers. */
+const LOCATION_POINTS_MAX = 10_000;
 
 @Injectable()
 export class StatsService {
@@ -94,13 +99,16 @@ export class StatsService {
     return out;
   }
 
-  async series(ref: string, rawRange: unknown): Promise<SeriesAnswer> {
+  async series(ref: string, rawRange: unknown, rawLocation?: unknown): Promise<SeriesAnswer> {
     const range = (rawRange === undefined ? '24h' : rawRange) as SeriesRange;
     if (typeof rawRange !== 'undefined' && !(SERIES_RANGES as readonly unknown[]).includes(rawRange)) {
       throw invalidField('range', `must be one of ${SERIES_RANGES.join(', ')}`);
     }
     const monitor = await this.monitors.resolve(ref);
     const now = this.clock.now();
+    if (rawLocation !== undefined && rawLocation !== '' && rawLocation !== LOCAL_NAME) {
+      return this.locationSeries(monitor.id, range, rawLocation, now);
+    }
     if (range === '1h' || range === '24h') {
       const from = now - (range === '1h' ? HOUR_MS : 24 * HOUR_MS);
       return { range, resolution: 'raw', points: (await this.rawRows(monitor.id, from, now)).map(rawPoint) };
@@ -121,6 +129,28 @@ export class StatsService {
     for (let day = today - 89; day <= today; day++)
       points.push(aggPoint(dayStart(day, tz), accs.get(day) ?? emptyAcc()));
     return { range: '90d', resolution: 'day', points };
+  }
+
+  /**
+   * An agent's series (docs/agents.md): its stored results as raw points. Agents' results have no
+   * rollups, so the hourly and daily ranges are not offered for a location.
+   */
+  private async locationSeries(id: number, range: SeriesRange, raw: unknown, now: number): Promise<SeriesAnswer> {
+    if (range !== '1h' && range !== '24h')
+      throw invalidField('range', "a location's series is raw: range 1h or 24h (longer ranges are of the monitor)");
+    const loc = typeof raw === 'string' && raw.length <= 40 ? await locationIdByNameIn(this.db.manager, raw) : null;
+    if (loc === null)
+      throw invalidField('location', 'must be the name of a probe location (GET /api/v1/locations), or local');
+    const from = now - (range === '1h' ? HOUR_MS : 24 * HOUR_MS);
+    const rows = await locationResults(this.db, id, loc, now + 1, null, LOCATION_POINTS_MAX);
+    return {
+      range,
+      resolution: 'raw',
+      points: rows
+        .filter((r) => r.at >= from)
+        .reverse()
+        .map(rawPoint),
+    };
   }
 
   async uptime(ref: string, query: Record<string, unknown>): Promise<UptimeAnswer> {

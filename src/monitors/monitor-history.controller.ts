@@ -18,8 +18,12 @@ export class MonitorHistoryController {
   }
 
   @Get(':id/series')
-  series(@Param('id') id: string, @Query('range') range: unknown): Promise<SeriesAnswer> {
-    return this.stats.series(id, range);
+  series(
+    @Param('id') id: string,
+    @Query('range') range: unknown,
+    @Query('location') location: unknown,
+  ): Promise<SeriesAnswer> {
+    return this.stats.series(id, range, location);
   }
 
   @Get(':id/uptime')

@@ -50,6 +50,8 @@ const COMMON_DEFAULTS = {
   alert_on_slow: false,
   channels: null,
   depends_on: [],
+  locations: ['local'],
+  quorum: null,
   remind_every_min: 0,
   paused: false,
   muted_until: null,

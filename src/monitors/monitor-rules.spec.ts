@@ -40,6 +40,8 @@ function makeMonitor(overrides: Plain = {}, settings: Plain = {}): MonitorDto {
     slow_after: 3,
     alert_on_slow: false,
     channels: null,
+    locations: ['local'],
+    quorum: null,
     remind_every_min: 0,
     paused: false,
     muted_until: null,
@@ -94,6 +96,17 @@ describe('monitorRuleErrors', () => {
       ),
     )('%s monitor: interval %i accepted: %s', (kind, interval_s, ok) => {
       expect(fieldsOf(makeMonitor({ kind, interval_s, ...quiet }))).toEqual(ok ? [] : ['interval_s']);
+    });
+
+    it.each<[string, Plain, string[]]>([
+      ['a quorum within the locations', { locations: ['local', 'vps'], quorum: 2 }, []],
+      ['a quorum above the locations', { locations: ['local', 'vps'], quorum: 3 }, ['quorum']],
+      ['a null quorum (a majority)', { locations: ['local', 'vps', 'home'], quorum: null }, []],
+      ['a heartbeat checked only locally', { kind: 'heartbeat', locations: ['local'] }, []],
+      ['a heartbeat from an agent', { kind: 'heartbeat', locations: ['vps'] }, ['locations']],
+      ['a heartbeat from local and an agent', { kind: 'heartbeat', locations: ['local', 'vps'] }, ['locations']],
+    ])('locations and quorum: %s', (_, overrides, fields) => {
+      expect(fieldsOf(makeMonitor(overrides))).toEqual(fields);
     });
 
     it.each<[number, boolean]>([

@@ -103,6 +103,12 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
         ),
         items: { oneOf: [int(1), str({ pattern: `^slug:${SLUG_PATTERN.slice(1)}` })] },
       },
+      locations: d(
+        'the probe locations that check it, by name (1-10; default ["local"], the service itself; an unknown name is refused): docs/agents.md',
+      ),
+      quorum: d(
+        'how many online locations must agree for Down (and for Up again): 1 to the number of locations; null = a majority of those online',
+      ),
       remind_every_min: d('while Down, remind this often: 0 (never) or 5-10080'),
       paused: d('no checks, no alerts'),
       muted_until: d('RFC 3339 time with an offset; checks run, alerts are held back until then'),
@@ -299,6 +305,18 @@ const STATE = obj(
         obj({ window_id: int(1), title: str(), ends_at: described(nullable(time()), 'null: until stopped by hand') }),
       ),
       'the maintenance window holding the monitor now: no incident opens and no alert goes out (docs/maintenance.md)',
+    ),
+    locations: described(
+      list(
+        obj({
+          name: str(),
+          status: oneOfValues(['up', 'down', 'unknown', 'offline']),
+          latency_ms: nullable(num({ minimum: 0 })),
+          at: nullable(time()),
+          error: nullable(ref('CheckError')),
+        }),
+      ),
+      'each location that checks it (docs/agents.md): its own confirmed status, latest latency, time and error; `offline` when its agent is out of contact (its votes do not count)',
     ),
   },
   { description: 'A monitor\'s live state (spec "Monitor state and stats").' },

@@ -17,7 +17,7 @@ describe('check event data', () => {
     [
       'a good check, latency rounded to whole ms',
       { id: 4, at: T, outcome: 'up', latency_ms: 12.6, status: 200, error: null },
-      { monitor_id: 4, at_ms: T, outcome: 'up', latency_ms: 13, status: 200, error: null },
+      { monitor_id: 4, at_ms: T, outcome: 'up', latency_ms: 13, status: 200, error: null, location: 'local' },
     ],
     [
       'a failed check without latency',
@@ -36,7 +36,13 @@ describe('check event data', () => {
         latency_ms: null,
         status: null,
         error: { code: 'refused', message: 'connection refused' },
+        location: 'local',
       },
+    ],
+    [
+      "an agent's result names its location",
+      { id: 4, at: T, outcome: 'up', latency_ms: 20, status: 200, error: null, location: 'vps' },
+      { monitor_id: 4, at_ms: T, outcome: 'up', latency_ms: 20, status: 200, error: null, location: 'vps' },
     ],
   ])('%s', (_, bus, data) => {
     expect(checkData(bus as Parameters<typeof checkData>[0])).toEqual(data);
@@ -45,6 +51,10 @@ describe('check event data', () => {
   type CheckBus = Parameters<typeof checkData>[0];
   it.each<[string, CheckBus]>([
     ['a good check', { id: 4, at: T, outcome: 'up', latency_ms: 12.6, status: 200, error: null }],
+    [
+      "an agent's check",
+      { id: 4, at: T, outcome: 'up', latency_ms: 3, status: 200, error: null, location: 'Mum’s "house"' },
+    ],
     [
       'a slow check at half a millisecond',
       { id: 1, at: T, outcome: 'slow', latency_ms: 0.5, status: 204, error: null },
@@ -105,6 +115,15 @@ describe('state event data', () => {
         note: null,
         maintenance: null,
         cause: null,
+        locations: [
+          {
+            name: 'local',
+            status: 'down',
+            latency_ms: null,
+            at: '2026-11-01T12:00:00.000Z',
+            error: { code: 'timeout', message: 'no answer in 10 s' },
+          },
+        ],
       },
     });
   });

@@ -28,6 +28,8 @@ export interface CheckEventData {
   latency_ms: number | null;
   status: number | null;
   error: CheckError | null;
+  /** The probe location that checked (docs/agents.md): `local` for the service's own checks. */
+  location: string;
 }
 
 export function checkData(c: BusEvents['check']): CheckEventData {
@@ -38,6 +40,7 @@ export function checkData(c: BusEvents['check']): CheckEventData {
     latency_ms: c.latency_ms === null ? null : Math.round(c.latency_ms),
     status: c.status,
     error: c.error === null ? null : { code: c.error.code, message: c.error.message },
+    location: c.location ?? 'local',
   };
 }
 
@@ -49,7 +52,7 @@ export function checkDataJson(c: BusEvents['check']): string {
   const latency = c.latency_ms === null ? null : Math.round(c.latency_ms);
   const error =
     c.error === null ? 'null' : `{"code":${JSON.stringify(c.error.code)},"message":${JSON.stringify(c.error.message)}}`;
-  return `{"monitor_id":${jsonNumber(c.id)},"at_ms":${jsonNumber(c.at)},"outcome":${JSON.stringify(c.outcome)},"latency_ms":${jsonNumber(latency)},"status":${jsonNumber(c.status)},"error":${error}}`;
+  return `{"monitor_id":${jsonNumber(c.id)},"at_ms":${jsonNumber(c.at)},"outcome":${JSON.stringify(c.outcome)},"latency_ms":${jsonNumber(latency)},"status":${jsonNumber(c.status)},"error":${error},"location":${JSON.stringify(c.location ?? 'local')}}`;
 }
 
 /** A number as JSON writes it (null for null, NaN and the infinities). */

@@ -210,6 +210,7 @@ describe('GET /stream', () => {
       latency_ms: r.latency_ms,
       status: r.status,
       error: r.error,
+      location: r.location,
     });
     expect(checksOf(c, m.id).map((e) => e.data)).toEqual([pick(stored[1]), pick(stored[0])]);
     expect(checksOf(c, m.id)[1].data).toMatchObject({
@@ -428,6 +429,7 @@ describe('GET /stream', () => {
       latency_ms: r.latency_ms,
       status: r.status,
       error: r.error,
+      location: r.location,
     });
     expect(checksOf(back, m.id).map((e) => e.data)).toEqual([pick(stored[1]), pick(stored[0])]);
     expect(checksOf(back, m.id)[1].data).toMatchObject({ outcome: 'down', status: 503, error: { code: 'status' } });

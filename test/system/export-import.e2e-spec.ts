@@ -164,6 +164,8 @@ describe('export', () => {
       'alert_on_slow',
       'channels',
       'depends_on',
+      'locations',
+      'quorum',
       'remind_every_min',
       'paused',
       'muted_until',
