@@ -61,7 +61,7 @@ const OPTIONAL = [
   'amqplib',
   'amqp-connection-manager',
   'kafkajs',
-  'mqtt',
+  // `mqtt` is not here: the mqtt monitor kind uses it (src/probes/services/mqtt.ts, required lazily)
   'nats',
   'cache-manager',
   'fastify',

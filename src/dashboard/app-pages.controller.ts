@@ -63,6 +63,7 @@ const FORM_CHOICES = {
     { value: 'redis', label: 'Redis', hint: 'PING answers PONG' },
     { value: 'postgres', label: 'PostgreSQL', hint: 'a query answers' },
     { value: 'mysql', label: 'MySQL, MariaDB', hint: 'a query answers' },
+    { value: 'mqtt', label: 'MQTT', hint: 'a broker, a topic' },
   ],
   dbTls: [
     { value: 'off', label: 'Off' },

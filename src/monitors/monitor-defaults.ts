@@ -71,6 +71,7 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   redis: { password: null, tls: 'off' },
   postgres: { password: null, query: 'SELECT 1', tls: 'off' },
   mysql: { password: null, query: 'SELECT 1', tls: 'off' },
+  mqtt: { username: null, password: null, tls: 'off', topic: null, expect: null, json: [] },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -86,6 +87,7 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   redis: ['url'],
   postgres: ['url'],
   mysql: ['url'],
+  mqtt: ['url'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

@@ -106,7 +106,7 @@ export function parseMonitorBody(
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
-  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql') {
+  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql' || probe.kind === 'mqtt') {
     const errs = normaliseUrlSecret(
       probe.kind,
       probe.settings,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { MonitorDto } from './dto/monitor.dto';
-import { isHostOrIp } from './monitor-rules';
+import { SHARED_RULES } from './monitor-rules';
 import { normaliseUrlSecret, serviceRuleErrors } from './service-rules';
 import { MASK } from '../common/secrets/secrets';
 import { NOTHING_STORED } from '../common/secrets/secret-fields';
@@ -14,7 +14,7 @@ const errors = (kind: 'smtp' | 'docker', settings: Plain) =>
   serviceRuleErrors(
     { kind, [kind]: { ...(kind === 'smtp' ? SMTP : DOCKER), ...settings } } as unknown as MonitorDto,
     kind,
-    isHostOrIp,
+    SHARED_RULES,
   );
 
 describe('serviceRuleErrors', () => {
@@ -53,7 +53,7 @@ describe('the URL kinds', () => {
         redis: { url: 'redis://cache.lan', password: null, tls: 'off', ...settings },
       } as unknown as MonitorDto,
       'redis',
-      isHostOrIp,
+      SHARED_RULES,
     );
 
   it.each<[string, Plain, string[]]>([
@@ -145,5 +145,89 @@ describe('normaliseUrlSecret', () => {
   ])('%s', (_name, next, previous, after, errors) => {
     expect(normaliseUrlSecret('redis', next, previous)).toEqual(errors);
     expect(next).toMatchObject(after);
+  });
+});
+
+describe('mqtt settings', () => {
+  const MQTT = {
+    url: 'mqtt://broker.lan',
+    username: null,
+    password: null,
+    tls: 'off',
+    topic: null,
+    expect: null,
+    json: [],
+  };
+  const mqtt = (settings: Plain) =>
+    serviceRuleErrors({ kind: 'mqtt', mqtt: { ...MQTT, ...settings } } as unknown as MonitorDto, 'mqtt', SHARED_RULES);
+
+  it.each<[string, Plain, string[]]>([
+    ['a broker alone', {}, []],
+    ['a topic with wildcards', { topic: 'home/+/state/#' }, []],
+    [
+      'a topic, text and a JSON rule',
+      { topic: 'ups/status', expect: 'OL', json: [{ path: '$.on', op: 'exists' }] },
+      [],
+    ],
+    ['mqtts:// with tls on', { url: 'mqtts://broker.lan', tls: 'verify' }, []],
+    ['mqtts:// with tls off', { url: 'mqtts://broker.lan' }, ['mqtt.tls']],
+    ['a path in the URL', { url: 'mqtt://broker.lan/home' }, ['mqtt.url']],
+    ['a websocket URL', { url: 'ws://broker.lan:9001' }, ['mqtt.url']],
+    ['a unicode host', { url: 'mqtt://bücher.lan' }, ['mqtt.url']],
+    ['# before the last level', { topic: 'home/#/state' }, ['mqtt.topic']],
+    ['# inside a level', { topic: 'home/a#' }, ['mqtt.topic']],
+    ['+ inside a level', { topic: 'home/a+/state' }, ['mqtt.topic']],
+    ['a control character in the topic', { topic: 'home/\u0000' }, ['mqtt.topic']],
+    ['expect without a topic', { expect: 'online' }, ['mqtt.expect']],
+    ['JSON rules without a topic', { json: [{ path: '$.a', op: 'exists' }] }, ['mqtt.json']],
+    ['a JSON rule with a bad path', { topic: 't', json: [{ path: 'a', op: 'exists' }] }, ['mqtt.json[0].path']],
+    ['a control character in the user name', { username: 'a\nb' }, ['mqtt.username']],
+  ])('%s', (_name, settings, fields) => {
+    expect(mqtt(settings).map((e) => e.field)).toEqual(fields);
+  });
+
+  const settings = (url: string, username: string | null = null, password: string | null = null) => ({
+    url,
+    username,
+    password,
+    tls: 'off',
+  });
+
+  it.each<[string, ReturnType<typeof settings>, Plain, { field: string; message: string }[]]>([
+    [
+      'moves the user and the password out of the URL',
+      settings('mqtt://u%40home:p%3Ass@broker.lan:1884'),
+      { url: 'mqtt://broker.lan:1884', username: 'u@home', password: 'p:ss' },
+      [],
+    ],
+    [
+      'moves a user without a password',
+      settings('mqtts://u@broker.lan'),
+      { url: 'mqtts://broker.lan', username: 'u' },
+      [],
+    ],
+    [
+      'refuses two different user names',
+      settings('mqtt://u@broker.lan', 'v'),
+      {},
+      [{ field: 'mqtt.url', message: 'a user name is given both in the URL and in username; keep one' }],
+    ],
+  ])('%s', (_name, next, after, errors) => {
+    expect(normaliseUrlSecret('mqtt', next, null)).toEqual(errors);
+    expect(next).toMatchObject(after);
+  });
+
+  it('drops the stored password when the broker changes', () => {
+    const stored = settings('mqtt://broker.lan', 'u', 'stored-pw');
+    const next = settings('mqtt://other.lan', 'u', MASK);
+    expect(normaliseUrlSecret('mqtt', next, stored)).toEqual([
+      {
+        field: 'mqtt.password',
+        message: 'the server (scheme, host or port of the URL) changed: send the password again',
+      },
+    ]);
+    const same = settings('mqtt://broker.lan:1883', 'u', MASK);
+    expect(normaliseUrlSecret('mqtt', same, stored)).toEqual([]);
+    expect(same.password).toBe('stored-pw');
   });
 });

@@ -28,4 +28,5 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   redis: [{ path: 'password' }],
   postgres: [{ path: 'password' }],
   mysql: [{ path: 'password' }],
+  mqtt: [{ path: 'password' }],
 };

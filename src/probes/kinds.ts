@@ -14,6 +14,7 @@ export const MONITOR_KINDS = [
   'redis',
   'postgres',
   'mysql',
+  'mqtt',
 ] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
@@ -162,6 +163,22 @@ export interface DockerSettings {
   require_healthy: boolean;
 }
 
+/** An MQTT broker: connect, and with a topic, wait for its first message (docs/checks.md#mqtt). */
+export interface MqttSettings {
+  /** mqtt://host[:port] (1883) or mqtts://host[:port] (8883): user and password are the settings below. */
+  url: string;
+  username: string | null;
+  /** Secret; null to connect without one. */
+  password: string | null;
+  tls: DbTlsMode;
+  /** A topic filter (`+` and `#` allowed); null: up once the broker accepts the connection. */
+  topic: string | null;
+  /** Text the first message on `topic` must contain. */
+  expect: string | null;
+  /** Rules on the first message read as JSON, all must pass (as http's `json`). */
+  json: JsonRule[];
+}
+
 export interface KindSettings {
   http: HttpSettings;
   tcp: TcpSettings;
@@ -174,6 +191,7 @@ export interface KindSettings {
   redis: RedisSettings;
   postgres: PostgresSettings;
   mysql: MysqlSettings;
+  mqtt: MqttSettings;
 }
 
 /** What a checker needs besides its kind settings. */

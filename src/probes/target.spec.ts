@@ -61,6 +61,16 @@ describe('describeTarget', () => {
       of('mysql', { url: 'mariadb://app@db.lan/shop', tls: 'off' }),
       'mysql mariadb://app@db.lan/shop',
     ],
+    [
+      'mqtt: the URL alone',
+      of('mqtt', { url: 'mqtt://broker.lan', topic: null, tls: 'off' }),
+      'mqtt mqtt://broker.lan',
+    ],
+    [
+      'mqtt: the URL and the topic, over TLS',
+      of('mqtt', { url: 'mqtts://broker.lan:8883', topic: 'home/+/state', tls: 'verify' }),
+      'mqtt mqtts://broker.lan:8883 home/+/state (tls verify)',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });
@@ -93,6 +103,7 @@ describe('describeHost', () => {
     ['docker on the local socket: nothing', of('docker', { endpoint: 'unix:///var/run/docker.sock' }), ''],
     ['docker over tcp: the host', of('docker', { endpoint: 'tcp://nas.lan:2375' }), 'nas.lan'],
     ["redis: the URL's host", of('redis', { url: 'redis://app@cache.lan:6380/2' }), 'cache.lan'],
+    ["mqtt: the URL's host", of('mqtt', { url: 'mqtts://broker.lan' }), 'broker.lan'],
   ])('names %s', (_what, monitor, host) => {
     expect(describeHost(monitor)).toBe(host);
   });

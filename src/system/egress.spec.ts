@@ -130,6 +130,12 @@ describe('bytesPerCheck', () => {
       of('postgres', { url: 'postgres://d/x', password: null, query: 'SELECT 1', tls: 'off' }),
       268 + 300 + 8 + 5 * 52,
     ],
+    ['mqtt: connect only', of('mqtt', { url: 'mqtt://b', topic: null, tls: 'off' }), 268 + 120 + 2 * 52],
+    [
+      'mqtt: a topic over TLS',
+      of('mqtt', { url: 'mqtts://b', topic: 'ups/state', tls: 'verify' }),
+      268 + 756 + 120 + 3 * 52 + 9,
+    ],
     ['docker over tcp', of('docker', { container: 'web', endpoint: 'tcp://nas:2375' }), 268 + 70 + 3 + 52],
   ])('%s', (_what, config, bytes) => {
     expect(bytesPerCheck(config)).toBe(bytes);

@@ -72,6 +72,7 @@ const KIND_WORDS = {
   redis: 'Redis',
   postgres: 'PostgreSQL',
   mysql: 'MySQL / MariaDB',
+  mqtt: 'MQTT',
 };
 
 let m = null;

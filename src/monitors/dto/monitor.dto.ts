@@ -30,6 +30,7 @@ import {
 } from './kind-settings.dto';
 import {
   DockerSettingsDto,
+  MqttSettingsDto,
   MysqlSettingsDto,
   PostgresSettingsDto,
   RedisSettingsDto,
@@ -92,4 +93,5 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' |
   @IsOptional() @ValidateNested() @Type(() => RedisSettingsDto) redis?: RedisSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => MysqlSettingsDto) mysql?: MysqlSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => MqttSettingsDto) mqtt?: MqttSettingsDto;
 }

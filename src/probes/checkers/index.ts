@@ -16,6 +16,7 @@ import { checkSmtp } from '../services/smtp';
 import { checkRedis } from '../services/redis';
 import { checkPostgres } from '../services/postgres';
 import { checkMysql } from '../services/mysql';
+import { checkMqtt } from '../services/mqtt';
 
 export type { CheckerEnv } from './env';
 
@@ -37,6 +38,7 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   redis: checkRedis,
   postgres: checkPostgres,
   mysql: checkMysql,
+  mqtt: checkMqtt,
 };
 
 export async function runCheck<K extends MonitorKind>(
