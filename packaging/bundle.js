@@ -56,7 +56,8 @@ const OPTIONAL = [
   '@fastify/formbody',
   '@fastify/middie',
   '@mikro-orm/core',
-  '@grpc/grpc-js',
+  // `@grpc/grpc-js` is not here: the grpc monitor kind uses it (src/probes/services/grpc.ts, required
+  // lazily); its health service is defined in code, so proto-loader (Nest's, for .proto files) stays out
   '@grpc/proto-loader',
   'amqplib',
   'amqp-connection-manager',

@@ -64,6 +64,7 @@ const FORM_CHOICES = {
     { value: 'postgres', label: 'PostgreSQL', hint: 'a query answers' },
     { value: 'mysql', label: 'MySQL, MariaDB', hint: 'a query answers' },
     { value: 'mqtt', label: 'MQTT', hint: 'a broker, a topic' },
+    { value: 'grpc', label: 'gRPC', hint: 'the health check says SERVING' },
   ],
   dbTls: [
     { value: 'off', label: 'Off' },

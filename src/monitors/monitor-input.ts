@@ -22,7 +22,7 @@ import { maskSecrets } from '../common/secrets/secret-fields';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import { DependencyRef, parseDependencyRefs } from './depends-on/depends-on-plan';
-import { normaliseUrlSecret } from './service-rules';
+import { normaliseGrpc, normaliseUrlSecret } from './service-rules';
 
 type Plain = Record<string, unknown>;
 
@@ -112,6 +112,10 @@ export function parseMonitorBody(
       probe.settings,
       previous?.kind === probe.kind ? previous.settings : null,
     );
+    if (errs.length) return { ok: false, errors: errs };
+  }
+  if (probe.kind === 'grpc') {
+    const errs = normaliseGrpc(probe.settings, previous?.kind === 'grpc' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
   const common = Object.fromEntries(COMMON_FIELDS.map((f) => [f, filled[f]])) as Plain;

@@ -44,6 +44,7 @@ import {
 } from './dto/kind-settings.dto';
 import {
   DockerSettingsDto,
+  GrpcSettingsDto,
   MqttSettingsDto,
   MysqlSettingsDto,
   PostgresSettingsDto,
@@ -70,6 +71,7 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   postgres: PostgresSettingsDto,
   mysql: MysqlSettingsDto,
   mqtt: MqttSettingsDto,
+  grpc: GrpcSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -125,6 +127,7 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       postgres: d('settings of a postgres monitor: log in and run one read-only query'),
       mysql: d('settings of a mysql monitor (MySQL or MariaDB): log in and run one read-only query'),
       mqtt: d('settings of an mqtt monitor: connect to a broker, and with a topic, judge its first message'),
+      grpc: d('settings of a grpc monitor: the standard health service (grpc.health.v1) must answer SERVING'),
     },
   ],
   [

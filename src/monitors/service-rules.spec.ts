@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MonitorDto } from './dto/monitor.dto';
 import { SHARED_RULES } from './monitor-rules';
-import { normaliseUrlSecret, serviceRuleErrors } from './service-rules';
+import { normaliseGrpc, normaliseUrlSecret, serviceRuleErrors } from './service-rules';
 import { MASK } from '../common/secrets/secrets';
 import { NOTHING_STORED } from '../common/secrets/secret-fields';
 
@@ -229,5 +229,55 @@ describe('mqtt settings', () => {
     const same = settings('mqtt://broker.lan:1883', 'u', MASK);
     expect(normaliseUrlSecret('mqtt', same, stored)).toEqual([]);
     expect(same.password).toBe('stored-pw');
+  });
+});
+
+describe('grpc settings', () => {
+  const GRPC = { target: 'api.lan:50051', service: '', tls: 'off', metadata: [] };
+  const grpc = (settings: Plain) =>
+    serviceRuleErrors({ kind: 'grpc', grpc: { ...GRPC, ...settings } } as unknown as MonitorDto, 'grpc', SHARED_RULES);
+  const meta = (name: string, value = 'v') => ({ metadata: [{ name, value, secret: false }] });
+
+  it.each<[string, Plain, string[]]>([
+    ['a target', {}, []],
+    ['an IPv6 target and a service', { target: '[fd00::1]:443', service: 'shop.Cart' }, []],
+    ['metadata', meta('x-api-key', 'abc'), []],
+    ['a URL as target', { target: 'https://api.lan:443' }, ['grpc.target']],
+    ['no port', { target: 'api.lan' }, ['grpc.target']],
+    ['a unicode host', { target: 'bücher.lan:50051' }, ['grpc.target']],
+    ['a control character in the service', { service: 'a\nb' }, ['grpc.service']],
+    ['an upper-case metadata name', meta('X-Key'), ['grpc.metadata[0].name']],
+    ['a grpc- metadata name', meta('grpc-timeout'), ['grpc.metadata[0].name']],
+    ['a reserved metadata name', meta('content-type'), ['grpc.metadata[0].name']],
+    ['binary metadata', meta('trace-bin'), ['grpc.metadata[0].name']],
+    ['a metadata value with a line break', meta('x-k', 'a\r\nb: c'), ['grpc.metadata[0].value']],
+  ])('%s', (_name, settings, fields) => {
+    expect(grpc(settings).map((e) => e.field)).toEqual(fields);
+  });
+
+  const settings = (target: string, value: string, name = 'authorization') => ({
+    target,
+    service: '',
+    tls: 'off' as const,
+    metadata: [{ name, value, secret: false }],
+  });
+
+  it('makes credential-like metadata secret, and keeps it for ******** while the target stays', () => {
+    const stored = settings('api.lan:50051', 'Bearer tok');
+    expect(normaliseGrpc(stored, null)).toEqual([]);
+    expect(stored.metadata[0].secret).toBe(true);
+    const same = settings('API.lan:50051', MASK);
+    expect(normaliseGrpc(same, stored)).toEqual([]);
+    expect(same.metadata[0].value).toBe('Bearer tok');
+    const moved = settings('evil.example:50051', MASK);
+    expect(normaliseGrpc(moved, stored)).toEqual([
+      { field: 'grpc.metadata[0].value', message: 'the target (host or port) changed: send the secret metadata again' },
+    ]);
+  });
+
+  it('leaves plain metadata plain', () => {
+    const plain = settings('api.lan:50051', 'eu-west', 'x-region');
+    expect(normaliseGrpc(plain, null)).toEqual([]);
+    expect(plain.metadata[0].secret).toBe(false);
   });
 });

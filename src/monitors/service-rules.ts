@@ -6,7 +6,9 @@ import type { FieldError } from '../common/http/api-error';
 import { isMask } from '../common/secrets/secrets';
 import { KeepRule, keepSecrets } from '../common/secrets/secret-fields';
 import { KIND_SECRETS } from '../probes/kind-secrets';
-import type { MonitorKind } from '../probes/kinds';
+import type { GrpcSettings, MonitorKind } from '../probes/kinds';
+import { parseGrpcTarget } from '../probes/services/grpc-health';
+import { forceSecretHeaders } from './secrets';
 import { isContainerRef, parseDockerEndpoint } from '../probes/services/docker-endpoint';
 import { parseServiceUrl, UrlRules, urlWithoutPassword } from '../probes/services/service-url';
 import { MQTT_URL, MYSQL_URL, POSTGRES_URL, REDIS_URL } from '../probes/services/url-rules';
@@ -57,6 +59,7 @@ export function serviceRuleErrors(m: MonitorDto, kind: MonitorKind, shared: Shar
       );
   }
   if (kind === 'mqtt' && m.mqtt) mqttErrors(m.mqtt, add, shared);
+  if (kind === 'grpc' && m.grpc) grpcErrors(m.grpc, add);
   if (kind === 'postgres' && m.postgres) {
     const problem = readOnlyProblem(m.postgres.query, 'postgres');
     if (problem) add('postgres.query', problem);
@@ -84,6 +87,56 @@ function mqttErrors(s: NonNullable<MonitorDto['mqtt']>, add: Add, shared: Shared
   s.json.forEach((rule, i) => shared.jsonRuleErrors(rule, `mqtt.json[${i}]`, add));
   if (s.username !== null && /[\x00-\x1f\x7f]/.test(s.username))
     add('mqtt.username', 'must not contain control characters');
+}
+
+// Names gRPC reserves or HTTP/2 forbids in requests (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md).
+const RESERVED_METADATA = new Set([
+  'content-type',
+  'te',
+  'user-agent',
+  'host',
+  'connection',
+  'transfer-encoding',
+  'upgrade',
+  'keep-alive',
+  'proxy-connection',
+]);
+
+function grpcErrors(s: NonNullable<MonitorDto['grpc']>, add: Add): void {
+  const target = parseGrpcTarget(s.target);
+  if (typeof target === 'string') add('grpc.target', target);
+  if (/[\x00-\x1f\x7f]/.test(s.service)) add('grpc.service', 'must not contain control characters');
+  s.metadata.forEach((m, i) => {
+    if (!/^[0-9a-z_.-]+$/.test(m.name))
+      add(`grpc.metadata[${i}].name`, 'must be lowercase ASCII letters, digits, -, _ and .');
+    else if (m.name.startsWith('grpc-') || RESERVED_METADATA.has(m.name))
+      add(`grpc.metadata[${i}].name`, `${m.name} is set by gRPC itself`);
+    else if (m.name.endsWith('-bin')) add(`grpc.metadata[${i}].name`, 'binary (-bin) metadata is not supported');
+    if (!/^[\x20-\x7e]*$/.test(m.value)) add(`grpc.metadata[${i}].value`, 'must be printable ASCII');
+  });
+}
+
+const SAME_GRPC_TARGET: KeepRule<GrpcSettings> = {
+  sameDestination(next, prev) {
+    const a = parseGrpcTarget(next.target);
+    const b = parseGrpcTarget(prev.target);
+    return (
+      typeof a !== 'string' &&
+      typeof b !== 'string' &&
+      a.host.toLowerCase() === b.host.toLowerCase() &&
+      a.port === b.port
+    );
+  },
+  changedMessage: 'the target (host or port) changed: send the secret metadata again',
+};
+
+/**
+ * Step 4 of monitor-input.ts for grpc: metadata whose names look like credentials are secret, and
+ * ******** keeps a stored secret value only while the target stays (secret handling rule 2).
+ */
+export function normaliseGrpc(next: GrpcSettings, previous: GrpcSettings | null): FieldError[] {
+  next.metadata = forceSecretHeaders(next.metadata.map((m) => ({ name: m.name, value: m.value, secret: m.secret })));
+  return keepSecrets(next, previous, KIND_SECRETS.grpc, SAME_GRPC_TARGET, 'grpc');
 }
 
 /** MQTT 3.1.1 section 4.7: `#` alone as the last level, `+` alone in a level; no control characters. */

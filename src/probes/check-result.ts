@@ -51,8 +51,11 @@ export const CHECK_ERROR_CODES = [
   'db_not_found', // the database named in the URL does not exist
   'query_failed', // the server answered the query (or PING) with an error
   'connect_failed', // mqtt: the broker refused the connection for a reason other than the credentials
-  'not_authorized', // mqtt: the broker refused the subscription to the topic
+  'not_authorized', // mqtt: the broker refused the subscription; grpc: PERMISSION_DENIED
   'no_message', // mqtt: no message arrived on the topic within the timeout
+  'not_serving', // grpc: the health check answered NOT_SERVING (or UNKNOWN)
+  'service_unknown', // grpc: the health service does not know the service asked about
+  'no_health_service', // grpc: the server does not implement grpc.health.v1.Health
 ] as const;
 export type CheckErrorCode = (typeof CHECK_ERROR_CODES)[number];
 

@@ -29,4 +29,5 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   postgres: [{ path: 'password' }],
   mysql: [{ path: 'password' }],
   mqtt: [{ path: 'password' }],
+  grpc: [{ path: 'metadata[*].value', when: (h) => Boolean(h.secret), key: (h) => String(h.name).toLowerCase() }],
 };

@@ -15,6 +15,7 @@ export const MONITOR_KINDS = [
   'postgres',
   'mysql',
   'mqtt',
+  'grpc',
 ] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
@@ -179,6 +180,24 @@ export interface MqttSettings {
   json: JsonRule[];
 }
 
+/** A gRPC request header; names are lowercase (`authorization`, `x-api-key`). */
+export interface GrpcMetadata {
+  name: string;
+  value: string;
+  /** Masked in answers; names that look like credentials are always secret (as http headers). */
+  secret: boolean;
+}
+
+/** A gRPC server's standard health service, grpc.health.v1.Health/Check (docs/checks.md#grpc). */
+export interface GrpcSettings {
+  /** host:port, an IPv6 address in brackets. */
+  target: string;
+  /** The service asked about; '' for the server as a whole. */
+  service: string;
+  tls: DbTlsMode;
+  metadata: GrpcMetadata[];
+}
+
 export interface KindSettings {
   http: HttpSettings;
   tcp: TcpSettings;
@@ -192,6 +211,7 @@ export interface KindSettings {
   postgres: PostgresSettings;
   mysql: MysqlSettings;
   mqtt: MqttSettings;
+  grpc: GrpcSettings;
 }
 
 /** What a checker needs besides its kind settings. */

@@ -5,6 +5,7 @@
 import type { KindConfig } from './monitor-config';
 import { parseDockerEndpoint } from './services/docker-endpoint';
 import { parseServiceUrl } from './services/service-url';
+import { parseGrpcTarget } from './services/grpc-health';
 import { MQTT_URL, MYSQL_URL, POSTGRES_URL, REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
@@ -35,6 +36,10 @@ export function describeTarget(m: KindConfig): string {
     case 'postgres':
     case 'mysql':
       return `${m.kind} ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
+    case 'grpc': {
+      const tls = m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`;
+      return `grpc ${m.settings.target}${m.settings.service === '' ? '' : ` ${m.settings.service}`}${tls}`;
+    }
     case 'mqtt': {
       // Neither user nor password is in the stored URL: they are settings of their own.
       const tls = m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`;
@@ -56,6 +61,10 @@ export function describeHost(m: KindConfig): string {
       return m.settings.resolver;
     case 'heartbeat':
       return '';
+    case 'grpc': {
+      const target = parseGrpcTarget(m.settings.target);
+      return typeof target === 'string' ? '' : target.host;
+    }
     case 'docker': {
       // A unix socket is this machine: no network path to name.
       const endpoint = parseDockerEndpoint(m.settings.endpoint);

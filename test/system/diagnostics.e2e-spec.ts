@@ -82,6 +82,7 @@ describe('diagnostics', () => {
           postgres: 0,
           mysql: 0,
           mqtt: 0,
+          grpc: 0,
         },
       },
       checks_per_min: 0,
@@ -200,6 +201,7 @@ describe('diagnostics', () => {
         postgres: 0,
         mysql: 0,
         mqtt: 0,
+        grpc: 0,
       },
     });
     expect(before.checks_per_min).toBe(2);

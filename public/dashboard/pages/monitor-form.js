@@ -51,6 +51,7 @@ const KINDS = [
   'postgres',
   'mysql',
   'mqtt',
+  'grpc',
 ];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
@@ -66,6 +67,11 @@ const ROWS = {
   ],
   'http.json': (i, v = {}) => jsonRuleRow('http', i, v),
   'mqtt.json': (i, v = {}) => jsonRuleRow('mqtt', i, v),
+  'grpc.metadata': (i, v = {}) => [
+    textField(`grpc.metadata.${i}.name`, 'Name', v.name, { autocomplete: 'off' }),
+    textField(`grpc.metadata.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
+    checkField(`grpc.metadata.${i}.secret`, 'Secret', !!v.secret),
+  ],
 };
 
 /** A JSON rule's row, of http's answer or mqtt's message. */
@@ -144,6 +150,7 @@ const TARGETS = {
   'postgres.url': urlHost,
   'mysql.url': urlHost,
   'mqtt.url': urlHost,
+  'grpc.target': (v) => (/^\[?([^\]]*?)\]?:\d+$/.exec(v) || [])[1] || null,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -213,6 +220,7 @@ function fill(m) {
     }
   }
   if (m.kind === 'mqtt') for (const r of s.json || []) addRow('mqtt.json', r);
+  if (m.kind === 'grpc') for (const r of s.metadata || []) addRow('grpc.metadata', r);
   const mode = m.channels === null ? 'all' : m.channels.length ? 'some' : 'none';
   form.querySelector(`input[name=channels_mode][value=${mode}]`).checked = true;
   $('channel-choices').hidden = mode !== 'some';
@@ -247,6 +255,7 @@ function defaults(settings) {
   set('mysql.tls', 'off');
   set('mysql.query', 'SELECT 1');
   set('mqtt.tls', 'off');
+  set('grpc.tls', 'off');
   set('remind_every_min', 0);
   set('sort', 0);
 }
@@ -342,6 +351,14 @@ function collect() {
     s.expect_header = hn ? { name: hn, contains: value('http.expect_header.contains') || '' } : null;
   }
   if (k === 'mqtt') s.json = jsonRules('mqtt');
+  if (k === 'grpc') {
+    s.service = s.service || '';
+    s.metadata = [...form.querySelectorAll('[data-list="grpc.metadata"] .rep-row')].map((_row, i) => ({
+      name: value(`grpc.metadata.${i}.name`) || '',
+      value: value(`grpc.metadata.${i}.value`) || '',
+      secret: value(`grpc.metadata.${i}.secret`),
+    }));
+  }
   body[k] = s;
   return body;
 }

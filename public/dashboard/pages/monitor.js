@@ -73,6 +73,7 @@ const KIND_WORDS = {
   postgres: 'PostgreSQL',
   mysql: 'MySQL / MariaDB',
   mqtt: 'MQTT',
+  grpc: 'gRPC health',
 };
 
 let m = null;

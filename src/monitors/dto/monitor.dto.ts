@@ -30,6 +30,7 @@ import {
 } from './kind-settings.dto';
 import {
   DockerSettingsDto,
+  GrpcSettingsDto,
   MqttSettingsDto,
   MysqlSettingsDto,
   PostgresSettingsDto,
@@ -94,4 +95,5 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' |
   @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => MysqlSettingsDto) mysql?: MysqlSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => MqttSettingsDto) mqtt?: MqttSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => GrpcSettingsDto) grpc?: GrpcSettingsDto;
 }

@@ -23,6 +23,8 @@ import {
   DB_TLS_MODES,
   DbTlsMode,
   DockerSettings,
+  GrpcMetadata,
+  GrpcSettings,
   MqttSettings,
   MysqlSettings,
   PostgresSettings,
@@ -82,4 +84,22 @@ export class MqttSettingsDto implements MqttSettings {
   @ValidateNested({ each: true })
   @Type(() => JsonRuleDto)
   json!: JsonRuleDto[];
+}
+
+export class GrpcMetadataDto implements GrpcMetadata {
+  @IsString() @Length(1, 100) name!: string;
+  @IsString() @MaxLength(4000) value!: string;
+  @IsBoolean() secret!: boolean;
+}
+
+export class GrpcSettingsDto implements GrpcSettings {
+  @IsString() @Length(1, 300) target!: string;
+  @IsString() @MaxLength(200) service!: string;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => GrpcMetadataDto)
+  metadata!: GrpcMetadataDto[];
 }

@@ -17,6 +17,7 @@ import { checkRedis } from '../services/redis';
 import { checkPostgres } from '../services/postgres';
 import { checkMysql } from '../services/mysql';
 import { checkMqtt } from '../services/mqtt';
+import { checkGrpc } from '../services/grpc';
 
 export type { CheckerEnv } from './env';
 
@@ -39,6 +40,7 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   postgres: checkPostgres,
   mysql: checkMysql,
   mqtt: checkMqtt,
+  grpc: checkGrpc,
 };
 
 export async function runCheck<K extends MonitorKind>(

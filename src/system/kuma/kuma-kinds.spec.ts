@@ -161,9 +161,20 @@ describe('kindOf: every Kuma type the importer maps', () => {
     ],
     [{ type: 'smtp', hostname: 'mail.lan', port: 587 }, 'smtp', { tls: 'starttls' }],
     [
-      { type: 'grpc-keyword', grpc_url: 'grpc.lan:50051', grpc_service_name: 'api', grpc_enable_tls: 1 },
+      { type: 'grpc-keyword', grpc_url: 'grpc.lan:50051', grpc_service_name: 'api.Orders', grpc_enable_tls: 1 },
       'grpc',
-      { target: 'grpc.lan:50051', service: 'api', tls: true },
+      { target: 'grpc.lan:50051', service: '', tls: 'verify' },
+    ],
+    [
+      {
+        type: 'grpc-keyword',
+        grpc_url: '10.0.0.5:9090',
+        grpc_service_name: 'grpc.health.v1.Health',
+        grpc_method: 'Check',
+        grpc_body: '{"service":"shop.Cart"}',
+      },
+      'grpc',
+      { target: '10.0.0.5:9090', service: 'shop.Cart', tls: 'off' },
     ],
   ])('%j → %s %j', (row, kind, settings) => {
     const k = ok(row);

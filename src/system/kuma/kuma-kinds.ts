@@ -284,16 +284,32 @@ function smtp(r: KumaRow): KindResult {
   return { ok: true, kind: 'smtp', settings: { host: hp.host, port: hp.port, tls }, notes: [] };
 }
 
+/**
+ * Kuma's gRPC monitor (server/monitor-types/grpc.js) calls any method of a .proto it is given and
+ * looks for a keyword; here the check is the standard health service. When Kuma called that same
+ * service (grpc.health.v1.Health/Check), the service it asked about is read from its request body.
+ */
 function grpc(r: KumaRow): KindResult {
   const target = str(r.grpc_url);
   if (!target || !/^[^\s/]+:\d{1,5}$/.test(target)) return fail('the gRPC URL is not host:port');
   const method = str(r.grpc_method);
+  const serviceName = str(r.grpc_service_name) ?? '';
+  const calledHealth = /(^|\.)Health$/.test(serviceName) && method === 'Check';
+  let service = '';
+  const notes: string[] = [];
+  if (calledHealth) {
+    const body = json(r.grpc_body);
+    if (body && typeof body === 'object' && typeof (body as { service?: unknown }).service === 'string')
+      service = (body as { service: string }).service;
+  } else {
+    notes.push(
+      `Kuma called ${serviceName || 'a service'}/${method ?? 'a method'} and looked for a keyword in the answer; here the server's standard health check (grpc.health.v1) must answer SERVING`,
+    );
+  }
   return {
     ok: true,
     kind: 'grpc',
-    settings: { target, service: str(r.grpc_service_name) ?? '', tls: bool(r.grpc_enable_tls, false) },
-    notes: [
-      `Kuma called ${method ?? 'a method'} and looked for a keyword in the answer; here the standard health check (grpc.health.v1) must answer SERVING`,
-    ],
+    settings: { target, service, tls: bool(r.grpc_enable_tls, false) ? 'verify' : 'off' },
+    notes,
   };
 }
