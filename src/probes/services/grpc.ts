@@ -94,12 +94,20 @@ async function probe(
       ...(name && settings.tls !== 'off' ? { 'grpc.ssl_target_name_override': name } : {}),
       'grpc.enable_http_proxy': 0,
       'grpc.enable_retries': 0,
+      // grpc-js shares subchannels between channels in a global pool and frees them later: a pool of
+      // its own makes close() end the connection now, even one still waiting for HTTP/2's settings.
+      'grpc.use_local_subchannel_pool': 1,
       'grpc.service_config_disable_resolution': 1,
       'grpc.max_receive_message_length': GRPC_MAX_BYTES,
       'grpc.max_send_message_length': GRPC_MAX_BYTES,
     });
     const c = client;
-    deadline.onExpire(() => c.close());
+    // Closing a channel lets its calls run on: the call is cancelled too, so no socket outlives the check.
+    let cancel: () => void = () => undefined;
+    deadline.onExpire(() => {
+      cancel();
+      c.close();
+    });
     trace.stage = settings.tls === 'off' ? 'connecting' : 'connecting and the TLS handshake';
     watchReady(c.getChannel(), g, () => {
       trace.phases.connect_ms = lap();
@@ -108,7 +116,7 @@ async function probe(
     const metadata = new g.Metadata();
     for (const m of settings.metadata) metadata.add(m.name, m.value);
     const answer = await new Promise<{ status: number } | { error: CheckError }>((resolve) => {
-      c.makeUnaryRequest(
+      const call = c.makeUnaryRequest(
         HEALTH_CHECK_PATH,
         () => encodeHealthRequest(settings.service),
         (bytes: Buffer) => bytes,
@@ -125,6 +133,7 @@ async function probe(
           );
         },
       );
+      cancel = () => call.cancel();
     });
     if ('error' in answer) return { error: answer.error, detail: null };
     trace.phases.ttfb_ms = lap();
