@@ -56,12 +56,13 @@ const OPTIONAL = [
   '@fastify/formbody',
   '@fastify/middie',
   '@mikro-orm/core',
-  '@grpc/grpc-js',
+  // `@grpc/grpc-js` is not here: the grpc monitor kind uses it (src/probes/services/grpc.ts, required
+  // lazily); its health service is defined in code, so proto-loader (Nest's, for .proto files) stays out
   '@grpc/proto-loader',
   'amqplib',
   'amqp-connection-manager',
   'kafkajs',
-  'mqtt',
+  // `mqtt` is not here: the mqtt monitor kind uses it (src/probes/services/mqtt.ts, required lazily)
   'nats',
   'cache-manager',
   'fastify',

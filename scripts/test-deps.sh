@@ -14,7 +14,8 @@
 # mariadbd, told --user=root when root: a throwaway server in a temporary directory), and podman with
 # runc and gcc (podman's Docker-compatible API with real containers of an image built from a static C
 # program, since no registry is reachable: test/checkers/docker-podman),
-# and `prometheus` for its `promtool check metrics` and a real server scraping GET /metrics
+# and mosquitto with its mosquitto_passwd (an MQTT broker with a password file, an access list and a
+# TLS listener: test/checkers/mqtt), and `prometheus` for its `promtool check metrics` and a real server scraping GET /metrics
 # (test/system/metrics.e2e-spec.ts).
 set -euo pipefail
 
@@ -28,6 +29,7 @@ command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v pebble >/dev/null 2>&1 || need+=(pebble)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v mosquitto_passwd >/dev/null 2>&1 || need+=(mosquitto)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
 command -v podman >/dev/null 2>&1 || need+=(podman)

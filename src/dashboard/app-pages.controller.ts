@@ -63,6 +63,8 @@ const FORM_CHOICES = {
     { value: 'redis', label: 'Redis', hint: 'PING answers PONG' },
     { value: 'postgres', label: 'PostgreSQL', hint: 'a query answers' },
     { value: 'mysql', label: 'MySQL, MariaDB', hint: 'a query answers' },
+    { value: 'mqtt', label: 'MQTT', hint: 'a broker, a topic' },
+    { value: 'grpc', label: 'gRPC', hint: 'the health check says SERVING' },
   ],
   dbTls: [
     { value: 'off', label: 'Off' },

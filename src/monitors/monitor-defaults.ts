@@ -73,6 +73,8 @@ export const KIND_DEFAULTS: Record<MonitorKind, Plain> = {
   redis: { password: null, tls: 'off' },
   postgres: { password: null, query: 'SELECT 1', tls: 'off' },
   mysql: { password: null, query: 'SELECT 1', tls: 'off' },
+  mqtt: { username: null, password: null, tls: 'off', topic: null, expect: null, json: [] },
+  grpc: { service: '', tls: 'off', metadata: [] },
 };
 
 /** Fields a monitor must be given (no default). */
@@ -88,6 +90,8 @@ export const REQUIRED_KIND_FIELDS: Record<MonitorKind, string[]> = {
   redis: ['url'],
   postgres: ['url'],
   mysql: ['url'],
+  mqtt: ['url'],
+  grpc: ['target'],
 };
 
 /** Fills defaults into a plain object: absent or null fields that have a default take it. */

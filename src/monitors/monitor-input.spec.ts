@@ -31,6 +31,8 @@ const MINIMAL: Record<MonitorKind, Plain> = {
   redis: { name: 'Cache', kind: 'redis', redis: { url: 'redis://cache.lan' } },
   postgres: { name: 'DB', kind: 'postgres', postgres: { url: 'postgres://db.lan/shop' } },
   mysql: { name: 'Maria', kind: 'mysql', mysql: { url: 'mysql://db.lan/shop' } },
+  mqtt: { name: 'Broker', kind: 'mqtt', mqtt: { url: 'mqtt://broker.lan' } },
+  grpc: { name: 'API', kind: 'grpc', grpc: { target: 'api.lan:50051' } },
 };
 
 /** Every common default of the spec ("Monitor: common settings"). */
@@ -93,6 +95,8 @@ const KIND_EXPECTED: Record<MonitorKind, Plain> = {
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
   postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
   mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mqtt: { url: 'mqtt://broker.lan', username: null, password: null, tls: 'off', topic: null, expect: null, json: [] },
+  grpc: { target: 'api.lan:50051', service: '', tls: 'off', metadata: [] },
 };
 
 /** A body of the given kind (minimal http by default) with fields set by dotted path, e.g. `http.method`. */

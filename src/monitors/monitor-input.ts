@@ -22,7 +22,7 @@ import { maskSecrets } from '../common/secrets/secret-fields';
 import { extractUrlCredentials, forceSecretHeaders, keepMaskedSecrets } from './secrets';
 import { KIND_SECRETS } from '../probes/kind-secrets';
 import { DependencyRef, parseDependencyRefs } from './depends-on/depends-on-plan';
-import { normaliseUrlSecret } from './service-rules';
+import { normaliseGrpc, normaliseUrlSecret } from './service-rules';
 
 type Plain = Record<string, unknown>;
 
@@ -106,12 +106,16 @@ export function parseMonitorBody(
     const errs = normaliseHttp(probe.settings, previous?.kind === 'http' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
-  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql') {
+  if (probe.kind === 'redis' || probe.kind === 'postgres' || probe.kind === 'mysql' || probe.kind === 'mqtt') {
     const errs = normaliseUrlSecret(
       probe.kind,
       probe.settings,
       previous?.kind === probe.kind ? previous.settings : null,
     );
+    if (errs.length) return { ok: false, errors: errs };
+  }
+  if (probe.kind === 'grpc') {
+    const errs = normaliseGrpc(probe.settings, previous?.kind === 'grpc' ? previous.settings : null);
     if (errs.length) return { ok: false, errors: errs };
   }
   const common = Object.fromEntries(COMMON_FIELDS.map((f) => [f, filled[f]])) as Plain;

@@ -19,6 +19,8 @@ const KIND_SETTINGS: Record<MonitorKind, Plain> = {
   redis: { url: 'redis://cache.lan', password: null, tls: 'off' },
   postgres: { url: 'postgres://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
   mysql: { url: 'mysql://db.lan/shop', password: null, query: 'SELECT 1', tls: 'off' },
+  mqtt: { url: 'mqtt://broker.lan', username: null, password: null, tls: 'off', topic: null, expect: null, json: [] },
+  grpc: { target: 'api.lan:50051', service: '', tls: 'off', metadata: [] },
 };
 
 /** A monitor that passes every rule; tests change one part of it. */

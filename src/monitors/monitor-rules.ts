@@ -14,7 +14,7 @@ import { MAX_BODY_BYTES } from './dto/kind-settings.dto';
 import type { MonitorDto } from './dto/monitor.dto';
 import { CHECK_INTERVAL, HEARTBEAT_INTERVAL } from './monitor-defaults';
 import type { MonitorKind } from '../probes/kinds';
-import { serviceRuleErrors } from './service-rules';
+import { serviceRuleErrors, SharedRules } from './service-rules';
 
 const HOSTNAME =
   /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
@@ -89,7 +89,7 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
     if (!parseResolver(m.dns.resolver))
       add('dns.resolver', 'must be an IP address with an optional :port, e.g. 1.1.1.1 or [2606:4700::1111]:53');
   }
-  errors.push(...serviceRuleErrors(m, kind, isHostOrIp));
+  errors.push(...serviceRuleErrors(m, kind, SHARED_RULES));
   return errors;
 }
 
@@ -151,3 +151,6 @@ function jsonRuleErrors(rule: JsonRuleDto, path: string, add: (field: string, me
     if (!numeric) add(`${path}.value`, `op ${rule.op} compares numbers: give a number`);
   }
 }
+
+/** What the service kinds' rules (service-rules.ts) take from here. */
+export const SHARED_RULES: SharedRules = { isHostOrIp, jsonRuleErrors };

@@ -44,12 +44,15 @@ import {
 } from './dto/kind-settings.dto';
 import {
   DockerSettingsDto,
+  GrpcSettingsDto,
+  MqttSettingsDto,
   MysqlSettingsDto,
   PostgresSettingsDto,
   RedisSettingsDto,
   SmtpSettingsDto,
 } from './dto/service-settings.dto';
 import { MuteDto } from './dto/mute.dto';
+import { SERVICE_SETTINGS_DOCS } from './dto/service-settings.docs';
 import { commonDefaults, KIND_DEFAULTS, REQUIRED_KIND_FIELDS } from './monitor-defaults';
 import { READ_ONLY_FIELDS } from './monitor-input';
 
@@ -67,6 +70,8 @@ const KIND_DTOS: Record<MonitorKind, Dto> = {
   redis: RedisSettingsDto,
   postgres: PostgresSettingsDto,
   mysql: MysqlSettingsDto,
+  mqtt: MqttSettingsDto,
+  grpc: GrpcSettingsDto,
 };
 
 const d = (description: string): JsonSchema => ({ description });
@@ -127,6 +132,8 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       redis: d('settings of a redis monitor: AUTH, SELECT and PING; up on PONG'),
       postgres: d('settings of a postgres monitor: log in and run one read-only query'),
       mysql: d('settings of a mysql monitor (MySQL or MariaDB): log in and run one read-only query'),
+      mqtt: d('settings of an mqtt monitor: connect to a broker, and with a topic, judge its first message'),
+      grpc: d('settings of a grpc monitor: the standard health service (grpc.health.v1) must answer SERVING'),
     },
   ],
   [
@@ -231,6 +238,7 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
       require_healthy: d('with a health check in the container, only `healthy` is up (`starting` too is down)'),
     },
   ],
+  ...SERVICE_SETTINGS_DOCS,
 ]);
 
 /** Defaults per class, as monitor-defaults.ts fills them (timing defaults from the default settings). */

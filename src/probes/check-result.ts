@@ -38,7 +38,7 @@ export const CHECK_ERROR_CODES = [
   'nxdomain', // dns: the name does not exist
   'servfail', // dns: the resolver failed
   'no_answer', // dns: no record of that type
-  'expect', // dns: no answer contains `expect`
+  'expect', // dns: no answer contains `expect`; mqtt: the message does not contain `expect`
   'protocol', // the peer spoke something we did not understand
   'private_target', // allow_private_targets is false and the address is private
   'heartbeat', // heartbeat: no ping arrived in time, or a failure was reported
@@ -50,6 +50,12 @@ export const CHECK_ERROR_CODES = [
   'unhealthy', // docker: the container's health check does not say healthy
   'db_not_found', // the database named in the URL does not exist
   'query_failed', // the server answered the query (or PING) with an error
+  'connect_failed', // mqtt: the broker refused the connection for a reason other than the credentials
+  'not_authorized', // mqtt: the broker refused the subscription; grpc: PERMISSION_DENIED
+  'no_message', // mqtt: no message arrived on the topic within the timeout
+  'not_serving', // grpc: the health check answered NOT_SERVING (or UNKNOWN)
+  'service_unknown', // grpc: the health service does not know the service asked about
+  'no_health_service', // grpc: the server does not implement grpc.health.v1.Health
 ] as const;
 export type CheckErrorCode = (typeof CHECK_ERROR_CODES)[number];
 

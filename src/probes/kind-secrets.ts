@@ -28,4 +28,6 @@ export const KIND_SECRETS: Record<MonitorKind, SecretSchema> = {
   redis: [{ path: 'password' }],
   postgres: [{ path: 'password' }],
   mysql: [{ path: 'password' }],
+  mqtt: [{ path: 'password' }],
+  grpc: [{ path: 'metadata[*].value', when: (h) => Boolean(h.secret), key: (h) => String(h.name).toLowerCase() }],
 };

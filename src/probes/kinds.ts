@@ -14,6 +14,8 @@ export const MONITOR_KINDS = [
   'redis',
   'postgres',
   'mysql',
+  'mqtt',
+  'grpc',
 ] as const;
 export type MonitorKind = (typeof MONITOR_KINDS)[number];
 
@@ -162,6 +164,40 @@ export interface DockerSettings {
   require_healthy: boolean;
 }
 
+/** An MQTT broker: connect, and with a topic, wait for its first message (docs/checks.md#mqtt). */
+export interface MqttSettings {
+  /** mqtt://host[:port] (1883) or mqtts://host[:port] (8883): user and password are the settings below. */
+  url: string;
+  username: string | null;
+  /** Secret; null to connect without one. */
+  password: string | null;
+  tls: DbTlsMode;
+  /** A topic filter (`+` and `#` allowed); null: up once the broker accepts the connection. */
+  topic: string | null;
+  /** Text the first message on `topic` must contain. */
+  expect: string | null;
+  /** Rules on the first message read as JSON, all must pass (as http's `json`). */
+  json: JsonRule[];
+}
+
+/** A gRPC request header; names are lowercase (`authorization`, `x-api-key`). */
+export interface GrpcMetadata {
+  name: string;
+  value: string;
+  /** Masked in answers; names that look like credentials are always secret (as http headers). */
+  secret: boolean;
+}
+
+/** A gRPC server's standard health service, grpc.health.v1.Health/Check (docs/checks.md#grpc). */
+export interface GrpcSettings {
+  /** host:port, an IPv6 address in brackets. */
+  target: string;
+  /** The service asked about; '' for the server as a whole. */
+  service: string;
+  tls: DbTlsMode;
+  metadata: GrpcMetadata[];
+}
+
 export interface KindSettings {
   http: HttpSettings;
   tcp: TcpSettings;
@@ -174,6 +210,8 @@ export interface KindSettings {
   redis: RedisSettings;
   postgres: PostgresSettings;
   mysql: MysqlSettings;
+  mqtt: MqttSettings;
+  grpc: GrpcSettings;
 }
 
 /** What a checker needs besides its kind settings. */

@@ -61,6 +61,22 @@ describe('describeTarget', () => {
       of('mysql', { url: 'mariadb://app@db.lan/shop', tls: 'off' }),
       'mysql mariadb://app@db.lan/shop',
     ],
+    ['grpc: the target', of('grpc', { target: 'api.lan:50051', service: '', tls: 'off' }), 'grpc api.lan:50051'],
+    [
+      'grpc: a service over TLS',
+      of('grpc', { target: '[::1]:50051', service: 'shop.Cart', tls: 'require' }),
+      'grpc [::1]:50051 shop.Cart (tls require)',
+    ],
+    [
+      'mqtt: the URL alone',
+      of('mqtt', { url: 'mqtt://broker.lan', topic: null, tls: 'off' }),
+      'mqtt mqtt://broker.lan',
+    ],
+    [
+      'mqtt: the URL and the topic, over TLS',
+      of('mqtt', { url: 'mqtts://broker.lan:8883', topic: 'home/+/state', tls: 'verify' }),
+      'mqtt mqtts://broker.lan:8883 home/+/state (tls verify)',
+    ],
   ])('describes %s', (_what, monitor, text) => {
     expect(describeTarget(monitor)).toBe(text);
   });
@@ -93,6 +109,8 @@ describe('describeHost', () => {
     ['docker on the local socket: nothing', of('docker', { endpoint: 'unix:///var/run/docker.sock' }), ''],
     ['docker over tcp: the host', of('docker', { endpoint: 'tcp://nas.lan:2375' }), 'nas.lan'],
     ["redis: the URL's host", of('redis', { url: 'redis://app@cache.lan:6380/2' }), 'cache.lan'],
+    ["grpc: the target's host", of('grpc', { target: '[fd00::5]:50051' }), 'fd00::5'],
+    ["mqtt: the URL's host", of('mqtt', { url: 'mqtts://broker.lan' }), 'broker.lan'],
   ])('names %s', (_what, monitor, host) => {
     expect(describeHost(monitor)).toBe(host);
   });

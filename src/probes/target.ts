@@ -5,7 +5,8 @@
 import type { KindConfig } from './monitor-config';
 import { parseDockerEndpoint } from './services/docker-endpoint';
 import { parseServiceUrl } from './services/service-url';
-import { MYSQL_URL, POSTGRES_URL, REDIS_URL } from './services/url-rules';
+import { parseGrpcTarget } from './services/grpc-health';
+import { MQTT_URL, MYSQL_URL, POSTGRES_URL, REDIS_URL } from './services/url-rules';
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -35,6 +36,15 @@ export function describeTarget(m: KindConfig): string {
     case 'postgres':
     case 'mysql':
       return `${m.kind} ${m.settings.url}${m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`}`;
+    case 'grpc': {
+      const tls = m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`;
+      return `grpc ${m.settings.target}${m.settings.service === '' ? '' : ` ${m.settings.service}`}${tls}`;
+    }
+    case 'mqtt': {
+      // Neither user nor password is in the stored URL: they are settings of their own.
+      const tls = m.settings.tls === 'off' ? '' : ` (tls ${m.settings.tls})`;
+      return `mqtt ${m.settings.url}${m.settings.topic === null ? '' : ` ${m.settings.topic}`}${tls}`;
+    }
   }
 }
 
@@ -51,6 +61,10 @@ export function describeHost(m: KindConfig): string {
       return m.settings.resolver;
     case 'heartbeat':
       return '';
+    case 'grpc': {
+      const target = parseGrpcTarget(m.settings.target);
+      return typeof target === 'string' ? '' : target.host;
+    }
     case 'docker': {
       // A unix socket is this machine: no network path to name.
       const endpoint = parseDockerEndpoint(m.settings.endpoint);
@@ -58,10 +72,11 @@ export function describeHost(m: KindConfig): string {
     }
     case 'redis':
     case 'postgres':
-    case 'mysql': {
+    case 'mysql':
+    case 'mqtt': {
       const url = parseServiceUrl(
         m.settings.url,
-        { redis: REDIS_URL, postgres: POSTGRES_URL, mysql: MYSQL_URL }[m.kind],
+        { redis: REDIS_URL, postgres: POSTGRES_URL, mysql: MYSQL_URL, mqtt: MQTT_URL }[m.kind],
       );
       return typeof url === 'string' ? '' : url.host;
     }

@@ -132,6 +132,17 @@ describe('bytesPerCheck', () => {
       of('postgres', { url: 'postgres://d/x', password: null, query: 'SELECT 1', tls: 'off' }),
       268 + 300 + 8 + 5 * 52,
     ],
+    [
+      'grpc: the Check call with metadata over TLS',
+      of('grpc', { target: 'api:1', service: 'svc', tls: 'verify', metadata: [{ name: 'x-k', value: 'v' }] }),
+      268 + 756 + 200 + 4 + 3 + 3 * 52,
+    ],
+    ['mqtt: connect only', of('mqtt', { url: 'mqtt://b', topic: null, tls: 'off' }), 268 + 120 + 2 * 52],
+    [
+      'mqtt: a topic over TLS',
+      of('mqtt', { url: 'mqtts://b', topic: 'ups/state', tls: 'verify' }),
+      268 + 756 + 120 + 3 * 52 + 9,
+    ],
     ['docker over tcp', of('docker', { container: 'web', endpoint: 'tcp://nas:2375' }), 268 + 70 + 3 + 52],
   ])('%s', (_what, config, bytes) => {
     expect(bytesPerCheck(config)).toBe(bytes);

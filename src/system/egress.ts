@@ -30,6 +30,12 @@ export const DOCKER_REQUEST_BYTES = 70;
 /** One RESP command (AUTH with a password is the longest): an allowance. */
 export const REDIS_COMMAND_BYTES = 40;
 
+/** MQTT's CONNECT (with a user and password), SUBSCRIBE and DISCONNECT: an allowance. */
+export const MQTT_SESSION_BYTES = 120;
+
+/** HTTP/2's preface and SETTINGS and the Check call's own headers (path, authority, content-type, te): an allowance. */
+export const GRPC_CALL_BYTES = 200;
+
 /** A SQL session's own messages (startup, login, BEGIN READ ONLY, ROLLBACK, terminate): an allowance. */
 export const SQL_SESSION_BYTES = 300;
 
@@ -110,6 +116,25 @@ export function bytesPerCheck(c: MonitorConfig): number {
         SQL_SESSION_BYTES +
         Buffer.byteLength(c.settings.query) +
         5 * PACKET_HEADER_BYTES
+      );
+    case 'mqtt':
+      // CONNECT, SUBSCRIBE (with a topic) and DISCONNECT, a packet each; the message received is not ours.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES) +
+        MQTT_SESSION_BYTES +
+        (c.settings.topic === null ? 2 : 3) * PACKET_HEADER_BYTES +
+        (c.settings.topic === null ? 0 : Buffer.byteLength(c.settings.topic))
+      );
+    case 'grpc':
+      // HTTP/2's preface and SETTINGS, the Check call's headers (and metadata) and its 5-byte-framed request.
+      return (
+        TCP_OPEN_CLOSE_BYTES +
+        (c.settings.tls === 'off' ? 0 : TLS_CLIENT_BYTES) +
+        GRPC_CALL_BYTES +
+        c.settings.metadata.reduce((n, m) => n + m.name.length + m.value.length, 0) +
+        Buffer.byteLength(c.settings.service) +
+        3 * PACKET_HEADER_BYTES
       );
     case 'docker': {
       // Over the local socket nothing leaves the machine.

@@ -9,6 +9,7 @@ import type {
   PingSettings,
   SmtpSettings,
   DockerSettings,
+  MqttSettings,
   RedisSettings,
   PostgresSettings,
   MysqlSettings,
@@ -63,6 +64,10 @@ export function makeDocker(container: string, endpoint: string, over: Partial<Do
 
 export function makeRedis(url: string, over: Partial<RedisSettings> = {}): RedisSettings {
   return { url, ...(structuredClone(KIND_DEFAULTS.redis) as Omit<RedisSettings, 'url'>), ...over };
+}
+
+export function makeMqtt(url: string, over: Partial<MqttSettings> = {}): MqttSettings {
+  return { url, ...(structuredClone(KIND_DEFAULTS.mqtt) as Omit<MqttSettings, 'url'>), ...over };
 }
 
 export function makePostgres(url: string, over: Partial<PostgresSettings> = {}): PostgresSettings {

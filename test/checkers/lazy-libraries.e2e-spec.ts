@@ -2,7 +2,7 @@
  * The service kinds' client libraries are loaded only when a monitor of their kind is checked:
  * the built service (tsc's output, where every package is a real `require`) with no such monitor
  * has loaded none of them; after a postgres monitor is checked, it has loaded `pg` and nothing
- * else. Read by the module probe (test/checkers/drivers/module-probe.ts) on SIGUSR2. Needs
+ * else, and so on for mysql, mqtt and grpc. Read by the module probe (test/checkers/drivers/module-probe.ts) on SIGUSR2. Needs
  * `npm run build`. In the bundle (dist/app.js) esbuild keeps each package's module body in a
  * function that runs at its first require, so the same holds there.
  */
@@ -52,13 +52,25 @@ it('loads no client library without a monitor of its kind, and only its own once
       body: { name: 'maria', kind: 'mysql', mysql: { url: 'mysql://app@127.0.0.1:9/shop' } },
     });
     expect(await loaded()).toEqual(['pg', 'mysql2']);
+    await requestJson('POST', `${service.url}/api/v1/monitors/test`, {
+      headers: keys.header(),
+      // MQTT.js is required once the socket is open (a closed port is refused before): the service's own port.
+      body: { name: 'broker', kind: 'mqtt', mqtt: { url: `mqtt://${new URL(service.url).host}` } },
+    });
+    expect(await loaded()).toEqual(['pg', 'mysql2', 'mqtt']);
+    await requestJson('POST', `${service.url}/api/v1/monitors/test`, {
+      headers: keys.header(),
+      body: { name: 'api', kind: 'grpc', grpc: { target: '127.0.0.1:9' } },
+    });
+    // The health service is defined in code: @grpc/proto-loader (and protobufjs) stay unloaded.
+    expect(await loaded()).toEqual(['pg', 'mysql2', 'mqtt', '@grpc/grpc-js']);
   } finally {
     await service.stop();
     removeDir(dataDir);
   }
 });
 
-it('carries pg and mysql2 in the bundle (dist/main.js): their checks run there too', async () => {
+it('carries pg, mysql2, mqtt and @grpc/grpc-js in the bundle (dist/main.js): their checks run there too', async () => {
   const dataDir = tempDir('lazy-bundle');
   const service = await Service.start({ dataDir });
   try {
@@ -66,14 +78,26 @@ it('carries pg and mysql2 in the bundle (dist/main.js): their checks run there t
     for (const [kind, url] of [
       ['postgres', 'postgres://app@127.0.0.1:9/shop'],
       ['mysql', 'mysql://app@127.0.0.1:9/shop'],
+      ['grpc', '127.0.0.1:9'],
     ]) {
       const r = await requestJson<{ error: { code: string } }>('POST', `${service.url}/api/v1/monitors/test`, {
         headers: keys.header(),
-        body: { name: kind, kind, [kind]: { url } },
+        body: { name: kind, kind, [kind]: kind === 'grpc' ? { target: url } : { url } },
       });
       // Refused by the closed port, not "Cannot find module": the library is in the bundle.
       expect(r.error.code).toBe('refused');
     }
+    // The service's own port answers MQTT's CONNECT with HTTP: not MQTT, said by MQTT.js's parser.
+    const r = await requestJson<{ error: { code: string; message: string } }>(
+      'POST',
+      `${service.url}/api/v1/monitors/test`,
+      {
+        headers: keys.header(),
+        body: { name: 'mqtt', kind: 'mqtt', mqtt: { url: `mqtt://${new URL(service.url).host}` } },
+      },
+    );
+    expect(r.error.code).toBe('protocol');
+    expect(r.error.message).toContain('does not speak MQTT');
   } finally {
     await service.stop();
     removeDir(dataDir);

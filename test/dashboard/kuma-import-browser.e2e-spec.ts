@@ -103,7 +103,7 @@ describe('settings: import from Uptime Kuma', () => {
             `Uptime Kuma 2.x database (last migration 2026-05-20-0000-add-bearer-token.js): ${c.created} would be created, ${c.updated} would be updated, ${c.unchanged} unchanged, ${c.skipped} skipped.`,
           );
           expect(await page.locator('#k-rows').textContent()).toContain(
-            'kind mqtt not supported by this service version',
+            'Kuma\'s "steam" monitors have no counterpart here',
           );
           // Nothing written by the preview.
           await s.t.http.get('/api/v1/monitors/slug:nas-web').set(bearer(admin)).expect(404);
@@ -116,14 +116,14 @@ describe('settings: import from Uptime Kuma', () => {
         await page.locator('#k-done:not([hidden])').waitFor();
         if (width === 1280) {
           expect(await page.locator('#k-done').textContent()).toMatch(
-            /^Imported: 33 created, 1 updated, 0 unchanged, \d+ skipped\.$/,
+            /^Imported: 35 created, 1 updated, 0 unchanged, \d+ skipped\.$/,
           );
           expect(await rowsOf(page)).toEqual(
             expected.items.map((i) => [words(i.outcome, false), kinds[i.type], i.name]),
           );
         } else {
           // The 1280 px run imported it already: only the changed monitor is written.
-          expect(await page.locator('#k-done').textContent()).toMatch(/^Imported: 0 created, 1 updated, 33 unchanged/);
+          expect(await page.locator('#k-done').textContent()).toMatch(/^Imported: 0 created, 1 updated, 35 unchanged/);
         }
         await s.t.http.get('/api/v1/monitors/slug:nas-web').set(bearer(admin)).expect(200);
         expect(await page.getByRole('button', { name: 'Apply the import' }).isVisible()).toBe(false);

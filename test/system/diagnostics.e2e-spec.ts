@@ -81,6 +81,8 @@ describe('diagnostics', () => {
           redis: 0,
           postgres: 0,
           mysql: 0,
+          mqtt: 0,
+          grpc: 0,
         },
       },
       checks_per_min: 0,
@@ -198,6 +200,8 @@ describe('diagnostics', () => {
         redis: 0,
         postgres: 0,
         mysql: 0,
+        mqtt: 0,
+        grpc: 0,
       },
     });
     expect(before.checks_per_min).toBe(2);

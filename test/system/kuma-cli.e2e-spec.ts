@@ -61,10 +61,10 @@ describe('farsight import-kuma', () => {
     expect(dry.stderr).toBe('');
     expect(dry.status).toBe(0);
     expect(dry.stdout).toMatch(
-      /^Uptime Kuma 1\.23 database: dry run, nothing changed\n33 would be created, 1 would be updated, 0 unchanged, \d+ skipped/,
+      /^Uptime Kuma 1\.23 database: dry run, nothing changed\n35 would be created, 1 would be updated, 0 unchanged, \d+ skipped/,
     );
     expect(dry.stdout).toMatch(/would be created +monitor "Backup job" \(backup-job\)/);
-    expect(dry.stdout).toMatch(/skipped +monitor "MQTT": kind mqtt not supported by this service version/);
+    expect(dry.stdout).toMatch(/skipped +monitor "Steam server": Kuma's "steam" monitors have no counterpart here/);
     expect(dry.stdout).toMatch(/Run again with --apply/);
     expect(await slugs()).toEqual([]);
 
@@ -83,7 +83,7 @@ describe('farsight import-kuma', () => {
     expect(await slugs()).toEqual(toCreate);
 
     const again = cli([kumaDb, '--apply']);
-    expect(again.stdout).toMatch(/\n0 created, 0 updated, 34 unchanged, \d+ skipped\n/);
+    expect(again.stdout).toMatch(/\n0 created, 0 updated, 36 unchanged, \d+ skipped\n/);
 
     // The cron job's Kuma URL, unchanged after the switch.
     const push = await request('GET', `${service.url}/api/push/${PUSH_TOKEN}?status=up&msg=OK&ping=`);

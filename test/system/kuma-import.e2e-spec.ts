@@ -78,15 +78,15 @@ describe('POST /import/kuma', () => {
         'Postgres',
         'MariaDB',
         'Redis',
+        'MQTT',
+        'gRPC',
       ])
         expect(one('monitor', name).outcome).toBe('created');
       for (const name of ['Mail', 'Hook', 'Discord', 'Slack', 'Teams', 'Google Chat', 'ntfy', 'Gotify', 'Telegram'])
         expect(one('channel', name).outcome).toBe('created');
       for (const name of ['Pushover', 'Matrix', 'PagerDuty', 'Home Assistant'])
         expect(one('channel', name).outcome).toBe('created');
-      // Kinds this service does not have yet say so, asked of the service's own list of kinds.
-      expect(one('monitor', 'MQTT').reason).toBe('kind mqtt not supported by this service version');
-      expect(one('monitor', 'gRPC').reason).toBe('kind grpc not supported by this service version');
+      // Kinds Kuma has and this service not say so.
       expect(one('monitor', 'Steam server').reason).toMatch(/"steam" monitors have no counterpart/);
       expect(one('monitor', 'Broken codes').reason).toBe('accepted_statuscodes_json is not valid JSON');
       expect(one('monitor', 'Negative').reason).toMatch(/interval -5 is not a positive number/);
@@ -104,7 +104,7 @@ describe('POST /import/kuma', () => {
       expect((applied.body.items as Item[]).map((i) => [i.type, i.name, i.outcome])).toEqual(
         items.map((i) => [i.type, i.name, i.outcome]),
       );
-      expect(await monitorCount()).toBe(before + 13);
+      expect(await monitorCount()).toBe(before + 15);
 
       const nas = (await t.http.get('/api/v1/monitors/slug:nas-web').set(bearer(admin)).expect(200)).body;
       expect(nas).toMatchObject({

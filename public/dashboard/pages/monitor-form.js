@@ -38,7 +38,21 @@ const $ = pageIds(
 );
 const form = $('monitor-form');
 const editId = form.dataset.monitorId || null;
-const KINDS = ['http', 'tcp', 'ping', 'dns', 'tls', 'heartbeat', 'smtp', 'docker', 'redis', 'postgres', 'mysql'];
+const KINDS = [
+  'http',
+  'tcp',
+  'ping',
+  'dns',
+  'tls',
+  'heartbeat',
+  'smtp',
+  'docker',
+  'redis',
+  'postgres',
+  'mysql',
+  'mqtt',
+  'grpc',
+];
 const OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'exists', 'not_exists'];
 
 const input = (name) => form.elements.namedItem(name);
@@ -51,16 +65,27 @@ const ROWS = {
     textField(`http.headers.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
     checkField(`http.headers.${i}.secret`, 'Secret', !!v.secret),
   ],
-  'http.json': (i, v = {}) => [
-    textField(`http.json.${i}.path`, 'Path', v.path, { placeholder: '$.status' }),
-    selectField(`http.json.${i}.op`, 'Test', OPS, v.op || '=='),
+  'http.json': (i, v = {}) => jsonRuleRow('http', i, v),
+  'mqtt.json': (i, v = {}) => jsonRuleRow('mqtt', i, v),
+  'grpc.metadata': (i, v = {}) => [
+    textField(`grpc.metadata.${i}.name`, 'Name', v.name, { autocomplete: 'off' }),
+    textField(`grpc.metadata.${i}.value`, 'Value', v.value, { autocomplete: 'off' }),
+    checkField(`grpc.metadata.${i}.secret`, 'Secret', !!v.secret),
+  ],
+};
+
+/** A JSON rule's row, of http's answer or mqtt's message. */
+function jsonRuleRow(k, i, v) {
+  return [
+    textField(`${k}.json.${i}.path`, 'Path', v.path, { placeholder: '$.status' }),
+    selectField(`${k}.json.${i}.op`, 'Test', OPS, v.op || '=='),
     textField(
-      `http.json.${i}.value`,
+      `${k}.json.${i}.value`,
       'Value',
       v.value === undefined || v.value === null ? '' : typeof v.value === 'string' ? v.value : JSON.stringify(v.value),
     ),
-  ],
-};
+  ];
+}
 
 const addRow = (list, value) => addListRow(form, list, ROWS[list], value);
 
@@ -100,7 +125,7 @@ form.addEventListener('change', (ev) => {
 
 // --- a name from the target ------------------------------------------------------------------
 
-/** The host of a connection URL (redis://, postgres://, mysql://), or null. */
+/** The host of a connection URL (redis://, postgres://, mysql://, mqtt://), or null. */
 function urlHost(v) {
   const m = /^[a-z]+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(v);
   return m ? m[1].replace(/^\[|\]$/g, '') || null : null;
@@ -124,6 +149,8 @@ const TARGETS = {
   'redis.url': urlHost,
   'postgres.url': urlHost,
   'mysql.url': urlHost,
+  'mqtt.url': urlHost,
+  'grpc.target': (v) => (/^\[?([^\]]*?)\]?:\d+$/.exec(v) || [])[1] || null,
 };
 /** The name last put in for the owner: replaced while they have not typed one of their own. */
 let suggested = '';
@@ -192,6 +219,8 @@ function fill(m) {
       set('http.expect_header.contains', s.expect_header.contains);
     }
   }
+  if (m.kind === 'mqtt') for (const r of s.json || []) addRow('mqtt.json', r);
+  if (m.kind === 'grpc') for (const r of s.metadata || []) addRow('grpc.metadata', r);
   const mode = m.channels === null ? 'all' : m.channels.length ? 'some' : 'none';
   form.querySelector(`input[name=channels_mode][value=${mode}]`).checked = true;
   $('channel-choices').hidden = mode !== 'some';
@@ -225,6 +254,8 @@ function defaults(settings) {
   set('postgres.query', 'SELECT 1');
   set('mysql.tls', 'off');
   set('mysql.query', 'SELECT 1');
+  set('mqtt.tls', 'off');
+  set('grpc.tls', 'off');
   set('remind_every_min', 0);
   set('sort', 0);
 }
@@ -308,13 +339,7 @@ function collect() {
       value: value(`http.headers.${i}.value`) || '',
       secret: value(`http.headers.${i}.secret`),
     }));
-    s.json = [...form.querySelectorAll('[data-list="http.json"] .rep-row')].map((_row, i) => {
-      const op = value(`http.json.${i}.op`);
-      const rule = { path: value(`http.json.${i}.path`) || '', op };
-      const v = jsonValue(value(`http.json.${i}.value`), op);
-      if (v !== undefined) rule.value = v;
-      return rule;
-    });
+    s.json = jsonRules('http');
     const type = value('http.auth.type');
     s.auth =
       type === 'basic'
@@ -325,8 +350,28 @@ function collect() {
     const hn = value('http.expect_header.name');
     s.expect_header = hn ? { name: hn, contains: value('http.expect_header.contains') || '' } : null;
   }
+  if (k === 'mqtt') s.json = jsonRules('mqtt');
+  if (k === 'grpc') {
+    s.service = s.service || '';
+    s.metadata = [...form.querySelectorAll('[data-list="grpc.metadata"] .rep-row')].map((_row, i) => ({
+      name: value(`grpc.metadata.${i}.name`) || '',
+      value: value(`grpc.metadata.${i}.value`) || '',
+      secret: value(`grpc.metadata.${i}.secret`),
+    }));
+  }
   body[k] = s;
   return body;
+}
+
+/** The JSON rule rows of http's or mqtt's fields. */
+function jsonRules(k) {
+  return [...form.querySelectorAll(`[data-list="${k}.json"] .rep-row`)].map((_row, i) => {
+    const op = value(`${k}.json.${i}.op`);
+    const rule = { path: value(`${k}.json.${i}.path`) || '', op };
+    const v = jsonValue(value(`${k}.json.${i}.value`), op);
+    if (v !== undefined) rule.value = v;
+    return rule;
+  });
 }
 
 // --- saving and testing ----------------------------------------------------------------------

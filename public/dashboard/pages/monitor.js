@@ -73,6 +73,8 @@ const KIND_WORDS = {
   redis: 'Redis',
   postgres: 'PostgreSQL',
   mysql: 'MySQL / MariaDB',
+  mqtt: 'MQTT',
+  grpc: 'gRPC health',
 };
 
 let m = null;

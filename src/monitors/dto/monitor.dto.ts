@@ -31,6 +31,8 @@ import {
 } from './kind-settings.dto';
 import {
   DockerSettingsDto,
+  GrpcSettingsDto,
+  MqttSettingsDto,
   MysqlSettingsDto,
   PostgresSettingsDto,
   RedisSettingsDto,
@@ -101,4 +103,6 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' |
   @IsOptional() @ValidateNested() @Type(() => RedisSettingsDto) redis?: RedisSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => PostgresSettingsDto) postgres?: PostgresSettingsDto;
   @IsOptional() @ValidateNested() @Type(() => MysqlSettingsDto) mysql?: MysqlSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => MqttSettingsDto) mqtt?: MqttSettingsDto;
+  @IsOptional() @ValidateNested() @Type(() => GrpcSettingsDto) grpc?: GrpcSettingsDto;
 }

@@ -3,12 +3,29 @@
  * as class-validator DTOs: types and bounds. Parsing rules (hosts, endpoints) live in
  * service-rules.ts. Each class implements the settings type it checks (probes/kinds.ts).
  */
-import { IsBoolean, IsIn, IsInt, IsString, Length, Max, MaxLength, Min } from '../../common/validation/class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from '../../common/validation/class-validator';
 import { Nullable } from '../../common/validation/validators';
 import {
   DB_TLS_MODES,
   DbTlsMode,
   DockerSettings,
+  GrpcMetadata,
+  GrpcSettings,
+  MqttSettings,
   MysqlSettings,
   PostgresSettings,
   RedisSettings,
@@ -16,6 +33,7 @@ import {
   SmtpSettings,
   SmtpTlsMode,
 } from '../../probes/kinds';
+import { JsonRuleDto, MAX_JSON_RULES } from './kind-settings.dto';
 
 const DB_TLS_MESSAGE = `must be one of ${DB_TLS_MODES.join(', ')}`;
 
@@ -51,4 +69,37 @@ export class MysqlSettingsDto implements MysqlSettings {
   @Nullable() @IsString() @MaxLength(1000) password!: string | null;
   @IsString() @Length(1, 1000) query!: string;
   @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+}
+
+export class MqttSettingsDto implements MqttSettings {
+  @IsString() @Length(1, 2048) url!: string;
+  @Nullable() @IsString() @Length(1, 200) username!: string | null;
+  @Nullable() @IsString() @MaxLength(1000) password!: string | null;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+  @Nullable() @IsString() @Length(1, 1000) topic!: string | null;
+  @Nullable() @IsString() @Length(1, 1000) expect!: string | null;
+  @IsArray()
+  @ArrayMaxSize(MAX_JSON_RULES)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => JsonRuleDto)
+  json!: JsonRuleDto[];
+}
+
+export class GrpcMetadataDto implements GrpcMetadata {
+  @IsString() @Length(1, 100) name!: string;
+  @IsString() @MaxLength(4000) value!: string;
+  @IsBoolean() secret!: boolean;
+}
+
+export class GrpcSettingsDto implements GrpcSettings {
+  @IsString() @Length(1, 300) target!: string;
+  @IsString() @MaxLength(200) service!: string;
+  @IsIn(DB_TLS_MODES, { message: DB_TLS_MESSAGE }) tls!: DbTlsMode;
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => GrpcMetadataDto)
+  metadata!: GrpcMetadataDto[];
 }

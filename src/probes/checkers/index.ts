@@ -16,6 +16,8 @@ import { checkSmtp } from '../services/smtp';
 import { checkRedis } from '../services/redis';
 import { checkPostgres } from '../services/postgres';
 import { checkMysql } from '../services/mysql';
+import { checkMqtt } from '../services/mqtt';
+import { checkGrpc } from '../services/grpc';
 
 export type { CheckerEnv } from './env';
 
@@ -37,6 +39,8 @@ const CHECKERS: { [K in ActiveKind]: Checker<K> } = {
   redis: checkRedis,
   postgres: checkPostgres,
   mysql: checkMysql,
+  mqtt: checkMqtt,
+  grpc: checkGrpc,
 };
 
 export async function runCheck<K extends MonitorKind>(

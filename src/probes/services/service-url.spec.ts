@@ -1,3 +1,4 @@
+import { MQTT_URL } from './url-rules';
 import { parseServiceUrl, ServiceUrl, UrlRules, urlWithoutPassword } from './service-url';
 
 const PG: UrlRules = { schemes: ['postgres', 'postgresql'], defaultPort: 5432, database: 'name' };
@@ -39,6 +40,13 @@ describe('parseServiceUrl', () => {
       REDIS,
       url({ scheme: 'redis', host: 'cache.lan', port: 6379, username: 'default', password: 'pw' }),
     ],
+    ['mqtt://broker.lan', MQTT_URL, url({ scheme: 'mqtt', host: 'broker.lan', port: 1883 })],
+    ['mqtts://broker.lan/', MQTT_URL, url({ scheme: 'mqtts', host: 'broker.lan', port: 8883 })],
+    [
+      'mqtts://u:p@broker.lan:9883',
+      MQTT_URL,
+      url({ scheme: 'mqtts', host: 'broker.lan', port: 9883, username: 'u', password: 'p' }),
+    ],
   ])('reads %s', (text, rules, expected) => {
     expect(parseServiceUrl(text, rules)).toEqual(expected);
   });
@@ -63,6 +71,8 @@ describe('parseServiceUrl', () => {
     ['postgres://db.lan /shop', PG, 'spaces or control'],
     ['redis://cache.lan/16', REDIS, 'from 0 to 15'],
     ['redis://cache.lan/db', REDIS, 'from 0 to 15'],
+    ['mqtt://broker.lan/home/state', MQTT_URL, 'takes no path'],
+    ['ws://broker.lan:9001', MQTT_URL, 'must start with mqtt:// or mqtts://'],
   ])('refuses %j', (text, rules, message) => {
     expect(parseServiceUrl(text, rules)).toEqual(expect.stringContaining(message));
   });

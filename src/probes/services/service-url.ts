@@ -22,8 +22,10 @@ export interface ServiceUrl {
 export interface UrlRules {
   schemes: readonly string[];
   defaultPort: number;
-  /** What the path may be: a database name, or (redis) a database number. */
-  database: 'name' | 'number';
+  /** A scheme whose default port is another (mqtts: 8883). */
+  schemePorts?: Readonly<Record<string, number>>;
+  /** What the path may be: a database name, (redis) a database number, or (mqtt) nothing. */
+  database: 'name' | 'number' | 'none';
 }
 
 const HOST_NAME =
@@ -46,7 +48,8 @@ export function parseServiceUrl(text: string, rules: UrlRules): ServiceUrl | str
   if (host === '') return `must name a host: ${example}`;
   if (m[3].startsWith('[') ? isIP(host) !== 6 : !isIP(host) && !(HOST_NAME.test(host) && !/^[\d.]+$/.test(host)))
     return `${host} is not a host name or an IP address (names are ASCII: write an internationalised name in its xn-- form)`;
-  const port = m[4] === undefined || m[4] === '' ? rules.defaultPort : /^\d{1,5}$/.test(m[4]) ? Number(m[4]) : -1;
+  const defaultPort = rules.schemePorts?.[scheme] ?? rules.defaultPort;
+  const port = m[4] === undefined || m[4] === '' ? defaultPort : /^\d{1,5}$/.test(m[4]) ? Number(m[4]) : -1;
   if (port < 1 || port > 65535) return 'the port must be from 1 to 65535';
   const [rawUser, rawPassword] = splitUserInfo(m[2]);
   const username = decode(rawUser);
@@ -54,6 +57,7 @@ export function parseServiceUrl(text: string, rules: UrlRules): ServiceUrl | str
   const database = decode(m[5] ?? '');
   if (username === null || (password === null && rawPassword !== null) || database === null)
     return 'has a broken %-escape';
+  if (rules.database === 'none' && database !== '') return `takes no path: write ${scheme}://host:port`;
   if (database.includes('/')) return 'the database is one name, without /';
   if (rules.database === 'number' && database !== '' && !/^(?:\d|1[0-5])$/.test(database))
     return 'the path is a database number from 0 to 15, e.g. /0';

@@ -29,6 +29,7 @@ const COLUMN_OF: Record<string, string> = {
   grpcServiceName: 'grpc_service_name',
   grpcEnableTls: 'grpc_enable_tls',
   grpcMethod: 'grpc_method',
+  grpcBody: 'grpc_body',
   httpBodyEncoding: 'http_body_encoding',
   expiryNotification: 'expiry_notification',
 };

@@ -133,9 +133,27 @@ describe('kindOf: every Kuma type the importer maps', () => {
         mqtt_password: 'p',
       },
       'mqtt',
-      { url: 'mqtt://broker.lan:1883', topic: 't', expect: 'on', username: 'u', password: 'p' },
+      { url: 'mqtt://broker.lan:1883', tls: 'off', topic: 't', expect: 'on', username: 'u', password: 'p' },
     ],
-    [{ type: 'mqtt', hostname: 'mqtts://broker.lan', port: 8883 }, 'mqtt', { url: 'mqtts://broker.lan:8883' }],
+    [
+      { type: 'mqtt', hostname: 'mqtts://broker.lan', port: 8883 },
+      'mqtt',
+      { url: 'mqtts://broker.lan:8883', tls: 'verify' },
+    ],
+    [
+      {
+        type: 'mqtt',
+        hostname: 'broker.lan',
+        port: 1884,
+        mqtt_topic: 'ups/state',
+        mqtt_check_type: 'json-query',
+        json_path: '$.charge',
+        json_path_operator: '>',
+        expected_value: '50',
+      },
+      'mqtt',
+      { url: 'mqtt://broker.lan:1884', topic: 'ups/state', json: [{ path: '$.charge', op: '>', value: 50 }] },
+    ],
     [
       { type: 'smtp', hostname: 'mail.lan', port: 465, smtp_security: 'secure' },
       'smtp',
@@ -143,9 +161,20 @@ describe('kindOf: every Kuma type the importer maps', () => {
     ],
     [{ type: 'smtp', hostname: 'mail.lan', port: 587 }, 'smtp', { tls: 'starttls' }],
     [
-      { type: 'grpc-keyword', grpc_url: 'grpc.lan:50051', grpc_service_name: 'api', grpc_enable_tls: 1 },
+      { type: 'grpc-keyword', grpc_url: 'grpc.lan:50051', grpc_service_name: 'api.Orders', grpc_enable_tls: 1 },
       'grpc',
-      { target: 'grpc.lan:50051', service: 'api', tls: true },
+      { target: 'grpc.lan:50051', service: '', tls: 'verify' },
+    ],
+    [
+      {
+        type: 'grpc-keyword',
+        grpc_url: '10.0.0.5:9090',
+        grpc_service_name: 'grpc.health.v1.Health',
+        grpc_method: 'Check',
+        grpc_body: '{"service":"shop.Cart"}',
+      },
+      'grpc',
+      { target: '10.0.0.5:9090', service: 'shop.Cart', tls: 'off' },
     ],
   ])('%j → %s %j', (row, kind, settings) => {
     const k = ok(row);
@@ -194,6 +223,14 @@ describe('kindOf: every Kuma type the importer maps', () => {
     ],
     [{ type: 'smtp', hostname: 'mail', port: 2525 }, 'SMTP port 2525: this service checks ports 25, 465 and 587'],
     [{ type: 'grpc-keyword', grpc_url: 'https://grpc.lan' }, 'the gRPC URL is not host:port'],
+    [
+      { type: 'mqtt', hostname: 'ws://broker.lan', port: 9001 },
+      'MQTT over WebSocket has no counterpart here (mqtt:// and mqtts:// only)',
+    ],
+    [
+      { type: 'mqtt', hostname: 'broker.lan', mqtt_topic: 't', mqtt_check_type: 'json-query', json_path: '$count(a)' },
+      'the JSON query "$count(a)" is a JSONata expression, not a plain path',
+    ],
     [{ type: 'real-browser' }, 'Kuma\'s "real-browser" monitors have no counterpart here'],
     [{ type: null }, 'it has no type'],
   ])('refuses %j: %s', (row, reason) => {

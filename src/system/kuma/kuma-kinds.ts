@@ -242,23 +242,35 @@ function redis(r: KumaRow): KindResult {
   return { ok: true, kind: 'redis', settings: { url, tls }, notes: [] };
 }
 
+/** Kuma's MQTT monitor (server/monitor-types/mqtt.js): a keyword in the message, or a JSON query on it. */
 function mqtt(r: KumaRow): KindResult {
   const host = str(r.hostname);
   if (!host) return fail('an MQTT monitor without a host name');
+  if (/^(wss?|https?):\/\//i.test(host))
+    return fail('MQTT over WebSocket has no counterpart here (mqtt:// and mqtts:// only)');
   const port = num(r.port) ?? 1883;
   const base = /^mqtts?:\/\//i.test(host) ? host.replace(/\/+$/, '') : `mqtt://${host}`;
   const url = /:\d+$/.test(base.replace(/^mqtts?:\/\//i, '')) ? base : `${base}:${port}`;
   const notes: string[] = [];
-  const check = str(r.mqtt_check_type) ?? 'keyword';
-  if (check !== 'keyword')
-    notes.push(`Kuma's "${check}" check of the message is not kept: a message containing the expected text counts`);
   const topic = str(r.mqtt_topic);
-  const expect = str(r.mqtt_success_message);
-  const settings: Record<string, unknown> = { url };
+  const settings: Record<string, unknown> = { url, tls: /^mqtts:/i.test(url) ? 'verify' : 'off' };
   if (str(r.mqtt_username)) settings.username = str(r.mqtt_username);
   if (typeof r.mqtt_password === 'string' && r.mqtt_password !== '') settings.password = r.mqtt_password;
-  if (topic) settings.topic = topic;
-  if (topic && expect) settings.expect = expect;
+  if (topic) {
+    settings.topic = topic;
+    notes.push('the first message on the topic decides, a retained one too (recent Kuma waits for a live one)');
+    const check = str(r.mqtt_check_type) ?? 'keyword';
+    if (check === 'json-query') {
+      const rule = jsonRule(r, false);
+      if (!rule.ok) return fail(rule.reason);
+      settings.json = [rule.rule];
+    } else if (check === 'keyword') {
+      const expect = str(r.mqtt_success_message);
+      if (expect) settings.expect = expect;
+    } else {
+      return fail(`Kuma's MQTT check type "${check.slice(0, 40)}" has no counterpart here`);
+    }
+  }
   return { ok: true, kind: 'mqtt', settings, notes };
 }
 
@@ -272,16 +284,32 @@ function smtp(r: KumaRow): KindResult {
   return { ok: true, kind: 'smtp', settings: { host: hp.host, port: hp.port, tls }, notes: [] };
 }
 
+/**
+ * Kuma's gRPC monitor (server/monitor-types/grpc.js) calls any method of a .proto it is given and
+ * looks for a keyword; here the check is the standard health service. When Kuma called that same
+ * service (grpc.health.v1.Health/Check), the service it asked about is read from its request body.
+ */
 function grpc(r: KumaRow): KindResult {
   const target = str(r.grpc_url);
   if (!target || !/^[^\s/]+:\d{1,5}$/.test(target)) return fail('the gRPC URL is not host:port');
   const method = str(r.grpc_method);
+  const serviceName = str(r.grpc_service_name) ?? '';
+  const calledHealth = /(^|\.)Health$/.test(serviceName) && method === 'Check';
+  let service = '';
+  const notes: string[] = [];
+  if (calledHealth) {
+    const body = json(r.grpc_body);
+    if (body && typeof body === 'object' && typeof (body as { service?: unknown }).service === 'string')
+      service = (body as { service: string }).service;
+  } else {
+    notes.push(
+      `Kuma called ${serviceName || 'a service'}/${method ?? 'a method'} and looked for a keyword in the answer; here the server's standard health check (grpc.health.v1) must answer SERVING`,
+    );
+  }
   return {
     ok: true,
     kind: 'grpc',
-    settings: { target, service: str(r.grpc_service_name) ?? '', tls: bool(r.grpc_enable_tls, false) },
-    notes: [
-      `Kuma called ${method ?? 'a method'} and looked for a keyword in the answer; here the standard health check (grpc.health.v1) must answer SERVING`,
-    ],
+    settings: { target, service, tls: bool(r.grpc_enable_tls, false) ? 'verify' : 'off' },
+    notes,
   };
 }
