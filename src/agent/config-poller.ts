@@ -90,7 +90,7 @@ export class ConfigPoller {
         const why = err instanceof Error ? err.message : String(err);
         if (why !== this.failing)
           this.o.log.warn(
-            `cannot get the monitors: ${why}; keeping the ${this.revision === null ? 'none yet' : 'current ones'}, next try in ${Math.round(wait / 1000)} s`,
+            `cannot get the monitors: ${why}; ${this.revision === null ? 'none to check yet' : 'the current ones are still checked'}, next try in ${Math.round(wait / 1000)} s`,
           );
         this.failing = why;
         await this.sleep(wait);
