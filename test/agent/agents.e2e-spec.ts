@@ -3,8 +3,9 @@
  * loopback, through a link the test can cut (support/link.ts): each agent checks only its
  * location's monitors and the service stores their results per location; a change reaches an agent
  * within seconds; kill -9 of an agent mid-batch loses nothing that reached its spool; its spool
- * keeps its bound while the service is unreachable and is sent when it is back; rotating a token
- * locks the running agent out at once.
+ * keeps its bound while the service is unreachable and is sent when it is back; an agent cut off
+ * goes offline at the service (a notice) and online again; rotating a token locks the running
+ * agent out at once.
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -30,6 +31,15 @@ function query<T>(file: string, sql: string): Promise<T[]> {
       });
     });
   });
+}
+
+/** waitFor at an API client's pace: the service's rate limit is 600 requests a minute. */
+async function slowly(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /** The spooled results of an agent not yet acknowledged, as (seq, monitor, at ms), from its files. */
@@ -199,6 +209,34 @@ describe('agents against the built service', () => {
     );
   });
 
+  it('goes offline at the service after 60 s without contact (a notice), and online again when the link is back', async () => {
+    const east = agents.east as AgentProcess;
+    await east.waitForLine(/assignment \(revision/);
+    link.cut();
+    const cutAt = Date.now();
+    const state = async (name: string) =>
+      (await api<{ items: { name: string; state: string }[] }>('GET', '/locations')).items.find((l) => l.name === name)
+        ?.state;
+    try {
+      await slowly('east offline', async () => (await state('east')) === 'offline', 90_000);
+      // The 60 s of docs/agents.md (3 intervals of 10 s is less), counted from the last contact,
+      // which came up to a moment before the cut.
+      expect(Date.now() - cutAt).toBeGreaterThanOrEqual(55_000);
+      // The timeline line comes with the service's next sweep (every 5 s).
+      await slowly(
+        'the offline line of east',
+        async () =>
+          (await api<{ items: { text: string }[] }>('GET', '/events?kind=location&limit=10')).items.some((l) =>
+            /^Location "east" is offline: no contact from its agent since/.test(l.text),
+          ),
+        10_000,
+      );
+    } finally {
+      link.mend();
+    }
+    await slowly('east online again', async () => (await state('east')) === 'online', 70_000);
+  }, 200_000);
+
   it('locks the running agent out at once when its token is rotated; the new token lets it back in', async () => {
     const west = agents.west as AgentProcess;
     // West went through the cuts above too: it is back once a fresh result of it is stored.
@@ -207,7 +245,9 @@ describe('agents against the built service', () => {
       'west back after the cuts',
       async () => ((await rows(`location_id = ${loc.west.id} AND at > ${from}`)).length ? true : null),
       70_000,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; west's last lines:\n${west.child.tail()}`);
+    });
     const rotated = await api<{ token: string }>('POST', `/locations/${loc.west.id}/token`);
     const at = Date.now();
     await west.waitForLine(/the service refused the token \(401/, 5_000);
