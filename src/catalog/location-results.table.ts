@@ -53,19 +53,20 @@ export async function insertLocationResultsIn(m: EntityManager, rows: readonly L
   }
 }
 
-/** A monitor's results from one location, newest first, before `before` (epoch ms), at most `limit`. */
+/** A monitor's results from one location, newest first, before `before` (epoch ms), of one outcome code or all, at most `limit`. */
 export function locationResults(
   db: Database,
   monitorId: number,
   locationId: number,
-  from: number,
-  before: number,
+  before: number | null,
+  outcome: number | null,
   limit: number,
 ): Promise<LocationResultRow[]> {
   return db.read<LocationResultRow[]>(
     `SELECT ${COLUMNS.join(', ')} FROM location_results
-      WHERE monitor_id = ? AND location_id = ? AND at >= ? AND at < ? ORDER BY at DESC LIMIT ?`,
-    [monitorId, locationId, from, before, limit],
+      WHERE monitor_id = ? AND location_id = ? AND at < ? ${outcome === null ? '' : 'AND outcome = ?'}
+      ORDER BY at DESC LIMIT ?`,
+    [monitorId, locationId, before ?? Number.MAX_SAFE_INTEGER, ...(outcome === null ? [] : [outcome]), limit],
   );
 }
 

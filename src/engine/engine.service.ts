@@ -17,7 +17,6 @@ import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
-import { certWarning } from './alerts/cert-warnings';
 import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live/live-monitor';
 import { CheckCounts, LiveSet } from './live/live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
@@ -27,6 +26,7 @@ import { LastAliveService } from './last-alive/last-alive.service';
 import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, step, Step } from './state-machine';
+import { LocationVotes } from './locations/location-votes';
 import type { IncidentBook } from './journal/incident-book';
 import type { AlertSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -35,7 +35,7 @@ import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './live/s
 import { RollupsService } from '../history/rollups.service';
 import { CheckWriter } from '../history/writer';
 import { DirtyWhen, Journal } from './journal/journal';
-import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
+import { journalPathProblem, journalTransition, warnCert } from './journal/journal-entries';
 import { Dependencies } from './dependencies/dependencies';
 import { loadLiveMonitors } from './live/start-load';
 import { reconcile } from './live/reconcile';
@@ -71,6 +71,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
   private readonly changes: MonitorChanges;
   private readonly dependencies: Dependencies;
+  /** Each location's view of the monitors judged by quorum (engine/locations/, docs/agents.md). */
+  readonly votes = new LocationVotes();
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -140,7 +142,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     // Before reconcile: a Down monitor in maintenance has no incident to open.
     this.maintenance.load(await allWindows(this.db));
-    this.bus.on('monitor.deleted', ({ id }) => this.maintenance.dropMonitor(id));
+    this.bus.on('monitor.deleted', ({ id }) => (this.maintenance.dropMonitor(id), this.votes.drop(id)));
     const fix = {
       incidents: this.incidents,
       journal: this.journal,
@@ -275,11 +277,11 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const gate = m ? this.blind.judge(result, now) : COUNTED;
     const at = this.keep(id, result, gate.note);
     if (!m) return at;
-    const s = step(m.state, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
+    const s = this.votes.local(m, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
     this.apply(m, s);
     // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
     if (s.transitions.length > 0) this.writer.settleNow(id, at);
-    if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
+    if (result.cert && gate.counted) warnCert(this.journal, m, result.cert.not_after, at, () => this.markDirty(m));
     return at;
   }
 
@@ -297,20 +299,20 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return at;
   }
 
-  /** A `cert` line at each tls_warn_days threshold, once per threshold per certificate. */
-  private warnCert(m: LiveMonitor, notAfter: number, now: number): void {
-    const c = m.config;
-    const warnDays = c.kind === 'http' || c.kind === 'tls' || c.kind === 'smtp' ? c.settings.tls_warn_days : 0;
-    const days = certWarning(notAfter, now, warnDays, m.certWarned);
-    if (days === null) return;
-    m.certWarned = { notAfter, days };
-    this.markDirty(m);
-    journalCertWarning(this.journal, m, notAfter, days, now);
+  /** A result of a probe location's agent, stored already by locations/: a vote, then the quorum's verdict. */
+  recordRemote(id: number, location: string, result: CheckResult, counted: boolean): void {
+    const m = this.live.get(id);
+    if (!m || m.config.paused || !m.config.locations.includes(location)) return;
+    const { at_ms: at, outcome, latency_ms, status, error } = result;
+    this.bus.emit('check', { id, at, outcome, latency_ms, status, error, location });
+    const input = machineInput(result, at, counted, null);
+    this.apply(m, this.votes.step(m, location, input, policyOf(m.config, { kind: 'scheduled' })));
   }
 
   private async runDue(id: number): Promise<number | null> {
     const m = this.live.get(id);
     if (!m || m.config.paused) return null;
+    if (!this.votes.checkedLocally(m.config)) return m.config.interval_s * 1000;
     const now = this.clock.now();
     if (m.config.kind === 'heartbeat') {
       const window = heartbeatWindowMs(m.config);

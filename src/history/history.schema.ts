@@ -58,7 +58,13 @@ const CHECK_ITEM = (() => {
   const base = CHECK_RESULT as { properties: Record<string, JsonSchema>; required: string[] };
   return {
     ...CHECK_RESULT,
-    properties: { monitor_id: int(1, undefined, { description: 'in GET /checks only' }), ...base.properties },
+    properties: {
+      monitor_id: int(1, undefined, { description: 'in GET /checks only' }),
+      location: str({
+        description: 'in GET /monitors/{id}/checks only: the probe location that checked (docs/agents.md)',
+      }),
+      ...base.properties,
+    },
     required: base.required,
   };
 })();
@@ -109,6 +115,11 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
       'epoch milliseconds: checks before this moment (the `next_cursor` of the previous page)',
     ),
     OUTCOME_QUERY,
+    {
+      name: 'location',
+      schema: str({ maxLength: 40 }),
+      description: "one probe location's results (docs/agents.md); absent or `local`: the service's own checks",
+    },
   ],
   checks: [
     ...pageQuery(CHECKS_LIMIT, 'the `next_cursor` of the previous page, shape `<epoch_ms>:<number>`'),

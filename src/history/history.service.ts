@@ -6,6 +6,8 @@
  * (monitor_id, at), so no second index over every row is needed: the window starts at about one
  * page's worth of checks and grows fourfold until the page is full or the history ends.
  */
+import { LOCAL_NAME, locationIdByNameIn } from '../catalog/locations.table';
+import { locationResults } from '../catalog/location-results.table';
 import { isIdText } from '../common/validation/ids';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -24,7 +26,7 @@ export const HISTORY_TABLES = ['checks', 'check_marks', 'rollup_hour', 'rollup_d
 
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
 
-export type HistoryItem = CheckResultDto & { monitor_id?: number };
+export type HistoryItem = CheckResultDto & { monitor_id?: number; location?: string };
 
 @Injectable()
 export class HistoryService {
@@ -45,13 +47,35 @@ export class HistoryService {
     const monitor = await this.monitors.resolve(ref);
     const { limit, before } = pageQuery(query, EPOCH_CURSOR);
     const outcome = outcomeQuery(query.outcome);
+    const location = await this.locationQuery(query.location);
+    // An agent's results (docs/agents.md): stored apart, in the same row shape.
+    if (location !== null) {
+      const code = outcome === null ? null : OUTCOME_CODE[outcome];
+      const rows = await locationResults(this.db, monitor.id, location.id, before, code, limit + 1);
+      const item = (r: CheckRow): HistoryItem => ({ ...toItem(r), location: location.name });
+      return toPage(rows, limit, item, (r) => EPOCH_CURSOR.format(r.at));
+    }
     const rows = await this.monitorRows(
       monitor.id,
       before === null ? null : { at: before, monitorId: 0 },
       outcome,
       limit + 1,
     );
-    return toPage(rows, limit, toItem, (r) => EPOCH_CURSOR.format(r.at));
+    return toPage(
+      rows,
+      limit,
+      (r): HistoryItem => ({ ...toItem(r), location: LOCAL_NAME }),
+      (r) => EPOCH_CURSOR.format(r.at),
+    );
+  }
+
+  /** `?location=<name>`: null for none or `local` (the service's own checks), else the location. */
+  private async locationQuery(raw: unknown): Promise<{ id: number; name: string } | null> {
+    if (raw === undefined || raw === '' || raw === LOCAL_NAME) return null;
+    const id = typeof raw === 'string' && raw.length <= 40 ? await locationIdByNameIn(this.db.manager, raw) : null;
+    if (id === null)
+      throw invalidField('location', 'must be the name of a probe location (GET /api/v1/locations), or local');
+    return { id, name: raw as string };
   }
 
   /** GET /checks: cursor `<epoch_ms>:<monitor_id>`, newest first by time then monitor. */
