@@ -50,6 +50,10 @@ const LOOK: Record<string, JsonSchema> = {
   show_response: bool({ default: true }),
   show_uptime: bool({ default: true }),
   show_summary: bool({ default: true }),
+  show_locations: bool({
+    default: false,
+    description: "each service's latency from each of its probe locations (only services checked from more than one)",
+  }),
   fold_groups: bool({ default: true, description: 'fold sections whose services are all fine' }),
   auto_refresh: bool({ default: false, description: 'refresh every minute' }),
   website: nullable(LINK('http or https')),
