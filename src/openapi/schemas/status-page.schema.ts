@@ -127,10 +127,17 @@ const SERVICE = obj(
     uptime: nullable(num()),
     down_ms: int(0),
     typical_ms: nullable(num()),
+    locations: described(
+      list(obj({ name: str(), typical_ms: nullable(int(0)) }, open)),
+      'only with show_locations, on a service checked from more than this service: the average response time of its good checks over the last 24 hours from each of its locations (docs/agents.md)',
+    ),
     from: str({ description: 'text' }),
     bars: list(BAR),
   },
-  open,
+  {
+    required: ['name', 'page', 'status', 'affected_by', 'uptime', 'down_ms', 'typical_ms', 'from', 'bars'],
+    ...open,
+  },
 );
 const PUBLIC_INCIDENT = obj(
   { name: str(), page: str(), started_at: time(), ended_at: nullable(time()), duration_ms: int(0) },
