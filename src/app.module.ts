@@ -24,6 +24,7 @@ import { EngineModule } from './engine/engine.module';
 import { HistoryModule } from './history/history.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { LocationsModule } from './locations/locations.module';
 import { ChannelsModule } from './channels/channels.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { SettingsModule } from './settings/settings.module';
@@ -75,6 +76,7 @@ export class AppModule {
         MonitorsModule,
         IncidentsModule,
         MaintenanceModule,
+        LocationsModule,
         StreamModule,
         ChannelsModule,
         SystemModule,

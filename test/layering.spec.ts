@@ -50,6 +50,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'common',
     'config',
   ],
+  locations: [
+    'monitors',
+    'channels',
+    'engine',
+    'history',
+    'catalog',
+    'probes',
+    'events',
+    'settings',
+    'auth',
+    'db',
+    'common',
+    'config',
+  ],
   hosts: ['probes', 'events', 'db', 'common', 'config'],
   status: [
     'maintenance',
@@ -66,6 +80,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   system: [
     'maintenance',
+    'locations',
     'status',
     'hosts',
     'incidents',
@@ -87,6 +102,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   openapi: [
     'system',
     'maintenance',
+    'locations',
     'status',
     'hosts',
     'incidents',

@@ -42,9 +42,11 @@ const CONFIG_COLUMNS = {
   sort: (c: MonitorConfig) => c.sort,
   settings: (c: MonitorConfig, seal: Seal) => JSON.stringify(withSecrets(c.kind, c.settings, seal)),
   depends_on: (c: MonitorConfig) => JSON.stringify(c.depends_on),
+  locations: (c: MonitorConfig) => JSON.stringify(c.locations),
+  quorum: (c: MonitorConfig) => c.quorum,
 };
 /** Config columns a later migration added: ALTER TABLE put them at the table's end, after the times. */
-const ADDED_LATER: readonly ConfigColumn[] = ['depends_on'];
+const ADDED_LATER: readonly ConfigColumn[] = ['depends_on', 'locations', 'quorum'];
 type ConfigColumn = keyof typeof CONFIG_COLUMNS;
 export const CONFIG_COLUMN_NAMES = Object.keys(CONFIG_COLUMNS) as ConfigColumn[];
 const CONFIG_WRITERS = Object.values(CONFIG_COLUMNS);
@@ -101,6 +103,8 @@ export function rowToStored(r: MonitorRow, open: (value: string) => string): Sto
       alert_on_slow: r.alert_on_slow === 1,
       channels: r.channels === null ? null : (JSON.parse(r.channels) as number[]),
       depends_on: JSON.parse(r.depends_on) as number[],
+      locations: JSON.parse(r.locations) as string[],
+      quorum: r.quorum,
       remind_every_min: r.remind_every_min,
       paused: r.paused === 1,
       muted_until: r.muted_until,

@@ -15,6 +15,7 @@ import type { KindSettings } from '../probes/kinds';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorStatus } from '../probes/status';
 import { JOIN_STATE, LISTED_STATE_COLUMNS } from './monitor-state.table';
+import { requireLocationsIn } from './locations.table';
 import {
   CONFIG_COLUMN_NAMES,
   configValues,
@@ -335,6 +336,7 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async insert(m: EntityManager, c: MonitorConfig, now: number, tokenHash: string | null): Promise<number> {
+    await requireLocationsIn(m, c.locations);
     const cols = INSERT_COLUMNS;
     // TypeORM's sqlite runner answers an INSERT with the new rowid.
     return await m.query<number>(
@@ -344,6 +346,7 @@ export class MonitorsRepository implements OnModuleInit {
   }
 
   async update(m: EntityManager, id: number, c: MonitorConfig, now: number): Promise<void> {
+    await requireLocationsIn(m, c.locations);
     await m.query(
       `UPDATE monitors SET ${CONFIG_COLUMN_NAMES.map((col) => `${col} = ?`).join(', ')}, updated_at = ? WHERE id = ?`,
       [...configValues(c, this.seal), now, id],
@@ -381,6 +384,15 @@ export class MonitorsRepository implements OnModuleInit {
     const rows = await m.query<MonitorRow[]>(
       `${SELECT_ROW} WHERE EXISTS (SELECT 1 FROM json_each(monitors.depends_on) WHERE value = ?)`,
       [id],
+    );
+    return rows.map((r) => this.toStored(r));
+  }
+
+  /** The monitors whose `locations` name this location (docs/agents.md). */
+  async listingLocationIn(m: EntityManager, name: string): Promise<StoredMonitor[]> {
+    const rows = await m.query<MonitorRow[]>(
+      `${SELECT_ROW} WHERE EXISTS (SELECT 1 FROM json_each(monitors.locations) WHERE value = ?)`,
+      [name],
     );
     return rows.map((r) => this.toStored(r));
   }

@@ -17,6 +17,7 @@ const GROUPS: { label: string; kinds: EventKind[] }[] = [
       'maintenance_deleted',
     ],
   },
+  { label: 'Locations', kinds: ['location', 'location_created', 'location_updated', 'location_deleted'] },
   {
     label: 'Changes',
     kinds: [
@@ -79,6 +80,10 @@ export const KIND_WORDS: Record<EventKind, string> = {
   maintenance_created: 'Maintenance window created',
   maintenance_updated: 'Maintenance window changed',
   maintenance_deleted: 'Maintenance window deleted',
+  location: 'Location offline or back',
+  location_created: 'Location added',
+  location_updated: 'Location changed',
+  location_deleted: 'Location removed',
   path: 'Network path problem',
   blind: 'Lost the network',
   blind_detection: 'Blind detection',

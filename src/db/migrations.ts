@@ -19,6 +19,7 @@ import { CertPins1768608000000 } from '../../migrations/1768608000000-CertPins';
 import { Maintenance1768694400000 } from '../../migrations/1768694400000-Maintenance';
 import { Dependencies1768780800000 } from '../../migrations/1768780800000-Dependencies';
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
+import { Locations1769212800000 } from '../../migrations/1769212800000-Locations';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   Maintenance1768694400000,
   Dependencies1768780800000,
   ServiceChannels1768953600000,
+  Locations1769212800000,
 ];

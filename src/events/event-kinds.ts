@@ -29,6 +29,12 @@ export const EVENT_KINDS = {
   maintenance_updated:
     'a maintenance window was changed, started or stopped by hand, or lost a deleted monitor (data.window_id, data.fields)',
   maintenance_deleted: 'a maintenance window was deleted (data.window_id)',
+  // Probe locations (docs/agents.md)
+  location:
+    'a probe location went offline (no contact from its agent) or came back (data.location_id, data.name, data.online)',
+  location_created: 'a probe location was created (data.location_id, data.name)',
+  location_updated: 'a probe location was renamed or given a new token (data.location_id, data.fields)',
+  location_deleted: 'a probe location was deleted; its token stopped working (data.location_id, data.name)',
   // The service itself
   blind: 'the service lost its network (no canary reachable) or got it back (data.active)',
   blind_detection: 'blind detection cannot work, is off, or works again (data.detection)',

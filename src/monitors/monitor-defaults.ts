@@ -27,6 +27,8 @@ export function commonDefaults(d: Readonly<MonitorDefaults>, kind?: string): Pla
     alert_on_slow: false,
     channels: null,
     depends_on: [],
+    locations: ['local'],
+    quorum: null,
     remind_every_min: 0,
     paused: false,
     muted_until: null,

@@ -121,6 +121,7 @@ export function parseMonitorBody(
     tags: [...(filled.tags as string[])],
     channels: filled.channels === null ? null : [...(filled.channels as number[])],
     depends_on: [],
+    locations: [...(filled.locations as string[])],
     slow_ms: filled.slow_ms === 0 ? null : (filled.slow_ms as number | null),
     muted_until: filled.muted_until === null ? null : parseIso(filled.muted_until),
     ...probe,

@@ -69,6 +69,12 @@ export function monitorRuleErrors(m: MonitorDto, raw: Record<string, unknown>): 
     add('muted_until', 'must be an RFC 3339 time such as 2026-12-01T08:00:00.000Z, or null');
   }
 
+  // Probe locations (docs/agents.md): a quorum no listing could reach is a mistake to name now.
+  if (m.quorum !== null && m.quorum > m.locations.length)
+    add('quorum', `must be from 1 to ${m.locations.length} (the number of locations), or null for a majority`);
+  if (kind === 'heartbeat' && (m.locations.length !== 1 || m.locations[0] !== 'local'))
+    add('locations', 'a heartbeat monitor receives pings at the service: its only location is "local"');
+
   if (kind === 'http' && m.http) httpRuleErrors(m.http, add);
   if (kind === 'tcp' && m.tcp && !isHostOrIp(m.tcp.host)) add('tcp.host', 'must be a host name or an IP address');
   if (kind === 'ping' && m.ping && !isHostOrIp(m.ping.host)) add('ping.host', 'must be a host name or an IP address');

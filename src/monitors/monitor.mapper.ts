@@ -39,6 +39,8 @@ export function toMonitorDto(m: StoredMonitor, state: StateAnswer, stats: Monito
     alert_on_slow: c.alert_on_slow,
     channels: c.channels === null ? null : [...c.channels],
     depends_on: [...c.depends_on],
+    locations: [...c.locations],
+    quorum: c.quorum,
     remind_every_min: c.remind_every_min,
     paused: c.paused,
     muted_until: toIso(c.muted_until),

@@ -103,6 +103,12 @@ const DOCS = new Map<Dto, Record<string, JsonSchema>>([
         ),
         items: { oneOf: [int(1), str({ pattern: `^slug:${SLUG_PATTERN.slice(1)}` })] },
       },
+      locations: d(
+        'the probe locations that check it, by name (1-10; default ["local"], the service itself; an unknown name is refused): docs/agents.md',
+      ),
+      quorum: d(
+        'how many online locations must agree for Down (and for Up again): 1 to the number of locations; null = a majority of those online',
+      ),
       remind_every_min: d('while Down, remind this often: 0 (never) or 5-10080'),
       paused: d('no checks, no alerts'),
       muted_until: d('RFC 3339 time with an offset; checks run, alerts are held back until then'),

@@ -48,6 +48,10 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Maintenance',
     description: 'Planned work: windows that hold back incidents and alerts for their monitors (docs/maintenance.md).',
   },
+  {
+    name: 'Locations',
+    description: 'Probe locations: other places that check monitors through a `farsight agent` (docs/agents.md).',
+  },
   { name: 'Alerts', description: 'Alert channels and the delivery log.' },
   { name: 'Status page', description: "The public status page's settings, logo and icon." },
   { name: 'System', description: 'Settings, export and import, diagnostics, the timeline and the live stream.' },

@@ -9,6 +9,7 @@ import { ALERT_ROUTES } from './routes/alerts.routes';
 import { AUTH_ROUTES } from './routes/auth.routes';
 import { INTEGRATION_ROUTES } from './routes/integrations.routes';
 import { MAINTENANCE_ROUTES } from './routes/maintenance.routes';
+import { LOCATION_ROUTES } from './routes/locations.routes';
 import { MONITOR_ROUTES } from './routes/monitors.routes';
 import { PUBLIC_ROUTES } from './routes/public.routes';
 import { STATUS_PAGE_ROUTES } from './routes/status-page.routes';
@@ -18,6 +19,7 @@ export const ROUTES: readonly RouteDoc[] = [
   ...MONITOR_ROUTES,
   ...ALERT_ROUTES,
   ...MAINTENANCE_ROUTES,
+  ...LOCATION_ROUTES,
   ...STATUS_PAGE_ROUTES,
   ...SYSTEM_ROUTES,
   ...AUTH_ROUTES,

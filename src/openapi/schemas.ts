@@ -5,6 +5,7 @@ import { timelineSchemas } from '../events/timeline.schema';
 import { historySchemas } from '../history/history.schema';
 import { incidentSchemas } from '../incidents/incident.schema';
 import { maintenanceSchemas } from '../maintenance/maintenance.schema';
+import { locationSchemas } from '../locations/location.schema';
 import { monitorSchemas } from '../monitors/monitor.schema';
 import { checkSchemas } from '../probes/check-result.schema';
 import { authSchemas } from './schemas/auth.schema';
@@ -18,6 +19,7 @@ const SETS: (() => SchemaSet)[] = [
   historySchemas,
   incidentSchemas,
   maintenanceSchemas,
+  locationSchemas,
   timelineSchemas,
   channelSchemas,
   statusPageSchemas,

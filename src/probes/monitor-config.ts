@@ -24,6 +24,10 @@ export interface CommonSettings {
   channels: number[] | null;
   /** Ids of the monitors this one depends on (docs/dependencies.md): at most 10, no cycle. */
   depends_on: number[];
+  /** The locations that check it, by name (docs/agents.md): 1-10, `local` is the service itself. */
+  locations: string[];
+  /** How many online locations must agree for Down (and Up again); null: a majority of those online. */
+  quorum: number | null;
   remind_every_min: number;
   paused: boolean;
   /** Epoch ms. */
@@ -65,6 +69,8 @@ export const COMMON_FIELDS: readonly (keyof CommonSettings | 'kind')[] = [
   'alert_on_slow',
   'channels',
   'depends_on',
+  'locations',
+  'quorum',
   'remind_every_min',
   'paused',
   'muted_until',

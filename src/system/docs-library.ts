@@ -69,6 +69,7 @@ export const SECTIONS: readonly { title: string; pages: readonly (readonly [id: 
       ['incidents', 'Incidents'],
       ['maintenance', 'Maintenance windows'],
       ['dependencies', 'Dependencies'],
+      ['agents', 'Probe locations'],
       ['alerts', 'Alerts'],
       ['channels', 'Alert channels'],
       ['status-page', 'Status page'],

@@ -28,6 +28,8 @@ const common = {
   alert_on_slow: false,
   channels: null,
   depends_on: [],
+  locations: ['local'],
+  quorum: null,
   remind_every_min: 0,
   paused: false,
   muted_until: null,

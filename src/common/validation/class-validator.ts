@@ -12,6 +12,8 @@ export type { ValidationArguments, ValidationError, ValidationOptions } from 'cl
 
 export const ArrayMaxSize: typeof CV.ArrayMaxSize =
   require('class-validator/cjs/decorator/array/ArrayMaxSize').ArrayMaxSize;
+export const ArrayMinSize: typeof CV.ArrayMinSize =
+  require('class-validator/cjs/decorator/array/ArrayMinSize').ArrayMinSize;
 export const ArrayUnique: typeof CV.ArrayUnique =
   require('class-validator/cjs/decorator/array/ArrayUnique').ArrayUnique;
 export const IsArray: typeof CV.IsArray = require('class-validator/cjs/decorator/typechecker/IsArray').IsArray;

@@ -2,6 +2,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   ArrayUnique,
   IsArray,
   IsBoolean,
@@ -73,6 +74,14 @@ export class MonitorDto implements Omit<CommonSettings, 'slug' | 'muted_until' |
   @Min(1, { each: true })
   channels!: number[] | null;
   @IsArray() @ArrayMaxSize(10) depends_on!: unknown[];
+  @IsArray()
+  @ArrayMinSize(1, { message: 'must name at least one location ("local" is the service itself)' })
+  @ArrayMaxSize(10)
+  @ArrayUnique({ message: 'must not repeat a location' })
+  @IsString({ each: true })
+  @Length(1, 40, { each: true })
+  locations!: string[];
+  @Nullable() @IsInt() @Min(1) @Max(10) quorum!: number | null;
   @IsInt() @Min(0) @Max(10_080) remind_every_min!: number;
   @IsBoolean() paused!: boolean;
   @Nullable() @IsString() @MaxLength(40) muted_until!: string | null;
