@@ -43,6 +43,9 @@ export class Service {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
+  /** The owner's session after adminKeys(): what session-only routes (POST /locations) need. */
+  private session: string | null = null;
+
   get pid(): number {
     return this.child.pid;
   }
@@ -99,6 +102,7 @@ export class Service {
     const setCookie = setup.headers['set-cookie'] ?? [];
     const cookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('service_session='));
     if (!cookie) throw new Error('setup answered without a service_session cookie');
+    this.session = cookie;
     const keys: string[] = [];
     for (let i = 0; i < count; i++) {
       const r = await requestJson<{ key: string }>('POST', `${this.url}/api/v1/keys`, {
@@ -108,6 +112,15 @@ export class Service {
       keys.push(r.key);
     }
     return new KeyPool(keys);
+  }
+
+  /** Adds a probe location with the owner's session (after adminKeys()); its id and agent token (docs/agents.md). */
+  async createLocation(name: string): Promise<{ id: number; name: string; token: string }> {
+    if (!this.session) throw new Error('createLocation needs adminKeys() first (it signs the owner in)');
+    return requestJson('POST', `${this.url}/api/v1/locations`, {
+      headers: { Cookie: this.session, Origin: this.url },
+      body: { name },
+    });
   }
 
   /** Creates monitors with POST /monitors/bulk, 1,000 per request; throws on any item error. */

@@ -17,7 +17,6 @@ import { EventInput, EventsService } from '../events/events.service';
 import type { MonitorConfig } from '../probes/monitor-config';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { CheckResult } from '../probes/check-result';
-import { certWarning } from './alerts/cert-warnings';
 import { durableChange, heartbeatWindowMs, LiveMonitor, policyOf } from './live/live-monitor';
 import { CheckCounts, LiveSet } from './live/live-set';
 import { missedHeartbeat, unknownResult } from './synthetic-results';
@@ -35,7 +34,7 @@ import { EngineStartReads, ENGINE_START_READS, startEngineReads } from './live/s
 import { RollupsService } from '../history/rollups.service';
 import { CheckWriter } from '../history/writer';
 import { DirtyWhen, Journal } from './journal/journal';
-import { journalCertWarning, journalPathProblem, journalTransition } from './journal/journal-entries';
+import { journalPathProblem, journalTransition, warnCert } from './journal/journal-entries';
 import { Dependencies } from './dependencies/dependencies';
 import { loadLiveMonitors } from './live/start-load';
 import { reconcile } from './live/reconcile';
@@ -279,7 +278,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.apply(m, s);
     // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
     if (s.transitions.length > 0) this.writer.settleNow(id, at);
-    if (result.cert && gate.counted) this.warnCert(m, result.cert.not_after, at);
+    if (result.cert && gate.counted) warnCert(this.journal, m, result.cert.not_after, at, () => this.markDirty(m));
     return at;
   }
 
@@ -295,17 +294,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       error: result.error,
     });
     return at;
-  }
-
-  /** A `cert` line at each tls_warn_days threshold, once per threshold per certificate. */
-  private warnCert(m: LiveMonitor, notAfter: number, now: number): void {
-    const c = m.config;
-    const warnDays = c.kind === 'http' || c.kind === 'tls' || c.kind === 'smtp' ? c.settings.tls_warn_days : 0;
-    const days = certWarning(notAfter, now, warnDays, m.certWarned);
-    if (days === null) return;
-    m.certWarned = { notAfter, days };
-    this.markDirty(m);
-    journalCertWarning(this.journal, m, notAfter, days, now);
   }
 
   private async runDue(id: number): Promise<number | null> {

@@ -8,6 +8,7 @@ import type { IncidentRow } from '../../events/incident';
 import type { Transition } from '../../probes/status';
 import type { AlertCauseRecord } from '../alerts/alert-causes';
 import { holdAlerts, UpDownAlert } from '../alerts/alert-hold';
+import { certWarning } from '../alerts/cert-warnings';
 import type { Journal } from './journal';
 import type { LiveMonitor } from '../live/live-monitor';
 import { transitionLine } from './transition-text';
@@ -48,6 +49,20 @@ export function journalTransition(journal: Journal, m: LiveMonitor, t: Transitio
   if (!inMaintenance) alertOf(journal, m, t, incidentId);
   // In maintenance only an up that ends an incident whose down was sent goes out (it was announced).
   else if (t.kind === 'up' && t.recovered && incidentId !== null) alertOf(journal, m, t, incidentId);
+}
+
+/**
+ * A `cert` line at each tls_warn_days threshold, once per threshold per certificate: the monitor
+ * remembers the warning given (`changed` marks it dirty) before the line is journaled.
+ */
+export function warnCert(journal: Journal, m: LiveMonitor, notAfter: number, now: number, changed: () => void): void {
+  const c = m.config;
+  const warnDays = c.kind === 'http' || c.kind === 'tls' || c.kind === 'smtp' ? c.settings.tls_warn_days : 0;
+  const days = certWarning(notAfter, now, warnDays, m.certWarned);
+  if (days === null) return;
+  m.certWarned = { notAfter, days };
+  changed();
+  journalCertWarning(journal, m, notAfter, days, now);
 }
 
 /** A `cert` line at a tls_warn_days threshold, its announcement and its alert cause. */

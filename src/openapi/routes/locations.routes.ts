@@ -1,4 +1,5 @@
 import { ref } from '../../common/validation/common.schema';
+import { AGENT_CONFIG_QUERY } from '../../locations/location.schema';
 import type { RouteDoc } from '../route-doc';
 
 const API = '/api/v1';
@@ -61,5 +62,36 @@ export const LOCATION_ROUTES: RouteDoc[] = [
     body: { schema: ref('Empty'), required: false },
     answers: { 200: { description: 'the location and its new token', schema: ref('LocationWithToken') } },
     extra,
+  },
+  {
+    method: 'get',
+    path: '/api/agent/config',
+    id: 'agentConfig',
+    tag,
+    summary: "An agent's monitors (a long poll): for `farsight agent` only, not for clients",
+    description:
+      "Answers 200 with the monitors of the token's location when its revision differs from `revision`, else 204 after `wait_s` (or as soon as it changes).",
+    access: { public: true },
+    accessNote: 'Only an agent token (`Authorization: Bearer fsa_...`, docs/agents.md); no session or API key.',
+    query: AGENT_CONFIG_QUERY,
+    answers: {
+      200: { description: 'the configuration', schema: ref('AgentConfig') },
+      204: { description: 'nothing changed' },
+    },
+    errors: [401, 429],
+    extra: 'the agent protocol v1 (docs/agents.md).',
+  },
+  {
+    method: 'post',
+    path: '/api/agent/results',
+    id: 'agentResults',
+    tag,
+    summary: 'Results from an agent, in a batch: for `farsight agent` only, not for clients',
+    access: { public: true },
+    accessNote: 'Only an agent token (`Authorization: Bearer fsa_...`, docs/agents.md); no session or API key.',
+    body: { schema: ref('AgentResults') },
+    answers: { 200: { description: 'what is stored', schema: ref('AgentResultsAnswer') } },
+    errors: [401, 429],
+    extra: 'the agent protocol v1 (docs/agents.md).',
   },
 ];
