@@ -47,13 +47,12 @@ export function drawLocationRows(section, tbody, rule, m) {
       const st = el('td');
       st.append(el('span', 'status ' + r.status, r.word));
       tr.append(
-        el('th', null, r.name),
+        el('td', null, r.name),
         st,
         el('td', null, r.latency),
         el('td', null, r.at),
         el('td', r.error ? 'bad-text' : null, r.error),
       );
-      tr.firstChild.scope = 'row';
       return tr;
     }),
   );
