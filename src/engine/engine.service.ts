@@ -26,6 +26,7 @@ import { LastAliveService } from './last-alive/last-alive.service';
 import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, step, Step } from './state-machine';
+import { LocationVotes } from './locations/location-votes';
 import type { IncidentBook } from './journal/incident-book';
 import type { AlertSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -70,6 +71,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   /** Monitors taken in, changed and let go, and where their checks fall (monitor-changes.ts). */
   private readonly changes: MonitorChanges;
   private readonly dependencies: Dependencies;
+  /** Each location's view of the monitors judged by quorum (engine/locations/, docs/agents.md). */
+  readonly votes = new LocationVotes();
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -139,7 +142,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     });
     // Before reconcile: a Down monitor in maintenance has no incident to open.
     this.maintenance.load(await allWindows(this.db));
-    this.bus.on('monitor.deleted', ({ id }) => this.maintenance.dropMonitor(id));
+    this.bus.on('monitor.deleted', ({ id }) => (this.maintenance.dropMonitor(id), this.votes.drop(id)));
     const fix = {
       incidents: this.incidents,
       journal: this.journal,
@@ -274,7 +277,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const gate = m ? this.blind.judge(result, now) : COUNTED;
     const at = this.keep(id, result, gate.note);
     if (!m) return at;
-    const s = step(m.state, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
+    const s = this.votes.local(m, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
     this.apply(m, s);
     // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
     if (s.transitions.length > 0) this.writer.settleNow(id, at);
@@ -296,9 +299,20 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return at;
   }
 
+  /** A result of a probe location's agent, stored already by locations/: a vote, then the quorum's verdict. */
+  recordRemote(id: number, location: string, result: CheckResult, counted: boolean): void {
+    const m = this.live.get(id);
+    if (!m || m.config.paused || !m.config.locations.includes(location)) return;
+    const { at_ms: at, outcome, latency_ms, status, error } = result;
+    this.bus.emit('check', { id, at, outcome, latency_ms, status, error, location });
+    const input = machineInput(result, at, counted, null);
+    this.apply(m, this.votes.step(m, location, input, policyOf(m.config, { kind: 'scheduled' })));
+  }
+
   private async runDue(id: number): Promise<number | null> {
     const m = this.live.get(id);
     if (!m || m.config.paused) return null;
+    if (!this.votes.checkedLocally(m.config)) return m.config.interval_s * 1000;
     const now = this.clock.now();
     if (m.config.kind === 'heartbeat') {
       const window = heartbeatWindowMs(m.config);

@@ -61,6 +61,8 @@ export interface BusEvents {
     latency_ms: number | null;
     status: number | null;
     error: CheckError | null;
+    /** The probe location that checked, for a result of an agent (docs/agents.md); absent for `local`. */
+    location?: string;
   };
   /** An incident opened, closed, or was acknowledged or given a note; announced once it is on disk. */
   incident: { incident: IncidentRow };

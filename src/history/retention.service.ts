@@ -4,6 +4,7 @@
  * uptime and 12-month views). Deletes run monitor by monitor and in small batches, each its own
  * short transaction, so the writer is never held up for long. No VACUUM: SQLite reuses the pages.
  */
+import { pruneLocationResultsIn } from '../catalog/location-results.table';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
 import { UpkeepJob } from '../common/upkeep';
@@ -72,6 +73,8 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
       report.hours += await this.remove('DELETE FROM rollup_hour WHERE monitor_id = ? AND hour < ?', [id, hoursBefore]);
       report.days += await this.remove('DELETE FROM rollup_day WHERE monitor_id = ? AND day < ?', [id, daysBefore]);
     }
+    // Agents' results (docs/agents.md) are kept as long as checks, and go with their monitor.
+    await this.db.tx((m) => pruneLocationResultsIn(m, checksBefore));
     const eventsBefore = now - s.retention.events_days * DAY_MS;
     for (;;) {
       const n = await this.db.tx((m) => deleteEventsBeforeIn(m, eventsBefore, EVENT_BATCH));

@@ -12,6 +12,7 @@ import { UpkeepJob } from '../common/upkeep';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
+import { EngineService } from '../engine/engine.service';
 import { allLocations, LOCAL_ID, LOCAL_NAME, LocationRow, touchLocationIn } from '../catalog/locations.table';
 import { LocationState, locationState, offlineAfterMs } from './location-rules';
 
@@ -52,6 +53,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly db: Database,
     private readonly events: EventsService,
     private readonly bus: EventBus,
+    private readonly engine: EngineService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -78,6 +80,11 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     // A location already offline at the start was announced before the stop (or its silence falls
     // in the service's own offline period, which has its own notice): only changes from now on are.
     for (const id of this.names.keys()) if (this.stateOf(id) === 'offline') this.offline.add(id);
+    // The engine counts the votes of online locations only (engine/locations/location-votes.ts).
+    this.engine.votes.setOnlineCheck((name) => {
+      for (const [id, n] of this.names) if (n === name) return this.stateOf(id) === 'online';
+      return false;
+    });
     this.sweeper.start();
   }
 

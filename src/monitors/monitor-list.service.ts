@@ -110,7 +110,17 @@ export class MonitorListService {
       () => {
         const m = this.repo.toListed(r);
         return commaLedJson(
-          toMonitorDto(m, toStateAnswer(state, m.config.muted_until, now, this.engine.maintenance.markOf(r.id)), st),
+          toMonitorDto(
+            m,
+            toStateAnswer(
+              state,
+              m.config.muted_until,
+              now,
+              this.engine.maintenance.markOf(r.id),
+              this.engine.votes.answer(r.id, m.config),
+            ),
+            st,
+          ),
         );
       },
     );

@@ -306,6 +306,18 @@ const STATE = obj(
       ),
       'the maintenance window holding the monitor now: no incident opens and no alert goes out (docs/maintenance.md)',
     ),
+    locations: described(
+      list(
+        obj({
+          name: str(),
+          status: oneOfValues(['up', 'down', 'unknown', 'offline']),
+          latency_ms: nullable(num({ minimum: 0 })),
+          at: nullable(time()),
+          error: nullable(ref('CheckError')),
+        }),
+      ),
+      'each location that checks it (docs/agents.md): its own confirmed status, latest latency, time and error; `offline` when its agent is out of contact (its votes do not count)',
+    ),
   },
   { description: 'A monitor\'s live state (spec "Monitor state and stats").' },
 );

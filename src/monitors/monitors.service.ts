@@ -321,6 +321,7 @@ export class MonitorsService {
         m.config.muted_until,
         now,
         this.engine.maintenance.markOf(m.id),
+        this.engine.votes.answer(m.id, m.config),
       ),
       stats.get(m.id)!,
     );

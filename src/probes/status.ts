@@ -45,6 +45,17 @@ export interface StateAnswer {
   maintenance: { window_id: number; title: string; ends_at: string | null } | null;
   /** The monitor whose outage this one is affected by, and that incident (docs/dependencies.md), or null. */
   cause: { monitor_id: number; incident_id: number } | null;
+  /** Each location that checks it, as it stands (docs/agents.md). */
+  locations: StateLocation[];
+}
+
+/** One probe location's view of a monitor, in its answer's `state.locations`. */
+export interface StateLocation {
+  name: string;
+  status: 'up' | 'down' | 'unknown' | 'offline';
+  latency_ms: number | null;
+  at: string | null;
+  error: { code: string; message: string } | null;
 }
 
 /** What the engine knows of the window holding a monitor now (engine/maintenance/maintenance-book.ts). */
@@ -85,7 +96,9 @@ export function toStateAnswer(
   mutedUntil: number | null,
   now: number,
   maintenance: MaintenanceMark | null = null,
+  locations: StateLocation[] | null = null,
 ): StateAnswer {
+  const error = s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null;
   return {
     status: s.status,
     since: toIso(s.since),
@@ -95,7 +108,7 @@ export function toStateAnswer(
     last_check_at: toIso(s.last_check_at),
     last_ok_at: toIso(s.last_ok_at),
     latency_ms: s.latency_ms,
-    error: s.error_code ? { code: s.error_code, message: s.error_message ?? '' } : null,
+    error,
     incident_id: s.incident_id,
     cert_expires_at: toIso(s.cert_expires_at),
     note: s.note,
@@ -104,6 +117,16 @@ export function toStateAnswer(
       s.cause_monitor_id === null || s.cause_incident_id === null
         ? null
         : { monitor_id: s.cause_monitor_id, incident_id: s.cause_incident_id },
+    // A monitor checked from `local` alone: its one location is the monitor's own state.
+    locations: locations ?? [
+      {
+        name: 'local',
+        status: s.status === 'down' ? 'down' : s.status === 'up' || s.status === 'slow' ? 'up' : 'unknown',
+        latency_ms: s.latency_ms,
+        at: toIso(s.last_check_at),
+        error,
+      },
+    ],
   };
 }
 

@@ -105,6 +105,15 @@ describe('state event data', () => {
         note: null,
         maintenance: null,
         cause: null,
+        locations: [
+          {
+            name: 'local',
+            status: 'down',
+            latency_ms: null,
+            at: '2026-11-01T12:00:00.000Z',
+            error: { code: 'timeout', message: 'no answer in 10 s' },
+          },
+        ],
       },
     });
   });

@@ -5,21 +5,13 @@
  * machine as they always did. Who is online is asked of the locations module (a callback it
  * registers), so an offline agent's votes stop counting as soon as it is judged offline.
  */
-import type { CheckResult } from '../../probes/check-result';
 import type { MonitorConfig } from '../../probes/monitor-config';
+import type { StateLocation } from '../../probes/status';
 import { toIso } from '../../common/time';
 import { LOCAL_NAME } from '../../catalog/locations.table';
 import type { LiveMonitor } from '../live/live-monitor';
-import { MachineInput, Policy } from '../state-machine';
-import { foldTrack, judgeQuorum, LocationStatus, LocationTrack, NEW_TRACK } from './quorum';
-
-export interface StateLocation {
-  name: string;
-  status: LocationStatus | 'offline';
-  latency_ms: number | null;
-  at: string | null;
-  error: { code: string; message: string } | null;
-}
+import { MachineInput, Policy, step, Step } from '../state-machine';
+import { foldTrack, judgeQuorum, LocationTrack, NEW_TRACK } from './quorum';
 
 /** A monitor whose state is judged by quorum: it lists a location besides `local`. */
 export function byQuorum(c: Pick<MonitorConfig, 'locations'>): boolean {
@@ -52,7 +44,7 @@ export class LocationVotes {
   vote(
     m: LiveMonitor,
     name: string,
-    r: CheckResult,
+    r: Omit<MachineInput, 'counted'>,
     at: number,
     counted: boolean,
     policy: Policy,
@@ -60,7 +52,10 @@ export class LocationVotes {
     const c = m.config;
     const mine = this.tracks.get(m.id) ?? new Map<string, LocationTrack>();
     this.tracks.set(m.id, mine);
-    if (counted) mine.set(name, foldTrack(mine.get(name) ?? NEW_TRACK, { ...r, at }, c));
+    const before = mine.get(name) ?? NEW_TRACK;
+    // A result older than the location's latest (a spool sent late, out of order) is history only.
+    if (before.at !== null && at < before.at) counted = false;
+    if (counted) mine.set(name, foldTrack(before, { ...r, at }, c));
     const votes = c.locations.map((n) => ({
       name: n,
       online: this.isOnline(n),
@@ -93,8 +88,29 @@ export class LocationVotes {
     };
   }
 
-  /** `state.locations` of a monitor's answer: each listed location as it stands. */
-  answer(id: number, c: MonitorConfig): StateLocation[] {
+  /** Whether the service checks the monitor itself (`local` is among its locations). */
+  checkedLocally(c: Pick<MonitorConfig, 'locations'>): boolean {
+    return c.locations.includes(LOCAL_NAME);
+  }
+
+  /** The step for a result of the service's own check. */
+  local(m: LiveMonitor, input: MachineInput, policy: Policy): Step {
+    return this.step(m, LOCAL_NAME, input, policy);
+  }
+
+  /**
+   * The state machine's step for a result from location `name`: as given for a monitor checked
+   * from `local` alone, else by quorum (vote() says what the machine is given).
+   */
+  step(m: LiveMonitor, name: string, input: MachineInput, policy: Policy): Step {
+    if (!byQuorum(m.config)) return step(m.state, input, policy);
+    const v = this.vote(m, name, input, input.at_ms, input.counted, policy);
+    return step(m.state, v.input, v.policy);
+  }
+
+  /** `state.locations` of a monitor's answer: each listed location as it stands; null for a monitor checked from `local` alone. */
+  answer(id: number, c: MonitorConfig): StateLocation[] | null {
+    if (!byQuorum(c)) return null;
     const mine = this.tracks.get(id);
     return c.locations.map((name) => {
       const t = mine?.get(name) ?? NEW_TRACK;

@@ -143,6 +143,10 @@ export class AgentService {
     });
     if (answer === null) return { acked_seq: 0, stored: 0, ignored: [] };
     await this.book.contact(loc.id, { at: now, version: batch.agent.version, address }, true);
+    // Stored first (above), judged after: what the votes change commits with the writer's next
+    // transaction before it is announced (engine/journal/journal.ts), like any check's.
+    const name = this.book.nameOf(loc.id) ?? loc.name;
+    for (const c of counted) this.engine.recordRemote(c.monitorId, name, c.result, true);
     return answer;
   }
 
