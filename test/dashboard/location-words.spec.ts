@@ -97,7 +97,7 @@ describe('locationRows', () => {
   it('gives one row per listed location, in its order, with a row for one not heard from yet', () => {
     const m: Mon = {
       kind: 'http',
-      locations: ['local', 'vps', 'pi'],
+      locations: ['local', 'vps', 'pi', 'nas'],
       quorum: null,
       state: {
         locations: [
@@ -109,6 +109,7 @@ describe('locationRows', () => {
             error: { code: 'timeout', message: 'no answer in 10 s' },
           },
           { name: 'local', status: 'up', latency_ms: 12, at: '2026-11-28T11:59:50Z', error: null },
+          { name: 'nas', status: 'offline', latency_ms: 30, at: '2026-11-28T11:00:00Z', error: null },
         ],
       },
     };
@@ -130,6 +131,7 @@ describe('locationRows', () => {
         error: 'no answer in 10 s',
       },
       { name: 'pi', status: 'unknown', word: 'Unknown', latency: '—', at: 'not yet', error: '' },
+      { name: 'nas', status: 'unknown', word: 'Offline, not counted', latency: '30 ms', at: '1 h ago', error: '' },
     ]);
   });
 });

@@ -181,7 +181,7 @@ describe('the Locations page', () => {
 });
 
 describe('a monitor checked from two places', () => {
-  it('chooses its locations and quorum on the form, and its page lists them', async () => {
+  it('chooses its locations and quorum on the form, and its page shows each location as its agent reports', async () => {
     const loc = (
       await s.t.http
         .post('/api/v1/locations')
@@ -195,7 +195,7 @@ describe('a monitor checked from two places', () => {
       await s.t.http
         .post('/api/v1/monitors')
         .set(admin)
-        .send({ name: 'Nextcloud', kind: 'http', interval_s: 60, http: { url: target.url } })
+        .send({ name: 'Nextcloud', kind: 'http', interval_s: 60, confirm_after: 1, http: { url: target.url } })
         .expect(201)
     ).body;
     expect(m.locations).toEqual(['local']);
@@ -226,6 +226,45 @@ describe('a monitor checked from two places', () => {
         'local (this service)',
         'vps-ams',
       ]);
+      // The agent reports a failure from its place: the page's table shows it beside local's.
+      const token = (
+        await s.t.http
+          .post(`/api/v1/locations/${loc.id}/token`)
+          .set('Cookie', `service_session=${await ownerSession(s)}`)
+          .set('Origin', s.base)
+          .send({})
+          .expect(200)
+      ).body.token as string;
+      await s.t.http
+        .post('/api/agent/results')
+        .set(bearer(token))
+        .send({
+          agent: { version: '0.1.0', blind: false },
+          results: [
+            {
+              seq: 1,
+              monitor_id: m.id,
+              at: new Date(s.t.clock.now()).toISOString(),
+              result: {
+                outcome: 'down',
+                latency_ms: 1234,
+                phases: null,
+                status: 503,
+                error: { code: 'status', message: 'answered 503' },
+                cert: null,
+                detail: null,
+              },
+            },
+          ],
+        })
+        .expect(200)
+        .expect((res) => expect(res.body).toMatchObject({ acked_seq: 1, ignored: [] }));
+      await page.reload();
+      const ams = page.locator('#where-rows tr', { hasText: 'vps-ams' });
+      await ams.waitFor();
+      expect(await ams.locator('.status').innerText()).toBe('Down');
+      expect(await ams.innerText()).toContain('answered 503');
+      expect(await page.locator('#where-rows tr').first().innerText()).toContain('local (this service)');
       expect(await page.locator('#where-rule').innerText()).toContain('a majority of the online ones');
       expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, 'locations-monitor-1280');

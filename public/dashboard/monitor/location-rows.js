@@ -17,10 +17,12 @@ export function locationRows(m, now = Date.now()) {
   return (m.locations || ['local']).map((name) => {
     const l = byName.get(name) || { name, status: 'unknown', latency_ms: null, at: null, error: null };
     const error = l.error ? (typeof l.error === 'string' ? l.error : l.error.message || l.error.code) : '';
+    // An offline location's votes are left out of the count (docs/agents.md): said in the word.
+    const offline = l.status === 'offline';
     return {
       name: name === 'local' ? 'local (this service)' : name,
-      status: l.status,
-      word: STATUS_WORDS[l.status] || l.status,
+      status: offline ? 'unknown' : l.status,
+      word: offline ? 'Offline, not counted' : STATUS_WORDS[l.status] || l.status,
       latency: l.latency_ms === null || l.latency_ms === undefined ? '—' : ms(l.latency_ms),
       at: l.at ? ago(l.at, now) : 'not yet',
       error,
