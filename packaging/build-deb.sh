@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds dist/farsight_<version>_amd64.deb from dist/farsight (packaging/build-binary.sh), or with
 # --arch arm64 dist/farsight_<version>_arm64.deb from dist/farsight-linux-arm64
-# (packaging/build-binary-arm64.sh): the same files, unit, maintainer scripts and farsightctl.
+# (packaging/build-binary-arm64.sh): the same files, units (the service's and the probe agent's),
+# maintainer scripts and farsightctl.
 #
 #   bash packaging/build-deb.sh [--arch amd64|arm64]
 #
@@ -53,8 +54,13 @@ install -D -m 0755 "$bin" "$stage/usr/bin/farsight"
 install -D -m 0755 packaging/deb/farsightctl "$stage/usr/sbin/farsightctl"
 install -D -m 0644 systemd/farsight.service "$stage/lib/systemd/system/farsight.service"
 install -D -m 0640 packaging/deb/farsight.env "$stage/etc/farsight/farsight.env"
+# The probe agent (`farsight agent`, docs/agents.md): its unit, not enabled by the package, and its
+# settings, root's alone (they hold the location's token; systemd reads them as root).
+install -D -m 0644 systemd/farsight-agent.service "$stage/lib/systemd/system/farsight-agent.service"
+install -D -m 0600 packaging/deb/agent.env "$stage/etc/farsight/agent.env"
 doc="$stage/usr/share/doc/farsight"
 install -D -m 0644 docs/install.md "$doc/install.md"
+install -D -m 0644 docs/agents.md "$doc/agents.md"
 sea_dir=$(dirname "$addon")
 if [ -f "$sea_dir/THIRD-PARTY-NOTICES.txt" ]; then
   install -D -m 0644 "$sea_dir/THIRD-PARTY-NOTICES.txt" "$doc/THIRD-PARTY-NOTICES.txt"
@@ -115,7 +121,7 @@ installed_kb=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
     packaging/deb/control.in |
     if [ -n "$homepage" ]; then sed "s|@HOMEPAGE@|$homepage|"; else grep -v '^Homepage:'; fi
 } >"$stage/DEBIAN/control"
-printf '/etc/farsight/farsight.env\n' >"$stage/DEBIAN/conffiles"
+printf '/etc/farsight/farsight.env\n/etc/farsight/agent.env\n' >"$stage/DEBIAN/conffiles"
 for script in postinst prerm postrm; do
   sh -n "packaging/deb/$script" || die "packaging/deb/$script: syntax error"
   install -m 0755 "packaging/deb/$script" "$stage/DEBIAN/$script"

@@ -248,14 +248,18 @@ expect_path -rwxr-xr-x usr/bin/farsight
 expect_path -rwxr-xr-x usr/sbin/farsightctl
 expect_path -rw-r--r-- lib/systemd/system/farsight.service
 expect_path -rw-r----- etc/farsight/farsight.env
+expect_path -rw-r--r-- lib/systemd/system/farsight-agent.service
+expect_path -rw------- etc/farsight/agent.env
 expect_path -rw-r--r-- usr/share/doc/farsight/install.md
+expect_path -rw-r--r-- usr/share/doc/farsight/agents.md
 expect_path -rw-r--r-- usr/share/doc/farsight/copyright
-ok "contents: /usr/bin/farsight, /usr/sbin/farsightctl, the unit, /etc/farsight/farsight.env, docs"
+ok "contents: /usr/bin/farsight, /usr/sbin/farsightctl, the units, /etc/farsight/farsight.env and agent.env, docs"
 
 x="$work/deb"
 mkdir -p "$x"
 dpkg-deb --raw-extract "$deb" "$x" || fail "dpkg-deb --raw-extract failed"
 grep -qx /etc/farsight/farsight.env "$x/DEBIAN/conffiles" || fail "/etc/farsight/farsight.env is not a conffile"
+grep -qx /etc/farsight/agent.env "$x/DEBIAN/conffiles" || fail "/etc/farsight/agent.env is not a conffile"
 for s in postinst prerm postrm; do
   [ -x "$x/DEBIAN/$s" ] || fail "DEBIAN/$s is missing or not executable"
   sh -n "$x/DEBIAN/$s" || fail "DEBIAN/$s: sh -n failed"
@@ -282,6 +286,13 @@ if command -v systemd-analyze >/dev/null 2>&1; then
     fail "systemd-analyze verify farsight.service"
   fi
   ok "systemd-analyze verify farsight.service"
+  sed "s#^ExecStart=/usr/bin/farsight #ExecStart=$x/usr/bin/farsight #" "$x/lib/systemd/system/farsight-agent.service" \
+    >"$work/farsight-agent.service"
+  if ! out=$(systemd-analyze verify "$work/farsight-agent.service" 2>&1); then
+    printf '%s\n' "$out" >&2
+    fail "systemd-analyze verify farsight-agent.service"
+  fi
+  ok "systemd-analyze verify farsight-agent.service"
 else
   printf 'smoke: note: systemd-analyze not installed; the unit was not verified\n'
 fi

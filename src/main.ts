@@ -1,6 +1,6 @@
 /**
  * The `farsight` command: `serve` (default), `setup-link`, `enroll-link`, `backup FILE`,
- * `restore FILE [--force]`, `health [--timeout S]`, `import-kuma FILE [--apply] [--json]`, `--version`, `--help`.
+ * `restore FILE [--force]`, `health [--timeout S]`, `import-kuma FILE [--apply] [--json]`, `agent`, `--version`, `--help`.
  * Config is read once here; a bad FARSIGHT_* value stops with one line naming the variable (exit 2),
  * and any other start-up failure with one line naming the path or variable and what to do (exit 1).
  */
@@ -41,6 +41,7 @@ import { restoreCommand } from './cli-restore';
 import { importKumaCommand } from './cli-import-kuma';
 import { startupDone } from './runtime/startup-done';
 import { healthCommand } from './cli-health';
+import { agentCommand } from './cli-agent';
 
 const stdio = {
   out: (line: string) => process.stdout.write(`${line}\n`),
@@ -63,6 +64,8 @@ Commands:
   import-kuma FILE [--apply] [--json] [--url URL]
                  import an Uptime Kuma database (kuma.db) or JSON backup through the running
                  service (admin API key in FARSIGHT_API_KEY); a dry run without --apply
+  agent          run a probe agent: check the monitors of one location for a service on
+                 another box (FARSIGHT_AGENT_SERVER, FARSIGHT_AGENT_TOKEN; docs/agents.md)
   --version      print the version
 
 Settings come from FARSIGHT_* environment variables (see docs/configuration.md).`;
@@ -85,6 +88,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // Before loadConfig: a health check reads FARSIGHT_LISTEN alone (src/cli-health.ts).
   if (command === 'health') return healthCommand(rest, process.env, stdio);
+  // Before loadConfig too: the agent has settings of its own and no data directory.
+  if (command === 'agent') return agentCommand(rest, nextStopSignal());
   const config = loadConfig();
   const refusal = rootRefusal(config, process.geteuid?.() ?? null);
   if (refusal) throw new StartupError(refusal);

@@ -122,6 +122,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'config',
   ],
   dashboard: ['status', 'catalog', 'auth', 'events', 'common', 'config'],
+  // The probe agent (`farsight agent`): only engine/'s pieces without Nest or a database, which
+  // AGENT_ENGINE_FILES below names.
+  agent: ['engine', 'probes', 'common', 'config'],
   // The process-level pieces: only the composition (src/*.ts) imports them, so no module lists them.
   runtime: ['common', 'config'],
 };
@@ -250,5 +253,63 @@ describe('packages loaded when used, not at start', () => {
 
   it('class-validator is imported only by common/validation/class-validator.ts', () => {
     expect(files.filter((f) => valueImports(f, 'class-validator')).map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+});
+
+/**
+ * `farsight agent` runs on a box of its own with no database and no HTTP server: what src/agent/
+ * loads (its value imports, followed through every file they reach) stays inside the agent, probes/,
+ * common/, config/ and the pieces of engine/ named here, and loads no Nest, TypeORM, SQLite or
+ * express. Type-only imports load nothing and are not followed.
+ */
+const AGENT_ENGINE_FILES = [
+  'engine/check-once.ts',
+  'engine/scheduling/scheduler.ts',
+  'engine/scheduling/due-heap.ts',
+  'engine/blind/blind-rule.ts',
+  'engine/blind/canaries.ts',
+  'engine/blind/canary-set.ts',
+  'engine/blind/local-canaries.ts',
+];
+const AGENT_FORBIDDEN_PACKAGES = /^(@nestjs\/|typeorm$|sqlite3$|express$|class-validator$|handlebars$)/;
+
+describe('the agent loads no part of the service it does not need', () => {
+  const valueSpecifiers = (file: string): string[] => {
+    const text = fs.readFileSync(file, 'utf8');
+    return [
+      ...text.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]/gm),
+    ]
+      .map((m) => m[1] ?? m[2])
+      .filter((s): s is string => s !== undefined);
+  };
+  const resolveTs = (from: string, spec: string): string | null => {
+    const base = path.resolve(path.dirname(from), spec);
+    for (const f of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(f)) return f;
+    return null;
+  };
+  const reached = new Set<string>();
+  const packages = new Map<string, string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const spec of valueSpecifiers(file)) {
+      if (spec.startsWith('.')) {
+        const target = resolveTs(file, spec);
+        if (target) visit(target);
+      } else if (!spec.startsWith('node:')) packages.set(spec, path.relative(SRC, file));
+    }
+  };
+  for (const f of sourceFiles(path.join(SRC, 'agent'))) visit(f);
+
+  it('reaches only the agent, probes/, common/, config/ and the named engine/ files', () => {
+    const outside = [...reached]
+      .map((f) => path.relative(SRC, f))
+      .filter((f) => !/^(agent|probes|common|config)\//.test(f) && !AGENT_ENGINE_FILES.includes(f));
+    expect(outside.sort()).toEqual([]);
+  });
+
+  it('loads no Nest, TypeORM, SQLite, express, class-validator or Handlebars', () => {
+    const wrong = [...packages].filter(([pkg]) => AGENT_FORBIDDEN_PACKAGES.test(pkg)).map(([p, f]) => `${f} -> ${p}`);
+    expect(wrong).toEqual([]);
   });
 });

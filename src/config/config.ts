@@ -199,7 +199,7 @@ function secretKeyFile(env: Env): string | null {
 }
 
 /** `NAME` or the contents of the file named by `NAME_FILE`; empty means unset. */
-function readVar(env: Env, name: string): string | undefined {
+export function readVar(env: Env, name: string): string | undefined {
   const direct = env[name];
   if (direct !== undefined && direct.trim() !== '') return direct.trim();
   const file = env[`${name}_FILE`];
@@ -320,7 +320,7 @@ function parseMailFrom(text: string): string {
 /** What FARSIGHT_CANARIES takes, said with every refusal ("no", "false" and "0" are not "off"). */
 const CANARIES_ACCEPTED = 'expected "off" (blind detection off) or a comma-separated list of host:port';
 
-function parseCanaries(text: string): ListenAddress[] {
+export function parseCanaries(text: string): ListenAddress[] {
   if (text.toLowerCase() === 'off') return [];
   const items = text
     .split(',')
@@ -369,7 +369,7 @@ function parseTrustProxy(text: string): string[] {
   return items;
 }
 
-function parseLogLevel(text: string): LogLevel {
+export function parseLogLevel(text: string): LogLevel {
   const level = text.toLowerCase();
   if (level === 'error' || level === 'warn' || level === 'info' || level === 'debug') return level;
   throw new ConfigError(`FARSIGHT_LOG_LEVEL: expected error, warn, info or debug, got "${text}"`);

@@ -5,7 +5,8 @@ import type { MonitorConfig } from '../probes/monitor-config';
 import { SettingsService } from '../settings/settings.service';
 import type { Settings } from '../settings/settings-defaults';
 import type { CheckResult } from '../probes/check-result';
-import { CheckerEnv, runCheck } from '../probes/checkers';
+import type { CheckerEnv } from '../probes/checkers';
+import { checkOnce } from './check-once';
 import { CHECKER_ENV } from '../probes/checkers/env';
 
 export { CHECKER_ENV } from '../probes/checkers/env';
@@ -33,11 +34,6 @@ export class CheckRunner {
   }
 
   private start(config: ActiveConfig, { allow_private_targets }: Settings): Promise<CheckResult> {
-    return runCheck(
-      config.kind,
-      config.settings,
-      { timeout_ms: config.timeout_ms, slow_ms: config.slow_ms, allow_private_targets },
-      this.env,
-    );
+    return checkOnce(config, allow_private_targets, this.env);
   }
 }

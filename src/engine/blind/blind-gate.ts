@@ -17,7 +17,7 @@ import { EventsService } from '../../events/events.service';
 import type { CheckResult } from '../../probes/check-result';
 import { BlindDetection, blindVerdict } from './blind-rule';
 import { Canary, canaryKey, probeCanaries } from './canaries';
-import { localCanaries } from './local-canaries';
+import { canarySet } from './canary-set';
 
 export const PILE_UP_FAILURES = 3;
 export const PILE_UP_WINDOW_MS = 10_000;
@@ -255,17 +255,6 @@ export class BlindGate implements OnApplicationBootstrap, OnApplicationShutdown 
   async onApplicationShutdown(): Promise<void> {
     await this.settled();
   }
-}
-
-/** FARSIGHT_CANARIES as given; when it is unset, the defaults plus the local gateway and resolvers, each address once. */
-export function canarySet(
-  config: Pick<AppConfig, 'canaries' | 'canaryDefaults'>,
-  local: () => Canary[] = localCanaries,
-): Canary[] {
-  const out: Canary[] = config.canaries.map((c) => ({ host: c.host, port: c.port }));
-  if (!config.canaryDefaults || out.length === 0) return out;
-  for (const c of local()) if (!out.some((o) => canaryKey(o) === canaryKey(c))) out.push(c);
-  return out;
 }
 
 function nameOf(c: Canary): string {
