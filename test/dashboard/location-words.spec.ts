@@ -28,10 +28,11 @@ describe('installText', () => {
     envFile: '/etc/farsight/agent.env',
   });
 
-  it('installs the .deb of this version, writes the env file with the server and the token, and starts the unit', () => {
+  it('installs the .deb of this version, switches its service off, writes the env file with the server and the token, and starts the unit', () => {
     const lines = text.split('\n').filter((l) => !l.startsWith('#'));
     expect(lines).toEqual([
       'sudo apt install ./farsight_0.1.0_amd64.deb    # or farsight_0.1.0_arm64.deb on a Pi',
+      'sudo systemctl disable --now farsight    # this box only checks: the service itself is not wanted here',
       "sudo install -m 0600 /dev/stdin /etc/farsight/agent.env <<'EOF'",
       'FARSIGHT_AGENT_SERVER=https://status.example.org',
       'FARSIGHT_AGENT_TOKEN=fsa_' + 'ab'.repeat(24),

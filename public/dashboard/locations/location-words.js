@@ -10,7 +10,8 @@ export const LOCATION_STATES = {
 
 /**
  * The commands that install and start an agent on another box with `token`: the .deb of this
- * version (the same package as the service; arm64 for a Raspberry Pi), the environment file the
+ * version (the same package as the service; arm64 for a Raspberry Pi), the service the package
+ * starts switched off again (that box only checks, docs/agents.md), the environment file the
  * agent's unit reads, written with the server's address and the token, then the unit started.
  * The file is written by `install -m 0600` so the token is never readable by other users, even
  * for a moment; a here-document keeps the token out of the shell's history and the process list.
@@ -19,6 +20,7 @@ export function installText({ server, token, version, envFile }) {
   return [
     `# on the box that checks from this location (Debian 12, Ubuntu 22.04+, Raspberry Pi OS 64-bit)`,
     `sudo apt install ./farsight_${version}_amd64.deb    # or farsight_${version}_arm64.deb on a Pi`,
+    `sudo systemctl disable --now farsight    # this box only checks: the service itself is not wanted here`,
     `sudo install -m 0600 /dev/stdin ${envFile} <<'EOF'`,
     `FARSIGHT_AGENT_SERVER=${server}`,
     `FARSIGHT_AGENT_TOKEN=${token}`,
