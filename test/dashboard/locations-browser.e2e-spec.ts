@@ -150,9 +150,9 @@ describe('the Locations page', () => {
       await row(page, 'pi-at-home').waitFor();
       await agentConfig(old).expect(200);
 
-      await page.getByRole('button', { name: 'New token for pi-at-home' }).click();
-      const rotate = page.getByRole('dialog', { name: 'Make a new token for "pi-at-home"?' });
-      await rotate.getByRole('button', { name: 'Make a new token' }).click();
+      await page.getByRole('button', { name: 'Rotate token of pi-at-home' }).click();
+      const rotate = page.getByRole('dialog', { name: 'Rotate the token of "pi-at-home"?' });
+      await rotate.getByRole('button', { name: 'Rotate the token' }).click();
       await page.locator('#shown:not([hidden])').waitFor();
       const fresh = await page.locator('#shown-token').innerText();
       expect(fresh).toMatch(/^fsa_[0-9a-f]{48}$/);

@@ -67,7 +67,7 @@ function row(loc) {
   const actions = el('td', 'row-actions');
   actions.append(
     actionButton('Rename', 'Rename ' + loc.name, null, (b) => askRename(loc, b)),
-    actionButton('New token', 'New token for ' + loc.name, null, (b) => askRotate(loc, b)),
+    actionButton('Rotate token', 'Rotate token of ' + loc.name, null, (b) => askRotate(loc, b)),
     actionButton('Remove', 'Remove ' + loc.name, 'danger', (b) => askRemove(loc, b)),
   );
   tr.append(el('td', null, loc.name), state, el('td', null, agent), el('td', null, String(loc.monitors)), actions);
@@ -181,7 +181,7 @@ const openRotate = dialog($('rotate-dialog'), $('rotate-form'), async (loc) => {
   showToken(`New token for "${loc.name}"`, loc, answer.token);
 });
 function askRotate(loc, button) {
-  $('rotate-title').textContent = `Make a new token for "${loc.name}"?`;
+  $('rotate-title').textContent = `Rotate the token of "${loc.name}"?`;
   openRotate(loc, button);
 }
 

@@ -279,7 +279,7 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
   dashboardPage(
     '/locations',
     'locationsPage',
-    'Probe locations: state, add (token shown once with the install commands), rename, new token, remove',
+    'Probe locations: state, add (token shown once with the install commands), rename, rotate token, remove',
     '/api/v1/locations',
   ),
   dashboardPage('/channels', 'channelsPage', 'Alert channels and the delivery log', '/api/v1/channels and /deliveries'),
