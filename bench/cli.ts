@@ -46,10 +46,10 @@ ${EXTRA_SCENARIOS.map((s) => `  ${s.name.padEnd(11)} ${s.summary} (not in all)`)
   profile     summarise a CPU profile: profile FILE.cpuprofile [--top N] [--from S] [--to S] [--callers NAME [--depth D]]
 
 options:
-  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000, metrics 10000, compare 10000
-  --interval S     engine 60, storage 10, stream 60
-  --warmup S       engine, storage, stream: one interval; compare 70
-  --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60 and compare 60 (each of their windows)
+  --monitors N     engine 10000, api 1000, heartbeats 1000, storage 2000, startup 10000, stream 1000, alerts 1000, metrics 10000, compare 10000, locations 10000
+  --interval S     engine 60, storage 10, stream 60, locations 60
+  --warmup S       engine, storage, stream, locations: one interval; compare 70
+  --duration S     engine 60 (measured window), heartbeats 10, storage 20, floor 30, stream 60, compare 60 and locations 60 (each of their windows)
   --against DIR    compare: the other build, A (another tree's dist/ or dist/main.js); this build is B
   --windows N      compare: windows measured (4)
   --clients N      stream: SSE clients in its second window, one of them stalled (500)

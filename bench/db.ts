@@ -26,6 +26,12 @@ export class Sqlite {
     );
   }
 
+  all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+    );
+  }
+
   close(): Promise<void> {
     return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
   }

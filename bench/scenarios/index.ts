@@ -6,6 +6,7 @@ import { apiScenario } from './api';
 import { engineScenario } from './engine';
 import { floorScenario } from './floor';
 import { heartbeatsScenario } from './heartbeats';
+import { locationsScenario } from './locations';
 import { metricsScenario } from './metrics';
 import { startupScenario } from './startup';
 import { storageScenario } from './storage';
@@ -35,7 +36,12 @@ export const EXTRA_RUNS: readonly { scenario: Scenario; options: Record<string, 
 
 /**
  * Run only when named: `floor` (reference figures for reading the others, not targets),
- * `dashboard` (drives Debian's Chromium, which the other scenarios do not need) and `compare`
- * (this build against another, side by side).
+ * `dashboard` (drives Debian's Chromium, which the other scenarios do not need), `compare`
+ * (this build against another, side by side) and `locations` (a service and 3 agent processes).
  */
-export const EXTRA_SCENARIOS: readonly Scenario[] = [floorScenario, dashboardScenario, compareScenario];
+export const EXTRA_SCENARIOS: readonly Scenario[] = [
+  floorScenario,
+  dashboardScenario,
+  compareScenario,
+  locationsScenario,
+];

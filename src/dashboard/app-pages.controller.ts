@@ -29,6 +29,7 @@ import { safeNextPath } from './next-path';
 import { pageCsp } from './page-csp';
 import { serviceWorkerSource } from './service-worker';
 import { kindGroups, kindWordsJson } from './timeline-kinds';
+import { VERSION } from '../common/version';
 
 const APP_CSP = pageCsp({ challenge: false, app: true });
 export const THEME_COOKIE = 'farsight_theme';
@@ -74,6 +75,9 @@ const FORM_CHOICES = {
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   records: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS'],
 };
+
+/** Where the .deb's farsight-agent.service reads FARSIGHT_AGENT_SERVER and FARSIGHT_AGENT_TOKEN (packaging/deb/). */
+const AGENT_ENV_FILE = '/etc/farsight/agent.env';
 
 /** The alert events a channel may receive (spec "Alert events"), in words. */
 const ALERT_EVENTS = [
@@ -158,6 +162,19 @@ export class AppPagesController {
   @Get('maintenance')
   async maintenance(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     await this.page(req, res, 'maintenance', 'Maintenance', 'maintenance', { days: MAINTENANCE_DAYS });
+  }
+
+  /**
+   * Probe locations: the install lines shown with a new token name this service's public address,
+   * this version's .deb and the agent's environment file (docs/agents.md).
+   */
+  @Get('locations')
+  async locations(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    await this.page(req, res, 'locations', 'Locations', 'locations', {
+      agentServer: this.config.publicUrl.replace(/\/$/, ''),
+      version: VERSION,
+      agentEnvFile: AGENT_ENV_FILE,
+    });
   }
 
   @Get('channels')

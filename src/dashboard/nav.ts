@@ -8,6 +8,7 @@ export type PageKey =
   | 'overview'
   | 'incidents'
   | 'maintenance'
+  | 'locations'
   | 'channels'
   | 'status-page'
   | 'settings'
@@ -29,6 +30,7 @@ export const NAV: readonly NavEntry[] = [
   { key: 'overview', href: '/', label: 'Overview', ready: true },
   { key: 'incidents', href: '/incidents', label: 'Incidents', ready: true },
   { key: 'maintenance', href: '/maintenance', label: 'Maintenance', ready: true },
+  { key: 'locations', href: '/locations', label: 'Locations', ready: true },
   { key: 'channels', href: '/channels', label: 'Channels', ready: true },
   { key: 'status-page', href: '/status-page', label: 'Status page', ready: true },
   { key: 'settings', href: '/settings', label: 'Settings', ready: true },

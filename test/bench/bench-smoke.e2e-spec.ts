@@ -154,6 +154,26 @@ describe('bench harness (smoke)', () => {
     4 * 60_000,
   );
 
+  it(
+    'runs the locations scenario: 3 agent processes check their monitors and the service stores their results',
+    () => {
+      const r = spawnSync(process.execPath, [CLI, 'locations', '--smoke', '--out', out], {
+        encoding: 'utf8',
+        timeout: 3 * 60_000,
+      });
+      expect(r.status).toBe(0);
+      const file = fs.readdirSync(out).find((f) => f.endsWith('-locations.json'));
+      const [result] = (JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as { results: Result[] }).results;
+      const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
+      // Figures of a smoke run mean nothing; that each side ran does.
+      expect(value('service CPU per local check')).toEqual(expect.any(Number));
+      expect(value('results ingested per minute')).toBeGreaterThan(0);
+      expect(value('check to stored (announced) p99')).toEqual(expect.any(Number));
+      expect(value('agent CPU per check')).toEqual(expect.any(Number));
+    },
+    4 * 60_000,
+  );
+
   it('measures the floor (a scenario outside `all`)', () => {
     const r = spawnSync(process.execPath, [CLI, 'floor', '--smoke', '--out', out], {
       encoding: 'utf8',

@@ -96,6 +96,7 @@ it('lists only finished pages in the navigation, and marks the current one', asy
     '/',
     '/incidents',
     '/maintenance',
+    '/locations',
     '/channels',
     '/status-page',
     '/settings',

@@ -202,7 +202,13 @@ describe('export', () => {
       },
     ]);
     // The status page's settings as GET /status-page shows them, without the read-only keys.
-    expect(doc.status_page).toMatchObject({ enabled: true, title: 'Status', layout: 'horizon', default_range: '90d' });
+    expect(doc.status_page).toMatchObject({
+      enabled: true,
+      title: 'Status',
+      layout: 'horizon',
+      default_range: '90d',
+      show_locations: false,
+    });
     for (const key of ['url', 'logo', 'domains', 'server_ips', 'monitors'])
       expect(doc.status_page).not.toHaveProperty(key);
   });
@@ -625,9 +631,10 @@ describe('import', () => {
       ['a dry_run that is not a boolean', { ...good, dry_run: 'no' }, 'dry_run'],
       ['an exported_at that is not a time', { ...good, exported_at: 'yesterday' }, 'exported_at'],
       ['a status page look key out of range', { ...good, status_page: { layout: 'sideways' } }, 'layout'],
+      ['show_locations that is not a boolean', { ...good, status_page: { show_locations: 'yes' } }, 'show_locations'],
     ])('%s', async (_what, doc, field) => {
       const res = await importInto(b, doc);
-      if (field === 'layout') {
+      if (field === 'layout' || field === 'show_locations') {
         // The status page section is checked per key like the items: reported in the answer.
         expect(res.status).toBe(200);
         expect(res.body.status_page.errors).toEqual([expect.objectContaining({ field })]);
@@ -638,14 +645,23 @@ describe('import', () => {
     });
 
     it('carries the status page settings across: applied in the import, unchanged keys kept', async () => {
-      const doc = { ...good, status_page: { title: 'Home lab', layout: 'ledger', accent: '#0b7285' } };
+      const doc = {
+        ...good,
+        status_page: { title: 'Home lab', layout: 'ledger', accent: '#0b7285', show_locations: true },
+      };
       const dry = await importInto(b, doc);
       expect(dry.body.status_page).toEqual({ changed: true, errors: [] });
       expect((await b.t.http.get('/api/v1/status-page').set(bearer(b.admin)).expect(200)).body.title).toBe('Status');
       const res = await importInto(b, doc, false);
       expect(res.body).toMatchObject({ applied: true, status_page: { changed: true, errors: [] } });
       const page = (await b.t.http.get('/api/v1/status-page').set(bearer(b.admin)).expect(200)).body;
-      expect(page).toMatchObject({ title: 'Home lab', layout: 'ledger', accent: '#0b7285', theme: 'auto' });
+      expect(page).toMatchObject({
+        title: 'Home lab',
+        layout: 'ledger',
+        accent: '#0b7285',
+        show_locations: true,
+        theme: 'auto',
+      });
       expect((await importInto(b, doc, false)).body.status_page).toEqual({ changed: false, errors: [] });
     });
 

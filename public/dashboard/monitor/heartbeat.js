@@ -2,12 +2,12 @@
 // with a copy button and lines to paste into a job, a crontab or a systemd timer.
 import { el } from '../core/format.js';
 
-function copyButton(text, label) {
-  const b = el('button', 'secondary small', label);
-  b.type = 'button';
+/** Makes `b` copy `textOf()` when clicked (read at the click: a secret is not kept in a closure). */
+export function copyOnClick(b, textOf) {
+  const label = b.textContent;
   b.addEventListener('click', async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(textOf());
       b.textContent = 'Copied';
     } catch {
       b.textContent = 'Select and copy by hand';
@@ -16,6 +16,12 @@ function copyButton(text, label) {
       b.textContent = label;
     }, 2000);
   });
+}
+
+function copyButton(text, label) {
+  const b = el('button', 'secondary small', label);
+  b.type = 'button';
+  copyOnClick(b, () => text);
   return b;
 }
 

@@ -11,6 +11,7 @@ import { clearErrors, fieldErrors } from '../core/field-errors.js';
 import { el } from '../core/format.js';
 import { heartbeatPanel } from '../monitor/heartbeat.js';
 import { resultView } from '../monitor/check-result.js';
+import { drawLocationChoices, locationsBody, quorumWords } from '../monitor/locations-field.js';
 import { addRow as addListRow, checkField, selectField, textField } from '../core/rows.js';
 
 const $ = pageIds(
@@ -26,13 +27,18 @@ const $ = pageIds(
     'group-list',
     'heartbeat-panel',
     'loading',
+    'location-choices',
     'm-interval',
+    'm-quorum-hint',
     'm-name-hint',
     'monitor-form',
     'save',
     'test',
     'test-body',
     'test-result',
+    'where-fields',
+    'where-none',
+    'where-section',
   ],
   'monitor-form.js',
 );
@@ -108,6 +114,12 @@ function showKind() {
     d.hidden = d.dataset.kind !== k;
   });
   $('m-interval').min = k === 'heartbeat' ? 30 : 10;
+  $('where-section').hidden = k === 'heartbeat';
+}
+
+function showQuorum() {
+  const n = form.querySelectorAll('input[name=locations]:checked').length;
+  $('m-quorum-hint').textContent = quorumWords(n, input('quorum').value.trim());
 }
 
 function showAuth() {
@@ -120,6 +132,7 @@ function showAuth() {
 form.addEventListener('change', (ev) => {
   if (ev.target.name === 'kind') showKind();
   if (ev.target.name === 'http.auth.type') showAuth();
+  if (ev.target.name === 'locations' || ev.target.name === 'quorum') showQuorum();
   if (ev.target.name === 'channels_mode') $('channel-choices').hidden = ev.target.value !== 'some';
 });
 
@@ -360,7 +373,7 @@ function collect() {
     }));
   }
   body[k] = s;
-  return body;
+  return Object.assign(body, locationsBody(form, $('where-fields')));
 }
 
 /** The JSON rule rows of http's or mqtt's fields. */
@@ -376,7 +389,15 @@ function jsonRules(k) {
 
 // --- saving and testing ----------------------------------------------------------------------
 
-const WORDS = { name: 'Name', slug: 'Slug', kind: 'Kind', channels: 'Channels', depends_on: 'Depends on' };
+const WORDS = {
+  name: 'Name',
+  slug: 'Slug',
+  kind: 'Kind',
+  channels: 'Channels',
+  depends_on: 'Depends on',
+  locations: 'Locations',
+  quorum: 'Down when this many agree',
+};
 
 form.addEventListener('submit', async (ev) => {
   ev.preventDefault();
@@ -445,11 +466,12 @@ function dependsChoices(others) {
 // --- start -----------------------------------------------------------------------------------
 
 async function start() {
-  const [settings, channels, monitors, current] = await Promise.all([
+  const [settings, channels, monitors, current, places] = await Promise.all([
     get('settings'),
     get('channels'),
     getAll('monitors'),
     editId ? get('monitors/' + editId) : Promise.resolve(null),
+    get('locations'),
   ]);
   const groups = [...new Set(monitors.map((m) => m.group).filter(Boolean))].sort();
   $('group-list').replaceChildren(...groups.map((g) => new Option(g)));
@@ -466,6 +488,16 @@ async function start() {
   }
   choices.hidden = true;
   dependsChoices(monitors.filter((x) => String(x.id) !== String(editId)));
+  const elsewhere = drawLocationChoices(
+    $('location-choices'),
+    places.items,
+    (current && current.locations) || ['local'],
+  );
+  $('where-fields').hidden = !elsewhere;
+  $('where-none').hidden = elsewhere;
+  if (current && current.quorum != null) input('quorum').value = String(current.quorum);
+  input('quorum').addEventListener('input', showQuorum);
+  showQuorum();
   if (current) fill(current);
   else {
     defaults(settings);

@@ -11,6 +11,7 @@ import { drawChart, legend } from '../monitor/chart.js';
 import { resultView } from '../monitor/check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from '../core/format.js';
 import { heartbeatPanel } from '../monitor/heartbeat.js';
+import { drawLocationRows, foldCheck } from '../monitor/location-rows.js';
 import { addCheck, drawChecksHead, initChecks, loadChecks } from '../monitor/monitor-checks.js';
 import { openStream, showLive } from '../core/stream.js';
 
@@ -37,6 +38,9 @@ const $ = pageIds(
     'heartbeat-shown',
     'live',
     'loading',
+    'where-now',
+    'where-rows',
+    'where-rule',
     'm-incidents',
     'm-kind',
     'm-name',
@@ -235,6 +239,7 @@ function drawFacts() {
     fact(dl, 'Runbook', a);
   }
   if (m.tags && m.tags.length) fact(dl, 'Tags', m.tags.join(', '));
+  drawLocationRows($('where-now'), $('where-rows'), $('where-rule'), m);
 }
 
 /** When the monitor is checked and when it goes down, as the engine does it (docs/engine.md). */
@@ -437,6 +442,7 @@ function onEvent(name, data) {
       latency_ms: data.latency_ms,
       last_check_at: new Date(data.at_ms).toISOString(),
     });
+    foldCheck(m, data);
     drawFacts();
     addCheck({
       at: new Date(data.at_ms).toISOString(),

@@ -44,7 +44,16 @@ const $ = pageIds(
 );
 const form = $('sp-form');
 const LOOK = ['layout', 'theme', 'accent', 'palette', 'font', 'bar_style', 'bar_shape', 'default_range'];
-const FLAGS = ['enabled', 'show_response', 'show_uptime', 'show_summary', 'fold_groups', 'auto_refresh', 'subscribers'];
+const FLAGS = [
+  'enabled',
+  'show_response',
+  'show_uptime',
+  'show_summary',
+  'show_locations',
+  'fold_groups',
+  'auto_refresh',
+  'subscribers',
+];
 const LINK_ROW = (i, v = {}) => [
   textField(`links.${i}.label`, 'Label', v.label, { maxlength: '60' }),
   textField(`links.${i}.url`, 'URL', v.url, { placeholder: 'https:// or mailto:' }),

@@ -276,6 +276,12 @@ export const PUBLIC_ROUTES: RouteDoc[] = [
     '/api/v1/incidents/{id}',
     ID('incident'),
   ),
+  dashboardPage(
+    '/locations',
+    'locationsPage',
+    'Probe locations: state, add (token shown once with the install commands), rename, rotate token, remove',
+    '/api/v1/locations',
+  ),
   dashboardPage('/channels', 'channelsPage', 'Alert channels and the delivery log', '/api/v1/channels and /deliveries'),
   dashboardPage(
     '/status-page',

@@ -53,6 +53,10 @@ const LOOK: Record<string, JsonSchema> = {
   show_response: bool({ default: true }),
   show_uptime: bool({ default: true }),
   show_summary: bool({ default: true }),
+  show_locations: bool({
+    default: false,
+    description: "each service's latency from each of its probe locations (only services checked from more than one)",
+  }),
   fold_groups: bool({ default: true, description: 'fold sections whose services are all fine' }),
   auto_refresh: bool({ default: false, description: 'refresh every minute' }),
   website: nullable(LINK('http or https')),
@@ -139,10 +143,17 @@ const SERVICE = obj(
     uptime: nullable(num()),
     down_ms: int(0),
     typical_ms: nullable(num()),
+    locations: described(
+      list(obj({ name: str(), typical_ms: nullable(int(0)) }, open)),
+      'only with show_locations, on a service checked from more than this service: the average response time of its good checks over the last 24 hours from each of its locations (docs/agents.md)',
+    ),
     from: str({ description: 'text' }),
     bars: list(BAR),
   },
-  open,
+  {
+    required: ['name', 'page', 'status', 'affected_by', 'uptime', 'down_ms', 'typical_ms', 'from', 'bars'],
+    ...open,
+  },
 );
 const PUBLIC_INCIDENT = obj(
   { name: str(), page: str(), started_at: time(), ended_at: nullable(time()), duration_ms: int(0) },

@@ -14,6 +14,7 @@ import {
   ChromeView,
   incidentView,
   IncidentView,
+  locationViews,
   PageContext,
   rangeTabs,
   RangeTab,
@@ -95,6 +96,9 @@ export function serviceView(
       value: svc.typical_ms === null ? 'No data' : `${svc.typical_ms} ms`,
       note: `median, ${words.span}`,
     });
+  // show_locations: one tile per location, over the last 24 hours whatever the range (location-latency.ts).
+  for (const l of locationViews(svc, s) ?? [])
+    stats.push({ label: `From ${l.name}`, value: l.ms, note: 'average of good checks, last 24 hours' });
   return {
     ...chrome(ctx, `${svc.name} · ${s.title}`),
     name: svc.name,

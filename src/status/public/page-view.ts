@@ -187,7 +187,20 @@ export interface ServiceRowView {
   status: StatusView;
   uptime: string | null;
   typical: string | null;
+  /** With show_locations: its response time from each of its locations ("vps-fra", "88 ms"). */
+  locations: LocationView[] | null;
   strip: StripView;
+}
+
+export interface LocationView {
+  name: string;
+  ms: string;
+}
+
+/** A service's latency per location in words (null when the page does not show them or it has none). */
+export function locationViews(svc: PublicService, s: PageSettings): LocationView[] | null {
+  if (!s.show_locations || !svc.locations || svc.locations.length === 0) return null;
+  return svc.locations.map((l) => ({ name: l.name, ms: msText(l.typical_ms) ?? 'no data' }));
 }
 
 export interface GroupView {
@@ -243,6 +256,7 @@ function serviceRow(svc: PublicService, range: Range, ctx: PageContext): Service
     status: serviceStatus(svc.status, svc.affected_by),
     uptime: s.show_uptime ? percentText(svc.uptime, svc.down_ms) : null,
     typical: s.show_response ? msText(svc.typical_ms) : null,
+    locations: locationViews(svc, s),
     strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),
   };
 }

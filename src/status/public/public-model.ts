@@ -15,6 +15,7 @@ import { assignPageNames, pagePath } from './page-names';
 import { PublicMaintenance, publicMaintenance } from './maintenance-view';
 import type { PublicWindow } from '../../maintenance/public-windows';
 import type { BarRound } from './fragments';
+import type { LocationLatency } from './location-latency';
 
 export interface ServiceInput {
   /** The monitor id: joins rows here, never shown. */
@@ -29,6 +30,8 @@ export interface ServiceInput {
   affectedBy?: string | null;
   /** How long after a moment its rollups may still change (tally-cache.ts). */
   horizonMs: number;
+  /** Its latency from each of its locations, when the page shows them (location-latency.ts). */
+  locations?: LocationLatency[];
 }
 
 export interface IncidentInput {
@@ -72,6 +75,8 @@ export interface PublicService {
   uptime: number | null;
   down_ms: number;
   typical_ms: number | null;
+  /** With show_locations, a service checked from more than this service: its latency from each place. */
+  locations?: LocationLatency[];
   from: string;
   bars: PublicBar[];
 }
@@ -177,6 +182,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
         uptime: uptimeOf(total),
         down_ms: total.down_ms,
         typical_ms: median(bars.map((b) => b.avg_ms).filter((v): v is number => v !== null)),
+        ...(s.locations ? { locations: s.locations } : {}),
         from: fromText(plan, s.watchedFrom, tzMin),
         bars,
       },

@@ -18,6 +18,7 @@ import { assignPageNames, pagePath } from './page-names';
 import { homeView, PageContext } from './page-view';
 import { planRange } from './periods';
 import { PublicData, PublicOverride } from './public-data';
+import { locationLatencies } from './location-latency';
 import {
   buildPublicStatus,
   orderServices,
@@ -225,8 +226,10 @@ export class PublicStatusService {
   ): Promise<Built> {
     const now = this.clock.now();
     const tzMin = (await this.settingsService.get()).tz_offset_min;
-    const services = await this.data.services(overrides);
-    const keys = services.map((s) => s.key);
+    const listed = await this.data.services(overrides);
+    const keys = listed.map((s) => s.key);
+    const latencies = settings.show_locations ? await locationLatencies(this.db, keys, now) : null;
+    const services = latencies ? listed.map((s) => ({ ...s, locations: latencies.get(s.key) })) : listed;
     const plan = planRange(range, now, tzMin);
     const [tallies, incidents, maintenance] = await Promise.all([
       this.data.range(services, plan, now, tzMin),

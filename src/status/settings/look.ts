@@ -44,6 +44,8 @@ export interface PageSettings {
   show_response: boolean;
   show_uptime: boolean;
   show_summary: boolean;
+  /** Each service's latency from each of its probe locations (docs/agents.md). */
+  show_locations: boolean;
   fold_groups: boolean;
   auto_refresh: boolean;
   website: PageLink | null;
@@ -74,6 +76,7 @@ export function defaultPageSettings(): PageSettings {
     show_response: true,
     show_uptime: true,
     show_summary: true,
+    show_locations: false,
     fold_groups: true,
     auto_refresh: false,
     website: null,

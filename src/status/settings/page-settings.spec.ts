@@ -34,6 +34,7 @@ describe('parseSettingsBody', () => {
     ['show_response', false],
     ['show_uptime', false],
     ['show_summary', false],
+    ['show_locations', true],
     ['fold_groups', false],
     ['auto_refresh', true],
     ['subscribers', true],

@@ -193,6 +193,7 @@ const KEYS: { [K in keyof PageSettings]: (v: unknown, errors: FieldError[]) => u
   show_response: (v, e) => bool(v, 'show_response', e),
   show_uptime: (v, e) => bool(v, 'show_uptime', e),
   show_summary: (v, e) => bool(v, 'show_summary', e),
+  show_locations: (v, e) => bool(v, 'show_locations', e),
   fold_groups: (v, e) => bool(v, 'fold_groups', e),
   auto_refresh: (v, e) => bool(v, 'auto_refresh', e),
   website: (v, e) => (v === null ? null : link(v, 'website', e, ['http', 'https'])),
