@@ -195,9 +195,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     return this.scheduler.idle();
   }
 
-  dueOf(id: number): number | undefined {
-    return this.scheduler.dueOf(id);
-  }
+  readonly dueOf = (id: number): number | undefined => this.scheduler.dueOf(id);
 
   stats(): { monitors: number; inFlight: number; started: number; lateness: ReturnType<Scheduler['latenessStats']> } {
     return {
@@ -221,19 +219,13 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** The machine's full memory of a monitor (state and counters). */
-  machineStateOf(id: number): MachineState | undefined {
-    return this.live.get(id)?.state;
-  }
+  readonly machineStateOf = (id: number): MachineState | undefined => this.live.get(id)?.state;
 
   /** A monitor's live state; undefined before the engine has loaded it. */
-  stateOf(id: number): MonitorState | undefined {
-    return this.live.stateOf(id);
-  }
+  readonly stateOf = (id: number): MonitorState | undefined => this.live.stateOf(id);
 
   /** Every monitor the engine holds. */
-  monitorIds(): Iterable<number> {
-    return this.live.ids();
-  }
+  readonly monitorIds = (): Iterable<number> => this.live.ids();
 
   /** Timeline lines waiting for the next write, oldest first (readers merge them, like unwritten checks). */
   pendingLines(): readonly EventInput[] {
@@ -241,9 +233,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** The configuration the engine runs a monitor with; undefined once it is deleted. */
-  configOf(id: number): MonitorConfig | undefined {
-    return this.live.get(id)?.config;
-  }
+  readonly configOf = (id: number): MonitorConfig | undefined => this.live.get(id)?.config;
 
   /**
    * The live records, for readers that must not touch a table (GET /metrics): `changes` moves when
