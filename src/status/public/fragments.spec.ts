@@ -18,7 +18,13 @@ const service = (key: number, over: Partial<ServiceInput> = {}): ServiceInput =>
   horizonMs: 70_000,
   ...over,
 });
-const tally = (down = 0, lat = 100): Tally => ({ up_ms: DAY - down, down_ms: down, maint_ms: 0, lat_n: 10, lat_sum: lat * 10 });
+const tally = (down = 0, lat = 100): Tally => ({
+  up_ms: DAY - down,
+  down_ms: down,
+  maint_ms: 0,
+  lat_n: 10,
+  lat_sum: lat * 10,
+});
 
 /** A build of 30d over three services with `change` applied to the tallies; with a memo, its round. */
 function build(
