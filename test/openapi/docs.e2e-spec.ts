@@ -201,10 +201,11 @@ describe('GET /llms.txt', () => {
     const unknown = named.filter((r) => !doc.paths[r.path]?.[r.method]).map((r) => `${r.method} ${r.path}`);
     expect(unknown).toEqual([]);
     // Each route takes the first scope written after it on its line: `GET /a`, `GET /b` (read).
+    // `(session` marks a route only the owner's signed-in session may call (x-scope session).
     const scoped: string[] = [];
     for (const line of text.split('\n').filter((l) => l.startsWith('- `'))) {
       for (const m of line.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^`]*)`/g)) {
-        const scope = /\((read|write|admin|public)\)/.exec(line.slice(m.index))?.[1];
+        const scope = /\((read|write|admin|public|session)[),:]/.exec(line.slice(m.index))?.[1];
         const op = doc.paths[m[2]][m[1].toLowerCase()] as { 'x-scope': string };
         expect([m[1], m[2], op['x-scope']]).toEqual([m[1], m[2], scope]);
         scoped.push(m[2]);
