@@ -14,6 +14,9 @@ export interface AgentOptions {
   env?: Record<string, string>;
   /** Run the agent through this command first (e.g. `ip netns exec ns`), before node. */
   prefix?: string[];
+  /** Another build of the command (default the bundle, SERVICE_ENTRY), and options for node. */
+  entry?: string;
+  nodeArgs?: string[];
 }
 
 export class AgentProcess {
@@ -30,7 +33,13 @@ export class AgentProcess {
       FARSIGHT_CANARIES: 'off',
       ...o.env,
     };
-    const [command, ...args] = [...(o.prefix ?? []), process.execPath, SERVICE_ENTRY, 'agent'];
+    const [command, ...args] = [
+      ...(o.prefix ?? []),
+      process.execPath,
+      ...(o.nodeArgs ?? []),
+      o.entry ?? SERVICE_ENTRY,
+      'agent',
+    ];
     this.child = startChild(command, args, { env }, (line) => {
       this.lines.push(line);
       this.waiters = this.waiters.filter((w) => {

@@ -1,10 +1,18 @@
 /**
  * Loaded into the built service (unbundled, `node --require dist/tsc/test/checkers/drivers/module-probe.js
  * dist/tsc/src/main.js serve`) by test/checkers/lazy-libraries.e2e-spec.ts: on SIGUSR2 it prints
- * which of the service kinds' client libraries Node has loaded so far, one line. Test code: the
- * service knows nothing of it.
+ * which of the service kinds' client libraries Node has loaded so far, one line. MODULE_PROBE (a
+ * comma-separated list of packages) asks about others (test/agent/agent-modules.e2e-spec.ts: the
+ * agent loads none of the service's). Test code: the service knows nothing of it.
  */
-const LIBRARIES = ['pg', 'mysql2', 'redis', 'mqtt', '@grpc/grpc-js', '@grpc/proto-loader'];
+const LIBRARIES = process.env.MODULE_PROBE?.split(',') ?? [
+  'pg',
+  'mysql2',
+  'redis',
+  'mqtt',
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+];
 
 process.on('SIGUSR2', () => {
   const loaded = LIBRARIES.filter((name) =>
