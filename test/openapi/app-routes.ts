@@ -67,7 +67,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
       const bases = asList(Reflect.getMetadata(PATH_METADATA, controller));
       const proto = controller.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(proto)) {
-        const fn = proto[name];
+        // Read as a descriptor: a getter on the controller (not a route) must not run on the prototype.
+        const fn = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
         if (typeof fn !== 'function' || name === 'constructor') continue;
         const paths = Reflect.getMetadata(PATH_METADATA, fn) as string | string[] | undefined;
         if (paths === undefined) continue;

@@ -46,6 +46,7 @@ describe('GET /status-page', () => {
       show_locations: false,
       fold_groups: true,
       auto_refresh: false,
+      subscribers: false,
       website: null,
       links: [],
       monitors: [],

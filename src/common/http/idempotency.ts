@@ -43,7 +43,10 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 const NEVER_REPLAYED = 'idempotency:never';
 
-/** The route's requests carry a password or a code: Idempotency-Key is ignored, nothing is stored. */
+/**
+ * Idempotency-Key is ignored, nothing is stored: the route's requests carry a password or a code,
+ * or the route is idempotent by a key of its own (an agent's results, by their seq).
+ */
 export const NeverReplayed = () => SetMetadata(NEVER_REPLAYED, true);
 
 const STREAMED_BODY = 'idempotency:streamed';

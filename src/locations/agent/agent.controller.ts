@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { NeverReplayed } from '../../common/http/idempotency';
 import type { Response } from 'express';
 import { Public } from '../../common/access/access';
 import { AgentGuard, AgentRequest } from './agent-auth';
@@ -28,6 +29,8 @@ export class AgentController {
   }
 
   @Post('results')
+  // Idempotent by the results' own seq (a retried batch is taken once); an agent is no API caller.
+  @NeverReplayed()
   @HttpCode(200)
   results(@Req() req: AgentRequest, @Body() body: unknown): Promise<ResultsAnswer> {
     return this.agents.results(req.agentLocation!, body, req.clientIp ?? null);
