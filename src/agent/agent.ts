@@ -51,6 +51,8 @@ export async function runAgent(config: AgentConfig, log: AgentLog, stopSignal: P
     timers,
     log,
     version: VERSION,
+    // Either side reaching the service again ends the other's backoff (up to a minute after a long cut).
+    onReachable: () => poller.retryNow(),
   });
   // A failure waits for fresh canary answers before it is shipped: a stop waits for those too.
   const judging = new Set<Promise<void>>();
@@ -68,7 +70,14 @@ export async function runAgent(config: AgentConfig, log: AgentLog, stopSignal: P
       void judged.finally(() => judging.delete(judged));
     },
   });
-  const poller = new ConfigPoller({ source: client, clock, timers, log, apply: (a) => checks.apply(a.monitors) });
+  const poller = new ConfigPoller({
+    source: client,
+    clock,
+    timers,
+    log,
+    apply: (a) => checks.apply(a.monitors),
+    onReachable: () => shipper.retryNow(),
+  });
 
   // The timers above do not hold the process open (unref'd, as the service's): this does, until stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);

@@ -27,6 +27,8 @@ export interface ConfigPollerOptions {
   log: AgentLog;
   apply: (a: Assignment) => { added: number; changed: number; removed: number };
   random?: () => number;
+  /** Called when a poll answers after failing: the service is reachable again (agent.ts wakes the shipper). */
+  onReachable?: () => void;
 }
 
 export class ConfigPoller {
@@ -56,6 +58,14 @@ export class ConfigPoller {
     await this.loop;
   }
 
+  /**
+   * The service was seen reachable another way (a POST of results went through): a poll waiting
+   * out its backoff starts now, so a rotated token or a new assignment is heard at once.
+   */
+  retryNow(): void {
+    if (this.failing !== null) this.wake?.();
+  }
+
   /** One poll: applies a new assignment, answers whether one came. Throws what the source throws. */
   async once(waitS: number): Promise<boolean> {
     const a = await this.o.source.config(this.revision, waitS);
@@ -82,7 +92,10 @@ export class ConfigPoller {
       try {
         await this.once(POLL_WAIT_S);
         this.backoff.succeed();
-        if (this.failing !== null) this.o.log.info('the service answers again: monitors are up to date');
+        if (this.failing !== null) {
+          this.o.log.info('the service answers again: monitors are up to date');
+          this.o.onReachable?.();
+        }
         this.failing = null;
       } catch (err) {
         if (this.stopped) break;

@@ -62,6 +62,8 @@ describe('Shipper', () => {
   let sent: Sent[];
   let failWith: string | null;
   let shipper: Shipper;
+  /** How often the shipper said the service is reachable again (onReachable). */
+  let reachable: number;
   const settle = async () => {
     await shipper.kick();
     await spool.settled();
@@ -74,7 +76,9 @@ describe('Shipper', () => {
     spool = Spool.open(dir, { maxResults: 10_000, maxBytes: 10_000_000 }, clock.now());
     sent = [];
     failWith = null;
+    reachable = 0;
     shipper = new Shipper({
+      onReachable: () => (reachable += 1),
       spool,
       clock,
       timers,
@@ -150,6 +154,29 @@ describe('Shipper', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(20);
     expect(spool.pending()).toHaveLength(0);
+  });
+
+  it('sends at once when told the service is reachable again, instead of waiting out its backoff; says so once it is', async () => {
+    failWith = 'ECONNRESET';
+    for (let i = 0; i < 12; i += 1) {
+      shipper.add(1, result('up', clock.now()), false);
+      await timers.advance(1_000, settle);
+    }
+    expect(sent).toEqual([]);
+    failWith = null;
+    // Backing off by now (several failures): without a word, nothing goes for a while.
+    await timers.advance(500, settle);
+    expect(sent).toEqual([]);
+    const at = clock.now();
+    shipper.retryNow();
+    await timers.advance(0, settle);
+    expect(sent.map((s) => s.at)).toEqual([at]);
+    expect(spool.pending()).toHaveLength(0);
+    expect(reachable).toBe(1);
+    // Not failing: a word changes nothing.
+    shipper.retryNow();
+    await timers.advance(0, settle);
+    expect(sent).toHaveLength(1);
   });
 
   it('never mixes blind and counted results in one POST', async () => {

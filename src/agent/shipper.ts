@@ -71,6 +71,8 @@ export interface ShipperOptions {
   log: AgentLog;
   version: string;
   random?: () => number;
+  /** Called when a POST succeeds after failing: the service is reachable again (agent.ts wakes the config poll). */
+  onReachable?: () => void;
 }
 
 export class Shipper {
@@ -99,6 +101,16 @@ export class Shipper {
     this.fresh.push({ monitorId, result, blind });
     const last = this.lastSent.get(monitorId);
     if (last !== undefined && last !== result.outcome) this.urgent = true;
+    this.arm();
+  }
+
+  /**
+   * The service was seen reachable another way (the config poll answered): a POST waiting out its
+   * backoff goes now instead of up to a minute later.
+   */
+  retryNow(): void {
+    if (this.failing === null || this.stopped) return;
+    this.retryAt = -Infinity;
     this.arm();
   }
 
@@ -233,8 +245,10 @@ export class Shipper {
       }
       this.backoff.succeed();
       this.retryAt = -Infinity;
-      if (this.failing !== null)
+      if (this.failing !== null) {
         this.o.log.info(`results reach the service again (${this.o.spool.pending().length} waiting in the spool)`);
+        this.o.onReachable?.();
+      }
       this.failing = null;
     } catch (err) {
       const wait = Math.max(this.backoff.fail(), retryAfterOf(err));
