@@ -6,7 +6,7 @@
  *
  * This file loads only what every command needs. `health` and `agent` are answered here; the
  * service's commands load cli-service.ts (and with it Nest, the database and the engine) when they
- * run: an agent without them takes about a third of the memory (docs/agents.md).
+ * run: an idle agent without them is 72-87 MB resident instead of 106 MB (docs/agents.md).
  */
 import { VERSION } from './common/version';
 import { ConfigError } from './config/config';
