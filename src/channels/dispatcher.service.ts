@@ -17,6 +17,7 @@ import { EngineService, ENGINE_TIMERS } from '../engine/engine.service';
 import { openIncidentReminders, setRemindedIn } from '../events/incidents.table';
 import { stillAffectedNames } from '../events/incident-affected.table';
 import type { Timers } from '../engine/scheduling/scheduler';
+import { WakeTimer } from '../common/wake-timer';
 import { SettingsService } from '../settings/settings.service';
 import { CHECKER_ENV } from '../engine/check-runner';
 import type { CheckerEnv } from '../probes/checkers/env';
@@ -61,8 +62,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   private readonly log = new Logger('alerts');
   /** Alert attempts by channel and outcome, keyed `<0|1><channel name>` (alertAttempts). */
   private readonly attempts = new Map<string, { channel: string; ok: boolean; n: number }>();
-  private timer: unknown = null;
-  private timerAt = Infinity;
+  private readonly wakeTimer: WakeTimer;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -79,9 +79,10 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
     private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ENGINE_TIMERS) private readonly timers: Timers,
+    @Inject(ENGINE_TIMERS) timers: Timers,
     @Inject(CHECKER_ENV) private readonly env: CheckerEnv,
   ) {
+    this.wakeTimer = new WakeTimer(timers, clock, () => void this.runDue());
     outbox.onCommitted(() => this.wake());
   }
 
@@ -95,7 +96,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) this.timers.clear(this.timer);
+    this.wakeTimer.stop();
     await this.running;
   }
 
@@ -120,17 +121,7 @@ export class DispatcherService implements OnApplicationBootstrap, OnApplicationS
   }
 
   private schedule(at: number): void {
-    if (this.stopped || at >= this.timerAt) return;
-    if (this.timer !== null) this.timers.clear(this.timer);
-    this.timerAt = at;
-    this.timer = this.timers.set(
-      () => {
-        this.timer = null;
-        this.timerAt = Infinity;
-        void this.runDue();
-      },
-      Math.max(0, at - this.clock.now()),
-    );
+    this.wakeTimer.schedule(at);
   }
 
   private async cycle(): Promise<void> {

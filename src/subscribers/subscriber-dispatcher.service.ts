@@ -17,6 +17,7 @@ import { Database } from '../db/database';
 import { SECRET_BOX, SecretBox } from '../db/secret-box';
 import { ENGINE_TIMERS } from '../engine/engine.service';
 import type { Timers } from '../engine/scheduling/scheduler';
+import { WakeTimer } from '../common/wake-timer';
 import { insertDeliveryIn } from '../mail/deliveries.table';
 import type { SendResult } from '../mail/mail-types';
 import { MailService } from '../mail/mail.service';
@@ -50,8 +51,7 @@ export const DELIVERY_NAME = 'status page subscribers';
 @Injectable()
 export class SubscriberDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('subscribers');
-  private timer: unknown = null;
-  private timerAt = Infinity;
+  private readonly wakeTimer: WakeTimer;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -65,8 +65,10 @@ export class SubscriberDispatcher implements OnApplicationBootstrap, OnApplicati
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ENGINE_TIMERS) private readonly timers: Timers,
-  ) {}
+    @Inject(ENGINE_TIMERS) timers: Timers,
+  ) {
+    this.wakeTimer = new WakeTimer(timers, clock, () => void this.runDue());
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.db.tx((m) => retrySendingMailIn(m, this.clock.now() + RESEND_AFTER_START_MS));
@@ -75,7 +77,7 @@ export class SubscriberDispatcher implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) this.timers.clear(this.timer);
+    this.wakeTimer.stop();
     await this.running;
   }
 
@@ -105,17 +107,7 @@ export class SubscriberDispatcher implements OnApplicationBootstrap, OnApplicati
   }
 
   private schedule(at: number): void {
-    if (this.stopped || at >= this.timerAt) return;
-    if (this.timer !== null) this.timers.clear(this.timer);
-    this.timerAt = at;
-    this.timer = this.timers.set(
-      () => {
-        this.timer = null;
-        this.timerAt = Infinity;
-        void this.runDue();
-      },
-      Math.max(0, at - this.clock.now()),
-    );
+    this.wakeTimer.schedule(at);
   }
 
   private async cycle(): Promise<void> {
