@@ -66,7 +66,8 @@ options:
   --binary FILE    startup: also time the single executable (dist/farsight after npm run package)
   --maintenance N  engine, compare: N maintenance windows (one active over 1 % of the monitors; 0)
   --edges E        compare: E depends_on edges (10 dependants a parent; 0); an older A runs without them
-  --setup-in W     compare: both (the default) or b: windows and edges in B's copy only (one build against itself)
+  --setup-in W     compare: both (the default), a or b: windows and edges in that slot's copy only (one build against itself)
+  --swap           compare: this build runs as A and --against as B (to cancel the slots' own bias)
   --node-args="A"  engine: extra node options for the service, e.g. --node-args="--trace-gc --max-semi-space-size=2"
   --profile        run the service under node --cpu-prof and print the top frames
   --keep           keep the temp data dirs
