@@ -17,7 +17,8 @@
  *    watched from another moment changes a state.
  * 3. A bar is never changed once made, so what is written from it is kept beside it (WeakMaps:
  *    it goes with the bar): its JSON, its markup in each bar style. A strip whose bars were all
- *    reused is the last build's array itself, and its joined JSON and markup are kept the same way.
+ *    reused is the last build's array itself, and its joined JSON and markup (as text and as
+ *    bytes) are kept the same way. The home page's rows around the strips are kept in home-html.ts.
  *
  * What the answers keep whole, and what drops them (settings, logo, icon, a monitor changed or
  * deleted, a maintenance window starting or ending, the 30 s of the spec), is in
@@ -163,6 +164,21 @@ export function stripHtml(bars: PublicBar[], style: string, one: (b: PublicBar) 
   if (!byStyle) stripHtmlOf.set(bars, (byStyle = new Map()));
   byStyle.set(style, html);
   return html;
+}
+
+const stripBytesOf = new WeakMap<PublicBar[], { html: string; bytes: Buffer }>();
+
+/**
+ * A strip's markup (`html`, as stripHtml made it) as UTF-8, kept beside the strip while its
+ * markup stays the same: a page's answer is written from these bytes (home-html.ts), not encoded
+ * anew from one large string.
+ */
+export function stripBytes(bars: PublicBar[], html: string): Buffer {
+  const kept = stripBytesOf.get(bars);
+  if (kept !== undefined && kept.html === html) return kept.bytes;
+  const bytes = Buffer.from(html, 'utf8');
+  stripBytesOf.set(bars, { html, bytes });
+  return bytes;
 }
 
 const MARK = '\u0000';
