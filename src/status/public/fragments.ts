@@ -24,7 +24,7 @@
  * deleted, a maintenance window starting or ending, the 30 s of the spec), is in
  * public-status.service.ts; the rollups that can no longer change are kept in tally-cache.ts.
  */
-import type { BarState, Tally } from './bars';
+import type { BarState, Tallies, Tally } from './bars';
 import type { Period } from './periods';
 import type { PublicBar, PublicStatus } from './public-model';
 
@@ -50,9 +50,8 @@ export class BarMemo {
 interface Strip {
   bars: PublicBar[];
   states: BarState[];
-  /** The tallies' fields, `fields.length` numbers per bar. */
+  /** Its tallies (every field of a tally is an input). */
   values: Float64Array;
-  fields: string[];
 }
 
 export class BarRound {
@@ -71,37 +70,27 @@ export class BarRound {
   bars(
     name: string,
     periods: readonly Period[],
-    tallies: readonly Tally[],
+    tallies: Tallies,
     states: readonly BarState[],
     make: (p: Period, t: Tally, state: BarState) => PublicBar,
   ): PublicBar[] {
     const n = periods.length;
-    // Every field of a tally is an input, named from the tally itself (one shape for all).
-    const fields = n > 0 ? Object.keys(tallies[0]) : [];
-    const values = new Float64Array(n * fields.length);
+    const values = tallies.data;
+    const width = values.length / Math.max(n, 1);
     const old = this.last.get(name);
-    const comparable =
-      old !== undefined &&
-      old.bars.length === n &&
-      old.fields.length === fields.length &&
-      old.fields.every((f, i) => f === fields[i]);
+    const comparable = old !== undefined && old.bars.length === n && old.values.length === values.length;
     const bars = new Array<PublicBar>(n);
     let all = comparable;
     for (let i = 0; i < n; i++) {
-      const t = tallies[i] as unknown as Record<string, number>;
-      const at = i * fields.length;
       let same = comparable && old.states[i] === states[i];
-      for (let f = 0; f < fields.length; f++) {
-        values[at + f] = t[fields[f]];
-        if (same && old!.values[at + f] !== values[at + f]) same = false;
-      }
+      for (let f = i * width; same && f < (i + 1) * width; f++) if (old!.values[f] !== values[f]) same = false;
       if (same) {
         bars[i] = old!.bars[i];
         continue;
       }
       // Inputs that moved may still make the same bar (the open span of today adds up time to a
       // bar already at 100 %): the old one is kept then, so its strip stays the same array.
-      const made = make(periods[i], tallies[i], states[i]);
+      const made = make(periods[i], tallies.at(i), states[i]);
       if (comparable && sameBar(old.bars[i], made)) bars[i] = old.bars[i];
       else {
         bars[i] = made;
@@ -109,7 +98,7 @@ export class BarRound {
       }
     }
     const out = all ? old!.bars : bars;
-    this.next.set(name, { bars: out, states: [...states], values, fields });
+    this.next.set(name, { bars: out, states: [...states], values });
     return out;
   }
 

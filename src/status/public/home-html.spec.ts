@@ -1,5 +1,5 @@
 import { defaultPageSettings, Layout, PageSettings } from '../settings/look';
-import type { Tally } from './bars';
+import { Tallies, type Tally } from './bars';
 import { BarMemo } from './fragments';
 import { HomeModel, homeHtml, renderHomeWhole, RowMemo } from './home-html';
 import { homeView, PageContext } from './page-view';
@@ -48,7 +48,9 @@ function page(p: Page, bars: BarMemo | null = null): { model: ReturnType<typeof 
   const plan = planRange(p.range ?? '90d', NOW, 60);
   const services = p.services ?? SERVICES;
   const change = p.change ?? fromUp;
-  const tallies = new Map(services.map((s) => [s.key, plan.periods.map((_, i) => change(s.key, i, tally(0)))]));
+  const tallies = new Map(
+    services.map((s) => [s.key, Tallies.of(plan.periods.map((_, i) => change(s.key, i, tally(0))))]),
+  );
   const reuse = bars?.round(plan.range, plan.periods);
   const model = buildPublicStatus({
     settings,
