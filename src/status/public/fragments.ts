@@ -49,7 +49,7 @@ export class BarMemo {
 /** A strip as the last build made it, with what each bar was made from. */
 interface Strip {
   bars: PublicBar[];
-  states: BarState[];
+  states: readonly BarState[];
   /** Its tallies (every field of a tally is an input). */
   values: Float64Array;
 }
@@ -79,26 +79,24 @@ export class BarRound {
     const width = values.length / Math.max(n, 1);
     const old = this.last.get(name);
     const comparable = old !== undefined && old.bars.length === n && old.values.length === values.length;
-    const bars = new Array<PublicBar>(n);
-    let all = comparable;
+    // A new array only from the first bar that differs: most strips are the last build's whole.
+    let bars: PublicBar[] | null = comparable ? null : new Array<PublicBar>(n);
     for (let i = 0; i < n; i++) {
       let same = comparable && old.states[i] === states[i];
       for (let f = i * width; same && f < (i + 1) * width; f++) if (old!.values[f] !== values[f]) same = false;
-      if (same) {
-        bars[i] = old!.bars[i];
-        continue;
-      }
       // Inputs that moved may still make the same bar (the open span of today adds up time to a
       // bar already at 100 %): the old one is kept then, so its strip stays the same array.
-      const made = make(periods[i], tallies.at(i), states[i]);
-      if (comparable && sameBar(old.bars[i], made)) bars[i] = old.bars[i];
-      else {
-        bars[i] = made;
-        all = false;
+      const made = same ? null : make(periods[i], tallies.at(i), states[i]);
+      if (made === null || (comparable && sameBar(old.bars[i], made))) {
+        if (bars) bars[i] = old!.bars[i];
+        continue;
       }
+      bars ??= old!.bars.slice(0, i);
+      bars[i] = made;
     }
-    const out = all ? old!.bars : bars;
-    this.next.set(name, { bars: out, states: [...states], values });
+    const out = bars ?? old!.bars;
+    // The build's own arrays, never changed after it (public-model.ts makes them anew each build).
+    this.next.set(name, { bars: out, states, values });
     return out;
   }
 
