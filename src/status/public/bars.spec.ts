@@ -1,4 +1,4 @@
-import { barState, percentText, uptimeOf, worstState } from './bars';
+import { addTally, barState, emptyTally, percentText, Tallies, Tally, uptimeOf, worstState } from './bars';
 import { overallOf } from './overall';
 
 const DAY = 86_400_000;
@@ -91,4 +91,46 @@ describe('overallOf (the rule in ARCHITECTURE.md)', () => {
     [['up', 'up', 'down', 'down', 'slow'], 'partial_outage'],
     [['up', 'down', 'down', 'unknown'], 'major_outage'],
   ] as const)('%j is %s', (statuses, overall) => expect(overallOf(statuses)).toBe(overall));
+});
+
+describe('Tallies: five numbers a bar, the same sums as the objects', () => {
+  const t = (up: number, down: number, maint: number, n: number, sum: number): Tally => ({
+    up_ms: up,
+    down_ms: down,
+    maint_ms: maint,
+    lat_n: n,
+    lat_sum: sum,
+  });
+  const list = [t(1, 2, 3, 4, 5), t(0.1, 0.2, 0, 0, 0), t(86_400_000, 0, 60_000, 1440, 123_456.5)];
+
+  it('reads each bar back as it was given, into a new object or a scratch one', () => {
+    const strip = Tallies.of(list);
+    expect(list.map((_, i) => strip.at(i))).toEqual(list);
+    const scratch = emptyTally();
+    expect(strip.at(2, scratch)).toBe(scratch);
+    expect(scratch).toEqual(list[2]);
+  });
+
+  it.each([
+    ['total: every bar in order', (s: Tallies) => s.total(), list.reduce((a, b) => (addTally(a, b), a), emptyTally())],
+    [
+      'addAll: bar by bar',
+      (s: Tallies) => {
+        const sum = Tallies.of(list);
+        sum.addAll(s);
+        return sum.at(1);
+      },
+      t(0.2, 0.4, 0, 0, 0),
+    ],
+    [
+      'add: into one bar',
+      (s: Tallies) => {
+        s.add(0, list[1]);
+        return s.at(0);
+      },
+      t(1.1, 2.2, 3, 4, 5),
+    ],
+  ])('%s', (_name, run, expected) => {
+    expect(run(Tallies.of(list))).toEqual(expected);
+  });
 });

@@ -1,5 +1,5 @@
 import { defaultPageSettings } from '../settings/look';
-import type { Tally } from './bars';
+import { Tallies, type Tally } from './bars';
 import { BarMemo, barsJson, publicStatusJson, stripHtml } from './fragments';
 import { barsHtml } from './page-view';
 import { planRange } from './periods';
@@ -36,7 +36,9 @@ function build(
   const tzMin = opts.tzMin ?? 0;
   const plan = planRange('30d', now, tzMin);
   const services = opts.services ?? [service(1), service(2), service(3)];
-  const tallies = new Map(services.map((s) => [s.key, plan.periods.map((_, i) => change(s.key, i, tally(0)))]));
+  const tallies = new Map(
+    services.map((s) => [s.key, Tallies.of(plan.periods.map((_, i) => change(s.key, i, tally(0))))]),
+  );
   const reuse = memo?.round('30d', plan.periods);
   const model = buildPublicStatus({
     settings: defaultPageSettings(),

@@ -17,13 +17,14 @@
  *    watched from another moment changes a state.
  * 3. A bar is never changed once made, so what is written from it is kept beside it (WeakMaps:
  *    it goes with the bar): its JSON, its markup in each bar style. A strip whose bars were all
- *    reused is the last build's array itself, and its joined JSON and markup are kept the same way.
+ *    reused is the last build's array itself, and its joined JSON and markup (as text and as
+ *    bytes) are kept the same way. The home page's rows around the strips are kept in home-html.ts.
  *
  * What the answers keep whole, and what drops them (settings, logo, icon, a monitor changed or
  * deleted, a maintenance window starting or ending, the 30 s of the spec), is in
  * public-status.service.ts; the rollups that can no longer change are kept in tally-cache.ts.
  */
-import type { BarState, Tally } from './bars';
+import type { BarState, Tallies, Tally } from './bars';
 import type { Period } from './periods';
 import type { PublicBar, PublicStatus } from './public-model';
 
@@ -48,10 +49,9 @@ export class BarMemo {
 /** A strip as the last build made it, with what each bar was made from. */
 interface Strip {
   bars: PublicBar[];
-  states: BarState[];
-  /** The tallies' fields, `fields.length` numbers per bar. */
+  states: readonly BarState[];
+  /** Its tallies (every field of a tally is an input). */
   values: Float64Array;
-  fields: string[];
 }
 
 export class BarRound {
@@ -70,45 +70,33 @@ export class BarRound {
   bars(
     name: string,
     periods: readonly Period[],
-    tallies: readonly Tally[],
+    tallies: Tallies,
     states: readonly BarState[],
     make: (p: Period, t: Tally, state: BarState) => PublicBar,
   ): PublicBar[] {
     const n = periods.length;
-    // Every field of a tally is an input, named from the tally itself (one shape for all).
-    const fields = n > 0 ? Object.keys(tallies[0]) : [];
-    const values = new Float64Array(n * fields.length);
+    const values = tallies.data;
+    const width = values.length / Math.max(n, 1);
     const old = this.last.get(name);
-    const comparable =
-      old !== undefined &&
-      old.bars.length === n &&
-      old.fields.length === fields.length &&
-      old.fields.every((f, i) => f === fields[i]);
-    const bars = new Array<PublicBar>(n);
-    let all = comparable;
+    const comparable = old !== undefined && old.bars.length === n && old.values.length === values.length;
+    // A new array only from the first bar that differs: most strips are the last build's whole.
+    let bars: PublicBar[] | null = comparable ? null : new Array<PublicBar>(n);
     for (let i = 0; i < n; i++) {
-      const t = tallies[i] as unknown as Record<string, number>;
-      const at = i * fields.length;
       let same = comparable && old.states[i] === states[i];
-      for (let f = 0; f < fields.length; f++) {
-        values[at + f] = t[fields[f]];
-        if (same && old!.values[at + f] !== values[at + f]) same = false;
-      }
-      if (same) {
-        bars[i] = old!.bars[i];
-        continue;
-      }
+      for (let f = i * width; same && f < (i + 1) * width; f++) if (old!.values[f] !== values[f]) same = false;
       // Inputs that moved may still make the same bar (the open span of today adds up time to a
       // bar already at 100 %): the old one is kept then, so its strip stays the same array.
-      const made = make(periods[i], tallies[i], states[i]);
-      if (comparable && sameBar(old.bars[i], made)) bars[i] = old.bars[i];
-      else {
-        bars[i] = made;
-        all = false;
+      const made = same ? null : make(periods[i], tallies.at(i), states[i]);
+      if (made === null || (comparable && sameBar(old.bars[i], made))) {
+        if (bars) bars[i] = old!.bars[i];
+        continue;
       }
+      bars ??= old!.bars.slice(0, i);
+      bars[i] = made;
     }
-    const out = all ? old!.bars : bars;
-    this.next.set(name, { bars: out, states: [...states], values, fields });
+    const out = bars ?? old!.bars;
+    // The build's own arrays, never changed after it (public-model.ts makes them anew each build).
+    this.next.set(name, { bars: out, states, values });
     return out;
   }
 
@@ -163,6 +151,21 @@ export function stripHtml(bars: PublicBar[], style: string, one: (b: PublicBar) 
   if (!byStyle) stripHtmlOf.set(bars, (byStyle = new Map()));
   byStyle.set(style, html);
   return html;
+}
+
+const stripBytesOf = new WeakMap<PublicBar[], { html: string; bytes: Buffer }>();
+
+/**
+ * A strip's markup (`html`, as stripHtml made it) as UTF-8, kept beside the strip while its
+ * markup stays the same: a page's answer is written from these bytes (home-html.ts), not encoded
+ * anew from one large string.
+ */
+export function stripBytes(bars: PublicBar[], html: string): Buffer {
+  const kept = stripBytesOf.get(bars);
+  if (kept !== undefined && kept.html === html) return kept.bytes;
+  const bytes = Buffer.from(html, 'utf8');
+  stripBytesOf.set(bars, { html, bytes });
+  return bytes;
 }
 
 const MARK = '\u0000';

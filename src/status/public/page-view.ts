@@ -190,6 +190,9 @@ export interface ServiceRowView {
   /** With show_locations: its response time from each of its locations ("vps-fra", "88 ms"). */
   locations: LocationView[] | null;
   strip: StripView;
+  /** The ledger's columns: a row is rendered on its own (home-html.ts), so it carries them. */
+  showUptime: boolean;
+  showResponse: boolean;
 }
 
 export interface LocationView {
@@ -258,6 +261,8 @@ function serviceRow(svc: PublicService, range: Range, ctx: PageContext): Service
     typical: s.show_response ? msText(svc.typical_ms) : null,
     locations: locationViews(svc, s),
     strip: strip(svc.bars, range, svc.from, svc.uptime, svc.down_ms, s, svc.name, ctx.tzMin),
+    showUptime: s.show_uptime,
+    showResponse: s.show_response,
   };
 }
 

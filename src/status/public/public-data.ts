@@ -18,7 +18,7 @@ import {
   incidentSpansStarted,
   latestIncidentSpans,
 } from '../../events/incidents.table';
-import { addTally, emptyTally, Tally } from './bars';
+import { emptyTally, Tallies } from './bars';
 import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
 import { TallyCache, TallyRow } from './tally-cache';
 import type { IncidentInput, ServiceInput } from './public-model';
@@ -30,6 +30,8 @@ export interface PublicOverride {
   public_group?: string | null;
   sort?: number;
 }
+
+const ZERO = emptyTally();
 
 /** A minute for the writer: results reach the rollups up to a second or so after they happen. */
 const WRITER_MARGIN_MS = 60_000;
@@ -116,8 +118,8 @@ export class PublicData {
     plan: RangePlan,
     now: number,
     tzMin: number,
-  ): Promise<Map<number, Tally[]>> {
-    const out = new Map<number, Tally[]>(services.map((s) => [s.key, plan.periods.map(() => emptyTally())]));
+  ): Promise<Map<number, Tallies>> {
+    const out = new Map<number, Tallies>(services.map((s) => [s.key, new Tallies(plan.periods.length)]));
     if (services.length === 0) return out;
     const cache = plan.table === 'rollup_day' ? this.days : this.hours;
     cache.keepOnly(new Set(services.map((s) => s.key)));
@@ -130,12 +132,15 @@ export class PublicData {
       const finalTo = Math.min(last, keyOf(now - s.horizonMs - WRITER_MARGIN_MS) - 1);
       byFinal.set(finalTo, [...(byFinal.get(finalTo) ?? []), s.key]);
     }
+    const scratch = emptyTally();
     for (const [finalTo, ids] of byFinal) {
       await this.load(cache, plan.table, ids, first, finalTo);
       for (const id of ids) {
         const bars = out.get(id)!;
         for (let i = 0; i < plan.periods.length && plan.periods[i].from <= finalTo; i++) {
-          cache.addInto(id, plan.periods[i].from, Math.min(plan.periods[i].to, finalTo), bars[i]);
+          Object.assign(scratch, ZERO);
+          cache.addInto(id, plan.periods[i].from, Math.min(plan.periods[i].to, finalTo), scratch);
+          bars.add(i, scratch);
         }
       }
       if (finalTo >= last) continue;
@@ -144,7 +149,7 @@ export class PublicData {
         const bars = out.get(id)!;
         for (const [k, acc] of accs) {
           const i = periodIndex(plan, k);
-          if (i >= 0) addTally(bars[i], acc);
+          if (i >= 0) bars.add(i, acc);
         }
       }
     }

@@ -1,4 +1,4 @@
-import { emptyTally, Tally } from './bars';
+import { emptyTally, Tallies, Tally } from './bars';
 import { defaultPageSettings } from '../settings/look';
 import { planRange } from './periods';
 import { buildPublicStatus, IncidentInput, orderGroups, ServiceInput } from './public-model';
@@ -37,7 +37,10 @@ function build(
     services,
     // Day bars: each bar sums one local day.
     tallies: new Map(
-      Object.entries(tallies).map(([k, v]) => [Number(k), plan.periods.map((p) => v[p.from] ?? emptyTally())]),
+      Object.entries(tallies).map(([k, v]) => [
+        Number(k),
+        Tallies.of(plan.periods.map((p) => v[p.from] ?? emptyTally())),
+      ]),
     ),
     incidents,
     plan,

@@ -7,7 +7,7 @@
  */
 import { toIso } from '../../common/time';
 import type { MonitorStatus } from '../../probes/status';
-import { addTally, averageOf, BarState, barState, emptyTally, Tally, uptimeOf, worstState } from './bars';
+import { addTally, averageOf, BarState, barState, emptyTally, Tallies, Tally, uptimeOf, worstState } from './bars';
 import type { PageSettings, Range } from '../settings/look';
 import { Overall, overallOf } from './overall';
 import { dayLabel, localDay, momentLabel, Period, RANGE_WORDS, RangePlan } from './periods';
@@ -44,7 +44,7 @@ export interface ModelInput {
   settings: Pick<PageSettings, 'title' | 'description' | 'ranges' | 'group_order'>;
   services: ServiceInput[];
   /** Per service key: its tally for each bar of the plan, in order. */
-  tallies: Map<number, Tally[]>;
+  tallies: Map<number, Tallies>;
   incidents: IncidentInput[];
   /** Public maintenance windows announced or active (maintenance/public-windows.ts). */
   maintenance?: PublicWindow[];
@@ -155,20 +155,21 @@ export function orderServices(services: ServiceInput[], groupOrder: readonly str
 export function buildPublicStatus(input: ModelInput): PublicStatus {
   const { plan, now, tzMin } = input;
   // Made by toBar alone, from a period, a tally and a state: what fragments.ts compares to reuse a bar.
-  const stripOf = (name: string, tallies: Tally[], states: BarState[]): PublicBar[] =>
+  const stripOf = (name: string, tallies: Tallies, states: BarState[]): PublicBar[] =>
     input.reuse
       ? input.reuse.bars(name, plan.periods, tallies, states, toBar)
-      : plan.periods.map((p, i) => toBar(p, tallies[i], states[i]));
+      : plan.periods.map((p, i) => toBar(p, tallies.at(i), states[i]));
+  const n = plan.periods.length;
+  const scratch = emptyTally();
   const ordered = orderServices(input.services, input.settings.group_order);
   const names = assignPageNames(ordered.map((s) => s.name));
   const pages = new Map(ordered.map((s, i) => [s.key, pagePath(names[i])]));
 
-  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tally[]; states: BarState[] }>();
+  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tallies; states: BarState[] }>();
   for (const s of ordered) {
-    const perBar = input.tallies.get(s.key) ?? plan.periods.map(() => emptyTally());
-    const total = emptyTally();
-    for (const t of perBar) addTally(total, t);
-    const states = plan.periods.map((p, i) => barState(perBar[i], p, s.watchedFrom, plan.monthly));
+    const perBar = input.tallies.get(s.key) ?? new Tallies(n);
+    const total = perBar.total();
+    const states = plan.periods.map((p, i) => barState(perBar.at(i, scratch), p, s.watchedFrom, plan.monthly));
     const bars = stripOf(`s${s.key}`, perBar, states);
     services.set(s.key, {
       total,
@@ -204,11 +205,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       // A section's bar: the state of its worst service; uptime, downtime and average over all of them together.
       bars: stripOf(
         `g${JSON.stringify(name)}`,
-        plan.periods.map((_, i) => {
-          const t = emptyTally();
-          for (const o of outs) addTally(t, o.perBar[i]);
-          return t;
-        }),
+        sectionTallies(n, outs),
         plan.periods.map((_, i) => worstState(outs.map((o) => o.states[i]))),
       ),
       services: outs.map((o) => o.out),
@@ -259,6 +256,12 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
     incidents: { open, recent },
     maintenance: publicMaintenance(input.maintenance ?? [], ordered),
   };
+}
+
+function sectionTallies(n: number, outs: readonly { perBar: Tallies }[]): Tallies {
+  const t = new Tallies(n);
+  for (const o of outs) t.addAll(o.perBar);
+  return t;
 }
 
 /** A bar is made from these three alone (fragments.ts reuses it while they stay the same). */

@@ -40,6 +40,7 @@ import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js`;
 import { readPublicWindows } from '../../maintenance/public-windows';
 import { BarMemo, publicStatusJson } from './fragments';
+import { HomeModel, homeHtml, renderHomeWhole, RowMemo } from './home-html';
 
 export const CACHE_MS = 30_000;
 /** A service page lists its incidents of the last 12 months, newest first, at most this many. */
@@ -66,6 +67,8 @@ export class PublicStatusService {
   private generation = 0;
   /** The bars of the last build of each range, reused where equal (fragments.ts). */
   private readonly bars = new BarMemo();
+  /** The home page's rows of the last build of each range, as bytes (home-html.ts). */
+  private readonly rows = new RowMemo();
 
   constructor(
     private readonly data: PublicData,
@@ -109,7 +112,11 @@ export class PublicStatusService {
   async home(range: Range): Promise<Packed> {
     return this.cached(`home:${range}`, this.main, async () => {
       const { model } = await this.built(range);
-      return new Packed(await this.renderHome(model, await this.context(false)));
+      const ctx = await this.context(false);
+      const rows = this.rows.round(range);
+      const html = homeHtml(model, this.homeModel(model, ctx), ctx.settings.layout, rows);
+      rows.done();
+      return new Packed(html);
     });
   }
 
@@ -178,16 +185,17 @@ export class PublicStatusService {
   async preview(draft: Draft, rawRange: unknown): Promise<{ html: string; range: Range }> {
     const range = pickRange(rawRange, draft.settings);
     const { model } = await this.build(range, draft.settings, draft.overrides);
-    return { html: await this.renderHome(model, await this.context(true, draft.settings)), range };
+    const ctx = await this.context(true, draft.settings);
+    return { html: renderHomeWhole(ctx.settings.layout, this.homeModel(model, ctx)), range };
   }
 
-  private async renderHome(model: PublicStatus, ctx: PageContext): Promise<string> {
+  private homeModel(model: PublicStatus, ctx: PageContext): HomeModel {
     const view = homeView(model, ctx);
     // The subscribe form (docs/subscribers.md), inert in a preview like every link there.
     const subscribe = ctx.settings.subscribers
       ? { siteKey: this.config.challenge?.siteKey ?? null, preview: ctx.preview, script: TURNSTILE_SCRIPT }
       : null;
-    return render(`status/home-${ctx.settings.layout}`, { ...view, subscribe }, 'status/layout');
+    return { ...view, subscribe };
   }
 
   async context(preview: boolean, draft?: PageSettings): Promise<PageContext> {
