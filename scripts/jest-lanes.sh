@@ -13,6 +13,8 @@
 # into one terminal at once would interleave); the exit status is the first lane's failure, if any.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# npm puts node_modules/.bin first on PATH; run by hand, the script finds jest there too.
+PATH="$PATH:$PWD/node_modules/.bin"
 
 list=scripts/waiting-suites.txt
 mapfile -t waiting < <(node scripts/waiting-order.js)
