@@ -19,6 +19,29 @@ interface Result {
   notes: string[];
 }
 
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The harness CLI as a child, without blocking jest's event loop (spawnSync would): killed after `timeoutMs`. */
+function runCli(args: string[], timeoutMs: number, children: ChildProcess[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 function get(url: string, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method }, (res) => {
@@ -36,13 +59,29 @@ describe('bench harness (smoke)', () => {
   let out: string;
   const children: ChildProcess[] = [];
 
+  /** Results of the runs started at once (below), apart from `out`: the first test counts the files in it. */
+  let aside: string;
+  /**
+   * Two runs start with the suite and go on beside `all`, each awaited by its test: the dependants
+   * case spends most of its time idle in two 20 s batching windows (its service waits for the
+   * batch, the harness for the receivers), the locations scenario most of its time waiting for its
+   * agents' checks at 10 s intervals. Only shapes are checked here, never figures, so sharing the
+   * machine with `all` changes nothing any of them proves (docs/testing.md, "What `npm test` costs").
+   */
+  let dependants: Promise<Run>;
+  let locations: Promise<Run>;
+
   beforeAll(() => {
     if (!fs.existsSync(CLI)) throw new Error('dist/tsc/bench/cli.js is missing: run `npm run build` (npm test does)');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-bench-smoke-'));
+    aside = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-bench-smoke-aside-'));
+    dependants = runCli(['alerts', '--case', 'dependants', '--smoke', '--out', aside], 4 * 60_000, children);
+    locations = runCli(['locations', '--smoke', '--out', aside], 4 * 60_000, children);
   });
   afterAll(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(aside, { recursive: true, force: true });
   });
 
   it(
@@ -135,14 +174,12 @@ describe('bench harness (smoke)', () => {
 
   it(
     'runs the alerts case of one parent and its dependants: one message per channel for the outage',
-    () => {
-      const r = spawnSync(process.execPath, [CLI, 'alerts', '--case', 'dependants', '--smoke', '--out', out], {
-        encoding: 'utf8',
-        timeout: 3 * 60_000,
-      });
-      expect(r.status).toBe(0);
-      const file = fs.readdirSync(out).find((f) => f.endsWith('-alerts.json'));
-      const [result] = (JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as { results: Result[] }).results;
+    async () => {
+      const r = await dependants;
+      if (r.status !== 0)
+        throw new Error(`alerts --case dependants exited with ${r.status}:\n${r.stderr.slice(-3000)}`);
+      const file = fs.readdirSync(aside).find((f) => f.endsWith('-alerts.json'));
+      const [result] = (JSON.parse(fs.readFileSync(path.join(aside, file!), 'utf8')) as { results: Result[] }).results;
       expect(result.options).toMatchObject({ case: 'dependants', monitors: 20 });
       const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
       // The design (docs/dependencies.md), not a figure: one incident, one message per channel.
@@ -156,14 +193,11 @@ describe('bench harness (smoke)', () => {
 
   it(
     'runs the locations scenario: 3 agent processes check their monitors and the service stores their results',
-    () => {
-      const r = spawnSync(process.execPath, [CLI, 'locations', '--smoke', '--out', out], {
-        encoding: 'utf8',
-        timeout: 3 * 60_000,
-      });
-      expect(r.status).toBe(0);
-      const file = fs.readdirSync(out).find((f) => f.endsWith('-locations.json'));
-      const [result] = (JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8')) as { results: Result[] }).results;
+    async () => {
+      const r = await locations;
+      if (r.status !== 0) throw new Error(`locations exited with ${r.status}:\n${r.stderr.slice(-3000)}`);
+      const file = fs.readdirSync(aside).find((f) => f.endsWith('-locations.json'));
+      const [result] = (JSON.parse(fs.readFileSync(path.join(aside, file!), 'utf8')) as { results: Result[] }).results;
       const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
       // Figures of a smoke run mean nothing; that each side ran does.
       expect(value('service CPU per local check')).toEqual(expect.any(Number));

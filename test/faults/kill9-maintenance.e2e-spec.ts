@@ -2,11 +2,18 @@
  * A maintenance window's end across a SIGKILL (docs/maintenance.md, "At a restart"), on the built
  * service with a webhook receiver on 127.0.0.1:
  *
- * 1. a monitor confirmed Down inside a window, the service killed, the window ending while it is
+ * 1. a monitor whose window ended while the service ran (incident and alert then): a kill and a
+ *    restart send nothing more for it;
+ * 2. a monitor confirmed Down inside a window, the service killed, the window ending while it is
  *    stopped: at the restart its incident opens AND its down alert goes out, committed together
- *    (every look at the file that finds the incident finds its outbox event too);
- * 2. a monitor whose window ended while the service ran (incident and alert then): a kill and a
- *    restart send nothing more for it.
+ *    (every look at the file that finds the incident finds its outbox event too).
+ *
+ * One restart serves both, and 2's down alert is the positive signal for 1 (the suite waited 25 s
+ * in silence instead): an event the restart queues joins its channel's message that is still
+ * gathering (20 s from its first event, docs/alerts.md), and a message left in flight at a kill is
+ * sent again 10 s after the start (RESEND_AFTER_START_MS), so whatever the restart sends for the
+ * first monitor arrives with 2's message or before it. Its outbox is read from the file too (durable before announced: nothing is sent
+ * that is not there).
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -121,7 +128,19 @@ describe('a maintenance window that ends around a SIGKILL', () => {
         [id],
       );
 
-    // 1. Down inside a window; killed; the window ends while the service is stopped.
+    /** Every outbox message sent: none is in flight, so a kill now leaves nothing to send again. */
+    const outboxSent = async () =>
+      (await query<{ n: number }>(service!.dbFile, "SELECT COUNT(*) AS n FROM outbox WHERE state != 'sent'"))[0].n ===
+      0;
+
+    // 1. A window that ends while the service runs: incident and alert then.
+    const db = await monitor('db');
+    await windowFor(db.id, 'Upgrade', 3_000);
+    await fail(db);
+    await until(() => rx.downsOf(db.id).length > 0, 'the down alert of db at the end of its window', 40_000);
+    await until(outboxSent, 'the message of db marked sent', 10_000);
+
+    // 2. Down inside a window; killed; the window ends while the service is stopped.
     const nas = await monitor('nas');
     const ends = await windowFor(nas.id, 'Disk swap', 6_000);
     await fail(nas);
@@ -162,19 +181,9 @@ describe('a maintenance window that ends around a SIGKILL', () => {
     await until(() => rx.downsOf(nas.id).length > 0, 'the down alert of nas', 40_000);
     expect(rx.downsOf(nas.id)).toHaveLength(1);
 
-    // 2. A window that ends while the service runs: incident and alert then; a kill changes nothing.
-    const db = await monitor('db');
-    await windowFor(db.id, 'Upgrade', 3_000);
-    await fail(db);
-    await until(() => rx.downsOf(db.id).length > 0, 'the down alert of db at the end of its window', 40_000);
-    process.kill(service.pid, 'SIGKILL');
-    await service.child.exited;
-    service = await Service.start({ dataDir: dir });
-    // A message would leave 20 s after its event (the batch): look for longer than that.
-    await sleep(25_000);
+    // Back to 1: the restart's message has gone out (above), and db's alert is still the one.
     expect(rx.downsOf(db.id)).toHaveLength(1);
-    expect(rx.downsOf(nas.id)).toHaveLength(1);
-    expect(await incidentsOnDisk(db.id)).toHaveLength(1);
+    expect(await incidentsOnDisk(db.id)).toEqual([expect.objectContaining({ queued: 1 })]);
     await service.stop();
     service = null;
   }, 180_000);
