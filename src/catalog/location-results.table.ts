@@ -2,10 +2,12 @@
  * The `location_results` table: what agents sent (docs/agents.md), one row per result in the very
  * shape of a `checks` row (src/history/check-row.ts) plus its location. Written only by the agent
  * results route, in the transaction that answers the agent (durable before acknowledged); read by
- * the monitor's checks, series and stats when they are asked for a location.
+ * the monitor's checks, series and stats when they are asked for a location, and at start by the
+ * engine, which rebuilds each location's track from the last counted ones.
  */
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
+import { startReadRows, StartedRead } from '../db/bulk-read';
 
 /** A row as stored (the columns of a `checks` row, and the location). */
 export interface LocationResultRow {
@@ -74,4 +76,43 @@ export function locationResults(
 export async function pruneLocationResultsIn(m: EntityManager, before: number): Promise<void> {
   await m.query('DELETE FROM location_results WHERE at < ?', [before]);
   await m.query('DELETE FROM location_results WHERE monitor_id NOT IN (SELECT id FROM monitors)');
+}
+
+/** A counted result read back at start for a location's track: a row's columns and its location's name. */
+export type TrackResultRow = Pick<LocationResultRow, 'monitor_id' | 'at' | 'outcome' | 'latency' | 'error' | 'info'> & {
+  name: string;
+};
+
+/**
+ * For every monitor and each location it lists (not `local`), its last confirm_after +
+ * recover_after counted results (a note in `info` marks one that was history only: blind, late),
+ * enough to rebuild the location's confirmed status and the runs toward its next change
+ * (engine/locations/location-votes.ts restore()). Resolves once SQLite runs the read. Each step
+ * of the walk is one seek back through the primary key (monitor_id, location_id, at) from the
+ * result before, so the read costs (monitors × locations × results kept), never the history's
+ * length (SQLite takes no per-row LIMIT, hence the walk). Unordered: the caller orders by time.
+ */
+export function startReadTrackResults(db: Database): Promise<StartedRead<TrackResultRow>> {
+  const before = (walk: string, below: boolean) =>
+    `(SELECT x.at FROM location_results x
+       WHERE x.monitor_id = ${walk}.monitor_id AND x.location_id = ${walk}.location_id ${below ? `AND x.at < ${walk}.at` : ''}
+         AND (x.info IS NULL OR json_extract(x.info, '$.n') IS NULL)
+       ORDER BY x.at DESC LIMIT 1)`;
+  return startReadRows<TrackResultRow>(
+    db,
+    ['monitor_id', 'name', 'at', 'outcome', 'latency', 'error', 'info'],
+    `FROM (WITH RECURSIVE
+       pairs(monitor_id, location_id, name, w) AS (
+         SELECT m.id, l.id, l.name, m.confirm_after + m.recover_after
+           FROM monitors m CROSS JOIN json_each(m.locations) j CROSS JOIN locations l
+          WHERE m.locations <> '["local"]' AND l.name = j.value),
+       walk(monitor_id, location_id, name, more, at) AS (
+         SELECT p.monitor_id, p.location_id, p.name, p.w - 1, ${before('p', false)} FROM pairs p
+         UNION ALL
+         SELECT w.monitor_id, w.location_id, w.name, w.more - 1, ${before('w', true)}
+           FROM walk w WHERE w.more > 0 AND w.at IS NOT NULL)
+     SELECT w.monitor_id, w.name, r.at, r.outcome, r.latency, r.error, r.info
+       FROM walk w CROSS JOIN location_results r
+         ON r.monitor_id = w.monitor_id AND r.location_id = w.location_id AND r.at = w.at)`,
+  );
 }
