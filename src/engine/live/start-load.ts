@@ -3,7 +3,7 @@
  * incident, from the start's big reads (start-reads.ts). Results committed to the log but not
  * folded (the last stop was not clean) go back into the writer's memory, into the rollups, and
  * into the states, whose rows may predate them. Each probe location's track of the monitors judged
- * by quorum is rebuilt from its last stored results.
+ * by quorum (the service's own, `local`, too) is rebuilt from its last stored results.
  */
 import type { Clock } from '../../common/clock';
 import type { Database } from '../../db/database';
@@ -19,7 +19,8 @@ import type { EngineStartReads } from './start-reads';
 import type { StoredStateRow } from '../../catalog/monitor-state.table';
 import type { MonitorStatus } from '../../probes/status';
 import { initialMachineState } from '../state-machine';
-import type { LocationVotes } from '../locations/location-votes';
+import { byQuorum, LocationVotes } from '../locations/location-votes';
+import { LOCAL_NAME } from '../../catalog/locations.table';
 
 export interface StartLoadDeps {
   db: Database;
@@ -84,7 +85,13 @@ export async function loadLiveMonitors(
     };
   });
   const configs = new Map(monitors.map((m) => [m.id, m.config]));
-  d.votes.restore(await reads.tracks, (id) => configs.get(id));
+  // The service's own results still in the log (a stop that was not clean) are `local`'s latest.
+  const loggedLocal = logged.flatMap((r) => {
+    const c = configs.get(r.monitor_id);
+    return c && byQuorum(c) && c.locations.includes(LOCAL_NAME) ? [{ ...r, name: LOCAL_NAME }] : [];
+  });
+  const [tracks, localTracks] = await Promise.all([reads.tracks, reads.localTracks]);
+  d.votes.restore([...tracks, ...localTracks, ...loggedLocal], (id) => configs.get(id));
   return { monitors, now };
 }
 

@@ -10,7 +10,7 @@
  */
 import type { Database } from '../../db/database';
 import { MonitorRow, startReadMonitorRows } from '../../catalog/monitors.repository';
-import { LatestCheck, startLatestChecks } from '../../history/latest-checks';
+import { LatestCheck, startLatestChecks, startReadLocalTrackChecks } from '../../history/latest-checks';
 import { startReadStoredStates, StoredStateRow } from '../../catalog/monitor-state.table';
 import { startReadTrackResults, TrackResultRow } from '../../catalog/location-results.table';
 
@@ -22,17 +22,26 @@ export interface EngineStartReads {
   states: Promise<StoredStateRow[]>;
   /** The last counted results of each probe location, for its track (engine/locations/location-votes.ts). */
   tracks: Promise<TrackResultRow[]>;
+  /** The same of the service's own checks (`local`), for the monitors judged by quorum. */
+  localTracks: Promise<TrackResultRow[]>;
 }
 
 /** Resolves once SQLite runs all three reads; their answers come later. */
 export async function startEngineReads(db: Database): Promise<EngineStartReads> {
-  const [latest, monitors, states, tracks] = await Promise.all([
+  const [latest, monitors, states, tracks, localTracks] = await Promise.all([
     startLatestChecks(db),
     startReadMonitorRows(db),
     startReadStoredStates(db),
     startReadTrackResults(db),
+    startReadLocalTrackChecks(db),
   ]);
-  const reads = { latest: latest.rows, monitors: monitors.rows, states: states.rows, tracks: tracks.rows };
+  const reads = {
+    latest: latest.rows,
+    monitors: monitors.rows,
+    states: states.rows,
+    tracks: tracks.rows,
+    localTracks: localTracks.rows,
+  };
   // Awaited by the engine's start; a start that fails before it must not leave them unhandled.
   for (const p of Object.values(reads)) p.catch(() => undefined);
   return reads;

@@ -44,6 +44,18 @@ describe("a location's track rebuilt at start from its stored results", () => {
     );
   });
 
+  it('counts a result read twice once, and one stored as history only not at all', () => {
+    const votes = new LocationVotes();
+    votes.setOnlineCheck(() => true);
+    const [first] = rows(1, 'local', 'down');
+    const noted = { ...first, at: 2000, info: JSON.stringify({ m: 'x', n: 'not counted: the service was blind' }) };
+    // confirm_after 2: two failures would make it Down; the copy and the blind one are not failures.
+    votes.restore([first, { ...first }, noted], () => config());
+    const local = votes.answer(1, config())!.find((l) => l.name === 'local')!;
+    expect(local.status).toBe('unknown');
+    expect(local.at).toBe(new Date(first.at).toISOString());
+  });
+
   it('skips a monitor gone or checked from local alone now, and a location the monitor no longer lists', () => {
     const votes = new LocationVotes();
     votes.setOnlineCheck(() => true);

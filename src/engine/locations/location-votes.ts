@@ -144,25 +144,34 @@ export class LocationVotes {
   }
 
   /**
-   * Tracks rebuilt at start from each location's last counted results (catalog/location-results.table.ts
-   * startReadTrackResults), folded oldest first as they came: `state.locations` and the quorum
+   * Tracks rebuilt at start from each location's last counted results (an agent's:
+   * catalog/location-results.table.ts startReadTrackResults; the service's own, `local`:
+   * history/latest-checks.ts startReadLocalTrackChecks and the log read back), folded oldest first: `state.locations` and the quorum
    * stand where they stood before the stop, without waiting for fresh results. A monitor no longer
    * judged by quorum, or a location it no longer lists, is skipped.
    */
   restore(rows: readonly TrackResultRow[], configOf: (id: number) => MonitorConfig | undefined): void {
-    const ordered = [...rows].sort((a, b) => a.monitor_id - b.monitor_id || a.at - b.at);
+    const ordered = [...rows].sort(
+      (a, b) => a.monitor_id - b.monitor_id || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.at - b.at),
+    );
+    let last: TrackResultRow | null = null;
     for (const r of ordered) {
+      // The same result read twice (a `local` one both folded into `checks` and still in the log).
+      const twice = last !== null && last.monitor_id === r.monitor_id && last.name === r.name && last.at === r.at;
+      last = r;
       const c = configOf(r.monitor_id);
-      if (!c || !byQuorum(c) || !c.locations.includes(r.name)) continue;
+      if (twice || !c || !byQuorum(c) || !c.locations.includes(r.name)) continue;
+      const info = r.info ? (JSON.parse(r.info) as { m?: string; n?: string }) : null;
+      // History only (blind, late, a path problem): it never counted.
+      if (info?.n) continue;
       const mine = this.tracks.get(r.monitor_id) ?? new Map<string, LocationTrack>();
       this.tracks.set(r.monitor_id, mine);
       const code = r.error === null ? undefined : CHECK_ERROR_CODES[r.error - 1];
-      const message = code && r.info ? ((JSON.parse(r.info) as { m?: string }).m ?? '') : '';
       const result = {
         outcome: OUTCOME_CODES[r.outcome] ?? 'unknown',
         at: r.at,
         latency_ms: r.latency,
-        error: code ? { code, message } : null,
+        error: code ? { code, message: info?.m ?? '' } : null,
       };
       mine.set(r.name, foldTrack(mine.get(r.name) ?? NEW_TRACK, result, c));
     }
@@ -199,7 +208,8 @@ export class LocationVotes {
       return {
         name,
         status: this.isOnline(name) ? t.status : 'offline',
-        latency_ms: t.latency_ms,
+        // Whole milliseconds, as stored and as the stream's check events say it.
+        latency_ms: roundMs(t.latency_ms),
         at: toIso(t.at),
         error: t.error && { code: t.error.code, message: t.error.message },
       };
