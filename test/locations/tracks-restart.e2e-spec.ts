@@ -30,6 +30,7 @@ describe("locations' tracks after a restart (built service)", () => {
   let target: http.Server;
   let healthy = true;
   let url: string;
+  let killToken: string;
 
   const api = <T>(method: string, path: string, body?: unknown) =>
     requestJson<T>(method, `${service.url}/api/v1${path}`, { headers: keys.header(), body });
@@ -44,6 +45,8 @@ describe("locations' tracks after a restart (built service)", () => {
     url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
     service = await Service.start({ dataDir });
     keys = await service.adminKeys(1);
+    // Locations are made with the owner's session, which a restarted service's harness has not.
+    killToken = (await service.createLocation('vps-kill')).token;
   });
 
   afterAll(async () => {
@@ -125,5 +128,48 @@ describe("locations' tracks after a restart (built service)", () => {
     expect(pairDown.state.locations.map((l) => l.status)).toEqual(['down', 'down']);
     expect(pairDown.state.status).toBe('down');
     expect(pairDown.state.incident_id).not.toBeNull();
+  });
+
+  it("after a kill -9, the service's own results still in the log rebuild its track", async () => {
+    const vps = new AgentClient(service.url, killToken);
+    healthy = true;
+    const id = (
+      await api<{ id: number }>('POST', '/monitors', {
+        name: 'killed',
+        kind: 'http',
+        locations: ['local', 'vps-kill'],
+        interval_s: 300,
+        confirm_after: 2,
+        recover_after: 1,
+        http: { url },
+      })
+    ).id;
+    const at = (ago: number) => new Date(Date.now() - ago).toISOString();
+    await vps.results([
+      { seq: 1, monitor_id: id, at: at(2000), result: checkResult('down') },
+      { seq: 2, monitor_id: id, at: at(1000), result: checkResult('down') },
+    ]);
+    // The service's first check of a new monitor (Up), then one failure of the two that confirm:
+    // its own view is not Down yet.
+    for (let i = 0; i < 100 && (await monitor(id)).state.locations[0].at === null; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    healthy = false;
+    await api('POST', `/monitors/${id}/check`);
+    const before = await monitor(id);
+    expect(before.state.locations.map((l) => l.status)).toEqual(['up', 'down']);
+    expect(before.state.status).not.toBe('down');
+    // Its row changed, so the commit that carries it comes within a second; then the kill.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    process.kill(service.pid, 'SIGKILL');
+    await service.child.exited;
+    service = await Service.start({ dataDir });
+
+    const after = await monitor(id);
+    expect(after.state.locations).toEqual(before.state.locations);
+    // The second failure confirms the service's own Down: with vps's, the majority is met.
+    await api('POST', `/monitors/${id}/check`);
+    const down = await monitor(id);
+    expect(down.state.locations.map((l) => l.status)).toEqual(['down', 'down']);
+    expect(down.state.status).toBe('down');
   });
 });
