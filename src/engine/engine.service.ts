@@ -27,6 +27,7 @@ import { phaseDelay, Scheduler, Timers } from './scheduling/scheduler';
 import type { MonitorState } from '../probes/status';
 import { machineInput, MachineState, step, Step } from './state-machine';
 import { LocationVotes } from './locations/location-votes';
+import { LocationJudge } from './locations/location-judge';
 import type { IncidentBook } from './journal/incident-book';
 import type { AlertSink, CauseSink, IncidentAck } from './alerts/alert-causes';
 import type { IncidentRow } from '../events/incident';
@@ -73,6 +74,8 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly dependencies: Dependencies;
   /** Each location's view of the monitors judged by quorum (engine/locations/, docs/agents.md). */
   readonly votes = new LocationVotes();
+  /** Results of every location through the quorum; monitors judged again when a location goes offline or comes back. */
+  readonly locations: LocationJudge;
   /** The start's big reads, until onApplicationBootstrap takes them. */
   private preload: Promise<EngineStartReads> | null;
 
@@ -101,6 +104,15 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     this.journal = new Journal(writer, events, bus, (id) => this.live.get(id));
     this.incidents = this.journal.incidents;
     this.dependencies = new Dependencies(this.live, this.journal, (m) => this.markDirty(m));
+    const apply = (m: LiveMonitor, s: Step) => this.apply(m, s);
+    this.locations = new LocationJudge({
+      live: this.live,
+      votes: this.votes,
+      journal: this.journal,
+      writer,
+      bus,
+      apply,
+    });
     this.changes = new MonitorChanges({
       live: this.live,
       scheduler: this.scheduler,
@@ -138,6 +150,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       rollups: this.rollups,
       monitors: this.monitors,
       incidents: this.incidents,
+      votes: this.votes,
       clock: this.clock,
       capOf: (id) => this.capOf(id),
     });
@@ -267,8 +280,7 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
     const gate = m ? this.blind.judge(result, now) : COUNTED;
     const at = this.keep(id, result, gate.note);
     if (!m) return at;
-    const s = this.votes.local(m, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
-    this.apply(m, s);
+    const s = this.locations.local(m, machineInput(result, at, gate.counted, gate.note), policyOf(m.config, source));
     // The result that made a transition goes into `checks` with it (an incident always has its confirming check there).
     if (s.transitions.length > 0) this.writer.settleNow(id, at);
     if (result.cert && gate.counted) warnCert(this.journal, m, result.cert.not_after, at, () => this.markDirty(m));
@@ -288,16 +300,6 @@ export class EngineService implements OnApplicationBootstrap, OnApplicationShutd
       error: result.error,
     });
     return at;
-  }
-
-  /** A result of a probe location's agent, stored already by locations/: a vote, then the quorum's verdict. */
-  recordRemote(id: number, location: string, result: CheckResult, counted: boolean): void {
-    const m = this.live.get(id);
-    if (!m || m.config.paused || !m.config.locations.includes(location)) return;
-    const { at_ms: at, outcome, latency_ms, status, error } = result;
-    this.bus.emit('check', { id, at, outcome, latency_ms, status, error, location });
-    const input = machineInput(result, at, counted, null);
-    this.apply(m, this.votes.step(m, location, input, policyOf(m.config, { kind: 'scheduled' })));
   }
 
   private async runDue(id: number): Promise<number | null> {

@@ -32,6 +32,12 @@ export interface BusEvents {
   'monitor.token': { id: number };
   /** A monitor's status moved (incidents, alerts and the live stream listen). */
   'monitor.transition': { id: number; transition: Transition };
+  /**
+   * What a monitor's `state.locations` shows changed without a transition (a location's status,
+   * latency or error; a location offline or back): announced once the commit that carries the
+   * monitor's state is on disk (the live stream sends its state again).
+   */
+  'monitor.locations': { id: number };
   /** A certificate crossed a tls_warn_days threshold. */
   'monitor.cert': { id: number; notAfter: number; days: number; at: number };
   /** A second opinion found a network path problem. */

@@ -7,6 +7,7 @@
 import { startReadRows, StartedRead } from '../db/bulk-read';
 import { Database } from '../db/database';
 import type { CheckRow } from './check-row';
+import { lastCountedFrom, TrackResultRow } from '../catalog/location-results.table';
 
 export type LatestCheck = Pick<CheckRow, 'monitor_id' | 'at' | 'outcome' | 'info'>;
 
@@ -40,4 +41,26 @@ export async function historySpan(db: Database): Promise<{ oldest: number | null
        FROM monitors m)`,
   );
   return rows[0] ?? { oldest: null, newest: null };
+}
+
+/**
+ * The service's own view for the probe locations' quorum (docs/agents.md, "Quorum", rule 8): for
+ * each monitor that lists `local` and another location, its checks in `checks` from its last
+ * confirm_after + recover_after counted ones on (one without a note in `info`), named `local`, to
+ * rebuild its `local` track at start (results still in the log after a crash are added by the
+ * caller). A seek and a few steps per monitor (catalog/location-results.table.ts lastCountedFrom).
+ */
+export function startReadLocalTrackChecks(db: Database): Promise<StartedRead<TrackResultRow>> {
+  const from = lastCountedFrom('checks', [['monitor_id', 'p.monitor_id']], 'p.w');
+  return startReadRows<TrackResultRow>(
+    db,
+    ['monitor_id', 'name', 'at', 'outcome', 'latency', 'error', 'info'],
+    `FROM (WITH
+       pairs(monitor_id, w) AS (
+         SELECT m.id, m.confirm_after + m.recover_after FROM monitors m
+          WHERE m.locations <> '["local"]' AND EXISTS (SELECT 1 FROM json_each(m.locations) j WHERE j.value = 'local')),
+       froms(monitor_id, from_at) AS (SELECT p.monitor_id, ${from} FROM pairs p)
+     SELECT f.monitor_id, 'local' AS name, c.at, c.outcome, c.latency, c.error, c.info
+       FROM froms f CROSS JOIN checks c ON c.monitor_id = f.monitor_id AND c.at >= f.from_at)`,
+  );
 }

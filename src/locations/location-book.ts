@@ -1,8 +1,10 @@
 /**
  * The service's memory of its probe locations (docs/agents.md): which monitors each location
  * checks, the assignment revision an agent's long poll waits on, each agent's last contact, and
- * which locations are offline. An offline or returning location is a `location` timeline line,
- * committed before the owner's notice goes out (durable before announced).
+ * which locations are offline. An offline or returning location is a `location` timeline line;
+ * the monitors that list it are judged again at once without its votes (or with them again), and
+ * the line, their new states and incidents commit in one transaction of the writer before the
+ * owner's notice and the transitions go out (durable before announced: engine/locations/location-judge.ts).
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
@@ -11,8 +13,8 @@ import { randomToken } from '../common/access/tokens';
 import { UpkeepJob } from '../common/upkeep';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
-import { EventsService } from '../events/events.service';
 import { EngineService } from '../engine/engine.service';
+import type { LocationMove } from '../engine/locations/location-judge';
 import { allLocations, LOCAL_ID, LOCAL_NAME, LocationRow, touchLocationIn } from '../catalog/locations.table';
 import { LocationState, locationState, offlineAfterMs } from './location-rules';
 
@@ -46,12 +48,18 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
   /** Location id → name, for every location that has a row. */
   private readonly names = new Map<number, string>();
   private readonly offline = new Set<number>();
+  /**
+   * The locations whose votes count (online at the last sweep): the engine asks this, so a location
+   * stops or starts counting only with the sweep that judges its monitors again.
+   */
+  private readonly counting = new Set<number>();
+  /** The sweep under way: one at a time, so a caller's sweep resolves only after the one before it committed. */
+  private sweeping: Promise<void> = Promise.resolve();
   private readonly sweeper = new UpkeepJob('location offline check', { everyMs: SWEEP_MS }, () => this.sweep());
   private readonly log = new Logger('locations');
 
   constructor(
     private readonly db: Database,
-    private readonly events: EventsService,
     private readonly bus: EventBus,
     private readonly engine: EngineService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -79,10 +87,14 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     this.bus.on('monitor.deleted', ({ id }) => this.assign(id, null));
     // A location already offline at the start was announced before the stop (or its silence falls
     // in the service's own offline period, which has its own notice): only changes from now on are.
-    for (const id of this.names.keys()) if (this.stateOf(id) === 'offline') this.offline.add(id);
+    for (const id of this.names.keys()) {
+      const state = this.stateOf(id);
+      if (state === 'offline') this.offline.add(id);
+      if (state === 'online') this.counting.add(id);
+    }
     // The engine counts the votes of online locations only (engine/locations/location-votes.ts).
     this.engine.votes.setOnlineCheck((name) => {
-      for (const [id, n] of this.names) if (n === name) return this.stateOf(id) === 'online';
+      for (const id of this.counting) if (this.names.get(id) === name) return true;
       return false;
     });
     this.sweeper.start();
@@ -105,6 +117,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     }
     for (const id of [...this.contacts.keys()]) if (!this.names.has(id)) this.contacts.delete(id);
     for (const id of [...this.offline]) if (!this.names.has(id)) this.offline.delete(id);
+    for (const id of [...this.counting]) if (!this.names.has(id)) this.counting.delete(id);
     return rows;
   }
 
@@ -205,34 +218,55 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     const due = changed || c.at - before.saved >= CONTACT_WRITE_MS;
     this.contacts.set(location, { ...c, saved: due || inTx ? c.at : before.saved });
     if (due && !inTx) await this.db.tx((m) => touchLocationIn(m, location, c));
-    if (this.offline.has(location)) await this.sweep();
+    // Offline or never seen until now: its votes count from this contact on.
+    if (!this.counting.has(location)) await this.sweep();
   }
 
-  /** Every location's state against the clock: a change of online/offline is a line, then a notice. */
-  async sweep(): Promise<void> {
+  /**
+   * Every location's state against the clock. A location that starts or stops counting (online,
+   * or not) has its monitors judged again; going offline or coming back is also a line, then a
+   * notice (a first contact is not).
+   */
+  sweep(): Promise<void> {
+    const next = this.sweeping.then(() => this.sweepNow());
+    this.sweeping = next;
+    return next;
+  }
+
+  private async sweepNow(): Promise<void> {
     const now = this.clock.now();
+    const moves: LocationMove[] = [];
     for (const [id, name] of this.names) {
-      const offline = this.stateOf(id, now) === 'offline';
-      if (offline === this.offline.has(id)) continue;
+      const state = this.stateOf(id, now);
+      const online = state === 'online';
+      const moved = online !== this.counting.has(id);
+      if (online) this.counting.add(id);
+      else this.counting.delete(id);
+      const offline = state === 'offline';
+      if (offline === this.offline.has(id)) {
+        if (moved) moves.push({ name, said: null });
+        continue;
+      }
       if (offline) this.offline.add(id);
       else this.offline.delete(id);
       const seen = this.contacts.get(id)?.at ?? null;
       const text = offline
         ? `Location "${name}" is offline: no contact from its agent since ${seen === null ? 'its start' : formatWhen(seen)}; its results do not count until it is back`
         : `Location "${name}" is back online: its results count again`;
-      try {
-        await this.db.tx((m) =>
-          this.events.recordIn(m, {
-            kind: 'location',
-            text,
-            actor: 'system',
-            data: { location_id: id, name, online: !offline },
-          }),
-        );
-        this.bus.emit('notice', { message: text, at: now });
-      } catch (err) {
-        this.log.error(`could not record location ${id} ${offline ? 'offline' : 'online'}: ${String(err)}`);
-      }
+      const line = {
+        kind: 'location' as const,
+        at: now,
+        text,
+        actor: 'system',
+        data: { location_id: id, name, online: !offline },
+      };
+      moves.push({ name, said: { line, notice: text } });
+    }
+    if (moves.length === 0) return;
+    try {
+      await this.engine.locations.moved(moves, now);
+    } catch (err) {
+      this.log.error(`could not judge the monitors of locations that moved: ${String(err)}`);
     }
   }
 }

@@ -7,7 +7,7 @@ import { toIso } from '../common/time';
 import type { BusEvents } from '../events/event-bus';
 import { IncidentAnswer, toIncidentAnswer } from '../events/incident';
 import type { CheckError, Outcome } from '../probes/check-result';
-import { MaintenanceMark, MonitorState, StateAnswer, toStateAnswer } from '../probes/status';
+import { MaintenanceMark, MonitorState, StateAnswer, StateLocation, toStateAnswer } from '../probes/status';
 
 export type StreamEvent =
   | 'hello'
@@ -60,14 +60,18 @@ function jsonNumber(n: number | null): string {
   return n !== null && Number.isFinite(n) ? String(n) : 'null';
 }
 
-/** The monitor's state as GET /monitors/{id} shows it now. */
+/**
+ * The monitor's state as GET /monitors/{id} shows it now; `locations`: its `state.locations` for a
+ * monitor judged by quorum (engine votes.answer()), null for one checked from `local` alone.
+ */
 export function stateData(
   state: MonitorState,
   mutedUntil: number | null,
   now: number,
   maintenance: MaintenanceMark | null = null,
+  locations: StateLocation[] | null = null,
 ): { monitor_id: number; state: StateAnswer } {
-  return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now, maintenance) };
+  return { monitor_id: state.monitor_id, state: toStateAnswer(state, mutedUntil, now, maintenance, locations) };
 }
 
 /** `maintenance.started` / `maintenance.ended`: the window and the monitors it holds (null: every monitor). */

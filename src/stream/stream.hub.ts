@@ -7,7 +7,8 @@
  *
  * When events are sent (docs/stream.md):
  * - check: at once, when the engine has the result (before it is written, like GET /checks);
- * - state: after a transition of the monitor committed, one per monitor and turn, the state now;
+ * - state: after a transition of the monitor committed, or a change of what its `state.locations`
+ *   shows (`monitor.locations`), one per monitor and turn, the state now, with its locations;
  * - incident, blind, path: when the bus announces them (after their rows committed);
  * - monitors: changes and deletions gathered over `monitorsWindowMs`.
  */
@@ -55,7 +56,7 @@ export class StreamHub implements OnModuleDestroy {
   /** Frames made in this turn of the event loop, not yet written to the clients. */
   private batch: Buffer[] = [];
   private flushing: NodeJS.Immediate | null = null;
-  /** Monitors with a committed transition in this turn: one `state` event each. */
+  /** Monitors with a committed transition (or a location's change) in this turn: one `state` event each. */
   private readonly transitioned = new Set<number>();
   private readonly changes = new MonitorChanges();
   private changesTimer: NodeJS.Timeout | null = null;
@@ -80,10 +81,8 @@ export class StreamHub implements OnModuleDestroy {
     this.ring = new EventRing(o.ringEvents, o.ringBytes);
     this.unsubscribe = [
       bus.on('check', (c) => this.publishJson('check', checkDataJson(c))),
-      bus.on('monitor.transition', ({ id }) => {
-        this.transitioned.add(id);
-        this.soon();
-      }),
+      bus.on('monitor.transition', ({ id }) => this.stateChanged(id)),
+      bus.on('monitor.locations', ({ id }) => this.stateChanged(id)),
       bus.on('incident', (e) => this.publish('incident', incidentData(e, this.clock.now()))),
       bus.on('blind', (b) => this.publish('blind', blindData(b))),
       bus.on('path', (p) => this.publish('path', pathData(p))),
@@ -214,18 +213,24 @@ export class StreamHub implements OnModuleDestroy {
     for (const c of this.clients) c.write(chunk);
   }
 
+  /** The monitor's `state` event goes out with this turn's frames. */
+  private stateChanged(id: number): void {
+    this.transitioned.add(id);
+    this.soon();
+  }
+
   private publishStates(): void {
     const now = this.clock.now();
     const ids = [...this.transitioned];
     this.transitioned.clear();
     for (const id of ids) {
       const state = this.engine.stateOf(id);
+      const config = this.engine.configOf(id);
       // Deleted since: its `monitors` event says so.
-      if (state)
-        this.publish(
-          'state',
-          stateData(state, this.engine.configOf(id)?.muted_until ?? null, now, this.engine.maintenance.markOf(id)),
-        );
+      if (state && config) {
+        const locations = this.engine.votes.answer(id, config);
+        this.publish('state', stateData(state, config.muted_until, now, this.engine.maintenance.markOf(id), locations));
+      }
     }
   }
 

@@ -437,7 +437,11 @@ function reloadSoon(what) {
 
 function onEvent(name, data) {
   if (!m) return;
-  if (name === 'check' && data.monitor_id === id) {
+  if (name === 'check' && data.monitor_id === id && data.location && data.location !== 'local') {
+    // An agent's result: its location's row moves; the facts and the list of checks are this service's own.
+    foldCheck(m, data);
+    drawLocationRows($('where-now'), $('where-rows'), $('where-rule'), m);
+  } else if (name === 'check' && data.monitor_id === id) {
     m.state = Object.assign({}, m.state, {
       latency_ms: data.latency_ms,
       last_check_at: new Date(data.at_ms).toISOString(),

@@ -2,7 +2,8 @@
  * What the engine holds when it starts: each stored monitor with its machine state and its open
  * incident, from the start's big reads (start-reads.ts). Results committed to the log but not
  * folded (the last stop was not clean) go back into the writer's memory, into the rollups, and
- * into the states, whose rows may predate them.
+ * into the states, whose rows may predate them. Each probe location's track of the monitors judged
+ * by quorum (the service's own, `local`, too) is rebuilt from its last stored results.
  */
 import type { Clock } from '../../common/clock';
 import type { Database } from '../../db/database';
@@ -18,6 +19,8 @@ import type { EngineStartReads } from './start-reads';
 import type { StoredStateRow } from '../../catalog/monitor-state.table';
 import type { MonitorStatus } from '../../probes/status';
 import { initialMachineState } from '../state-machine';
+import { byQuorum, LocationVotes } from '../locations/location-votes';
+import { LOCAL_NAME } from '../../catalog/locations.table';
 
 export interface StartLoadDeps {
   db: Database;
@@ -25,6 +28,8 @@ export interface StartLoadDeps {
   rollups: RollupsService;
   monitors: MonitorsRepository;
   incidents: IncidentBook;
+  /** Each probe location's view of the monitors judged by quorum, rebuilt from what they last sent. */
+  votes: LocationVotes;
   clock: Clock;
   /** How long a check's outcome may hold (EngineService.capOf), for the rollups. */
   capOf(id: number): number;
@@ -79,6 +84,14 @@ export async function loadLiveMonitors(
       heldDown: restored.heldDown,
     };
   });
+  const configs = new Map(monitors.map((m) => [m.id, m.config]));
+  // The service's own results still in the log (a stop that was not clean) are `local`'s latest.
+  const loggedLocal = logged.flatMap((r) => {
+    const c = configs.get(r.monitor_id);
+    return c && byQuorum(c) && c.locations.includes(LOCAL_NAME) ? [{ ...r, name: LOCAL_NAME }] : [];
+  });
+  const [tracks, localTracks] = await Promise.all([reads.tracks, reads.localTracks]);
+  d.votes.restore([...tracks, ...localTracks, ...loggedLocal], (id) => configs.get(id));
   return { monitors, now };
 }
 

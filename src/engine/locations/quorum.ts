@@ -101,3 +101,13 @@ export function judgeQuorum(votes: readonly Vote[], quorum: number | null): Verd
   if (up >= needed) return { status: 'up', reason: null, needed };
   return { status: null, reason: null, needed };
 }
+
+/** The note of a monitor that keeps its state because the quorum reached no verdict (the rule's one wording). */
+export function keptNote(v: Verdict): string {
+  return v.reason ?? `kept: ${v.needed} of the locations online must agree, and they do not yet`;
+}
+
+/** Whether a monitor's note is the quorum's (keptNote): a verdict that agrees with the state clears it. */
+export function isKeptNote(note: string | null): boolean {
+  return note !== null && note.startsWith('kept: ');
+}

@@ -146,7 +146,7 @@ export class AgentService {
     // Stored first (above), judged after: what the votes change commits with the writer's next
     // transaction before it is announced (engine/journal/journal.ts), like any check's.
     const name = this.book.nameOf(loc.id) ?? loc.name;
-    for (const c of counted) this.engine.recordRemote(c.monitorId, name, c.result, true);
+    for (const c of counted) this.engine.locations.remote(c.monitorId, name, c.result, true);
     return answer;
   }
 

@@ -94,7 +94,7 @@ export const SYSTEM_ROUTES: RouteDoc[] = [
     summary: 'Live events (Server-Sent Events)',
     access: read,
     description:
-      'Events `hello` {version}, `check`, `state`, `incident`, `blind`, `path`, `monitors`; a comment line every 25 s keeps the connection open; resumable with `Last-Event-ID` (docs/stream.md).',
+      "Events `hello` {version}, `check` (with `location`), `state` {monitor_id, state} (the monitor answer's `state`, `state.locations` included: sent on a transition and when a location's row changes), `incident`, `blind`, `path`, `monitors`; a comment line every 25 s keeps the connection open; resumable with `Last-Event-ID` (docs/stream.md).",
     answers: {
       200: { description: 'an event stream that stays open', type: 'text/event-stream', schema: { type: 'string' } },
     },
