@@ -66,6 +66,27 @@ describe('Spool', () => {
     expect(spool.diskUsage().results).toBe(3);
   });
 
+  it('keeps appending to its newest segment while it has room, even when all of it is acknowledged', async () => {
+    const segs = () => fs.readdirSync(dir).filter((f) => f.startsWith('seg-'));
+    // A twentieth of 100: five results a segment.
+    const spool = Spool.open(dir, BOUNDS, NOW);
+    const first = await spool.append(items(2));
+    await spool.ack(first.added[1].seq);
+    expect(segs()).toHaveLength(1);
+    const second = await spool.append(items(2));
+    await spool.ack(second.added[1].seq);
+    // Still the one file: no create and delete per POST.
+    expect(segs()).toEqual([`seg-${String(first.added[0].seq).padStart(16, '0')}.jsonl`]);
+    // The fifth result fills it, the sixth starts the next: the full one goes once acknowledged.
+    const third = await spool.append(items(2));
+    expect(segs()).toHaveLength(2);
+    await spool.ack(third.added[1].seq);
+    expect(segs()).toEqual([`seg-${String(third.added[1].seq).padStart(16, '0')}.jsonl`]);
+    expect(spool.pending()).toEqual([]);
+    // A later start sends none of what was acknowledged.
+    expect(Spool.open(dir, BOUNDS, NOW).pending()).toEqual([]);
+  });
+
   it.each([
     ['results', { maxResults: 40, maxBytes: 1_000_000 }, ''],
     ['bytes', { maxResults: 100_000, maxBytes: 100_000 }, 'x'.repeat(1_000)],
