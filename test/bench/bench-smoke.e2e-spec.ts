@@ -155,9 +155,10 @@ describe('bench harness (smoke)', () => {
   );
 
   it(
-    'runs the locations scenario: 3 agent processes check their monitors and the service stores their results',
+    'runs the locations scenario: 3 agent processes check their monitors and the service stores their results; --against and --profile',
     () => {
-      const r = spawnSync(process.execPath, [CLI, 'locations', '--smoke', '--out', out], {
+      const args = ['locations', '--smoke', '--against', path.join(ROOT, 'dist'), '--profile', '--out', out];
+      const r = spawnSync(process.execPath, [CLI, ...args], {
         encoding: 'utf8',
         timeout: 3 * 60_000,
       });
@@ -170,6 +171,11 @@ describe('bench harness (smoke)', () => {
       expect(value('results ingested per minute')).toBeGreaterThan(0);
       expect(value('check to stored (announced) p99')).toEqual(expect.any(Number));
       expect(value('agent CPU per check')).toEqual(expect.any(Number));
+      // The first agent ran the --against build (here this one), measured beside the other two.
+      expect(value('A: agent 1 (--against) CPU per check')).toEqual(expect.any(Number));
+      expect(value('B ÷ A, CPU per check')).toEqual(expect.any(Number));
+      expect(value('agent RSS idle (connected, no monitor), mean of 3')).toBeGreaterThan(20);
+      expect(r.stdout).toMatch(/CPU profile of the first agent \(the measured window only\)/);
     },
     4 * 60_000,
   );
