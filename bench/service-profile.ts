@@ -16,13 +16,13 @@ export function profileDir(ctx: RunContext, scenario: string): string | undefine
  * After the profiled service stopped: the summary as note lines (empty when there is no profile),
  * restricted to the measured window when one is given.
  */
-export function profileNotes(dir: string | undefined, window?: ProfileWindow): string[] {
+export function profileNotes(dir: string | undefined, window?: ProfileWindow, whose = 'the service'): string[] {
   if (!dir) return [];
   const file = newestProfile(dir);
   if (!file) return [`no CPU profile was written in ${dir}`];
   const scope = window ? 'the measured window only' : 'the whole run';
   return [
-    `CPU profile of the service (${scope}): ${file}`,
+    `CPU profile of ${whose} (${scope}): ${file}`,
     ...formatProfile(summariseProfile(file, 15, window)).split('\n'),
   ];
 }

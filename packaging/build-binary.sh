@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds dist/farsight: a Node single executable application (SEA) holding the whole app, its views/, docs/
 # and public/ files and the sqlite3 addon. It needs no node_modules and no Node on the target machine.
+# Its main script (packaging/sea-main.js) runs the agent's own bundle for `farsight agent` and the
+# service's bundle, from its V8 code cache, for every other command (docs/agents.md, "Memory").
 #
 #   bash packaging/build-binary.sh
 #
@@ -42,7 +44,12 @@ node packaging/bundle.js sea --minify "${FARSIGHT_MINIFY:-whitespace}"
 
 say "sea config and blob"
 cache_flag=()
-[ "${FARSIGHT_CODE_CACHE:-1}" = 1 ] || cache_flag=(--no-code-cache)
+if [ "${FARSIGHT_CODE_CACHE:-1}" = 1 ]; then
+  # By the node that is embedded: V8 refuses a code cache of another version.
+  "$NODE_BINARY" packaging/sea-code-cache.js dist/sea/farsight.js
+else
+  cache_flag=(--no-code-cache)
+fi
 node packaging/sea-config.js "${cache_flag[@]}"
 # The blob must be made by the same node version that runs it (the code cache is version-specific).
 "$NODE_BINARY" --experimental-sea-config dist/sea/sea-config.json

@@ -4,9 +4,12 @@
  *
  *   node packaging/bundle.js dev   dist/tsc/src/main.js -> dist/app.js, npm packages inlined but sqlite3,
  *                                  and dist/main.js, the launcher that runs it from a V8 code cache
- *                                  (what `npm run build` runs after tsc; `node dist/main.js <command>`)
- *   node packaging/bundle.js sea   dist/tsc/src/main.js -> dist/sea/farsight.js, everything inlined,
- *                                  the main script of the single executable (packaging/build-binary.sh)
+ *                                  (what `npm run build` runs after tsc; `node dist/main.js <command>`),
+ *                                  and dist/tsc/src/agent-main.js -> dist/agent.js, the agent's own
+ *                                  bundle, which the launcher runs for `agent`
+ *   node packaging/bundle.js sea   dist/tsc/src/main.js -> dist/sea/farsight.js, everything inlined, and
+ *                                  the agent's dist/sea/agent.js: the two bundles the single executable's
+ *                                  main script (packaging/sea-main.js) picks from (packaging/build-binary.sh)
  *
  * Options: --entry FILE (default dist/tsc/src/main.js), --outfile FILE, --minify full|whitespace|none (sea),
  *          --no-minify (= --minify none), --analyze (print what takes the space),
@@ -207,6 +210,66 @@ async function bundleDev(args) {
   });
   fs.rmSync(`${args.outfile}.map`, { force: true });
   report({ ...args, outfile: appFile }, result);
+  await bundleAgent(args, path.join(dir, 'agent.js'), { sourcemap: true });
+}
+
+/**
+ * Packages the agent's bundle must never hold: the service's framework, database and templates
+ * (test/layering.spec.ts keeps them out of the agent's imports; this keeps them out of its bundle).
+ */
+const NOT_IN_AGENT =
+  /node_modules[\\/](@nestjs|typeorm|sqlite3|express|handlebars|class-validator|class-transformer)[\\/]/;
+
+/**
+ * `farsight agent`'s own bundle (src/agent-main.ts): the agent, the checkers, the scheduler and the
+ * client libraries of the service kinds (pg, mysql2, redis, mqtt, grpc: evaluated only when a
+ * monitor of that kind is checked). The launcher (dev) and the single executable's main script run
+ * it for `agent` instead of the service's bundle. Writes `<outfile>` and `agent-bundle.json` beside it
+ * (its bytes and the packages it holds: test/agent/agent-modules.e2e-spec.ts reads it).
+ */
+async function bundleAgent(args, outfile, extra) {
+  const entry = path.join(path.dirname(args.entry), 'agent-main.js');
+  requireEntry(entry);
+  const result = await esbuild.build({
+    ...baseOptions({ ...args, entry, outfile }),
+    ...MINIFY[DEFAULT_MINIFY],
+    legalComments: 'none',
+    sourcemap: extra.sourcemap ? true : 'external',
+    sourcesContent: false,
+    banner: extra.banner ? { js: extra.banner } : undefined,
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [optionalPlugin(), packageRewritePlugin(new Set(), { requireLazy: false })],
+  });
+  assertAscii(outfile);
+  if (extra.banner) {
+    // Inside a SEA only built-in modules load: anything else left outside would fail there.
+    const out = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+    const outside = out.imports
+      .filter((i) => i.external && !isBuiltin(i.path) && i.kind !== 'require-resolve' && !isOptional(i.path))
+      .map((i) => i.path);
+    if (outside.length > 0)
+      throw new Error(
+        `the agent's sea bundle would require modules it does not hold: ${[...new Set(outside)].join(', ')}`,
+      );
+  }
+  const inputs = Object.keys(result.metafile.inputs);
+  const wrong = inputs.filter((p) => NOT_IN_AGENT.test(p));
+  if (wrong.length > 0)
+    throw new Error(`the agent's bundle would hold the service's packages: ${wrong.slice(0, 5).join(', ')}`);
+  const packages = [
+    ...new Set(
+      inputs.flatMap((p) => {
+        const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/](?!.*node_modules)/.exec(p);
+        return m ? [m[1].split(path.sep).join('/')] : [];
+      }),
+    ),
+  ].sort();
+  fs.writeFileSync(
+    path.join(path.dirname(outfile), 'agent-bundle.json'),
+    JSON.stringify({ bytes: fs.statSync(outfile).size, packages }, null, 2) + '\n',
+  );
+  report({ ...args, outfile }, result);
 }
 
 /** Wraps the module-level `require` (see the header). Plain ES2020, runs before anything else. */
@@ -360,8 +423,12 @@ function applyEdits(text, edits, file) {
   return text;
 }
 
-/** Every rewrite of package sources in one onLoad (esbuild uses the first onLoad that answers). */
-function packageRewritePlugin(bufferPatched) {
+/**
+ * Every rewrite of package sources in one onLoad (esbuild uses the first onLoad that answers).
+ * `requireLazy`: stop the build when a package of LAZY_REWRITES was not bundled (off for the
+ * agent's bundle, which holds none of them).
+ */
+function packageRewritePlugin(bufferPatched, { requireLazy = true } = {}) {
   const lazyDone = new Set();
   return {
     name: 'farsight-package-rewrites',
@@ -386,7 +453,7 @@ function packageRewritePlugin(bufferPatched) {
         return text !== original ? { contents: text, loader: 'js' } : undefined;
       });
       build.onEnd((result) => {
-        if (result.errors.length > 0) return;
+        if (result.errors.length > 0 || !requireLazy) return;
         const missed = LAZY_REWRITES.filter((r) => !lazyDone.has(r.file)).map((r) => r.file);
         if (missed.length > 0)
           throw new Error(`never bundled, so not rewritten: ${missed.join(', ')} (packaging/bundle.js LAZY_REWRITES)`);
@@ -498,6 +565,8 @@ async function bundleSea(args) {
   );
   report(args, result);
   if (optionalSeen.size) console.log(`  left out (optional): ${[...optionalSeen].sort().join(', ')}`);
+  // The agent's own bundle beside it: the single executable's main script runs it for `agent`.
+  await bundleAgent(args, path.join(path.dirname(args.outfile), 'agent.js'), { banner: seaBanner() });
 }
 
 /**

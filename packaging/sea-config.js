@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * Writes dist/sea/sea-config.json for `node --experimental-sea-config`: the sea bundle as main script and
- * every shipped file as an asset keyed by its path relative to the project root (the keys that
- * src/common/resources/resources.ts asks node:sea for), plus the sqlite3 addon (packaging/native-loader.js).
+ * Writes dist/sea/sea-config.json for `node --experimental-sea-config`: packaging/sea-main.js as main
+ * script, the service's and the agent's bundles (with the service's V8 code cache, made by
+ * packaging/sea-code-cache.js) as assets it picks from, every shipped file as an asset keyed by its
+ * path relative to the project root (the keys that src/common/resources/resources.ts asks node:sea
+ * for), plus the sqlite3 addon (packaging/native-loader.js).
  *
  *   node packaging/sea-config.js [--no-code-cache] [--bundle-dir dist/sea]
  */
@@ -41,9 +43,11 @@ function main() {
     else throw new Error(`unknown option ${argv[i]}`);
   }
 
-  const main = path.join(bundleDir, 'farsight.js');
+  const service = path.join(bundleDir, 'farsight.js');
+  const agent = path.join(bundleDir, 'agent.js');
+  const serviceCache = path.join(bundleDir, 'farsight.js.v8-cache');
   const addon = path.join(bundleDir, 'node_sqlite3.node');
-  for (const f of [main, addon]) {
+  for (const f of [service, agent, addon]) {
     if (!fs.existsSync(f))
       throw new Error(`${path.relative(ROOT, f)} is missing: run \`node packaging/bundle.js sea\` first`);
   }
@@ -66,21 +70,34 @@ function main() {
   fs.writeFileSync(manifest, JSON.stringify(Object.keys(assets).sort()) + '\n');
   assets[RESOURCE_MANIFEST_KEY] = manifest;
   assets[SQLITE3_ASSET_KEY] = addon;
+  // The two bundles; packaging/sea-main.js, the main script, runs one of them.
+  assets['bundle/farsight.js'] = service;
+  assets['bundle/agent.js'] = agent;
+  if (useCodeCache) {
+    if (!fs.existsSync(serviceCache))
+      throw new Error(
+        `${path.relative(ROOT, serviceCache)} is missing: run \`node packaging/sea-code-cache.js ${path.relative(ROOT, service)}\` first, with the node that makes the blob`,
+      );
+    assets['bundle/farsight.js.v8-cache'] = serviceCache;
+  }
+  const main = path.join(bundleDir, 'main.js');
+  fs.copyFileSync(path.join(__dirname, 'sea-main.js'), main);
 
   const config = {
     main,
     output: path.join(bundleDir, 'sea-prep.blob'),
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
+    // For the main script, a few lines: the service's bundle has its cache as an asset (above).
     useCodeCache,
     assets,
   };
   const out = path.join(bundleDir, 'sea-config.json');
   fs.writeFileSync(out, JSON.stringify(config, null, 2) + '\n');
-  const files = Object.keys(assets).length - 2;
+  const files = Object.keys(assets).length - (useCodeCache ? 5 : 4);
   console.log(
     `sea-config: ${path.relative(ROOT, out)} (${files} files from ${ASSET_DIRS.join('/, ')}/ = ${(assetBytes / 1024).toFixed(1)} KiB, ` +
-      `sqlite3 addon, useCodeCache=${useCodeCache})`,
+      `sqlite3 addon, the service's and the agent's bundles, useCodeCache=${useCodeCache})`,
   );
 }
 

@@ -7,7 +7,7 @@
 #
 # The binary runs from a fresh temp dir with no node_modules above it and a clean environment:
 # --version, serve (cold start to a healthy /api/health, timed), setup-link and the link's token,
-# an admin key, a monitor and a check of it, backup, then SIGTERM (exit 0 within 5 s). The .deb is checked with dpkg-deb (paths, control,
+# an admin key, a monitor and a check of it, backup, `farsight agent` against it, then SIGTERM (exit 0 within 5 s). The .deb is checked with dpkg-deb (paths, control,
 # conffiles, maintainer scripts, the binary inside is the one tested). Exits non-zero on any failure.
 set -euo pipefail
 # Answers are matched with `grep -q PATTERN <<<"$answer"`, never `printf ... | grep -q`: grep -q stops
@@ -208,6 +208,28 @@ for p in $probes; do
 done
 # shellcheck disable=SC2086 # one name per word, on purpose
 ok "only the expected optional probes: $(printf '%s ' $probes)"
+
+step "agent"
+# `farsight agent` runs the agent's own bundle (packaging/sea-main.js): it starts, asks the service for
+# its monitors, is refused (a token of no location: the 401 path) and stops cleanly on SIGTERM.
+env -i PATH=/usr/bin:/bin HOME="$work" TMPDIR="$work/tmp" LANG=C.UTF-8 FARSIGHT_AGENT_SERVER="$base" \
+  FARSIGHT_AGENT_TOKEN=fsa_0123456789abcdef0123456789abcdef0123456789abcdef FARSIGHT_AGENT_SPOOL_DIR="$work/spool" \
+  FARSIGHT_CANARIES=off FARSIGHT_TRACE_OPTIONAL=1 "${runner[@]}" "$work/farsight" agent >"$work/agent.log" 2>&1 &
+agent_pid=$!
+t0=$(now_ms)
+until grep -q 'the service refused the token (401' "$work/agent.log"; do
+  kill -0 "$agent_pid" 2>/dev/null || fail "farsight agent exited: $(tail -n 5 "$work/agent.log")"
+  [ $(($(now_ms) - t0)) -lt $((20000 * slow)) ] || fail "farsight agent did not reach the service: $(tail -n 5 "$work/agent.log")"
+  sleep 0.1
+done
+grep -q "Farsight agent $version for $base" "$work/agent.log" || fail "the agent's start line is missing: $(head -n 3 "$work/agent.log")"
+agent_rss_kb=$(awk '/^VmRSS/{print $2}' "/proc/$agent_pid/status" 2>/dev/null || echo '?')
+kill -TERM "$agent_pid"
+rc=0
+wait "$agent_pid" || rc=$?
+[ "$rc" -eq 0 ] || fail "farsight agent exited $rc after SIGTERM, expected 0: $(tail -n 5 "$work/agent.log")"
+! grep -q '^\[farsight-sea\] require' "$work/agent.log" || fail "the agent asked for modules not in the binary: $(grep '^\[farsight-sea\]' "$work/agent.log")"
+ok "agent: started, reached the service (refused token), exited 0 on SIGTERM; ${agent_rss_kb} kB resident"
 
 step "SIGTERM"
 kill -TERM "$server_pid"

@@ -2,7 +2,6 @@
  * `farsight agent`: reads the agent's settings (a bad one stops with one line naming it, exit 2),
  * gives it the service's line logger, and runs it until a stop signal (src/agent/agent.ts).
  */
-import { Logger } from '@nestjs/common';
 import { loadAgentConfig } from './agent/agent-config';
 import { runAgent } from './agent/agent';
 import type { AgentLog } from './agent/agent-log';
@@ -18,9 +17,8 @@ export async function agentCommand(args: string[], stopSignal: Promise<string>):
   }
   const config = loadAgentConfig();
   const lines = new LineLogger(config.logLevel);
-  // Nest's Logger is only the sink of the process guard here: no Nest application is made.
-  Logger.overrideLogger(lines);
-  logUnhandledRejections(new Logger('agent'));
+  // Straight to the line logger: the agent loads nothing of Nest (its bundle holds none of it).
+  logUnhandledRejections({ error: (line) => lines.error(line, 'agent') });
   const log: AgentLog = {
     debug: (line) => lines.debug(line, 'agent'),
     info: (line) => lines.log(line, 'agent'),

@@ -1,6 +1,7 @@
 /**
  * dist/main.js: runs the service's bundle (dist/app.js, both written by `node packaging/bundle.js
- * dev`) from a V8 code cache, so a start does not compile 11 MB of JavaScript again.
+ * dev`) from a V8 code cache, so a start does not compile 11 MB of JavaScript again; `agent` runs
+ * the agent's own bundle (dist/agent.js) instead.
  *
  * Node 20 compiles every module at each start (module.enableCompileCache came in Node 22): for this
  * service about 450 ms of a 750 ms module load, and more for the functions start-up runs. The bundle
@@ -36,6 +37,8 @@ interface Loader {
 }
 
 const BUNDLE = path.join(__dirname, 'app.js');
+/** `farsight agent`'s own bundle (src/agent-main.ts): a few hundred KB, which Node compiles lazily and fast. */
+const AGENT_BUNDLE = path.join(__dirname, 'agent.js');
 const CACHE = path.join(__dirname, `app.js.${FARSIGHT_BUILD_ID}.v8-cache`);
 
 function trustedCache(bundleUid: number): Buffer | undefined {
@@ -89,4 +92,7 @@ function run(): void {
   app.loaded = true;
 }
 
-run();
+// An agent loads its own small bundle, never the service's (docs/agents.md, "Memory").
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle chosen at run time, not a module of this one
+if (process.argv[2] === 'agent') require(AGENT_BUNDLE);
+else run();

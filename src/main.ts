@@ -6,13 +6,14 @@
  *
  * This file loads only what every command needs. `health` and `agent` are answered here; the
  * service's commands load cli-service.ts (and with it Nest, the database and the engine) when they
- * run: an idle agent without them is 72-87 MB resident instead of 106 MB (docs/agents.md).
+ * run. Built, `agent` does not even come here: the launcher (dist/main.js) and the single
+ * executable run the agent's own bundle (agent-main.ts), which holds none of the service's code:
+ * an idle agent is 50 MB resident instead of 82-86 MB (docs/agents.md, "Memory").
  */
 import { VERSION } from './common/version';
-import { ConfigError } from './config/config';
-import { StartupError, unexpectedFailure } from './config/startup-failures';
 import { healthCommand } from './cli-health';
 import { agentCommand } from './cli-agent';
+import { exitWhenDone } from './cli-exit';
 import { USAGE } from './cli-usage';
 import { nextStopSignal } from './runtime/stop-signal';
 
@@ -43,17 +44,4 @@ async function main(argv: string[]): Promise<number> {
   return serviceCommand(command, rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof ConfigError || err instanceof StartupError) {
-      process.stderr.write(`farsight: ${err.message}\n`);
-    } else {
-      // Not an error we know how to explain: still one line; the stack only for whoever asks.
-      process.stderr.write(`farsight: ${unexpectedFailure(err)}\n`);
-      if (/^debug$/i.test(process.env.FARSIGHT_LOG_LEVEL?.trim() ?? '') && err instanceof Error)
-        process.stderr.write(`${err.stack}\n`);
-    }
-    process.exit(err instanceof ConfigError ? 2 : 1);
-  },
-);
+exitWhenDone(main(process.argv.slice(2)));

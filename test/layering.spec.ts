@@ -290,6 +290,15 @@ const AGENT_ENGINE_FILES = [
   'engine/blind/canary-set.ts',
   'engine/blind/local-canaries.ts',
 ];
+/** The agent's own entry (the agent's bundle, packaging/bundle.js) and the composition files it reaches. */
+const AGENT_ENTRY_FILES = [
+  'agent-main.ts',
+  'cli-agent.ts',
+  'cli-exit.ts',
+  'runtime/logger.ts',
+  'runtime/process-guards.ts',
+  'runtime/stop-signal.ts',
+];
 const AGENT_FORBIDDEN_PACKAGES = /^(@nestjs\/|typeorm$|sqlite3$|express$|class-validator$|handlebars$)/;
 
 describe('the agent loads no part of the service it does not need', () => {
@@ -319,11 +328,17 @@ describe('the agent loads no part of the service it does not need', () => {
     }
   };
   for (const f of sourceFiles(path.join(SRC, 'agent'))) visit(f);
+  visit(path.join(SRC, 'agent-main.ts'));
 
-  it('reaches only the agent, probes/, common/, config/ and the named engine/ files', () => {
+  it('reaches only the agent, its entry, probes/, common/, config/ and the named engine/ files', () => {
     const outside = [...reached]
       .map((f) => path.relative(SRC, f))
-      .filter((f) => !/^(agent|probes|common|config)\//.test(f) && !AGENT_ENGINE_FILES.includes(f));
+      .filter(
+        (f) =>
+          !/^(agent|probes|common|config)\//.test(f) &&
+          !AGENT_ENGINE_FILES.includes(f) &&
+          !AGENT_ENTRY_FILES.includes(f),
+      );
     expect(outside.sort()).toEqual([]);
   });
 

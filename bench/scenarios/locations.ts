@@ -10,20 +10,27 @@
  *      from a check's end to its result announced on GET /api/v1/stream (announced after the
  *      commit: durable before announced, so this is the delay to stored, plus the stream's hop).
  * Targets (issue 41): ingest ≤ 0.5 × a local check, agent ≤ 1.3 × the floor, delay p99 ≤ 2 s.
- * Results ingested are rows of `location_results`, read from the outside (bench/db.ts).
+ * Results ingested are rows of `location_results`, read from the outside (bench/db.ts). The agents'
+ * resident memory is read idle (connected, no monitor yet) and busy (at the window's end). With
+ * --profile the first agent runs under node --cpu-prof, summarised for the remote window. With
+ * --against OTHER/dist the first agent runs that build (A) and the other two this one (B), so two
+ * builds of the agent are measured in the same minutes against the same service.
  */
 import type { Options } from '../../harness/args';
 import { Child, startChild, stopChild } from '../../harness/children';
 import { removeDir, SERVICE_ENTRY, tempDir } from '../../harness/paths';
-import { CpuWindow } from '../../harness/proc';
+import { CpuWindow, memory } from '../../harness/proc';
 import { KeyPool, Service } from '../../harness/service';
 import { spread } from '../../harness/stats';
 import { Sqlite } from '../db';
 import { Farm } from '../farm';
 import type { MonitorBody } from '../monitors';
 import { atMost, metric, Metric, ScenarioResult } from '../report';
+import { monotonicUs } from '../profile';
 import { elapsedS, log, RunContext, Scenario, wait } from '../scenario';
+import { profileDir, profileNotes } from '../service-profile';
 import { StreamReader } from '../stream-reader';
+import { entryOf } from './compare';
 import { measureFloor } from './floor';
 
 const NAME = 'locations';
@@ -80,8 +87,13 @@ async function resultsByLocation(file: string): Promise<Map<number, number>> {
   }
 }
 
-function startAgent(service: Service, a: Agent): Child {
-  return startChild(process.execPath, [SERVICE_ENTRY, 'agent'], {
+/**
+ * `entry`: the build to run (another tree's with --against); `profile`: a directory for the
+ * agent's CPU profile (node --cpu-prof), written when it stops.
+ */
+function startAgent(service: Service, a: Agent, entry: string, profile?: string): Child {
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  return startChild(process.execPath, [...nodeArgs, entry, 'agent'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -98,7 +110,7 @@ export const locationsScenario: Scenario = {
   name: NAME,
   summary:
     'one service and 3 agents, N monitors each checked from 2 places: ingest CPU vs a local check, agent CPU vs the floor, delay',
-  options: ['monitors', 'interval', 'warmup', 'duration'],
+  options: ['monitors', 'interval', 'warmup', 'duration', 'against'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const n = o.number('monitors', ctx.smoke ? 12 : 10_000);
@@ -106,6 +118,9 @@ export const locationsScenario: Scenario = {
     const warmupS = o.number('warmup', ctx.smoke ? 3 : intervalS);
     const durationS = o.number('duration', ctx.smoke ? 4 : Math.max(60, intervalS));
     const notes: string[] = [];
+    const prof = profileDir(ctx, NAME);
+    // --against: the first agent runs another build (A), the other two this one (B), side by side.
+    const against = o.has('against') ? entryOf(o.string('against', '')) : null;
     const farm = await Farm.start(2 * n, 0);
     const dir = tempDir(NAME);
     let service: Service | null = null;
@@ -132,8 +147,15 @@ export const locationsScenario: Scenario = {
       const localChecks = (await farm.counts()).total - c0.total;
       const perLocal = localChecks > 0 ? localUsed.cpuMs / localChecks : null;
 
-      // 2. The agents check the remote set; the service only ingests.
-      for (const a of agents) a.child = startAgent(service, a);
+      // 2. The agents check the remote set; the service only ingests. With --profile the first
+      // agent runs under --cpu-prof (the service is not profiled here: its ingest is a small share).
+      agents.forEach(
+        (a, i) =>
+          (a.child = startAgent(service!, a, i === 0 && against ? against : SERVICE_ENTRY, i === 0 ? prof : undefined)),
+      );
+      // Idle: connected, an empty assignment, nothing to check yet.
+      await wait(NAME, 'agents idle', 5_000);
+      const idleRss = agents.map((a) => memory(a.child!.pid).rss);
       await service.createMonitors(keys, locationSets(n, farm.url, intervalS, names, 'remote'));
       stream = await StreamReader.open(`${service.url}/api/v1/stream`, keys.header());
       await wait(NAME, 'remote warm-up', warmupS * 1000);
@@ -149,8 +171,11 @@ export const locationsScenario: Scenario = {
         },
       );
       stream.measuring = true;
+      const fromUs = monotonicUs();
       await wait(NAME, 'remote window', durationS * 1000);
+      const measured = { fromUs, toUs: monotonicUs() };
       stream.measuring = false;
+      const busyRss = agents.map((a) => memory(a.child!.pid).rss);
       const serviceUsed = serviceCpu.read();
       const agentUsed = agentCpu.map((w) => w.read());
       const r1 = await resultsByLocation(service.dbFile);
@@ -161,6 +186,25 @@ export const locationsScenario: Scenario = {
       const perIngest = ingested > 0 ? serviceUsed.cpuMs / ingested : null;
       const agentMs = agentUsed.reduce((x, u) => x + u.cpuMs, 0);
       const perAgentCheck = ingested > 0 ? agentMs / ingested : null;
+      const agentUserMs = agentUsed.reduce((x, u) => x + u.userMs, 0);
+      const agentMainMs = agentUsed.reduce((x, u) => x + u.mainMs, 0);
+      const mb = (bytes: number[]) => bytes.reduce((x, y) => x + y, 0) / bytes.length / 1024 / 1024;
+      /** One agent's CPU per check: each checks 2/3 of the monitors, so their figures compare. */
+      const perCheckOf = (i: number) => (perAgent[i] > 0 ? agentUsed[i].cpuMs / perAgent[i] : null);
+      const checksB = perAgent[1] + perAgent[2];
+      const perCheckB = checksB > 0 ? (agentUsed[1].cpuMs + agentUsed[2].cpuMs) / checksB : null;
+      const perCheckA = perCheckOf(0);
+      const sideBySide: Metric[] = against
+        ? [
+            metric('A: agent 1 (--against) CPU per check', perCheckA, 'ms'),
+            metric('A: agent 1 RSS idle', mb([idleRss[0]]), 'MB'),
+            metric('A: agent 1 RSS busy', mb([busyRss[0]]), 'MB'),
+            metric('B: agents 2 and 3 (this build) CPU per check', perCheckB, 'ms'),
+            metric('B ÷ A, CPU per check', perCheckA && perCheckB !== null ? perCheckB / perCheckA : null, '×'),
+            metric('B: agents 2 and 3 RSS idle', mb(idleRss.slice(1)), 'MB'),
+            metric('B: agents 2 and 3 RSS busy', mb(busyRss.slice(1)), 'MB'),
+          ]
+        : agents.map((a, i) => metric(`agent ${i + 1} CPU per check`, perCheckOf(i), 'ms'));
       const delays = spread(stream.delays);
       const expectedPerMin = (2 * n * 60) / intervalS;
       const windowMin = serviceUsed.wallMs / 60_000;
@@ -178,13 +222,19 @@ export const locationsScenario: Scenario = {
         ),
         metric('service CPU while ingesting', serviceUsed.pctOfCore, '% of a core'),
         metric('agent CPU per check', perAgentCheck, 'ms'),
+        metric('  of which user', ingested > 0 ? agentUserMs / ingested : null, 'ms'),
+        metric('  of which the main thread', ingested > 0 ? agentMainMs / ingested : null, 'ms'),
         metric('bare-GET floor at an agent rate, same run', floor?.cpuMs ?? null, 'ms'),
+        metric('  of which user', floor?.userMs ?? null, 'ms'),
         metric(
           'agent CPU per check ÷ floor',
           perAgentCheck !== null && floor && floor.cpuMs > 0 ? perAgentCheck / floor.cpuMs : null,
           '×',
           atTarget ? atMost(1.3) : undefined,
         ),
+        metric('agent RSS idle (connected, no monitor), mean of 3', mb(idleRss), 'MB'),
+        metric('agent RSS busy (end of the window), mean of 3', mb(busyRss), 'MB'),
+        ...sideBySide,
         metric('check to stored (announced) p50', delays.p50, 'ms'),
         metric('check to stored (announced) p99', delays.p99, 'ms', atMost(2000)),
         metric('check to stored (announced) max', delays.max, 'ms'),
@@ -198,9 +248,14 @@ export const locationsScenario: Scenario = {
           ? `floor: ${floor.requests} bare GETs at ${perAgentRate.toFixed(1)}/s (one agent's rate) beside the window, in a process of their own`
           : 'floor: not measured',
       );
+      if (prof) {
+        // The profile is written when the agent exits (its memory above is the profiler's too).
+        await Promise.all(agents.flatMap((a) => (a.child ? [stopChild(a.child)] : [])));
+        notes.push(...profileNotes(prof, measured, 'the first agent'));
+      }
       return {
         scenario: NAME,
-        options: { monitors: n, interval: intervalS, warmup: warmupS, duration: durationS },
+        options: { monitors: n, interval: intervalS, warmup: warmupS, duration: durationS, against: against ?? '' },
         metrics,
         notes,
         elapsedS: elapsedS(started),

@@ -62,6 +62,9 @@ export async function runAgent(config: AgentConfig, log: AgentLog, stopSignal: P
     env: { clock },
     log,
     onResult: (m, result) => {
+      // Most results need no canary probe first: handed on at once, without a promise per check.
+      const known = uplink.judgeAtOnce(result);
+      if (known !== null) return shipper.add(m.id, result, known);
       const judged = uplink.judge(result).then(
         (blind) => shipper.add(m.id, result, blind),
         () => shipper.add(m.id, result, false),
@@ -98,6 +101,7 @@ export async function runAgent(config: AgentConfig, log: AgentLog, stopSignal: P
   const stopping = poller.stop();
   await Promise.race([checks.stop().then(() => Promise.all(judging)), sleep(STOP_CHECKS_MS)]);
   await shipper.stop(STOP_SEND_MS);
+  await spool.close();
   client.close();
   await stopping;
   clearInterval(keepAlive);

@@ -66,6 +66,27 @@ describe('Spool', () => {
     expect(spool.diskUsage().results).toBe(3);
   });
 
+  it('keeps appending to its newest segment while it has room, even when all of it is acknowledged', async () => {
+    const segs = () => fs.readdirSync(dir).filter((f) => f.startsWith('seg-'));
+    // A twentieth of 100: five results a segment.
+    const spool = Spool.open(dir, BOUNDS, NOW);
+    const first = await spool.append(items(2));
+    await spool.ack(first.added[1].seq);
+    expect(segs()).toHaveLength(1);
+    const second = await spool.append(items(2));
+    await spool.ack(second.added[1].seq);
+    // Still the one file: no create and delete per POST.
+    expect(segs()).toEqual([`seg-${String(first.added[0].seq).padStart(16, '0')}.jsonl`]);
+    // The fifth result fills it, the sixth starts the next: the full one goes once acknowledged.
+    const third = await spool.append(items(2));
+    expect(segs()).toHaveLength(2);
+    await spool.ack(third.added[1].seq);
+    expect(segs()).toEqual([`seg-${String(third.added[1].seq).padStart(16, '0')}.jsonl`]);
+    expect(spool.pending()).toEqual([]);
+    // A later start sends none of what was acknowledged.
+    expect(Spool.open(dir, BOUNDS, NOW).pending()).toEqual([]);
+  });
+
   it.each([
     ['results', { maxResults: 40, maxBytes: 1_000_000 }, ''],
     ['bytes', { maxResults: 100_000, maxBytes: 100_000 }, 'x'.repeat(1_000)],
@@ -96,6 +117,47 @@ describe('Spool', () => {
         .pending()
         .map((e) => e.seq),
     ).toEqual(pending.map((e) => e.seq));
+  });
+
+  it('records each acknowledgement in place, at one width, and a later start reads it back', async () => {
+    const spool = Spool.open(dir, BOUNDS, NOW);
+    const { added } = await spool.append(items(3));
+    await spool.ack(added[0].seq);
+    await spool.ack(added[1].seq);
+    // No temporary file, no rename: the same 17 bytes rewritten (the seq in 16 digits and a newline).
+    expect(fs.readdirSync(dir).filter((f) => !f.startsWith('seg-'))).toEqual(['acked']);
+    expect(fs.readFileSync(path.join(dir, 'acked'), 'utf8')).toBe(`${String(added[1].seq).padStart(16, '0')}\n`);
+    // Read back without a close (as after kill -9), and after one.
+    expect(
+      Spool.open(dir, BOUNDS, NOW)
+        .pending()
+        .map((e) => e.seq),
+    ).toEqual([added[2].seq]);
+    await spool.close();
+    expect(Spool.open(dir, BOUNDS, NOW).ackedSeq).toBe(added[1].seq);
+  });
+
+  it('reads an acknowledgement an older version wrote (no padding)', async () => {
+    const spool = Spool.open(dir, BOUNDS, NOW);
+    const { added } = await spool.append(items(2));
+    fs.writeFileSync(path.join(dir, 'acked'), `${added[0].seq}\n`);
+    const again = Spool.open(dir, BOUNDS, NOW);
+    expect(again.pending().map((e) => e.seq)).toEqual([added[1].seq]);
+    await again.ack(added[1].seq);
+    expect(Spool.open(dir, BOUNDS, NOW).pending()).toEqual([]);
+  });
+
+  it('keeps appending to the segment it holds open, and opens the next one when it is full', async () => {
+    const spool = Spool.open(dir, { maxResults: 40, maxBytes: 1_000_000 }, NOW);
+    for (let i = 0; i < 3; i += 1) await spool.append(items(1));
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('seg-'))).toHaveLength(2);
+    await spool.close();
+    const lines = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith('seg-'))
+      .sort()
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').length);
+    expect(lines).toEqual([2, 1]);
   });
 
   it('goes above an acknowledgement higher than anything it made (a spool deleted by hand)', async () => {

@@ -78,12 +78,32 @@ describe('Uplink', () => {
     expect(await uplink.judge(result('down', started))).toBe(true);
   });
 
+  it.each([
+    ['a success', 'up', -2_000, false, false],
+    ['a failure on fresh answers', 'down', -2_000, false, false],
+    ['a failure on fresh answers while blind', 'down', -2_000, true, true],
+    ['a failure that started after the last answers', 'down', -500, false, null],
+  ])('judges %s at once (null: a probe must come first): %s', async (_what, outcome, startedAgo, blind, verdict) => {
+    if (blind) answers = [true, true];
+    await uplink.probe();
+    if (blind) {
+      answers = [false, false];
+      await uplink.probe();
+    }
+    clock.advance(1_000);
+    const before = probes;
+    expect(uplink.judgeAtOnce(result(outcome as Outcome, clock.now() + startedAgo))).toBe(verdict);
+    // Deciding at once never probes; only judge() does, for the nulls.
+    expect(probes).toBe(before);
+  });
+
   it('with FARSIGHT_CANARIES=off never probes and counts every result', async () => {
     const off = new Uplink([], clock, silentLog, async () => {
       probes += 1;
       return [];
     });
     expect(await off.judge(result('down', clock.now()))).toBe(false);
+    expect(off.judgeAtOnce(result('down', clock.now()))).toBe(false);
     expect(probes).toBe(0);
   });
 });

@@ -49,6 +49,18 @@ export class Uplink {
    * back proves the path worked. Probes first when the canaries' answers are stale.
    */
   async judge(result: CheckResult): Promise<boolean> {
+    const known = this.judgeAtOnce(result);
+    if (known !== null) return known;
+    await this.probe();
+    return this.blindSince !== null || result.at_ms < this.blindEndedAt;
+  }
+
+  /**
+   * judge() when it needs no probe first (most results: every success, and failures while the
+   * canaries' answers are fresh), else null. Synchronous, so the agent hands such a result on
+   * without a promise per check. Starts the periodic probe when it is due.
+   */
+  judgeAtOnce(result: CheckResult): boolean | null {
     if (!this.enabled) return false;
     const now = this.clock.now();
     if (now - this.lastSettled >= PROBE_EVERY_MS) void this.probe();
@@ -57,8 +69,7 @@ export class Uplink {
     const fresh =
       this.lastSettled >= result.at_ms &&
       now - this.lastSettled < (this.blindSince !== null ? FRESH_WHILE_BLIND_MS : FRESH_MS);
-    if (!fresh) await this.probe();
-    return this.blindSince !== null || result.at_ms < this.blindEndedAt;
+    return fresh ? this.blindSince !== null || result.at_ms < this.blindEndedAt : null;
   }
 
   /** Probes the canaries (one probe at a time) and opens or closes the blind period. */

@@ -6,7 +6,7 @@
  * (common/recent-problems.ts) for GET /diagnostics, with anything that looks like a secret masked
  * (maskSecretsInText): the ring is readable with a `read` key, the journal is not.
  */
-import { LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/config';
 import { LoggedProblem, ProblemRing, recentProblems } from '../common/recent-problems';
 import { MASK } from '../common/secrets/secrets';

@@ -76,7 +76,11 @@ describe('bench harness (smoke)', () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-bench-smoke-'));
     aside = fs.mkdtempSync(path.join(os.tmpdir(), 'farsight-bench-smoke-aside-'));
     dependants = runCli(['alerts', '--case', 'dependants', '--smoke', '--out', aside], 4 * 60_000, children);
-    locations = runCli(['locations', '--smoke', '--out', aside], 4 * 60_000, children);
+    locations = runCli(
+      ['locations', '--smoke', '--against', path.join(ROOT, 'dist'), '--profile', '--out', aside],
+      4 * 60_000,
+      children,
+    );
   });
   afterAll(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -192,7 +196,7 @@ describe('bench harness (smoke)', () => {
   );
 
   it(
-    'runs the locations scenario: 3 agent processes check their monitors and the service stores their results',
+    'runs the locations scenario: 3 agent processes check their monitors and the service stores their results; --against and --profile',
     async () => {
       const r = await locations;
       if (r.status !== 0) throw new Error(`locations exited with ${r.status}:\n${r.stderr.slice(-3000)}`);
@@ -204,6 +208,11 @@ describe('bench harness (smoke)', () => {
       expect(value('results ingested per minute')).toBeGreaterThan(0);
       expect(value('check to stored (announced) p99')).toEqual(expect.any(Number));
       expect(value('agent CPU per check')).toEqual(expect.any(Number));
+      // The first agent ran the --against build (here this one), measured beside the other two.
+      expect(value('A: agent 1 (--against) CPU per check')).toEqual(expect.any(Number));
+      expect(value('B ÷ A, CPU per check')).toEqual(expect.any(Number));
+      expect(value('agent RSS idle (connected, no monitor), mean of 3')).toBeGreaterThan(20);
+      expect(r.stdout).toMatch(/CPU profile of the first agent \(the measured window only\)/);
     },
     4 * 60_000,
   );
