@@ -50,7 +50,8 @@ const ACC_COLUMNS = [
   'lat_min',
   'lat_max',
 ] as const;
-const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
+/** The columns of a rollup row that make its accumulator (toAcc). */
+export const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
 const PER_STATEMENT = 200;
 
 export interface RollupRow extends Omit<RollupAcc, 'hist'> {
@@ -155,29 +156,13 @@ export class RollupsService {
   }
 
   /** Adds accumulators to the rows of a table, reading the rows that exist. */
-  private async addTo(m: EntityManager, table: RollupTable, entries: RollupEntry[]): Promise<void> {
-    const key = KEY[table];
-    for (let i = 0; i < entries.length; i += PER_STATEMENT) {
-      const part = entries.slice(i, i + PER_STATEMENT);
-      const existing = await m.query<RollupRow[]>(
-        `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE (monitor_id, ${key}) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`,
-        part.flatMap((e) => [e.monitorId, e.key]),
-      );
-      const byKey = new Map(existing.map((r) => [`${r.monitor_id}:${r.key}`, r]));
-      const cols = ['monitor_id', key, ...ACC_COLUMNS, 'hist'];
-      const values: unknown[] = [];
-      for (const e of part) {
-        const acc = emptyAcc();
-        const old = byKey.get(`${e.monitorId}:${e.key}`);
-        if (old) mergeAcc(acc, toAcc(old));
-        mergeAcc(acc, e.acc);
-        values.push(e.monitorId, e.key, ...ACC_COLUMNS.map((c) => acc[c]), encodeHistogram(acc.hist));
-      }
-      await m.query(
-        `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => `(${cols.map(() => '?').join(', ')})`).join(', ')}`,
-        values,
-      );
-    }
+  private addTo(m: EntityManager, table: RollupTable, entries: RollupEntry[]): Promise<void> {
+    return addToRowsIn(
+      m,
+      table,
+      ['monitor_id', KEY[table]],
+      entries.map((e) => ({ keys: [e.monitorId, e.key], acc: e.acc })),
+    );
   }
 
   /**
@@ -229,13 +214,57 @@ export class RollupsService {
   }
 }
 
+/** What to add to one row of a rollup table: the values of its key columns, and the accumulator. */
+export interface RowAddition {
+  keys: readonly number[];
+  acc: RollupAcc;
+}
+
+/**
+ * Adds accumulators to the rows of a rollup table (the monitor's, or a location's:
+ * src/history/locations/location-rollups.ts) whose primary key is `keyColumns`: reads the rows that
+ * exist, sums, and writes them back, a few hundred rows a statement. Rows are sums, so an
+ * addition is right whenever it is written.
+ */
+export async function addToRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  additions: readonly RowAddition[],
+): Promise<void> {
+  const tuple = `(${keyColumns.map(() => '?').join(', ')})`;
+  const cols = [...keyColumns, ...ACC_COLUMNS, 'hist'];
+  const row = `(${cols.map(() => '?').join(', ')})`;
+  for (let i = 0; i < additions.length; i += PER_STATEMENT) {
+    const part = additions.slice(i, i + PER_STATEMENT);
+    const existing = await m.query<(Record<string, number> & RollupRow)[]>(
+      `SELECT ${keyColumns.join(', ')}, ${READ_COLUMNS} FROM ${table} WHERE (${keyColumns.join(', ')}) IN (VALUES ${part.map(() => tuple).join(', ')})`,
+      part.flatMap((a) => a.keys),
+    );
+    const byKey = new Map(existing.map((r) => [keyColumns.map((c) => r[c]).join(':'), r]));
+    const values: unknown[] = [];
+    for (const a of part) {
+      const acc = emptyAcc();
+      const old = byKey.get(a.keys.join(':'));
+      if (old) mergeAcc(acc, toAcc(old));
+      mergeAcc(acc, a.acc);
+      values.push(...a.keys, ...ACC_COLUMNS.map((c) => acc[c]), encodeHistogram(acc.hist));
+    }
+    await m.query(
+      `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => row).join(', ')}`,
+      values,
+    );
+  }
+}
+
 function copyAcc(a: RollupAcc): RollupAcc {
   const c = emptyAcc();
   mergeAcc(c, a);
   return c;
 }
 
-function toAcc(r: RollupRow): RollupAcc {
+/** A rollup row read with READ_COLUMNS, as an accumulator. */
+export function toAcc(r: Omit<RollupRow, 'monitor_id' | 'key'>): RollupAcc {
   return {
     up_ms: r.up_ms,
     down_ms: r.down_ms,
