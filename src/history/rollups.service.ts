@@ -17,12 +17,13 @@ import { EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
 import { CheckRow } from './check-row';
 import type { LatestCheck } from './latest-checks';
-import { decodeHistogram, encodeHistogram } from './latency-histogram';
+import { decodeHistogram, encodeHistogram, mergeEncoded } from './latency-histogram';
 import {
   accountRow,
   accountRows,
   emptyAcc,
   mergeAcc,
+  mergeCounts,
   RollupAcc,
   RollupDeltas,
   RollupEntry,
@@ -220,6 +221,9 @@ export interface RowAddition {
   acc: RollupAcc;
 }
 
+/** A rollup row as stored: its counts and times, and its histogram encoded (latency-histogram.ts). */
+export type StoredRollup = Omit<RollupAcc, 'hist'> & { hist: Buffer | null };
+
 /**
  * Adds accumulators to the rows of a rollup table (the monitor's, or a location's:
  * src/history/locations/location-rollups.ts) whose primary key is `keyColumns`: reads the rows that
@@ -232,27 +236,65 @@ export async function addToRowsIn(
   keyColumns: readonly string[],
   additions: readonly RowAddition[],
 ): Promise<void> {
+  const existing = await readRowsIn(
+    m,
+    table,
+    keyColumns,
+    additions.map((a) => a.keys),
+  );
+  await writeRowsIn(
+    m,
+    table,
+    keyColumns,
+    additions.map((a) => ({ keys: a.keys, row: addedRow(existing.get(a.keys.join(':')) ?? null, a.acc) })),
+  );
+}
+
+/** The stored rows of these keys that exist, by their keys joined with `:`. */
+export async function readRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  keys: readonly (readonly number[])[],
+): Promise<Map<string, StoredRollup>> {
+  const out = new Map<string, StoredRollup>();
   const tuple = `(${keyColumns.map(() => '?').join(', ')})`;
-  const cols = [...keyColumns, ...ACC_COLUMNS, 'hist'];
-  const row = `(${cols.map(() => '?').join(', ')})`;
-  for (let i = 0; i < additions.length; i += PER_STATEMENT) {
-    const part = additions.slice(i, i + PER_STATEMENT);
-    const existing = await m.query<(Record<string, number> & RollupRow)[]>(
+  for (let i = 0; i < keys.length; i += PER_STATEMENT) {
+    const part = keys.slice(i, i + PER_STATEMENT);
+    const rows = await m.query<(Record<string, number> & StoredRollup)[]>(
       `SELECT ${keyColumns.join(', ')}, ${READ_COLUMNS} FROM ${table} WHERE (${keyColumns.join(', ')}) IN (VALUES ${part.map(() => tuple).join(', ')})`,
-      part.flatMap((a) => a.keys),
+      part.flat(),
     );
-    const byKey = new Map(existing.map((r) => [keyColumns.map((c) => r[c]).join(':'), r]));
-    const values: unknown[] = [];
-    for (const a of part) {
-      const acc = emptyAcc();
-      const old = byKey.get(a.keys.join(':'));
-      if (old) mergeAcc(acc, toAcc(old));
-      mergeAcc(acc, a.acc);
-      values.push(...a.keys, ...ACC_COLUMNS.map((c) => acc[c]), encodeHistogram(acc.hist));
-    }
+    for (const r of rows) out.set(keyColumns.map((c) => r[c]).join(':'), r);
+  }
+  return out;
+}
+
+/**
+ * A stored row with an accumulator added (null: no row yet). The histogram is merged as it is
+ * stored (mergeEncoded): most rows gain a bucket or two at a write.
+ */
+export function addedRow(old: StoredRollup | null, acc: RollupAcc): StoredRollup {
+  const sum = emptyAcc();
+  if (old) mergeCounts(sum, old);
+  mergeCounts(sum, acc);
+  return { ...sum, hist: old ? mergeEncoded(old.hist, acc.hist) : encodeHistogram(acc.hist) };
+}
+
+/** Writes whole rows (INSERT OR REPLACE), a few hundred a statement. */
+export async function writeRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  rows: readonly { keys: readonly number[]; row: StoredRollup }[],
+): Promise<void> {
+  const cols = [...keyColumns, ...ACC_COLUMNS, 'hist'];
+  const tuple = `(${cols.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += PER_STATEMENT) {
+    const part = rows.slice(i, i + PER_STATEMENT);
     await m.query(
-      `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => row).join(', ')}`,
-      values,
+      `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`,
+      part.flatMap((r) => [...r.keys, ...ACC_COLUMNS.map((c) => r.row[c]), r.row.hist]),
     );
   }
 }

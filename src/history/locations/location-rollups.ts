@@ -8,10 +8,11 @@
  * Unlike the service's own checks, which wait in memory for their monitor's fold, an agent's
  * results are stored by the results route in its own transaction (durable before acknowledged),
  * and their rollups are added in that same transaction (accountIn): a batch touches one location
- * and about one hour of each of its monitors, so this costs a read and a write of a few rows per
- * table. What stays in memory is each monitor's and location's latest result (its tail, the span
- * still open), read back from `location_results` the first time it is needed after a start.
- * Reads answer the tables plus each tail's open span up to now, as the monitor's rollups do.
+ * and about one hour of each of its monitors, so this costs a write of a few rows per table. What
+ * stays in memory is each monitor's and location's latest result (its tail, the span still open),
+ * read back from `location_results` the first time it is needed after a start, and the rows it
+ * wrote last (the next batch adds to them without reading them back). Reads answer the tables
+ * plus each tail's open span up to now, as the monitor's rollups do.
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -19,17 +20,41 @@ import { Database } from '../../db/database';
 import { EventBus } from '../../events/event-bus';
 import { SettingsService } from '../../settings/settings.service';
 import type { CheckRow } from '../check-row';
-import { accountRow, mergeAcc, RollupAcc, RollupDeltas, RollupTable, spanKind, Tail } from '../rollup-math';
-import { addToRowsIn, READ_COLUMNS, RollupRow, toAcc } from '../rollups.service';
+import {
+  accountRow,
+  mergeAcc,
+  RollupAcc,
+  RollupDeltas,
+  RollupEntry,
+  RollupTable,
+  spanKind,
+  Tail,
+} from '../rollup-math';
+import { addedRow, READ_COLUMNS, readRowsIn, RollupRow, StoredRollup, toAcc, writeRowsIn } from '../rollups.service';
 import { accountedRow, LOCATION_ROLLUP_TABLES } from './location-accounting';
+
+/**
+ * What is remembered of a monitor and a location: its latest result (the span still open), and
+ * the last row it wrote in each table, as written. A row changes only through this service, in
+ * the order memory follows, or goes: with its monitor or location (memory is dropped with it), or
+ * by retention, which takes hours and days long past (a batch adds to the current ones; a result
+ * sent months late may bring a pruned row back, until the next night's pruning).
+ */
+interface PairMemory {
+  tail: Tail | null;
+  rows: Partial<Record<RollupTable, { key: number; row: StoredRollup }>>;
+}
 
 /** The column of each table's key, as in the monitor's rollups. */
 const KEY: Record<RollupTable, string> = { rollup_hour: 'hour', rollup_day: 'day' };
 
 @Injectable()
 export class LocationRollupsService {
-  /** Per location, per monitor: its latest result (the span still open). Filled as results come. */
-  private readonly tails = new Map<number, Map<number, Tail>>();
+  /**
+   * Per location, per monitor: its latest result (the span still open) and the rows it last wrote
+   * (so the next batch adds to them without reading them back). Filled as results come.
+   */
+  private readonly pairs = new Map<number, Map<number, PairMemory>>();
   private capFor: (monitorId: number) => number = () => 0;
 
   constructor(
@@ -38,7 +63,7 @@ export class LocationRollupsService {
     bus: EventBus,
   ) {
     bus.on('monitor.deleted', ({ id }) => {
-      for (const perMonitor of this.tails.values()) perMonitor.delete(id);
+      for (const perMonitor of this.pairs.values()) perMonitor.delete(id);
     });
   }
 
@@ -49,23 +74,24 @@ export class LocationRollupsService {
 
   /** A deleted location (its rows went in the deletion's transaction): its tails go too. */
   dropLocation(locationId: number): void {
-    this.tails.delete(locationId);
+    this.pairs.delete(locationId);
   }
 
   /**
    * Inside the transaction that stores `rows` (one location's results), before they are inserted:
    * adds what they contribute to the location's rollups. A tail not in memory is the latest result
-   * stored before them. The batch accounts on copies of the tails, which replace the held ones
-   * once the transaction has committed (before the next one begins: Database.afterCommit), so a
-   * batch that rolls back leaves them as they were.
+   * stored before them. The batch accounts on copies of the tails, and the rows it writes are
+   * remembered (its monitors' current hour and day, added to again by the next batch without a
+   * read); both replace what is held once the transaction has committed (before the next one
+   * begins: Database.afterCommit), so a batch that rolls back leaves memory as it was.
    */
   async accountIn(m: EntityManager, locationId: number, rows: readonly CheckRow[]): Promise<void> {
     if (rows.length === 0) return;
     const tz = (await this.settings.get()).tz_offset_min;
-    const held = this.tails.get(locationId) ?? new Map<number, Tail>();
+    const held = this.pairs.get(locationId) ?? new Map<number, PairMemory>();
     const tails = new Map<number, Tail>();
     for (const id of new Set(rows.map((r) => r.monitor_id))) {
-      const tail = held.get(id) ?? (await latestBefore(m, id, locationId, Number.MAX_SAFE_INTEGER));
+      const tail = held.get(id)?.tail ?? (await latestBefore(m, id, locationId, Number.MAX_SAFE_INTEGER));
       if (tail) tails.set(id, { ...tail });
     }
     const deltas = new RollupDeltas();
@@ -76,15 +102,44 @@ export class LocationRollupsService {
       if (tail && tail.at === row.at) continue;
       accountRow(row, tails, this.capFor(row.monitor_id), tz, deltas);
     }
+    const written: { table: RollupTable; monitorId: number; key: number; row: StoredRollup }[] = [];
     for (const table of ['rollup_hour', 'rollup_day'] as const) {
-      const additions = [...deltas.entries()]
-        .filter((e) => e.table === table)
-        .map((e) => ({ keys: [e.monitorId, locationId, e.key], acc: e.acc }));
-      await addToRowsIn(m, LOCATION_ROLLUP_TABLES[table], ['monitor_id', 'location_id', KEY[table]], additions);
+      const entries = [...deltas.entries()].filter((e) => e.table === table);
+      const keyColumns = ['monitor_id', 'location_id', KEY[table]];
+      // 1. The rows this pair wrote last are known; only the others are read.
+      const known = (e: RollupEntry) => {
+        const last = held.get(e.monitorId)?.rows[table];
+        return last && last.key === e.key ? last.row : undefined;
+      };
+      const read = await readRowsIn(
+        m,
+        LOCATION_ROLLUP_TABLES[table],
+        keyColumns,
+        entries.filter((e) => !known(e)).map((e) => [e.monitorId, locationId, e.key]),
+      );
+      // 2. Each row with the batch's part added, written whole.
+      const rowsOut = entries.map((e) => {
+        const old = known(e) ?? read.get(`${e.monitorId}:${locationId}:${e.key}`) ?? null;
+        const row = addedRow(old, e.acc);
+        written.push({ table, monitorId: e.monitorId, key: e.key, row });
+        return { keys: [e.monitorId, locationId, e.key], row };
+      });
+      await writeRowsIn(m, LOCATION_ROLLUP_TABLES[table], keyColumns, rowsOut);
     }
     this.db.afterCommit(() => {
-      for (const [id, tail] of tails) held.set(id, tail);
-      this.tails.set(locationId, held);
+      const pair = (id: number): PairMemory => {
+        let p = held.get(id);
+        if (!p) held.set(id, (p = { tail: null, rows: {} }));
+        return p;
+      };
+      for (const [id, tail] of tails) pair(id).tail = tail;
+      // The newest key of each table is the one the next batch adds to.
+      for (const w of written) {
+        const p = pair(w.monitorId);
+        const last = p.rows[w.table];
+        if (!last || last.key <= w.key) p.rows[w.table] = { key: w.key, row: w.row };
+      }
+      this.pairs.set(locationId, held);
     });
   }
 
@@ -110,7 +165,7 @@ export class LocationRollupsService {
     const out = new Map<number, RollupAcc>(rows.map((r) => [r.key, toAcc(r)]));
     // Never cached from here: a batch being stored may move the tail on meanwhile.
     const tail =
-      this.tails.get(locationId)?.get(monitorId) ?? (await latestBefore(this.db, monitorId, locationId, now + 1));
+      this.pairs.get(locationId)?.get(monitorId)?.tail ?? (await latestBefore(this.db, monitorId, locationId, now + 1));
     if (tail) {
       const end = Math.min(now, tail.at + this.capFor(monitorId));
       const open = new RollupDeltas();
