@@ -48,6 +48,14 @@ export async function locationIdByNameIn(m: EntityManager, name: string): Promis
   return rows[0]?.id ?? null;
 }
 
+/** The location with this name (any case), as stored (its name in its own case), or null. */
+export async function locationByName(db: Database, name: string): Promise<{ id: number; name: string } | null> {
+  const rows = await db.read<{ id: number; name: string }[]>('SELECT id, name FROM locations WHERE name_key = ?', [
+    nameKey(name),
+  ]);
+  return rows[0] ?? null;
+}
+
 export async function insertLocationIn(m: EntityManager, name: string, hash: string, now: number): Promise<number> {
   await m.query('INSERT INTO locations (name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?)', [
     name,
@@ -69,7 +77,9 @@ export async function setTokenIn(m: EntityManager, id: number, hash: string): Pr
 
 export async function deleteLocationIn(m: EntityManager, id: number): Promise<void> {
   await m.query('DELETE FROM locations WHERE id = ?', [id]);
-  await m.query('DELETE FROM location_results WHERE location_id = ?', [id]);
+  // Its history goes with it: results and their rollups (src/history/locations/location-rollups.ts).
+  for (const table of ['location_results', 'location_rollup_hour', 'location_rollup_day'])
+    await m.query(`DELETE FROM ${table} WHERE location_id = ?`, [id]);
 }
 
 /** An agent's contact: when, with which version, from where. */

@@ -22,6 +22,7 @@ import { Subscribers1768867200000 } from '../../migrations/1768867200000-Subscri
 import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-ServiceChannels';
 import { MaintenanceRollups1769126400000 } from '../../migrations/1769126400000-MaintenanceRollups';
 import { Locations1769212800000 } from '../../migrations/1769212800000-Locations';
+import { LocationRollups1769299200000 } from '../../migrations/1769299200000-LocationRollups';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   ServiceChannels1768953600000,
   MaintenanceRollups1769126400000,
   Locations1769212800000,
+  LocationRollups1769299200000,
 ];

@@ -61,6 +61,22 @@ const AGG_POINT = obj({
   uptime: described(pct(), 'up / (up + down) time, maintenance left out; null without such time'),
 });
 
+/** A monitor answer's `stats` (monitor-stats.ts), the monitor's own or one location's. */
+const STATS = obj(
+  {
+    uptime_24h: nullable(num({ minimum: 0, maximum: 100 })),
+    uptime_7d: nullable(num({ minimum: 0, maximum: 100 })),
+    uptime_30d: nullable(num({ minimum: 0, maximum: 100 })),
+    p50_ms_24h: nullable(num({ minimum: 0 })),
+    p95_ms_24h: nullable(num({ minimum: 0 })),
+    spark: list(
+      obj({ t_ms: epochMs(), avg_ms: nullable(num({ minimum: 0 })), worst: oneOfValues([...OUTCOMES, null]) }),
+      { minItems: 24, maxItems: 24, description: '24 hourly points, oldest first' },
+    ),
+  },
+  { description: 'Percentages are null without data.' },
+);
+
 const CHECK_ITEM = (() => {
   const base = CHECK_RESULT as { properties: Record<string, JsonSchema>; required: string[] };
   return {
@@ -83,6 +99,19 @@ const CHECK_ITEM = (() => {
 export function historySchemas(): SchemaSet {
   return {
     CheckItem: CHECK_ITEM,
+    MonitorStats: STATS,
+    MonitorStatsAnswer: obj(
+      {
+        location: str({
+          description: "`local` (the service's own checks) or the probe location's name (docs/agents.md)",
+        }),
+        ...(STATS as { properties: Record<string, JsonSchema> }).properties,
+      },
+      {
+        description:
+          'GET /monitors/{id}/stats: the figures of `stats`, and whose they are. Percentages are null without data.',
+      },
+    ),
     CheckList: page(ref('CheckItem')),
     Series: {
       ...obj({
@@ -119,18 +148,21 @@ const OUTCOME_QUERY: QueryParam = {
   description: 'only checks with this outcome',
 };
 
-export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'uptime', QueryParam[]> = {
+/** `?location=` of a monitor's history routes (locations/location-query.ts). */
+const LOCATION_QUERY = (what: string): QueryParam => ({
+  name: 'location',
+  schema: str({ maxLength: 40 }),
+  description: `${what} (docs/agents.md); absent or \`local\`: the service's own checks. Not a location: 422 on \`location\``,
+});
+
+export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'uptime' | 'stats', QueryParam[]> = {
   monitorChecks: [
     ...pageQuery(
       DEFAULT_LIMIT,
       'epoch milliseconds: checks before this moment (the `next_cursor` of the previous page)',
     ),
     OUTCOME_QUERY,
-    {
-      name: 'location',
-      schema: str({ maxLength: 40 }),
-      description: "one probe location's results (docs/agents.md); absent or `local`: the service's own checks",
-    },
+    LOCATION_QUERY("one probe location's results"),
   ],
   checks: [
     ...pageQuery(CHECKS_LIMIT, 'the `next_cursor` of the previous page, shape `<epoch_ms>:<number>`'),
@@ -138,12 +170,7 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
     { name: 'monitor_id', schema: int(1), description: "one monitor's checks" },
   ],
   series: [
-    {
-      name: 'location',
-      schema: str({ maxLength: 40 }),
-      description:
-        "one probe location's results as raw points, ranges 1h and 24h only (docs/agents.md); absent or `local`: the monitor's",
-    },
+    LOCATION_QUERY("one probe location's series: its raw results (1h, 24h) or its hourly and daily rollups"),
     { name: 'range', schema: oneOfValues(SERIES_RANGES, { default: '24h' }), description: 'the span of the series' },
   ],
   uptime: [
@@ -152,5 +179,7 @@ export const HISTORY_QUERIES: Record<'monitorChecks' | 'checks' | 'series' | 'up
       schema: int(UPTIME_DAYS.min, UPTIME_DAYS.max, { default: UPTIME_DAYS.default }),
       description: 'days to answer, up to 400',
     },
+    LOCATION_QUERY("one probe location's uptime days"),
   ],
+  stats: [LOCATION_QUERY("one probe location's stats")],
 };

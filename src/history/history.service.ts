@@ -6,7 +6,7 @@
  * (monitor_id, at), so no second index over every row is needed: the window starts at about one
  * page's worth of checks and grows fourfold until the page is full or the history ends.
  */
-import { LOCAL_NAME, locationIdByNameIn } from '../catalog/locations.table';
+import { LOCAL_NAME } from '../catalog/locations.table';
 import { locationResults } from '../catalog/location-results.table';
 import { isIdText } from '../common/validation/ids';
 import { Injectable } from '@nestjs/common';
@@ -19,10 +19,23 @@ import { CheckResultDto, Outcome, toCheckResultDto } from '../probes/check-resul
 import { CHECK_CURSOR, CheckCursor, CHECKS_LIMIT, isAfterCursor } from './check-cursor';
 import { CHECK_COLUMNS, CheckRow, fromRow, OUTCOME_CODE, StoredCheck } from './check-row';
 import { historySpan } from './latest-checks';
+import { locationQuery } from './locations/location-query';
 import { CheckWriter } from './writer';
 
-/** Every table that holds a monitor's history, keyed by monitor_id (check_log is keyed by bucket first: writer.deleteLoggedIn). */
-export const HISTORY_TABLES = ['checks', 'check_marks', 'rollup_hour', 'rollup_day'] as const;
+/**
+ * Every table that holds a monitor's history, keyed by monitor_id first (check_log is keyed by
+ * bucket first: writer.deleteLoggedIn): its own checks and rollups, and its locations' results and
+ * rollups (docs/agents.md).
+ */
+export const HISTORY_TABLES = [
+  'checks',
+  'check_marks',
+  'rollup_hour',
+  'rollup_day',
+  'location_results',
+  'location_rollup_hour',
+  'location_rollup_day',
+] as const;
 
 const OUTCOMES: Outcome[] = ['up', 'slow', 'down', 'unknown'];
 
@@ -40,7 +53,7 @@ export class HistoryService {
     private readonly monitors: MonitorsRepository,
   ) {}
 
-  /** Deletes a monitor's whole history (check rows, logged ones, its mark, hourly and daily rollups) in the caller's transaction. */
+  /** Deletes a monitor's whole history (check rows, logged ones, its mark, rollups, its locations' results and rollups) in the caller's transaction. */
   async deleteMonitorIn(m: EntityManager, monitorId: number): Promise<void> {
     await this.writer.deleteLoggedIn(m, monitorId);
     for (const table of HISTORY_TABLES) await m.query(`DELETE FROM ${table} WHERE monitor_id = ?`, [monitorId]);
@@ -51,7 +64,7 @@ export class HistoryService {
     const monitor = await this.monitors.resolve(ref);
     const { limit, before } = pageQuery(query, EPOCH_CURSOR);
     const outcome = outcomeQuery(query.outcome);
-    const location = await this.locationQuery(query.location);
+    const location = await locationQuery(this.db, query.location);
     // An agent's results (docs/agents.md): stored apart, in the same row shape.
     if (location !== null) {
       const code = outcome === null ? null : OUTCOME_CODE[outcome];
@@ -71,15 +84,6 @@ export class HistoryService {
       (r): HistoryItem => ({ ...toItem(r), location: LOCAL_NAME }),
       (r) => EPOCH_CURSOR.format(r.at),
     );
-  }
-
-  /** `?location=<name>`: null for none or `local` (the service's own checks), else the location. */
-  private async locationQuery(raw: unknown): Promise<{ id: number; name: string } | null> {
-    if (raw === undefined || raw === '' || raw === LOCAL_NAME) return null;
-    const id = typeof raw === 'string' && raw.length <= 40 ? await locationIdByNameIn(this.db.manager, raw) : null;
-    if (id === null)
-      throw invalidField('location', 'must be the name of a probe location (GET /api/v1/locations), or local');
-    return { id, name: raw as string };
   }
 
   /** GET /checks: cursor `<epoch_ms>:<monitor_id>`, newest first by time then monitor. */

@@ -5,6 +5,8 @@ import {
   encodeHistogram,
   exactQuantile,
   Histogram,
+  mergeEncoded,
+  mergeInto,
   quantile,
 } from './latency-histogram';
 
@@ -46,5 +48,27 @@ describe('latency histogram', () => {
     expect(quantile({}, 0.5)).toBeNull();
     expect(exactQuantile([], 0.5)).toBeNull();
     expect(bucketValue(0)).toBe(1);
+  });
+});
+
+describe('mergeEncoded', () => {
+  const h = (...pairs: [number, number][]): Record<number, number> => Object.fromEntries(pairs);
+  it.each<[string, Record<number, number> | null, Record<number, number>]>([
+    ['nothing stored', null, h([12, 1])],
+    ['nothing to add', h([3, 2], [90, 1]), {}],
+    ['a bucket before all stored ones', h([50, 2], [90, 1]), h([4, 1])],
+    ['a bucket between', h([50, 2], [90, 1]), h([60, 3])],
+    ['a bucket after all', h([50, 2], [90, 1]), h([400, 1])],
+    ['to a stored bucket', h([50, 2], [90, 1]), h([90, 5])],
+    [
+      'several at once, a large count (multi-byte varints)',
+      h([0, 1], [130, 200], [300, 7]),
+      h([0, 4], [131, 1], [299, 1000], [500, 2]),
+    ],
+  ])('%s: the bytes of encode(decode + merge)', (_, stored, add) => {
+    const bytes = stored ? encodeHistogram(stored) : null;
+    const expected = decodeHistogram(bytes);
+    mergeInto(expected, add);
+    expect(mergeEncoded(bytes, add)).toEqual(encodeHistogram(expected));
   });
 });

@@ -98,3 +98,55 @@ export function decodeHistogram(buf: Buffer | Uint8Array | null): Histogram {
   }
   return h;
 }
+
+/**
+ * A stored histogram with `add` merged in, stored again: the same bytes as
+ * encodeHistogram(decode + merge), without building the stored one as an object. Rows are
+ * written far more often than they are read (an agent's batch adds a result or two to a row of a
+ * hundred buckets), so the write walks the bytes once.
+ */
+export function mergeEncoded(stored: Uint8Array | null, add: Histogram): Buffer | null {
+  const extra: [number, number][] = [];
+  // Integer keys enumerate in ascending order (ordinary objects, ECMAScript OwnPropertyKeys).
+  for (const key in add) if (add[key] > 0) extra.push([Number(key), add[key]]);
+  if (!stored || stored.length === 0) return encodeHistogram(add);
+  if (extra.length === 0) return Buffer.from(stored);
+  const out: number[] = [];
+  const put = (v: number) => {
+    let x = v;
+    while (x >= 0x80) {
+      out.push((x % 0x80) | 0x80);
+      x = Math.floor(x / 0x80);
+    }
+    out.push(x);
+  };
+  let i = 0;
+  const get = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (i >= stored.length) throw new Error('truncated histogram');
+      const byte = stored[i++];
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) return v;
+      mul *= 0x80;
+    }
+  };
+  let prev = 0;
+  const emit = (bucket: number, n: number) => {
+    put(bucket - prev);
+    put(n);
+    prev = bucket;
+  };
+  let bucket = 0;
+  let j = 0;
+  while (i < stored.length) {
+    bucket += get();
+    let n = get();
+    while (j < extra.length && extra[j][0] < bucket) emit(extra[j][0], extra[j++][1]);
+    if (j < extra.length && extra[j][0] === bucket) n += extra[j++][1];
+    emit(bucket, n);
+  }
+  while (j < extra.length) emit(extra[j][0], extra[j++][1]);
+  return Buffer.from(out);
+}

@@ -1,4 +1,5 @@
-import { MonitorStats, noStats, sameStats, StatsCache } from './monitor-stats';
+import { MonitorStats, noStats, sameStats, StatsCache, statsFrom } from './monitor-stats';
+import { emptyAcc, RollupAcc } from './rollup-math';
 
 const base: MonitorStats = {
   uptime_24h: 99.5,
@@ -139,5 +140,54 @@ describe('StatsCache', () => {
     c.sweep(100_000);
     c.sweep(50_000);
     expect(c.size).toBe(0);
+  });
+});
+
+describe('statsFrom', () => {
+  const acc = (over: Partial<RollupAcc>): RollupAcc => ({ ...emptyAcc(), ...over });
+  const hourNow = 500_000;
+  const today = 20_000;
+
+  it.each<[string, [number, RollupAcc][], [number, RollupAcc][], Partial<MonitorStats>]>([
+    ['no rows: every figure null', [], [], { uptime_24h: null, uptime_7d: null, uptime_30d: null, p50_ms_24h: null }],
+    [
+      'the last 24 hours only, the hour 24 back left out',
+      [
+        [hourNow, acc({ up_ms: 3000, down_ms: 1000 })],
+        [hourNow - 24, acc({ down_ms: 9000 })],
+      ],
+      [],
+      { uptime_24h: 75 },
+    ],
+    [
+      'days: 7 and 30 back from today, maintenance and unknown time in neither side',
+      [],
+      [
+        [today, acc({ up_ms: 1000, maint_ms: 5000, unknown_ms: 5000 })],
+        [today - 6, acc({ down_ms: 1000 })],
+        [today - 29, acc({ up_ms: 2000 })],
+        [today - 30, acc({ down_ms: 99_000 })],
+      ],
+      { uptime_24h: null, uptime_7d: 50, uptime_30d: 75 },
+    ],
+  ])('%s', (_, hours, days, expected) => {
+    expect(statsFrom(new Map(hours), new Map(days), hourNow, today)).toMatchObject(expected);
+  });
+
+  it('draws the spark from the hours, oldest first, with the average and the worst outcome of each', () => {
+    const s = statsFrom(
+      new Map([
+        [hourNow - 23, acc({ n_up: 2, lat_n: 2, lat_sum: 31 })],
+        [hourNow, acc({ n_up: 1, n_down: 1, lat_n: 1, lat_sum: 10 })],
+        [hourNow - 1, acc({ n_maint: 4 })],
+      ]),
+      new Map(),
+      hourNow,
+      today,
+    );
+    expect(s.spark).toHaveLength(24);
+    expect(s.spark[0]).toEqual({ t_ms: (hourNow - 23) * 3_600_000, avg_ms: 16, worst: 'up' });
+    expect(s.spark[22]).toEqual({ t_ms: (hourNow - 1) * 3_600_000, avg_ms: null, worst: null });
+    expect(s.spark[23]).toEqual({ t_ms: hourNow * 3_600_000, avg_ms: 10, worst: 'down' });
   });
 });

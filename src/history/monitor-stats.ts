@@ -1,4 +1,7 @@
 /** `stats` of a monitor answer (StatsService computes them). Until a monitor has history every figure is null. */
+import { quantile } from './latency-histogram';
+import { emptyAcc, mergeAcc, RollupAcc, uptimePct } from './rollup-math';
+
 export interface SparkPoint {
   t_ms: number;
   avg_ms: number | null;
@@ -131,4 +134,49 @@ export function noStats(now: number): MonitorStats {
     p95_ms_24h: null,
     spark: sparkHours(now).map((t) => ({ t_ms: t, avg_ms: null, worst: null })),
   };
+}
+
+/**
+ * The figures from hourly accumulators (the last 24 hours up to `hourNow`) and daily ones (up to
+ * the local day `today`): one reckoning for a monitor's own stats and a location's. Pure.
+ */
+export function statsFrom(
+  hours: ReadonlyMap<number, RollupAcc>,
+  days: ReadonlyMap<number, RollupAcc>,
+  hourNow: number,
+  today: number,
+): MonitorStats {
+  const last24 = sumAccs(hours, hourNow - 23, hourNow);
+  return {
+    uptime_24h: uptimePct(last24),
+    uptime_7d: uptimePct(sumAccs(days, today - 6, today)),
+    uptime_30d: uptimePct(sumAccs(days, today - 29, today)),
+    p50_ms_24h: quantile(last24.hist, 0.5),
+    p95_ms_24h: quantile(last24.hist, 0.95),
+    spark: Array.from({ length: 24 }, (_, i): SparkPoint => {
+      const hour = hourNow - 23 + i;
+      const acc = hours.get(hour) ?? emptyAcc();
+      return { t_ms: hour * HOUR_MS, avg_ms: avgMs(acc), worst: worstOf(acc) };
+    }),
+  };
+}
+
+/** The accumulators of keys `from` to `to`, summed. */
+export function sumAccs(map: ReadonlyMap<number, RollupAcc>, from: number, to: number): RollupAcc {
+  const acc = emptyAcc();
+  for (const [k, v] of map) if (k >= from && k <= to) mergeAcc(acc, v);
+  return acc;
+}
+
+export function avgMs(acc: RollupAcc): number | null {
+  return acc.lat_n === 0 ? null : Math.round(acc.lat_sum / acc.lat_n);
+}
+
+/** The worst outcome among the checks (maintenance ones are in none). */
+export function worstOf(acc: RollupAcc): SparkPoint['worst'] {
+  if (acc.n_down > 0) return 'down';
+  if (acc.n_slow > 0) return 'slow';
+  if (acc.n_up > 0) return 'up';
+  if (acc.n_unknown > 0) return 'unknown';
+  return null;
 }

@@ -1,7 +1,7 @@
 /**
  * Retention: once a day, raw checks older than checks_days, hourly rollups older than hourly_days
  * and timeline lines older than events_days are removed; daily rollups are kept 400 days (the
- * uptime and 12-month views). Deletes run monitor by monitor and in small batches, each its own
+ * uptime and 12-month views). Probe locations' results and rollups keep the same ages. Deletes run monitor by monitor and in small batches, each its own
  * short transaction, so the writer is never held up for long. No VACUUM: SQLite reuses the pages.
  */
 import { pruneLocationResultsIn } from '../catalog/location-results.table';
@@ -13,6 +13,7 @@ import { Database } from '../db/database';
 import { deleteEventsBeforeIn } from '../events/events.service';
 import { SettingsService } from '../settings/settings.service';
 import { DAY_MS, dayIndex, HOUR_MS } from './rollup-math';
+import { LOCATION_ROLLUP_TABLES } from './locations/location-accounting';
 
 export const DAILY_KEEP_DAYS = 400;
 const EVENT_BATCH = 2000;
@@ -72,9 +73,28 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
       report.checks += await this.remove('DELETE FROM checks WHERE monitor_id = ? AND at < ?', [id, checksBefore]);
       report.hours += await this.remove('DELETE FROM rollup_hour WHERE monitor_id = ? AND hour < ?', [id, hoursBefore]);
       report.days += await this.remove('DELETE FROM rollup_day WHERE monitor_id = ? AND day < ?', [id, daysBefore]);
+      // Its locations' rollups (docs/agents.md) are kept as long as its own.
+      report.hours += await this.remove(
+        `DELETE FROM ${LOCATION_ROLLUP_TABLES.rollup_hour} WHERE monitor_id = ? AND hour < ?`,
+        [id, hoursBefore],
+      );
+      report.days += await this.remove(
+        `DELETE FROM ${LOCATION_ROLLUP_TABLES.rollup_day} WHERE monitor_id = ? AND day < ?`,
+        [id, daysBefore],
+      );
     }
     // Agents' results (docs/agents.md) are kept as long as checks, and go with their monitor.
     await this.db.tx((m) => pruneLocationResultsIn(m, checksBefore));
+    // A batch stored while its monitor was being deleted may have left rollups behind: one seek per
+    // monitor they name finds them, not a walk over every row.
+    for (const table of Object.values(LOCATION_ROLLUP_TABLES))
+      await this.remove(
+        `WITH RECURSIVE ids(id) AS (
+           SELECT (SELECT MIN(monitor_id) FROM ${table})
+           UNION ALL SELECT (SELECT MIN(monitor_id) FROM ${table} WHERE monitor_id > ids.id) FROM ids WHERE ids.id IS NOT NULL)
+         DELETE FROM ${table} WHERE monitor_id IN (SELECT id FROM ids WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM monitors))`,
+        [],
+      );
     const eventsBefore = now - s.retention.events_days * DAY_MS;
     for (;;) {
       const n = await this.db.tx((m) => deleteEventsBeforeIn(m, eventsBefore, EVENT_BATCH));

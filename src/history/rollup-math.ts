@@ -245,6 +245,12 @@ export function accountRows(
 }
 
 export function mergeAcc(into: RollupAcc, from: RollupAcc): void {
+  mergeCounts(into, from);
+  for (const [b, n] of Object.entries(from.hist)) into.hist[Number(b)] = (into.hist[Number(b)] ?? 0) + n;
+}
+
+/** Everything of mergeAcc but the histogram: sums, the smaller minimum and the larger maximum. */
+export function mergeCounts(into: Omit<RollupAcc, 'hist'>, from: Omit<RollupAcc, 'hist'>): void {
   into.up_ms += from.up_ms;
   into.down_ms += from.down_ms;
   into.unknown_ms += from.unknown_ms;
@@ -260,7 +266,6 @@ export function mergeAcc(into: RollupAcc, from: RollupAcc): void {
     from.lat_min === null ? into.lat_min : into.lat_min === null ? from.lat_min : Math.min(into.lat_min, from.lat_min);
   into.lat_max =
     from.lat_max === null ? into.lat_max : into.lat_max === null ? from.lat_max : Math.max(into.lat_max, from.lat_max);
-  for (const [b, n] of Object.entries(from.hist)) into.hist[Number(b)] = (into.hist[Number(b)] ?? 0) + n;
 }
 
 /** Uptime percent from up and down time, or null when neither was seen (maintenance and unknown time are in neither). */

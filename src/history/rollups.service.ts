@@ -17,12 +17,13 @@ import { EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
 import { CheckRow } from './check-row';
 import type { LatestCheck } from './latest-checks';
-import { decodeHistogram, encodeHistogram } from './latency-histogram';
+import { decodeHistogram, encodeHistogram, mergeEncoded } from './latency-histogram';
 import {
   accountRow,
   accountRows,
   emptyAcc,
   mergeAcc,
+  mergeCounts,
   RollupAcc,
   RollupDeltas,
   RollupEntry,
@@ -50,7 +51,8 @@ const ACC_COLUMNS = [
   'lat_min',
   'lat_max',
 ] as const;
-const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
+/** The columns of a rollup row that make its accumulator (toAcc). */
+export const READ_COLUMNS = `${ACC_COLUMNS.join(', ')}, hist`;
 const PER_STATEMENT = 200;
 
 export interface RollupRow extends Omit<RollupAcc, 'hist'> {
@@ -155,29 +157,13 @@ export class RollupsService {
   }
 
   /** Adds accumulators to the rows of a table, reading the rows that exist. */
-  private async addTo(m: EntityManager, table: RollupTable, entries: RollupEntry[]): Promise<void> {
-    const key = KEY[table];
-    for (let i = 0; i < entries.length; i += PER_STATEMENT) {
-      const part = entries.slice(i, i + PER_STATEMENT);
-      const existing = await m.query<RollupRow[]>(
-        `SELECT monitor_id, ${key} AS key, ${READ_COLUMNS} FROM ${table} WHERE (monitor_id, ${key}) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`,
-        part.flatMap((e) => [e.monitorId, e.key]),
-      );
-      const byKey = new Map(existing.map((r) => [`${r.monitor_id}:${r.key}`, r]));
-      const cols = ['monitor_id', key, ...ACC_COLUMNS, 'hist'];
-      const values: unknown[] = [];
-      for (const e of part) {
-        const acc = emptyAcc();
-        const old = byKey.get(`${e.monitorId}:${e.key}`);
-        if (old) mergeAcc(acc, toAcc(old));
-        mergeAcc(acc, e.acc);
-        values.push(e.monitorId, e.key, ...ACC_COLUMNS.map((c) => acc[c]), encodeHistogram(acc.hist));
-      }
-      await m.query(
-        `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => `(${cols.map(() => '?').join(', ')})`).join(', ')}`,
-        values,
-      );
-    }
+  private addTo(m: EntityManager, table: RollupTable, entries: RollupEntry[]): Promise<void> {
+    return addToRowsIn(
+      m,
+      table,
+      ['monitor_id', KEY[table]],
+      entries.map((e) => ({ keys: [e.monitorId, e.key], acc: e.acc })),
+    );
   }
 
   /**
@@ -229,13 +215,98 @@ export class RollupsService {
   }
 }
 
+/** What to add to one row of a rollup table: the values of its key columns, and the accumulator. */
+export interface RowAddition {
+  keys: readonly number[];
+  acc: RollupAcc;
+}
+
+/** A rollup row as stored: its counts and times, and its histogram encoded (latency-histogram.ts). */
+export type StoredRollup = Omit<RollupAcc, 'hist'> & { hist: Buffer | null };
+
+/**
+ * Adds accumulators to the rows of a rollup table (the monitor's, or a location's:
+ * src/history/locations/location-rollups.ts) whose primary key is `keyColumns`: reads the rows that
+ * exist, sums, and writes them back, a few hundred rows a statement. Rows are sums, so an
+ * addition is right whenever it is written.
+ */
+export async function addToRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  additions: readonly RowAddition[],
+): Promise<void> {
+  const existing = await readRowsIn(
+    m,
+    table,
+    keyColumns,
+    additions.map((a) => a.keys),
+  );
+  await writeRowsIn(
+    m,
+    table,
+    keyColumns,
+    additions.map((a) => ({ keys: a.keys, row: addedRow(existing.get(a.keys.join(':')) ?? null, a.acc) })),
+  );
+}
+
+/** The stored rows of these keys that exist, by their keys joined with `:`. */
+export async function readRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  keys: readonly (readonly number[])[],
+): Promise<Map<string, StoredRollup>> {
+  const out = new Map<string, StoredRollup>();
+  const tuple = `(${keyColumns.map(() => '?').join(', ')})`;
+  for (let i = 0; i < keys.length; i += PER_STATEMENT) {
+    const part = keys.slice(i, i + PER_STATEMENT);
+    const rows = await m.query<(Record<string, number> & StoredRollup)[]>(
+      `SELECT ${keyColumns.join(', ')}, ${READ_COLUMNS} FROM ${table} WHERE (${keyColumns.join(', ')}) IN (VALUES ${part.map(() => tuple).join(', ')})`,
+      part.flat(),
+    );
+    for (const r of rows) out.set(keyColumns.map((c) => r[c]).join(':'), r);
+  }
+  return out;
+}
+
+/**
+ * A stored row with an accumulator added (null: no row yet). The histogram is merged as it is
+ * stored (mergeEncoded): most rows gain a bucket or two at a write.
+ */
+export function addedRow(old: StoredRollup | null, acc: RollupAcc): StoredRollup {
+  const sum = emptyAcc();
+  if (old) mergeCounts(sum, old);
+  mergeCounts(sum, acc);
+  return { ...sum, hist: old ? mergeEncoded(old.hist, acc.hist) : encodeHistogram(acc.hist) };
+}
+
+/** Writes whole rows (INSERT OR REPLACE), a few hundred a statement. */
+export async function writeRowsIn(
+  m: EntityManager,
+  table: string,
+  keyColumns: readonly string[],
+  rows: readonly { keys: readonly number[]; row: StoredRollup }[],
+): Promise<void> {
+  const cols = [...keyColumns, ...ACC_COLUMNS, 'hist'];
+  const tuple = `(${cols.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += PER_STATEMENT) {
+    const part = rows.slice(i, i + PER_STATEMENT);
+    await m.query(
+      `INSERT OR REPLACE INTO ${table} (${cols.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`,
+      part.flatMap((r) => [...r.keys, ...ACC_COLUMNS.map((c) => r.row[c]), r.row.hist]),
+    );
+  }
+}
+
 function copyAcc(a: RollupAcc): RollupAcc {
   const c = emptyAcc();
   mergeAcc(c, a);
   return c;
 }
 
-function toAcc(r: RollupRow): RollupAcc {
+/** A rollup row read with READ_COLUMNS, as an accumulator. */
+export function toAcc(r: Omit<RollupRow, 'monitor_id' | 'key'>): RollupAcc {
   return {
     up_ms: r.up_ms,
     down_ms: r.down_ms,

@@ -1,8 +1,9 @@
 /**
  * Monitor statistics, series and uptime days, read from the rollups (plus what is not written
- * yet). Stats for monitor lists are cached for 30 s: they move slowly and lists are read often.
+ * yet): the monitor's own, or one probe location's (`?location=`, location-rollups.ts). Stats for
+ * monitor lists are cached for 30 s: they move slowly and lists are read often.
  */
-import { LOCAL_NAME, locationIdByNameIn } from '../catalog/locations.table';
+import { LOCAL_NAME } from '../catalog/locations.table';
 import { locationResults } from '../catalog/location-results.table';
 import { Inject, Injectable } from '@nestjs/common';
 import { invalidField } from '../common/http/api-error';
@@ -10,14 +11,26 @@ import { CLOCK, Clock } from '../common/clock';
 import { intQuery, LimitRule } from '../common/http/paging';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { Database } from '../db/database';
-import { MonitorStats, SparkPoint, StatsCache } from './monitor-stats';
+import { avgMs, MonitorStats, StatsCache, statsFrom } from './monitor-stats';
 import { SettingsService } from '../settings/settings.service';
 import { CHECK_COLUMNS, CheckRow, maintenanceOf, OUTCOME_CODES } from './check-row';
 import { quantile } from './latency-histogram';
-import { dayIndex, dayStart, emptyAcc, HOUR_MS, maintenancePct, mergeAcc, RollupAcc, uptimePct } from './rollup-math';
+import {
+  dayIndex,
+  dayStart,
+  emptyAcc,
+  HOUR_MS,
+  maintenancePct,
+  mergeAcc,
+  RollupAcc,
+  RollupTable,
+  uptimePct,
+} from './rollup-math';
 import { RollupsService } from './rollups.service';
 import { CHECK_ERROR_CODES } from '../probes/check-result';
 import { CheckWriter } from './writer';
+import { LocationRollupsService } from './locations/location-rollups';
+import { ChosenLocation, locationQuery } from './locations/location-query';
 
 export const SERIES_RANGES = ['1h', '24h', '7d', '30d', '90d'] as const;
 export type SeriesRange = (typeof SERIES_RANGES)[number];
@@ -35,6 +48,9 @@ export interface UptimeAnswer {
   days: { date: string; uptime: number | null; down_ms: number; maintenance_ms: number; checks: number }[];
 }
 
+/** GET /monitors/{id}/stats: a monitor answer's `stats`, and whose they are (`local`, or a location's name). */
+export type LocationStatsAnswer = MonitorStats & { location: string };
+
 /** A day of 10-second checks, and some: the most raw points a location's series answers. */
 const LOCATION_POINTS_MAX = 10_000;
 
@@ -45,6 +61,7 @@ export class StatsService {
   constructor(
     private readonly db: Database,
     private readonly rollups: RollupsService,
+    private readonly locationRollups: LocationRollupsService,
     private readonly writer: CheckWriter,
     private readonly monitors: MonitorsRepository,
     private readonly settings: SettingsService,
@@ -75,21 +92,7 @@ export class StatsService {
         this.rollups.read('rollup_day', stale, today - 29, today, now),
       ]);
       for (const id of stale) {
-        const h = hours.get(id) ?? new Map<number, RollupAcc>();
-        const d = days.get(id) ?? new Map<number, RollupAcc>();
-        const last24 = sum(h, hourNow - 23, hourNow);
-        const stats: MonitorStats = {
-          uptime_24h: uptimePct(last24),
-          uptime_7d: uptimePct(sum(d, today - 6, today)),
-          uptime_30d: uptimePct(sum(d, today - 29, today)),
-          p50_ms_24h: quantile(last24.hist, 0.5),
-          p95_ms_24h: quantile(last24.hist, 0.95),
-          spark: Array.from({ length: 24 }, (_, i): SparkPoint => {
-            const hour = hourNow - 23 + i;
-            const acc = h.get(hour) ?? emptyAcc();
-            return { t_ms: hour * HOUR_MS, avg_ms: avg(acc), worst: worst(acc) };
-          }),
-        };
+        const stats = statsFrom(hours.get(id) ?? new Map(), days.get(id) ?? new Map(), hourNow, today);
         // Unchanged figures keep their object, so answers kept per stats object (GET /monitors) stay
         // valid. Figures without data are kept until the monitor's first result (StatsCache).
         out.set(id, this.cache.put(id, stats, now));
@@ -99,24 +102,47 @@ export class StatsService {
     return out;
   }
 
+  /**
+   * GET /monitors/{id}/stats: the figures of a monitor answer's `stats`, of the service's own
+   * checks (no `location`, or `local`) or of one location's results (docs/agents.md).
+   */
+  async stats(ref: string, rawLocation: unknown): Promise<LocationStatsAnswer> {
+    const monitor = await this.monitors.resolve(ref);
+    const location = await locationQuery(this.db, rawLocation);
+    const now = this.clock.now();
+    if (location === null)
+      return { location: LOCAL_NAME, ...(await this.statsFor([monitor.id], now)).get(monitor.id)! };
+    const tz = (await this.settings.get()).tz_offset_min;
+    const hourNow = Math.floor(now / HOUR_MS);
+    const today = dayIndex(now, tz);
+    const [hours, days] = await Promise.all([
+      this.locationRollups.read('rollup_hour', monitor.id, location.id, hourNow - 23, hourNow, now),
+      this.locationRollups.read('rollup_day', monitor.id, location.id, today - 29, today, now),
+    ]);
+    return { location: location.name, ...statsFrom(hours, days, hourNow, today) };
+  }
+
   async series(ref: string, rawRange: unknown, rawLocation?: unknown): Promise<SeriesAnswer> {
     const range = (rawRange === undefined ? '24h' : rawRange) as SeriesRange;
     if (typeof rawRange !== 'undefined' && !(SERIES_RANGES as readonly unknown[]).includes(rawRange)) {
       throw invalidField('range', `must be one of ${SERIES_RANGES.join(', ')}`);
     }
     const monitor = await this.monitors.resolve(ref);
+    const location = await locationQuery(this.db, rawLocation);
     const now = this.clock.now();
-    if (rawLocation !== undefined && rawLocation !== '' && rawLocation !== LOCAL_NAME) {
-      return this.locationSeries(monitor.id, range, rawLocation, now);
-    }
     if (range === '1h' || range === '24h') {
       const from = now - (range === '1h' ? HOUR_MS : 24 * HOUR_MS);
-      return { range, resolution: 'raw', points: (await this.rawRows(monitor.id, from, now)).map(rawPoint) };
+      const rows =
+        location === null
+          ? await this.rawRows(monitor.id, from, now)
+          : await this.locationRawRows(monitor.id, location.id, from, now);
+      return { range, resolution: 'raw', points: rows.map(rawPoint) };
     }
+    const read = this.reader(monitor.id, location, now);
     if (range === '7d' || range === '30d') {
       const hourNow = Math.floor(now / HOUR_MS);
       const first = hourNow - (range === '7d' ? 7 * 24 : 30 * 24) + 1;
-      const accs = (await this.rollups.read('rollup_hour', [monitor.id], first, hourNow, now)).get(monitor.id)!;
+      const accs = await read('rollup_hour', first, hourNow);
       const points = [];
       for (let hour = first; hour <= hourNow; hour++)
         points.push(aggPoint(hour * HOUR_MS, accs.get(hour) ?? emptyAcc()));
@@ -124,42 +150,39 @@ export class StatsService {
     }
     const tz = (await this.settings.get()).tz_offset_min;
     const today = dayIndex(now, tz);
-    const accs = (await this.rollups.read('rollup_day', [monitor.id], today - 89, today, now)).get(monitor.id)!;
+    const accs = await read('rollup_day', today - 89, today);
     const points = [];
     for (let day = today - 89; day <= today; day++)
       points.push(aggPoint(dayStart(day, tz), accs.get(day) ?? emptyAcc()));
     return { range: '90d', resolution: 'day', points };
   }
 
-  /**
-   * An agent's series (docs/agents.md): its stored results as raw points. Agents' results have no
-   * rollups, so the hourly and daily ranges are not offered for a location.
-   */
-  private async locationSeries(id: number, range: SeriesRange, raw: unknown, now: number): Promise<SeriesAnswer> {
-    if (range !== '1h' && range !== '24h')
-      throw invalidField('range', "a location's series is raw: range 1h or 24h (longer ranges are of the monitor)");
-    const loc = typeof raw === 'string' && raw.length <= 40 ? await locationIdByNameIn(this.db.manager, raw) : null;
-    if (loc === null)
-      throw invalidField('location', 'must be the name of a probe location (GET /api/v1/locations), or local');
-    const from = now - (range === '1h' ? HOUR_MS : 24 * HOUR_MS);
-    const rows = await locationResults(this.db, id, loc, now + 1, null, LOCATION_POINTS_MAX);
-    return {
-      range,
-      resolution: 'raw',
-      points: rows
-        .filter((r) => r.at >= from)
-        .reverse()
-        .map(rawPoint),
-    };
+  /** The rollups of the monitor's own checks (location null) or of one location's results, by key. */
+  private reader(
+    id: number,
+    location: ChosenLocation | null,
+    now: number,
+  ): (table: RollupTable, from: number, to: number) => Promise<Map<number, RollupAcc>> {
+    return async (table, from, to) =>
+      location === null
+        ? (await this.rollups.read(table, [id], from, to, now)).get(id)!
+        : this.locationRollups.read(table, id, location.id, from, to, now);
+  }
+
+  /** A location's stored results from `from` to `to`, oldest first (at most LOCATION_POINTS_MAX, the newest). */
+  private async locationRawRows(id: number, location: number, from: number, to: number): Promise<CheckRow[]> {
+    const rows = await locationResults(this.db, id, location, to + 1, null, LOCATION_POINTS_MAX);
+    return rows.filter((r) => r.at >= from).reverse();
   }
 
   async uptime(ref: string, query: Record<string, unknown>): Promise<UptimeAnswer> {
     const days = intQuery('days', query.days, UPTIME_DAYS);
     const monitor = await this.monitors.resolve(ref);
+    const location = await locationQuery(this.db, query.location);
     const now = this.clock.now();
     const tz = (await this.settings.get()).tz_offset_min;
     const today = dayIndex(now, tz);
-    const accs = (await this.rollups.read('rollup_day', [monitor.id], today - days + 1, today, now)).get(monitor.id)!;
+    const accs = await this.reader(monitor.id, location, now)('rollup_day', today - days + 1, today);
     const total = emptyAcc();
     const out: UptimeAnswer['days'] = [];
     for (let day = today - days + 1; day <= today; day++) {
@@ -189,28 +212,10 @@ export class StatsService {
   }
 }
 
-function sum(map: Map<number, RollupAcc>, from: number, to: number): RollupAcc {
-  const acc = emptyAcc();
-  for (const [k, v] of map) if (k >= from && k <= to) mergeAcc(acc, v);
-  return acc;
-}
-
-function avg(acc: RollupAcc): number | null {
-  return acc.lat_n === 0 ? null : Math.round(acc.lat_sum / acc.lat_n);
-}
-
-function worst(acc: RollupAcc): SparkPoint['worst'] {
-  if (acc.n_down > 0) return 'down';
-  if (acc.n_slow > 0) return 'slow';
-  if (acc.n_up > 0) return 'up';
-  if (acc.n_unknown > 0) return 'unknown';
-  return null;
-}
-
 function aggPoint(t: number, acc: RollupAcc): Record<string, unknown> {
   return {
     t_ms: t,
-    avg_ms: avg(acc),
+    avg_ms: avgMs(acc),
     p50_ms: quantile(acc.hist, 0.5),
     p95_ms: quantile(acc.hist, 0.95),
     min_ms: acc.lat_min,

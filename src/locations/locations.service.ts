@@ -31,6 +31,7 @@ import { LocationState, parseLocationBody } from './location-rules';
 import { Changed, rewriteMonitorsIn, withoutLocation } from './monitor-locations';
 import { MonitorsRepository } from '../catalog/monitors.repository';
 import { EventBus } from '../events/event-bus';
+import { LocationRollupsService } from '../history/locations/location-rollups';
 
 export const TOKEN_PATTERN = /^fsa_[0-9a-f]{48}$/;
 
@@ -56,6 +57,7 @@ export class LocationsService {
     private readonly events: EventsService,
     private readonly monitors: MonitorsRepository,
     private readonly bus: EventBus,
+    private readonly rollups: LocationRollupsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -173,6 +175,7 @@ export class LocationsService {
       return changed;
     });
     this.book.bump(id);
+    this.rollups.dropLocation(id);
     await this.book.reload();
     this.announce(changed);
   }

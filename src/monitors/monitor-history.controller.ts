@@ -1,9 +1,9 @@
-/** A monitor's recorded history: its checks, chart series and uptime days. */
+/** A monitor's recorded history: its checks, chart series, uptime days and stats (each of them per location too). */
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Page } from '../common/http/paging';
 import { API_ROOT } from '../common/http/routes';
 import { HistoryItem, HistoryService } from '../history/history.service';
-import { SeriesAnswer, StatsService, UptimeAnswer } from '../history/stats.service';
+import { LocationStatsAnswer, SeriesAnswer, StatsService, UptimeAnswer } from '../history/stats.service';
 
 @Controller(`${API_ROOT}/monitors`)
 export class MonitorHistoryController {
@@ -24,6 +24,11 @@ export class MonitorHistoryController {
     @Query('location') location: unknown,
   ): Promise<SeriesAnswer> {
     return this.stats.series(id, range, location);
+  }
+
+  @Get(':id/stats')
+  figures(@Param('id') id: string, @Query('location') location: unknown): Promise<LocationStatsAnswer> {
+    return this.stats.stats(id, location);
   }
 
   @Get(':id/uptime')

@@ -6,7 +6,6 @@
 import {
   bool,
   described,
-  epochMs,
   int,
   JsonSchema,
   list,
@@ -28,7 +27,6 @@ import { dtoSchema, DtoSchemaOptions } from '../common/validation/dto.schema';
 import { DEFAULT_SETTINGS } from '../settings/settings-defaults';
 import { MONITOR_KINDS, MonitorKind } from '../probes/kinds';
 import { MONITOR_STATUSES } from '../probes/status';
-import { OUTCOMES } from '../probes/check-result.schema';
 import type { BlindDetection } from '../engine/blind/blind-rule';
 import { BULK_MAX_ITEMS } from './bulk.service';
 import { MonitorDto } from './dto/monitor.dto';
@@ -330,21 +328,6 @@ const STATE = obj(
   { description: 'A monitor\'s live state (spec "Monitor state and stats").' },
 );
 
-const STATS = obj(
-  {
-    uptime_24h: nullable(num({ minimum: 0, maximum: 100 })),
-    uptime_7d: nullable(num({ minimum: 0, maximum: 100 })),
-    uptime_30d: nullable(num({ minimum: 0, maximum: 100 })),
-    p50_ms_24h: nullable(num({ minimum: 0 })),
-    p95_ms_24h: nullable(num({ minimum: 0 })),
-    spark: list(
-      obj({ t_ms: epochMs(), avg_ms: nullable(num({ minimum: 0 })), worst: oneOfValues([...OUTCOMES, null]) }),
-      { minItems: 24, maxItems: 24, description: '24 hourly points, oldest first' },
-    ),
-  },
-  { description: 'Percentages are null without data.' },
-);
-
 function monitorAnswer(): JsonSchema {
   const s = dtoSchema(MonitorDto, ANSWER);
   const props = s.properties as Record<string, JsonSchema>;
@@ -401,7 +384,6 @@ export function monitorSchemas(): SchemaSet {
     ),
     Monitor: monitorAnswer(),
     MonitorState: STATE,
-    MonitorStats: STATS,
     MonitorList: page(ref('Monitor'), int()),
     BulkInput: obj(
       {

@@ -12,7 +12,11 @@ type Words = {
 type Field = { quorumWords(n: number, q: number | string | null): string };
 type Rows = {
   checkedElsewhere(m: Mon): boolean;
-  locationRows(m: Mon, now: number): { name: string; word: string; latency: string; at: string; error: string }[];
+  locationRows(
+    m: Mon,
+    now: number,
+    stats?: Map<string, { uptime_24h: number | null; uptime_30d: number | null }>,
+  ): { name: string; word: string; latency: string; up24: string; up30: string; at: string; error: string }[];
 };
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { installText, plainHttpWarning } = require('../../public/dashboard/locations/location-words.js') as Words;
@@ -114,12 +118,19 @@ describe('locationRows', () => {
         ],
       },
     };
-    expect(locationRows(m, now)).toEqual([
+    const stats = new Map([
+      ['local', { uptime_24h: 100, uptime_30d: 99.95 }],
+      ['vps', { uptime_24h: 87.345, uptime_30d: null }],
+    ]);
+    const dash = { up24: '—', up30: '—' };
+    expect(locationRows(m, now, stats)).toEqual([
       {
         name: 'local (this service)',
         status: 'up',
         word: 'Up',
         latency: '12 ms',
+        up24: '100%',
+        up30: '99.95%',
         at: 'just now',
         error: '',
       },
@@ -128,11 +139,30 @@ describe('locationRows', () => {
         status: 'down',
         word: 'Down',
         latency: '—',
+        up24: '87.3%',
+        // No up or down time in 30 days (all unknown, or in maintenance): said, not a 0 % or a dash.
+        up30: 'no data',
         at: '5 min ago',
         error: 'no answer in 10 s',
       },
-      { name: 'pi', status: 'unknown', word: 'Unknown', latency: '—', at: 'not yet', error: '' },
-      { name: 'nas', status: 'unknown', word: 'Offline, not counted', latency: '30 ms', at: '1 h ago', error: '' },
+      { name: 'pi', status: 'unknown', word: 'Unknown', latency: '—', ...dash, at: 'not yet', error: '' },
+      {
+        name: 'nas',
+        status: 'unknown',
+        word: 'Offline, not counted',
+        latency: '30 ms',
+        ...dash,
+        at: '1 h ago',
+        error: '',
+      },
+    ]);
+  });
+
+  it('shows dashes for uptime until the stats have come', () => {
+    const rows = locationRows({ kind: 'http', locations: ['local', 'vps'] }, now);
+    expect(rows.map((r) => [r.up24, r.up30])).toEqual([
+      ['—', '—'],
+      ['—', '—'],
     ]);
   });
 });

@@ -5,7 +5,7 @@
  * the API under its input, follows the agent's contact (never connected, then online), renames,
  * makes a new token (the old one is refused at once) and removes; the monitor form chooses the
  * locations and the quorum (the API's refusal shown under the input); the monitor page shows the
- * state from each location. Axe-clean at desktop and phone width; screenshots go to
+ * state and the uptime (24 h, 30 d, from the location's own rollups) from each location. Axe-clean at desktop and phone width; screenshots go to
  * test/artifacts/dashboard/.
  */
 import * as fs from 'node:fs';
@@ -244,6 +244,20 @@ describe('a monitor checked from two places', () => {
             {
               seq: 1,
               monitor_id: m.id,
+              at: new Date(s.t.clock.now() - 60_000).toISOString(),
+              result: {
+                outcome: 'up',
+                latency_ms: 80,
+                phases: null,
+                status: 200,
+                error: null,
+                cert: null,
+                detail: null,
+              },
+            },
+            {
+              seq: 2,
+              monitor_id: m.id,
               at: new Date(s.t.clock.now()).toISOString(),
               result: {
                 outcome: 'down',
@@ -258,12 +272,33 @@ describe('a monitor checked from two places', () => {
           ],
         })
         .expect(200)
-        .expect((res) => expect(res.body).toMatchObject({ acked_seq: 1, ignored: [] }));
+        .expect((res) => expect(res.body).toMatchObject({ acked_seq: 2, ignored: [] }));
+      // A minute up, then 20 s down so far: the location's own uptime (its rollups), 75 %.
+      s.t.clock.advance(20_000);
       await page.reload();
       const ams = page.locator('#where-rows tr', { hasText: 'vps-ams' });
       await ams.waitFor();
       expect(await ams.locator('.status').innerText()).toBe('Down');
       expect(await ams.innerText()).toContain('answered 503');
+      expect(await page.locator('#where-now thead th').allTextContents()).toEqual([
+        'Location',
+        'Status',
+        'Latency',
+        'Up 24 h',
+        'Up 30 d',
+        'Checked',
+        'Error',
+      ]);
+      await ams.locator('td', { hasText: '75.0%' }).first().waitFor();
+      expect(await ams.locator('td').allInnerTexts()).toEqual([
+        'vps-ams',
+        'Down',
+        expect.any(String),
+        '75.0%',
+        '75.0%',
+        expect.any(String),
+        'answered 503',
+      ]);
       expect(await page.locator('#where-rows tr').first().innerText()).toContain('local (this service)');
       expect(await page.locator('#where-rule').innerText()).toContain('a majority of the online ones');
       expect(await seriousAxeFindings(page)).toEqual([]);

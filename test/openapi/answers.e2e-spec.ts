@@ -42,6 +42,7 @@ const TOURED = [
   'listChecks',
   'getMonitorSeries',
   'getMonitorUptime',
+  'getMonitorStats',
   'getSummary',
   'listIncidents',
   'getIncident',
@@ -249,6 +250,8 @@ describe('answers match the route description', () => {
     for (const range of ['1h', '24h', '7d', '30d', '90d'])
       expectStatus(await call('get', '/api/v1/monitors/{id}/series', { id: web.id }, { query: `range=${range}` }), 200);
     expectStatus(await call('get', '/api/v1/monitors/{id}/uptime', { id: web.id }, { query: 'days=3' }), 200);
+    expectStatus(await call('get', '/api/v1/monitors/{id}/stats', { id: web.id }), 200);
+    expectStatus(await call('get', '/api/v1/monitors/{id}/stats', { id: web.id }, { query: 'location=nowhere' }), 422);
     expectStatus(await call('get', '/api/v1/summary'), 200);
 
     const incidents = (await call('get', '/api/v1/incidents')).body;

@@ -11,7 +11,7 @@ import { drawChart, legend } from '../monitor/chart.js';
 import { resultView } from '../monitor/check-result.js';
 import { ago, duration, el, ms, pct, STATUS_WORDS, when } from '../core/format.js';
 import { heartbeatPanel } from '../monitor/heartbeat.js';
-import { drawLocationRows, foldCheck } from '../monitor/location-rows.js';
+import { drawLocationRows, foldCheck, loadLocationStats } from '../monitor/location-rows.js';
 import { addCheck, drawChecksHead, initChecks, loadChecks } from '../monitor/monitor-checks.js';
 import { openStream, showLive } from '../core/stream.js';
 
@@ -82,6 +82,8 @@ const KIND_WORDS = {
 };
 
 let m = null;
+/** Each location's stats by name (the per-location table's uptime), once loaded. */
+let whereStats = new Map();
 let range = '24h';
 const getSeries = newestOnly();
 
@@ -239,7 +241,13 @@ function drawFacts() {
     fact(dl, 'Runbook', a);
   }
   if (m.tags && m.tags.length) fact(dl, 'Tags', m.tags.join(', '));
-  drawLocationRows($('where-now'), $('where-rows'), $('where-rule'), m);
+  drawLocationRows($('where-now'), $('where-rows'), $('where-rule'), m, whereStats);
+}
+
+/** The per-location table's uptime figures: loaded after the monitor, again when its state changes. */
+async function loadWhereStats() {
+  whereStats = await loadLocationStats(get, m);
+  drawLocationRows($('where-now'), $('where-rows'), $('where-rule'), m, whereStats);
 }
 
 /** When the monitor is checked and when it goes down, as the engine does it (docs/engine.md). */
@@ -460,6 +468,7 @@ function onEvent(name, data) {
     m.state = data.state;
     drawHead();
     drawFacts();
+    reloadSoon([loadWhereStats]);
   } else if (name === 'incident' && data.monitor_id === id) {
     reloadSoon([loadIncidents]);
   } else if (name === 'monitors') {
@@ -467,7 +476,7 @@ function onEvent(name, data) {
       root.hidden = true;
       $('loading').hidden = false;
       $('loading').textContent = 'This monitor was deleted.';
-    } else if (data.changed.includes(id)) reloadSoon([loadMonitor]);
+    } else if (data.changed.includes(id)) reloadSoon([loadMonitor, loadWhereStats]);
   } else if (name === 'reset') {
     reloadSoon([loadMonitor, loadIncidents, () => loadChecks(false)]);
   }
@@ -486,6 +495,7 @@ loadMonitor()
       loadIncidents(),
       loadChecks(false),
       loadOthers(),
+      loadWhereStats(),
     ]);
   })
   .catch((err) => {

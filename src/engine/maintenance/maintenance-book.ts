@@ -88,6 +88,23 @@ export class MaintenanceBook {
     return best;
   }
 
+  /**
+   * The window that held this monitor at `at` (the one ending last), by the windows as they stand
+   * now, or null: for a result that reaches the service after the fact (an agent's spool sent
+   * after a cut), whose time the windows active now do not describe. A window's hand start and
+   * stop are known only as last set, so an older hand-started period is not seen.
+   */
+  markAt(monitorId: number, at: number): MaintenanceMark | null {
+    let best: MaintenanceMark | null = null;
+    for (const [id, w] of this.windows) {
+      const span = covers(w, monitorId) ? currentOf(w, at) : null;
+      if (!span) continue;
+      if (!best || (best.ends_at !== null && (span.end === null || span.end > best.ends_at)))
+        best = { window_id: id, title: w.title, ends_at: span.end };
+    }
+    return best;
+  }
+
   /** How many windows are active now (diagnostics, the bench). */
   get activeCount(): number {
     return this.active.size;

@@ -1,6 +1,7 @@
 /**
  * The agent routes (docs/agents.md, "Agent protocol v1"): the long-polled configuration of a
- * location, and results in batches. A batch's results, the location's acked seq and its contact
+ * location, and results in batches. A batch's results, their part of the location's hourly and
+ * daily rollups (src/history/locations/location-rollups.ts), the location's acked seq and its contact
  * commit in one transaction before the answer names that seq (durable before acknowledged); only
  * then do counted results reach the engine, which announces what they change after its own commit.
  */
@@ -15,9 +16,13 @@ import type { KindSettings, MonitorKind } from '../../probes/kinds';
 import type { CheckResult } from '../../probes/check-result';
 import { LocationRow, setAckedSeqIn, touchLocationIn } from '../../catalog/locations.table';
 import { insertLocationResultsIn, LocationResultRow } from '../../catalog/location-results.table';
+import { LocationRollupsService } from '../../history/locations/location-rollups';
+import { BLIND_NOTE } from '../../history/locations/location-accounting';
 import { LocationBook } from '../location-book';
 import { FUTURE_MS, parseCheckResult, parseConfigQuery, parseResultsBody } from './agent-input';
 import { locationOfToken } from './agent-auth';
+
+type ResultsBody = ReturnType<typeof parseResultsBody>;
 
 export interface AgentMonitor {
   id: number;
@@ -61,8 +66,12 @@ export class AgentService {
     private readonly book: LocationBook,
     private readonly engine: EngineService,
     private readonly settings: SettingsService,
+    private readonly rollups: LocationRollupsService,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    // A location's result holds as long as the service's own check would (rollup-math.ts).
+    rollups.useCap((id) => engine.capOf(id));
+  }
 
   /** GET /api/agent/config: the monitors now, or null (204) when the revision held is still current after the wait. */
   async config(
@@ -113,15 +122,35 @@ export class AgentService {
   async results(loc: LocationRow, body: unknown, address: string | null): Promise<ResultsAnswer> {
     const batch = parseResultsBody(body);
     const now = this.clock.now();
-    const ignored: ResultsAnswer['ignored'] = [];
-    const rows: LocationResultRow[] = [];
-    const counted: { monitorId: number; result: CheckResult }[] = [];
-    const answer = await this.db.tx(async (m) => {
+    const stored = await this.store(loc, batch, now, address);
+    if (stored === null) return { acked_seq: 0, stored: 0, ignored: [] };
+    await this.book.contact(loc.id, { at: now, version: batch.agent.version, address }, true);
+    // Stored first (above), judged after: what the votes change commits with the writer's next
+    // transaction before it is announced (engine/journal/journal.ts), like any check's.
+    const name = this.book.nameOf(loc.id) ?? loc.name;
+    for (const c of stored.counted) this.engine.locations.remote(c.monitorId, name, c.result, true);
+    return stored.answer;
+  }
+
+  /**
+   * One transaction: the batch's results, their part of the location's rollups, the acked seq
+   * and the contact. null when the location was deleted meanwhile.
+   */
+  private async store(
+    loc: LocationRow,
+    batch: ResultsBody,
+    now: number,
+    address: string | null,
+  ): Promise<{ answer: ResultsAnswer; counted: { monitorId: number; result: CheckResult }[] } | null> {
+    return this.db.tx(async (m) => {
       // Read in the transaction: two batches of one agent at once are told the truth.
       const acked = (
         (await m.query('SELECT acked_seq FROM locations WHERE id = ?', [loc.id])) as { acked_seq: number }[]
       )[0]?.acked_seq;
       if (acked === undefined) return null;
+      const rows: LocationResultRow[] = [];
+      const ignored: ResultsAnswer['ignored'] = [];
+      const counted: { monitorId: number; result: CheckResult }[] = [];
       let top = acked;
       for (const item of batch.results) {
         if (item.seq <= acked) continue;
@@ -133,21 +162,28 @@ export class AgentService {
           continue;
         }
         const note = this.historyOnly(item.monitor_id, item.at, now, batch.agent.blind);
-        rows.push({ ...checkRow(result, item.monitor_id, note), location_id: loc.id });
+        const windowId = this.windowOf(item.monitor_id, item.at, !this.stale(item.monitor_id, item.at, now));
+        rows.push({ ...checkRow(result, item.monitor_id, note, windowId), location_id: loc.id });
         if (note === null) counted.push({ monitorId: item.monitor_id, result });
       }
+      // The rollups first: a tail not in memory is read back from the results stored before these.
+      await this.rollups.accountIn(m, loc.id, rows);
       await insertLocationResultsIn(m, rows);
       if (top > acked) await setAckedSeqIn(m, loc.id, top);
       await touchLocationIn(m, loc.id, { at: now, version: batch.agent.version, address });
-      return { acked_seq: top, stored: rows.length, ignored };
+      return { answer: { acked_seq: top, stored: rows.length, ignored }, counted };
     });
-    if (answer === null) return { acked_seq: 0, stored: 0, ignored: [] };
-    await this.book.contact(loc.id, { at: now, version: batch.agent.version, address }, true);
-    // Stored first (above), judged after: what the votes change commits with the writer's next
-    // transaction before it is announced (engine/journal/journal.ts), like any check's.
-    const name = this.book.nameOf(loc.id) ?? loc.name;
-    for (const c of counted) this.engine.locations.remote(c.monitorId, name, c.result, true);
-    return answer;
+  }
+
+  /**
+   * The maintenance window that held the monitor when the result was made (uptime leaves its time
+   * out, docs/maintenance.md): for a fresh result (a few seconds old), the window holding the
+   * monitor now, as for the service's own checks; for one that came late, the window whose
+   * schedule held its time.
+   */
+  private windowOf(monitorId: number, at: number, fresh: boolean): number | null {
+    const book = this.engine.maintenance;
+    return (fresh ? book.markOf(monitorId) : book.markAt(monitorId, at))?.window_id ?? null;
   }
 
   /** Why a result cannot be stored at all, or null. */
@@ -162,10 +198,15 @@ export class AgentService {
 
   /** Why a stored result does not count (history only), or null when it is a vote. */
   private historyOnly(monitorId: number, at: number, now: number, blind: boolean): string | null {
-    if (blind) return 'not counted: the agent was blind (its own canaries failed)';
-    const interval = this.book.assignmentOf(monitorId)?.interval_s ?? 0;
-    if (now - at > STALE_INTERVALS * interval * 1000)
+    if (blind) return BLIND_NOTE;
+    if (this.stale(monitorId, at, now))
       return `not counted: it arrived late (more than ${STALE_INTERVALS} intervals after the check)`;
     return null;
+  }
+
+  /** Whether a result is older than STALE_INTERVALS of its monitor's interval at receipt. */
+  private stale(monitorId: number, at: number, now: number): boolean {
+    const interval = this.book.assignmentOf(monitorId)?.interval_s ?? 0;
+    return now - at > STALE_INTERVALS * interval * 1000;
   }
 }

@@ -205,6 +205,21 @@ export const MONITOR_ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: `${API}/monitors/{id}/stats`,
+    id: 'getMonitorStats',
+    tag,
+    summary: "A monitor's stats, or one probe location's",
+    description:
+      "The `stats` of the monitor's answer (uptime over 24 h, 7 d and 30 d, latency percentiles, the 24-hour spark) of the service's own checks, or with `location` of one probe location's results (docs/agents.md).",
+    access: read,
+    params: ID,
+    query: HISTORY_QUERIES.stats,
+    answers: { 200: { description: 'the stats, and whose they are', schema: ref('MonitorStatsAnswer') } },
+    extra:
+      'the extensions of the specification, section 6 ("series and stats can be filtered by `location`"; docs/agents.md).',
+  },
+  {
+    method: 'get',
     path: `${API}/monitors/{id}/uptime`,
     id: 'getMonitorUptime',
     tag,
