@@ -114,7 +114,7 @@ export const locationsScenario: Scenario = {
     try {
       service = await Service.start({ dataDir: `${dir}/service` });
       const keys = await service.adminKeys(KeyPool.sizeFor(50));
-      // Locations are added with the owner's session (a key cannot: the spec's admin + step-up).
+      // Locations are added with the owner's fresh session, as the Locations page does (an admin key may too).
       for (let a = 0; a < 3; a++) {
         const loc = await service.createLocation(`bench-${a + 1}`);
         agents.push({ name: loc.name, id: loc.id, token: loc.token, child: null, spool: `${dir}/spool-${a + 1}` });
