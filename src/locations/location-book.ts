@@ -201,9 +201,13 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async contact(location: number, c: Contact, inTx = false): Promise<void> {
     const before = this.contacts.get(location);
+    // Offline by the clock, whether or not a sweep has said so yet: its old votes are forgotten.
+    const returning = before !== undefined && this.stateOf(location, c.at) === 'offline';
     const changed = !before || before.version !== c.version || before.address !== c.address;
     const due = changed || c.at - before.saved >= CONTACT_WRITE_MS;
     this.contacts.set(location, { ...c, saved: due || inTx ? c.at : before.saved });
+    const name = this.names.get(location);
+    if (returning && name !== undefined) this.engine.votes.forget(name);
     if (due && !inTx) await this.db.tx((m) => touchLocationIn(m, location, c));
     if (this.offline.has(location)) await this.sweep();
   }
