@@ -155,6 +155,12 @@ export const locationsScenario: Scenario = {
       const agentUsed = agentCpu.map((w) => w.read());
       const r1 = await resultsByLocation(service.dbFile);
       const floor = await floorRun;
+      // An agent that fell behind says why (a refused or timed-out POST, a full spool): its last warnings.
+      for (const a of agents) {
+        const said = (a.child?.tail() ?? '').split('\n').filter((l) => / (WARN|ERROR) /.test(l));
+        if (said.length)
+          notes.push(`agent ${a.name} said (last ${Math.min(3, said.length)}): ${said.slice(-3).join(' | ')}`);
+      }
 
       const perAgent = agents.map((a) => (r1.get(a.id) ?? 0) - (r0.get(a.id) ?? 0));
       const ingested = perAgent.reduce((x, y) => x + y, 0);

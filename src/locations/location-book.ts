@@ -46,6 +46,13 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
   /** Location id → name, for every location that has a row. */
   private readonly names = new Map<number, string>();
   private readonly offline = new Set<number>();
+  /**
+   * The shortest interval_s of each location's sent monitors (its offline threshold), made again
+   * after an assignment changes: every vote asks whether its locations are online, and walked
+   * every assignment for it, 20,000 of them per result at the bench's 10,000 monitors from 2
+   * places (docs/performance.md, "Probe locations").
+   */
+  private shortest: Map<number, number> | null = null;
   private readonly sweeper = new UpkeepJob('location offline check', { everyMs: SWEEP_MS }, () => this.sweep());
   private readonly log = new Logger('locations');
 
@@ -69,6 +76,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
         sent: r.paused === 0 && r.kind !== 'heartbeat',
       });
     }
+    this.shortest = null;
     this.bus.on('monitor.changed', ({ id, config }) =>
       this.assign(id, {
         locations: this.idsOf(config.locations),
@@ -151,6 +159,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     const before = this.assigned.get(monitorId);
     if (next) this.assigned.set(monitorId, next);
     else this.assigned.delete(monitorId);
+    this.shortest = null;
     const touched = new Set([...(before?.locations ?? []), ...(next?.locations ?? [])]);
     for (const id of touched) if (this.names.has(id)) this.bump(id);
   }
@@ -187,11 +196,15 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private offlineAfter(location: number): number {
-    let shortest: number | null = null;
-    for (const a of this.assigned.values()) {
-      if (a.sent && a.locations.includes(location)) shortest = Math.min(shortest ?? a.interval_s, a.interval_s);
+    if (this.shortest === null) {
+      this.shortest = new Map();
+      for (const a of this.assigned.values()) {
+        if (!a.sent) continue;
+        for (const id of a.locations)
+          this.shortest.set(id, Math.min(this.shortest.get(id) ?? a.interval_s, a.interval_s));
+      }
     }
-    return offlineAfterMs(shortest);
+    return offlineAfterMs(this.shortest.get(location) ?? null);
   }
 
   /**

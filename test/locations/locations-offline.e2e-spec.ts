@@ -82,6 +82,26 @@ describe('location offline detection', () => {
     expect(notices).toHaveLength(2);
   });
 
+  it.each<[string, object[], number]>([
+    ['a slower interval raises it to 3 intervals', [{ interval_s: 40, retry_interval_s: 40 }], 120_000],
+    [
+      'a paused monitor is left out (60 s with none)',
+      [{ interval_s: 40, retry_interval_s: 40 }, { paused: true }],
+      60_000,
+    ],
+  ])("the offline threshold follows the location's monitors: %s", async (_, changes, after) => {
+    const id = (await t.http.get('/api/v1/monitors').set(bearer(read)).expect(200)).body.items[0].id as number;
+    await contact();
+    expect(await state()).toBe('online'); // judged once with the monitor as it was
+    for (const change of changes)
+      await t.http.patch(`/api/v1/monitors/${id}`).set(bearer(write)).send(change).expect(200);
+    await contact();
+    t.clock.advance(after - 1_000);
+    expect(await state()).toBe('online');
+    t.clock.advance(1_000);
+    expect(await state()).toBe('offline');
+  });
+
   it('back from offline, a location votes on its fresh results only: its old view does not count again', async () => {
     const other = await t.http
       .post('/api/v1/locations')
