@@ -43,7 +43,7 @@ export class Service {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** The owner's session after adminKeys(): what session-only routes (POST /locations) need. */
+  /** The owner's session after adminKeys(), fresh: createLocation() adds locations with it, as the Locations page does. */
   private session: string | null = null;
 
   get pid(): number {

@@ -5,7 +5,7 @@
 # font) for the email rendering test (test/channels/email-render.e2e-spec.ts, driven by playwright-core),
 # python3 to run the webhook verification snippet of docs/channels.md (test/channels/webhook-docs.e2e-spec.ts),
 # iproute2's `ip` for the network namespaces of the uplink and DNS rebinding tests (test/faults/uplink,
-# test/security/ssrf-rebinding), systemd's `systemd-analyze` to rate the unit's sandbox
+# test/security/ssrf-rebinding) and of the agent cut off from the service (test/agent/agents-netns), systemd's `systemd-analyze` to rate the unit's sandbox
 # (test/security/systemd-unit; installing the package in a container starts nothing), and `pebble`,
 # Let's Encrypt's ACME test server, for the custom hosts' certificate orders (test/hosts/), and the
 # servers the service kinds' checkers are tested against on 127.0.0.1 (test/checkers/): redis-server,

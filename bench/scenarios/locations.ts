@@ -129,7 +129,7 @@ export const locationsScenario: Scenario = {
     try {
       service = await Service.start({ dataDir: `${dir}/service` });
       const keys = await service.adminKeys(KeyPool.sizeFor(50));
-      // Locations are added with the owner's session (a key cannot: the spec's admin + step-up).
+      // Locations are added with the owner's fresh session, as the Locations page does (an admin key may too).
       for (let a = 0; a < 3; a++) {
         const loc = await service.createLocation(`bench-${a + 1}`);
         agents.push({ name: loc.name, id: loc.id, token: loc.token, child: null, spool: `${dir}/spool-${a + 1}` });
@@ -180,6 +180,12 @@ export const locationsScenario: Scenario = {
       const agentUsed = agentCpu.map((w) => w.read());
       const r1 = await resultsByLocation(service.dbFile);
       const floor = await floorRun;
+      // An agent that fell behind says why (a refused or timed-out POST, a full spool): its last warnings.
+      for (const a of agents) {
+        const said = (a.child?.tail() ?? '').split('\n').filter((l) => / (WARN|ERROR) /.test(l));
+        if (said.length)
+          notes.push(`agent ${a.name} said (last ${Math.min(3, said.length)}): ${said.slice(-3).join(' | ')}`);
+      }
 
       const perAgent = agents.map((a) => (r1.get(a.id) ?? 0) - (r0.get(a.id) ?? 0));
       const ingested = perAgent.reduce((x, y) => x + y, 0);

@@ -55,6 +55,13 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly counting = new Set<number>();
   /** The sweep under way: one at a time, so a caller's sweep resolves only after the one before it committed. */
   private sweeping: Promise<void> = Promise.resolve();
+  /**
+   * The shortest interval_s of each location's sent monitors (its offline threshold), made again
+   * after an assignment changes: every vote asks whether its locations are online, and walked
+   * every assignment for it, 20,000 of them per result at the bench's 10,000 monitors from 2
+   * places (docs/performance.md, "Probe locations").
+   */
+  private shortest: Map<number, number> | null = null;
   private readonly sweeper = new UpkeepJob('location offline check', { everyMs: SWEEP_MS }, () => this.sweep());
   private readonly log = new Logger('locations');
 
@@ -77,6 +84,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
         sent: r.paused === 0 && r.kind !== 'heartbeat',
       });
     }
+    this.shortest = null;
     this.bus.on('monitor.changed', ({ id, config }) =>
       this.assign(id, {
         locations: this.idsOf(config.locations),
@@ -164,6 +172,7 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     const before = this.assigned.get(monitorId);
     if (next) this.assigned.set(monitorId, next);
     else this.assigned.delete(monitorId);
+    this.shortest = null;
     const touched = new Set([...(before?.locations ?? []), ...(next?.locations ?? [])]);
     for (const id of touched) if (this.names.has(id)) this.bump(id);
   }
@@ -200,11 +209,15 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private offlineAfter(location: number): number {
-    let shortest: number | null = null;
-    for (const a of this.assigned.values()) {
-      if (a.sent && a.locations.includes(location)) shortest = Math.min(shortest ?? a.interval_s, a.interval_s);
+    if (this.shortest === null) {
+      this.shortest = new Map();
+      for (const a of this.assigned.values()) {
+        if (!a.sent) continue;
+        for (const id of a.locations)
+          this.shortest.set(id, Math.min(this.shortest.get(id) ?? a.interval_s, a.interval_s));
+      }
     }
-    return offlineAfterMs(shortest);
+    return offlineAfterMs(this.shortest.get(location) ?? null);
   }
 
   /**
@@ -214,9 +227,13 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async contact(location: number, c: Contact, inTx = false): Promise<void> {
     const before = this.contacts.get(location);
+    // Offline by the clock, whether or not a sweep has said so yet: its old votes are forgotten.
+    const returning = before !== undefined && this.stateOf(location, c.at) === 'offline';
     const changed = !before || before.version !== c.version || before.address !== c.address;
     const due = changed || c.at - before.saved >= CONTACT_WRITE_MS;
     this.contacts.set(location, { ...c, saved: due || inTx ? c.at : before.saved });
+    const name = this.names.get(location);
+    if (returning && name !== undefined) this.engine.votes.forget(name);
     if (due && !inTx) await this.db.tx((m) => touchLocationIn(m, location, c));
     // Offline or never seen until now: its votes count from this contact on.
     if (!this.counting.has(location)) await this.sweep();

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Body } from '@nestjs/common';
-import { CurrentCaller, Scope, SessionOnly, StepUp } from '../common/access/access';
+import { CurrentCaller, Scope, StepUp } from '../common/access/access';
 import type { Caller } from '../common/access/caller';
 import type { Page } from '../common/http/paging';
 import { API_ROOT } from '../common/http/routes';
@@ -18,9 +18,9 @@ export class LocationsController {
     return this.locations.list();
   }
 
+  /** Admin, with a fresh sign-in for a session, as POST /channels (docs/agents.md says why an admin key may). */
   @Post()
   @Scope('admin')
-  @SessionOnly()
   @StepUp()
   create(
     @Body() body: unknown,

@@ -8,9 +8,7 @@
  * agent out at once. North's link is cut after the first test and its offline checked last, so
  * its 60 s of silence overlap the other tests.
  */
-import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as path from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { AgentProcess } from '../../harness/agent';
 import { requestJson } from '../../harness/http-client';
@@ -18,6 +16,7 @@ import { removeDir, tempDir } from '../../harness/paths';
 import { KeyPool, Service } from '../../harness/service';
 import { waitFor } from '../support/wait-for';
 import { Link, startLink } from './support/link';
+import { spooled } from './support/spool-files';
 
 jest.setTimeout(240_000);
 
@@ -41,19 +40,6 @@ async function slowly(what: string, check: () => Promise<boolean>, ms: number): 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-}
-
-/** The spooled results of an agent not yet acknowledged, as (seq, monitor, at ms), from its files. */
-function spooled(dir: string): { seq: number; monitor: number; at: number }[] {
-  const acked = fs.existsSync(path.join(dir, 'acked')) ? Number(fs.readFileSync(path.join(dir, 'acked'), 'utf8')) : 0;
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.startsWith('seg-'))
-    .sort()
-    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean))
-    .map((line) => JSON.parse(line) as { seq: number; monitor_id: number; at: string })
-    .filter((r) => r.seq > acked)
-    .map((r) => ({ seq: r.seq, monitor: r.monitor_id, at: Date.parse(r.at) }));
 }
 
 describe('agents against the built service', () => {

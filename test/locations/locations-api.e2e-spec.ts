@@ -1,5 +1,6 @@
 /**
- * The owner's /locations routes on the real app (docs/agents.md): scopes and step-up, names unique
+ * The owner's /locations routes on the real app (docs/agents.md): scopes and step-up (POST /locations
+ * read as admin + step-up, like POST /channels: an admin key may add one), names unique
  * without regard to case and `local` reserved, the token shown once and stored only hashed, a
  * rename and a deletion carried into the monitors that list the location, and the monitor fields
  * `locations` and `quorum` (defaults, unknown names, bounds, export).
@@ -54,8 +55,31 @@ describe('/locations', () => {
     expect(JSON.stringify(list.body)).not.toContain(loc.token);
   });
 
-  it('creates only with an owner session and a fresh sign-in; reads with read; changes with admin', async () => {
-    await t.http.post('/api/v1/locations').set(bearer(admin)).send({ name: 'x' }).expect(403);
+  it.each<[string, () => Record<string, string>]>([
+    ['a read key', () => bearer(read)],
+    ['a write key', () => bearer(write)],
+  ])('refuses to create a location for %s (403 forbidden) and creates nothing', async (_, who) => {
+    const res = await t.http.post('/api/v1/locations').set(who()).send({ name: 'x' }).expect(403);
+    expect(res.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
+    expect(await rows()).toEqual([]);
+  });
+
+  it('creates with an admin key (never asked to step up), its token shown once and stored hashed', async () => {
+    t.clock.advance(12 * 3600_000 + 1);
+    const res = await t.http.post('/api/v1/locations').set(bearer(admin)).send({ name: 'scripted' }).expect(201);
+    expect(res.body).toMatchObject({
+      name: 'scripted',
+      state: 'never',
+      token: expect.stringMatching(/^fsa_[0-9a-f]{48}$/),
+    });
+    expect(await rows()).toEqual([
+      { name: 'scripted', token_hash: createHash('sha256').update(res.body.token).digest('hex') },
+    ]);
+    const line = await t.http.get('/api/v1/events?kind=location_created').set(bearer(read)).expect(200);
+    expect(JSON.stringify(line.body)).not.toContain(res.body.token);
+  });
+
+  it('creates with an admin key or a session with a fresh sign-in; reads with read; changes with admin', async () => {
     await t.http.get('/api/v1/locations').expect(401);
     const loc = await create('nas');
     await t.http.patch(`/api/v1/locations/${loc.id}`).set(bearer(write)).send({ name: 'y' }).expect(403);
@@ -64,6 +88,7 @@ describe('/locations', () => {
     t.clock.advance(12 * 3600_000 + 1);
     const late = await t.http.post('/api/v1/locations').set(session()).send({ name: 'late' }).expect(403);
     expect(late.body.error.code).toBe('step_up');
+    expect((await rows()).map((r) => r.name)).toEqual(['nas-2']);
     const del = await t.http.delete(`/api/v1/locations/${loc.id}`).set(session()).expect(403);
     expect(del.body.error.code).toBe('step_up');
     await t.http.delete(`/api/v1/locations/${loc.id}`).set(bearer(admin)).expect(204);

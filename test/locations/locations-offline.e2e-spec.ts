@@ -15,13 +15,15 @@ describe('location offline detection', () => {
   let read: string;
   let token: string;
   let book: LocationBook;
+  let cookie: string;
+  let write: string;
   const notices: string[] = [];
 
   beforeEach(async () => {
     t = await startApp();
-    const { cookie } = await createOwner(t);
+    ({ cookie } = await createOwner(t));
     read = await createKey(t, cookie, 'read');
-    const write = await createKey(t, cookie, 'write');
+    write = await createKey(t, cookie, 'write');
     const res = await t.http
       .post('/api/v1/locations')
       .set({ Cookie: cookie, Origin: ORIGIN, 'Content-Type': 'application/json' })
@@ -78,6 +80,103 @@ describe('location offline detection', () => {
     expect(back).toHaveLength(2);
     expect(back[0].data.online).toBe(true);
     expect(notices).toHaveLength(2);
+  });
+
+  it.each<[string, object[], number]>([
+    ['a slower interval raises it to 3 intervals', [{ interval_s: 40, retry_interval_s: 40 }], 120_000],
+    [
+      'a paused monitor is left out (60 s with none)',
+      [{ interval_s: 40, retry_interval_s: 40 }, { paused: true }],
+      60_000,
+    ],
+  ])("the offline threshold follows the location's monitors: %s", async (_, changes, after) => {
+    const id = (await t.http.get('/api/v1/monitors').set(bearer(read)).expect(200)).body.items[0].id as number;
+    await contact();
+    expect(await state()).toBe('online'); // judged once with the monitor as it was
+    for (const change of changes)
+      await t.http.patch(`/api/v1/monitors/${id}`).set(bearer(write)).send(change).expect(200);
+    await contact();
+    t.clock.advance(after - 1_000);
+    expect(await state()).toBe('online');
+    t.clock.advance(1_000);
+    expect(await state()).toBe('offline');
+  });
+
+  it('back from offline, a location votes on its fresh results only: its old view does not count again', async () => {
+    const other = await t.http
+      .post('/api/v1/locations')
+      .set({ Cookie: cookie, Origin: ORIGIN, 'Content-Type': 'application/json' })
+      .send({ name: 'vps2' })
+      .expect(201);
+    const made = await t.http
+      .post('/api/v1/monitors')
+      .set(bearer(write))
+      .send(
+        httpMonitor({
+          locations: ['vps', 'vps2'],
+          quorum: 2,
+          interval_s: 10,
+          retry_interval_s: 10,
+          confirm_after: 1,
+          recover_after: 1,
+        }),
+      )
+      .expect(201);
+    const id = made.body.id as number;
+    let seq = 0;
+    const say = (who: string, outcome: 'up' | 'down') =>
+      t.http
+        .post('/api/agent/results')
+        .set(bearer(who))
+        .send({
+          agent: { version: '0.1.0', blind: false },
+          results: [
+            {
+              seq: ++seq,
+              monitor_id: id,
+              at: new Date(t.clock.now()).toISOString(),
+              result: {
+                outcome,
+                latency_ms: 5,
+                phases: null,
+                status: outcome === 'up' ? 200 : 503,
+                error: outcome === 'up' ? null : { code: 'status', message: 'HTTP 503' },
+                cert: null,
+                detail: null,
+              },
+            },
+          ],
+        })
+        .expect(200);
+    const answer = async () =>
+      (await t.http.get(`/api/v1/monitors/${id}`).set(bearer(read)).expect(200)).body.state as {
+        status: string;
+        locations: { name: string; status: string }[];
+      };
+    const views = async () => Object.fromEntries((await answer()).locations.map((l) => [l.name, l.status]));
+
+    // vps says down, then falls silent; vps2 keeps in touch, up, then down once vps is offline:
+    // alone, it cannot make the quorum of 2.
+    await say(token, 'down');
+    for (let s = 0; s < 61; s += 20) {
+      await say(other.body.token, 'up');
+      t.clock.advance(Math.min(20_000, 61_000 - s));
+    }
+    await book.sweep();
+    await say(other.body.token, 'down');
+    expect(await views()).toEqual({ vps: 'offline', vps2: 'down' });
+    expect((await answer()).status).not.toBe('down');
+
+    // vps is back (a config poll: no result yet). Its down from before the silence is not a vote,
+    // so vps2's next down is still alone, and the quorum of 2 is not met.
+    await contact();
+    expect(await views()).toEqual({ vps: 'unknown', vps2: 'down' });
+    await say(other.body.token, 'down');
+    expect((await answer()).status).not.toBe('down');
+
+    // Its fresh down is a vote: now both agree.
+    await say(token, 'down');
+    expect((await answer()).status).toBe('down');
   });
 
   it("answers a location's results and raw series with ?location=, each carrying its location; local checks say local", async () => {

@@ -66,6 +66,15 @@ export class LocationVotes {
   }
 
   /**
+   * A location back from offline votes again on its fresh results only: the view it had before it
+   * went silent is forgotten, else that old vote would count again the moment it is back, before
+   * anything it says now (its spooled results arrive late: history only, docs/agents.md).
+   */
+  forget(name: string): void {
+    for (const mine of this.tracks.values()) mine.delete(name);
+  }
+
+  /**
    * One result of a monitor judged by quorum, from location `name`: its track moves when the
    * result counts, and the answer is what the state machine is given: the quorum's verdict as a
    * counted result with confirm and recover of 1 (each location confirmed its own already), or a

@@ -24,7 +24,7 @@ export const LOCATION_ROUTES: RouteDoc[] = [
     tag,
     summary: 'Add a probe location; its agent token is shown once',
     description: 'A name used already (in any case), or `local`: 422 on `name`.',
-    access: { scope: 'admin', sessionOnly: true, stepUp: true },
+    access: { scope: 'admin', stepUp: true },
     body: { schema: ref('LocationInput') },
     answers: { 201: { description: 'the location and its token', schema: ref('LocationWithToken') } },
     extra,

@@ -44,3 +44,54 @@ export async function startLink(targetPort: number): Promise<Link> {
       }),
   };
 }
+
+export interface TappedLink {
+  /** Every `"seq":N` the agents sent through it, in the order the service received them. */
+  seqs: number[];
+  close(): Promise<void>;
+}
+
+/**
+ * A link on a unix socket (where test/agent/support/ns-relay.ts pipes an agent's connections out
+ * of its network namespace) to the service on 127.0.0.1:<targetPort>, which reads the plain
+ * requests going by: the results' seqs in the order they reach the service, to see that a spool
+ * is sent in order (requests are plain JSON past the relay, which ends TLS).
+ */
+export async function startTappedLink(socketPath: string, targetPort: number): Promise<TappedLink> {
+  const seqs: number[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    // Only complete matches (the number followed by its `,` or `}`): a chunk may end mid-number.
+    const re = /"seq":(\d+)[,}]/g;
+    let text = '';
+    client.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      let read = 0;
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        seqs.push(Number(m[1]));
+        read = re.lastIndex;
+      }
+      // What is left may hold the start of the next match; the rest was read.
+      text = text.slice(Math.max(read, text.length - 64));
+    });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(socketPath, r));
+  return {
+    seqs,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}

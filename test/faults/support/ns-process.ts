@@ -13,15 +13,26 @@ export interface NsProcess {
   stop(): Promise<void>;
 }
 
-export async function startInNamespace(
+export function startInNamespace(
   ns: string,
   helper: 'ns-farm' | 'ns-bridge',
   options: object,
   dir: string,
 ): Promise<NsProcess> {
+  return startScriptInNamespace(ns, path.join(__dirname, `${helper}.ts`), options, dir);
+}
+
+/** The same for a helper of another test folder (test/agent/support/ns-relay.ts), by its path. */
+export async function startScriptInNamespace(
+  ns: string,
+  script: string,
+  options: object,
+  dir: string,
+): Promise<NsProcess> {
+  const helper = path.basename(script, '.ts');
   const outfile = path.join(dir, `${helper}.js`);
   await esbuild.build({
-    entryPoints: [path.join(__dirname, `${helper}.ts`)],
+    entryPoints: [script],
     bundle: true,
     platform: 'node',
     target: 'node20',
