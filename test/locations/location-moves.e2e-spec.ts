@@ -198,7 +198,7 @@ describe('locations that move re-judge their monitors at once', () => {
     const split = await state(id);
     expect(views(split)).toEqual({ a: 'down', b: 'up', c: 'offline' });
     expect(split.status).toBe('down');
-    expect(split.note).toBe('kept: 2 of the locations online must agree, and they do not yet');
+    expect(split.note).toBe('kept: the locations online do not agree yet (2 must agree)');
     expect((await stored(id)).lines).toBe(3);
 
     // c is back too: b and c are 2 of 3 saying Up: Up now, the incident ends.

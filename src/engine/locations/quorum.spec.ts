@@ -1,4 +1,4 @@
-import { foldTrack, judgeQuorum, LocationStatus, NEW_TRACK, Vote } from './quorum';
+import { foldTrack, judgeQuorum, keptNote, LocationStatus, NEW_TRACK, Vote } from './quorum';
 
 const v = (spec: string): Vote[] =>
   // "up", "down", "unknown", with a trailing "-" for offline: "down down- up"
@@ -62,5 +62,27 @@ describe("a location's own track", () => {
     ['a failure between good checks starts the recovery again', ['down', 'down', 'up', 'down', 'up'], 'down'],
   ])('%s', (_, outcomes, status) => {
     expect(run(outcomes)).toBe(status);
+  });
+});
+
+describe('the note of a monitor that keeps its state', () => {
+  it.each([
+    [
+      'too few online: the rule says why',
+      { status: null, reason: 'kept: only 1 of 3 locations online, and 2 must agree', needed: 2 },
+      'kept: only 1 of 3 locations online, and 2 must agree',
+    ],
+    [
+      'one vote needed and none given: no location has judged yet',
+      { status: null, reason: null, needed: 1 },
+      'kept: no location online has judged it yet',
+    ],
+    [
+      'two needed, split or not judged yet',
+      { status: null, reason: null, needed: 2 },
+      'kept: the locations online do not agree yet (2 must agree)',
+    ],
+  ] as const)('%s', (_, verdict, note) => {
+    expect(keptNote(verdict)).toBe(note);
   });
 });

@@ -104,7 +104,11 @@ export function judgeQuorum(votes: readonly Vote[], quorum: number | null): Verd
 
 /** The note of a monitor that keeps its state because the quorum reached no verdict (the rule's one wording). */
 export function keptNote(v: Verdict): string {
-  return v.reason ?? `kept: ${v.needed} of the locations online must agree, and they do not yet`;
+  if (v.reason !== null) return v.reason;
+  // With one vote needed, no verdict means no location online has judged yet (its first result).
+  return v.needed === 1
+    ? 'kept: no location online has judged it yet'
+    : `kept: the locations online do not agree yet (${v.needed} must agree)`;
 }
 
 /** Whether a monitor's note is the quorum's (keptNote): a verdict that agrees with the state clears it. */

@@ -66,7 +66,7 @@ describe('a monitor judged again when a location goes offline or comes back', ()
       null,
       'down',
       [],
-      'kept: 2 of the locations online must agree, and they do not yet',
+      'kept: the locations online do not agree yet (2 must agree)',
     ],
     [
       'a verdict the state already says clears the quorum note',
