@@ -193,20 +193,31 @@ describe('locations that move re-judge their monitors at once', () => {
     }[];
     expect(timeline.map((e) => e.kind)).toContain('down');
 
-    // b is back: 2 online, 1 Down and 1 Up do not agree; the monitor keeps Down and says so.
+    // b is back: its view from before the silence is forgotten (it votes on fresh results only,
+    // docs/agents.md): 2 online, a Down and a location that has not judged again: Down is kept.
     await contact('b');
+    const back1 = await state(id);
+    expect(views(back1)).toEqual({ a: 'down', b: 'unknown', c: 'offline' });
+    expect(back1.status).toBe('down');
+    expect(back1.note).toBe('kept: the locations online do not agree yet (2 must agree)');
+    expect((await stored(id)).lines).toBe(3);
+    // Its fresh Up: 1 Down and 1 Up do not agree; the monitor keeps Down and says so.
+    await send('b', id, 'up');
     const split = await state(id);
     expect(views(split)).toEqual({ a: 'down', b: 'up', c: 'offline' });
     expect(split.status).toBe('down');
     expect(split.note).toBe('kept: the locations online do not agree yet (2 must agree)');
-    expect((await stored(id)).lines).toBe(3);
 
-    // c is back too: b and c are 2 of 3 saying Up: Up now, the incident ends.
+    // c is back too, and says Up: b and c are 2 of 3 saying Up: Up now, the incident ends.
     await contact('c');
+    expect((await state(id)).status).toBe('down');
+    await send('c', id, 'up');
     const back = await state(id);
     expect(back.status).toBe('up');
     expect(back.incident_id).toBeNull();
     expect(back.note).toBeNull();
+    // A result's verdict commits with the writer's next transaction (a sweep's with its own).
+    await t.app.get(CheckWriter).commit();
     expect(await stored(id)).toMatchObject({ status: 'up', lines: 4, open: [] });
     expect(notices).toHaveLength(4);
     expect(announcedEarly).toEqual([]);
