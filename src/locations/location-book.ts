@@ -113,6 +113,11 @@ export class LocationBook implements OnApplicationBootstrap, OnApplicationShutdo
     for (const set of this.waiters.values()) for (const wake of set) wake();
   }
 
+  /** A location renamed: the engine's tracks of it (kept by name) carry on under the new name. */
+  renamed(from: string, to: string): void {
+    this.engine.votes.rename(from, to);
+  }
+
   /** The rows again, after a location was created, renamed or deleted (contacts of deleted ones go). */
   async reload(): Promise<LocationRow[]> {
     const rows = await allLocations(this.db);

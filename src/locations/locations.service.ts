@@ -95,9 +95,11 @@ export class LocationsService {
     const { name } = parseLocationBody(body);
     const now = this.clock.now();
     const actor = actorName(caller);
+    let from: string | null = null;
     const changed = await this.db.tx(async (m) => {
       const row = await this.findIn(m, id);
       if (row.name === name) return [];
+      from = row.name;
       await this.uniqueIn(m, name, id);
       await renameLocationIn(m, id, name);
       await this.events.recordIn(m, {
@@ -118,6 +120,8 @@ export class LocationsService {
       );
     });
     const rows = await this.book.reload();
+    // Before the monitors reload with the new name: each one's view from there carries on.
+    if (from !== null) this.book.renamed(from, name);
     this.announce(changed);
     // The agent's config names its location: it reloads.
     this.book.bump(id);

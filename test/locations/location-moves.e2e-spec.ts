@@ -44,6 +44,8 @@ describe('locations that move re-judge their monitors at once', () => {
   /** At each announcement: was the location's line still waiting for its commit? (It must not be.) */
   let announcedEarly: string[];
   let notices: string[];
+  let ids: Record<string, number>;
+  let ownerCookie: string;
   const opened: SseClient[] = [];
 
   beforeEach(async () => {
@@ -56,6 +58,8 @@ describe('locations that move re-judge their monitors at once', () => {
     write = await createKey(t, cookie, 'write');
     tokens = {};
     seq = {};
+    ids = {};
+    ownerCookie = cookie;
     for (const name of ['a', 'b', 'c']) {
       const res = await t.http
         .post('/api/v1/locations')
@@ -63,6 +67,7 @@ describe('locations that move re-judge their monitors at once', () => {
         .send({ name })
         .expect(201);
       tokens[name] = res.body.token as string;
+      ids[name] = res.body.id as number;
       seq[name] = 0;
     }
     book = t.app.get(LocationBook);
@@ -221,6 +226,26 @@ describe('locations that move re-judge their monitors at once', () => {
     expect(await stored(id)).toMatchObject({ status: 'up', lines: 4, open: [] });
     expect(notices).toHaveLength(4);
     expect(announcedEarly).toEqual([]);
+  });
+
+  it('a renamed location keeps its view under its new name, and the quorum goes on counting it', async () => {
+    for (const n of ['a', 'b']) await contact(n);
+    const id = await create(['a', 'b'], null);
+    await send('a', id, 'down');
+    await send('b', id, 'down');
+    expect((await state(id)).status).toBe('down');
+    await t.http
+      .patch(`/api/v1/locations/${ids.b}`)
+      .set({ Cookie: ownerCookie, Origin: ORIGIN, 'Content-Type': 'application/json' })
+      .send({ name: 'bee' })
+      .expect(200);
+    const renamed = await state(id);
+    expect(views(renamed)).toEqual({ a: 'down', bee: 'down' });
+    expect(renamed.status).toBe('down');
+    // Both Up, through bee's token as before: Up.
+    await send('a', id, 'up');
+    await send('b', id, 'up');
+    expect((await state(id)).status).toBe('up');
   });
 
   it("sends state frames with every location's view when one changes, and none when nothing shown changed", async () => {

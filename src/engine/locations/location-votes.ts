@@ -74,6 +74,16 @@ export class LocationVotes {
     for (const mine of this.tracks.values()) mine.delete(name);
   }
 
+  /** A location renamed: its tracks (kept by name, as monitors list it) go on under the new name. */
+  rename(from: string, to: string): void {
+    for (const mine of this.tracks.values()) {
+      const track = mine.get(from);
+      if (track === undefined) continue;
+      mine.delete(from);
+      mine.set(to, track);
+    }
+  }
+
   /**
    * One result of a monitor judged by quorum, from location `name`: its track moves when the
    * result counts, and the answer is what the state machine is given: the quorum's verdict as a
