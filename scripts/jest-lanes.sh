@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The jest part of `npm test` (after scripts/check-and-build.sh, before the soak), in two lanes at
-# once: the suites of scripts/waiting-suites.txt one after another in a lane of their own, and
-# every other suite (but the soak) on jest's two workers, as before.
+# The jest part of `npm test` (after scripts/check-and-build.sh), in two lanes at once: the suites
+# of scripts/waiting-suites.txt (the 5-minute soak last) one after another in a lane of their own,
+# and every other suite on jest's two workers, as before.
 #
 # Why: those suites spend their time waiting on the wall clock (a 20 s alert batch, an agent's 60 s
 # offline, a killed service's restart, a window's end): measured alone, each used under a tenth of
