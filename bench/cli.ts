@@ -61,6 +61,7 @@ options:
                    with N dependants down, then the parent's recovery: docs/dependencies.md)
   --client K       heartbeats: raw (keep-alive raw sockets, the default) or http (node:http's client)
   --requests N     api: requests per route and pass (200)
+  --routes TEXT    api: only the routes whose label holds TEXT (e.g. --routes=cached), to profile one
   --rows N         writer: rows per run (100000)
   --repeat R       writer 3, startup 3
   --binary FILE    startup: also time the single executable (dist/farsight after npm run package)
@@ -68,7 +69,7 @@ options:
   --edges E        compare: E depends_on edges (10 dependants a parent; 0); an older A runs without them
   --setup-in W     compare: both (the default), a or b: windows and edges in that slot's copy only (one build against itself)
   --swap           compare: this build runs as A and --against as B (to cancel the slots' own bias)
-  --node-args="A"  engine: extra node options for the service, e.g. --node-args="--trace-gc --max-semi-space-size=2"
+  --node-args="A"  engine, api: extra node options for the service, e.g. --node-args="--trace-gc --max-semi-space-size=2"
   --profile        run the service under node --cpu-prof and print the top frames
   --keep           keep the temp data dirs
   --out DIR        results dir (default bench/results)

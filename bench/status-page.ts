@@ -136,7 +136,8 @@ export function uncachedTask(url: string, api: string, keys: KeyPool, headers: R
       timeoutMs: 10_000,
     });
     if (put.status !== 200) return { status: put.status, ms: put.ms, body: put.body };
-    return request('GET', url, { agent, headers, timeoutMs: 10_000 });
+    // Only the answer's last bytes are kept, as the cached routes do (api.ts, tailTask).
+    return request('GET', url, { agent, headers, timeoutMs: 10_000, tail: 200 });
   };
 }
 
