@@ -10,6 +10,8 @@ import { AppDeps, AppModule } from './app.module';
 import { HeartbeatService } from './engine/heartbeats/heartbeat.service';
 import { EngineService } from './engine/engine.service';
 import { installHeartbeatRoutes } from './engine/heartbeats/heartbeat.routes';
+import { installPublicFastPath } from './status/public/public-fast-path';
+import { PublicStatusService } from './status/public/public-status.service';
 import { ProxyTrust } from './common/http/client-ip';
 import { installSecurityHeaders } from './common/http/security-headers';
 import { installRequestLimits } from './common/http/limits/request-limits';
@@ -46,6 +48,8 @@ export async function createApp(
   installRequestLimits(app.getHttpServer(), https);
   // Last, so it runs first: every answer, whoever writes it, carries the security headers.
   installSecurityHeaders(app.getHttpServer(), https);
+  // The status page's home and JSON, once built, are sent ahead of the framework (public-fast-path.ts).
+  installPublicFastPath(app.getHttpServer(), app.get(PublicStatusService), https, deps.config.challenge !== null);
   // Heartbeat pings are answered ahead of all of that, with the same headers and limit of their
   // own: the busiest route needs none of the framework, nor headers set one by one.
   installHeartbeatRoutes(app.getHttpServer(), app.get(HeartbeatService), new ProxyTrust(deps.config.trustProxy), https);

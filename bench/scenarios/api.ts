@@ -23,6 +23,7 @@ import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../../harness/service';
 import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
+import { captureAnswer, startAnswerFloor } from '../answer-floor';
 import { cpuTimes } from '../../harness/proc';
 import { profileDir, profileNotes } from '../service-profile';
 import { spread } from '../../harness/stats';
@@ -47,6 +48,11 @@ interface Route {
   task: LoadTask;
   /** One client only (the uncached routes: each request changes the settings first). */
   single?: boolean;
+  /**
+   * A cached answer: also timed from a bare server sending the same bytes (answer-floor.ts), the
+   * floor this machine and client put under its p99. The path and request headers to capture it.
+   */
+  floor?: { path: string; headers: Record<string, string> };
 }
 
 export const apiScenario: Scenario = {
@@ -106,7 +112,7 @@ export const apiScenario: Scenario = {
           `page weight (brotli): HTML ${kb(weight.html)} KB, CSS ${kb(weight.css)} KB, JS ${kb(weight.js)} KB, font ${kb(weight.font)} KB`,
       );
       const status = (path: string) => tailTask(`${url}${path}`);
-      const br = (path: string) => tailTask(`${url}${path}`, { 'Accept-Encoding': 'br, gzip' });
+      const br = (path: string) => tailTask(`${url}${path}`, BROTLI);
 
       const api = `${url}/api/v1`;
       const routes: Route[] = [
@@ -143,7 +149,12 @@ export const apiScenario: Scenario = {
             () => keys.header(),
           ),
         },
-        { label: 'GET /api/public/status, cached', target: atMost(CACHED_MS), task: status('/api/public/status') },
+        {
+          label: 'GET /api/public/status, cached',
+          target: atMost(CACHED_MS),
+          task: status('/api/public/status'),
+          floor: { path: '/api/public/status', headers: {} },
+        },
         {
           label: 'GET /api/public/status, uncached',
           target: atMost(PUBLIC_JSON_MS),
@@ -156,8 +167,18 @@ export const apiScenario: Scenario = {
           task: uncachedTask(`${url}/api/public/status?range=12mo`, api, keys),
           single: true,
         },
-        { label: 'GET /status (HTML), cached', target: atMost(CACHED_MS), task: status('/status') },
-        { label: 'GET /status (HTML), cached, brotli', target: atMost(CACHED_MS), task: br('/status') },
+        {
+          label: 'GET /status (HTML), cached',
+          target: atMost(CACHED_MS),
+          task: status('/status'),
+          floor: { path: '/status', headers: {} },
+        },
+        {
+          label: 'GET /status (HTML), cached, brotli',
+          target: atMost(CACHED_MS),
+          task: br('/status'),
+          floor: { path: '/status', headers: BROTLI },
+        },
         {
           label: 'GET /status (HTML), uncached',
           target: atMost(PAGE_UNCACHED_MS),
@@ -217,6 +238,21 @@ export const apiScenario: Scenario = {
             'ms',
           ),
         );
+        if (route.floor) {
+          const f = route.floor;
+          const floor = await startAnswerFloor(await captureAnswer(`${url}${f.path}`, f.headers));
+          try {
+            const bare = await runLoad({ concurrency: 1, requests, task: tailTask(`${floor.url}${f.path}`, f.headers) });
+            check(`${route.label}, bare server`, bare);
+            const sb = spread(bare.latencies);
+            metrics.push(metric(`${route.label}: a bare server sending its bytes (the floor), p99`, sb.p99, 'ms'));
+            notes.push(
+              `${route.label}: p99 ${s1.p99?.toFixed(2)} ms; a bare node server sending the same answer, same client: p50 ${sb.p50?.toFixed(2)}, p99 ${sb.p99?.toFixed(2)} ms`,
+            );
+          } finally {
+            await floor.stop();
+          }
+        }
         if (!route.single) {
           const many = await runLoad({ concurrency, requests, task: route.task });
           check(route.label, many);
@@ -261,6 +297,8 @@ export const apiScenario: Scenario = {
     }
   },
 };
+
+const BROTLI = { 'Accept-Encoding': 'br, gzip' };
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 

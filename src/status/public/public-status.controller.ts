@@ -1,32 +1,25 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config';
-import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/access/access';
 import { ApiError } from '../../common/http/api-error';
 import { isSafeAssetName } from '../../common/resources/static-files';
 import { render } from '../../common/resources/views';
-import { pickEncoding } from '../../common/http/compression/accept-encoding';
 import { Packed } from '../../common/http/compression/compression';
 import { requestHost } from '../settings/hosts';
 import { chrome } from './page-view';
 import { PublicStatusService } from './public-status.service';
 import { Asset, StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
+import { AnswerKind, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 
-/**
- * The page runs one script of its own and nothing inline; everything it loads comes from here.
- * `form-action 'none'`: the page has no forms (the subscribe form relaxes it: homeCsp);
- * `frame-ancestors 'none'`: it is not framed.
- */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export { homeCsp, PAGE_CSP } from './public-answer';
+
 /** An uploaded SVG opened on its own can run nothing and load nothing. */
 export const LOGO_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 const YEAR = 'public, max-age=31536000, immutable';
-const PAGE_CACHE = 'public, max-age=30';
 
 /** The public routes of the status page (spec "Public routes"): no sign-in, nothing private. */
 @Public()
@@ -46,9 +39,7 @@ export class PublicStatusController {
   @Get('api/public/status')
   async json(@Query('range') range: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (!(await this.enabled())) throw ApiError.notFound('status page');
-    const packed = await this.pages.json(await this.pages.range(range));
-    // Public data without credentials: other sites may show it (a badge, a widget).
-    send(req, res, packed, 'application/json; charset=utf-8', PAGE_CACHE, { 'Access-Control-Allow-Origin': '*' });
+    send(req, res, await this.pages.json(await this.pages.range(range)), PUBLIC_JSON);
   }
 
   @Get('status')
@@ -68,7 +59,7 @@ export class PublicStatusController {
   theme(@Query('a') a: unknown, @Req() req: Request, @Res() res: Response): void {
     if (typeof a !== 'string' || !/^[0-9a-fA-F]{6}$/.test(a)) throw ApiError.notFound('theme');
     const asset = this.assets.theme(`#${a.toLowerCase()}`);
-    send(req, res, asset.packed, asset.type, versioned(req, asset));
+    send(req, res, asset.packed, assetKind(req, asset));
   }
 
   @Get('status/fonts/:file')
@@ -138,19 +129,21 @@ export class PublicStatusController {
       background_color: s.theme === 'dark' ? '#0d0f14' : '#f6f7f9',
       icons,
     };
-    send(req, res, new Packed(JSON.stringify(body)), 'application/manifest+json; charset=utf-8', 'no-cache');
+    send(req, res, new Packed(JSON.stringify(body)), {
+      type: 'application/manifest+json; charset=utf-8',
+      cache: 'no-cache',
+      headers: {},
+    });
   }
 
   @Get('status.css')
   css(@Req() req: Request, @Res() res: Response): void {
-    const a = this.assets.css;
-    send(req, res, a.packed, a.type, versioned(req, a));
+    send(req, res, this.assets.css.packed, assetKind(req, this.assets.css));
   }
 
   @Get('status.js')
   js(@Req() req: Request, @Res() res: Response): void {
-    const a = this.assets.js;
-    send(req, res, a.packed, a.type, versioned(req, a));
+    send(req, res, this.assets.js.packed, assetKind(req, this.assets.js));
   }
 
   /** Last: any other name under /status/ is a service's page. */
@@ -193,7 +186,7 @@ export class PublicStatusController {
       'status/layout',
     );
     res.status(404);
-    send(req, res, new Packed(html), 'text/html; charset=utf-8', 'no-cache', { 'Content-Security-Policy': PAGE_CSP });
+    send(req, res, new Packed(html), { ...pageKind(), cache: 'no-cache' });
   }
 }
 
@@ -201,42 +194,20 @@ function versioned(req: Request, a: Asset): string {
   return req.query.v === a.v ? YEAR : 'no-cache';
 }
 
+/** A shipped file's answer: kept for a year when asked for by its version, else checked each time. */
+function assetKind(req: Request, a: Asset): AnswerKind {
+  return { type: a.type, cache: versioned(req, a), headers: {} };
+}
+
 function sendPage(req: Request, res: Response, packed: Packed, csp = PAGE_CSP): void {
-  send(req, res, packed, 'text/html; charset=utf-8', PAGE_CACHE, { 'Content-Security-Policy': csp });
+  send(req, res, packed, pageKind(csp));
 }
 
-/**
- * The home page with the subscribe form posts to itself (`form-action 'self'`), and with a bot
- * challenge loads its widget from the one origin allowed (docs/subscribers.md).
- */
-export function homeCsp(subscribers: boolean, challenge: boolean): string {
-  if (!subscribers) return PAGE_CSP;
-  const csp = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
-  if (!challenge) return csp;
-  return csp
-    .replace("script-src 'self'", `script-src 'self' ${TURNSTILE_ORIGIN}`)
-    .replace("connect-src 'self'", `connect-src 'self' ${TURNSTILE_ORIGIN}`)
-    .replace("frame-ancestors 'none'", `frame-src ${TURNSTILE_ORIGIN}; frame-ancestors 'none'`);
-}
-
-/** Sends a body compressed as the client accepts (brotli, else gzip). */
-function send(
-  req: Request,
-  res: Response,
-  packed: Packed,
-  type: string,
-  cache: string,
-  headers: Record<string, string> = {},
-): void {
-  const encoding = pickEncoding(req.headers['accept-encoding'] as string | undefined);
-  const body = packed.body(encoding);
-  res.setHeader('Content-Type', type);
-  res.setHeader('Cache-Control', cache);
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.setHeader('Content-Length', body.length);
-  res.end(req.method === 'HEAD' ? undefined : body);
+/** Sends a body compressed as the client accepts (brotli, else gzip): public-answer.ts. */
+function send(req: Request, res: Response, packed: Packed, kind: AnswerKind): void {
+  const a = publicAnswer(req.headers['accept-encoding'], packed, kind);
+  for (const [name, value] of a.headers) res.setHeader(name, value);
+  res.end(req.method === 'HEAD' ? undefined : a.body);
 }
 
 function sendBytes(req: Request, res: Response, data: Buffer, type: string, cache: string): void {

@@ -61,9 +61,9 @@ export interface Draft {
 @Injectable()
 export class PublicStatusService {
   /** Answers per range: a handful, never pushed out by anything a visitor can ask for. */
-  private readonly main = new Map<string, { at: number; value: unknown }>();
+  private readonly main = new Map<string, Kept>();
   /** Service pages and history pages: any name or month may be asked for, so kept apart and bounded. */
-  private readonly pages = new Map<string, { at: number; value: unknown }>();
+  private readonly pages = new Map<string, Kept>();
   private generation = 0;
   /** The bars of the last build of each range, reused where equal (fragments.ts). */
   private readonly bars = new BarMemo();
@@ -94,6 +94,21 @@ export class PublicStatusService {
     this.generation += 1;
     this.main.clear();
     this.pages.clear();
+  }
+
+  /**
+   * The answer kept for the home page or the JSON of this range (`range`: the raw query value),
+   * when it is built and fresh and the settings it depends on are in memory: what the fast path
+   * (public-fast-path.ts) sends without the framework. Null sends the request the usual way, which
+   * builds, reads or refuses as the controller says (an unpublished page, a changed setting).
+   */
+  readyAnswer(kind: 'home' | 'json', range: string | undefined): { packed: Packed; settings: PageSettings } | null {
+    const settings = this.repo.peekSettings();
+    const tz = this.settingsService.peek()?.tz_offset_min;
+    if (settings === null || tz === undefined || !settings.enabled) return null;
+    const hit = this.main.get(`${tz}|${kind}:${pickRange(range, settings)}`);
+    if (!hit || hit.ready === undefined || !fresh(hit, this.clock.now())) return null;
+    return { packed: hit.ready as Packed, settings };
   }
 
   /** The range a request asked for, or the page's default. */
@@ -255,32 +270,42 @@ export class PublicStatusService {
    * One build per key at a time: requests that arrive while it is being built wait for it. The
    * time zone is part of every key, so a new zone in the service settings shows at once.
    */
-  private async cached<T>(
-    key: string,
-    cache: Map<string, { at: number; value: unknown }>,
-    make: () => Promise<T>,
-  ): Promise<T> {
+  private async cached<T>(key: string, cache: Map<string, Kept>, make: () => Promise<T>): Promise<T> {
     const now = this.clock.now();
     const tz = (await this.settingsService.get()).tz_offset_min;
     const full = `${tz}|${key}`;
     const hit = cache.get(full);
-    if (hit && now - hit.at < CACHE_MS && now >= hit.at) return hit.value as Promise<T>;
+    if (hit && fresh(hit, now)) return hit.value as Promise<T>;
     const generation = this.generation;
     const value = make();
-    cache.set(full, { at: now, value });
+    const kept: Kept = { at: now, value };
+    cache.set(full, kept);
     const drop = () => {
-      if (cache.get(full)?.value === value) cache.delete(full);
+      if (cache.get(full) === kept) cache.delete(full);
     };
     // A failed build is not kept; nor is one that began before an invalidation and ends after it.
-    void value.then(() => {
+    void value.then((built) => {
       if (generation !== this.generation) drop();
+      else kept.ready = built;
     }, drop);
     if (cache.size > 200) {
-      for (const [k, v] of cache) if (now - v.at >= CACHE_MS || now < v.at) cache.delete(k);
+      for (const [k, v] of cache) if (!fresh(v, now)) cache.delete(k);
       if (cache.size > 200) cache.clear();
     }
     return value;
   }
+}
+
+/** A kept answer: the promise of its build, and once built, its value (`ready`). */
+interface Kept {
+  at: number;
+  value: Promise<unknown>;
+  ready?: unknown;
+}
+
+/** Kept for CACHE_MS from its build's start (a clock set back drops it). */
+function fresh(k: Kept, now: number): boolean {
+  return now - k.at < CACHE_MS && now >= k.at;
 }
 
 function findService(m: PublicStatus, page: string): PublicService | null {

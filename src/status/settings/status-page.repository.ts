@@ -45,6 +45,11 @@ export class StatusPageRepository {
     });
   }
 
+  /** The saved settings as last read, without waiting: null while a write has dropped them and nobody has read them since. */
+  peekSettings(): PageSettings | null {
+    return this.settings.peek();
+  }
+
   async saveSettingsIn(m: EntityManager, s: PageSettings, now: number): Promise<void> {
     await m.query(
       'INSERT INTO status_page (id, settings, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at',
