@@ -22,7 +22,15 @@ beforeAll(async () => {
   t = await startApp();
   const { cookie } = await createOwner(t);
   key = await createKey(t, cookie, 'admin');
-  await seedStatusPage(t, bearer(key), [{ name: 'Web', group: 'Front', downDays: { 2: 30 } }, { name: 'DNS' }], 40);
+  await seedStatusPage(
+    t,
+    bearer(key),
+    [
+      { name: 'Web', group: 'Front', downDays: { 2: 30 } },
+      { name: 'DNS', group: 'Back' },
+    ],
+    40,
+  );
   await new Promise<void>((resolve) => t.app.getHttpServer().listen(0, '127.0.0.1', resolve));
   pages = t.app.get(PublicStatusService);
   const ready = pages.readyAnswer.bind(pages);
