@@ -7,7 +7,7 @@
 import type { Request, Response } from 'express';
 import { pickEncoding } from '../common/http/compression/accept-encoding';
 import { render } from '../common/resources/views';
-import { homeCsp } from '../status/public/public-status.controller';
+import { homeCsp } from '../status/public/public-answer';
 import { chrome } from '../status/public/page-view';
 import type { PublicStatusService } from '../status/public/public-status.service';
 import { Packed } from '../common/http/compression/compression';

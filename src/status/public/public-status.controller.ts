@@ -14,8 +14,6 @@ import { Asset, StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
 import { AnswerKind, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 
-export { homeCsp, PAGE_CSP } from './public-answer';
-
 /** An uploaded SVG opened on its own can run nothing and load nothing. */
 export const LOGO_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
