@@ -242,7 +242,11 @@ export const apiScenario: Scenario = {
           const f = route.floor;
           const floor = await startAnswerFloor(await captureAnswer(`${url}${f.path}`, f.headers));
           try {
-            const bare = await runLoad({ concurrency: 1, requests, task: tailTask(`${floor.url}${f.path}`, f.headers) });
+            const bare = await runLoad({
+              concurrency: 1,
+              requests,
+              task: tailTask(`${floor.url}${f.path}`, f.headers),
+            });
             check(`${route.label}, bare server`, bare);
             const sb = spread(bare.latencies);
             metrics.push(metric(`${route.label}: a bare server sending its bytes (the floor), p99`, sb.p99, 'ms'));
