@@ -147,6 +147,43 @@ it('an answer past its 30 s goes to the framework, which builds it again', async
   expect(served).toEqual([false, true, false, true]);
 });
 
+describe("/ on one of the page's own hosts, where it is the home page", () => {
+  const PAGE_HOST = { Host: 'status.acme.example' };
+  beforeAll(async () => {
+    await t.http
+      .put('/api/v1/status-page')
+      .set(bearer(key))
+      .send({ hosts: ['status.acme.example'] })
+      .expect(200);
+  });
+  afterAll(async () => {
+    await t.http.put('/api/v1/status-page').set(bearer(key)).send({ hosts: [] }).expect(200);
+  });
+
+  it.each([
+    ['GET', '/', {}],
+    ['GET', '/?range=24h', { 'Accept-Encoding': 'br' }],
+    ['HEAD', '/', { 'Accept-Encoding': 'gzip' }],
+  ])('%s %s %j: the same answer as the framework', async (method, path, headers) => {
+    const built = await raw(method, path, { ...PAGE_HOST, ...headers });
+    expect(built.status).toBe(200);
+    const fast = await raw(method, path, { ...PAGE_HOST, ...headers });
+    expect(served).toEqual([false, true]);
+    expect(fast.headers).toEqual(built.headers);
+    expect(fast.body.equals(built.body)).toBe(true);
+    // The same kept answer as /status.
+    expect((await raw(method, path.replace('/', '/status'), headers)).body.equals(built.body)).toBe(true);
+  });
+
+  it('on any other host, / is not the status page and is left to the framework', async () => {
+    await raw('GET', '/status');
+    const own = await raw('GET', '/');
+    expect(own.status).toBe(303);
+    expect((await raw('GET', '/', { Host: 'other.example' })).status).toBe(303);
+    expect(served).toEqual([false]);
+  });
+});
+
 it('any other query, method or path is left to the framework', async () => {
   await raw('GET', '/status');
   await raw('GET', '/api/public/status');

@@ -6,9 +6,10 @@
  * the status page at once.
  *
  * Only a GET or HEAD of exactly `/status` or `/api/public/status`, with at most a `range`, is
- * looked at, and only an answer that PublicStatusService says is built, fresh and published is
- * sent here (readyAnswer); everything else, the first request after a change included, goes on
- * to the framework, which builds, refuses or answers it as before. The headers are the
+ * looked at (and `/` on one of the page's own hosts, its home page there), and only an answer that
+ * PublicStatusService says is built, fresh and published is sent here (readyAnswer); everything
+ * else, the first request after a change included, goes on to the framework, which builds,
+ * refuses or answers it as before. The headers are the
  * controller's (public-answer.ts) and the security headers every answer carries, written in one
  * writeHead as the heartbeat routes do.
  */
@@ -18,6 +19,8 @@ import { homeCsp, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 import type { PublicStatusService } from './public-status.service';
 
 const FAST_PATH = /^\/(status|api\/public\/status)(?:\?range=([0-9a-z]{1,8}))?$/;
+/** `/` on one of the page's own hosts is its home page (status.module.ts, PageHostMiddleware). */
+const PAGE_ROOT = /^\/(?:\?range=([0-9a-z]{1,8}))?$/;
 
 /**
  * Puts the fast path in front of the server's request listener. `challenge`: a bot challenge is
@@ -33,11 +36,10 @@ export function installPublicFastPath(
   const security = Object.entries(securityHeaders(https));
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const m = req.method === 'GET' || req.method === 'HEAD' ? FAST_PATH.exec(req.url ?? '') : null;
-    const home = m?.[1] === 'status';
-    const ready = m ? pages.readyAnswer(home ? 'home' : 'json', m[2]) : null;
-    if (!ready) return next(req, res);
-    const kind = home ? pageKind(homeCsp(ready.settings.subscribers, challenge)) : PUBLIC_JSON;
+    const ask = req.method === 'GET' || req.method === 'HEAD' ? asked(req, pages) : null;
+    const ready = ask ? pages.readyAnswer(ask.kind, ask.range) : null;
+    if (!ask || !ready) return next(req, res);
+    const kind = ask.kind === 'home' ? pageKind(homeCsp(ready.settings.subscribers, challenge)) : PUBLIC_JSON;
     const a = publicAnswer(req.headers['accept-encoding'], ready.packed, kind);
     // The route's own headers (a page's Content-Security-Policy) replace the defaults, as when set after them.
     const own = new Set(a.headers.map(([name]) => name.toLowerCase()));
@@ -47,4 +49,16 @@ export function installPublicFastPath(
     res.writeHead(200, head);
     res.end(req.method === 'HEAD' ? undefined : a.body);
   });
+}
+
+/** Which kept answer a request asks for, if it is one the fast path may send. */
+function asked(
+  req: IncomingMessage,
+  pages: PublicStatusService,
+): { kind: 'home' | 'json'; range: string | undefined } | null {
+  const url = req.url ?? '';
+  const m = FAST_PATH.exec(url);
+  if (m) return { kind: m[1] === 'status' ? 'home' : 'json', range: m[2] };
+  const root = PAGE_ROOT.exec(url);
+  return root && pages.isPageHost(req.headers.host) ? { kind: 'home', range: root[1] } : null;
 }

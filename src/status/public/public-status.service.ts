@@ -29,6 +29,7 @@ import {
 } from './public-model';
 import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
+import { requestHost } from '../settings/hosts';
 import { toIso } from '../../common/time';
 import type { PublicIncidentFacts } from '../feeds/feed-xml';
 import { Database } from '../../db/database';
@@ -109,6 +110,15 @@ export class PublicStatusService {
     const hit = this.main.get(`${tz}|${kind}:${pickRange(range, settings)}`);
     if (!hit || hit.ready === undefined || !fresh(hit, this.clock.now())) return null;
     return { packed: hit.ready as Packed, settings };
+  }
+
+  /**
+   * The request's Host is one of the page's own hosts, where `/` is the status page
+   * (PageHostMiddleware), as far as the settings in memory say: false while they are not read.
+   */
+  isPageHost(hostHeader: string | undefined): boolean {
+    const host = requestHost(hostHeader);
+    return host !== null && (this.repo.peekSettings()?.hosts.includes(host) ?? false);
   }
 
   /** The range a request asked for, or the page's default. */
