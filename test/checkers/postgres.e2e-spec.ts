@@ -3,7 +3,8 @@
  * port, in a temporary directory): up over plain TCP and verified TLS, each documented failure
  * (wrong password, a database that does not exist, a query error, a query that would write, TLS
  * required by the server but off, TLS asked of a server that has none, server down), an answer
- * over 64 KB, and a query that never ends bounded by the timeout.
+ * over 64 KB, and a query that never ends bounded by the timeout (also when the server's own
+ * cancel at that timeout is read first).
  */
 import { FakeClock } from '../../src/common/clock';
 import { runCheck } from '../../src/probes/checkers';
@@ -172,5 +173,29 @@ describe('postgres check', () => {
       message: `timed out after 1500 ms during the query (127.0.0.1:${server.port})`,
     });
     expect(wallMs).toBeLessThan(1500 + 300 + stallMs);
+  });
+
+  it('says the same when the server cancels the query before our deadline runs (a busy event loop)', async () => {
+    // The server's statement_timeout is the monitor's, counted from the query's start: its cancel
+    // arrives a few ms after our deadline. Here the loop is held from 1.2 s to 2.5 s after the
+    // start, as a loaded machine can: the deadline's timer is not due when that iteration began,
+    // so the cancel, read in the same iteration, is handled before it.
+    const started = performance.now();
+    const hold = setTimeout(() => {
+      while (performance.now() - started < 2500);
+    }, 1200);
+    try {
+      const r = await checkPostgres(
+        makePostgres(url(), { password: 'app-pw', query: 'SELECT pg_sleep(30)' }),
+        makeCtx({ timeout_ms: 1500 }),
+        env,
+      );
+      expect(r.error).toEqual({
+        code: 'timeout',
+        message: `timed out after 1500 ms during the query (127.0.0.1:${server.port})`,
+      });
+    } finally {
+      clearTimeout(hold);
+    }
   });
 });

@@ -17,7 +17,7 @@ import type { CheckerEnv } from '../checkers/env';
 import { describeSocketError, hostPort } from '../checkers/net-errors';
 import { CheckFailure, failure } from '../checkers/result-builders';
 import { ServiceUrl } from './service-url';
-import { countAnswer, describeAnswer, judgeHandshake, resolveHost, runSqlCheck, SqlTrace } from './sql-check';
+import { countAnswer, describeAnswer, judgeHandshake, resolveHost, runSqlCheck, SqlTrace, timedOut } from './sql-check';
 import { POSTGRES_URL } from './url-rules';
 
 type Pg = typeof import('pg');
@@ -97,6 +97,9 @@ async function probe(
     return { error: null, detail: describeAnswer(answer.rowCount, first, false) };
   } catch (err) {
     if (trace.cut) return { error: null, detail: describeAnswer(null, undefined, true) };
+    // The server's statement_timeout is the monitor's timeout: when its cancel is read before our
+    // deadline's timer runs (a busy event loop), the check still timed out, and says so alike.
+    if (isStatementTimeout(err)) return { error: timedOut(ctx.timeout_ms, trace, where), detail: null };
     return { error: trace.problem ?? pgError(err, where, settings), detail: null };
   } finally {
     (socket as net.Socket | null)?.destroy();
@@ -128,6 +131,12 @@ function watchTls(client: Client, name: string, verify: boolean, trace: SqlTrace
       }
     });
   });
+}
+
+/** The server cancelled the query at the statement_timeout we gave it (SQLSTATE 57014, not a user's cancel). */
+export function isStatementTimeout(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '57014' && typeof e.message === 'string' && /statement timeout/i.test(e.message);
 }
 
 /** PostgreSQL's error codes (SQLSTATE, https://www.postgresql.org/docs/current/errcodes-appendix.html) in our words. */

@@ -137,11 +137,11 @@ export async function runSqlCheck<S extends { url: string; query: string }>(
       const { error, detail } = await probe(url, settings, ctx, env, deadline, trace);
       return judged(atMs, facts(detail), error);
     },
-    () =>
-      judged(
-        atMs,
-        facts(),
-        failure('timeout', `timed out after ${ctx.timeout_ms} ms during ${trace.stage} (${where})`),
-      ),
+    () => judged(atMs, facts(), timedOut(ctx.timeout_ms, trace, where)),
   );
+}
+
+/** A check stopped by the monitor's timeout, named by the stage it was in. */
+export function timedOut(timeoutMs: number, trace: SqlTrace, where: string): CheckError {
+  return failure('timeout', `timed out after ${timeoutMs} ms during ${trace.stage} (${where})`);
 }
