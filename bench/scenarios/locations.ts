@@ -116,7 +116,9 @@ export const locationsScenario: Scenario = {
     const n = o.number('monitors', ctx.smoke ? 12 : 10_000);
     const intervalS = o.number('interval', ctx.smoke ? 10 : 60);
     const warmupS = o.number('warmup', ctx.smoke ? 3 : intervalS);
-    const durationS = o.number('duration', ctx.smoke ? 4 : Math.max(60, intervalS));
+    // A smoke window of one interval: each agent has checked each of its monitors in it (a shorter
+    // one could hold no result of an agent whose checks ran late on a loaded machine).
+    const durationS = o.number('duration', ctx.smoke ? intervalS : Math.max(60, intervalS));
     const notes: string[] = [];
     const prof = profileDir(ctx, NAME);
     // --against: the first agent runs another build (A), the other two this one (B), side by side.

@@ -253,8 +253,13 @@ describe('bench harness (smoke)', () => {
     const [result] = (JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as { results: Result[] }).results;
     const value = (name: string) => result.metrics.find((m) => m.name === name)?.value;
     expect(value('monitors')).toBe(20);
-    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check', 'all windows: B ÷ A'])
-      expect(value(name)).toBeGreaterThan(0);
+    // Each side's figure is there. Their values mean nothing at this size: a 2 s window of 20
+    // monitors at 60 s may hold less than one 10 ms tick of a service's CPU (/proc's unit), so a
+    // figure of 0, and then no ratio, is a reading, not a failure.
+    for (const name of ['window 1: A, CPU per check', 'window 1: B, CPU per check'])
+      expect(value(name)).toBeGreaterThanOrEqual(0);
+    const ratio = value('all windows: B ÷ A');
+    expect(ratio === null || (ratio as number) >= 0).toBe(true);
     expect(result.options.against).toBe(path.join(ROOT, 'dist', 'main.js'));
     // Both builds know windows and depends_on: each holds what the shared database has.
     for (const build of ['A', 'B']) {
