@@ -10,7 +10,9 @@
  * /status after the restart is timed once (cold: it reads the history into memory); then the
  * public routes cached (as served for 30 s) and uncached (a settings change before each timed
  * request drops every cached page; one client), for the default range (90d), 24h and 12mo; and
- * the page weight a browser loads, brotli-compressed.
+ * the page weight a browser loads, brotli-compressed. Each cached route is also timed from a bare
+ * server sending its captured bytes (answer-floor.ts): the p99 this machine and client allow any
+ * server, printed beside the route's. --routes TEXT runs only the routes whose label holds TEXT.
  */
 import * as http from 'node:http';
 import type { Options } from '../../harness/args';
