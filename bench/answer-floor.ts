@@ -15,7 +15,7 @@ import { startChild, stopChild } from '../harness/children';
 import { tempDir, removeDir } from '../harness/paths';
 
 /** An answer as it came off the wire: status, headers (as sent) and the body's bytes (not decoded). */
-export interface RawAnswer {
+export interface CapturedAnswer {
   status: number;
   headers: [string, string][];
   body: Buffer;
@@ -25,7 +25,7 @@ export interface RawAnswer {
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding']);
 
 /** One GET, its body kept as the bytes sent (compressed when it came compressed). */
-export function captureAnswer(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export function captureAnswer(url: string, headers: Record<string, string> = {}): Promise<CapturedAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -49,7 +49,7 @@ export interface AnswerFloor {
 }
 
 /** Starts a bare server that sends `answer` to every request. */
-export async function startAnswerFloor(answer: RawAnswer): Promise<AnswerFloor> {
+export async function startAnswerFloor(answer: CapturedAnswer): Promise<AnswerFloor> {
   const dir = tempDir('answer-floor');
   fs.writeFileSync(path.join(dir, 'body'), answer.body);
   fs.writeFileSync(path.join(dir, 'head.json'), JSON.stringify({ status: answer.status, headers: answer.headers }));

@@ -24,7 +24,7 @@ import { monotonicUs, ProfileWindow } from '../profile';
 import { atMost, metric, Metric, ScenarioResult, Target } from '../report';
 import { elapsedS, log, RunContext, Scenario, sleep } from '../scenario';
 import { KeyPool, Service } from '../../harness/service';
-import { makePublic, pageWeight, seedHistory, uncachedTask } from '../status-page';
+import { makePublic, pageWeight, seedHistory, tailTask, uncachedTask } from '../status-page';
 import { captureAnswer, startAnswerFloor } from '../answer-floor';
 import { cpuTimes } from '../../harness/proc';
 import { profileDir, profileNotes } from '../service-profile';
@@ -344,16 +344,6 @@ function listAll(api: string, keys: KeyPool, encoding?: string): LoadTask {
 
 /** How much of a page's end the list task keeps: enough for next_cursor. */
 const CURSOR_TAIL = 200;
-
-/**
- * A GET whose body the harness does not keep (its last bytes only, as the list's pages): the
- * public JSON is 1.2 MB and the page 292 KB, and holding and decoding each whole answer made this
- * process collect its own garbage inside the latencies it measures (the public JSON cached: p99
- * 10.6 ms read whole against 1.5 ms at the median).
- */
-function tailTask(url: string, headers: Record<string, string> = {}): LoadTask {
-  return (_i, agent) => request('GET', url, { headers, agent, timeoutMs: 10_000, tail: CURSOR_TAIL });
-}
 
 /**
  * The next_cursor of a page, read from the end of the answer (the service writes it last) instead

@@ -17,15 +17,7 @@ export async function startLink(targetPort: number): Promise<Link> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (!open) return client.resetAndDestroy();
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => undefined);
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    relay(client, targetPort, sockets);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -37,12 +29,28 @@ export async function startLink(targetPort: number): Promise<Link> {
     mend: () => {
       open = true;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
+    close: () => closeAll(server, sockets),
   };
+}
+
+/** Pipes `client` to the service on 127.0.0.1:<targetPort> and back; both sockets are kept in `sockets`. */
+function relay(client: net.Socket, targetPort: number, sockets: Set<net.Socket>): void {
+  const upstream = net.connect(targetPort, '127.0.0.1');
+  for (const s of [client, upstream]) {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+  }
+  client.pipe(upstream).pipe(client);
+  client.on('close', () => upstream.destroy());
+  upstream.on('close', () => client.destroy());
+}
+
+function closeAll(server: net.Server, sockets: Set<net.Socket>): Promise<void> {
+  return new Promise<void>((r) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => r());
+  });
 }
 
 export interface TappedLink {
@@ -61,7 +69,6 @@ export async function startTappedLink(socketPath: string, targetPort: number): P
   const seqs: number[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, '127.0.0.1');
     // Only complete matches (the number followed by its `,` or `}`): a chunk may end mid-number.
     const re = /"seq":(\d+)[,}]/g;
     let text = '';
@@ -76,22 +83,11 @@ export async function startTappedLink(socketPath: string, targetPort: number): P
       // What is left may hold the start of the next match; the rest was read.
       text = text.slice(Math.max(read, text.length - 64));
     });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => undefined);
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    relay(client, targetPort, sockets);
   });
   await new Promise<void>((r) => server.listen(socketPath, r));
   return {
     seqs,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
+    close: () => closeAll(server, sockets),
   };
 }
