@@ -22,6 +22,7 @@ import {
   MonitorsRepository,
   publicPlacementRows,
   publicServiceRows,
+  publicServiceSql,
   startReadMonitorRows,
 } from './monitors.repository';
 
@@ -138,6 +139,23 @@ describe('the catalog tables (monitors, monitor_state)', () => {
     ]);
     expect(Object.keys(both[0])).not.toContain('settings');
   });
+
+  it.each([0, 2])(
+    'finds the public monitors through their index, never by reading every monitor (%i extra ids)',
+    async (extra) => {
+      const plan = await db.read<{ detail: string }[]>(
+        `EXPLAIN QUERY PLAN ${publicServiceSql(extra)}`,
+        Array.from({ length: extra }, (_, i) => i + 1),
+      );
+      const details = plan.map((p) => p.detail);
+      // A full scan of a table reads "SCAN m" (no index); the partial index may also be read as covering.
+      expect({ details, viaIndex: details.some((d) => /USING (COVERING )?INDEX monitors_public/.test(d)) }).toEqual({
+        details,
+        viaIndex: true,
+      });
+      expect(details.filter((d) => d.startsWith('SCAN') && !d.includes(' USING '))).toEqual([]);
+    },
+  );
 
   it('updates every config column and the update time', async () => {
     const id = await insert(config());

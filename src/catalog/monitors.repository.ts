@@ -108,14 +108,23 @@ export interface PublicServiceRow {
 
 /** The public monitors, plus `alsoIds` (a preview may publish a private one), with their status. */
 export function publicServiceRows(db: Database, alsoIds: number[]): Promise<PublicServiceRow[]> {
-  return db.read<PublicServiceRow[]>(
-    `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
+  return db.read<PublicServiceRow[]>(publicServiceSql(alsoIds.length), alsoIds);
+}
+
+/**
+ * The statement of publicServiceRows. Every public build starts with it, so the public monitors
+ * are found through their partial index (migration PublicMonitors), never by reading every
+ * monitor's row; a preview's extra ids are looked up by id beside them.
+ */
+export function publicServiceSql(extra: number): string {
+  const which = extra
+    ? `m.id IN (SELECT id FROM monitors WHERE public = 1) OR m.id IN (${Array(extra).fill('?').join(', ')})`
+    : 'm.public = 1';
+  return `SELECT m.id, m.name, m.public_name, m.group_name, m.public_group, m.sort, m.created_at, m.paused, s.status, m.public,
             m.kind, m.interval_s, m.timeout_ms, CASE WHEN m.kind = 'heartbeat' THEN json_extract(m.settings, '$.grace_s') END AS grace_s,
             s.cause_monitor_id, c.public AS cause_public, c.public_name AS cause_public_name, c.name AS cause_name
      FROM monitors m LEFT JOIN monitor_state s ON s.monitor_id = m.id LEFT JOIN monitors c ON c.id = s.cause_monitor_id
-     WHERE m.public = 1${alsoIds.length ? ` OR m.id IN (${alsoIds.map(() => '?').join(', ')})` : ''}`,
-    alsoIds,
-  );
+     WHERE ${which} ORDER BY m.id`;
 }
 
 @Injectable()

@@ -23,6 +23,7 @@ import { ServiceChannels1768953600000 } from '../../migrations/1768953600000-Ser
 import { MaintenanceRollups1769126400000 } from '../../migrations/1769126400000-MaintenanceRollups';
 import { Locations1769212800000 } from '../../migrations/1769212800000-Locations';
 import { LocationRollups1769299200000 } from '../../migrations/1769299200000-LocationRollups';
+import { PublicMonitors1769385600000 } from '../../migrations/1769385600000-PublicMonitors';
 
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -46,4 +47,5 @@ export const MIGRATIONS = [
   MaintenanceRollups1769126400000,
   Locations1769212800000,
   LocationRollups1769299200000,
+  PublicMonitors1769385600000,
 ];
