@@ -142,7 +142,7 @@ describe('the text written from kept bars', () => {
     const services = [service(1, { name }), service(2, { name: `${name} 2`, group: name }), service(3)];
     const m = build(memo, (k, i, t) => (k === 3 && i % 7 === 0 ? tally(90_000, 300) : t), { services });
     const model = { ...m, title: name, description: name };
-    expect(publicStatusJson(model).toString('utf8')).toBe(JSON.stringify(model));
+    expect(Buffer.concat(publicStatusJson(model)).toString('utf8')).toBe(JSON.stringify(model));
   });
 
   it('barsJson keeps the bytes of a strip: the same buffer for the same array', () => {

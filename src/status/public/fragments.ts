@@ -172,12 +172,41 @@ const MARK = '\u0000';
 const MARK_JSON = JSON.stringify(MARK);
 
 /**
- * `JSON.stringify(value)` as UTF-8 pieces (appended to `out`), with the fields named in `raw`
- * written by their own function, in their place: each such field is given a marker first, whose
- * written form (`"bars":"\u0000"`) no string can contain, since inside a JSON string every `"` is
- * escaped, and the text is cut around the markers.
+ * An answer as the pieces it is sent in: kept bytes as they are, and the text between them encoded
+ * together, once. Nothing is joined: Packed sends the pieces (compression.ts).
  */
-function writeWithRaw(out: Buffer[], value: object, raw: Record<string, (out: Buffer[]) => void>): void {
+class Pieces {
+  private pending = '';
+  private readonly out: Buffer[] = [];
+
+  text(s: string): void {
+    this.pending += s;
+  }
+
+  bytes(b: Buffer): void {
+    this.flush();
+    this.out.push(b);
+  }
+
+  done(): Buffer[] {
+    this.flush();
+    return this.out;
+  }
+
+  private flush(): void {
+    if (this.pending === '') return;
+    this.out.push(Buffer.from(this.pending, 'utf8'));
+    this.pending = '';
+  }
+}
+
+/**
+ * `JSON.stringify(value)` written to `out`, with the fields named in `raw` written by their own
+ * function, in their place: each such field is given a marker first, whose written form
+ * (`"bars":"\u0000"`) no string can contain, since inside a JSON string every `"` is escaped, and
+ * the text is cut around the markers.
+ */
+function writeWithRaw(out: Pieces, value: object, raw: Record<string, () => void>): void {
   const marked: Record<string, unknown> = { ...value };
   for (const k of Object.keys(raw)) marked[k] = MARK;
   const text = JSON.stringify(marked);
@@ -189,38 +218,34 @@ function writeWithRaw(out: Buffer[], value: object, raw: Record<string, (out: Bu
   });
   let done = 0;
   for (const { from, write } of at.sort((a, b) => a.from - b.from)) {
-    out.push(Buffer.from(text.slice(done, from), 'utf8'));
-    write(out);
+    out.text(text.slice(done, from));
+    write();
     done = from + MARK_JSON.length;
   }
-  out.push(Buffer.from(text.slice(done), 'utf8'));
+  out.text(text.slice(done));
 }
 
-function writeList<T>(out: Buffer[], items: readonly T[], write: (item: T) => void): void {
-  out.push(OPEN);
+function writeList<T>(out: Pieces, items: readonly T[], write: (item: T) => void): void {
+  out.text('[');
   items.forEach((item, i) => {
-    if (i > 0) out.push(COMMA);
+    if (i > 0) out.text(',');
     write(item);
   });
-  out.push(CLOSE);
+  out.text(']');
 }
 
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
-
-/** `JSON.stringify(model)` as UTF-8, with every strip written from its kept bytes. */
-export function publicStatusJson(model: PublicStatus): Buffer {
-  const out: Buffer[] = [];
+/** `JSON.stringify(model)` as UTF-8 pieces, every strip written from its kept bytes. */
+export function publicStatusJson(model: PublicStatus): Buffer[] {
+  const out = new Pieces();
   writeWithRaw(out, model, {
     groups: () =>
       writeList(out, model.groups, (g) =>
         writeWithRaw(out, g, {
-          bars: () => out.push(barsJson(g.bars)),
+          bars: () => out.bytes(barsJson(g.bars)),
           services: () =>
-            writeList(out, g.services, (s) => writeWithRaw(out, s, { bars: () => out.push(barsJson(s.bars)) })),
+            writeList(out, g.services, (s) => writeWithRaw(out, s, { bars: () => out.bytes(barsJson(s.bars)) })),
         }),
       ),
   });
-  return Buffer.concat(out);
+  return out.done();
 }

@@ -89,7 +89,7 @@ function page(p: Page, bars: BarMemo | null = null): { model: ReturnType<typeof 
 function kept(memo: RowMemo, p: Page, bars: BarMemo | null = null): { html: string; rendered: number } {
   const { model, view } = page(p, bars);
   const round = memo.round(p.range ?? '90d');
-  const html = homeHtml(model, view, view.html.layout as Layout, round).toString('utf8');
+  const html = Buffer.concat(homeHtml(model, view, view.html.layout as Layout, round)).toString('utf8');
   round.done();
   return { html, rendered: round.rendered };
 }

@@ -94,8 +94,11 @@ export function renderHomeWhole(layout: Layout, view: HomeModel): string {
   return render(`status/home-${layout}`, view, 'status/layout');
 }
 
-/** The page's bytes: `view` is homeView(model) (and what else the shell shows), row by row as model's. */
-export function homeHtml(model: PublicStatus, view: HomeModel, layout: Layout, rows: RowRound): Buffer {
+/**
+ * The page's bytes, as the pieces it is sent in (Packed): `view` is homeView(model) (and what else
+ * the shell shows), row by row as model's.
+ */
+export function homeHtml(model: PublicStatus, view: HomeModel, layout: Layout, rows: RowRound): Buffer[] {
   const shell = render(
     `status/home-${layout}`,
     { ...view, groups: view.groups.map((g) => ({ ...g, rows: ROWS_MARK })) },
@@ -114,5 +117,5 @@ export function homeHtml(model: PublicStatus, view: HomeModel, layout: Layout, r
     });
   });
   out.push(Buffer.from(pieces[pieces.length - 1], 'utf8'));
-  return Buffer.concat(out);
+  return out;
 }

@@ -4,6 +4,7 @@
  * is built. The body is compressed as the client accepts (brotli, else gzip); its type, cache rule
  * and the route's own headers (a page's Content-Security-Policy, the JSON's CORS) come with it.
  */
+import type { ServerResponse } from 'node:http';
 import { pickEncoding } from '../../common/http/compression/accept-encoding';
 import type { Packed } from '../../common/http/compression/compression';
 import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
@@ -54,14 +55,14 @@ export function pageKind(csp = PAGE_CSP): AnswerKind {
   return { type: HTML, cache: PAGE_CACHE, headers: { 'Content-Security-Policy': csp } };
 }
 
-/** The body for this Accept-Encoding and every header that goes with it, Content-Length last. */
+/** The body for this Accept-Encoding (as the buffers to write) and every header that goes with it, Content-Length last. */
 export function publicAnswer(
   acceptEncoding: string | undefined,
   packed: Packed,
   kind: AnswerKind,
-): { body: Buffer; headers: [string, string][] } {
+): { body: readonly Buffer[]; headers: [string, string][] } {
   const encoding = pickEncoding(acceptEncoding);
-  const body = packed.body(encoding);
+  const body = packed.chunks(encoding);
   const headers: [string, string][] = [
     ['Content-Type', kind.type],
     ['Cache-Control', kind.cache],
@@ -69,6 +70,20 @@ export function publicAnswer(
   ];
   if (encoding !== 'identity') headers.push(['Content-Encoding', encoding]);
   for (const [name, value] of Object.entries(kind.headers)) headers.push([name, value]);
-  headers.push(['Content-Length', String(body.length)]);
+  headers.push(['Content-Length', String(encoding === 'identity' ? packed.length : body[0].length)]);
   return { body, headers };
+}
+
+/**
+ * Ends an answer with its body's buffers (none for a HEAD), written together: the socket is corked
+ * while they are queued and end() uncorks it, so a body in pieces leaves in one writev.
+ */
+export function endWith(res: ServerResponse, body: readonly Buffer[] | null): void {
+  if (body === null || body.length <= 1) {
+    res.end(body?.[0]);
+    return;
+  }
+  res.cork();
+  for (const piece of body) res.write(piece);
+  res.end();
 }

@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { securityHeaders } from '../../common/http/security-headers';
-import { homeCsp, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
+import { endWith, homeCsp, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 import type { PublicStatusService } from './public-status.service';
 
 const FAST_PATH = /^\/(status|api\/public\/status)(?:\?range=([0-9a-z]{1,8}))?$/;
@@ -47,7 +47,7 @@ export function installPublicFastPath(
     for (const [name, value] of security) if (!own.has(name.toLowerCase())) head.push(name, value);
     for (const [name, value] of a.headers) head.push(name, value);
     res.writeHead(200, head);
-    res.end(req.method === 'HEAD' ? undefined : a.body);
+    endWith(res, req.method === 'HEAD' ? null : a.body);
   });
 }
 

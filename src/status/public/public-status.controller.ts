@@ -12,7 +12,7 @@ import { chrome } from './page-view';
 import { PublicStatusService } from './public-status.service';
 import { Asset, StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
-import { AnswerKind, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
+import { AnswerKind, endWith, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 
 /** An uploaded SVG opened on its own can run nothing and load nothing. */
 export const LOGO_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
@@ -205,7 +205,7 @@ function sendPage(req: Request, res: Response, packed: Packed, csp = PAGE_CSP): 
 function send(req: Request, res: Response, packed: Packed, kind: AnswerKind): void {
   const a = publicAnswer(req.headers['accept-encoding'], packed, kind);
   for (const [name, value] of a.headers) res.setHeader(name, value);
-  res.end(req.method === 'HEAD' ? undefined : a.body);
+  endWith(res, req.method === 'HEAD' ? null : a.body);
 }
 
 function sendBytes(req: Request, res: Response, data: Buffer, type: string, cache: string): void {

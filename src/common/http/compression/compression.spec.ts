@@ -28,6 +28,43 @@ describe('Packed', () => {
   });
 });
 
+describe('Packed made of pieces', () => {
+  const pieces = () => ['{"a":', '"é"', ',"b":[1,2]', '}'].map((t) => Buffer.from(t, 'utf8'));
+  const whole = '{"a":"é","b":[1,2]}';
+
+  it('sends the pieces themselves the first time, then one joined buffer, and counts their bytes', () => {
+    const parts = pieces();
+    const p = new Packed(parts);
+    expect(p.length).toBe(Buffer.byteLength(whole));
+    const first = p.chunks('identity');
+    expect(first).toHaveLength(4);
+    first.forEach((b, i) => expect(b).toBe(parts[i]));
+    const second = p.chunks('identity');
+    expect(second).toHaveLength(1);
+    expect(second[0].toString('utf8')).toBe(whole);
+    expect(p.chunks('identity')[0]).toBe(second[0]);
+    expect(p.raw).toBe(second[0]);
+  });
+
+  it.each(['br', 'gzip'] as const)('compresses the joined body (%s), as one buffer', (encoding) => {
+    const p = new Packed(pieces());
+    const [body, ...rest] = p.chunks(encoding);
+    expect(rest).toEqual([]);
+    const text = (encoding === 'br' ? brotliDecompressSync(body) : gunzipSync(body)).toString('utf8');
+    expect(text).toBe(whole);
+    expect(p.chunks('identity')[0].toString('utf8')).toBe(whole);
+  });
+
+  it('takes one piece, a string or a buffer as the whole body', () => {
+    for (const body of [[Buffer.from(whole)], whole, Buffer.from(whole)]) {
+      const p = new Packed(body);
+      expect(p.chunks('identity')).toHaveLength(1);
+      expect(p.raw.toString('utf8')).toBe(whole);
+      expect(p.length).toBe(Buffer.byteLength(whole));
+    }
+  });
+});
+
 describe('precompressLater', () => {
   afterEach(() => jest.useRealTimers());
 
