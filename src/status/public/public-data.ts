@@ -18,7 +18,7 @@ import {
   incidentSpansStarted,
   latestIncidentSpans,
 } from '../../events/incidents.table';
-import { emptyTally, Tallies } from './bars';
+import { Tallies } from './bars';
 import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
 import { TallyCache, TallyRow } from './tally-cache';
 import type { IncidentInput, ServiceInput } from './public-model';
@@ -30,8 +30,6 @@ export interface PublicOverride {
   public_group?: string | null;
   sort?: number;
 }
-
-const ZERO = emptyTally();
 
 /** A minute for the writer: results reach the rollups up to a second or so after they happen. */
 const WRITER_MARGIN_MS = 60_000;
@@ -130,19 +128,15 @@ export class PublicData {
     const byFinal = new Map<number, number[]>();
     for (const s of services) {
       const finalTo = Math.min(last, keyOf(now - s.horizonMs - WRITER_MARGIN_MS) - 1);
-      byFinal.set(finalTo, [...(byFinal.get(finalTo) ?? []), s.key]);
+      const group = byFinal.get(finalTo);
+      if (group) group.push(s.key);
+      else byFinal.set(finalTo, [s.key]);
     }
-    const scratch = emptyTally();
+    // The periods' keys, which the final sums are kept by (tally-cache.ts, sumPeriods).
+    const planKey = plan.periods.map((p) => `${p.from}-${p.to}`).join(',');
     for (const [finalTo, ids] of byFinal) {
       await this.load(cache, plan.table, ids, first, finalTo);
-      for (const id of ids) {
-        const bars = out.get(id)!;
-        for (let i = 0; i < plan.periods.length && plan.periods[i].from <= finalTo; i++) {
-          Object.assign(scratch, ZERO);
-          cache.addInto(id, plan.periods[i].from, Math.min(plan.periods[i].to, finalTo), scratch);
-          bars.add(i, scratch);
-        }
-      }
+      for (const id of ids) cache.sumPeriods(id, plan.periods, finalTo, planKey, out.get(id)!.data);
       if (finalTo >= last) continue;
       const live = await this.rollups.read(plan.table, ids, Math.max(first, finalTo + 1), last, now);
       for (const [id, accs] of live) {

@@ -1,4 +1,4 @@
-import { emptyTally } from './bars';
+import { emptyTally, Tallies } from './bars';
 import { TallyCache, TallyRow } from './tally-cache';
 
 const row = (id: number, key: number, up: number, down = 0, maint = 0): TallyRow => ({
@@ -65,5 +65,57 @@ describe('TallyCache', () => {
     expect(c.size).toBe(1);
     c.drop(2);
     expect(c.size).toBe(0);
+  });
+
+  describe('sumPeriods', () => {
+    const periods = [
+      { from: 10, to: 12 },
+      { from: 13, to: 13 },
+      { from: 14, to: 17 },
+      { from: 18, to: 20 },
+    ];
+    const plan = periods.map((p) => `${p.from}-${p.to}`).join(',');
+    const filled = () => {
+      const c = new TallyCache(1000);
+      c.fill(1, 10, 16, [row(1, 10, 5), row(1, 12, 7, 2, 1), row(1, 13, 3), row(1, 15, 11, 4), row(1, 16, 1)]);
+      return c;
+    };
+    /** What addInto gives period by period, up to finalTo (nothing after it). */
+    const byAddInto = (c: TallyCache, finalTo: number) =>
+      Tallies.of(periods.map((p) => (p.from <= finalTo ? sum(c, 1, p.from, Math.min(p.to, finalTo)) : emptyTally())));
+    const bySums = (c: TallyCache, finalTo: number, key = plan) => {
+      const t = new Tallies(periods.length);
+      c.sumPeriods(1, periods, finalTo, key, t.data);
+      return t;
+    };
+
+    it.each([9, 10, 12, 13, 15, 16, 20])('sums each period as addInto does, up to final key %i', (finalTo) => {
+      const c = filled();
+      expect([...bySums(c, finalTo).data]).toEqual([...byAddInto(c, finalTo).data]);
+    });
+
+    it('keeps the sums of a plan while its final key is the same, and sums again when it moves or the span grows', () => {
+      const c = filled();
+      const addInto = jest.spyOn(c, 'addInto');
+      const first = [...bySums(c, 15).data];
+      const calls = addInto.mock.calls.length;
+      expect(calls).toBeGreaterThan(0);
+      expect([...bySums(c, 15).data]).toEqual(first);
+      expect(addInto.mock.calls.length).toBe(calls);
+      // Another final key, another plan: summed anew.
+      expect([...bySums(c, 16).data]).toEqual([...byAddInto(c, 16).data]);
+      expect([...bySums(c, 15, 'another').data]).toEqual(first);
+      expect(addInto.mock.calls.length).toBeGreaterThan(calls);
+      // New final keys: the span is replaced, and its sums with it.
+      c.fill(1, 17, 20, [row(1, 17, 9, 9), row(1, 20, 2)]);
+      expect([...bySums(c, 20).data]).toEqual([...byAddInto(c, 20).data]);
+      expect(bySums(c, 20).at(2)).toEqual({ up_ms: 21, down_ms: 13, maint_ms: 0, lat_n: 3, lat_sum: 30 });
+    });
+
+    it('writes nothing for a monitor it holds nothing of', () => {
+      const t = new Tallies(periods.length);
+      new TallyCache(1000).sumPeriods(2, periods, 20, plan, t.data);
+      expect([...t.data].every((v) => v === 0)).toBe(true);
+    });
   });
 });
