@@ -4,6 +4,13 @@
  * service or a farm running would skew the next run's figures.
  */
 import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
+import * as fs from 'node:fs';
+
+/**
+ * BENCH_CHILD_LOG=FILE: every line the children write is appended to FILE as it comes (with
+ * `--node-args=--trace-gc` on a bench, the service's collector log: docs/performance.md, "Profiling").
+ */
+const CHILD_LOG = process.env.BENCH_CHILD_LOG;
 
 const running = new Set<ChildProcess>();
 let hooked = false;
@@ -35,6 +42,7 @@ export function startChild(
     for (const line of chunk.toString('utf8').split('\n')) {
       if (line.trim() === '') continue;
       onLine?.(line);
+      if (CHILD_LOG) fs.appendFileSync(CHILD_LOG, `${line}\n`);
       lines.push(line);
       if (lines.length > TAIL_LINES) lines.shift();
     }
