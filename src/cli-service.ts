@@ -100,7 +100,7 @@ async function serve(config: AppConfig): Promise<number> {
     // at once. Start-up itself allocates fast (10,000 monitors loaded): a tight heap there cost
     // 130 ms of full collections.
     startupDone();
-    if (tuneHeap()) collectOnceSoon();
+    if (tuneHeap().some((flag) => flag.startsWith('--heap-growing-percent'))) collectOnceSoon();
     const setupNeeded = !(await ownerExists(db.manager));
     for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded))
       log.log(line);

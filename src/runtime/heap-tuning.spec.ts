@@ -1,14 +1,19 @@
 import { collectOnceSoon, tuneHeap } from './heap-tuning';
 
 describe('tuneHeap', () => {
+  const growing = '--heap-growing-percent=30';
+  const pretenuring = '--no-allocation-site-pretenuring';
   it.each([
-    ['no flags', [], '', true],
-    ['other flags', ['--enable-source-maps'], '--max-old-space-size=512', true],
-    ['the operator set it on the command line', ['--heap-growing-percent=80'], '', false],
-    ['with underscores', ['--heap_growing_percent=80'], '', false],
-    ['in NODE_OPTIONS', [], '--heap-growing-percent=50', false],
-  ] as const)('%s → tuned: %s', (_name, execArgv, nodeOptions, tuned) => {
-    expect(tuneHeap(execArgv, nodeOptions)).toBe(tuned);
+    ['no flags', [], '', [growing, pretenuring]],
+    ['other flags', ['--enable-source-maps'], '--max-old-space-size=512', [growing, pretenuring]],
+    ['the operator set the factor on the command line', ['--heap-growing-percent=80'], '', [pretenuring]],
+    ['with underscores', ['--heap_growing_percent=80'], '', [pretenuring]],
+    ['the factor in NODE_OPTIONS', [], '--heap-growing-percent=50', [pretenuring]],
+    ['pretenuring asked for', ['--allocation-site-pretenuring'], '', [growing]],
+    ['pretenuring refused in NODE_OPTIONS', [], '--no-allocation_site_pretenuring', [growing]],
+    ['both set', ['--heap-growing-percent=80'], '--allocation-site-pretenuring', []],
+  ] as const)('%s → sets %j', (_name, execArgv, nodeOptions, set) => {
+    expect(tuneHeap(execArgv, nodeOptions)).toEqual(set);
   });
 });
 
