@@ -1,6 +1,7 @@
 /**
- * The status page's home as the concatenation of kept bytes, and the rules that decide what is
- * kept: the one place to read them (docs/performance.md, "Fourteenth round").
+ * The status page's home as a sequence of kept bytes (sent as those pieces: compression.ts, Packed),
+ * and the rules that decide what is kept: the one place to read them (docs/performance.md,
+ * "Fourteenth round" and "Sixteenth round").
  *
  * The page of 100 services over 90 days is about 290 KB of HTML, nearly all of it the services'
  * rows. Rendered whole by Handlebars it was one string of that size (V8 puts it straight into the
