@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { pickEncoding } from '../../common/http/compression/accept-encoding';
+import { endWithParts } from '../../common/http/json-parts';
 import type { Packed } from '../../common/http/compression/compression';
 import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 
@@ -74,16 +75,8 @@ export function publicAnswer(
   return { body, headers };
 }
 
-/**
- * Ends an answer with its body's buffers (none for a HEAD), written together: the socket is corked
- * while they are queued and end() uncorks it, so a body in pieces leaves in one writev.
- */
+/** Ends an answer with its body's buffers (none for a HEAD), in one write: json-parts.ts. */
 export function endWith(res: ServerResponse, body: readonly Buffer[] | null): void {
-  if (body === null || body.length <= 1) {
-    res.end(body?.[0]);
-    return;
-  }
-  res.cork();
-  for (const piece of body) res.write(piece);
-  res.end();
+  if (body === null) res.end();
+  else endWithParts(res, body);
 }
