@@ -11,14 +11,13 @@
  * --trace-gc: about 1 % of a core), and a flat RSS (210-223 MB over the same soak).
  *
  * V8 also allocates straight into the old generation the objects of any allocation site whose
- * objects mostly survived a young-generation collection ("pretenuring"). With young collections
- * every 100 ms or so, a site that makes something kept for a little longer (a status page build's
- * model and the rollups it read, the writer's batch of a second) was pretenured, and everything it
- * made from then on went to the old generation, though most of it died within milliseconds: that
- * set the pace of the full collections, one every 450 ms while the status page was rebuilt after
- * each change, where objects that die young cost nothing. Without pretenuring they are collected
- * young: 4-5 full collections instead of 12 over the same bench run, the engine's CPU per check
- * within 3 % and its RSS no higher (docs/performance.md, "Sixteenth round").
+ * objects mostly survived a young-generation collection ("pretenuring"). Sites whose objects are
+ * kept a little while (a status page build's model and the rollups it read, kept until the next
+ * build) were pretenured, and what they made from then on went to the old generation though most
+ * of it died within milliseconds: that set the pace of the full collections, one every 450 ms
+ * while the status page was rebuilt after each change, where objects that die young cost nothing.
+ * Without pretenuring: 4-5 full collections instead of 12 over the same bench run, the engine's
+ * CPU per check within 3 % and its RSS no higher (docs/performance.md, "Sixteenth round").
  *
  * An operator's own --heap-growing-percent or --[no-]allocation-site-pretenuring (node's command
  * line or NODE_OPTIONS) wins.
@@ -52,10 +51,10 @@ export function tuneHeap(
 
 /**
  * One full collection, soon. V8 sets the heap's next limit only when a full collection ends, so
- * after tuneHeap() set the growing factor the limit that start-up's collections set (under the default factor: up to four
- * times what survived) stays until the heap reaches it: RSS climbed to 287 MB with 10,000 monitors,
- * against 233 MB with this collection. It runs a little after start-up (one pause of a few tens
- * of ms, not in the way of the first answers) and once.
+ * once tuneHeap() has set the growing factor, the limit that start-up's collections set (under
+ * the default factor: up to four times what survived) stays until the heap reaches it: RSS
+ * climbed to 287 MB with 10,000 monitors, against 233 MB with this collection. It runs a little
+ * after start-up (one pause of a few tens of ms, not in the way of the first answers) and once.
  */
 export function collectOnceSoon(delayMs = COLLECT_AFTER_START_MS): void {
   setTimeout(() => {

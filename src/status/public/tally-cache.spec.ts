@@ -112,6 +112,14 @@ describe('TallyCache', () => {
       expect(bySums(c, 20).at(2)).toEqual({ up_ms: 21, down_ms: 13, maint_ms: 0, lat_n: 3, lat_sum: 30 });
     });
 
+    it('sums again after keys it held are filled anew', () => {
+      const c = filled();
+      bySums(c, 15);
+      c.fill(1, 12, 12, [row(1, 12, 100, 0, 0)]);
+      expect(bySums(c, 15).at(0)).toEqual({ up_ms: 105, down_ms: 0, maint_ms: 0, lat_n: 2, lat_sum: 20 });
+      expect([...bySums(c, 15).data]).toEqual([...byAddInto(c, 15).data]);
+    });
+
     it('writes nothing for a monitor it holds nothing of', () => {
       const t = new Tallies(periods.length);
       new TallyCache(1000).sumPeriods(2, periods, 20, plan, t.data);

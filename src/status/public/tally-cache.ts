@@ -26,7 +26,7 @@ interface Span {
   from: number;
   to: number;
   data: Float64Array;
-  /** Per plan (sumPeriods' `plan`): its bars' sums up to `finalTo`, in Tallies' layout. Go with the span. */
+  /** Per plan (sumPeriods' `plan`): its bars' sums up to `finalTo`, in Tallies' layout; dropped by fill. */
   sums?: Map<string, { finalTo: number; bars: Float64Array }>;
 }
 
@@ -66,6 +66,8 @@ export class TallyCache {
       this.spans.set(id, span);
     }
     const s = span!;
+    // Sums made from what the span held before (sumPeriods) are made again from what it holds now.
+    s.sums = undefined;
     // A gap between the old span and the new range holds zeros: only ever filled as one range, so none occurs.
     s.data.fill(0, (Math.max(from, s.from) - s.from) * FIELDS, (to - s.from + 1) * FIELDS);
     for (const r of rows) {
@@ -100,8 +102,8 @@ export class TallyCache {
    * Tally's order: bars.ts, Tallies), as addInto would sum them one period at a time. The sums are
    * kept with the monitor's span for `plan` (a signature of the periods' keys) while `finalTo` is
    * the same: a page built again copies them instead of adding up every key of every bar (9,000
-   * additions of five numbers for 100 services over 90 days). A span changes only by being
-   * replaced (fill), which drops them.
+   * additions of five numbers for 100 services over 90 days). fill() drops them: keys only ever
+   * change there.
    */
   sumPeriods(
     id: number,
