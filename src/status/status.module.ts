@@ -4,7 +4,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { HistoryModule } from '../history/history.module';
 import { MonitorsModule } from '../monitors/monitors.module';
 import { HostsModule } from '../hosts/hosts.module';
-import { requestHost } from './settings/hosts';
+import { onPageHost } from './settings/hosts';
 import { PublicData } from './public/public-data';
 import { PublicStatusController } from './public/public-status.controller';
 import { PublicStatusService } from './public/public-status.service';
@@ -23,12 +23,7 @@ export class PageHostMiddleware implements NestMiddleware {
   constructor(private readonly repo: StatusPageRepository) {}
 
   async use(req: Request, _res: Response, next: NextFunction): Promise<void> {
-    const host = requestHost(req.headers.host);
-    if (
-      host !== null &&
-      (req.path === '/' || req.path === '') &&
-      (await this.repo.getSettings()).hosts.includes(host)
-    ) {
+    if ((req.path === '/' || req.path === '') && onPageHost((await this.repo.getSettings()).hosts, req.headers.host)) {
       const q = req.url.indexOf('?');
       req.url = `/status${q < 0 ? '' : req.url.slice(q)}`;
     }

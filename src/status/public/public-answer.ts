@@ -4,9 +4,7 @@
  * is built. The body is compressed as the client accepts (brotli, else gzip); its type, cache rule
  * and the route's own headers (a page's Content-Security-Policy, the JSON's CORS) come with it.
  */
-import type { ServerResponse } from 'node:http';
 import { pickEncoding } from '../../common/http/compression/accept-encoding';
-import { endWithParts } from '../../common/http/json-parts';
 import type { Packed } from '../../common/http/compression/compression';
 import { TURNSTILE_ORIGIN } from '../../common/http/security-headers';
 
@@ -56,7 +54,10 @@ export function pageKind(csp = PAGE_CSP): AnswerKind {
   return { type: HTML, cache: PAGE_CACHE, headers: { 'Content-Security-Policy': csp } };
 }
 
-/** The body for this Accept-Encoding (as the buffers to write) and every header that goes with it, Content-Length last. */
+/**
+ * The body for this Accept-Encoding, as the buffers to write (json-parts.ts, endWithParts), and
+ * every header that goes with it, Content-Length last.
+ */
 export function publicAnswer(
   acceptEncoding: string | undefined,
   packed: Packed,
@@ -73,10 +74,4 @@ export function publicAnswer(
   for (const [name, value] of Object.entries(kind.headers)) headers.push([name, value]);
   headers.push(['Content-Length', String(encoding === 'identity' ? packed.length : body[0].length)]);
   return { body, headers };
-}
-
-/** Ends an answer with its body's buffers (none for a HEAD), in one write: json-parts.ts. */
-export function endWith(res: ServerResponse, body: readonly Buffer[] | null): void {
-  if (body === null) res.end();
-  else endWithParts(res, body);
 }

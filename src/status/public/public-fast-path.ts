@@ -15,7 +15,8 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { securityHeaders } from '../../common/http/security-headers';
-import { endWith, homeCsp, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
+import { endWithParts } from '../../common/http/json-parts';
+import { homeCsp, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 import type { PublicStatusService } from './public-status.service';
 
 const FAST_PATH = /^\/(status|api\/public\/status)(?:\?range=([0-9a-z]{1,8}))?$/;
@@ -47,7 +48,7 @@ export function installPublicFastPath(
     for (const [name, value] of security) if (!own.has(name.toLowerCase())) head.push(name, value);
     for (const [name, value] of a.headers) head.push(name, value);
     res.writeHead(200, head);
-    endWith(res, req.method === 'HEAD' ? null : a.body);
+    endWithParts(res, req.method === 'HEAD' ? [] : a.body);
   });
 }
 

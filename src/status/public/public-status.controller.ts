@@ -7,12 +7,13 @@ import { ApiError } from '../../common/http/api-error';
 import { isSafeAssetName } from '../../common/resources/static-files';
 import { render } from '../../common/resources/views';
 import { Packed } from '../../common/http/compression/compression';
-import { requestHost } from '../settings/hosts';
+import { endWithParts } from '../../common/http/json-parts';
+import { onPageHost } from '../settings/hosts';
 import { chrome } from './page-view';
 import { PublicStatusService } from './public-status.service';
 import { Asset, StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
-import { AnswerKind, endWith, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
+import { AnswerKind, homeCsp, PAGE_CSP, pageKind, PUBLIC_JSON, publicAnswer } from './public-answer';
 
 /** An uploaded SVG opened on its own can run nothing and load nothing. */
 export const LOGO_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
@@ -96,8 +97,7 @@ export class PublicStatusController {
   async manifest(@Req() req: Request, @Res() res: Response): Promise<void> {
     const s = await this.repo.getSettings();
     const icon = await this.repo.asset('icon');
-    const host = requestHost(req.headers.host);
-    const start = host !== null && s.hosts.includes(host) ? '/' : '/status';
+    const start = onPageHost(s.hosts, req.headers.host) ? '/' : '/status';
     const icons = icon
       ? [
           {
@@ -205,7 +205,7 @@ function sendPage(req: Request, res: Response, packed: Packed, csp = PAGE_CSP): 
 function send(req: Request, res: Response, packed: Packed, kind: AnswerKind): void {
   const a = publicAnswer(req.headers['accept-encoding'], packed, kind);
   for (const [name, value] of a.headers) res.setHeader(name, value);
-  endWith(res, req.method === 'HEAD' ? null : a.body);
+  endWithParts(res, req.method === 'HEAD' ? [] : a.body);
 }
 
 function sendBytes(req: Request, res: Response, data: Buffer, type: string, cache: string): void {

@@ -29,7 +29,7 @@ import {
 } from './public-model';
 import { StatusAssets } from '../assets/status-assets';
 import { StatusPageRepository } from '../settings/status-page.repository';
-import { requestHost } from '../settings/hosts';
+import { onPageHost } from '../settings/hosts';
 import { toIso } from '../../common/time';
 import type { PublicIncidentFacts } from '../feeds/feed-xml';
 import { Database } from '../../db/database';
@@ -117,8 +117,8 @@ export class PublicStatusService {
    * (PageHostMiddleware), as far as the settings in memory say: false while they are not read.
    */
   isPageHost(hostHeader: string | undefined): boolean {
-    const host = requestHost(hostHeader);
-    return host !== null && (this.repo.peekSettings()?.hosts.includes(host) ?? false);
+    const settings = this.repo.peekSettings();
+    return settings !== null && onPageHost(settings.hosts, hostHeader);
   }
 
   /** The range a request asked for, or the page's default. */

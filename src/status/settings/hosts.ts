@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { requestHost } from '../../hosts/host-names';
 
 export type HostCheck = { ok: true; host: string } | { ok: false; message: string };
 
@@ -42,3 +43,9 @@ export function normalizeHost(raw: string): HostCheck {
 
 /** The host of a request (Host header): one rule for the main listener and the custom hosts' ones. */
 export { requestHost } from '../../hosts/host-names';
+
+/** Whether a request's Host header names one of the page's own hosts, where `/` is the status page. */
+export function onPageHost(hosts: readonly string[], hostHeader: string | undefined): boolean {
+  const host = requestHost(hostHeader);
+  return host !== null && hosts.includes(host);
+}
