@@ -180,8 +180,9 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
 
   /** One answer per host of the page, in the page's order. */
   async answers(hosts: readonly string[]): Promise<DomainAnswer[]> {
+    if (hosts.length === 0) return [];
     const rows = new Map((await this.repo.all()).map((r) => [r.host, r]));
-    const ips = this.serverIps();
+    let ips: string[] | undefined;
     return hosts.map((host) => {
       const r = rows.get(host);
       if (!r)
@@ -204,7 +205,7 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
         provider: r.provider,
       };
       if (DNS_NOT_RIGHT.includes(r.state)) {
-        answer.records = recordsFor(host, ips);
+        answer.records = recordsFor(host, (ips ??= this.serverIps()));
         const dashboard = PROVIDERS.find((p) => p.name === r.provider)?.dashboard;
         if (dashboard) answer.dashboard = dashboard;
       }

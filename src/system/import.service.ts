@@ -128,6 +128,7 @@ export class ImportService {
       changes: BusEvents['monitor.changed'][];
       tokens: number[];
       windows: WindowRow[];
+      pageFields: readonly string[];
     };
     try {
       done = await this.db.tx(async (m) => {
@@ -163,14 +164,20 @@ export class ImportService {
             },
           });
         }
-        return { answer: { ...plan.answer, applied: true }, saved, ...out, windows };
+        return {
+          answer: { ...plan.answer, applied: true },
+          saved,
+          ...out,
+          windows,
+          pageFields: plan.statusPage.fields,
+        };
       });
     } catch (err) {
       if (err instanceof ChangedMeanwhile) return err.answer;
       throw err;
     }
     await this.channels.committed(done.saved);
-    this.pages.committed();
+    this.pages.committed(done.pageFields);
     for (const c of done.changes) this.bus.emit('monitor.changed', c);
     for (const id of done.tokens) this.bus.emit('monitor.token', { id });
     for (const w of done.windows) this.engine.maintenance.put(w);

@@ -5,6 +5,8 @@
  */
 import { bearer, createKey, createOwner, ORIGIN, startApp, TestApp } from '../support/app';
 import { httpMonitor, tcpMonitor } from '../support/monitors';
+import { DomainsService } from '../../src/hosts/domains.service';
+import { DomainsRepository } from '../../src/hosts/domains.repository';
 
 let t: TestApp;
 let cookie: string;
@@ -295,6 +297,41 @@ describe('hosts', () => {
     [['a.example', 'A.example.']],
   ])('refuses %j', async (hosts) => {
     await t.http.put('/api/v1/status-page').set(as('admin')).send({ hosts }).expect(422);
+  });
+
+  it('are looked at again after a save that changes them, not after any other save', async () => {
+    const domains = t.app.get(DomainsService);
+    const rows = t.app.get(DomainsRepository);
+    // Observed, not changed: what each save asks of the custom hosts.
+    const committed = jest.spyOn(domains, 'committed');
+    const read = jest.spyOn(rows, 'all');
+    try {
+      await t.http.put('/api/v1/status-page').set(as('admin')).send({ hosts: [] }).expect(200);
+      // What the tests before asked of the hosts has run.
+      await domains.settled();
+      committed.mockClear();
+      read.mockClear();
+      const saved = await t.http
+        .put('/api/v1/status-page')
+        .set(as('write'))
+        .send({ title: 'Only a title' })
+        .expect(200);
+      expect(saved.body.domains).toEqual([]);
+      expect(committed).not.toHaveBeenCalled();
+      // Without hosts the answer's domains need no read either.
+      expect(read).not.toHaveBeenCalled();
+      await t.http
+        .put('/api/v1/status-page')
+        .set(as('admin'))
+        .send({ hosts: ['status.acme.example'] })
+        .expect(200);
+      expect(committed).toHaveBeenCalledTimes(1);
+      await t.http.put('/api/v1/status-page').set(as('admin')).send({ hosts: [] }).expect(200);
+      expect(committed).toHaveBeenCalledTimes(2);
+    } finally {
+      committed.mockRestore();
+      read.mockRestore();
+    }
   });
 
   it('need a fresh sign-in from a session; other keys do not', async () => {

@@ -73,11 +73,14 @@ export class StatusPageService {
     });
   }
 
-  /** After the caller's transaction committed: readers see the new settings, the page cache is dropped. */
-  committed(): void {
+  /**
+   * After the caller's transaction committed: readers see the new settings, the page cache is
+   * dropped, and the custom hosts are looked at again when `changed` (the fields saved) holds them.
+   */
+  committed(changed: readonly string[]): void {
     this.repo.forget();
     this.pages.invalidate();
-    this.domains.committed();
+    if (changed.includes('hosts')) this.domains.committed();
   }
 
   async get(): Promise<StatusPageAnswer> {
@@ -142,7 +145,7 @@ export class StatusPageService {
         config: a.config,
         endedIncident: null,
       });
-    if (changed.length) this.committed();
+    if (changed.length) this.committed(changed);
     return this.get();
   }
 
