@@ -1,23 +1,31 @@
 /**
- * The fast path (src/status/public/public-fast-path.ts): once the home page or the public JSON is
- * built, the next requests for it are sent ahead of the framework. Each case asks the framework
- * first (the answer is built) and then the fast path (the same URL again), and holds the two equal:
- * status, every header but Date, and the body's bytes, plain and compressed, HEAD included. Then
- * what must never come from it: a page unpublished, a settings change, an answer past its 30 s,
- * another query.
+ * The fast path (src/status/public/public-fast-path.ts): the home page and the public JSON are
+ * sent ahead of the framework, built there when they are not kept. Each case asks the fast path
+ * (which builds), the fast path again (the kept answer) and the framework (the same URL with a
+ * query the fast path leaves alone), and holds the three equal: status, every header but Date,
+ * and the body's bytes, plain and compressed, HEAD included. Then what must never come from it:
+ * a page unpublished, settings a write has just dropped, another query; and a build that fails,
+ * which the framework answers with the error's envelope.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PublicStatusService } from '../../src/status/public/public-status.service';
+import { Packed } from '../../src/common/http/compression/compression';
+import { StatusPageRepository } from '../../src/status/settings/status-page.repository';
+import { Database } from '../../src/db/database';
+import { PublicData } from '../../src/status/public/public-data';
 import { bearer, createKey, createOwner, startApp, TestApp } from '../support/app';
 import { seedStatusPage } from './seed';
 
 let t: TestApp;
 let key: string;
 let pages: PublicStatusService;
-/** What the fast path asked for and was given, in order (null: it left the request to the framework). */
-let served: boolean[];
-
+/**
+ * What the fast path was given for each request it looked at, in order: the kept answer, a build,
+ * or nothing (it left the request to the framework).
+ */
+type Given = 'kept' | 'built' | 'framework';
+let served: Given[];
 beforeAll(async () => {
   t = await startApp();
   const { cookie } = await createOwner(t);
@@ -33,17 +41,17 @@ beforeAll(async () => {
   );
   await new Promise<void>((resolve) => t.app.getHttpServer().listen(0, '127.0.0.1', resolve));
   pages = t.app.get(PublicStatusService);
-  const ready = pages.readyAnswer.bind(pages);
-  // Observed, not changed: only the fast path calls readyAnswer, and sends what it returns.
-  jest.spyOn(pages, 'readyAnswer').mockImplementation((kind, range) => {
-    const a = ready(kind, range);
-    served.push(a !== null);
+  const fastAnswer = pages.fastAnswer.bind(pages);
+  // Observed, not changed: only the fast path calls fastAnswer, and sends what it returns.
+  jest.spyOn(pages, 'fastAnswer').mockImplementation((kind, range) => {
+    const a = fastAnswer(kind, range);
+    served.push(a === null ? 'framework' : a.packed instanceof Packed ? 'kept' : 'built');
     return a;
   });
 });
 beforeEach(() => {
   served = [];
-  // Nothing kept from the case before: the first request of each case is the framework's.
+  // Nothing kept from the case before: the first request of each case builds.
   pages.invalidate();
 });
 afterAll(async () => t.close());
@@ -74,6 +82,11 @@ function raw(method: string, path: string, headers: Record<string, string> = {})
 const BR = { 'Accept-Encoding': 'br' };
 const GZIP = { 'Accept-Encoding': 'gzip, deflate' };
 
+/** The same request for the framework: a query the fast path leaves alone, which the controller ignores. */
+function viaFramework(path: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}x=1`;
+}
+
 describe.each([
   ['/status', {}],
   ['/status', BR],
@@ -84,25 +97,44 @@ describe.each([
   ['/api/public/status', BR],
   ['/api/public/status?range=7d', GZIP],
 ])('GET %s %j', (path, headers) => {
-  it('the fast path sends what the framework sent: status, headers and bytes', async () => {
+  it('the fast path builds, then sends what it kept, as the framework sends it: status, headers and bytes', async () => {
     const built = await raw('GET', path, headers);
     expect(built.status).toBe(200);
-    const fast = await raw('GET', path, headers);
-    expect(served).toEqual([false, true]);
-    expect(fast.headers).toEqual(built.headers);
-    expect(fast.body.equals(built.body)).toBe(true);
+    const kept = await raw('GET', path, headers);
+    const framework = await raw('GET', viaFramework(path), headers);
+    expect(served).toEqual(['built', 'kept']);
+    for (const other of [kept, framework]) {
+      expect(other.status).toBe(200);
+      expect(other.headers).toEqual(built.headers);
+      expect(other.body.equals(built.body)).toBe(true);
+    }
     expect(built.headers['content-security-policy']).toBeDefined();
     expect(built.headers['x-frame-options']).toBe('DENY');
   });
 
-  it('HEAD: the same headers, no body', async () => {
-    await raw('GET', path, headers);
-    const viaFramework = await raw('HEAD', `${path}${path.includes('?') ? '&' : '?'}x=1`, headers);
-    const fast = await raw('HEAD', path, headers);
-    expect(served.at(-1)).toBe(true);
-    expect(fast.body.length).toBe(0);
-    expect(fast.headers).toEqual(viaFramework.headers);
+  it('HEAD: the same headers, no body, built or kept', async () => {
+    const built = await raw('HEAD', path, headers);
+    const kept = await raw('HEAD', path, headers);
+    const framework = await raw('HEAD', viaFramework(path), headers);
+    expect(served).toEqual(['built', 'kept']);
+    for (const a of [built, kept]) {
+      expect(a.body.length).toBe(0);
+      expect(a.headers).toEqual(framework.headers);
+    }
   });
+});
+
+it('requests that arrive during a build wait for it: one build for all of them', async () => {
+  // Observed, not changed: each build reads the public services once.
+  const reads = jest.spyOn(t.app.get(PublicData), 'services');
+  try {
+    const answers = await Promise.all([1, 2, 3].map(() => raw('GET', '/api/public/status')));
+    expect(served[0]).toBe('built');
+    expect(reads).toHaveBeenCalledTimes(1);
+    for (const a of answers) expect(a.body.equals(answers[0].body)).toBe(true);
+  } finally {
+    reads.mockRestore();
+  }
 });
 
 it('the default range and the same range asked by name are one kept answer', async () => {
@@ -110,16 +142,17 @@ it('the default range and the same range asked by name are one kept answer', asy
   expect((await raw('GET', '/api/public/status?range=90d')).status).toBe(200);
   // A range the page does not offer falls back to the default, as the controller says.
   expect((await raw('GET', '/api/public/status?range=5y')).status).toBe(200);
-  expect(served).toEqual([false, true, true]);
+  expect(served).toEqual(['built', 'kept', 'kept']);
 });
 
 it('a page with the subscribe form: its own Content-Security-Policy comes through the fast path', async () => {
   await t.http.put('/api/v1/status-page').set(bearer(key)).send({ subscribers: true }).expect(200);
   const built = await raw('GET', '/status');
-  const fast = await raw('GET', '/status');
-  expect(served).toEqual([false, true]);
-  expect(fast.headers['content-security-policy']).toContain("form-action 'self'");
-  expect(fast.headers).toEqual(built.headers);
+  const kept = await raw('GET', '/status');
+  expect(served).toEqual(['built', 'kept']);
+  expect(built.headers['content-security-policy']).toContain("form-action 'self'");
+  expect(kept.headers).toEqual(built.headers);
+  expect((await raw('GET', viaFramework('/status'))).headers).toEqual(built.headers);
   await t.http.put('/api/v1/status-page').set(bearer(key)).send({ subscribers: false }).expect(200);
 });
 
@@ -128,23 +161,48 @@ it('a settings change is in the very next answer; an unpublished page is never s
   await t.http.put('/api/v1/status-page').set(bearer(key)).send({ title: 'Lab after the change' }).expect(200);
   const changed = await raw('GET', '/status');
   expect(changed.body.toString()).toContain('Lab after the change');
-  expect(served).toEqual([false, false]);
+  expect(served).toEqual(['built', 'built']);
 
   await t.http.put('/api/v1/status-page').set(bearer(key)).send({ enabled: false }).expect(200);
   expect((await raw('GET', '/status')).status).toBe(404);
   expect((await raw('GET', '/api/public/status')).status).toBe(404);
-  expect(served.slice(2)).toEqual([false, false]);
+  expect(served.slice(2)).toEqual(['framework', 'framework']);
   await t.http.put('/api/v1/status-page').set(bearer(key)).send({ enabled: true }).expect(200);
 });
 
-it('an answer past its 30 s goes to the framework, which builds it again', async () => {
+it('while a write has dropped the settings from memory, the framework answers and reads them', async () => {
+  t.app.get(StatusPageRepository).forget();
+  expect((await raw('GET', '/api/public/status')).status).toBe(200);
+  expect((await raw('GET', '/api/public/status')).status).toBe(200);
+  expect(served).toEqual(['framework', 'kept']);
+});
+
+it('an answer past its 30 s is built again', async () => {
   await raw('GET', '/api/public/status');
   t.clock.advance(29_000);
   await raw('GET', '/api/public/status');
   t.clock.advance(1_000);
   await raw('GET', '/api/public/status');
   await raw('GET', '/api/public/status');
-  expect(served).toEqual([false, true, false, true]);
+  expect(served).toEqual(['built', 'kept', 'built', 'kept']);
+});
+
+it('a build that fails is left to the framework, which answers with the error envelope; nothing is kept', async () => {
+  const db = t.app.get(Database);
+  // A real failure: the build's read of incidents finds no table.
+  await db.query('ALTER TABLE incidents RENAME TO incidents_away');
+  try {
+    const failed = await raw('GET', '/api/public/status');
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.body.toString())).toEqual({
+      error: { code: 'internal', message: expect.any(String) },
+    });
+    expect(failed.body.toString()).not.toContain('incidents_away');
+  } finally {
+    await db.query('ALTER TABLE incidents_away RENAME TO incidents');
+  }
+  expect((await raw('GET', '/api/public/status')).status).toBe(200);
+  expect(served).toEqual(['built', 'built']);
 });
 
 describe("/ on one of the page's own hosts, where it is the home page", () => {
@@ -167,10 +225,14 @@ describe("/ on one of the page's own hosts, where it is the home page", () => {
   ])('%s %s %j: the same answer as the framework', async (method, path, headers) => {
     const built = await raw(method, path, { ...PAGE_HOST, ...headers });
     expect(built.status).toBe(200);
-    const fast = await raw(method, path, { ...PAGE_HOST, ...headers });
-    expect(served).toEqual([false, true]);
-    expect(fast.headers).toEqual(built.headers);
-    expect(fast.body.equals(built.body)).toBe(true);
+    const kept = await raw(method, path, { ...PAGE_HOST, ...headers });
+    const framework = await raw(method, viaFramework(path), { ...PAGE_HOST, ...headers });
+    expect(served).toEqual(['built', 'kept']);
+    for (const other of [kept, framework]) {
+      expect(other.status).toBe(200);
+      expect(other.headers).toEqual(built.headers);
+      expect(other.body.equals(built.body)).toBe(true);
+    }
     // The same kept answer as /status.
     expect((await raw(method, path.replace('/', '/status'), headers)).body.equals(built.body)).toBe(true);
   });
@@ -180,7 +242,7 @@ describe("/ on one of the page's own hosts, where it is the home page", () => {
     const own = await raw('GET', '/');
     expect(own.status).toBe(303);
     expect((await raw('GET', '/', { Host: 'other.example' })).status).toBe(303);
-    expect(served).toEqual([false]);
+    expect(served).toEqual(['built']);
   });
 });
 

@@ -98,18 +98,24 @@ export class PublicStatusService {
   }
 
   /**
-   * The answer kept for the home page or the JSON of this range (`range`: the raw query value),
-   * when it is built and fresh and the settings it depends on are in memory: what the fast path
-   * (public-fast-path.ts) sends without the framework. Null sends the request the usual way, which
-   * builds, reads or refuses as the controller says (an unpublished page, a changed setting).
+   * The home page or the JSON of this range (`range`: the raw query value), for the fast path
+   * (public-fast-path.ts), which sends it without the framework, when the settings it depends on
+   * are in memory and the page is published: the kept answer itself while it is built and fresh,
+   * else the promise of the build that makes it (shared with every request that asks meanwhile,
+   * and kept as any build is). Null sends the request the usual way, which reads the settings,
+   * refuses or builds as the controller says (an unpublished page, settings just dropped by a write).
    */
-  readyAnswer(kind: 'home' | 'json', range: string | undefined): { packed: Packed; settings: PageSettings } | null {
+  fastAnswer(
+    kind: 'home' | 'json',
+    range: string | undefined,
+  ): { packed: Packed | Promise<Packed>; settings: PageSettings } | null {
     const settings = this.repo.peekSettings();
     const tz = this.settingsService.peek()?.tz_offset_min;
     if (settings === null || tz === undefined || !settings.enabled) return null;
-    const hit = this.main.get(`${tz}|${kind}:${pickRange(range, settings)}`);
-    if (!hit || hit.ready === undefined || !fresh(hit, this.clock.now())) return null;
-    return { packed: hit.ready as Packed, settings };
+    const picked = pickRange(range, settings);
+    const hit = this.main.get(`${tz}|${kind}:${picked}`);
+    if (hit?.ready !== undefined && fresh(hit, this.clock.now())) return { packed: hit.ready as Packed, settings };
+    return { packed: kind === 'json' ? this.json(picked) : this.home(picked), settings };
   }
 
   /**
