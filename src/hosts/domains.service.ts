@@ -50,6 +50,9 @@ const DNS_NOT_RIGHT: readonly DomainState[] = ['dns_missing', 'dns_elsewhere', '
 /** How long a stop waits for a check or an order in hand (an order cut off is ordered again at the next start). */
 const SHUTDOWN_WAIT_MS = 5_000;
 
+/** How long the network interfaces' addresses are kept before they are read again (serverIps). */
+export const INTERFACES_KEPT_MS = 10_000;
+
 @Injectable()
 export class DomainsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('hosts');
@@ -60,6 +63,8 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
   private stopped = false;
   /** Addresses a host pointed at that answered our own token on port 80: they reach this server. */
   private readonly proven = new Set<string>();
+  /** The interfaces' public addresses as last read (interfaceIps). */
+  private interfaces: { at: number; ips: string[] } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -220,11 +225,23 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
    */
   serverIps(): string[] {
     if (this.config.serverIps) return [...this.config.serverIps];
-    const out: string[] = [];
+    return [...new Set([...this.interfaceIps(), ...this.proven])];
+  }
+
+  /**
+   * The public addresses of the network interfaces, read again after INTERFACES_KEPT_MS: each
+   * read of them costs a quarter of a millisecond, and every GET and PUT of the status page shows them.
+   */
+  private interfaceIps(): readonly string[] {
+    const now = this.clock.now();
+    const kept = this.interfaces;
+    if (kept && now >= kept.at && now - kept.at < INTERFACES_KEPT_MS) return kept.ips;
+    const ips: string[] = [];
     for (const list of Object.values(os.networkInterfaces())) {
-      for (const a of list ?? []) if (!a.internal && !isPrivateAddress(a.address)) out.push(a.address);
+      for (const a of list ?? []) if (!a.internal && !isPrivateAddress(a.address)) ips.push(a.address);
     }
-    return [...new Set([...out, ...this.proven])];
+    this.interfaces = { at: now, ips };
+    return ips;
   }
 
   /** Checks every host that is due, one after another, then sets the timer for the next one. */
