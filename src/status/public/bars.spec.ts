@@ -1,4 +1,16 @@
-import { addTally, barState, emptyTally, percentText, Tallies, Tally, uptimeOf, worstState } from './bars';
+import {
+  addTally,
+  BAR_STATES,
+  BarState,
+  barState,
+  emptyTally,
+  percentText,
+  Tallies,
+  Tally,
+  uptimeOf,
+  worstState,
+  worstStates,
+} from './bars';
 import { overallOf } from './overall';
 
 const DAY = 86_400_000;
@@ -57,6 +69,25 @@ describe('worstState', () => {
     [['ok', 'maintenance', 'no_data'], 'maintenance'],
     [['maintenance', 'warn'], 'warn'],
   ] as const)('%j -> %s', (states, worst) => expect(worstState([...states])).toBe(worst));
+});
+
+describe('worstStates: column by column, as worstState of each column', () => {
+  const strips: BarState[][] = [
+    ['not_watched', 'ok', 'ok', 'warn', 'maintenance'],
+    ['no_data', 'ok', 'bad', 'ok', 'ok'],
+    ['not_watched', 'maintenance', 'ok', 'no_data', 'ok'],
+  ];
+  it('takes the worst of each column', () => {
+    expect(worstStates(strips, 5)).toEqual(['no_data', 'maintenance', 'bad', 'warn', 'maintenance']);
+  });
+  it('equals worstState column by column for every pair of states', () => {
+    const pairs = BAR_STATES.flatMap((a) => BAR_STATES.map((b) => [a, b]));
+    const columns = [pairs.map(([a]) => a), pairs.map(([, b]) => b)];
+    expect(worstStates(columns, pairs.length)).toEqual(pairs.map((p) => worstState(p)));
+  });
+  it('no strips: every bar not_watched', () => {
+    expect(worstStates([], 3)).toEqual(['not_watched', 'not_watched', 'not_watched']);
+  });
 });
 
 describe('uptime figures', () => {

@@ -116,8 +116,24 @@ export function barState(
 const RANK: Record<BarState, number> = { not_watched: 0, no_data: 1, ok: 2, maintenance: 3, warn: 4, bad: 5 };
 
 /** The worst of several bars (a section's bar shows its worst service). */
-export function worstState(states: BarState[]): BarState {
-  return states.reduce<BarState>((w, s) => (RANK[s] > RANK[w] ? s : w), 'not_watched');
+export function worstState(states: readonly BarState[]): BarState {
+  let worst: BarState = 'not_watched';
+  for (const s of states) if (RANK[s] > RANK[worst]) worst = s;
+  return worst;
+}
+
+/**
+ * Bar by bar, the worst of several strips of `n` bars (a section's strip from its services'):
+ * worstState of each column, without making the columns.
+ */
+export function worstStates(strips: readonly (readonly BarState[])[], n: number): BarState[] {
+  const out = new Array<BarState>(n);
+  for (let i = 0; i < n; i++) {
+    let worst: BarState = 'not_watched';
+    for (const strip of strips) if (RANK[strip[i]] > RANK[worst]) worst = strip[i];
+    out[i] = worst;
+  }
+  return out;
 }
 
 /** Uptime percent with 3 decimals, as the API answers it elsewhere; null without data. */

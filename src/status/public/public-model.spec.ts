@@ -104,6 +104,26 @@ describe('buildPublicStatus', () => {
     expect(s.typical_ms).toBe(100);
   });
 
+  it.each([
+    ['an even count: the rounded mean of the middle two', { [today]: day(0, 80), [today - 1]: day(0, 121) }, 101],
+    [
+      'an average of 0 counts, a bar without checks does not',
+      { [today]: day(0, 300), [today - 2]: day(DAY / 2, 0) },
+      150,
+    ],
+    ['one average', { [today - 5]: day(0, 42) }, 42],
+    ['no checks at all', {}, null],
+  ] as const)("typical_ms, the median of the bars' averages: %s", (_case, days, typical) => {
+    const noChecks = { ...emptyTally(), up_ms: DAY };
+    const tallies: Record<number, Tally> = { [today - 3]: noChecks, ...days };
+    const [a, b] = [build([service({})], { 1: tallies }), build([service({ key: 2 })], { 2: tallies })];
+    expect(a.groups[0].services[0].typical_ms).toBe(typical);
+    // The scratch the medians are sorted in carries nothing from one service to the next.
+    const both = build([service({}), service({ key: 2, name: 'Other' })], { 1: tallies, 2: { [today]: day(0, 7) } });
+    expect(both.groups[0].services.map((s) => s.typical_ms).sort()).toEqual([7, typical].sort());
+    expect(b.groups[0].services[0].typical_ms).toBe(typical);
+  });
+
   it('leaves time in maintenance out of uptime, and shows a day mostly in maintenance as such', () => {
     // Today: 18 h in maintenance (Down then, not counted), 6 h up; yesterday: all maintenance.
     const held = (up: number, down: number, maint: number): Tally => ({

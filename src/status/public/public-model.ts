@@ -7,7 +7,7 @@
  */
 import { toIso } from '../../common/time';
 import type { MonitorStatus } from '../../probes/status';
-import { addTally, averageOf, BarState, barState, emptyTally, Tallies, Tally, uptimeOf, worstState } from './bars';
+import { addTally, averageOf, BarState, barState, emptyTally, Tallies, Tally, uptimeOf, worstStates } from './bars';
 import type { PageSettings, Range } from '../settings/look';
 import { Overall, overallOf } from './overall';
 import { dayLabel, localDay, momentLabel, Period, RANGE_WORDS, RangePlan } from './periods';
@@ -161,6 +161,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       : plan.periods.map((p, i) => toBar(p, tallies.at(i), states[i]));
   const n = plan.periods.length;
   const scratch = emptyTally();
+  const averages = new Float64Array(n);
   const ordered = orderServices(input.services, input.settings.group_order);
   const names = assignPageNames(ordered.map((s) => s.name));
   const pages = new Map(ordered.map((s, i) => [s.key, pagePath(names[i])]));
@@ -182,7 +183,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
         affected_by: s.affectedBy ?? null,
         uptime: uptimeOf(total),
         down_ms: total.down_ms,
-        typical_ms: median(bars.map((b) => b.avg_ms).filter((v): v is number => v !== null)),
+        typical_ms: medianAverage(bars, averages),
         ...(s.locations ? { locations: s.locations } : {}),
         from: fromText(plan, s.watchedFrom, tzMin),
         bars,
@@ -206,7 +207,10 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       bars: stripOf(
         `g${JSON.stringify(name)}`,
         sectionTallies(n, outs),
-        plan.periods.map((_, i) => worstState(outs.map((o) => o.states[i]))),
+        worstStates(
+          outs.map((o) => o.states),
+          n,
+        ),
       ),
       services: outs.map((o) => o.out),
     };
@@ -278,8 +282,20 @@ function toBar(p: Period, t: Tally, state: BarState): PublicBar {
 }
 
 function median(values: number[]): number | null {
+  return medianOf(Float64Array.from(values));
+}
+
+/** The median of the bars' averages (a service's typical_ms), sorted in `scratch` (at least as long as the bars). */
+function medianAverage(bars: readonly PublicBar[], scratch: Float64Array): number | null {
+  let k = 0;
+  for (const b of bars) if (b.avg_ms !== null) scratch[k++] = b.avg_ms;
+  return medianOf(scratch.subarray(0, k));
+}
+
+/** Sorts `values` in place; the middle one, or the rounded mean of the two middle ones; null for none. */
+function medianOf(values: Float64Array): number | null {
   if (values.length === 0) return null;
-  const sorted = Float64Array.from(values).sort();
+  const sorted = values.sort();
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
