@@ -19,6 +19,7 @@ import {
   incidentSpansSince,
   incidentSpansStarted,
   firstIncidentStart,
+  publicIncidentSpansSince,
 } from './incidents.table';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -123,6 +124,32 @@ describe('incidents table', () => {
     ]);
     expect(await firstIncidentStart(db, [7, 8])).toBe(T0);
     expect(await firstIncidentStart(db, [42])).toBeNull();
+  });
+
+  it("answers the public monitors' spans open since a moment, without a list of them", async () => {
+    for (const [id, isPublic] of [
+      [7, 1],
+      [8, 0],
+      [9, 1],
+    ])
+      await db.query(
+        `INSERT INTO monitors (id, slug, name, kind, tags, interval_s, timeout_ms, confirm_after, retry_interval_s, recover_after,
+           slow_after, alert_on_slow, remind_every_min, paused, public, sort, settings, created_at, updated_at)
+         VALUES (?, ?, ?, 'tcp', '[]', 60, 1000, 1, 10, 1, 3, 0, 0, 0, ?, 0, '{}', 0, 0)`,
+        [id, `m${id}`, `m${id}`, isPublic],
+      );
+    await write(incident(1, { started_at: T0, ended_at: T0 + 5_000, end_reason: 'recovered' }));
+    await write(incident(2, { started_at: T0 + 10_000 }));
+    await write(incident(3, { monitor_id: 8, started_at: T0 + 20_000 }));
+    await write(incident(4, { monitor_id: 9, started_at: T0 - 50_000, ended_at: T0 + 7_000, end_reason: 'recovered' }));
+    const spans = await publicIncidentSpansSince(db, T0 + 6_000);
+    expect(spans.sort((a, b) => a.started_at - b.started_at)).toEqual([
+      { key: 9, started_at: T0 - 50_000, ended_at: T0 + 7_000 },
+      { key: 7, started_at: T0 + 10_000, ended_at: null },
+    ]);
+    // The same rows as the spans of the list of public monitors.
+    expect(spans).toEqual(expect.arrayContaining(await incidentSpansSince(db, [7, 9], T0 + 6_000)));
+    expect(await incidentSpansSince(db, [7, 9], T0 + 6_000)).toHaveLength(spans.length);
   });
 
   it('keeps the time of the last reminder for the reminder loop only', async () => {

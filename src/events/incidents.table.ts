@@ -192,6 +192,17 @@ export async function incidentSpansSince(db: Database, monitorIds: number[], sin
   return out;
 }
 
+/**
+ * Spans of the public monitors' incidents open at or after `since`: the saved status page's, read
+ * without waiting for the list of its services (the monitors' partial index, migration PublicMonitors).
+ */
+export function publicIncidentSpansSince(db: Database, since: number): Promise<IncidentSpan[]> {
+  return db.read<IncidentSpan[]>(
+    `${SPAN} WHERE monitor_id IN (SELECT id FROM monitors WHERE public = 1) AND (ended_at IS NULL OR ended_at >= ?)`,
+    [since],
+  );
+}
+
 /** Spans of these monitors' incidents that started in [from, to), newest first. */
 export function incidentSpansStarted(
   db: Database,

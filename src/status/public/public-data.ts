@@ -17,6 +17,7 @@ import {
   incidentSpansSince,
   incidentSpansStarted,
   latestIncidentSpans,
+  publicIncidentSpansSince,
 } from '../../events/incidents.table';
 import { Tallies } from './bars';
 import { HOUR_MS, localDay, periodIndex, RangePlan } from './periods';
@@ -84,6 +85,14 @@ export class PublicData {
         },
       ];
     });
+  }
+
+  /**
+   * Incidents of the monitors that are public now that were open at or after `since`: the saved
+   * page's, for a build that reads them beside its services (public-status.service.ts, build).
+   */
+  publicIncidents(since: number): Promise<IncidentInput[]> {
+    return publicIncidentSpansSince(this.db, since);
   }
 
   /** Incidents of these services that were open at or after `since`. */

@@ -265,15 +265,21 @@ export class PublicStatusService {
   ): Promise<Built> {
     const now = this.clock.now();
     const tzMin = (await this.settingsService.get()).tz_offset_min;
+    const plan = planRange(range, now, tzMin);
+    // What needs no list of the services is read beside it: the windows, and the saved page's
+    // incidents (a preview's draft may add services, so its incidents wait for the list). A
+    // monitor made public or private between the two reads changes the monitors, which drops this
+    // build (invalidate); the model shows the incidents of the services listed and no others.
+    const windows = settled(readPublicWindows(this.db, now));
+    const early = overrides.size === 0 ? settled(this.data.publicIncidents(plan.start)) : null;
     const listed = await this.data.services(overrides);
     const keys = listed.map((s) => s.key);
     const latencies = settings.show_locations ? await locationLatencies(this.db, keys, now) : null;
     const services = latencies ? listed.map((s) => ({ ...s, locations: latencies.get(s.key) })) : listed;
-    const plan = planRange(range, now, tzMin);
     const [tallies, incidents, maintenance] = await Promise.all([
       this.data.range(services, plan, now, tzMin),
-      this.data.incidents(keys, plan.start),
-      readPublicWindows(this.db, now),
+      early ?? this.data.incidents(keys, plan.start),
+      windows,
     ]);
     const reuse = memo?.round(range, plan.periods);
     const model = buildPublicStatus({ settings, services, tallies, incidents, maintenance, plan, now, tzMin, reuse });
@@ -310,6 +316,15 @@ export class PublicStatusService {
     }
     return value;
   }
+}
+
+/**
+ * The same promise, marked as handled: a read started ahead of an await that may throw first is
+ * not an unhandled rejection; awaiting it later still throws its error.
+ */
+function settled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /** A kept answer: the promise of its build, and once built, its value (`ready`). */
