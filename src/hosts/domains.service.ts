@@ -8,7 +8,6 @@
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import * as os from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { toIso } from '../common/time';
@@ -17,7 +16,6 @@ import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../db/database';
 import { EventBus } from '../events/event-bus';
 import { EventsService } from '../events/events.service';
-import { isPrivateAddress } from '../probes/judge/private-address';
 import { AcmeService } from './acme.service';
 import { retryAt } from './backoff';
 import { CertStore, StoredCert } from './cert-store';
@@ -26,6 +24,7 @@ import { DnsRecordAdvice, judgeDns, recordsFor } from './dns-verdict';
 import { DomainLookup } from './domain-lookup';
 import { DnsVerdict, DomainState, OrderKind, step } from './domain-state';
 import { DomainRow, DomainsRepository } from './domains.repository';
+import { InterfaceAddresses } from './interface-addresses';
 import { HOSTS_OPTIONS, HOSTS_TIMERS, HostsOptions, HostsTimers } from './hosts-options';
 import { PROVIDERS } from './providers';
 import { fetchChallenge } from './reach-probe';
@@ -50,9 +49,6 @@ const DNS_NOT_RIGHT: readonly DomainState[] = ['dns_missing', 'dns_elsewhere', '
 /** How long a stop waits for a check or an order in hand (an order cut off is ordered again at the next start). */
 const SHUTDOWN_WAIT_MS = 5_000;
 
-/** How long the network interfaces' addresses are kept before they are read again (serverIps). */
-export const INTERFACES_KEPT_MS = 10_000;
-
 @Injectable()
 export class DomainsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('hosts');
@@ -63,8 +59,8 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
   private stopped = false;
   /** Addresses a host pointed at that answered our own token on port 80: they reach this server. */
   private readonly proven = new Set<string>();
-  /** The interfaces' public addresses as last read (interfaceIps). */
-  private interfaces: { at: number; ips: string[] } | null = null;
+  /** The interfaces' public addresses, kept a few seconds. */
+  private readonly interfaces: InterfaceAddresses;
 
   constructor(
     private readonly db: Database,
@@ -80,6 +76,7 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
     @Inject(HOSTS_OPTIONS) private readonly opts: HostsOptions,
     @Inject(HOSTS_TIMERS) private readonly timers: HostsTimers,
   ) {
+    this.interfaces = new InterfaceAddresses(() => clock.now());
     this.lookup = new DomainLookup({ servers: config.dnsServers, timeoutMs: opts.dnsTimeoutMs, nameserverPort: 53 });
   }
 
@@ -225,23 +222,7 @@ export class DomainsService implements OnApplicationBootstrap, OnApplicationShut
    */
   serverIps(): string[] {
     if (this.config.serverIps) return [...this.config.serverIps];
-    return [...new Set([...this.interfaceIps(), ...this.proven])];
-  }
-
-  /**
-   * The public addresses of the network interfaces, read again after INTERFACES_KEPT_MS: each
-   * read of them costs a quarter of a millisecond, and every GET and PUT of the status page shows them.
-   */
-  private interfaceIps(): readonly string[] {
-    const now = this.clock.now();
-    const kept = this.interfaces;
-    if (kept && now >= kept.at && now - kept.at < INTERFACES_KEPT_MS) return kept.ips;
-    const ips: string[] = [];
-    for (const list of Object.values(os.networkInterfaces())) {
-      for (const a of list ?? []) if (!a.internal && !isPrivateAddress(a.address)) ips.push(a.address);
-    }
-    this.interfaces = { at: now, ips };
-    return ips;
+    return [...new Set([...this.interfaces.publicOnes(), ...this.proven])];
   }
 
   /** Checks every host that is due, one after another, then sets the timer for the next one. */

@@ -4,9 +4,7 @@
  * server's once it answers a token only this process knows on port 80 (127.0.53.3 here).
  */
 import type { DnsFarm } from '../../harness/servers/dns-farm';
-import os = require('node:os');
 import { bearer } from '../support/app';
-import { INTERFACES_KEPT_MS } from '../../src/hosts/domains.service';
 import { baseZone, HostsApp, startHostsApp, startZone, Zone } from './support';
 
 const IP = '127.0.53.3';
@@ -86,24 +84,5 @@ describe('custom hosts: input and discovered addresses', () => {
     expect(here.detail).toContain(`could not connect to the ACME server at http://${IP}:9/dir (connection refused)`);
     expect(gone).toMatchObject({ host: 'gone.example.test', state: 'dns_elsewhere', points_at: ['127.0.53.250'] });
     expect(gone.records).toEqual(expect.arrayContaining([{ type: 'A', name: 'gone.example.test', value: IP }]));
-  });
-
-  it("reads the interfaces' addresses again only after INTERFACES_KEPT_MS", async () => {
-    // Node's own function, observed: how often the answer reads the interfaces.
-    const reads = jest.spyOn(os, 'networkInterfaces');
-    try {
-      a.t.clock.advance(INTERFACES_KEPT_MS);
-      const first = (await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200)).body.server_ips;
-      await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200);
-      a.t.clock.advance(INTERFACES_KEPT_MS - 1);
-      const kept = (await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200)).body.server_ips;
-      expect(reads).toHaveBeenCalledTimes(1);
-      expect(kept).toEqual(first);
-      a.t.clock.advance(1);
-      await a.t.http.get('/api/v1/status-page').set(bearer(a.admin)).expect(200);
-      expect(reads).toHaveBeenCalledTimes(2);
-    } finally {
-      reads.mockRestore();
-    }
   });
 });
