@@ -266,13 +266,16 @@ export class PublicStatusService {
     const now = this.clock.now();
     const tzMin = (await this.settingsService.get()).tz_offset_min;
     const plan = planRange(range, now, tzMin);
-    // What needs no list of the services is read beside it: the windows, and the saved page's
-    // incidents (a preview's draft may add services, so its incidents wait for the list). A
-    // monitor made public or private between the two reads changes the monitors, which drops this
-    // build (invalidate); the model shows the incidents of the services listed and no others.
+    // What needs no list of the services is read beside it, asked for after it (SQLite runs one
+    // connection's reads in the order asked, and the tallies' read waits for the list): the
+    // windows, and the saved page's incidents (a preview's draft may add services, so its
+    // incidents wait for the list). A monitor made public or private between the reads changes
+    // the monitors, which drops this build (invalidate); the model shows the incidents of the
+    // services listed and no others.
+    const listing = this.data.services(overrides);
     const windows = settled(readPublicWindows(this.db, now));
     const early = overrides.size === 0 ? settled(this.data.publicIncidents(plan.start)) : null;
-    const listed = await this.data.services(overrides);
+    const listed = await listing;
     const keys = listed.map((s) => s.key);
     const latencies = settings.show_locations ? await locationLatencies(this.db, keys, now) : null;
     const services = latencies ? listed.map((s) => ({ ...s, locations: latencies.get(s.key) })) : listed;
