@@ -18,7 +18,7 @@ import { passkeyProblem } from './auth/passkeys/relying-party';
 import { EventsService } from './events/events.service';
 import { EngineService } from './engine/engine.service';
 import { systemClock } from './common/clock';
-import { collectOnceSoon, tuneHeap } from './runtime/heap-tuning';
+import { collectOnceSoon, GROWING_FLAG, tuneHeap } from './runtime/heap-tuning';
 import { LineLogger } from './runtime/logger';
 import { logUnhandledRejections } from './runtime/process-guards';
 import { SecretBoxError } from './db/secret-box';
@@ -100,7 +100,7 @@ async function serve(config: AppConfig): Promise<number> {
     // at once. Start-up itself allocates fast (10,000 monitors loaded): a tight heap there cost
     // 130 ms of full collections.
     startupDone();
-    if (tuneHeap().some((flag) => flag.startsWith('--heap-growing-percent'))) collectOnceSoon();
+    if (tuneHeap().includes(GROWING_FLAG)) collectOnceSoon();
     const setupNeeded = !(await ownerExists(db.manager));
     for (const line of startLines(config, listenUrls(config.listen, os.networkInterfaces()), setupNeeded))
       log.log(line);

@@ -26,12 +26,14 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 
 export const HEAP_GROWING_PERCENT = 30;
+/** The growing factor's flag as tuneHeap sets it (collectOnceSoon is for it). */
+export const GROWING_FLAG = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 /** How long after start-up the one full collection runs (see collectOnceSoon). */
 export const COLLECT_AFTER_START_MS = 2_000;
 
 /** The flags tuneHeap sets, each unless the operator set it (matched by `given`). */
 const TUNING: readonly { given: RegExp; flag: string }[] = [
-  { given: /--heap[-_]growing[-_]percent\b/, flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
+  { given: /--heap[-_]growing[-_]percent\b/, flag: GROWING_FLAG },
   { given: /--(?:no[-_])?allocation[-_]site[-_]pretenuring\b/, flag: '--no-allocation-site-pretenuring' },
 ];
 

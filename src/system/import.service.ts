@@ -288,7 +288,7 @@ export class ImportService {
     for (const p of planned) answer[p.outcome].push(p.slug);
 
     const statusPage = await importStatusPage(this.pages, doc.statusPage);
-    answer.status_page = { changed: statusPage.changed, errors: statusPage.errors };
+    answer.status_page = { changed: statusPage.fields.length > 0, errors: statusPage.errors };
     const maintenance = await this.planMaintenance(doc.maintenance, seen, m);
     answer.maintenance = maintenance.answer;
     const subscribers = await this.subscribers.planImport(doc.subscribers);

@@ -18,9 +18,7 @@ export async function statusPageForExport(pages: StatusPageService): Promise<Rec
 export interface StatusPageImport {
   /** Problems with the section, by key (`title`, `links[1].url`); any makes the whole import fail. */
   errors: FieldError[];
-  /** Whether applying it changes the stored page. */
-  changed: boolean;
-  /** The page's fields it changes (`title`, `hosts`…). */
+  /** The page's fields it changes (`title`, `hosts`…): none when applying it changes nothing. */
   fields: readonly string[];
   /** Writes the section inside the import's transaction (called only when there are no errors). */
   applyIn(m: EntityManager, actor: string): Promise<void>;
@@ -42,11 +40,10 @@ export async function importStatusPage(
   }
   const parsed = parseSettingsBody(body, await pages.settings(), [], { dashboardHost: pages.dashboardHost() });
   if (!parsed.ok) errors.push(...parsed.errors);
-  if (errors.length || !parsed.ok) return { errors, changed: false, fields: [], applyIn: async () => undefined };
+  if (errors.length || !parsed.ok) return { errors, fields: [], applyIn: async () => undefined };
   const { next, changed } = parsed.patch;
   return {
     errors,
-    changed: changed.length > 0,
     fields: changed,
     applyIn: async (m, actor) => {
       if (changed.length) await pages.saveIn(m, next, changed, actor);

@@ -7,7 +7,7 @@
  * horizon, and a minute for the writer, are final. Newer keys are read fresh on every build.
  * Pure: the caller reads the rows.
  */
-import type { Tally } from './bars';
+import { emptyTally, Tally } from './bars';
 
 export interface TallyRow {
   id: number;
@@ -117,7 +117,7 @@ export class TallyCache {
     let kept = s.sums?.get(plan);
     if (kept?.finalTo !== finalTo) {
       const bars = new Float64Array(periods.length * FIELDS);
-      const t: Tally = { up_ms: 0, down_ms: 0, maint_ms: 0, lat_n: 0, lat_sum: 0 };
+      const t = emptyTally();
       for (let i = 0; i < periods.length && periods[i].from <= finalTo; i++) {
         t.up_ms = t.down_ms = t.maint_ms = t.lat_n = t.lat_sum = 0;
         this.addInto(id, periods[i].from, Math.min(periods[i].to, finalTo), t);
