@@ -61,6 +61,7 @@ options:
                    with N dependants down, then the parent's recovery: docs/dependencies.md)
   --client K       heartbeats: raw (keep-alive raw sockets, the default) or http (node:http's client)
   --requests N     api: requests per route and pass (200)
+  --warmup-requests N  api: requests per route before its timed passes, their p99 printed apart (300)
   --routes TEXT    api: only the routes whose label holds TEXT (e.g. --routes=cached), to profile one
   --rows N         writer: rows per run (100000)
   --repeat R       writer 3, startup 3

@@ -1,9 +1,10 @@
 /**
  * api: answer times of the read routes the dashboard and the status page use, on a service with
  * N http monitors that have been checked (so every monitor has state; stats come from whatever
- * the service keeps). Two passes per route: one client at a time (what one dashboard sees, judged
- * against the target) and `concurrency` clients over keep-alive connections (load). Routes that
- * answer 404 are not built yet and report n/a.
+ * the service keeps). Each route is first warmed up (`warmup-requests`, one client: V8 compiles
+ * its code meanwhile, so their p99 is printed apart, against no target), then two passes: one
+ * client at a time (what one dashboard sees, judged against the target) and `concurrency` clients
+ * over keep-alive connections (load). Routes that answer 404 are not built yet and report n/a.
  *   GET /monitors lists at most 500 per page, so "list all" = page 1 + page 2 through next_cursor.
  *   The status page: `public` of the monitors (100) are made public and given `history` days (90)
  * of rollups (bench/status-page.ts), then the service restarts on that database. The first
@@ -63,11 +64,12 @@ export const apiScenario: Scenario = {
   name: NAME,
   summary:
     'p50/p99 of GET /monitors, /monitors/{id}/series, /summary, /api/public/status, /status (cached and uncached), page weight',
-  options: ['monitors', 'requests', 'concurrency', 'public', 'history', 'routes', 'node-args'],
+  options: ['monitors', 'requests', 'warmup-requests', 'concurrency', 'public', 'history', 'routes', 'node-args'],
   async run(o: Options, ctx: RunContext): Promise<ScenarioResult> {
     const started = performance.now();
     const n = o.number('monitors', ctx.smoke ? 20 : 1000);
     const requests = o.number('requests', ctx.smoke ? 10 : 200);
+    const warmup = Math.max(0, o.number('warmup-requests', ctx.smoke ? 5 : 300));
     const concurrency = Math.max(1, o.number('concurrency', 4));
     const publicCount = o.number('public', ctx.smoke ? 10 : 100);
     const historyDays = Math.max(1, o.number('history', ctx.smoke ? 10 : 90));
@@ -87,8 +89,8 @@ export const apiScenario: Scenario = {
       // With --profile, the notes show where the service spent the first route's timed passes.
       service = await Service.start({ dataDir: dir, profileDir: prof });
       const svc = service;
-      // A list is 2 requests, an uncached page 2; 15 routes, two passes: size the key pool for all of them in a minute.
-      const keys = await svc.adminKeys(KeyPool.sizeFor(requests * 2 * 2 * 15 + 100));
+      // A list is 2 requests, an uncached page 2; 15 routes, a warm-up and two passes: size the key pool for all of them in a minute.
+      const keys = await svc.adminKeys(KeyPool.sizeFor((warmup + requests * 2) * 2 * 15 + 100));
       log(NAME, `creating ${n} http monitors and waiting for their first checks`);
       const createStarted = performance.now();
       await svc.createMonitors(keys, httpMonitors(n, farm, 60));
@@ -229,6 +231,10 @@ export const apiScenario: Scenario = {
         }
         if (okCount(probe) !== 1) throw new Error(`${route.label}: ${probe.firstError}`);
         const sample = await route.task(0, new http.Agent());
+        // Untimed against the target: V8 compiles a route's code while its first few hundred
+        // requests run, on the threads the service answers from (docs/performance.md, "Eighteenth round").
+        const warm = await runLoad({ concurrency: 1, requests: warmup, task: route.task });
+        check(`${route.label}, warm-up`, warm);
         const fromUs = monotonicUs();
         const cpuFrom = cpuMs(service.pid);
         const one = await runLoad({ concurrency: 1, requests, task: route.task });
@@ -237,6 +243,11 @@ export const apiScenario: Scenario = {
         check(route.label, one);
         const s1 = spread(one.latencies);
         metrics.push(
+          metric(
+            `${route.label} p99 while warming up (its first ${warmup} requests)`,
+            spread(warm.latencies).p99,
+            'ms',
+          ),
           metric(`${route.label} p50`, s1.p50, 'ms'),
           metric(`${route.label} p99`, s1.p99, 'ms', route.target),
           // What the service spent (all its threads, its checks meanwhile included): unlike p99, it
@@ -251,10 +262,12 @@ export const apiScenario: Scenario = {
           const f = route.floor;
           const floor = await startAnswerFloor(await captureAnswer(`${url}${f.path}`, f.headers));
           try {
+            const task = tailTask(`${floor.url}${f.path}`, f.headers);
+            await runLoad({ concurrency: 1, requests: warmup, task });
             const bare = await runLoad({
               concurrency: 1,
               requests,
-              task: tailTask(`${floor.url}${f.path}`, f.headers),
+              task,
             });
             check(`${route.label}, bare server`, bare);
             const sb = spread(bare.latencies);
@@ -290,14 +303,21 @@ export const apiScenario: Scenario = {
         log(NAME, `${route.label}: p50 ${s1.p50?.toFixed(1)} ms, p99 ${s1.p99?.toFixed(1)} ms`);
       }
       notes.push(
-        `${n} http monitors checked once each; ${requests} requests one at a time, then ${requests} with ${concurrency} clients (keep-alive)`,
+        `${n} http monitors checked once each; per route ${warmup} requests to warm up (their p99 printed, untimed against the target), then ${requests} one at a time, then ${requests} with ${concurrency} clients (keep-alive)`,
       );
       await service.stop();
       service = null;
       notes.push(...profileNotes(prof, window));
       return {
         scenario: NAME,
-        options: { monitors: n, requests, concurrency, public: publicCount, history: historyDays },
+        options: {
+          monitors: n,
+          requests,
+          warmup_requests: warmup,
+          concurrency,
+          public: publicCount,
+          history: historyDays,
+        },
         metrics,
         notes,
         elapsedS: elapsedS(started),
