@@ -9,7 +9,14 @@ import {
   Tally,
   uptimeOf,
   worstState,
-  worstStates,
+  worstRanks,
+  barRanks,
+  NOT_WATCHED,
+  NO_DATA,
+  OK,
+  MAINTENANCE,
+  WARN,
+  BAD,
 } from './bars';
 import { overallOf } from './overall';
 
@@ -71,22 +78,61 @@ describe('worstState', () => {
   ] as const)('%j -> %s', (states, worst) => expect(worstState([...states])).toBe(worst));
 });
 
-describe('worstStates: column by column, as worstState of each column', () => {
+describe('ranks: a state as its place in BAR_STATES, the later the worse', () => {
+  it('names each rank by its state', () => {
+    expect([NOT_WATCHED, NO_DATA, OK, MAINTENANCE, WARN, BAD].map((r) => BAR_STATES[r])).toEqual([
+      'not_watched',
+      'no_data',
+      'ok',
+      'maintenance',
+      'warn',
+      'bad',
+    ]);
+  });
+
+  it('barRanks gives barState of each bar', () => {
+    const tallies = Tallies.of([
+      { ...emptyTally(), ...t(0) },
+      { ...emptyTally(), ...t(1000) },
+      { ...emptyTally(), ...t(864_001) },
+      emptyTally(),
+      { ...emptyTally(), maint_ms: DAY },
+      { ...emptyTally(), ...t(0) },
+    ]);
+    const periods = [1, 2, 3, 4, 5, 6].map((d) => ({ end: d * DAY }));
+    for (const monthly of [false, true]) {
+      const ranks = barRanks(tallies, periods, 1.5 * DAY, monthly);
+      expect([...ranks].map((r) => BAR_STATES[r])).toEqual(
+        periods.map((p, i) => barState(tallies.at(i), p, 1.5 * DAY, monthly)),
+      );
+    }
+  });
+});
+
+describe('worstRanks: column by column, as worstState of each column', () => {
+  const ranksOf = (states: BarState[]) => Uint8Array.from(states.map((s) => BAR_STATES.indexOf(s)));
+  const statesOf = (ranks: Uint8Array) => [...ranks].map((r) => BAR_STATES[r]);
   const strips: BarState[][] = [
     ['not_watched', 'ok', 'ok', 'warn', 'maintenance'],
     ['no_data', 'ok', 'bad', 'ok', 'ok'],
     ['not_watched', 'maintenance', 'ok', 'no_data', 'ok'],
   ];
   it('takes the worst of each column', () => {
-    expect(worstStates(strips, 5)).toEqual(['no_data', 'maintenance', 'bad', 'warn', 'maintenance']);
+    expect(statesOf(worstRanks(strips.map(ranksOf), 5))).toEqual([
+      'no_data',
+      'maintenance',
+      'bad',
+      'warn',
+      'maintenance',
+    ]);
   });
   it('equals worstState column by column for every pair of states', () => {
     const pairs = BAR_STATES.flatMap((a) => BAR_STATES.map((b) => [a, b]));
-    const columns = [pairs.map(([a]) => a), pairs.map(([, b]) => b)];
-    expect(worstStates(columns, pairs.length)).toEqual(pairs.map((p) => worstState(p)));
+    const columns = [pairs.map(([a]) => a), pairs.map(([, b]) => b)].map(ranksOf);
+    expect(statesOf(worstRanks(columns, pairs.length))).toEqual(pairs.map((p) => worstState(p)));
   });
   it('no strips: every bar not_watched', () => {
-    expect(worstStates([], 3)).toEqual(['not_watched', 'not_watched', 'not_watched']);
+    expect(statesOf(worstRanks([], 3))).toEqual(['not_watched', 'not_watched', 'not_watched']);
   });
 });
 

@@ -95,44 +95,72 @@ export class Tallies {
   }
 }
 
+/**
+ * A state as its place in BAR_STATES, which is also its rank: the later, the worse (maintenance
+ * ranks above ok, so a section shows that a service was held, and below any downtime). A page's
+ * 9,000 bars keep their states as ranks in a Uint8Array per strip (barRanks, worstRanks).
+ */
+export const NOT_WATCHED = 0;
+export const NO_DATA = 1;
+export const OK = 2;
+export const MAINTENANCE = 3;
+export const WARN = 4;
+export const BAD = 5;
+
 export function barState(
   t: Pick<Tally, 'up_ms' | 'down_ms'> & { maint_ms?: number },
   period: Pick<Period, 'end'>,
   watchedFrom: number,
   monthly: boolean,
 ): BarState {
-  if (period.end <= watchedFrom) return 'not_watched';
-  const total = t.up_ms + t.down_ms;
-  const maint = t.maint_ms ?? 0;
-  if (total === 0) return maint > 0 ? 'maintenance' : 'no_data';
-  if (t.up_ms * 100 < total * 99) return 'bad';
-  if (maint > total) return 'maintenance';
-  if (t.up_ms * 1000 < total * 999) return 'warn';
-  if (!monthly && t.down_ms > 0) return 'warn';
-  return 'ok';
+  return BAR_STATES[barRank(t, period, watchedFrom, monthly)];
 }
 
-/** Maintenance ranks above ok (a section shows that a service was held) and below any downtime. */
-const RANK: Record<BarState, number> = { not_watched: 0, no_data: 1, ok: 2, maintenance: 3, warn: 4, bad: 5 };
+/** barState as its rank. */
+export function barRank(
+  t: Pick<Tally, 'up_ms' | 'down_ms'> & { maint_ms?: number },
+  period: Pick<Period, 'end'>,
+  watchedFrom: number,
+  monthly: boolean,
+): number {
+  if (period.end <= watchedFrom) return NOT_WATCHED;
+  const total = t.up_ms + t.down_ms;
+  const maint = t.maint_ms ?? 0;
+  if (total === 0) return maint > 0 ? MAINTENANCE : NO_DATA;
+  if (t.up_ms * 100 < total * 99) return BAD;
+  if (maint > total) return MAINTENANCE;
+  if (t.up_ms * 1000 < total * 999) return WARN;
+  if (!monthly && t.down_ms > 0) return WARN;
+  return OK;
+}
+
+/** The ranks of a strip's bars (barRank of each). */
+export function barRanks(
+  tallies: Tallies,
+  periods: readonly Pick<Period, 'end'>[],
+  watchedFrom: number,
+  monthly: boolean,
+): Uint8Array {
+  const out = new Uint8Array(periods.length);
+  const scratch = emptyTally();
+  for (let i = 0; i < periods.length; i++) out[i] = barRank(tallies.at(i, scratch), periods[i], watchedFrom, monthly);
+  return out;
+}
 
 /** The worst of several bars (a section's bar shows its worst service). */
 export function worstState(states: readonly BarState[]): BarState {
-  let worst: BarState = 'not_watched';
-  for (const s of states) if (RANK[s] > RANK[worst]) worst = s;
-  return worst;
+  let worst = NOT_WATCHED;
+  for (const s of states) worst = Math.max(worst, BAR_STATES.indexOf(s));
+  return BAR_STATES[worst];
 }
 
 /**
- * Bar by bar, the worst of several strips of `n` bars (a section's strip from its services'):
- * worstState of each column, without making the columns.
+ * Bar by bar, the worst of several strips of `n` bars as ranks (a section's strip from its
+ * services'): worstState of each column, without making the columns.
  */
-export function worstStates(strips: readonly (readonly BarState[])[], n: number): BarState[] {
-  const out = new Array<BarState>(n);
-  for (let i = 0; i < n; i++) {
-    let worst: BarState = 'not_watched';
-    for (const strip of strips) if (RANK[strip[i]] > RANK[worst]) worst = strip[i];
-    out[i] = worst;
-  }
+export function worstRanks(strips: readonly Uint8Array[], n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (const strip of strips) for (let i = 0; i < n; i++) if (strip[i] > out[i]) out[i] = strip[i];
   return out;
 }
 

@@ -24,7 +24,7 @@
  * deleted, a maintenance window starting or ending, the 30 s of the spec), is in
  * public-status.service.ts; the rollups that can no longer change are kept in tally-cache.ts.
  */
-import type { BarState, Tallies, Tally } from './bars';
+import { BAR_STATES, BarState, Tallies, Tally } from './bars';
 import type { Period } from './periods';
 import type { PublicBar, PublicStatus } from './public-model';
 
@@ -49,7 +49,8 @@ export class BarMemo {
 /** A strip as the last build made it, with what each bar was made from. */
 interface Strip {
   bars: PublicBar[];
-  states: readonly BarState[];
+  /** Its bars' states as ranks (bars.ts, barRank). */
+  ranks: Uint8Array;
   /** Its tallies (every field of a tally is an input). */
   values: Float64Array;
 }
@@ -65,13 +66,14 @@ export class BarRound {
   /**
    * The bars of a strip (`name`: "s12" a service's, "g..." a section's), `make(period, tally,
    * state)` for each bar whose inputs differ from the last build's bar at that place, which is
-   * reused otherwise; the last build's array itself when every bar is.
+   * reused otherwise; the last build's array itself when every bar is. `ranks`: the bars' states
+   * as ranks (bars.ts, barRank).
    */
   bars(
     name: string,
     periods: readonly Period[],
     tallies: Tallies,
-    states: readonly BarState[],
+    ranks: Uint8Array,
     make: (p: Period, t: Tally, state: BarState) => PublicBar,
   ): PublicBar[] {
     const n = periods.length;
@@ -82,11 +84,11 @@ export class BarRound {
     // A new array only from the first bar that differs: most strips are the last build's whole.
     let bars: PublicBar[] | null = comparable ? null : new Array<PublicBar>(n);
     for (let i = 0; i < n; i++) {
-      let same = comparable && old.states[i] === states[i];
+      let same = comparable && old.ranks[i] === ranks[i];
       for (let f = i * width; same && f < (i + 1) * width; f++) if (old!.values[f] !== values[f]) same = false;
       // Inputs that moved may still make the same bar (the open span of today adds up time to a
       // bar already at 100 %): the old one is kept then, so its strip stays the same array.
-      const made = same ? null : make(periods[i], tallies.at(i), states[i]);
+      const made = same ? null : make(periods[i], tallies.at(i), BAR_STATES[ranks[i]]);
       if (made === null || (comparable && sameBar(old.bars[i], made))) {
         if (bars) bars[i] = old!.bars[i];
         continue;
@@ -96,7 +98,7 @@ export class BarRound {
     }
     const out = bars ?? old!.bars;
     // The build's own arrays, never changed after it (public-model.ts makes them anew each build).
-    this.next.set(name, { bars: out, states, values });
+    this.next.set(name, { bars: out, ranks, values });
     return out;
   }
 

@@ -7,7 +7,18 @@
  */
 import { toIso } from '../../common/time';
 import type { MonitorStatus } from '../../probes/status';
-import { addTally, averageOf, BarState, barState, emptyTally, Tallies, Tally, uptimeOf, worstStates } from './bars';
+import {
+  addTally,
+  averageOf,
+  BAR_STATES,
+  barRanks,
+  BarState,
+  emptyTally,
+  Tallies,
+  Tally,
+  uptimeOf,
+  worstRanks,
+} from './bars';
 import type { PageSettings, Range } from '../settings/look';
 import { Overall, overallOf } from './overall';
 import { dayLabel, localDay, momentLabel, Period, RANGE_WORDS, RangePlan } from './periods';
@@ -155,27 +166,26 @@ export function orderServices(services: ServiceInput[], groupOrder: readonly str
 export function buildPublicStatus(input: ModelInput): PublicStatus {
   const { plan, now, tzMin } = input;
   // Made by toBar alone, from a period, a tally and a state: what fragments.ts compares to reuse a bar.
-  const stripOf = (name: string, tallies: Tallies, states: BarState[]): PublicBar[] =>
+  const stripOf = (name: string, tallies: Tallies, ranks: Uint8Array): PublicBar[] =>
     input.reuse
-      ? input.reuse.bars(name, plan.periods, tallies, states, toBar)
-      : plan.periods.map((p, i) => toBar(p, tallies.at(i), states[i]));
+      ? input.reuse.bars(name, plan.periods, tallies, ranks, toBar)
+      : plan.periods.map((p, i) => toBar(p, tallies.at(i), BAR_STATES[ranks[i]]));
   const n = plan.periods.length;
-  const scratch = emptyTally();
   const averages = new Float64Array(n);
   const ordered = orderServices(input.services, input.settings.group_order);
   const names = assignPageNames(ordered.map((s) => s.name));
   const pages = new Map(ordered.map((s, i) => [s.key, pagePath(names[i])]));
 
-  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tallies; states: BarState[] }>();
+  const services = new Map<number, { out: PublicService; total: Tally; perBar: Tallies; ranks: Uint8Array }>();
   for (const s of ordered) {
     const perBar = input.tallies.get(s.key) ?? new Tallies(n);
     const total = perBar.total();
-    const states = plan.periods.map((p, i) => barState(perBar.at(i, scratch), p, s.watchedFrom, plan.monthly));
-    const bars = stripOf(`s${s.key}`, perBar, states);
+    const ranks = barRanks(perBar, plan.periods, s.watchedFrom, plan.monthly);
+    const bars = stripOf(`s${s.key}`, perBar, ranks);
     services.set(s.key, {
       total,
       perBar,
-      states,
+      ranks,
       out: {
         name: s.name,
         page: pages.get(s.key)!,
@@ -183,7 +193,7 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
         affected_by: s.affectedBy ?? null,
         uptime: uptimeOf(total),
         down_ms: total.down_ms,
-        typical_ms: medianAverage(bars, averages),
+        typical_ms: typicalOf(bars, averages),
         ...(s.locations ? { locations: s.locations } : {}),
         from: fromText(plan, s.watchedFrom, tzMin),
         bars,
@@ -207,8 +217,8 @@ export function buildPublicStatus(input: ModelInput): PublicStatus {
       bars: stripOf(
         `g${JSON.stringify(name)}`,
         sectionTallies(n, outs),
-        worstStates(
-          outs.map((o) => o.states),
+        worstRanks(
+          outs.map((o) => o.ranks),
           n,
         ),
       ),
@@ -283,6 +293,19 @@ function toBar(p: Period, t: Tally, state: BarState): PublicBar {
 
 function median(values: number[]): number | null {
   return medianOf(Float64Array.from(values));
+}
+
+/**
+ * Each strip's typical_ms, kept with it: a strip is never changed once made, and most strips of a
+ * build are the last build's own arrays (fragments.ts).
+ */
+const typicals = new WeakMap<PublicBar[], number | null>();
+
+/** A service's typical_ms: the median of its bars' averages (medianAverage), once per strip. */
+function typicalOf(bars: PublicBar[], scratch: Float64Array): number | null {
+  let typical = typicals.get(bars);
+  if (typical === undefined) typicals.set(bars, (typical = medianAverage(bars, scratch)));
+  return typical;
 }
 
 /** The median of the bars' averages (a service's typical_ms), sorted in `scratch` (at least as long as the bars). */
