@@ -210,4 +210,18 @@ describe('Tallies: five numbers a bar, the same sums as the objects', () => {
   ])('%s', (_name, run, expected) => {
     expect(run(Tallies.of(list))).toEqual(expected);
   });
+
+  it('many: strips of one buffer, each its own bars, starting at zero', () => {
+    const strips = Tallies.many(3, list.length);
+    expect(strips.map((x) => [x.length, x.data.length])).toEqual([
+      [3, 15],
+      [3, 15],
+      [3, 15],
+    ]);
+    strips[1].add(2, list[2]);
+    strips[2].add(0, list[0]);
+    expect(strips.map((x) => x.total())).toEqual([emptyTally(), list[2], list[0]]);
+    expect(strips[0].at(2)).toEqual(emptyTally());
+    expect(Tallies.many(0, 90)).toEqual([]);
+  });
 });

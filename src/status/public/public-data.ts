@@ -126,7 +126,8 @@ export class PublicData {
     now: number,
     tzMin: number,
   ): Promise<Map<number, Tallies>> {
-    const out = new Map<number, Tallies>(services.map((s) => [s.key, new Tallies(plan.periods.length)]));
+    const strips = Tallies.many(services.length, plan.periods.length);
+    const out = new Map<number, Tallies>(services.map((s, i) => [s.key, strips[i]]));
     if (services.length === 0) return out;
     const cache = plan.table === 'rollup_day' ? this.days : this.hours;
     cache.keepOnly(new Set(services.map((s) => s.key)));
