@@ -133,7 +133,7 @@ export function barState(
 }
 
 /** barState as its rank. */
-export function barRank(
+function barRank(
   t: Pick<Tally, 'up_ms' | 'down_ms'> & { maint_ms?: number },
   period: Pick<Period, 'end'>,
   watchedFrom: number,
